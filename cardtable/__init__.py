@@ -1,0 +1,12 @@
+"""cardtable: play, study and solve solitaire-family card games.
+
+The rules engines (:mod:`cardtable.klondike`, :mod:`cardtable.kings_corner`)
+do no I/O; bots, the solver, the simulator and the command line are thin
+clients of them.
+"""
+
+from cardtable.cards import Card, CardError, Colour, Suit, new_deck, shuffled_deck
+
+__version__ = "0.1.0"
+
+__all__ = ["Card", "CardError", "Colour", "Suit", "__version__", "new_deck", "shuffled_deck"]

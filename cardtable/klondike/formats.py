@@ -1,0 +1,300 @@
+"""Reading and writing layouts in other tools' formats.
+
+PySol board
+-----------
+The text PySolFC's solver export and Klondike-Solver use (PyPI ``pyksolve``
+writes it with ``get_pysol()``)::
+
+    Talon: 9D TC 2S ... TH
+    4D
+    <3C> 4C
+    <9S> <7D> 6H
+    ...
+
+The talon (stock) is listed from its top, the next card drawn, to its bottom;
+then one line per tableau pile, left to right, bottom to top, face-down cards
+in angle brackets. Lines ``Foundations: H-0 C-0 D-0 S-0`` and a leading ``:``
+on pile lines (as in a game diagram) are read too; a ``Waste:`` line, listed
+bottom to top, is read and written when the waste is not empty.
+
+Solvitaire deal JSON
+--------------------
+``{"tableau piles": [[...], ...], "stock": [...]}`` with piles bottom to top
+and the stock bottom to top (its last card is drawn first); tens are written
+``10``. Face-down cards carry a lower-case suit letter (``"3d"``) and face-up
+ones an upper-case one (``"4C"``); when every card is upper case, the standard
+deal is assumed (only each pile's top card face up). Optional ``"waste"``
+(bottom to top) and ``"foundation"`` (lists of cards per suit) are read and
+written when not empty.
+
+:func:`read_layout` tells the formats apart by their first characters, so a
+file in any of them (or a deal string, or a position string) can be read.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from cardtable.cards import RANK_NAMES, Card, CardError, Suit
+from cardtable.klondike.position import PILE_COUNT, DealError, Position
+
+__all__ = [
+    "FORMATS",
+    "detect_format",
+    "from_pysol",
+    "from_solvitaire",
+    "read_layout",
+    "to_pysol",
+    "to_solvitaire",
+    "write_layout",
+]
+
+#: The names :func:`write_layout` accepts.
+FORMATS = ("deal", "position", "pysol", "solvitaire")
+
+
+def _card(token: str, where: str) -> Card:
+    try:
+        return Card.parse(token)
+    except CardError as error:
+        raise DealError(f"{where}: {error}") from None
+
+
+# ----- PySol -------------------------------------------------------------------------------
+
+_FOUNDATION_RE = re.compile(r"([CDHS])-([0-9AJQKT]|10)", re.IGNORECASE)
+
+
+def from_pysol(text: str) -> Position:
+    """Read a PySol board; errors name the line."""
+    talon: list[Card] | None = None
+    waste: list[Card] = []
+    foundation = [0, 0, 0, 0]
+    piles: list[tuple[list[Card], int]] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line:
+            continue
+        where = f"PySol board, line {number}"
+        lower = line.lower()
+        if lower.startswith("talon:"):
+            body = line.split(":", 1)[1].replace("==>", " ").replace("<==", " ")
+            talon = [_card(t, where) for t in body.split()]
+            continue
+        if lower.startswith("waste:"):
+            waste = [_card(t, where) for t in line.split(":", 1)[1].split()]
+            continue
+        if lower.startswith("foundations:"):
+            for suit_letter, rank_text in _FOUNDATION_RE.findall(line.split(":", 1)[1]):
+                suit = Suit.parse(suit_letter)
+                rank_text = rank_text.upper()
+                rank = 10 if rank_text == "10" else (
+                    0 if rank_text == "0" else RANK_NAMES.index(rank_text))
+                foundation[suit] = rank
+            continue
+        if line.startswith(":"):
+            line = line[1:].strip()
+        cards: list[Card] = []
+        down = 0
+        for token in line.split():
+            if token.startswith("<") and token.endswith(">"):
+                if len(cards) != down:
+                    raise DealError(f"{where}: face-down card {token} lies above a face-up card")
+                cards.append(_card(token[1:-1], where))
+                down += 1
+            else:
+                cards.append(_card(token, where))
+        piles.append((cards, down))
+    if talon is None:
+        raise DealError("PySol board: no 'Talon:' line")
+    if len(piles) != PILE_COUNT:
+        raise DealError(f"PySol board: {len(piles)} tableau lines, expected {PILE_COUNT}")
+    return Position(
+        tableau=tuple(tuple(c) for c, _ in piles),
+        face_down=tuple(d for _, d in piles),
+        stock=tuple(reversed(talon)),
+        waste=tuple(waste),
+        foundation=tuple(foundation),  # type: ignore[arg-type]
+    )
+
+
+def to_pysol(position: Position) -> str:
+    """Write a PySol board, card for card as ``pyksolve``'s ``get_pysol()``
+    (no trailing newline); a waste or foundations line only when not empty."""
+    lines = ["Talon: " + " ".join(str(c).upper() for c in reversed(position.stock))]
+    if any(position.foundation):
+        lines.append("Foundations: " + " ".join(
+            f"{s.upper()}-{RANK_NAMES[r] if r else 0}"
+            for s, r in zip("hcds", (position.foundation[i] for i in (2, 0, 1, 3)), strict=True)))
+    if position.waste:
+        lines.append("Waste: " + " ".join(str(c).upper() for c in position.waste))
+    for cards, down in zip(position.tableau, position.face_down, strict=True):
+        lines.append(" ".join(
+            f"<{str(c).upper()}>" if i < down else str(c).upper() for i, c in enumerate(cards)))
+    return "\n".join(lines)
+
+
+# ----- Solvitaire ------------------------------------------------------------------------------
+
+
+def _solvitaire_card(card: Card, face_up: bool) -> str:
+    rank = "10" if card.rank == 10 else RANK_NAMES[card.rank]
+    suit = card.suit.letter
+    return rank + (suit.upper() if face_up else suit)
+
+
+def from_solvitaire(text: str) -> Position:
+    """Read Solvitaire's deal JSON; errors name the pile and card."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise DealError(f"Solvitaire JSON, line {error.lineno}: {error.msg}") from None
+    if not isinstance(data, dict) or "tableau piles" not in data:
+        raise DealError("Solvitaire JSON: expected an object with a 'tableau piles' field")
+    piles_data = data["tableau piles"]
+    if not isinstance(piles_data, list) or len(piles_data) != PILE_COUNT:
+        raise DealError(f"Solvitaire JSON: 'tableau piles' must list {PILE_COUNT} piles")
+
+    def strings(value: object, where: str) -> list[str]:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise DealError(f"Solvitaire JSON, {where}: expected a list of card strings")
+        return value  # type: ignore[return-value]
+
+    raw_piles = [strings(p, f"pile {i + 1}") for i, p in enumerate(piles_data)]
+    marked = any(tok.strip()[-1:].islower() for pile in raw_piles for tok in pile)
+    tableau, face_down = [], []
+    for i, pile in enumerate(raw_piles):
+        cards = [_card(tok, f"Solvitaire JSON, pile {i + 1}, card {j + 1}") for j, tok in enumerate(pile)]
+        if marked:
+            down = sum(1 for tok in pile if tok.strip()[-1:].islower())
+            if any(tok.strip()[-1:].islower() for tok in pile[down:]):
+                raise DealError(f"Solvitaire JSON, pile {i + 1}: a face-down card lies above a face-up one")
+        else:
+            down = max(0, len(cards) - 1)
+        tableau.append(tuple(cards))
+        face_down.append(down)
+    stock = [_card(t, f"Solvitaire JSON, stock card {j + 1}")
+             for j, t in enumerate(strings(data.get("stock", []), "stock"))]
+    waste = [_card(t, f"Solvitaire JSON, waste card {j + 1}")
+             for j, t in enumerate(strings(data.get("waste", []), "waste"))]
+    foundation = [0, 0, 0, 0]
+    for j, pile in enumerate(data.get("foundation", []) or []):
+        cards = [_card(t, f"Solvitaire JSON, foundation {j + 1}") for t in strings(pile, "foundation")]
+        for rank, card in enumerate(cards, 1):
+            if card.rank != rank or card.suit != cards[0].suit:
+                raise DealError(f"Solvitaire JSON, foundation {j + 1}: {card} is out of order")
+        if cards:
+            foundation[cards[0].suit] = len(cards)
+    return Position(
+        tableau=tuple(tableau),
+        face_down=tuple(face_down),
+        stock=tuple(stock),
+        waste=tuple(waste),
+        foundation=tuple(foundation),  # type: ignore[arg-type]
+    )
+
+
+def to_solvitaire(position: Position) -> str:
+    """Write Solvitaire's deal JSON (face-down cards with a lower-case suit)."""
+    data: dict[str, object] = {
+        "tableau piles": [
+            [_solvitaire_card(c, i >= down) for i, c in enumerate(cards)]
+            for cards, down in zip(position.tableau, position.face_down, strict=True)
+        ],
+        "stock": [_solvitaire_card(c, True) for c in position.stock],
+    }
+    if position.waste:
+        data["waste"] = [_solvitaire_card(c, True) for c in position.waste]
+    if any(position.foundation):
+        data["foundation"] = [
+            [_solvitaire_card(Card(r, suit), True) for r in range(1, top + 1)]
+            for suit, top in enumerate(position.foundation) if top
+        ]
+    piles = ",\n    ".join(json.dumps(p) for p in data["tableau piles"])  # type: ignore[attr-defined]
+    rest = "".join(f',\n  "{k}": {json.dumps(v)}' for k, v in data.items() if k != "tableau piles")
+    return '{\n  "tableau piles": [\n    ' + piles + "\n  ]" + rest + "\n}\n"
+
+
+# ----- any of them ---------------------------------------------------------------------------
+
+
+def detect_format(text: str) -> str:
+    """``deal``, ``position``, ``pysol``, ``solvitaire`` or ``record`` (a game record)."""
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        return "record" if '"moves"' in stripped and '"variant"' in stripped else "solvitaire"
+    if stripped.startswith("["):
+        return "record"
+    first = stripped.split("\n", 1)[0].strip().lower()
+    if first.startswith("talon:") or first.startswith("foundations:"):
+        return "pysol"
+    if "/" in first and "|" in first:
+        return "position"
+    return "deal"
+
+
+def read_layout(text: str) -> Position:
+    """Read a deal string, position string, PySol board or Solvitaire JSON
+    (a game record is read by :mod:`cardtable.klondike.record`)."""
+    kind = detect_format(text)
+    if kind == "pysol":
+        return from_pysol(text)
+    if kind == "solvitaire":
+        return from_solvitaire(text)
+    if kind == "position":
+        return Position.parse(text.strip())
+    if kind == "record":
+        raise DealError("this is a game record, not a layout")
+    return Position.from_deal(text)
+
+
+def write_layout(position: Position, fmt: str) -> str:
+    """Write a layout in ``fmt`` (one of :data:`FORMATS`), without a trailing newline."""
+    if fmt == "deal":
+        return position.deal_string()
+    if fmt == "position":
+        return str(position)
+    if fmt == "pysol":
+        return to_pysol(position)
+    if fmt == "solvitaire":
+        return to_solvitaire(position).rstrip("\n")
+    raise DealError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+
+
+# ----- Klondike-Solver move lists --------------------------------------------------------------
+
+_KS_MOVE_RE = re.compile(r"([W1-7CDSH])([1-7CDSH])(?:-(\d+))?")
+_KS_FOUNDATIONS = {"C": Suit.CLUBS, "D": Suit.DIAMONDS, "H": Suit.HEARTS, "S": Suit.SPADES}
+
+
+def moves_from_klondike_solver(text: str) -> list[str]:
+    """Translate a Klondike-Solver (``pyksolve``) solution into cardtable move
+    notation.
+
+    Its moves: ``DRn`` draws n times, ``NEW`` turns the waste over, ``Fn``
+    turns up pile n's card (part of the previous move here, so dropped),
+    ``XY`` moves one card from X to Y and ``XY-n`` moves n cards, where X and
+    Y are ``W`` (waste), ``1``..``7`` (piles) or ``C D S H`` (foundations).
+    """
+    out: list[str] = []
+    for token in text.split():
+        tok = token.upper()
+        if tok.startswith("DR"):
+            count = tok[2:]
+            if not count.isdigit():
+                raise ValueError(f"Klondike-Solver move {token!r}: DR takes a count")
+            out.extend(["D"] * int(count))
+        elif tok == "NEW":
+            out.append("R")
+        elif len(tok) == 2 and tok[0] == "F" and tok[1] in "1234567":
+            continue
+        else:
+            m = _KS_MOVE_RE.fullmatch(tok)
+            if m is None:
+                raise ValueError(f"unknown Klondike-Solver move {token!r}")
+            src, dst, count = m.groups()
+            source = "F" + _KS_FOUNDATIONS[src].letter if src in _KS_FOUNDATIONS else src
+            target = "F" if dst in _KS_FOUNDATIONS else dst
+            out.append(f"{source}>{target}" + (f":{count}" if count and int(count) > 1 else ""))
+    return out

@@ -1,0 +1,501 @@
+"""The Klondike rules engine: a mutable game with a move stack.
+
+The engine does no I/O. It knows the whole layout (face-down cards and the
+stock order too); players that must not see them get a
+:class:`~cardtable.bots.view.PlayerView` instead.
+
+>>> game = KlondikeGame.from_seed(7, Variant.preset("draw1"))
+>>> moves = game.legal_moves()
+>>> Move.parse("D") in moves
+True
+>>> game.play(Move.parse("D"))
+>>> game.undo()
+Move.parse('D')
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from cardtable.cards import Card, Suit
+from cardtable.klondike.moves import DRAW, FOUNDATION, RECYCLE, STOCK, WASTE, Move
+from cardtable.klondike.position import PILE_COUNT, Position
+from cardtable.klondike.variant import Variant
+
+__all__ = ["PROGRESS_SEARCH_LIMIT", "IllegalMoveError", "KlondikeGame", "Outcome"]
+
+#: States the "no progress possible" check explores before it gives up and
+#: calls the game still open.
+PROGRESS_SEARCH_LIMIT = 20_000
+
+
+class IllegalMoveError(ValueError):
+    """A move is not legal in the current position; the message says which rule forbids it."""
+
+
+class Outcome(Enum):
+    """How a finished game ended."""
+
+    WON = "won"
+    NO_MOVES = "lost: no legal move left"
+    NO_PROGRESS = "lost: no progress possible"
+
+    @property
+    def is_win(self) -> bool:
+        return self is Outcome.WON
+
+
+_PILES = range(PILE_COUNT)
+
+
+class KlondikeGame:
+    """A game of Klondike under one :class:`Variant`.
+
+    ``tableau[i]`` lists pile ``i`` bottom to top and ``face_down[i]`` counts
+    its face-down cards (always the bottom ones); ``stock`` and ``waste`` list
+    bottom to top (the last card is the top); ``foundation[suit]`` is the top
+    rank on that suit's foundation (0 when empty). Treat these as read-only:
+    change the game only through :meth:`play`, :meth:`undo` and :meth:`redo`.
+    """
+
+    __slots__ = (
+        "_redo",
+        "_stack",
+        "face_down",
+        "foundation",
+        "pass_number",
+        "score",
+        "start",
+        "stock",
+        "tableau",
+        "variant",
+        "waste",
+    )
+
+    def __init__(self, start: Position | None = None, variant: Variant | None = None) -> None:
+        self.variant = variant if variant is not None else Variant()
+        self.start = start if start is not None else Position.from_seed(0)
+        self.tableau: list[list[Card]] = [list(p) for p in self.start.tableau]
+        self.face_down: list[int] = list(self.start.face_down)
+        self.stock: list[Card] = list(self.start.stock)
+        self.waste: list[Card] = list(self.start.waste)
+        self.foundation: list[int] = list(self.start.foundation)
+        self.pass_number: int = self.start.pass_number
+        self.score: int = self.variant.scoring.initial()
+        if self.variant.scoring.kind == "vegas":
+            self.score += self.variant.scoring.per_card * sum(self.foundation)
+        # Each entry: (move, turned_up, aux, score_before, pass_before); aux is the
+        # number of cards drawn, or the suit of a card sent to a foundation.
+        self._stack: list[tuple[Move, bool, int, int, int]] = []
+        self._redo: list[Move] = []
+
+    # ----- construction ---------------------------------------------------------
+
+    @classmethod
+    def from_seed(cls, seed: int, variant: Variant | None = None) -> KlondikeGame:
+        """A new game dealt from ``seed`` (see :func:`cardtable.cards.shuffled_deck`)."""
+        return cls(Position.from_seed(seed), variant)
+
+    @classmethod
+    def from_deal(cls, deal: str, variant: Variant | None = None) -> KlondikeGame:
+        """A new game from a deal string."""
+        return cls(Position.from_deal(deal), variant)
+
+    def clone(self) -> KlondikeGame:
+        """An independent copy, move stack included."""
+        other = KlondikeGame.__new__(KlondikeGame)
+        other.variant = self.variant
+        other.start = self.start
+        other.tableau = [list(p) for p in self.tableau]
+        other.face_down = list(self.face_down)
+        other.stock = list(self.stock)
+        other.waste = list(self.waste)
+        other.foundation = list(self.foundation)
+        other.pass_number = self.pass_number
+        other.score = self.score
+        other._stack = list(self._stack)
+        other._redo = list(self._redo)
+        return other
+
+    def position(self) -> Position:
+        """The current layout as an immutable :class:`Position` (hashable; equal
+        positions compare equal)."""
+        return Position(
+            tableau=tuple(tuple(p) for p in self.tableau),
+            face_down=tuple(self.face_down),
+            stock=tuple(self.stock),
+            waste=tuple(self.waste),
+            foundation=tuple(self.foundation),  # type: ignore[arg-type]
+            pass_number=self.pass_number,
+        )
+
+    # ----- queries -----------------------------------------------------------------
+
+    @property
+    def moves(self) -> list[Move]:
+        """The moves played so far, oldest first."""
+        return [entry[0] for entry in self._stack]
+
+    @property
+    def passes_left(self) -> int | None:
+        """Passes through the stock still to come after this one (``None``: unlimited)."""
+        if self.variant.passes is None:
+            return None
+        return self.variant.passes - self.pass_number
+
+    def foundation_count(self) -> int:
+        """Cards on the foundations."""
+        return sum(self.foundation)
+
+    def top(self, pile: int) -> Card | None:
+        """The top card of tableau pile ``pile`` (0..6), or None when empty."""
+        cards = self.tableau[pile]
+        return cards[-1] if cards else None
+
+    def face_up(self, pile: int) -> list[Card]:
+        """The face-up cards of pile ``pile``, bottom to top."""
+        return self.tableau[pile][self.face_down[pile]:]
+
+    def is_won(self) -> bool:
+        """All 52 cards are on the foundations."""
+        return sum(self.foundation) == 52
+
+    def moved_cards(self, move: Move) -> list[Card]:
+        """The cards a legal move would carry (the drawn cards for a draw,
+        bottom one first; the whole waste for a recycle)."""
+        if move.source == STOCK:
+            n = min(self.variant.draw, len(self.stock))
+            return self.stock[len(self.stock) - n:][::-1]
+        if move.target == STOCK:
+            return list(self.waste)
+        if move.source == WASTE:
+            return self.waste[-1:]
+        if move.source == FOUNDATION:
+            assert move.suit is not None
+            rank = self.foundation[move.suit]
+            return [Card(rank, move.suit)] if rank else []
+        return self.tableau[move.source][-move.count:]
+
+    # ----- legal moves ---------------------------------------------------------------
+
+    def _accepts(self, pile: int, card: Card) -> bool:
+        cards = self.tableau[pile]
+        if cards:
+            top = cards[-1]
+            return card.rank + 1 == top.rank and card.colour != top.colour
+        return card.rank == 13 or self.variant.empty == "any"
+
+    def _to_foundation(self, card: Card) -> bool:
+        return self.foundation[card.suit] + 1 == card.rank
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, in a fixed order: tableau to foundation (piles left
+        to right), waste to foundation, waste to tableau, tableau to tableau
+        (by source pile, then run length, then target), foundation to
+        tableau, draw, recycle.
+
+        Moving a whole pile (nothing face down under it) onto an empty pile
+        changes nothing and is not listed.
+        """
+        moves: list[Move] = []
+        tableau = self.tableau
+        for i in _PILES:
+            if tableau[i] and self._to_foundation(tableau[i][-1]):
+                moves.append(Move(i, FOUNDATION))
+        waste_top = self.waste[-1] if self.waste else None
+        if waste_top is not None:
+            if self._to_foundation(waste_top):
+                moves.append(Move(WASTE, FOUNDATION))
+            for j in _PILES:
+                if self._accepts(j, waste_top):
+                    moves.append(Move(WASTE, j))
+        any_empty = self.variant.empty == "any"
+        for i in _PILES:
+            cards = tableau[i]
+            down = self.face_down[i]
+            size = len(cards)
+            for k in range(1, size - down + 1):
+                base = cards[size - k]
+                whole = k == size
+                for j in _PILES:
+                    if j == i:
+                        continue
+                    target = tableau[j]
+                    if target:
+                        top = target[-1]
+                        if base.rank + 1 == top.rank and base.colour != top.colour:
+                            moves.append(Move(i, j, k))
+                    elif not whole and (any_empty or base.rank == 13):
+                        moves.append(Move(i, j, k))
+        if self.variant.foundation_return:
+            for suit in Suit:
+                rank = self.foundation[suit]
+                if rank:
+                    card = Card(rank, suit)
+                    for j in _PILES:
+                        if self._accepts(j, card):
+                            moves.append(Move(FOUNDATION, j, 1, suit))
+        if self.stock:
+            moves.append(DRAW)
+        elif self.waste and self._may_recycle():
+            moves.append(RECYCLE)
+        return moves
+
+    def _may_recycle(self) -> bool:
+        passes = self.variant.passes
+        return passes is None or self.pass_number < passes
+
+    def why_illegal(self, move: Move) -> str | None:
+        """Why ``move`` is not legal here, or ``None`` when it is."""
+        source, target, count = move.source, move.target, move.count
+        if source == STOCK:
+            return None if self.stock else "the stock is empty"
+        if target == STOCK:
+            if self.stock:
+                return "the stock is not empty yet, so the waste cannot be turned over"
+            if not self.waste:
+                return "the waste is empty, so there is nothing to turn over"
+            if not self._may_recycle():
+                return (f"no passes left: this variant allows {self.variant.passes} "
+                        f"pass{'es' if self.variant.passes != 1 else ''} through the stock")
+            return None
+        if source == WASTE:
+            if not self.waste:
+                return "the waste is empty"
+            card = self.waste[-1]
+        elif source == FOUNDATION:
+            assert move.suit is not None
+            if not self.variant.foundation_return:
+                return "this variant never lets a card come back from a foundation"
+            rank = self.foundation[move.suit]
+            if not rank:
+                return f"the {Suit(move.suit).name.lower()} foundation is empty"
+            card = Card(rank, move.suit)
+        else:
+            cards = self.tableau[source]
+            up = len(cards) - self.face_down[source]
+            if not cards:
+                return f"pile {source + 1} is empty"
+            if count > up:
+                return (f"pile {source + 1} has {up} face-up card{'s' if up != 1 else ''}, "
+                        f"so {count} cannot move")
+            if count > 1 and target == FOUNDATION:
+                return "only one card at a time goes to a foundation"
+            card = cards[-count]
+        if target == FOUNDATION:
+            if self._to_foundation(card):
+                return None
+            have = self.foundation[card.suit]
+            need = "an ace" if have == 0 else f"the {Card(have + 1, card.suit)}"
+            return f"{card} cannot go to its foundation: it needs {need} next"
+        dest = self.tableau[target]
+        if dest:
+            top = dest[-1]
+            if card.rank + 1 != top.rank:
+                return f"{card} cannot go on {top}: a card must be one rank lower than the card it covers"
+            if card.colour == top.colour:
+                return f"{card} cannot go on {top}: colours must alternate"
+            return None
+        if self.variant.empty == "king" and card.rank != 13:
+            return f"pile {target + 1} is empty and only a king (or a run headed by one) may fill it"
+        if 0 <= source < PILE_COUNT and count == len(self.tableau[source]):
+            return f"moving all of pile {source + 1} onto an empty pile changes nothing"
+        return None
+
+    def is_legal(self, move: Move) -> bool:
+        """True when ``move`` may be played now."""
+        return self.why_illegal(move) is None
+
+    # ----- playing ----------------------------------------------------------------------
+
+    def play(self, move: Move) -> None:
+        """Play a legal move; raises :class:`IllegalMoveError` saying why not otherwise.
+
+        A face-down card left on top of the source pile is turned up as part
+        of the move.
+        """
+        reason = self.why_illegal(move)
+        if reason is not None:
+            raise IllegalMoveError(f"illegal move {move}: {reason}")
+        self._apply(move)
+        if self._redo:
+            if self._redo[-1] == move:
+                self._redo.pop()
+            else:
+                self._redo.clear()
+
+    def _apply(self, move: Move) -> None:
+        """Play a move known to be legal (no checks)."""
+        scoring = self.variant.scoring
+        kind = scoring.kind
+        score_before, pass_before = self.score, self.pass_number
+        turned_up = False
+        aux = 0  # cards drawn, or the suit of a card sent to a foundation
+        source, target = move.source, move.target
+        if source == STOCK:
+            aux = min(self.variant.draw, len(self.stock))
+            stock, waste = self.stock, self.waste
+            for _ in range(aux):
+                waste.append(stock.pop())
+        elif target == STOCK:
+            self.waste.reverse()
+            self.stock, self.waste = self.waste, []
+            self.pass_number += 1
+            if kind == "standard":
+                penalty = scoring.recycle_draw1 if self.variant.draw == 1 else scoring.recycle_draw3
+                self.score = max(0, self.score + penalty)
+        else:
+            if source == WASTE:
+                cards = [self.waste.pop()]
+            elif source == FOUNDATION:
+                assert move.suit is not None
+                cards = [Card(self.foundation[move.suit], move.suit)]
+                self.foundation[move.suit] -= 1
+            else:
+                pile = self.tableau[source]
+                cards = pile[-move.count:]
+                del pile[-move.count:]
+                if pile and self.face_down[source] == len(pile):
+                    self.face_down[source] -= 1
+                    turned_up = True
+            if target == FOUNDATION:
+                aux = cards[0].suit
+                self.foundation[aux] += 1
+            else:
+                self.tableau[target].extend(cards)
+            if kind == "standard":
+                delta = scoring.turn_up if turned_up else 0
+                if target == FOUNDATION:
+                    delta += scoring.to_foundation
+                elif source == WASTE:
+                    delta += scoring.waste_to_tableau
+                elif source == FOUNDATION:
+                    delta += scoring.foundation_to_tableau
+                self.score = max(0, self.score + delta)
+            elif kind == "vegas":
+                if target == FOUNDATION:
+                    self.score += scoring.per_card
+                elif source == FOUNDATION:
+                    self.score -= scoring.per_card
+        self._stack.append((move, turned_up, aux, score_before, pass_before))
+
+    def undo(self) -> Move:
+        """Take back the last move and return it; the state is restored exactly
+        (a card the move turned up goes back face down). It can be redone."""
+        if not self._stack:
+            raise IndexError("no move to undo")
+        move, turned_up, aux, score_before, pass_before = self._stack.pop()
+        source, target = move.source, move.target
+        if source == STOCK:
+            for _ in range(aux):
+                self.stock.append(self.waste.pop())
+        elif target == STOCK:
+            self.stock.reverse()
+            self.waste, self.stock = self.stock, []
+        else:
+            if target == FOUNDATION:
+                suit = aux
+                cards = [Card(self.foundation[suit], suit)]
+                self.foundation[suit] -= 1
+            else:
+                pile = self.tableau[target]
+                cards = pile[-move.count:]
+                del pile[-move.count:]
+            if source == WASTE:
+                self.waste.append(cards[0])
+            elif source == FOUNDATION:
+                assert move.suit is not None
+                self.foundation[move.suit] += 1
+            else:
+                if turned_up:
+                    self.face_down[source] += 1
+                self.tableau[source].extend(cards)
+        self.score, self.pass_number = score_before, pass_before
+        self._redo.append(move)
+        return move
+
+    def redo(self) -> Move:
+        """Play again the last move taken back; returns it."""
+        if not self._redo:
+            raise IndexError("no move to redo")
+        move = self._redo[-1]
+        self.play(move)
+        return move
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._stack)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    # ----- the end of the game -----------------------------------------------------------
+
+    def key(self) -> tuple[object, ...]:
+        """A hashable key of the layout; with unlimited passes the pass number
+        is left out, since it changes nothing that can happen."""
+        return (
+            tuple(tuple(p) for p in self.tableau),
+            tuple(self.face_down),
+            tuple(self.stock),
+            tuple(self.waste),
+            tuple(self.foundation),
+            self.pass_number if self.variant.passes is not None else 0,
+        )
+
+    def progress_possible(self, limit: int = PROGRESS_SEARCH_LIMIT) -> bool | None:
+        """Whether any sequence of moves leads to progress: a card turned face
+        up, or more cards on the foundations than now.
+
+        Explores every position reachable from this one (the engine knows the
+        stock order) until it finds progress (``True``), runs out of positions
+        (``False``: the only moves left cycle the stock or shuffle cards back
+        and forth), or has seen ``limit`` positions (``None``: not known).
+        """
+        base_found = sum(self.foundation)
+        base_down = sum(self.face_down)
+        probe = self.clone()
+        probe._stack = []
+        seen = {probe.key()}
+        frontier = [probe.legal_moves()]
+        while frontier:
+            moves = frontier[-1]
+            if not moves:
+                frontier.pop()
+                if probe._stack:
+                    probe.undo()
+                continue
+            probe._apply(moves.pop())
+            if sum(probe.foundation) > base_found or sum(probe.face_down) < base_down:
+                return True
+            key = probe.key()
+            if key in seen:
+                probe.undo()
+                continue
+            if len(seen) >= limit:
+                return None
+            seen.add(key)
+            frontier.append(probe.legal_moves())
+        return False
+
+    def outcome(self, limit: int = PROGRESS_SEARCH_LIMIT) -> Outcome | None:
+        """How the game has ended, or ``None`` while it goes on.
+
+        ``WON`` with all cards on the foundations; ``NO_MOVES`` when no legal
+        move is left; ``NO_PROGRESS`` when moves are left but none can ever
+        turn a card up or add to the foundations (see
+        :meth:`progress_possible`; a search that reaches ``limit`` positions
+        leaves the game open).
+        """
+        if sum(self.foundation) == 52:
+            return Outcome.WON
+        if not self.legal_moves():
+            return Outcome.NO_MOVES
+        if self.progress_possible(limit) is False:
+            return Outcome.NO_PROGRESS
+        return None
+
+    def is_game_over(self) -> bool:
+        """True when :meth:`outcome` is not ``None``."""
+        return self.outcome() is not None

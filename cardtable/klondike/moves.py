@@ -1,0 +1,138 @@
+"""Klondike moves and their notation.
+
+A :class:`Move` is a small immutable value: where the cards come from, where
+they go, and how many. Locations are tableau piles ``0..6`` (written ``1..7``,
+left to right), :data:`WASTE`, :data:`STOCK` and :data:`FOUNDATION`.
+
+Move notation (case-insensitive when read)::
+
+    D        draw from the stock to the waste (1 or 3 cards, per the variant)
+    R        recycle: turn the waste over to make a new stock
+    W>F      waste top to its foundation
+    W>4      waste top onto tableau pile 4
+    2>F      top of pile 2 to its foundation
+    Fh>3     top of the hearts foundation back onto pile 3
+    2>6      the top card of pile 2 onto pile 6
+    2>6:3    the top three cards of pile 2 (a face-up run) onto pile 6
+
+The ``>`` may be left out when reading (``WF``, ``W4``, ``26:3``).
+
+>>> Move.parse("2>6:3")
+Move.parse('2>6:3')
+>>> str(Move(WASTE, FOUNDATION))
+'W>F'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from cardtable.cards import Suit
+
+__all__ = [
+    "DRAW",
+    "FOUNDATION",
+    "RECYCLE",
+    "STOCK",
+    "WASTE",
+    "Move",
+    "MoveError",
+    "location_name",
+]
+
+WASTE = 7
+STOCK = 8
+FOUNDATION = 9
+
+
+class MoveError(ValueError):
+    """A move could not be read from its notation."""
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move: ``count`` cards from ``source`` to ``target``.
+
+    ``suit`` names the foundation a card comes back from (only when ``source``
+    is :data:`FOUNDATION`).
+    """
+
+    source: int
+    target: int
+    count: int = 1
+    suit: Suit | None = None
+
+    def __post_init__(self) -> None:
+        if self.count < 1:
+            raise MoveError(f"a move takes at least one card, not {self.count}")
+        if (self.source == FOUNDATION) != (self.suit is not None):
+            raise MoveError("a suit is given exactly when a card comes from a foundation")
+
+    @property
+    def is_draw(self) -> bool:
+        """Stock to waste."""
+        return self.source == STOCK
+
+    @property
+    def is_recycle(self) -> bool:
+        """Waste back to stock."""
+        return self.target == STOCK
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read a move in the notation above; :class:`MoveError` says what is wrong."""
+        s = text.strip().upper().replace(" ", "")
+        if s in ("D", "DRAW"):
+            return DRAW
+        if s in ("R", "RECYCLE"):
+            return RECYCLE
+        m = _MOVE_RE.fullmatch(s)
+        if m is None:
+            raise MoveError(
+                f"cannot read move {text!r}: write D, R, W>F, W>4, 2>F, Fh>3, 2>6 or 2>6:3")
+        src, suit, dst, count = m.group("src"), m.group("suit"), m.group("dst"), m.group("count")
+        if src == "W":
+            source = WASTE
+        elif src == "F":
+            source = FOUNDATION
+            if suit is None:
+                raise MoveError(f"cannot read move {text!r}: name the foundation's suit, e.g. Fh>3")
+        else:
+            source = int(src) - 1
+        if src != "F" and suit is not None:
+            raise MoveError(f"cannot read move {text!r}: only a foundation source takes a suit")
+        target = FOUNDATION if dst == "F" else int(dst) - 1
+        if source == target:
+            raise MoveError(f"cannot read move {text!r}: source and target are the same")
+        if source == FOUNDATION and target == FOUNDATION:
+            raise MoveError(f"cannot read move {text!r}: foundation to foundation is not a move")
+        n = int(count) if count else 1
+        if n > 1 and (source in (WASTE, FOUNDATION) or target == FOUNDATION):
+            raise MoveError(f"cannot read move {text!r}: only tableau to tableau moves several cards")
+        return cls(source, target, n, Suit.parse(suit) if suit else None)
+
+    def __str__(self) -> str:
+        if self.source == STOCK:
+            return "D"
+        if self.target == STOCK:
+            return "R"
+        src = "F" + Suit(self.suit).letter if self.source == FOUNDATION else location_name(self.source)
+        text = f"{src}>{location_name(self.target)}"
+        return f"{text}:{self.count}" if self.count > 1 else text
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+
+_MOVE_RE = re.compile(r"(?P<src>[1-7]|W|F)(?P<suit>[CDHS♣♦♥♠])?>?(?P<dst>[1-7]|F)(?::(?P<count>\d{1,2}))?")
+
+DRAW = Move(STOCK, WASTE)
+RECYCLE = Move(WASTE, STOCK)
+
+
+def location_name(location: int) -> str:
+    """The written name of a location: ``1``..``7``, ``W``, ``S`` or ``F``."""
+    if 0 <= location <= 6:
+        return str(location + 1)
+    return {WASTE: "W", STOCK: "S", FOUNDATION: "F"}[location]

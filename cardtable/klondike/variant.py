@@ -1,0 +1,223 @@
+"""Klondike variants: a frozen configuration the engine reads.
+
+A variant never copies rules code; it only says which options are in force.
+
+>>> v = Variant.preset("seed-002")
+>>> (v.draw, v.passes, v.foundation_return, v.scoring.kind)
+(1, 1, False, 'vegas')
+>>> Variant.preset("seed-000").replace(passes=None).describe()
+'draw 3, unlimited passes, kings in empty piles, no foundation return, no scoring'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+__all__ = ["PRESETS", "Scoring", "Variant", "VariantError", "parse_passes"]
+
+
+class VariantError(ValueError):
+    """A variant option or preset name is not valid."""
+
+
+ScoringKind = Literal["none", "standard", "vegas"]
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """How a game is scored.
+
+    ``standard`` is the familiar points game: ``waste_to_tableau`` for a card
+    from the waste to the tableau, ``to_foundation`` for any card to a
+    foundation, ``turn_up`` for turning a tableau card face up,
+    ``foundation_to_tableau`` (negative) for taking a card back, and a recycle
+    penalty for turning the waste over (``recycle_draw1`` in draw 1,
+    ``recycle_draw3`` in draw 3); the score never falls below zero.
+
+    ``vegas`` is seed 002's money game: the player pays ``ante`` dollars and
+    wins ``per_card`` dollars for each card on the foundations (a card taken
+    back loses its dollars again).
+    """
+
+    kind: ScoringKind = "none"
+    ante: int = 52
+    per_card: int = 5
+    waste_to_tableau: int = 5
+    to_foundation: int = 10
+    turn_up: int = 5
+    foundation_to_tableau: int = -15
+    recycle_draw1: int = -100
+    recycle_draw3: int = -20
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("none", "standard", "vegas"):
+            raise VariantError(f"scoring must be none, standard or vegas, not {self.kind!r}")
+
+    def initial(self) -> int:
+        """The score before the first move."""
+        return -self.ante if self.kind == "vegas" else 0
+
+
+_EMPTY_RULES = ("king", "any")
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """The rules of one Klondike game.
+
+    - ``draw``: cards turned from the stock at a time (1 or 3). In draw 3 the
+      three are fanned on the waste and only the top one plays; fewer are
+      turned when fewer remain.
+    - ``passes``: how many times the player may go through the stock, or
+      ``None`` for no limit. ``1`` means the waste is never turned over.
+    - ``empty``: what an empty tableau pile accepts: ``"king"`` (a king, or a
+      run headed by one) or ``"any"`` card.
+    - ``foundation_return``: whether a foundation's top card may come back to
+      the tableau.
+    - ``scoring``: see :class:`Scoring`.
+    """
+
+    name: str = "custom"
+    draw: int = 1
+    passes: int | None = None
+    empty: str = "king"
+    foundation_return: bool = False
+    scoring: Scoring = field(default_factory=Scoring)
+
+    def __post_init__(self) -> None:
+        if self.draw not in (1, 3):
+            raise VariantError(f"draw must be 1 or 3, not {self.draw!r}")
+        if self.passes is not None and (not isinstance(self.passes, int) or self.passes < 1):
+            raise VariantError(f"passes must be a whole number >= 1 or unlimited, not {self.passes!r}")
+        if self.empty not in _EMPTY_RULES:
+            raise VariantError(f"empty must be 'king' or 'any', not {self.empty!r}")
+
+    @property
+    def kings_only(self) -> bool:
+        """True when only a king (or a king-led run) fills an empty pile."""
+        return self.empty == "king"
+
+    def replace(self, **changes: object) -> Variant:
+        """A copy with some options changed (its name becomes ``custom``
+        unless a name is given or nothing actually changed)."""
+        if "scoring" in changes and isinstance(changes["scoring"], str):
+            changes["scoring"] = replace(self.scoring, kind=changes["scoring"])
+        new = replace(self, **changes)  # type: ignore[arg-type]
+        if "name" not in changes and new != self:
+            new = replace(new, name="custom")
+        return new
+
+    def describe(self) -> str:
+        """One line of plain words."""
+        passes = "unlimited passes" if self.passes is None else (
+            "one pass" if self.passes == 1 else f"{self.passes} passes")
+        empty = "kings in empty piles" if self.kings_only else "any card in empty piles"
+        back = "foundation return" if self.foundation_return else "no foundation return"
+        scoring = {"none": "no scoring", "standard": "standard scoring",
+                   "vegas": f"Vegas ${self.scoring.ante} to play, ${self.scoring.per_card} a card"}
+        return f"draw {self.draw}, {passes}, {empty}, {back}, {scoring[self.scoring.kind]}"
+
+    def options(self) -> dict[str, object]:
+        """The options as a plain dictionary (for records and JSON)."""
+        return {
+            "name": self.name,
+            "draw": self.draw,
+            "passes": "unlimited" if self.passes is None else self.passes,
+            "empty": self.empty,
+            "foundation_return": self.foundation_return,
+            "scoring": self.scoring.kind,
+        }
+
+    @classmethod
+    def from_options(cls, options: dict[str, object]) -> Variant:
+        """Read :meth:`options` back (unknown keys are an error)."""
+        known = {"name", "draw", "passes", "empty", "foundation_return", "scoring"}
+        unknown = set(options) - known
+        if unknown:
+            raise VariantError(f"unknown variant field(s): {', '.join(sorted(unknown))}")
+        base = PRESETS.get(str(options.get("name", "")), cls())
+        draw = options.get("draw", base.draw)
+        if isinstance(draw, str) and draw.isdigit():
+            draw = int(draw)
+        return Variant(
+            name=str(options.get("name", base.name)),
+            draw=draw,  # type: ignore[arg-type]
+            passes=parse_passes(options.get("passes", base.passes)),
+            empty=str(options.get("empty", base.empty)),
+            foundation_return=_parse_bool(options.get("foundation_return", base.foundation_return)),
+            scoring=replace(base.scoring, kind=str(options.get("scoring", base.scoring.kind))),  # type: ignore[arg-type]
+        )
+
+    @classmethod
+    def preset(cls, name: str) -> Variant:
+        """A named preset; see :data:`PRESETS` or ``cardtable variants``."""
+        try:
+            return PRESETS[name]
+        except KeyError:
+            raise VariantError(
+                f"unknown variant {name!r}; known: {', '.join(PRESETS)}") from None
+
+
+def parse_passes(value: object) -> int | None:
+    """Read a pass limit: a whole number >= 1, or ``unlimited`` (also ``None``)."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("unlimited", "inf", "none")):
+        return None
+    if isinstance(value, bool):
+        raise VariantError(f"passes must be a whole number or 'unlimited', not {value!r}")
+    try:
+        passes = int(value)  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        raise VariantError(f"passes must be a whole number or 'unlimited', not {value!r}") from None
+    if passes < 1:
+        raise VariantError(f"passes must be at least 1, not {passes}")
+    return passes
+
+
+def _parse_bool(value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("yes", "true", "1", "on"):
+        return True
+    if text in ("no", "false", "0", "off"):
+        return False
+    raise VariantError(f"expected yes or no, not {value!r}")
+
+
+_VEGAS = Scoring(kind="vegas")
+
+#: The named presets, by name.
+PRESETS: dict[str, Variant] = {
+    v.name: v
+    for v in (
+        Variant(name="seed-002", draw=1, passes=1, foundation_return=False, scoring=_VEGAS),
+        Variant(name="seed-000", draw=3, passes=3, foundation_return=False),
+        Variant(name="seed-001", draw=3, passes=None, foundation_return=True),
+        Variant(name="seed-004", draw=3, passes=None, foundation_return=True),
+        Variant(name="draw1", draw=1, passes=None, foundation_return=False),
+        Variant(name="draw3", draw=3, passes=None, foundation_return=False),
+        Variant(name="thoughtful1", draw=1, passes=None, foundation_return=True),
+        Variant(name="thoughtful3", draw=3, passes=None, foundation_return=True),
+        Variant(name="vegas1", draw=1, passes=1, scoring=_VEGAS),
+        Variant(name="vegas3", draw=3, passes=3, scoring=_VEGAS),
+        Variant(name="standard1", draw=1, passes=None, scoring=Scoring(kind="standard")),
+        Variant(name="standard3", draw=3, passes=None, scoring=Scoring(kind="standard")),
+    )
+}
+
+#: One line about each preset, for ``cardtable variants``.
+PRESET_NOTES: dict[str, str] = {
+    "seed-002": "seed 002's money game: draw 1, no redeal, $52 to play, $5 a card",
+    "seed-000": "seed 000's game: draw 3, three passes through the stock",
+    "seed-001": "seed 001's game: draw 3, unlimited passes, foundation cards may come back",
+    "seed-004": "seed 004's game (Archeologitaire): as seed 001",
+    "draw1": "the common draw-1 game with unlimited passes",
+    "draw3": "draw 3 with unlimited passes",
+    "thoughtful1": "draw 1, unlimited passes, foundation return (the solvers' rule set)",
+    "thoughtful3": "draw 3, unlimited passes, foundation return (the solvers' rule set)",
+    "vegas1": "casino Vegas: draw 1, a single pass",
+    "vegas3": "casino Vegas: draw 3, three passes",
+    "standard1": "draw 1, unlimited passes, standard points",
+    "standard3": "draw 3, unlimited passes, standard points",
+}
