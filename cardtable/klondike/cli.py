@@ -112,6 +112,7 @@ def _cmd_variants(args: argparse.Namespace) -> int:
 
 
 def _cmd_deal(args: argparse.Namespace) -> int:
+    variant_from_args(args)  # reject a bad variant even where the deal does not depend on it
     if args.file is not None:
         position, _ = load_start(read_text(args.file))
     else:
