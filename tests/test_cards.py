@@ -2,7 +2,17 @@ from __future__ import annotations
 
 import pytest
 
-from cardtable.cards import Card, CardError, Colour, SplitMix64, Suit, format_cards, new_deck, parse_cards, shuffled_deck
+from cardtable.cards import (
+    Card,
+    CardError,
+    Colour,
+    SplitMix64,
+    Suit,
+    format_cards,
+    new_deck,
+    parse_cards,
+    shuffled_deck,
+)
 
 
 @pytest.mark.parametrize(
@@ -24,7 +34,7 @@ def test_canonical_form_and_interning() -> None:
 
 @pytest.mark.parametrize("bad", ["", "A", "1x", "Zh", "11h", "0s", "Ahh", "♥A"])
 def test_bad_card_names_the_text(bad: str) -> None:
-    with pytest.raises(CardError, match="card|suit"):
+    with pytest.raises(CardError, match=r"card|suit"):
         Card.parse(bad)
 
 

@@ -102,10 +102,10 @@ def test_bad_input_exits_2_with_a_clear_message(capsys: pytest.CaptureFixture[st
 def test_bad_deal_file_names_the_card(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cards = Position.from_seed(1).deal_string().split()
     bad = tmp_path / "deal.txt"
-    bad.write_text(" ".join(cards[:10] + ["Qx"] + cards[11:]))
+    bad.write_text(" ".join([*cards[:10], "Qx", *cards[11:]]))
     code, _, err = run(capsys, "deal", "--file", str(bad))
     assert code == 2 and "card 11: unknown card 'Qx'" in err
-    bad.write_text(" ".join(cards[:51] + [cards[3]]))
+    bad.write_text(" ".join([*cards[:51], cards[3]]))
     code, _, err = run(capsys, "show", str(bad))
     assert code == 2 and f"card {cards[3]} appears twice" in err
 

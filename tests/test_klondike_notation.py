@@ -72,9 +72,9 @@ def test_deal_string_accepts_other_card_spellings() -> None:
 def test_deal_errors_name_the_card() -> None:
     cards = Position.from_seed(1).deal_string().split()
     with pytest.raises(DealError, match="card 5: unknown card 'Xx'"):
-        Position.from_deal(" ".join(cards[:4] + ["Xx"] + cards[5:]))
+        Position.from_deal(" ".join([*cards[:4], "Xx", *cards[5:]]))
     with pytest.raises(DealError, match=f"card {cards[0]} appears twice"):
-        Position.from_deal(" ".join(cards[:51] + [cards[0]]))
+        Position.from_deal(" ".join([*cards[:51], cards[0]]))
     with pytest.raises(DealError, match=f"51 cards, not 52; missing {cards[-1]}"):
         Position.from_deal(" ".join(cards[:51]))
 

@@ -70,7 +70,7 @@ def test_undo_restores_the_exact_state(seed: int, variant: Variant, picks: list[
         history.pop()
         game.undo()
         assert (game.position(), game.score) == history[-1]
-    for move in played:
+    for _move in played:
         game.redo()
     assert game.moves == played
 

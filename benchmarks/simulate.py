@@ -1,0 +1,151 @@
+"""Games per second of the ``priority`` bot in seed 002's game, on one core.
+
+The compiled kernel runs in a single thread (no ``parallel=True``), so the
+figure is per core; ``--cpu N`` also pins the process to one CPU.
+
+Times the compiled fast path (:mod:`cardtable.sim.fast`, deals shuffled in
+compiled code from seeds 0..N-1) with compile time excluded and reported on
+its own, then the pure-Python reference playing through the rules engine on a
+smaller sample of the same seeds, and prints the ratio. The two must agree on
+every sampled game's foundation count, or the run fails.
+
+    python benchmarks/simulate.py                 # 200,000 fast games, 500 Python games
+    python benchmarks/simulate.py --games 50000 --python-games 200 --json
+    python benchmarks/simulate.py --cold          # compile from scratch, not from numba's cache
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import os
+import platform
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+
+def _pin(cpu: int | None) -> int | None:
+    """Pin the process to ``cpu`` when asked (Linux); the kernel is single-threaded either way."""
+    if cpu is not None:
+        os.sched_setaffinity(0, {cpu})
+    return cpu
+
+
+def _python_reference() -> tuple[str, Callable[..., list]]:
+    """The shared Python bot if it exists, otherwise the test suite's engine-driven reference."""
+    try:
+        module = importlib.import_module("cardtable.bots.priority")
+        return "cardtable.bots.priority.play_priority_game", module.play_priority_game
+    except (ImportError, AttributeError):
+        pass
+    path = Path(__file__).resolve().parent.parent / "tests" / "sim" / "test_fast_priority.py"
+    spec = importlib.util.spec_from_file_location("_priority_reference", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return "tests/sim/test_fast_priority.py::local_priority_game", module.local_priority_game
+
+
+def run(games: int, python_games: int, repeat: int, cold: bool = False, cpu: int | None = None) -> dict[str, object]:
+    cpu = _pin(cpu)
+
+    if cold:
+        # A fresh cache directory makes numba compile from scratch instead of loading its cache.
+        os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="cardtable-bench-numba-")
+    start = time.perf_counter()
+    from cardtable.sim import fast  # here, so that the numba import counts as start-up time
+
+    fast.warm_up()
+    compile_seconds = time.perf_counter() - start
+
+    seeds = np.arange(games, dtype=np.uint64)
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = fast.priority_batch(seeds)
+        best = min(best, time.perf_counter() - start)
+    fast_rate = games / best
+
+    from cardtable.klondike import KlondikeGame, Variant
+
+    name, play_priority_game = _python_reference()
+    variant = Variant.preset("seed-002")
+    python_foundation = []
+    start = time.perf_counter()
+    for seed in range(python_games):
+        game = KlondikeGame.from_seed(seed, variant)
+        play_priority_game(game)
+        python_foundation.append(game.foundation_count())
+    python_seconds = time.perf_counter() - start
+    python_rate = python_games / python_seconds if python_seconds else float("nan")
+    agree = bool(np.array_equal(np.array(python_foundation), result.foundation[:python_games]))
+
+    return {
+        "strategy": "priority",
+        "variant": "seed-002",
+        "cpu": cpu,
+        "machine": platform.processor() or platform.machine(),
+        "python": platform.python_version(),
+        "compile_seconds": round(compile_seconds, 3),
+        "compile_cold": cold,
+        "fast_games": games,
+        "fast_seconds": round(best, 4),
+        "fast_games_per_second": round(fast_rate),
+        "python_reference": name,
+        "python_games": python_games,
+        "python_seconds": round(python_seconds, 3),
+        "python_games_per_second": round(python_rate, 1),
+        "speed_ratio": round(fast_rate / python_rate, 1),
+        "python_agrees": agree,
+        "win_rate": float(result.won.mean()),
+        "mean_foundation": float(result.foundation.mean()),
+        "mean_net_dollars": float(result.net.mean()),
+        "mean_moves": float(result.moves.mean()),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200_000, help="fast-path games (at least 20,000)")
+    parser.add_argument("--python-games", type=int, default=500, help="pure-Python reference games")
+    parser.add_argument("--cpu", type=int, default=None, help="pin the run to this CPU (Linux)")
+    parser.add_argument("--repeat", type=int, default=5, help="time the fast batch this many times, keep the best")
+    parser.add_argument("--cold", action="store_true",
+                        help="compile from scratch (ignore numba's on-disk cache) to time a true compile")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    args = parser.parse_args(argv)
+    if args.games < 20_000:
+        parser.error("--games must be at least 20000 for a stable figure")
+    if args.python_games < 1 or args.python_games > args.games:
+        parser.error("--python-games must be between 1 and --games")
+
+    report = run(args.games, args.python_games, max(1, args.repeat), args.cold, args.cpu)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        where = "one thread" if report["cpu"] is None else f"one thread pinned to cpu {report['cpu']}"
+        print(f"priority, seed 002 (draw 1, one pass, Vegas), {where}")
+        what = "compile (cold)        " if args.cold else "compile or cache load "
+        print(f"  {what} {report['compile_seconds']:.2f} s (excluded; numba import included)")
+        print(f"  fast path              {report['fast_games_per_second']:>12,} games/s  "
+              f"({report['fast_games']:,} games in {report['fast_seconds']:.3f} s, best of {args.repeat})")
+        print(f"  Python reference       {report['python_games_per_second']:>12,.1f} games/s  "
+              f"({report['python_games']:,} games in {report['python_seconds']:.2f} s; {report['python_reference']})")
+        print(f"  ratio                  {report['speed_ratio']:>12,.1f} x")
+        print(f"  results                win rate {report['win_rate']:.4%}, mean foundation "
+              f"{report['mean_foundation']:.3f}, mean net ${report['mean_net_dollars']:.2f}, "
+              f"mean moves {report['mean_moves']:.1f}")
+        print(f"  Python agrees with the fast path on all {report['python_games']} sampled games: "
+              f"{'yes' if report['python_agrees'] else 'NO'}")
+    return 0 if report["python_agrees"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,32 @@
+"""The player interface every Klondike bot implements."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+from cardtable.bots.view import PlayerView
+from cardtable.klondike.moves import Move
+
+__all__ = ["Player"]
+
+
+class Player(ABC):
+    """A Klondike player: it sees a :class:`PlayerView` and picks a move.
+
+    A player may keep memory within a game (what it did last, how many passes
+    went by without a card moving); :meth:`new_game` clears it. :meth:`choose`
+    returns one of ``view.legal_moves``, or ``None`` to stop: the player sees
+    nothing worth doing and the game ends there.
+    """
+
+    #: The name used on the command line.
+    name: str = ""
+    #: One line for ``cardtable strategies``.
+    summary: str = ""
+
+    def new_game(self, seed: int = 0) -> None:  # noqa: B027 - optional hook, empty by default
+        """Forget the last game; ``seed`` feeds any randomness the player uses."""
+
+    @abstractmethod
+    def choose(self, view: PlayerView) -> Move | None:
+        """The next move, or ``None`` to stop."""

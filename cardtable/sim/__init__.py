@@ -1,0 +1,1 @@
+"""Many games at once: runners, fast kernels, results and statistics."""

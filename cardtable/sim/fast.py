@@ -1,0 +1,178 @@
+"""The compiled fast path of the ``priority`` bot in seed 002's game.
+
+Seed 002's game is draw 1, a single pass through the stock, kings only in
+empty piles, no foundation return, Vegas money ($52 to play, $5 a card). The
+``priority`` strategy plays, restarting from (a) after every move:
+
+0. draw one card;
+(a) the first of the tableau tops (piles 1..7) then the waste top that can go
+    to a foundation;
+(b) the waste top onto the leftmost pile that takes it;
+(c) for source piles left to right, the whole face-up run onto the leftmost
+    other pile that takes it (an empty pile only for a king-led run with
+    face-down cards under it);
+(e) otherwise draw, or stop when the stock is empty.
+
+When (a) or (b) empties the waste and the stock is not empty, a draw follows
+at once (and is recorded as a move). The same strategy, played through the
+rules engine, is :mod:`cardtable.bots.priority`; the two agree move for move.
+
+Deals here are arrays of 52 card indices (``Card.index``) in dealing order,
+as in :meth:`cardtable.klondike.Position.from_deal_cards`.
+
+>>> result = priority_batch(np.arange(1000))
+>>> bool((result.foundation <= 52).all()), result.foundation.dtype.name
+(True, 'int8')
+>>> priority_game_moves(shuffled_deck_indices(7))[0]
+'D'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+
+from cardtable.sim import _fast
+
+__all__ = [
+    "PriorityBatch",
+    "deals_from_seeds",
+    "move_code_to_string",
+    "net_dollars",
+    "priority_batch",
+    "priority_batch_deals",
+    "priority_game_moves",
+    "priority_games_moves",
+    "shuffled_deck_indices",
+    "warm_up",
+]
+
+#: Seed 002's Vegas money: what a game costs and what each foundation card pays.
+ANTE = 52
+PER_CARD = 5
+
+
+class PriorityBatch(NamedTuple):
+    """Per-game results of a batch: cards on the foundations (0..52, int8)
+    and moves made (draws included, int16). Unpacks as ``foundation, moves``."""
+
+    foundation: np.ndarray
+    moves: np.ndarray
+
+    @property
+    def won(self) -> np.ndarray:
+        """True for the games that ended with all 52 cards on the foundations."""
+        return self.foundation == 52
+
+    @property
+    def net(self) -> np.ndarray:
+        """Each game's Vegas net in dollars: ``5 * foundation - 52``."""
+        return net_dollars(self.foundation)
+
+
+def net_dollars(foundation: np.ndarray) -> np.ndarray:
+    """Vegas net per game (int64) from foundation counts."""
+    return PER_CARD * np.asarray(foundation, dtype=np.int64) - ANTE
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) every kernel, so later calls time only play."""
+    seeds = np.arange(2, dtype=np.uint64)
+    priority_batch(seeds)
+    deals = _fast.deals_from_seeds(seeds)
+    priority_batch_deals(deals)
+    priority_games_moves(deals)
+
+
+def _seeds_array(seeds: np.ndarray | Sequence[int]) -> np.ndarray:
+    array = np.asarray(seeds)
+    if array.ndim != 1:
+        raise ValueError(f"seeds must be one-dimensional, not shape {array.shape}")
+    if array.dtype.kind == "i" and array.size and array.min() < 0:
+        raise ValueError(f"seeds must be non-negative integers, not {int(array.min())}")
+    if array.dtype.kind not in "iu" and array.size:
+        raise ValueError(f"seeds must be integers, not {array.dtype}")
+    return np.ascontiguousarray(array, dtype=np.uint64)
+
+
+def _deals_array(deals: np.ndarray | Sequence[Sequence[int]]) -> np.ndarray:
+    array = np.asarray(deals)
+    if array.ndim == 1:
+        array = array.reshape(1, -1)
+    if array.ndim != 2 or array.shape[1] != 52:
+        raise ValueError(f"deals must have shape (n, 52), not {array.shape}")
+    if array.dtype.kind not in "iu" and array.size:
+        raise ValueError(f"deals must hold integer card indices, not {array.dtype}")
+    if array.size and (array.min() < 0 or array.max() > 51):
+        raise ValueError("deals must hold card indices 0..51")
+    array = np.ascontiguousarray(array, dtype=np.int8)
+    bad = _fast.first_invalid_deal(array)
+    if bad >= 0:
+        raise ValueError(f"deal {bad} is not a permutation of the card indices 0..51: {array[bad].tolist()}")
+    return array
+
+
+def deals_from_seeds(seeds: np.ndarray | Sequence[int]) -> np.ndarray:
+    """The deals of many seeds, shuffled in compiled code: an ``(n, 52)`` int8
+    array whose row ``i`` is ``[c.index for c in shuffled_deck(seeds[i])]``."""
+    return _fast.deals_from_seeds(_seeds_array(seeds))
+
+
+def shuffled_deck_indices(seed: int) -> np.ndarray:
+    """One seed's deal as 52 int8 card indices (compiled :func:`~cardtable.cards.shuffled_deck`)."""
+    return deals_from_seeds([seed])[0]
+
+
+def priority_batch(seeds: np.ndarray | Sequence[int]) -> PriorityBatch:
+    """Play the deal of each seed (as :meth:`KlondikeGame.from_seed`) by the
+    priority strategy; deals are shuffled in compiled code, nothing is recorded."""
+    array = _seeds_array(seeds)
+    foundation = np.empty(array.shape[0], dtype=np.int8)
+    moves = np.empty(array.shape[0], dtype=np.int16)
+    _fast.priority_seeds(array, foundation, moves)
+    return _checked(foundation, moves)
+
+
+def priority_batch_deals(deals: np.ndarray | Sequence[Sequence[int]]) -> PriorityBatch:
+    """Play each deal (an ``(n, 52)`` array of card indices in dealing order)."""
+    array = _deals_array(deals)
+    foundation = np.empty(array.shape[0], dtype=np.int8)
+    moves = np.empty(array.shape[0], dtype=np.int16)
+    _fast.priority_deals(array, foundation, moves)
+    return _checked(foundation, moves)
+
+
+def _checked(foundation: np.ndarray, moves: np.ndarray) -> PriorityBatch:
+    if moves.size and moves.min() < 0:
+        raise RuntimeError(f"game {int(np.argmin(moves))} ran past {_fast.MAX_MOVES} moves; "
+                           "the fast path has a bug")
+    return PriorityBatch(foundation, moves)
+
+
+def move_code_to_string(code: int) -> str:
+    """A kernel move code in the engine's move notation (``D``, ``W>F``, ``2>6:3``, ...)."""
+    count, source, target = code >> 8, (code >> 4) & 0xF, code & 0xF
+    if source == _fast.STOCK:
+        return "D"
+    src = "W" if source == _fast.WASTE else str(source + 1)
+    dst = "F" if target == _fast.FOUNDATION else str(target + 1)
+    return f"{src}>{dst}:{count}" if count > 1 else f"{src}>{dst}"
+
+
+def priority_games_moves(deals: np.ndarray | Sequence[Sequence[int]]) -> list[list[str]]:
+    """The moves of each deal's game, written as the engine writes them."""
+    array = _deals_array(deals)
+    foundation = np.empty(array.shape[0], dtype=np.int8)
+    moves = np.empty(array.shape[0], dtype=np.int16)
+    codes = np.zeros((array.shape[0], _fast.MAX_MOVES), dtype=np.int16)
+    _fast.priority_deals_recorded(array, foundation, moves, codes)
+    _checked(foundation, moves)
+    names = {code: move_code_to_string(code) for code in np.unique(codes).tolist()}
+    return [[names[code] for code in row[:n].tolist()] for row, n in zip(codes, moves.tolist(), strict=True)]
+
+
+def priority_game_moves(deal: np.ndarray | Sequence[int]) -> list[str]:
+    """The moves of one deal's game (52 card indices in dealing order)."""
+    return priority_games_moves([deal])[0]

@@ -1,0 +1,94 @@
+"""Summary statistics of many games, with 95% intervals."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+from cardtable.sim.runner import GameResult
+
+__all__ = ["Z95", "Summary", "mean_interval", "summarize", "wilson"]
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
+    """Mean with a normal-approximation interval: (mean, low, high)."""
+    n = len(values)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    mean = sum(values) / n
+    if n == 1:
+        return (mean, mean, mean)
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return (mean, mean - half, mean + half)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What ``cardtable simulate`` reports."""
+
+    games: int
+    won: int
+    win_rate: float
+    win_rate_low: float
+    win_rate_high: float
+    foundation_mean: float
+    foundation_low: float
+    foundation_high: float
+    net_total: int
+    net_mean: float
+    net_low: float
+    net_high: float
+    seconds: float
+    games_per_second: float
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+    def text(self) -> str:
+        """The summary for people."""
+        pct = 100
+        return "\n".join([
+            f"games played       {self.games:,}",
+            f"games won          {self.won:,} ({self.win_rate * pct:.2f}%, 95% CI "
+            f"{self.win_rate_low * pct:.2f}-{self.win_rate_high * pct:.2f}%)",
+            f"foundation cards   {self.foundation_mean:.3f} a game (95% CI {self.foundation_low:.3f}-"
+            f"{self.foundation_high:.3f})",
+            f"net winnings       {_money(self.net_total)} in all, {_money(self.net_mean, 3)} a game "
+            f"(95% CI {_money(self.net_low, 3)} to {_money(self.net_high, 3)})",
+            f"throughput         {self.games_per_second:,.0f} games/s ({self.seconds:.2f} s)",
+        ])
+
+
+def _money(amount: float, places: int = 0) -> str:
+    sign = "-" if amount < 0 else "+"
+    return f"{sign}${abs(amount):,.{places}f}"
+
+
+def summarize(results: Sequence[GameResult], seconds: float) -> Summary:
+    """The summary of finished games."""
+    n = len(results)
+    won = sum(r.won for r in results)
+    low, high = wilson(won, n)
+    f_mean, f_low, f_high = mean_interval([r.foundation for r in results])
+    n_mean, n_low, n_high = mean_interval([r.net for r in results])
+    return Summary(
+        games=n, won=won, win_rate=won / n if n else 0.0, win_rate_low=low, win_rate_high=high,
+        foundation_mean=f_mean, foundation_low=f_low, foundation_high=f_high,
+        net_total=sum(r.net for r in results), net_mean=n_mean, net_low=n_low, net_high=n_high,
+        seconds=seconds, games_per_second=n / seconds if seconds > 0 else math.inf,
+    )

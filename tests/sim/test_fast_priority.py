@@ -1,0 +1,241 @@
+"""The compiled priority bot against the rules engine.
+
+Three kinds of check: the compiled shuffle equals :func:`shuffled_deck`; the
+fast path and a reference bot playing through :class:`KlondikeGame` make the
+same moves on thousands of deals; and every fast-path move list replays
+legally in the engine to the same foundation count and Vegas score.
+
+The reference is :func:`cardtable.bots.priority.play_priority_game` when that
+module exists, otherwise the small engine-driven bot below.
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardtable.cards import Card, shuffled_deck
+from cardtable.klondike import DRAW, FOUNDATION, WASTE, KlondikeGame, Move, Position, Variant
+from cardtable.sim import fast
+
+SEED_002 = Variant.preset("seed-002")
+
+
+# ----- references -------------------------------------------------------------------
+
+
+def local_priority_game(game: KlondikeGame) -> list[Move]:
+    """Issue 3's priority strategy, deciding every move through the engine's own rules."""
+    played: list[Move] = []
+
+    def play(move: Move) -> None:
+        game.play(move)
+        played.append(move)
+
+    def refill_waste() -> None:
+        if not game.waste and game.stock:
+            play(DRAW)
+
+    play(DRAW)
+    while True:
+        # (a) tableau tops left to right, then the waste top, to a foundation.
+        to_foundation = [Move(p, FOUNDATION) for p in range(7) if game.tableau[p]]
+        if game.waste:
+            to_foundation.append(Move(WASTE, FOUNDATION))
+        move = next((m for m in to_foundation if game.is_legal(m)), None)
+        if move is not None:
+            play(move)
+            if move.source == WASTE:
+                refill_waste()
+            continue
+        # (b) waste top onto the leftmost pile that takes it.
+        if game.waste:
+            move = next((m for m in (Move(WASTE, p) for p in range(7)) if game.is_legal(m)), None)
+            if move is not None:
+                play(move)
+                refill_waste()
+                continue
+        # (c) whole face-up runs: sources left to right, then targets left to right.
+        move = None
+        for source in range(7):
+            run = len(game.tableau[source]) - game.face_down[source]
+            if run == 0:
+                continue
+            move = next((m for m in (Move(source, t, run) for t in range(7) if t != source)
+                         if game.is_legal(m)), None)
+            if move is not None:
+                break
+        if move is not None:
+            play(move)
+            continue
+        # (e) draw, or stop.
+        if not game.stock:
+            return played
+        play(DRAW)
+
+
+def _shared_reference() -> tuple[str, Callable[[KlondikeGame], list[Move]]] | None:
+    try:
+        module = importlib.import_module("cardtable.bots.priority")
+    except ImportError:
+        return None
+    play = getattr(module, "play_priority_game", None)
+    return ("cardtable.bots.priority.play_priority_game", play) if callable(play) else None
+
+
+REFERENCE_NAME, REFERENCE = _shared_reference() or ("local_priority_game", local_priority_game)
+
+
+def reference_moves(deal: np.ndarray, reference: Callable[[KlondikeGame], list[Move]] = REFERENCE
+                    ) -> tuple[list[str], int]:
+    game = KlondikeGame(Position.from_deal_cards([Card.from_index(int(i)) for i in deal]), SEED_002)
+    moves = [str(m) for m in reference(game)]
+    return moves, game.foundation_count()
+
+
+# ----- deals --------------------------------------------------------------------------
+
+
+def _edge_case_deals() -> np.ndarray:
+    """Hand-made and selected deals: sorted and reversed decks, stocks of kings
+    or aces, plus the extremes of a large seed sample (wins, longest games,
+    no foundation card at all, many pile moves)."""
+    sorted_deck = np.arange(52, dtype=np.int8)
+    aces = [s * 13 for s in range(4)]
+    kings = [s * 13 + 12 for s in range(4)]
+    face_up = [0, 7, 13, 18, 22, 25, 27]  # where each round's face-up card sits in dealing order
+    stock = list(range(28, 52))
+
+    def deal_with(placed: dict[int, int]) -> list[int]:
+        rest = iter(c for c in range(52) if c not in placed.values())
+        return [placed[i] if i in placed else next(rest) for i in range(52)]
+
+    hand_made = np.array([
+        sorted_deck,
+        sorted_deck[::-1],
+        deal_with(dict(zip(face_up, aces + kings[:3], strict=True))),        # aces face up at once
+        deal_with(dict(zip(face_up[:4], kings, strict=True))),               # king runs find empty piles
+        deal_with(dict(zip(stock[:4] + stock[-4:], aces + kings, strict=True))),  # aces first, kings last
+        deal_with(dict(zip(stock[-4:], aces, strict=True))),                 # aces drawn last
+    ], dtype=np.int8)
+
+    rng = np.random.default_rng(20260311)
+    random_perms = np.array([rng.permutation(52) for _ in range(300)], dtype=np.int8)
+
+    sample = np.arange(10_000, 60_000, dtype=np.uint64)
+    result = fast.priority_batch(sample)
+    order = np.argsort(result.moves, kind="stable")
+    picked = np.unique(np.concatenate([
+        np.flatnonzero(result.won)[:100],
+        order[-60:],                                   # the longest games
+        np.flatnonzero(result.foundation == 0)[:30],
+        np.flatnonzero(result.foundation == 51)[:10],  # one card short of a win, if any
+    ]))
+    return np.concatenate([hand_made, random_perms, fast.deals_from_seeds(sample[picked])])
+
+
+SEED_DEALS = 3000
+
+
+@pytest.fixture(scope="module")
+def deals() -> np.ndarray:
+    return np.concatenate([fast.deals_from_seeds(np.arange(SEED_DEALS)), _edge_case_deals()])
+
+
+# ----- the shuffle -----------------------------------------------------------------------
+
+
+def test_compiled_shuffle_equals_shuffled_deck() -> None:
+    rng = np.random.default_rng(7)
+    seeds = [*range(2000), 2**32 - 1, 2**32, 2**63 - 1, 2**63, 2**64 - 1,
+             *(int(s) for s in rng.integers(0, 2**64, size=500, dtype=np.uint64))]
+    compiled = fast.deals_from_seeds(np.array(seeds, dtype=np.uint64))
+    for seed, row in zip(seeds, compiled, strict=True):
+        assert row.tolist() == [c.index for c in shuffled_deck(seed)], f"seed {seed}"
+
+
+def test_seed_batch_equals_deal_batch() -> None:
+    seeds = np.arange(5000)
+    by_seed = fast.priority_batch(seeds)
+    by_deal = fast.priority_batch_deals(fast.deals_from_seeds(seeds))
+    assert np.array_equal(by_seed.foundation, by_deal.foundation)
+    assert np.array_equal(by_seed.moves, by_deal.moves)
+
+
+def test_seed_batch_rejects_bad_input() -> None:
+    with pytest.raises(ValueError, match="non-negative"):
+        fast.priority_batch(np.array([3, -1]))
+    with pytest.raises(ValueError, match="permutation"):
+        fast.priority_batch_deals(np.zeros((1, 52), dtype=np.int8))
+    with pytest.raises(ValueError, match="shape"):
+        fast.priority_batch_deals(np.zeros((2, 51), dtype=np.int8))
+    wraps_to_a_deal = np.arange(52)
+    wraps_to_a_deal[0] = 256  # becomes 0 if cast to int8 unchecked
+    with pytest.raises(ValueError, match=r"0\.\.51"):
+        fast.priority_batch_deals(wraps_to_a_deal)
+    good_then_bad = fast.deals_from_seeds([1, 2])
+    good_then_bad[1, 5] = good_then_bad[1, 6]
+    with pytest.raises(ValueError, match="deal 1 "):
+        fast.priority_batch_deals(good_then_bad)
+
+
+def test_module_examples() -> None:
+    assert doctest.testmod(fast).failed == 0
+
+
+# ----- the differential test ---------------------------------------------------------------
+
+
+def test_fast_path_matches_reference_move_for_move(deals: np.ndarray) -> None:
+    fast_moves = fast.priority_games_moves(deals)
+    result = fast.priority_batch_deals(deals)
+    mismatches = []
+    for number, (deal, moves) in enumerate(zip(deals, fast_moves, strict=True)):
+        expected, foundation = reference_moves(deal)
+        if moves != expected or result.foundation[number] != foundation or result.moves[number] != len(expected):
+            mismatches.append((number, " ".join(map(str, deal.tolist()))))
+    assert not mismatches, (f"{len(mismatches)} of {len(deals)} deals differ from {REFERENCE_NAME}; "
+                            f"first: deal {mismatches[0][0]}: {mismatches[0][1]}")
+    # The sample must exercise what the strategy can do, or the agreement says little.
+    every_move = {m for moves in fast_moves for m in moves}
+    assert {"D", "W>F", "1>F", "7>F"} <= every_move
+    assert any(":" in m for m in every_move), "no multi-card run moved"
+    assert result.won.sum() >= 20
+
+
+def test_local_reference_agrees_too(deals: np.ndarray) -> None:
+    """When the shared bot exists it is the main reference; keep the local one honest as well."""
+    if REFERENCE is local_priority_game:
+        pytest.skip("the local reference is already the main reference")
+    for deal in deals[:300]:
+        assert reference_moves(deal, local_priority_game) == reference_moves(deal)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.permutations(list(range(52))))
+def test_fast_path_matches_reference_on_any_deal(perm: list[int]) -> None:
+    deal = np.array(perm, dtype=np.int8)
+    expected, foundation = reference_moves(deal)
+    assert fast.priority_game_moves(deal) == expected
+    assert int(fast.priority_batch_deals(deal).foundation[0]) == foundation
+
+
+# ----- replay in the engine ------------------------------------------------------------------
+
+
+def test_fast_moves_replay_legally_in_the_engine(deals: np.ndarray) -> None:
+    result = fast.priority_batch_deals(deals)
+    for number, (deal, moves) in enumerate(zip(deals, fast.priority_games_moves(deals), strict=True)):
+        game = KlondikeGame(Position.from_deal_cards([Card.from_index(int(i)) for i in deal]), SEED_002)
+        for move in moves:
+            game.play(Move.parse(move))  # raises IllegalMoveError, naming the move, if illegal
+        assert game.foundation_count() == result.foundation[number]
+        assert game.score == result.net[number] == 5 * game.foundation_count() - 52
+        assert game.is_won() == bool(result.won[number])
+        assert not game.stock, "the game stopped with cards left in the stock"
