@@ -210,23 +210,36 @@ class KlondikeGame:
                 if self._accepts(j, waste_top):
                     moves.append(Move(WASTE, j))
         any_empty = self.variant.empty == "any"
+        tops = [p[-1] if p else None for p in tableau]
         for i in _PILES:
             cards = tableau[i]
-            down = self.face_down[i]
             size = len(cards)
-            for k in range(1, size - down + 1):
-                base = cards[size - k]
-                whole = k == size
-                for j in _PILES:
-                    if j == i:
-                        continue
-                    target = tableau[j]
-                    if target:
-                        top = target[-1]
-                        if base.rank + 1 == top.rank and base.colour != top.colour:
-                            moves.append(Move(i, j, k))
-                    elif not whole and (any_empty or base.rank == 13):
-                        moves.append(Move(i, j, k))
+            down = self.face_down[i]
+            up = size - down
+            if not up:
+                continue
+            # Face-up cards always form a run (one rank lower, other colour
+            # each), so the card of rank r sits at a known depth: each target
+            # pile admits at most one run length.
+            base_rank = cards[down].rank
+            found: list[tuple[int, int]] = []
+            for j in _PILES:
+                if j == i:
+                    continue
+                top = tops[j]
+                if top is not None:
+                    m = base_rank - top.rank + 1  # how far above the run's base the fitting card lies
+                    if 0 <= m < up:
+                        k = up - m
+                        if cards[size - k].colour != top.colour:
+                            found.append((k, j))
+                elif any_empty:
+                    for k in range(1, up + 1 if down else up):
+                        found.append((k, j))
+                elif base_rank == 13 and down:
+                    found.append((up, j))
+            found.sort()
+            moves.extend(Move(i, j, k) for k, j in found)
         if self.variant.foundation_return:
             for suit in Suit:
                 rank = self.foundation[suit]
