@@ -1,0 +1,90 @@
+"""Bots: players that choose Kings Corner actions from a :class:`PlayerView`.
+
+A bot sees only what its seat would see at the table (its own hand, the piles,
+the other players' hand sizes and the deck count) and is asked for one action
+at a time until it ends its turn with ``draw`` or ``pass``. Seeded randomness
+comes from :class:`~cardtable.cards.SplitMix64`, so results never depend on
+Python's :mod:`random`.
+
+- ``random``: any legal action, uniformly (ending the turn included).
+- ``greedy``: the seed authors' AI: move a pile when it can, else play the
+  first card of its hand that fits somewhere, repeat, then draw.
+- ``strategic``: plans the whole turn (see :mod:`~cardtable.kings_corner.strategic`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from cardtable.cards import SplitMix64
+from cardtable.kings_corner.actions import Action, MovePile, PlayCard
+from cardtable.kings_corner.errors import KingsCornerError
+from cardtable.kings_corner.game import PlayerView
+from cardtable.kings_corner.strategic import StrategicBot
+
+__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "StrategicBot", "make_bot"]
+
+
+class Bot(Protocol):
+    """Anything that picks an action for the player whose view it is given."""
+
+    name: str
+
+    def choose(self, view: PlayerView) -> Action:
+        """One legal action for ``view.player``."""
+        ...
+
+
+class RandomBot:
+    """Picks uniformly among the legal actions, ending the turn included."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = SplitMix64(seed)
+
+    def choose(self, view: PlayerView) -> Action:
+        """A uniformly drawn legal action."""
+        actions = view.legal_actions()
+        return actions[self._rng.below(len(actions))]
+
+
+class GreedyBot:
+    """The seed authors' AI: pile moves first, then the first card that fits, then draw."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        del seed  # deterministic
+
+    def choose(self, view: PlayerView) -> Action:
+        """The first pile move, else the first card play, else the end of the turn."""
+        actions = view.legal_actions()
+        for action in actions:
+            if isinstance(action, MovePile):
+                return action
+        for action in actions:
+            if isinstance(action, PlayCard):
+                return action
+        return actions[-1]
+
+
+#: Bot factories by name; each takes a seed.
+BOTS: dict[str, Callable[[int], Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "strategic": StrategicBot,
+}
+
+
+def make_bot(name: str, seed: int = 0) -> Bot:
+    """A bot by name (``random``, ``greedy``, ``strategic``); raises
+    :class:`KingsCornerError` for an unknown name."""
+    try:
+        factory = BOTS[name.strip().lower()]
+    except KeyError:
+        raise KingsCornerError(
+            f"unknown bot {name!r}: choose from {', '.join(sorted(BOTS))}"
+        ) from None
+    return factory(seed)

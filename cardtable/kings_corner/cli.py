@@ -1,0 +1,255 @@
+"""``cardtable kings-corner``: matches between bots, a human seat, records.
+
+Sub-commands: ``match`` (bots against bots, statistics), ``play`` (you against
+bots), ``record`` (one bot hand written as a record) and ``replay`` (check and
+show a record). A thin layer: the work is done in :mod:`.match`, :mod:`.play`
+and :mod:`.record`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from cardtable.kings_corner.errors import KingsCornerError, RecordError
+from cardtable.kings_corner.game import KingsCornerGame
+from cardtable.kings_corner.match import MatchReport, record_of, run_hands, summarize
+from cardtable.kings_corner.record import GameRecord, result_text
+from cardtable.kings_corner.render import describe_action, table_text
+
+__all__ = ["register", "write_atomic"]
+
+_GAMES_HELP = (
+    "number of hands to play (default 1000). Hands are also grouped, in order, into "
+    "matches to --target penalty points; both per-hand and per-match results are reported"
+)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``kings-corner`` and its sub-commands to the ``cardtable`` parser."""
+    parser = subparsers.add_parser(
+        "kings-corner", help="the multiplayer Kings Corner: matches, play, records",
+        description="Kings Corner for 2 to 6 players: bot matches, a human seat, records.",
+    )
+    parser.set_defaults(func=lambda args: _no_command(parser))
+    commands = parser.add_subparsers(dest="kings_corner_command", metavar="COMMAND")
+
+    match = commands.add_parser(
+        "match", help="bots against bots, with win rates",
+        description="Play hands between bots with seats rotated; report win rates (95%% Wilson "
+        "interval), mean penalty points and turns. The same seed gives the same result "
+        "for any number of workers.",
+    )
+    match.add_argument("--players", default="strategic,greedy,greedy,greedy",
+                       help="comma-separated bots, 2 to 6 (random, greedy, strategic)")
+    match.add_argument("--games", type=_count, default=1000, help=_GAMES_HELP)
+    match.add_argument("--seed", type=_seed, default=0, help="match seed (default 0)")
+    match.add_argument("--workers", type=_count, default=None,
+                       help="processes to use (default: all CPUs)")
+    match.add_argument("--target", type=_count, default=25,
+                       help="penalty points that end a match (default 25)")
+    match.add_argument("--json", action="store_true", help="machine-readable output")
+    match.add_argument("--quiet", action="store_true", help="no progress bar")
+    match.set_defaults(func=_match)
+
+    play = commands.add_parser(
+        "play", help="play against bots in the terminal",
+        description="Sit at a table with bots. Type h at the prompt for the commands.",
+    )
+    play.add_argument("--opponents", type=_count, default=3, help="1 to 5 bots (default 3)")
+    play.add_argument("--level", default="strategic",
+                      help="the bots: random, greedy or strategic (default)")
+    play.add_argument("--seed", type=_seed, default=None, help="deal seed (default: random)")
+    play.add_argument("--target", type=_count, default=25,
+                      help="penalty points that end the match (default 25)")
+    play.add_argument("--delay", type=float, default=0.6,
+                      help="seconds between bot actions (default 0.6)")
+    play.add_argument("--ascii", action="store_true", help="write cards as 7h, not 7♥")
+    play.add_argument("--save", type=Path, default=None,
+                      help="write each finished hand's record to this file")
+    play.set_defaults(func=_play)
+
+    record = commands.add_parser(
+        "record", help="play one bot hand and write its record",
+        description="Play hand HAND of a bot match and write its record (text or JSON).",
+    )
+    record.add_argument("--players", default="strategic,greedy,greedy,greedy",
+                        help="comma-separated bots, 2 to 6")
+    record.add_argument("--seed", type=_seed, default=0, help="match seed (default 0)")
+    record.add_argument("--hand", type=_seed, default=0, help="hand index (default 0)")
+    record.add_argument("--json", action="store_true", help="write the JSON form")
+    record.add_argument("--out", type=Path, default=None, help="file to write (default stdout)")
+    record.set_defaults(func=_record)
+
+    replay = commands.add_parser(
+        "replay", help="check a record and show the hand",
+        description="Read a record (text or JSON), check every action and show the hand.",
+    )
+    replay.add_argument("file", type=Path, help="the record file ('-' for stdin)")
+    replay.add_argument("--board", action="store_true", help="show the table after every turn")
+    replay.add_argument("--ascii", action="store_true", help="write cards as 7h, not 7♥")
+    replay.set_defaults(func=_replay)
+
+
+def _no_command(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 2
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 1, not {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative number, not {value}")
+    return value
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file in the same directory."""
+    directory = path.parent if str(path.parent) else Path(".")
+    handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _match(args: argparse.Namespace) -> int:
+    players = [name for name in args.players.split(",")]
+    started = time.perf_counter()
+    show = not args.quiet and sys.stderr.isatty() and args.games >= 50
+    if show:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        with Progress("[progress.description]{task.description}", BarColumn(),
+                      MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("hands", total=args.games)
+            results = run_hands(players, args.games, args.seed, args.workers,
+                                lambda done: bar.advance(task, done))
+    else:
+        results = run_hands(players, args.games, args.seed, args.workers)
+    elapsed = time.perf_counter() - started
+    report = summarize([p.strip().lower() for p in players], results, args.seed, args.target)
+    if args.json:
+        data = report.to_dict()
+        data["seconds"] = round(elapsed, 3)
+        print(json.dumps(data, indent=1))
+    else:
+        print(_report_text(report, elapsed))
+    return 0
+
+
+def _report_text(report: MatchReport, elapsed: float) -> str:
+    lines = [
+        f"{report.games} hands, {len(report.players)} players, seed {report.seed}, seats rotated;"
+        f" {report.stalemates} stalemates, {report.mean_turns:.1f} turns per hand"
+        f" ({report.games / elapsed:.0f} hands/s)" if elapsed > 0 else "",
+        f"{'entry':<14}{'wins':>7}{'win rate':>10}  {'95% interval':<15}"
+        f"{'penalty':>8}{'turns to win':>14}{'matches':>9}",
+    ]
+    for index, entry in enumerate(report.entries, 1):
+        low, high = entry.interval
+        turns = "-" if entry.mean_turns_to_win is None else f"{entry.mean_turns_to_win:.1f}"
+        lines.append(
+            f"{f'{index}. {entry.name}':<14}{entry.wins:>7}{entry.win_rate:>10.1%}  "
+            f"{f'{low:.1%} – {high:.1%}':<15}{entry.mean_penalty:>8.2f}{turns:>14}"
+            f"{entry.matches_won:>9.1f}"
+        )
+    lines.append(f"matches to {report.target} points: {report.matches} finished"
+                 " (lowest total wins, ties shared)")
+    return "\n".join(lines)
+
+
+def _play(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from cardtable.kings_corner.play import HumanSeat
+
+    save = args.save
+    def keep(record: GameRecord) -> None:
+        if save is not None:
+            write_atomic(save, record.to_text())
+
+    seat = HumanSeat(
+        opponents=args.opponents, level=args.level, seed=args.seed, target=args.target,
+        delay=max(0.0, args.delay), unicode=not args.ascii,
+        console=Console(highlight=False), on_hand_end=keep,
+    )
+    return seat.run()
+
+
+def _record(args: argparse.Namespace) -> int:
+    players = [name.strip().lower() for name in args.players.split(",")]
+    from cardtable.kings_corner.match import check_players
+
+    record = record_of(check_players(players), args.hand, args.seed)
+    text = record.to_json() if args.json else record.to_text()
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        write_atomic(args.out, text)
+    return 0
+
+
+def read_record(path: Path) -> GameRecord:
+    """Read a record file, text or JSON; errors name the file."""
+    text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
+    try:
+        if text.lstrip().startswith("{"):
+            return GameRecord.from_json(text)
+        return GameRecord.from_text(text)
+    except KingsCornerError as error:
+        raise RecordError(f"{path}: {error}") from None
+
+
+def _replay(args: argparse.Namespace) -> int:
+    record = read_record(args.file)
+    unicode = not args.ascii
+    game = KingsCornerGame(record.players, record.deck)
+    names = (record.tag("Names") or "").split(",")
+    if len(names) != record.players:
+        names = [f"P{seat + 1}" for seat in range(record.players)]
+    else:
+        names = [f"P{seat + 1} ({name})" for seat, name in enumerate(names)]
+    print(table_text(game.piles, game.deck_count, unicode))
+    for action in record.actions:
+        seat = game.turn
+        if game.turn_actions == 0:
+            print(f"\nturn {game.turns + 1}: {names[seat]} holds {len(game.hand(seat))}")
+        game.play(action)
+        print("  " + describe_action(action, names[seat], unicode))
+        if args.board and (game.turn_actions == 0 or game.is_over()):
+            print(table_text(game.piles, game.deck_count, unicode))
+    outcome = game.outcome()
+    print()
+    print(table_text(game.piles, game.deck_count, unicode))
+    if outcome is None:
+        print(f"\nunfinished after {game.turns} turns")
+    else:
+        winner = "stalemate" if outcome.winner is None else f"{names[outcome.winner]} wins"
+        print(f"\n{winner} after {outcome.turns} turns; penalty points: "
+              + ", ".join(f"{names[s]} {p}" for s, p in enumerate(outcome.penalties)))
+    assert result_text(outcome) is not None
+    return 0

@@ -1,0 +1,261 @@
+"""Bot-versus-bot play: many hands, seats rotated, deals seeded, run on many cores.
+
+``--games N`` counts *hands* (deals). Entry ``i`` of the player list sits in
+seat ``(i + g) mod players`` in hand ``g``, so every entry moves first equally
+often. Hand ``g`` is dealt from :func:`~cardtable.cards.shuffled_deck` with seed
+``derive_seed(seed, g)`` and each bot gets ``derive_seed(seed, g, i + 1)``, so a
+hand's result depends only on ``(seed, g)`` and never on how the hands are
+spread over worker processes.
+
+Matches are then read off the hands in order: penalty points add up hand by
+hand until someone reaches the target (25 by default); the lowest total wins the
+match (a tie shares it) and the next hand starts a new match. Hands after the
+last finished match are left out of the match figures.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+
+from cardtable.cards import SplitMix64
+from cardtable.kings_corner.bots import make_bot
+from cardtable.kings_corner.errors import KingsCornerError
+from cardtable.kings_corner.game import MAX_PLAYERS, MIN_PLAYERS, KingsCornerGame
+from cardtable.kings_corner.record import GameRecord
+
+__all__ = [
+    "EntryStats",
+    "HandResult",
+    "MatchReport",
+    "derive_seed",
+    "play_hand",
+    "run_hands",
+    "summarize",
+    "wilson_interval",
+]
+
+_MASK = (1 << 64) - 1
+
+
+def derive_seed(seed: int, *parts: int) -> int:
+    """A 64-bit seed mixed from ``seed`` and ``parts`` with SplitMix64 (stable everywhere)."""
+    state = seed & _MASK
+    for part in parts:
+        state = SplitMix64(state ^ ((part * 0xD1B54A32D192ED03) & _MASK)).next()
+    return state
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """One hand: its index, the entry in each seat, the winning entry (None on a
+    stalemate), each entry's penalty points and the number of turns."""
+
+    index: int
+    seating: tuple[int, ...]
+    winner: int | None
+    penalties: tuple[int, ...]
+    turns: int
+
+
+def play_hand(
+    players: Sequence[str], index: int, seed: int = 0
+) -> tuple[HandResult, KingsCornerGame]:
+    """Play hand ``index`` of a match between ``players`` (bot names, in entry order)."""
+    count = len(players)
+    seating = tuple((seat - index) % count for seat in range(count))
+    bots = [make_bot(players[entry], derive_seed(seed, index, entry + 1)) for entry in seating]
+    game = KingsCornerGame.from_seed(count, derive_seed(seed, index))
+    while not game.is_over():
+        game.play(bots[game.turn].choose(game.view()))
+    outcome = game.outcome()
+    assert outcome is not None
+    penalties = [0] * count
+    for seat, entry in enumerate(seating):
+        penalties[entry] = outcome.penalties[seat]
+    winner = None if outcome.winner is None else seating[outcome.winner]
+    return HandResult(index, seating, winner, tuple(penalties), outcome.turns), game
+
+
+def record_of(players: Sequence[str], index: int, seed: int = 0) -> GameRecord:
+    """The record of hand ``index``, with the bots' names in seat order."""
+    result, game = play_hand(players, index, seed)
+    names = ",".join(players[entry] for entry in result.seating)
+    return GameRecord.from_game(
+        game, [("Names", names), ("Seed", str(seed)), ("Hand", str(index))]
+    )
+
+
+def _play_range(players: tuple[str, ...], seed: int, start: int, stop: int) -> list[HandResult]:
+    return [play_hand(players, index, seed)[0] for index in range(start, stop)]
+
+
+def check_players(players: Sequence[str]) -> tuple[str, ...]:
+    """Validate a list of bot names; raises :class:`KingsCornerError` saying why."""
+    names = tuple(name.strip().lower() for name in players)
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise KingsCornerError(
+            f"a table seats {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}"
+        )
+    for name in names:
+        make_bot(name)
+    return names
+
+
+def run_hands(
+    players: Sequence[str],
+    games: int,
+    seed: int = 0,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[HandResult]:
+    """Play hands ``0 .. games-1`` and return their results in order.
+
+    ``workers`` processes share the work (default :func:`os.cpu_count`; 1 plays
+    in this process). ``progress`` is called with the number of hands just done.
+    """
+    names = check_players(players)
+    if games < 0:
+        raise KingsCornerError(f"the number of games must be positive, not {games}")
+    workers = max(1, workers or os.cpu_count() or 1)
+    if workers == 1 or games < 2:
+        results = []
+        for index in range(games):
+            results.append(play_hand(names, index, seed)[0])
+            if progress:
+                progress(1)
+        return results
+    chunk = max(1, min(200, games // (workers * 8)))
+    results = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [
+            pool.submit(_play_range, names, seed, start, min(start + chunk, games))
+            for start in range(0, games, chunk)
+        ]
+        for future in as_completed(futures):
+            done = future.result()
+            results.extend(done)
+            if progress:
+                progress(len(done))
+    results.sort(key=lambda result: result.index)
+    return results
+
+
+def wilson_interval(successes: float, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval (95% by default) for a proportion."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= trials else min(1.0, centre + half)
+    return (low, high)
+
+
+@dataclass(frozen=True, slots=True)
+class EntryStats:
+    """One entry's figures: hands won, win rate and its 95% interval, mean penalty per
+    hand, mean length of the hands it won, matches won (ties shared)."""
+
+    name: str
+    wins: int
+    win_rate: float
+    interval: tuple[float, float]
+    mean_penalty: float
+    mean_turns_to_win: float | None
+    matches_won: float
+    match_rate: float
+
+
+@dataclass(frozen=True, slots=True)
+class MatchReport:
+    """Everything a run of hands gives: per-entry figures and totals."""
+
+    players: tuple[str, ...]
+    games: int
+    seed: int
+    target: int
+    stalemates: int
+    mean_turns: float
+    matches: int
+    entries: tuple[EntryStats, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready form."""
+        return {
+            "players": list(self.players),
+            "games": self.games,
+            "seed": self.seed,
+            "target": self.target,
+            "stalemates": self.stalemates,
+            "mean_turns": self.mean_turns,
+            "matches": self.matches,
+            "entries": [
+                {
+                    "entry": index + 1,
+                    "bot": entry.name,
+                    "wins": entry.wins,
+                    "win_rate": entry.win_rate,
+                    "win_rate_95": list(entry.interval),
+                    "mean_penalty": entry.mean_penalty,
+                    "mean_turns_to_win": entry.mean_turns_to_win,
+                    "matches_won": entry.matches_won,
+                    "match_win_rate": entry.match_rate,
+                }
+                for index, entry in enumerate(self.entries)
+            ],
+        }
+
+
+def _matches(results: Sequence[HandResult], count: int, target: int) -> tuple[int, list[float]]:
+    won = [0.0] * count
+    totals = [0] * count
+    matches = 0
+    for result in results:
+        totals = [total + penalty for total, penalty in zip(totals, result.penalties, strict=True)]
+        if max(totals) >= target:
+            low = min(totals)
+            leaders = [entry for entry, total in enumerate(totals) if total == low]
+            for entry in leaders:
+                won[entry] += 1 / len(leaders)
+            matches += 1
+            totals = [0] * count
+    return matches, won
+
+
+def summarize(
+    players: Sequence[str], results: Sequence[HandResult], seed: int = 0, target: int = 25
+) -> MatchReport:
+    """Figures for a run of hands (in order), matches to ``target`` points included."""
+    count = len(players)
+    games = len(results)
+    matches, match_wins = _matches(results, count, target)
+    entries = []
+    for entry, name in enumerate(players):
+        won = [result for result in results if result.winner == entry]
+        penalty = sum(result.penalties[entry] for result in results)
+        entries.append(EntryStats(
+            name=name,
+            wins=len(won),
+            win_rate=len(won) / games if games else 0.0,
+            interval=wilson_interval(len(won), games),
+            mean_penalty=penalty / games if games else 0.0,
+            mean_turns_to_win=sum(r.turns for r in won) / len(won) if won else None,
+            matches_won=match_wins[entry],
+            match_rate=match_wins[entry] / matches if matches else 0.0,
+        ))
+    return MatchReport(
+        players=tuple(players),
+        games=games,
+        seed=seed,
+        target=target,
+        stalemates=sum(1 for result in results if result.winner is None),
+        mean_turns=sum(result.turns for result in results) / games if games else 0.0,
+        matches=matches,
+        entries=tuple(entries),
+    )

@@ -1,0 +1,286 @@
+"""The human seat: a person plays Kings Corner against bots in the terminal.
+
+The person is shown only their own view and types short commands (see
+:data:`HELP`). Bots' actions are printed as they happen. Hands are played until
+someone's penalty total reaches the target; the lowest total wins. Input and
+output are passed in, so the loop can be driven by a script.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from rich.console import Console
+from rich.text import Text
+
+from cardtable.cards import Card, CardError
+from cardtable.kings_corner.actions import DRAW, PASS, Action, MovePile, PlayCard
+from cardtable.kings_corner.bots import Bot, make_bot
+from cardtable.kings_corner.errors import IllegalActionError, KingsCornerError
+from cardtable.kings_corner.game import KingsCornerGame
+from cardtable.kings_corner.match import derive_seed
+from cardtable.kings_corner.record import GameRecord
+from cardtable.kings_corner.render import describe_action, view_text
+from cardtable.kings_corner.strategic import plan_turn
+from cardtable.kings_corner.table import Position
+
+__all__ = ["HELP", "Command", "HumanSeat", "parse_command"]
+
+HELP = """\
+Commands (upper or lower case):
+  7h N  or  play 7h N   play a card from your hand onto a pile (10h, 7♥ work too)
+  7h                    play a card onto the only pile it fits
+  W E   or  move W E    move the whole pile W onto pile E
+  d  (draw, end, pass)  end your turn (you draw a card while the deck lasts)
+  u  (undo)             take back your last action this turn
+  b  (board)            show the table again
+  m  (moves)            list your legal actions
+  hint                  what the strategic bot would do
+  h  (help, ?)          this help
+  q  (quit)             leave the table
+Piles: N E S W in a cross; corners NE SE SW NW (only a king starts a corner)."""
+
+_WORDS = {
+    "d": "end", "draw": "end", "end": "end", "pass": "end", ".": "end",
+    "u": "undo", "undo": "undo", "b": "board", "board": "board",
+    "m": "moves", "moves": "moves", "hint": "hint",
+    "h": "help", "help": "help", "?": "help", "q": "quit", "quit": "quit", "exit": "quit",
+}
+
+
+class CommandError(KingsCornerError):
+    """A command could not be understood; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A parsed command: a ``word`` (``play``, ``move``, ``end``, ``undo``...) and,
+    for plays and moves, the card and piles."""
+
+    word: str
+    card: Card | None = None
+    source: Position | None = None
+    target: Position | None = None
+
+
+def _position(text: str) -> Position | None:
+    try:
+        return Position.parse(text)
+    except IllegalActionError:
+        return None
+
+
+def parse_command(text: str) -> Command:
+    """Read a command typed at the table; raises :class:`CommandError` saying why."""
+    words = text.split()
+    if not words:
+        raise CommandError("type a command, or h for help")
+    head = words[0].lower()
+    if head in ("play", "move", "mv") and len(words) > 1:
+        words = words[1:]
+    elif head in _WORDS:
+        if len(words) > 1:
+            raise CommandError(f"{head!r} takes nothing after it")
+        return Command(_WORDS[head])
+    if len(words) == 2:
+        source, target = _position(words[0]), _position(words[1])
+        if source is not None and target is not None:
+            return Command("move", source=source, target=target)
+    if len(words) in (1, 2):
+        try:
+            card = Card.parse(words[0])
+        except CardError:
+            raise CommandError(
+                f"{text.strip()!r} is not a command: try '7h N', 'W E', 'd' or 'h' for help"
+            ) from None
+        if len(words) == 1:
+            return Command("play", card=card)
+        target = _position(words[1])
+        if target is None:
+            raise CommandError(f"unknown pile {words[1]!r}: use N E S W or NE SE SW NW")
+        return Command("play", card=card, target=target)
+    raise CommandError(f"{text.strip()!r} is not a command: type h for help")
+
+
+@dataclass
+class HumanSeat:
+    """A table of one person and ``opponents`` bots of the given ``level``."""
+
+    opponents: int = 3
+    level: str = "strategic"
+    seed: int | None = None
+    target: int = 25
+    delay: float = 0.6
+    unicode: bool = True
+    console: Console = field(default_factory=lambda: Console(highlight=False))
+    read: Callable[[str], str] = input
+    on_hand_end: Callable[[GameRecord], None] | None = None
+    totals: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.opponents <= 5:
+            raise KingsCornerError(f"1 to 5 opponents, not {self.opponents}")
+        make_bot(self.level)  # fail early on an unknown level
+        if self.seed is None:
+            self.seed = time.time_ns() & ((1 << 63) - 1)
+        self.totals = [0] * (self.opponents + 1)
+        self._names = ["You"] + [f"Bot {i}" for i in range(1, self.opponents + 1)]
+
+    # -- output ------------------------------------------------------------------
+
+    def _say(self, text: str, style: str | None = None) -> None:
+        rich = Text(text, style=style or "")
+        if self.unicode:
+            rich.highlight_regex(r"[A2-9TJQK][♥♦]", "bold red")
+        self.console.print(rich)
+
+    # -- the session -------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play hands until a total reaches the target or the person quits; 0 on exit."""
+        self._say(f"Kings Corner: you against {self.opponents} {self.level} bot"
+                  f"{'s' * (self.opponents > 1)}; first to {self.target} penalty points"
+                  " ends the match. Type h for help.", "bold")
+        hand = 0
+        while True:
+            finished = self._play_hand(hand)
+            if not finished:
+                self._say("You left the table.")
+                return 0
+            if max(self.totals) >= self.target:
+                low = min(self.totals)
+                winners = [self._names[i] for i, t in enumerate(self.totals) if t == low]
+                self._say(f"Match over: {' and '.join(winners)} "
+                          f"{'win' if winners == ['You'] or len(winners) > 1 else 'wins'}"
+                          f" with {low} points.", "bold")
+                return 0
+            if not self._ask("Press Enter for the next hand (q to quit): ", allow_quit=True):
+                self._say("You left the table.")
+                return 0
+            hand += 1
+
+    def _ask(self, prompt: str, allow_quit: bool = False) -> str | None:
+        try:
+            answer = self.read(prompt)
+        except EOFError:
+            return None
+        if allow_quit and answer.strip().lower() in ("q", "quit", "exit"):
+            return None
+        return answer if answer.strip() else " "
+
+    def _play_hand(self, hand: int) -> bool:
+        players = self.opponents + 1
+        assert self.seed is not None
+        game = KingsCornerGame.from_seed(players, derive_seed(self.seed, hand))
+        me = hand % players  # who moves first rotates hand by hand
+        bots: dict[int, Bot] = {}
+        names = [""] * players
+        for seat in range(players):
+            entry = (seat - me) % players
+            names[seat] = self._names[entry]
+            if seat != me:
+                bots[seat] = make_bot(self.level, derive_seed(self.seed, hand, entry))
+        self._seat_names = names
+        self._say(f"\n— Hand {hand + 1} —  {names[0]} to start.", "bold")
+        while not game.is_over():
+            if game.turn == me:
+                if not self._human_turn(game, me):
+                    self._finish(game, names, me)
+                    return False
+            else:
+                seat = game.turn
+                action = bots[seat].choose(game.view())
+                game.play(action)
+                self._say("  " + describe_action(action, names[seat], self.unicode))
+                if self.delay:
+                    time.sleep(self.delay)
+        self._finish(game, names, me)
+        return True
+
+    def _finish(self, game: KingsCornerGame, names: list[str], me: int) -> None:
+        outcome = game.outcome()
+        if outcome is not None:
+            if outcome.winner is None:
+                self._say("Stalemate: the deck is empty and nobody could play.", "bold")
+            else:
+                self._say(f"{names[outcome.winner]} emptied "
+                          f"{'your' if outcome.winner == me else 'their'} hand!", "bold")
+            players = game.players
+            for seat in range(players):
+                self.totals[(seat - me) % players] += outcome.penalties[seat]
+            self._say("Penalty points this hand: " + ", ".join(
+                f"{names[s]} {outcome.penalties[s]}" for s in range(players)))
+            self._say("Totals: " + ", ".join(
+                f"{self._names[e]} {self.totals[e]}" for e in range(players)))
+        if self.on_hand_end is not None:
+            self.on_hand_end(GameRecord.from_game(
+                game, [("Names", ",".join(names)), ("Seed", str(self.seed))]))
+
+    def _human_turn(self, game: KingsCornerGame, me: int) -> bool:
+        start = len(game.history)
+        self._say("")
+        self._say(view_text(game.view(me), self._seat_names, self.unicode))
+        while game.turn == me and not game.is_over():
+            line = self._ask("your move> ")
+            if line is None:
+                return False
+            try:
+                command = parse_command(line)
+            except CommandError as error:
+                self._say(str(error), "yellow")
+                continue
+            if command.word == "quit":
+                return False
+            if command.word == "help":
+                self._say(HELP)
+            elif command.word == "board":
+                self._say(view_text(game.view(me), self._seat_names, self.unicode))
+            elif command.word == "moves":
+                self._say("  ".join(str(a) for a in game.legal_actions()))
+            elif command.word == "hint":
+                plan = plan_turn(game.view(me))
+                self._say("Hint: " + "; ".join(str(a) for a in plan))
+            elif command.word == "undo":
+                if len(game.history) > start:
+                    self._say(f"Took back: {game.undo()}")
+                    self._say(view_text(game.view(me), self._seat_names, self.unicode))
+                else:
+                    self._say("Nothing to undo this turn.", "yellow")
+            else:
+                try:
+                    action = self._action(game, command)
+                    game.play(action)
+                except KingsCornerError as error:
+                    self._say(str(error), "yellow")
+                    continue
+                if action == DRAW:
+                    self._say(f"You drew {game.hand(me)[-1].symbol()}.")
+                elif action == PASS:
+                    self._say("You passed.")
+                elif not game.is_over():
+                    self._say(view_text(game.view(me), self._seat_names, self.unicode))
+        return True
+
+    def _action(self, game: KingsCornerGame, command: Command) -> Action:
+        if command.word == "end":
+            return DRAW if game.deck_count else PASS
+        if command.word == "move":
+            assert command.source is not None and command.target is not None
+            return MovePile(command.source, command.target)
+        card = command.card
+        assert card is not None
+        if command.target is not None:
+            return PlayCard(card, command.target)
+        if card not in game.hand(game.turn):
+            raise CommandError(f"{card.symbol()} is not in your hand")
+        targets = sorted({a.target for a in game.legal_actions()
+                          if isinstance(a, PlayCard) and a.card == card})
+        if not targets:
+            raise CommandError(f"{card.symbol()} fits on no pile now")
+        empty = [t for t in targets if not game.pile(t)]
+        if len(targets) == 1 or (len(targets) == len(empty) and not Position(targets[0]).is_corner):
+            return PlayCard(card, targets[0])
+        raise CommandError(f"{card.symbol()} fits on {', '.join(t.name for t in targets)}:"
+                           f" say which, e.g. '{card} {targets[0].name}'")

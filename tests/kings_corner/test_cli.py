@@ -1,0 +1,91 @@
+"""``cardtable kings-corner``: match, record, replay; bad input exits 2 with a reason."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cardtable.cli import main
+from cardtable.kings_corner import GameRecord
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(["kings-corner", *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_match_text_report(capsys) -> None:
+    status, out, _ = run(capsys, "match", "--players", "greedy,random", "--games", "30",
+                         "--workers", "1", "--seed", "2")
+    assert status == 0
+    assert "30 hands, 2 players, seed 2" in out
+    assert "1. greedy" in out and "2. random" in out and "95% interval" in out
+    assert "matches to 25 points" in out
+
+
+def test_match_json_is_the_same_for_any_workers(capsys) -> None:
+    args = ["match", "--players", "strategic,greedy,random", "--games", "18", "--json",
+            "--seed", "9"]
+    status, out, _ = run(capsys, *args, "--workers", "1")
+    assert status == 0
+    one = json.loads(out)
+    _, out, _ = run(capsys, *args, "--workers", "2")
+    two = json.loads(out)
+    one.pop("seconds")
+    two.pop("seconds")
+    assert one == two
+    assert one["games"] == 18 and len(one["entries"]) == 3
+    assert sum(e["wins"] for e in one["entries"]) + one["stalemates"] == 18
+    for entry in one["entries"]:
+        low, high = entry["win_rate_95"]
+        assert low <= entry["win_rate"] <= high
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["match", "--players", "greedy,wizard"], "unknown bot 'wizard'"),
+    (["match", "--players", "greedy"], "2 to 6 players"),
+    (["record", "--players", "greedy,greedy,greedy,greedy,greedy,greedy,greedy"], "2 to 6"),
+    (["play", "--level", "genius"], "unknown bot 'genius'"),
+    (["play", "--opponents", "6"], "1 to 5 opponents"),
+])
+def test_bad_options_exit_2(capsys, argv: list[str], message: str) -> None:
+    status, _, err = run(capsys, *argv)
+    assert status == 2
+    assert err.startswith("cardtable: error: ") and message in err
+    assert "Traceback" not in err
+
+
+def test_record_then_replay(capsys, tmp_path: Path) -> None:
+    path = tmp_path / "hand.kc"
+    status, _, _ = run(capsys, "record", "--players", "strategic,greedy,random", "--seed", "4",
+                       "--hand", "2", "--out", str(path))
+    assert status == 0
+    record = GameRecord.from_text(path.read_text())
+    assert record.tag("Names") is not None and record.replay().is_over()
+    assert [p.name for p in tmp_path.iterdir()] == ["hand.kc"]  # no temporary left
+    status, out, _ = run(capsys, "replay", str(path), "--board")
+    assert status == 0
+    assert "turn 1:" in out and ("wins after" in out or "stalemate after" in out)
+    status, out, _ = run(capsys, "record", "--seed", "4", "--json")
+    assert GameRecord.from_json(out).players == 4
+    json_path = tmp_path / "hand.json"
+    json_path.write_text(out)
+    assert run(capsys, "replay", str(json_path))[0] == 0
+
+
+def test_replay_of_a_bad_record_names_the_line(capsys, tmp_path: Path) -> None:
+    path = tmp_path / "bad.kc"
+    path.write_text('[Game "Kings Corner"]\n[Players "2"]\n[Deck "Ah Zq"]\n')
+    status, _, err = run(capsys, "replay", str(path))
+    assert status == 2
+    assert "bad.kc: line 3: Deck: card 2: unknown card 'Zq'" in err
+    status, _, err = run(capsys, "replay", str(tmp_path / "missing.kc"))
+    assert status == 2 and "missing.kc" in err
+
+
+def test_no_subcommand_prints_help(capsys) -> None:
+    status, out, _ = run(capsys)
+    assert status == 2 and "match" in out and "replay" in out
