@@ -35,11 +35,10 @@ draws:
    bottom of the deck": they come round again next turn).
 7. Back to step 1.
 8. **Turn over.** When the stock is empty and nothing applies, the waste is
-   turned over to start the next turn, if the variant allows another pass
-   and a card moved during the pass just ended; otherwise the game is over.
-   ("If all of pile's cards are flipped over twice with no cards moved: game
-   over": with three passes, the third pass with no card moved after a pass
-   with no card moved ends the game the same way.)
+   turned over to start the next turn ("when complete, turn over"), if the
+   variant allows another pass. The game is over when no pass is left, or
+   when two whole passes in a row went by with no card moved ("if all of
+   pile's cards are flipped over twice with no cards moved: game over").
 
 The bot plays any variant; with draw 1 step 6 looks at the one card drawn.
 """
@@ -95,7 +94,10 @@ class TurnsPlayer(Player):
         if view.stock_count:
             self._to_check = min(view.variant.draw, view.stock_count)
             return DRAW
-        if view.may_recycle and self._moved_this_pass and self._idle_passes < 2:
+        # The pass is over: the game ends when this is the second whole pass
+        # in a row with no card moved, or when no pass is left.
+        idle = self._idle_passes + (0 if self._moved_this_pass else 1)
+        if view.may_recycle and idle < 2:
             return RECYCLE
         return None
 
