@@ -180,7 +180,7 @@ class Pile:
         if top.rank == 1:
             return f"{card} cannot go on {top} ({self.position}): nothing goes on an ace"
         return (
-            f"{card} does not fit on {top} ({self.position}): it needs a "
+            f"{card} does not fit on {top} ({self.position}): {top} takes only a "
             f"{'black' if top.is_red else 'red'} {_rank_word(top.rank - 1)}"
         )
 
