@@ -10,19 +10,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
+from cardtable.argtypes import seed, whole_number
+from cardtable.files import atomic_write_text
 from cardtable.kings_corner.errors import KingsCornerError, RecordError
 from cardtable.kings_corner.game import KingsCornerGame
 from cardtable.kings_corner.match import MatchReport, record_of, run_hands, summarize
 from cardtable.kings_corner.record import GameRecord, result_text
 from cardtable.kings_corner.render import describe_action, table_text
 
-__all__ = ["register", "write_atomic"]
+__all__ = ["register"]
 
 _GAMES_HELP = (
     "number of hands to play (default 1000). Hands are also grouped, in order, into "
@@ -47,11 +47,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     match.add_argument("--players", default="strategic,greedy,greedy,greedy",
                        help="comma-separated bots, 2 to 6 (random, greedy, strategic)")
-    match.add_argument("--games", type=_count, default=1000, help=_GAMES_HELP)
-    match.add_argument("--seed", type=_seed, default=0, help="match seed (default 0)")
-    match.add_argument("--workers", type=_count, default=None,
+    match.add_argument("--games", type=whole_number(1), default=1000, help=_GAMES_HELP)
+    match.add_argument("--seed", type=seed, default=0, help="match seed (default 0)")
+    match.add_argument("--workers", type=whole_number(1), default=None,
                        help="processes to use (default: all CPUs)")
-    match.add_argument("--target", type=_count, default=25,
+    match.add_argument("--target", type=whole_number(1), default=25,
                        help="penalty points that end a match (default 25)")
     match.add_argument("--json", action="store_true", help="machine-readable output")
     match.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -61,11 +61,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "play", help="play against bots in the terminal",
         description="Sit at a table with bots. Type h at the prompt for the commands.",
     )
-    play.add_argument("--opponents", type=_count, default=3, help="1 to 5 bots (default 3)")
+    play.add_argument("--opponents", type=whole_number(1), default=3, help="1 to 5 bots (default 3)")
     play.add_argument("--level", default="strategic",
                       help="the bots: random, greedy or strategic (default)")
-    play.add_argument("--seed", type=_seed, default=None, help="deal seed (default: random)")
-    play.add_argument("--target", type=_count, default=25,
+    play.add_argument("--seed", type=seed, default=None, help="deal seed (default: random)")
+    play.add_argument("--target", type=whole_number(1), default=25,
                       help="penalty points that end the match (default 25)")
     play.add_argument("--delay", type=float, default=0.6,
                       help="seconds between bot actions (default 0.6)")
@@ -80,8 +80,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     record.add_argument("--players", default="strategic,greedy,greedy,greedy",
                         help="comma-separated bots, 2 to 6")
-    record.add_argument("--seed", type=_seed, default=0, help="match seed (default 0)")
-    record.add_argument("--hand", type=_seed, default=0, help="hand index (default 0)")
+    record.add_argument("--seed", type=seed, default=0, help="match seed (default 0)")
+    record.add_argument("--hand", type=seed, default=0, help="hand index (default 0)")
     record.add_argument("--json", action="store_true", help="write the JSON form")
     record.add_argument("--out", type=Path, default=None, help="file to write (default stdout)")
     record.set_defaults(func=_record)
@@ -99,39 +99,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _no_command(parser: argparse.ArgumentParser) -> int:
     parser.print_help()
     return 2
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number of at least 1, not {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative number, not {value}")
-    return value
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same directory."""
-    directory = path.parent if str(path.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def _match(args: argparse.Namespace) -> int:
@@ -190,7 +157,7 @@ def _play(args: argparse.Namespace) -> int:
     save = args.save
     def keep(record: GameRecord) -> None:
         if save is not None:
-            write_atomic(save, record.to_text())
+            atomic_write_text(save, record.to_text())
 
     seat = HumanSeat(
         opponents=args.opponents, level=args.level, seed=args.seed, target=args.target,
@@ -209,7 +176,7 @@ def _record(args: argparse.Namespace) -> int:
     if args.out is None:
         sys.stdout.write(text)
     else:
-        write_atomic(args.out, text)
+        atomic_write_text(args.out, text)
     return 0
 
 

@@ -15,7 +15,6 @@ last finished match are left out of the match figures.
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -26,6 +25,7 @@ from cardtable.kings_corner.bots import make_bot
 from cardtable.kings_corner.errors import KingsCornerError
 from cardtable.kings_corner.game import MAX_PLAYERS, MIN_PLAYERS, KingsCornerGame
 from cardtable.kings_corner.record import GameRecord
+from cardtable.stats import wilson
 
 __all__ = [
     "EntryStats",
@@ -144,17 +144,9 @@ def run_hands(
     return results
 
 
-def wilson_interval(successes: float, trials: int, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score interval (95% by default) for a proportion."""
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    low = 0.0 if successes <= 0 else max(0.0, centre - half)
-    high = 1.0 if successes >= trials else min(1.0, centre + half)
-    return (low, high)
+#: The Wilson score interval (shared with the rest of cardtable).
+wilson_interval = wilson
+
 
 
 @dataclass(frozen=True, slots=True)

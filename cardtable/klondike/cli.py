@@ -8,6 +8,7 @@ import os
 import sys
 from pathlib import Path
 
+from cardtable.argtypes import seed
 from cardtable.files import atomic_write_text, read_text
 from cardtable.klondike.formats import FORMATS, detect_format, read_layout, write_layout
 from cardtable.klondike.position import Position
@@ -172,7 +173,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "deal", help="write a deal (from a seed or a file) as a deal string, PySol board, ...",
         description="Write a deal from a seed, or convert a layout file between formats.")
     src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--seed", type=_seed, help="deal number (any whole number >= 0)")
+    src.add_argument("--seed", type=seed, help="deal number (any whole number >= 0)")
     src.add_argument("--file", metavar="F", help="a deal string, position, PySol board, "
                      "Solvitaire JSON or game record ('-' for stdin)")
     p.add_argument("--format", choices=FORMATS, default="deal", help="output format (default deal)")
@@ -194,12 +195,3 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _add_render_arguments(p)
     p.set_defaults(func=_cmd_replay)
 
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"seed must be a whole number, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"seed must be >= 0, not {value}")
-    return value

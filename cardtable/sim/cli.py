@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
+from cardtable.argtypes import seed, whole_number
 from cardtable.bots import HOME_VARIANTS, STRATEGIES
 from cardtable.files import AtomicWriter, read_text
 from cardtable.klondike.cli import add_variant_arguments, use_color, variant_from_args
@@ -278,16 +279,6 @@ def _cmd_strategies(args: argparse.Namespace) -> int:
     return 0
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, not {value}")
-    return value
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the simulator commands."""
     p = subparsers.add_parser(
@@ -296,11 +287,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "with the priority strategy from seed 1, the complete record of the first two games, "
                     "then the summary.")
     p.add_argument("--strategy", default="priority", choices=list(STRATEGIES), help="who plays (default priority)")
-    p.add_argument("--games", type=_positive, default=None, help="games to play (default 1000, or every deal)")
-    p.add_argument("--seed", type=_positive, default=1, help="game i is dealt from seed SEED+i (default 1)")
+    p.add_argument("--games", type=whole_number(1, "--games"), default=None,
+                   help="games to play (default 1000, or every deal)")
+    p.add_argument("--seed", type=seed, default=1, help="game i is dealt from seed SEED+i (default 1)")
     p.add_argument("--deals", metavar="FILE", help="one deal string per line, instead of seeds")
-    p.add_argument("--workers", type=_positive, default=None, help="local processes (default: all cores)")
-    p.add_argument("--record", type=_positive, default=2, metavar="K",
+    p.add_argument("--workers", type=whole_number(1, "--workers"), default=None,
+                   help="local processes (default: all cores)")
+    p.add_argument("--record", type=whole_number(0), default=2, metavar="K",
                    help="print the complete record of the first K games (default 2; 0 for none)")
     p.add_argument("--output", metavar="FILE.jsonl", help="one JSON object per game")
     p.add_argument("--plot", metavar="FILE.png", help="draw foundation cards per game and running net winnings")
@@ -325,10 +318,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = subparsers.add_parser("compare", help="play the same deals with several strategies, side by side")
     p.add_argument("strategies", nargs="+", metavar="STRATEGY", help=f"from: {', '.join(STRATEGIES)}")
-    p.add_argument("--games", type=_positive, default=None, help="deals to play (default 1000)")
-    p.add_argument("--seed", type=_positive, default=1, help="first deal seed (default 1)")
+    p.add_argument("--games", type=whole_number(1, "--games"), default=None, help="deals to play (default 1000)")
+    p.add_argument("--seed", type=seed, default=1, help="first deal seed (default 1)")
     p.add_argument("--deals", metavar="FILE", help="one deal string per line, instead of seeds")
-    p.add_argument("--workers", type=_positive, default=None, help="local processes (default: all cores)")
+    p.add_argument("--workers", type=whole_number(1, "--workers"), default=None,
+                   help="local processes (default: all cores)")
     p.add_argument("--json", action="store_true")
     add_variant_arguments(p, default=None)
     p.set_defaults(func=_cmd_compare)

@@ -7,35 +7,9 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 from cardtable.sim.runner import GameResult
+from cardtable.stats import Z95, mean_interval, wilson
 
 __all__ = ["Z95", "Summary", "mean_interval", "summarize", "wilson"]
-
-Z95 = 1.959963984540054
-
-
-def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a proportion."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
-    """Mean with a normal-approximation interval: (mean, low, high)."""
-    n = len(values)
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    mean = sum(values) / n
-    if n == 1:
-        return (mean, mean, mean)
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = z * math.sqrt(var / n)
-    return (mean, mean - half, mean + half)
-
 
 @dataclass(frozen=True)
 class Summary:
