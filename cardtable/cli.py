@@ -11,6 +11,7 @@ never a traceback.
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 
@@ -73,4 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except (ValueError, OSError) as error:
         print(f"cardtable: error: {error}", file=sys.stderr)
+        return 2
+    except sqlite3.Error as error:
+        print(f"cardtable: error: results store: {error}", file=sys.stderr)
         return 2

@@ -18,8 +18,8 @@ from cardtable.klondike.narrate import narrate
 from cardtable.klondike.position import DealError, Position
 from cardtable.klondike.record import GameRecord
 from cardtable.klondike.variant import Variant
-from cardtable.sim.runner import GameResult, RunSpec, run_games
-from cardtable.sim.stats import Z95, mean_interval, summarize
+from cardtable.sim.runner import Batch, GameResult, Results, RunSpec, run_games
+from cardtable.sim.stats import Z95, mean_interval, money_text, summarize
 
 __all__ = ["read_deals_file", "register"]
 
@@ -108,13 +108,13 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     pending: dict[int, GameResult] = {}
     next_out = 0
 
-    def on_batch(batch: list[GameResult]) -> None:
+    def on_batch(batch: Batch) -> None:
         nonlocal next_out
         advance(len(batch))
         if store is not None and run_id is not None:
-            store.add_games(run_id, batch, keep_deals=deals is not None)
+            store.add_games(run_id, batch, variant)
         if output is not None:
-            for r in batch:
+            for r in batch.results(variant):
                 pending[r.index] = r
             while next_out in pending:  # write in index order whatever order batches finish in
                 output.write(json.dumps(pending.pop(next_out).to_dict()) + "\n")
@@ -192,7 +192,8 @@ def _cmd_runs(args: argparse.Namespace) -> int:
                       f"{100 * float(s['win_rate_low']):.2f}-{100 * float(s['win_rate_high']):.2f}%)")
                 print(f"foundation cards {float(s['foundation_mean']):.3f} a game "
                       f"(95% CI {float(s['foundation_low']):.3f}-{float(s['foundation_high']):.3f})")
-                print(f"net winnings ${int(s['net_total']):+,} in all, ${float(s['net_mean']):+.3f} a game")
+                print(f"net winnings {money_text(int(s['net_total']))} in all, "
+                      f"{money_text(float(s['net_mean']), 3)} a game")
                 print(f"throughput {float(s['games_per_second']):,.0f} games/s")
             return 0
         runs = store.runs(args.limit)
@@ -204,7 +205,7 @@ def _cmd_runs(args: argparse.Namespace) -> int:
         for r in runs:
             s = r.summary or {}
             rate = f"{100 * float(s['win_rate']):6.2f}% won" if s else "       -   "
-            net = f"net ${int(s['net_total']):+,}" if s else ""
+            net = f"net {money_text(int(s['net_total']))}" if s else ""
             print(f"{r.id:>5}  {r.created}  {r.kind:<8} {r.strategy:<9} {r.variant.get('name', '?'):<12} "
                   f"{r.games_played:>9,} games  {rate}  {net}  {r.status}")
     return 0
@@ -228,7 +229,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     if count < 1:
         raise ValueError("--games must be at least 1")
     workers = args.workers or os.cpu_count() or 1
-    table: list[list[GameResult]] = []
+    table: list[Results] = []
     for name in names:
         spec = RunSpec(name, variant, args.seed, deals, keep_moves=False)
         table.append(run_games(spec, count, workers=workers))
@@ -242,8 +243,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
                "win_rate_high": s.win_rate_high, "foundation_mean": s.foundation_mean,
                "foundation_low": s.foundation_low, "foundation_high": s.foundation_high, "net_mean": s.net_mean}
         if position > 0:
-            dw = _paired([float(r.won) for r in base], [float(r.won) for r in res])
-            df = _paired([float(r.foundation) for r in base], [float(r.foundation) for r in res])
+            dw = _paired(base.won.astype(float).tolist(), res.won.astype(float).tolist())
+            df = _paired(base.foundation.astype(float).tolist(), res.foundation.astype(float).tolist())
             row.update({"diff_win_rate": dw[0], "diff_win_rate_low": dw[1], "diff_win_rate_high": dw[2],
                         "diff_foundation": df[0], "diff_foundation_low": df[1], "diff_foundation_high": df[2]})
         rows.append(row)

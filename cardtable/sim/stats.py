@@ -6,10 +6,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from cardtable.sim.runner import GameResult
+from cardtable.sim.runner import GameResult, Results
 from cardtable.stats import Z95, mean_interval, wilson
 
-__all__ = ["Z95", "Summary", "mean_interval", "summarize", "wilson"]
+__all__ = ["Z95", "Summary", "mean_interval", "money_text", "summarize", "wilson"]
 
 @dataclass(frozen=True)
 class Summary:
@@ -42,27 +42,45 @@ class Summary:
             f"{self.win_rate_low * pct:.2f}-{self.win_rate_high * pct:.2f}%)",
             f"foundation cards   {self.foundation_mean:.3f} a game (95% CI {self.foundation_low:.3f}-"
             f"{self.foundation_high:.3f})",
-            f"net winnings       {_money(self.net_total)} in all, {_money(self.net_mean, 3)} a game "
-            f"(95% CI {_money(self.net_low, 3)} to {_money(self.net_high, 3)})",
+            f"net winnings       {money_text(self.net_total)} in all, {money_text(self.net_mean, 3)} a game "
+            f"(95% CI {money_text(self.net_low, 3)} to {money_text(self.net_high, 3)})",
             f"throughput         {self.games_per_second:,.0f} games/s ({self.seconds:.2f} s)",
         ])
 
 
-def _money(amount: float, places: int = 0) -> str:
+def money_text(amount: float, places: int = 0) -> str:
+    """Signed dollars: ``+$1,234`` or ``-$12.076``."""
     sign = "-" if amount < 0 else "+"
     return f"{sign}${abs(amount):,.{places}f}"
 
 
 def summarize(results: Sequence[GameResult], seconds: float) -> Summary:
-    """The summary of finished games."""
-    n = len(results)
-    won = sum(r.won for r in results)
+    """The summary of finished games (columns are read directly from
+    :class:`~cardtable.sim.runner.Results`)."""
+    import numpy as np
+
+    if isinstance(results, Results):
+        foundation, net = results.foundation.astype(float), results.net.astype(float)
+    else:
+        foundation = np.array([r.foundation for r in results], dtype=float)
+        net = np.array([r.net for r in results], dtype=float)
+    n = len(foundation)
+    won = int((foundation == 52).sum())
     low, high = wilson(won, n)
-    f_mean, f_low, f_high = mean_interval([r.foundation for r in results])
-    n_mean, n_low, n_high = mean_interval([r.net for r in results])
+    f_mean, f_low, f_high = _mean_interval(foundation)
+    n_mean, n_low, n_high = _mean_interval(net)
     return Summary(
         games=n, won=won, win_rate=won / n if n else 0.0, win_rate_low=low, win_rate_high=high,
         foundation_mean=f_mean, foundation_low=f_low, foundation_high=f_high,
-        net_total=sum(r.net for r in results), net_mean=n_mean, net_low=n_low, net_high=n_high,
+        net_total=int(net.sum()), net_mean=n_mean, net_low=n_low, net_high=n_high,
         seconds=seconds, games_per_second=n / seconds if seconds > 0 else math.inf,
     )
+
+
+def _mean_interval(values) -> tuple[float, float, float]:  # type: ignore[no-untyped-def]
+    n = len(values)
+    if n < 2:
+        return mean_interval(list(values))
+    mean = float(values.mean())
+    half = Z95 * math.sqrt(float(values.var(ddof=1)) / n)
+    return (mean, mean - half, mean + half)

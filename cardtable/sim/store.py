@@ -13,11 +13,11 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardtable.sim.runner import GameResult
+from cardtable.klondike.variant import Variant
+from cardtable.sim.runner import Batch
 
 __all__ = ["ResultsStore", "RunInfo", "default_store_path"]
 
@@ -42,7 +42,7 @@ CREATE TABLE IF NOT EXISTS games (
     won INTEGER NOT NULL,
     foundation INTEGER NOT NULL,
     net INTEGER NOT NULL,
-    moves INTEGER NOT NULL,
+    moves INTEGER,
     PRIMARY KEY (run_id, idx)
 );
 """
@@ -106,10 +106,14 @@ class ResultsStore:
                 (time.strftime("%Y-%m-%d %H:%M:%S"), kind, strategy, json.dumps(variant), seed, deals_file, games))
         return int(cursor.lastrowid or 0)
 
-    def add_games(self, run_id: int, results: Iterable[GameResult], *, keep_deals: bool) -> None:
-        """Store a batch of finished games in one transaction."""
-        rows = [(run_id, r.index, r.deal if keep_deals else None, int(r.won), r.foundation, r.net, len(r.moves))
-                for r in results]
+    def add_games(self, run_id: int, batch: Batch, variant: Variant) -> None:
+        """Store a batch of finished games in one transaction (deal strings
+        only when the batch carries them)."""
+        per_card, ante = variant.scoring.per_card, variant.scoring.ante
+        deals = batch.deals if batch.deals is not None else [None] * len(batch)
+        moves = [len(m) for m in batch.moves] if batch.moves is not None else [None] * len(batch)
+        rows = [(run_id, i, d, int(f == 52), f, per_card * f - ante, m)
+                for i, d, f, m in zip(batch.indices, deals, batch.foundation, moves, strict=True)]
         with self._db:
             self._db.executemany("INSERT OR REPLACE INTO games VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
             self._db.execute("UPDATE runs SET games_played = (SELECT COUNT(*) FROM games WHERE run_id = ?)"
