@@ -115,3 +115,20 @@ def test_python_dash_m_entry_point() -> None:
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0
     assert result.stdout.strip() == Position.from_seed(2).deal_string()
+
+
+def test_winnable_deal_is_proven_and_repeatable(capsys: pytest.CaptureFixture[str]) -> None:
+    from cardtable.solver import solve
+
+    code, first, _ = run(capsys, "deal", "--winnable", "--seed", "5", "--variant", "seed-002")
+    assert code == 0
+    _, second, _ = run(capsys, "deal", "--winnable", "--seed", "5", "--variant", "seed-002")
+    assert first == second
+    result = solve(Position.from_deal(first), Variant.preset("seed-002"), timeout=30)
+    assert result.result == "won"
+    game = KlondikeGame.from_deal(first, Variant.preset("seed-002"))
+    for move in result.moves:
+        game.play(move)
+    assert game.is_won()
+    code, _, err = run(capsys, "deal", "--winnable", "--file", "x.txt")
+    assert code == 2 and "--winnable goes with --seed" in err

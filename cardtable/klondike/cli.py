@@ -115,9 +115,15 @@ def _cmd_variants(args: argparse.Namespace) -> int:
 
 
 def _cmd_deal(args: argparse.Namespace) -> int:
-    variant_from_args(args)  # reject a bad variant even where the deal does not depend on it
+    variant = variant_from_args(args)  # checked even where the deal does not depend on it
+    if args.winnable and args.file is not None:
+        raise ValueError("--winnable goes with --seed, not --file")
     if args.file is not None:
         position, _ = load_start(read_text(args.file))
+    elif args.winnable:
+        from cardtable.solver import winnable_deal
+
+        position = winnable_deal(args.seed, variant)
     else:
         position = Position.from_seed(args.seed)
     fmt = args.format
@@ -176,6 +182,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     src.add_argument("--seed", type=seed, help="deal number (any whole number >= 0)")
     src.add_argument("--file", metavar="F", help="a deal string, position, PySol board, "
                      "Solvitaire JSON or game record ('-' for stdin)")
+    p.add_argument("--winnable", action="store_true",
+                   help="a deal the solver proves winnable under the variant (the same one for the same seed)")
     p.add_argument("--format", choices=FORMATS, default="deal", help="output format (default deal)")
     p.add_argument("--output", "-o", metavar="FILE", help="write here (atomically) instead of stdout")
     add_variant_arguments(p)

@@ -1,0 +1,32 @@
+"""Exact search over full-information Klondike deals, in every variant the
+engine supports: won (with a solution the engine replays), unwinnable (the
+search was exhaustive) or unknown (a budget ran out).
+
+>>> from cardtable.klondike import Position, Variant
+>>> from cardtable.solver import solve
+>>> result = solve(Position.from_seed(2), Variant.preset("thoughtful1"))
+>>> result.result
+'won'
+
+The search core (:mod:`cardtable.solver._core`) is compiled with numba over a
+compact array state (:mod:`cardtable.solver._state`); the rules engine stays
+the reference, and every solution is replayed in it before it is reported.
+"""
+
+from cardtable.solver.hint import Hint, heuristic_move, hint
+from cardtable.solver.search import DEFAULT_MAX_STATES, SolverError, SolveResult, solve
+from cardtable.solver.winnable import WINNABLE_STATE_BUDGET, candidate_seeds, winnable_deal, winnable_seed
+
+__all__ = [
+    "DEFAULT_MAX_STATES",
+    "WINNABLE_STATE_BUDGET",
+    "Hint",
+    "SolveResult",
+    "SolverError",
+    "candidate_seeds",
+    "heuristic_move",
+    "hint",
+    "solve",
+    "winnable_deal",
+    "winnable_seed",
+]

@@ -1,0 +1,111 @@
+"""The compact array state the search core works on, and its move codes.
+
+A state is one ``int8`` array of :data:`STATE_SIZE` entries (card codes are
+deck indices 0..51, ``suit * 13 + rank - 1``):
+
+- ``[PILE_CAP * i : PILE_CAP * (i + 1)]``: tableau pile ``i``, bottom to top;
+- ``LEN + i`` and ``DOWN + i``: its size and face-down count;
+- ``TALON : TALON + 52``: the stock and waste as one sequence in drawing
+  order (waste bottom to top, then stock top to bottom). Cards only ever leave
+  this sequence, never change places in it: a draw moves the waste pointer
+  ``WP`` forward, a recycle sets it back to 0, and playing the waste top
+  removes the card just below the pointer. ``TLEN`` is its length;
+- ``FOUND + s``: top rank on suit ``s``'s foundation;
+- ``PASS``: the pass number (1 for the first pass).
+
+Move codes pack a move into an ``int32``; see :func:`pack`. A *talon* move
+(source :data:`SRC_TALON`) is a macro: draw (and recycle at most once, when
+``recycle`` is set) until ``card`` is the waste top, then play it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cardtable.cards import Card
+from cardtable.klondike.moves import FOUNDATION, WASTE, Move
+from cardtable.klondike.position import PILE_COUNT, Position
+from cardtable.klondike.variant import Variant
+
+PILE_CAP = 52
+LEN = PILE_CAP * PILE_COUNT
+DOWN = LEN + PILE_COUNT
+TALON = DOWN + PILE_COUNT
+TLEN = TALON + 52
+WP = TLEN + 1
+FOUND = WP + 1
+PASS = FOUND + 4
+STATE_SIZE = PASS + 4
+
+SRC_TALON = 7
+LOC_FOUNDATION = 9
+
+#: Index of the variant parameters array.
+V_DRAW, V_PASSES, V_ANY_EMPTY, V_RETURN = 0, 1, 2, 3
+
+
+def pack(src: int, dst: int, count: int, card: int, recycle: int) -> int:
+    """A move code: source, target, card count, the card moved (its deck
+    index; the waste card for a talon move) and the recycle flag."""
+    return src | (dst << 4) | (count << 8) | (card << 14) | (recycle << 20)
+
+
+def unpack(code: int) -> tuple[int, int, int, int, int]:
+    """``(src, dst, count, card, recycle)`` of a move code."""
+    return code & 15, (code >> 4) & 15, (code >> 8) & 63, (code >> 14) & 63, (code >> 20) & 1
+
+
+def encode(position: Position) -> np.ndarray:
+    """The array state of a position."""
+    s = np.zeros(STATE_SIZE, dtype=np.int8)
+    for i, pile in enumerate(position.tableau):
+        for k, card in enumerate(pile):
+            s[PILE_CAP * i + k] = card.index
+        s[LEN + i] = len(pile)
+        s[DOWN + i] = position.face_down[i]
+    talon = list(position.waste) + list(reversed(position.stock))
+    for k, card in enumerate(talon):
+        s[TALON + k] = card.index
+    s[TLEN] = len(talon)
+    s[WP] = len(position.waste)
+    for suit, rank in enumerate(position.foundation):
+        s[FOUND + suit] = rank
+    s[PASS] = min(position.pass_number, 100)
+    return s
+
+
+def decode(s: np.ndarray) -> Position:
+    """The position of an array state (the inverse of :func:`encode`)."""
+    tableau = tuple(tuple(Card.from_index(int(s[PILE_CAP * i + k])) for k in range(int(s[LEN + i])))
+                    for i in range(PILE_COUNT))
+    talon = [Card.from_index(int(s[TALON + k])) for k in range(int(s[TLEN]))]
+    wp = int(s[WP])
+    return Position(
+        tableau=tableau,
+        face_down=tuple(int(s[DOWN + i]) for i in range(PILE_COUNT)),
+        stock=tuple(reversed(talon[wp:])),
+        waste=tuple(talon[:wp]),
+        foundation=tuple(int(s[FOUND + i]) for i in range(4)),  # type: ignore[arg-type]
+        pass_number=int(s[PASS]),
+    )
+
+
+def variant_params(variant: Variant) -> np.ndarray:
+    """The variant as the core reads it: draw, pass limit (0 = unlimited),
+    any card in empty piles, foundation return."""
+    return np.array([variant.draw, variant.passes or 0, variant.empty == "any",
+                     variant.foundation_return], dtype=np.int64)
+
+
+def plain_move(code: int) -> Move:
+    """The engine move of a code from :func:`cardtable.solver._core.plain_moves`
+    (draw and recycle are codes with source 8 and target 8)."""
+    src, dst, count, card, _ = unpack(code)
+    if src == 8:
+        return Move.parse("D")
+    if dst == 8:
+        return Move.parse("R")
+    source = WASTE if src == SRC_TALON else src
+    if src == LOC_FOUNDATION:
+        return Move(FOUNDATION, dst, 1, Card.from_index(card).suit)
+    return Move(source, FOUNDATION if dst == LOC_FOUNDATION else dst, count)

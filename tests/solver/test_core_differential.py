@@ -1,0 +1,211 @@
+"""The compiled core against the rules engine, on random positions in every variant.
+
+For each position reached by random play in the engine:
+
+- the core's plain moves equal the engine's legal moves, and playing each one
+  in the core gives the engine's next position;
+- the core's search moves (draws compressed, one empty pile per target) are
+  exactly the engine's moves with every waste top reachable by drawing and
+  recycling, and each one, expanded to engine moves, is legal and lands on the
+  position the core computes.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from cardtable.klondike import KlondikeGame, Move, Position, Variant
+from cardtable.klondike.moves import FOUNDATION, STOCK, WASTE
+from cardtable.solver import _core
+from cardtable.solver._state import LOC_FOUNDATION, SRC_TALON, decode, encode, plain_move, unpack, variant_params
+from cardtable.solver.search import _expand_code
+
+GAMES = 40  # random games per variant; every other position met is checked
+
+VARIANTS = [
+    Variant(draw=draw, passes=passes, empty=empty, foundation_return=back)
+    for draw in (1, 3)
+    for passes in (None, 1, 3)
+    for empty in ("king", "any")
+    for back in (False, True)
+]
+
+
+def _random_positions(variant: Variant, games: int, seed: int) -> list[KlondikeGame]:
+    rng = random.Random(seed)
+    found = []
+    for g in range(games):
+        game = KlondikeGame(Position.from_seed(seed * 1000 + g), variant)
+        for _ in range(rng.randrange(0, 150)):
+            moves = game.legal_moves()
+            if not moves:
+                break
+            # favour progress so that positions deep into the game appear too
+            good = [m for m in moves if m.target == FOUNDATION or m.source == WASTE]
+            game.play(rng.choice(good) if good and rng.random() < 0.5 else rng.choice(moves))
+            if rng.random() < 0.5:
+                found.append(game.clone())
+        found.append(game)
+    return found
+
+
+def _core_moves(state: np.ndarray, v: np.ndarray, plain: bool) -> list[int]:
+    mv = np.zeros(_core.MAX_MOVES, dtype=np.int32)
+    pr = np.zeros(_core.MAX_MOVES, dtype=np.int32)
+    n = _core.generate(state, v, mv, pr, plain, np.zeros(64, dtype=np.int64))
+    return [int(c) for c in mv[:n]]
+
+
+def _target_kind(game: KlondikeGame, target: int) -> object:
+    if target == FOUNDATION:
+        return "F"
+    return target if game.tableau[target] else "empty"
+
+
+def _safe(game: KlondikeGame, rank: int, suit: int) -> bool:
+    """The documented safe-move rule (foundation return variant)."""
+    red = suit in (1, 2)
+    others = (0, 3) if red else (1, 2)
+    return rank <= 2 or (all(game.foundation[o] >= rank - 1 for o in others)
+                         and game.foundation[3 - suit] >= rank - 2)
+
+
+def _king_waiting(game: KlondikeGame) -> bool:
+    if game.variant.empty == "any":
+        return True
+    if any(c.rank == 13 for c in list(game.stock) + list(game.waste)):
+        return True
+    if any(down and pile[down].rank == 13 for pile, down in zip(game.tableau, game.face_down, strict=True)):
+        return True
+    return game.variant.foundation_return and 13 in game.foundation
+
+
+def _host_at_hand(game: KlondikeGame, card: object) -> bool:
+    """Some card of rank one lower and the other colour is face up, in the talon or on a foundation."""
+    wanted = {(c.rank, c.colour) for pile, down in zip(game.tableau, game.face_down, strict=True)
+              for c in pile[down:]}
+    wanted |= {(c.rank, c.colour) for c in list(game.stock) + list(game.waste)}
+    if game.variant.foundation_return:
+        from cardtable.cards import Card, Suit
+
+        wanted |= {(r, Card(r, s).colour) for s in Suit for r in range(1, game.foundation[s] + 1)}
+    return (card.rank - 1, 1 - card.colour) in wanted  # type: ignore[attr-defined]
+
+
+def _pruned(game: KlondikeGame, move: Move) -> bool:
+    """Moves the search leaves out by its documented rules: a partial run
+    moved onto a pile when the card it uncovers cannot go home; a whole pile
+    emptied with kings only and no king ready; a foundation card brought back
+    that autoplay would send straight home; with a free talon (draw 1,
+    unlimited passes), a waste card put on the tableau that nothing could
+    use."""
+    if move.source == FOUNDATION:
+        return _safe(game, game.foundation[move.suit], move.suit)
+    if move.source == WASTE and move.target != FOUNDATION:
+        free = game.variant.draw == 1 and game.variant.passes is None
+        return free and not _host_at_hand(game, game.waste[-1])
+    if 0 <= move.source <= 6 and move.target != FOUNDATION and game.tableau[move.target]:
+        pile = game.tableau[move.source]
+        if move.count < len(pile) - game.face_down[move.source]:
+            under = pile[-move.count - 1]
+            return game.foundation[under.suit] + 1 != under.rank
+        if move.count == len(pile):
+            return not _king_waiting(game)
+    return False
+
+
+def _engine_macros(game: KlondikeGame) -> set[tuple[object, ...]]:
+    """Every (card, target) the waste can play after any draws and recycles,
+    and every other move, with empty-pile targets merged."""
+    out: set[tuple[object, ...]] = set()
+    for move in game.legal_moves():
+        if move.source in (WASTE, STOCK) or move.target == STOCK:
+            continue
+        if _pruned(game, move):
+            continue
+        source = ("F", move.suit) if move.source == FOUNDATION else move.source
+        out.add((source, _target_kind(game, move.target), move.count))
+    probe = game.clone()
+    seen = set()
+    frontier = [probe]
+    while frontier:
+        g = frontier.pop()
+        key = (len(g.waste), g.pass_number if g.variant.passes is not None else 0)
+        if key in seen:
+            continue
+        seen.add(key)
+        for move in g.legal_moves():
+            if move.source == STOCK or move.target == STOCK:
+                nxt = g.clone()
+                nxt.play(move)
+                frontier.append(nxt)
+            elif move.source == WASTE and not _pruned(g, move):
+                out.add(("W", str(g.waste[-1]), _target_kind(g, move.target)))
+    return out
+
+
+def _core_macro_set(game: KlondikeGame, codes: list[int]) -> set[tuple[object, ...]]:
+    from cardtable.cards import Card
+
+    out: set[tuple[object, ...]] = set()
+    for code in codes:
+        src, dst, count, card, _ = unpack(code)
+        target = _target_kind(game, FOUNDATION if dst == LOC_FOUNDATION else dst)
+        if src == SRC_TALON:
+            out.add(("W", str(Card.from_index(card)), target))
+        elif src == LOC_FOUNDATION:
+            out.add((("F", Card.from_index(card).suit), target, 1))
+        else:
+            out.add((src, target, count))
+    return out
+
+
+def _name(v: Variant) -> str:
+    return f"d{v.draw}-p{v.passes}-{v.empty}-r{int(v.foundation_return)}"
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=_name)
+def test_core_matches_engine(variant: Variant) -> None:
+    v = variant_params(variant)
+    checked = 0
+    for game in _random_positions(variant, GAMES, _name(variant).__len__() * 7 + variant.draw):
+        state = encode(game.position())
+        assert decode(state) == game.position()
+        plain = _core_moves(state, v, True)
+        engine_moves = game.legal_moves()
+        assert sorted(map(str, (plain_move(c) for c in plain))) == sorted(map(str, engine_moves)), str(game.position())
+        for code in plain:
+            child = state.copy()
+            _core.apply_move(child, code, v)
+            after = game.clone()
+            after.play(plain_move(code))
+            expected = after.position()
+            got = decode(child)
+            assert got == expected or (got.pass_number == 100 and got.tableau == expected.tableau)
+        macros = _core_moves(state, v, False)
+        assert _core_macro_set(game, macros) == _engine_macros(game), str(game.position())
+        for code in macros:
+            child = state.copy()
+            _core.apply_move(child, code, v)
+            after = game.clone()
+            for move in _expand_code(after, code):
+                after.play(move)
+            assert decode(child) == after.position()
+        checked += 1
+    assert checked >= 20 * GAMES
+
+
+def test_autoplay_is_the_engine_foundation_move() -> None:
+    variant = Variant.preset("thoughtful1")
+    game = KlondikeGame(Position.parse("|Ac/|2c/KcQcJcTc9c8c7c6c5c4c|3c/|/|/|/| - - -KKK 1"), variant)
+    state = encode(game.position())
+    log = np.zeros(52, dtype=np.int8)
+    end = _core.autoplay(state, variant_params(variant), log, 0)
+    assert [int(x) for x in log[:end]] == [0, 1] + [2] * 11
+    for pile in log[:end]:
+        game.play(Move(int(pile), FOUNDATION))
+    assert decode(state) == game.position()
+    assert game.is_won()

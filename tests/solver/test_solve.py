@@ -1,0 +1,158 @@
+"""Deals and positions with known outcomes, solution replays, budgets, hints
+and winnable-only deals."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardtable.klondike import KlondikeGame, Move, Position, Variant
+from cardtable.solver import SolverError, candidate_seeds, hint, solve, winnable_deal, winnable_seed
+
+# Clubs A and 2 in pile 1 (the ace face down under the two), clubs 3..K face
+# down under the three in pile 2; the red and black foundations are full.
+# Kings only, no foundation return: the two can go nowhere, so the ace is
+# never reached. With any card allowed in an empty pile the two moves there;
+# with foundation return the kings come back, the rest build down on them to
+# a red three, and the two goes on it.
+BURIED = "Ac|2c/KcQcJcTc9c8c7c6c5c4c|3c/|/|/|/|/| - - -KKK 1"
+
+NEARLY_WON = "|Kc/|Kd/|Kh/|Ks/|/|/| - - QQQQ 1"
+
+
+def _replays(position: Position, variant: Variant, moves: list[Move]) -> bool:
+    game = KlondikeGame(position, variant)
+    for move in moves:
+        game.play(move)
+    return game.is_won()
+
+
+def test_nearly_won_position_is_won_in_four_moves() -> None:
+    position = Position.parse(NEARLY_WON)
+    result = solve(position, Variant.preset("draw1"))
+    assert result.result == "won"
+    assert len(result.moves) == 4
+    assert _replays(position, Variant.preset("draw1"), result.moves)
+
+
+@pytest.mark.parametrize(("variant", "expected"), [
+    (Variant(draw=1, passes=None, empty="king", foundation_return=False), "unwinnable"),
+    (Variant(draw=3, passes=1, empty="king", foundation_return=False), "unwinnable"),
+    (Variant(draw=1, passes=None, empty="any", foundation_return=False), "won"),
+    (Variant(draw=1, passes=None, empty="king", foundation_return=True), "won"),
+    (Variant(draw=3, passes=3, empty="king", foundation_return=True), "won"),
+])
+def test_buried_card_depends_on_the_rules(variant: Variant, expected: str) -> None:
+    position = Position.parse(BURIED)
+    result = solve(position, variant, timeout=30)
+    assert result.result == expected
+    if expected == "won":
+        assert _replays(position, variant, result.moves)
+    else:
+        assert result.moves == []
+
+
+CLUBS_IN_STOCK = "KcQcJcTc9c8c7c6c5c|4c/|/|/|/|/|/| {stock} - -KKK 1"
+
+
+@pytest.mark.parametrize(("stock", "variant", "expected"), [
+    # drawing order Ac 2c 3c: draw 1 plays them as they come; draw 3 shows
+    # the three first and nothing ever changes the alignment
+    ("Ac2c3c", Variant(draw=1, passes=1), "won"),
+    ("Ac2c3c", Variant(draw=3, passes=1), "unwinnable"),
+    ("Ac2c3c", Variant(draw=3, passes=None), "unwinnable"),
+    ("3c2cAc", Variant(draw=3, passes=1), "won"),
+    # drawing order 2c 3c Ac: the ace plays, then the three covers the two,
+    # so draw 1 needs a second pass
+    ("2c3cAc", Variant(draw=1, passes=1), "unwinnable"),
+    ("2c3cAc", Variant(draw=1, passes=2), "won"),
+    ("2c3cAc", Variant(draw=1, passes=None), "won"),
+    # draw 3: the ace shows first; after it plays, every pass shows 3c on 2c
+    ("2c3cAc", Variant(draw=3, passes=None), "unwinnable"),
+])
+def test_stock_order_and_pass_limits(stock: str, variant: Variant, expected: str) -> None:
+    position = Position.parse(CLUBS_IN_STOCK.format(stock=stock))
+    result = solve(position, variant)
+    assert result.result == expected
+    if expected == "won":
+        assert _replays(position, variant, result.moves)
+        assert sum(m.is_recycle for m in result.moves) <= (variant.passes or 99) - 1
+
+
+@pytest.mark.parametrize("preset", ["thoughtful1", "thoughtful3", "seed-000", "seed-002", "draw1", "draw3"])
+def test_won_deals_replay(preset: str) -> None:
+    variant = Variant.preset(preset)
+    won = 0
+    for seed in range(20):
+        position = Position.from_seed(seed)
+        result = solve(position, variant, max_states=200_000)
+        assert result.states >= 1
+        if result.result == "won":
+            won += 1
+            assert _replays(position, variant, result.moves)
+        else:
+            assert result.moves == []
+    assert won > 0
+
+
+def test_budget_gives_unknown_and_says_why() -> None:
+    result = solve(Position.from_seed(1), Variant.preset("thoughtful3"), max_states=100)
+    assert result.result == "unknown"
+    assert "budget" in result.reason
+    assert result.states <= 100 + 1
+    with pytest.raises(SolverError):
+        solve(Position.from_seed(1), Variant.preset("thoughtful3"), max_states=0)
+
+
+def test_timeout_gives_unknown() -> None:
+    result = solve(Position.from_seed(1), Variant.preset("thoughtful3"), timeout=0.05, max_states=10**9)
+    assert result.result in ("unknown", "won", "unwinnable")
+    if result.result == "unknown":
+        assert "time" in result.reason
+
+
+def test_solve_mid_game_position() -> None:
+    variant = Variant.preset("thoughtful1")
+    game = KlondikeGame.from_seed(2, variant)
+    full = solve(game.position(), variant)
+    assert full.result == "won"
+    for move in full.moves[:30]:
+        game.play(move)
+    rest = solve(game.position(), variant)
+    assert rest.result == "won"
+    assert _replays(game.position(), variant, rest.moves)
+
+
+def test_hint_gives_a_winning_move() -> None:
+    variant = Variant.preset("thoughtful1")
+    game = KlondikeGame.from_seed(2, variant)
+    found = hint(game)
+    assert found.winning
+    assert found.move is not None and game.is_legal(found.move)
+    game.play(found.move)
+    assert solve(game.position(), variant).result == "won"
+
+
+def test_hint_falls_back_when_lost() -> None:
+    variant = Variant.preset("draw1")
+    game = KlondikeGame(Position.parse(BURIED), variant)
+    found = hint(game)
+    assert not found.winning
+    assert found.search.result == "unwinnable"
+    assert found.move is None  # nothing is legal there
+    assert "no legal move" in found.describe()
+
+
+def test_winnable_deal_is_deterministic_and_winnable() -> None:
+    variant = Variant.preset("thoughtful3")
+    first = winnable_deal(2, variant)  # seed 2 cannot be won in draw 3, so a later candidate
+    assert first == winnable_deal(2, variant)
+    assert first != Position.from_seed(2)
+    seed = winnable_seed(2, variant)
+    assert seed in list(_take(candidate_seeds(2), 50))
+    assert solve(first, variant).result == "won"
+    assert winnable_seed(3, variant) == 3  # seed 3 is winnable itself
+
+
+def _take(it, n):  # type: ignore[no-untyped-def]
+    for _, x in zip(range(n), it, strict=False):
+        yield x
