@@ -34,7 +34,7 @@ from typing import TextIO
 from cardtable.klondike import KlondikeGame, Move, Position, Variant
 from cardtable.klondike.formats import moves_from_klondike_solver, to_pysol
 from cardtable.solver import solve
-from cardtable.solver.cli import wilson_interval
+from cardtable.stats import wilson
 
 MODES = {
     "draw1": (Variant.preset("thoughtful1"), 1),
@@ -81,7 +81,7 @@ def _line(name: str, results: list[str], times: list[float], timeout: float) -> 
             f"  won {won}  unwinnable {lost}  unknown {len(results) - won - lost}"
             f"  median {statistics.median(times):.4f} s  mean {statistics.fmean(times):.4f} s")
     if won + lost:
-        low, high = wilson_interval(won, won + lost)
+        low, high = wilson(won, won + lost)
         share = 100 * won / (won + lost)
         text += f"\n  {'':<16} winnable {share:.2f}% of decided (95% {100 * low:.2f}..{100 * high:.2f}%)"
     return text

@@ -8,18 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_helpers import run
 
-from cardtable.cli import main
 from cardtable.klondike import GameRecord, KlondikeGame, Position, Variant, read_layout
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(args))
-    except SystemExit as exit_:
-        code = int(exit_.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_variants_lists_the_seed_presets(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,24 +8,15 @@ import re
 from pathlib import Path
 
 import pytest
+from cli_helpers import run
 
 from cardtable.bots.priority import play_priority_game
-from cardtable.cli import main
 from cardtable.klondike import GameRecord, KlondikeGame, Move, Position, Variant
 from cardtable.sim.runner import GameResult, RunSpec, play_batch, run_games
 from cardtable.sim.stats import mean_interval, summarize, wilson
 from cardtable.sim.store import ResultsStore
 
 SEED_002 = Variant.preset("seed-002")
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(args))
-    except SystemExit as exit_:
-        code = int(exit_.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_default_simulate_prints_two_records_then_the_summary(tmp_path: Path,

@@ -41,6 +41,13 @@ def read_deals_file(path: str) -> tuple[str, ...]:
     return tuple(deals)
 
 
+def _game_count(games: int | None, deals: tuple[str, ...] | None) -> int:
+    """``--games``, or 1,000 seeded games, or every deal of the file (at most)."""
+    if deals is None:
+        return 1000 if games is None else games
+    return len(deals) if games is None else min(games, len(deals))
+
+
 def _variant(args: argparse.Namespace, strategy: str) -> Variant:
     if args.variant is None:
         args.variant = HOME_VARIANTS.get(strategy, "draw1")
@@ -88,12 +95,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     strategy = args.strategy
     variant = _variant(args, strategy)
     deals = read_deals_file(args.deals) if args.deals else None
-    if deals is None:
-        count = 1000 if args.games is None else args.games
-    else:
-        count = len(deals) if args.games is None else min(args.games, len(deals))
-    if count < 1:
-        raise ValueError("--games must be at least 1")
+    count = _game_count(args.games, deals)
     keep_moves = bool(args.output) or args.record > 0
     spec = RunSpec(strategy, variant, args.seed, deals, keep_moves=keep_moves)
     workers = args.workers or os.cpu_count() or 1
@@ -222,12 +224,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
             raise ValueError(f"unknown strategy {name!r}; known: {', '.join(STRATEGIES)}")
     variant = _variant(args, names[0])
     deals = read_deals_file(args.deals) if args.deals else None
-    if deals is None:
-        count = 1000 if args.games is None else args.games
-    else:
-        count = len(deals) if args.games is None else min(args.games, len(deals))
-    if count < 1:
-        raise ValueError("--games must be at least 1")
+    count = _game_count(args.games, deals)
     workers = args.workers or os.cpu_count() or 1
     table: list[Results] = []
     for name in names:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import statistics
 import sys
 from collections.abc import Iterable
 
+from cardtable.argtypes import seconds, seed, whole_number
 from cardtable.files import atomic_write_text, read_text
 from cardtable.klondike.cli import add_variant_arguments, load_start, variant_from_args
 from cardtable.klondike.formats import read_layout
@@ -18,19 +18,9 @@ from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
 from cardtable.solver.hint import hint
 from cardtable.solver.search import SolverError, SolveResult, solve
+from cardtable.stats import wilson
 
-__all__ = ["read_deals", "register", "summarize", "wilson_interval"]
-
-
-def wilson_interval(successes: int, total: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval (95% by default) for a proportion."""
-    if total == 0:
-        return 0.0, 1.0
-    p = successes / total
-    denom = 1 + z * z / total
-    centre = (p + z * z / (2 * total)) / denom
-    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+__all__ = ["read_deals", "register", "summarize"]
 
 
 def read_deals(text: str) -> list[tuple[str, Position]]:
@@ -61,7 +51,7 @@ def summarize(results: Iterable[dict[str, object]]) -> str:
     times = [float(r["seconds"]) for r in rows]  # type: ignore[arg-type]
     lines = [f"{len(rows)} deals: {won} won, {lost} unwinnable, {unknown} unknown"]
     if won + lost:
-        low, high = wilson_interval(won, won + lost)
+        low, high = wilson(won, won + lost)
         lines.append(f"winnable: {100 * won / (won + lost):.2f}% of decided deals "
                      f"(95% interval {100 * low:.2f}%..{100 * high:.2f}%)")
         if unknown:
@@ -156,36 +146,6 @@ def _cmd_hint(args: argparse.Namespace) -> int:
     return 0
 
 
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
-    if not value > 0 or math.isinf(value):
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"seed must be a whole number, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"seed must be >= 0, not {value}")
-    return value
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``solve`` and ``hint`` commands."""
     p = subparsers.add_parser(
@@ -194,26 +154,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "replays), unwinnable (exhaustive search) or unknown (a budget ran out).")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--deal", metavar="STRING", help="a deal string or position string")
-    src.add_argument("--seed", type=_seed, help="deal number")
+    src.add_argument("--seed", type=seed, help="deal number")
     src.add_argument("--file", metavar="F", help="a deal string, position, PySol board, Solvitaire JSON "
                      "or game record (solves from its last position) ('-' for stdin)")
     src.add_argument("--deals", metavar="FILE", help="batch: one seed number or deal string a line")
-    p.add_argument("--timeout", type=_positive_float, default=60.0, metavar="SECONDS",
+    p.add_argument("--timeout", type=seconds, default=60.0, metavar="SECONDS",
                    help="give up after this long (default 60)")
-    p.add_argument("--max-states", type=_positive_int, default=None, metavar="N",
+    p.add_argument("--max-states", type=whole_number(1), default=None, metavar="N",
                    help="give up after N states (also sizes the table: 16 bytes a state)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--output", "-o", metavar="FILE", help="batch: write the JSON lines here (atomically)")
-    p.add_argument("--workers", type=_positive_int, default=None, metavar="N",
+    p.add_argument("--workers", type=whole_number(1), default=None, metavar="N",
                    help=f"batch: processes to use (default 1; this machine has {os.cpu_count()} cores)")
     add_variant_arguments(p, default="draw1")
     p.set_defaults(func=_cmd_solve)
 
     p = subparsers.add_parser("hint", help="the next move of a winning line for a saved game or layout")
     p.add_argument("file", metavar="FILE", help="a game record or layout ('-' for stdin)")
-    p.add_argument("--timeout", type=_positive_float, default=10.0, metavar="SECONDS",
+    p.add_argument("--timeout", type=seconds, default=10.0, metavar="SECONDS",
                    help="search this long for a win (default 10)")
-    p.add_argument("--max-states", type=_positive_int, default=None, metavar="N", help="state budget")
+    p.add_argument("--max-states", type=whole_number(1), default=None, metavar="N", help="state budget")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_variant_arguments(p, default="draw1")
     p.set_defaults(func=_cmd_hint)
