@@ -37,7 +37,7 @@ defined here (it never uses :mod:`random`):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from enum import IntEnum
 from typing import ClassVar
 
@@ -279,7 +279,3 @@ def format_cards(cards: Iterable[Card], *, unicode: bool = False) -> str:
     """Write cards separated by single spaces, canonical (``Th``) or with symbols."""
     return " ".join(card.symbol() if unicode else str(card) for card in cards)
 
-
-def iter_deck() -> Iterator[Card]:
-    """Iterate over the 52 cards in deck order."""
-    return iter(Card._all)

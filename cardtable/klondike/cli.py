@@ -64,7 +64,7 @@ def variant_from_args(args: argparse.Namespace) -> Variant:
 def load_start(text: str) -> tuple[Position, GameRecord | None]:
     """Read a layout (deal string, position string, PySol board, Solvitaire
     JSON) or a game record; a record also gives its last position."""
-    if detect_format(text) == "record" or (text.lstrip().startswith("[") and '"' in text):
+    if detect_format(text) == "record":
         record = GameRecord.parse(text)
         return record.replay().position(), record
     return read_layout(text), None

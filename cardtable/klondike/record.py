@@ -30,7 +30,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from cardtable.klondike.game import IllegalMoveError, KlondikeGame
+from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import Move, MoveError
 from cardtable.klondike.position import DealError, Position
 from cardtable.klondike.variant import Variant, VariantError
@@ -235,6 +235,3 @@ def _escape(value: str) -> str:
 def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
 
-
-# Re-exported for callers that catch everything a replay may raise.
-ReplayErrors = (ReplayError, IllegalMoveError)

@@ -7,7 +7,7 @@ Stock 24  Waste --           Foundations  c:--  d:--  h:--  s:--   pass 1
 
 from __future__ import annotations
 
-from cardtable.cards import RANK_NAMES, Card, Suit
+from cardtable.cards import Card, Suit
 from cardtable.klondike.position import PILE_COUNT, Position
 
 __all__ = ["card_text", "render"]
@@ -75,7 +75,3 @@ def render(
         lines.append(" ".join(cells).rstrip())
     return "\n".join(lines)
 
-
-def rank_text(rank: int) -> str:
-    """The written rank (``A``..``K``)."""
-    return RANK_NAMES[rank]

@@ -103,6 +103,15 @@ def first_invalid_deal(deals) -> int:
 
 
 @njit(cache=True)
+def _draw(sw, wtop, sp, moves, n, record):
+    """Turn the next stock card onto the waste; returns (wtop, sp, n)."""
+    sw[wtop] = sw[sp]
+    if record:
+        moves[n] = (1 << 8) | (STOCK << 4) | WASTE
+    return wtop + 1, sp + 1, n + 1
+
+
+@njit(cache=True)
 def _play(deal, tab, plen, pdown, sw, found, moves, record):
     """Play one deal by the priority strategy; returns (foundation cards, moves).
 
@@ -162,13 +171,8 @@ def _play(deal, tab, plen, pdown, sw, found, moves, record):
                 if record:
                     moves[n] = (1 << 8) | (WASTE << 4) | FOUNDATION
                 n += 1
-                if wtop == 0 and sp < _STOCK_SIZE:
-                    sw[0] = sw[sp]
-                    wtop = 1
-                    sp += 1
-                    if record:
-                        moves[n] = (1 << 8) | (STOCK << 4) | WASTE
-                    n += 1
+                if wtop == 0 and sp < _STOCK_SIZE:  # the waste emptied: draw one card
+                    wtop, sp, n = _draw(sw, wtop, sp, moves, n, record)
                 continue
 
             # (b) the waste top onto the leftmost pile that takes it.
@@ -193,13 +197,8 @@ def _play(deal, tab, plen, pdown, sw, found, moves, record):
                 if record:
                     moves[n] = (1 << 8) | (WASTE << 4) | target
                 n += 1
-                if wtop == 0 and sp < _STOCK_SIZE:
-                    sw[0] = sw[sp]
-                    wtop = 1
-                    sp += 1
-                    if record:
-                        moves[n] = (1 << 8) | (STOCK << 4) | WASTE
-                    n += 1
+                if wtop == 0 and sp < _STOCK_SIZE:  # the waste emptied: draw one card
+                    wtop, sp, n = _draw(sw, wtop, sp, moves, n, record)
                 continue
 
         # (c) a whole face-up run onto another pile: sources, then targets, left to right.
@@ -241,12 +240,7 @@ def _play(deal, tab, plen, pdown, sw, found, moves, record):
 
         # (e) nothing moved: draw, or the game is over.
         if sp < _STOCK_SIZE:
-            sw[wtop] = sw[sp]
-            wtop += 1
-            sp += 1
-            if record:
-                moves[n] = (1 << 8) | (STOCK << 4) | WASTE
-            n += 1
+            wtop, sp, n = _draw(sw, wtop, sp, moves, n, record)
             continue
         return nfound, n
 
