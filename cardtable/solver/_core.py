@@ -92,12 +92,12 @@ C_DEPTH, C_STATES, C_STATUS, C_FILLED, C_CUT, C_PEAK, C_TRIED = 0, 1, 2, 3, 4, 5
 CTL_SIZE = 8
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _pack(src, dst, count, card, recycle):
     return src | (dst << 4) | (count << 8) | (card << 14) | (recycle << 20)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _take(s, i, k):
     """Remove the top ``k`` cards of pile ``i`` and turn up a card left face down on top."""
     n = s[LEN + i] - k
@@ -106,7 +106,7 @@ def _take(s, i, k):
         s[DOWN + i] = n - 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _put(s, card, dst):
     if dst == LOC_FOUNDATION:
         s[FOUND + SUIT[card]] += 1
@@ -116,7 +116,7 @@ def _put(s, card, dst):
         s[LEN + dst] = n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_move(s, code, v):
     """Play move ``code`` on state ``s`` in place (no legality checks)."""
     src = code & 15
@@ -161,7 +161,7 @@ def apply_move(s, code, v):
     _take(s, src, count)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _safe(s, card, fret):
     r = RANK[card]
     if r <= 2:
@@ -177,14 +177,14 @@ def _safe(s, card, fret):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def free_talon(v):
     """Draw 1 with unlimited passes: every talon card can be made the waste
     top at any time, so the waste pointer does not matter."""
     return v[V_DRAW] == 1 and v[V_PASSES] == 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def autoplay(s, v, log, start):
     """Send safe tableau tops (and, when :func:`free_talon`, safe talon
     cards) to the foundations until none is left. Each is written to ``log``
@@ -221,7 +221,7 @@ def autoplay(s, v, log, start):
     return end
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def trivially_won(s, v):
     """No face-down card left and every talon card reachable at will: playing
     the lowest card left each time then wins."""
@@ -231,20 +231,20 @@ def trivially_won(s, v):
     return s[TLEN] == 0 or (v[V_DRAW] == 1 and v[V_PASSES] == 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _add(mv, pr, n, code, priority):
     mv[n] = code
     pr[n] = priority
     return n + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _key(card):
     """Cards that fit on the same tops share a key: rank and colour."""
     return RANK[card] * 2 + RED[card]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _talon_targets(s, v, mv, pr, n, q, recycle, cost, plain, acc, empty_mask, hosting):
     card = s[TALON + q]
     if s[FOUND + SUIT[card]] + 1 == RANK[card]:
@@ -271,7 +271,7 @@ def _talon_targets(s, v, mv, pr, n, q, recycle, cost, plain, acc, empty_mask, ho
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def generate(s, v, mv, pr, plain, acc):
     """Write the moves of ``s`` to ``mv`` (with priorities in ``pr``, higher
     first); returns how many. ``plain`` gives the engine's moves exactly
@@ -422,7 +422,7 @@ def generate(s, v, mv, pr, plain, acc):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _mix(x):
     x ^= x >> np.uint64(30)
     x *= np.uint64(0xBF58476D1CE4E5B9)
@@ -432,7 +432,7 @@ def _mix(x):
     return x
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _pile_hash(s, i):
     n = s[LEN + i]
     down = s[DOWN + i]
@@ -446,7 +446,7 @@ def _pile_hash(s, i):
     return _mix(p1), _mix(p2 ^ np.uint64(0x632BE59BD9B4E019))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _talon_hash(s):
     t1 = np.uint64(0)
     t2 = np.uint64(0)
@@ -457,7 +457,7 @@ def _talon_hash(s):
     return t1, t2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _combine(s, v, ph1, ph2, t1, t2):
     h1 = t1
     h2 = t2
@@ -477,7 +477,7 @@ def _combine(s, v, ph1, ph2, t1, t2):
     return h1 | np.uint64(1), h2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hash_at(states, d, v, ph1, ph2, th1, th2):
     """The state hash of ``states[d]``, reusing the pile and talon hashes of
     ``states[d - 1]`` for what did not change (a pile changes exactly when
@@ -503,7 +503,7 @@ def hash_at(states, d, v, ph1, ph2, th1, th2):
     return _combine(s, v, ph1[d], ph2[d], th1[d], th2[d])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def state_hash(s, v):
     """Two independent 64-bit hashes of the canonical state (pile order and,
     with unlimited passes, the pass number ignored)."""
@@ -515,7 +515,7 @@ def state_hash(s, v):
     return _combine(s, v, ph1, ph2, t1, t2)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _insert(table, h1, h2):
     """Add a key to the open-addressing table (rows of two words, so one
     probe touches one cache line); False when it was there already."""
@@ -530,7 +530,7 @@ def _insert(table, h1, h2):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _expand(states, mv, nm, mi, pr_tmp, mv_tmp, d, v, acc):
     """Generate and order the moves of ``states[d]``."""
     n = generate(states[d], v, mv_tmp, pr_tmp, False, acc)
@@ -551,7 +551,7 @@ def _expand(states, mv, nm, mi, pr_tmp, mv_tmp, d, v, acc):
     mi[d] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def start(states, mv, nm, mi, auto, na, table, ctl, v, pr_tmp, mv_tmp, ph1, ph2, th1, th2, acc):
     """Set up a search from ``states[0]`` (safe moves are played first)."""
     na[0] = autoplay(states[0], v, auto[0], 0)
@@ -569,7 +569,7 @@ def start(states, mv, nm, mi, auto, na, table, ctl, v, pr_tmp, mv_tmp, ph1, ph2,
     _expand(states, mv, nm, mi, pr_tmp, mv_tmp, 0, v, acc)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def run(states, mv, nm, mi, auto, na, table, ctl, v, pr_tmp, mv_tmp, ph1, ph2, th1, th2, acc, budget):
     """Search on for up to ``budget`` new states; the whole search lives in
     the arrays, so calling again resumes it. Returns the status."""
@@ -621,7 +621,7 @@ def run(states, mv, nm, mi, auto, na, table, ctl, v, pr_tmp, mv_tmp, ph1, ph2, t
             return RUNNING
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rehash(table, bigger):
     """Copy every key of a table into a bigger one."""
     for idx in range(table.shape[0]):
