@@ -64,6 +64,7 @@ from cardtable.solver._state import (
     V_DRAW,
     V_PASSES,
     V_RETURN,
+    V_SALT,
     WP,
 )
 
@@ -534,6 +535,14 @@ def _insert(table, h1, h2):
 def _expand(states, mv, nm, mi, pr_tmp, mv_tmp, d, v, acc):
     """Generate and order the moves of ``states[d]``."""
     n = generate(states[d], v, mv_tmp, pr_tmp, False, acc)
+    salt = v[V_SALT]
+    if salt != 0:
+        # Another order for a probe search: a pseudo-random bonus of up to
+        # 250 per move, fixed by the salt, the move and the depth.
+        for a in range(n):
+            x = np.uint64(salt) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(mv_tmp[a]) * np.uint64(64)
+            x = _mix(x + np.uint64(d))
+            pr_tmp[a] += np.int32(x % np.uint64(251))
     # insertion sort by priority, highest first (stable)
     for a in range(1, n):
         c = mv_tmp[a]

@@ -70,6 +70,12 @@ class SolveResult:
 
 _START_BITS = 18
 
+#: Probe searches (see :func:`solve`): the first starts when the main search
+#: has this many states, the next at twice as many, and so on; each may search
+#: one in ``_PROBE_SHARE`` of the main search's states so far.
+_FIRST_PROBE = 50_000
+_PROBE_SHARE = 16
+
 
 def _table_bits(max_states: int) -> int:
     """The smallest table that holds ``max_states`` states at 3/4 load."""
@@ -79,6 +85,66 @@ def _table_bits(max_states: int) -> int:
     return bits
 
 
+class _Search:
+    """One depth-first search in the compiled core, run in slices."""
+
+    def __init__(self, position: Position, variant: Variant, budget: int, salt: int) -> None:
+        self.budget = budget
+        self.max_bits = _table_bits(budget)
+        self.ctx = _core.new_context(min(self.max_bits, _START_BITS))
+        self.ctx["states"][0] = encode(position)
+        ctx = self.ctx
+        self.args = (ctx["states"], ctx["mv"], ctx["nm"], ctx["mi"], ctx["auto"], ctx["na"], ctx["table"],
+                     ctx["ctl"], variant_params(variant, salt), ctx["pr_tmp"], ctx["mv_tmp"], ctx["ph1"],
+                     ctx["ph2"], ctx["th1"], ctx["th2"], ctx["acc"])
+        self.ctl = ctx["ctl"]
+        self.reason = ""
+        self.step = 20_000
+        _core.start(*self.args)
+
+    @property
+    def states(self) -> int:
+        return int(self.ctl[_core.C_STATES])
+
+    @property
+    def running(self) -> bool:
+        return self.ctl[_core.C_STATUS] == _core.RUNNING and not self.reason
+
+    def advance(self, until_states: int, deadline: float | None) -> None:
+        """Search on until ``until_states`` states (or the end, the budget or
+        the deadline; the last two set :attr:`reason`)."""
+        while self.running and self.states < until_states:
+            left = min(self.budget, until_states) - self.states
+            if self.states >= self.budget:
+                self.reason = f"state budget of {self.budget} states reached"
+                return
+            if deadline is not None and time.perf_counter() >= deadline:
+                self.reason = "time limit reached"
+                return
+            if _core.run(*self.args, min(self.step, left)) == _core.TABLE_FULL:
+                self._grow()
+            self.step = min(self.step * 2, 200_000)
+
+    def _grow(self) -> None:
+        bits = int(self.ctx["table"].shape[0]).bit_length()  # one more than now
+        if bits > self.max_bits:
+            return  # stays TABLE_FULL
+        bigger = np.zeros((1 << bits, 2), dtype=np.uint64)
+        _core.rehash(self.ctx["table"], bigger)
+        self.ctx["table"] = bigger
+        self.args = (*self.args[:6], bigger, *self.args[7:])
+        self.ctl[_core.C_STATUS] = _core.RUNNING
+
+    @property
+    def won(self) -> bool:
+        return self.ctl[_core.C_STATUS] == _core.WON
+
+    @property
+    def exhausted(self) -> bool:
+        """Searched every state: no win (unless paths were cut at the depth limit)."""
+        return self.ctl[_core.C_STATUS] == _core.EXHAUSTED and not self.ctl[_core.C_CUT]
+
+
 def solve(position: Position, variant: Variant, *, timeout: float | None = None,
           max_states: int | None = None) -> SolveResult:
     """Decide whether ``position`` can be won under ``variant``.
@@ -86,6 +152,15 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     ``timeout`` (seconds) and ``max_states`` bound the search; when one runs
     out the result is ``unknown``. The transposition table is sized for
     ``max_states`` (16 bytes a state), so memory stays bounded.
+
+    The main search is one exhaustive depth-first search. Depth-first search
+    can sink its time into a lost subtree that an other move order would have
+    skipped, so from time to time (at 50,000 states, then each time the main
+    search doubles) a short *probe* searches the same position with the moves
+    in another order, for a sixteenth of the main search's states. A win a
+    probe finds, or an exhaustive probe, settles the question; otherwise the
+    main search goes on where it was. The result is the same for the same
+    position, variant and state budget every time (unless the clock stops it).
 
     >>> from cardtable.klondike import Position, Variant
     >>> solve(Position.from_seed(2), Variant.preset("thoughtful1")).result
@@ -97,45 +172,43 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
         raise SolverError(f"the state budget must be at least 1, not {budget}")
     if timeout is not None and timeout <= 0:
         raise SolverError(f"the timeout must be positive, not {timeout}")
-    max_bits = _table_bits(budget)
-    ctx = _core.new_context(min(max_bits, _START_BITS))
-    ctx["states"][0] = encode(position)
-    v = variant_params(variant)
-    args = (ctx["states"], ctx["mv"], ctx["nm"], ctx["mi"], ctx["auto"], ctx["na"], ctx["table"],
-            ctx["ctl"], v, ctx["pr_tmp"], ctx["mv_tmp"], ctx["ph1"], ctx["ph2"], ctx["th1"],
-            ctx["th2"], ctx["acc"])
-    _core.start(*args)
-    ctl = ctx["ctl"]
-    step = 20_000
-    reason = ""
-    while ctl[_core.C_STATUS] == _core.RUNNING:
-        left = budget - int(ctl[_core.C_STATES])
-        if left <= 0:
-            reason = f"state budget of {budget} states reached"
+    deadline = None if timeout is None else began + timeout
+    main = _Search(position, variant, budget, 0)
+    probed = 0  # states searched by probes
+    salt = 0
+    next_probe = _FIRST_PROBE
+    finished: _Search | None = None
+    while main.running:
+        main.advance(min(next_probe, budget - probed), deadline)
+        if not main.running or main.states < next_probe:
+            if main.running and main.states + probed >= budget:
+                main.reason = f"state budget of {budget} states reached"
             break
-        if timeout is not None and time.perf_counter() - began >= timeout:
-            reason = f"time limit of {timeout:g} s reached"
+        salt += 1
+        next_probe *= 2
+        probe_budget = min(main.states // _PROBE_SHARE, budget - probed - main.states)
+        if probe_budget <= 0:
+            continue
+        probe = _Search(position, variant, probe_budget, salt)
+        probe.advance(probe_budget, deadline)
+        probed += probe.states
+        if probe.won or probe.exhausted:
+            finished = probe
             break
-        if _core.run(*args, min(step, left)) == _core.TABLE_FULL:
-            bits = int(ctx["table"].shape[0]).bit_length()  # one more than now
-            if bits > max_bits:
-                break
-            bigger = np.zeros((1 << bits, 2), dtype=np.uint64)
-            _core.rehash(ctx["table"], bigger)
-            ctx["table"] = bigger
-            args = (*args[:6], bigger, *args[7:])
-            ctl[_core.C_STATUS] = _core.RUNNING
-        step = min(step * 2, 200_000)
-    status = int(ctl[_core.C_STATUS])
-    states = int(ctl[_core.C_STATES])
-    if status == _core.WON:
-        moves = _solution(position, variant, ctx)
+    search_ = finished or main
+    states = main.states + probed
+    if search_.won:
+        moves = _solution(position, variant, search_.ctx)
         return SolveResult("won", moves, states, time.perf_counter() - began)
-    if status == _core.EXHAUSTED and not ctl[_core.C_CUT]:
+    if search_.exhausted:
         return SolveResult("unwinnable", [], states, time.perf_counter() - began)
-    if status == _core.EXHAUSTED:
+    if main.reason == "time limit reached":
+        reason = f"time limit of {timeout:g} s reached"
+    elif main.reason:
+        reason = main.reason
+    elif main.ctl[_core.C_STATUS] == _core.EXHAUSTED:
         reason = f"search paths longer than {_core.MAX_DEPTH} moves were cut"
-    elif status == _core.TABLE_FULL:
+    else:
         reason = "transposition table full"
     return SolveResult("unknown", [], states, time.perf_counter() - began, reason)
 
