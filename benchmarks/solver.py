@@ -136,8 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per deal (default 60)")
     parser.add_argument("--peer-states", type=int, default=5_000_000,
                         help="Klondike-Solver's state limit (default 5,000,000, its own default)")
-    parser.add_argument("--max-states", type=int, default=40_000_000,
-                        help="cardtable's state budget (default 40,000,000: a 1 GB table at most)")
+    parser.add_argument("--max-states", type=int, default=60_000_000,
+                        help="cardtable's state budget (default 60,000,000: a 2 GB table at most)")
     parser.add_argument("--no-peer", action="store_true", help="run cardtable alone")
     parser.add_argument("--modes", nargs="+", choices=list(MODES), default=list(MODES))
     parser.add_argument("--jsonl", metavar="FILE", help="also write one JSON line per deal and mode")

@@ -65,6 +65,7 @@ from cardtable.solver._state import (
     V_PASSES,
     V_RETURN,
     V_SALT,
+    V_WIDTH,
     WP,
 )
 
@@ -554,6 +555,8 @@ def _expand(states, mv, nm, mi, pr_tmp, mv_tmp, d, v, acc):
             b -= 1
         mv_tmp[b + 1] = c
         pr_tmp[b + 1] = p
+    if v[V_WIDTH] > 0 and n > v[V_WIDTH]:
+        n = v[V_WIDTH]
     for a in range(n):
         mv[d, a] = mv_tmp[a]
     nm[d] = n

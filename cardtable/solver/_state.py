@@ -41,7 +41,7 @@ SRC_TALON = 7
 LOC_FOUNDATION = 9
 
 #: Index of the variant parameters array.
-V_DRAW, V_PASSES, V_ANY_EMPTY, V_RETURN, V_SALT = 0, 1, 2, 3, 4
+V_DRAW, V_PASSES, V_ANY_EMPTY, V_RETURN, V_SALT, V_WIDTH = 0, 1, 2, 3, 4, 5
 
 
 def pack(src: int, dst: int, count: int, card: int, recycle: int) -> int:
@@ -90,13 +90,15 @@ def decode(s: np.ndarray) -> Position:
     )
 
 
-def variant_params(variant: Variant, salt: int = 0) -> np.ndarray:
+def variant_params(variant: Variant, salt: int = 0, width: int = 0) -> np.ndarray:
     """The variant as the core reads it: draw, pass limit (0 = unlimited),
-    any card in empty piles, foundation return; then the move-ordering salt
-    (0 for the standard order, else a seed that shuffles moves of similar
-    priority)."""
+    any card in empty piles, foundation return; then how the search orders
+    moves: the salt (0 for the standard order, else a seed that shuffles
+    moves of similar priority) and the width (0 to try every move, else only
+    the first ``width`` of each state: a search that can find wins but never
+    proves a loss)."""
     return np.array([variant.draw, variant.passes or 0, variant.empty == "any",
-                     variant.foundation_return, salt], dtype=np.int64)
+                     variant.foundation_return, salt, width], dtype=np.int64)
 
 
 def plain_move(code: int) -> Move:

@@ -71,10 +71,21 @@ class SolveResult:
 _START_BITS = 18
 
 #: Probe searches (see :func:`solve`): the first starts when the main search
-#: has this many states, the next at twice as many, and so on; each may search
-#: one in ``_PROBE_SHARE`` of the main search's states so far.
+#: has this many states, the next at twice as many, and so on. Each may search
+#: one in ``_PROBE_SHARE`` of the main search's states so far, and at least
+#: ``_PROBE_MIN`` states.
 _FIRST_PROBE = 50_000
-_PROBE_SHARE = 16
+_PROBE_SHARE = 12
+_PROBE_MIN = 20_000
+#: The probes' widths in turn (0: every move, in a shuffled order; else only
+#: the first moves of each state, a search that finds wins but proves nothing).
+_PROBE_WIDTHS = (2, 0, 3)
+
+
+def _probe_order(k: int) -> tuple[int, int]:
+    """The (salt, width) of the ``k``-th probe, from 0."""
+    width = _PROBE_WIDTHS[k % len(_PROBE_WIDTHS)]
+    return k // len(_PROBE_WIDTHS) + (1 if width == 0 else 0), width
 
 
 def _table_bits(max_states: int) -> int:
@@ -88,14 +99,16 @@ def _table_bits(max_states: int) -> int:
 class _Search:
     """One depth-first search in the compiled core, run in slices."""
 
-    def __init__(self, position: Position, variant: Variant, budget: int, salt: int) -> None:
+    def __init__(self, position: Position, variant: Variant, budget: int, salt: int = 0,
+                 width: int = 0) -> None:
         self.budget = budget
+        self.width = width
         self.max_bits = _table_bits(budget)
         self.ctx = _core.new_context(min(self.max_bits, _START_BITS))
         self.ctx["states"][0] = encode(position)
         ctx = self.ctx
         self.args = (ctx["states"], ctx["mv"], ctx["nm"], ctx["mi"], ctx["auto"], ctx["na"], ctx["table"],
-                     ctx["ctl"], variant_params(variant, salt), ctx["pr_tmp"], ctx["mv_tmp"], ctx["ph1"],
+                     ctx["ctl"], variant_params(variant, salt, width), ctx["pr_tmp"], ctx["mv_tmp"], ctx["ph1"],
                      ctx["ph2"], ctx["th1"], ctx["th2"], ctx["acc"])
         self.ctl = ctx["ctl"]
         self.reason = ""
@@ -141,8 +154,9 @@ class _Search:
 
     @property
     def exhausted(self) -> bool:
-        """Searched every state: no win (unless paths were cut at the depth limit)."""
-        return self.ctl[_core.C_STATUS] == _core.EXHAUSTED and not self.ctl[_core.C_CUT]
+        """Searched every state, so there is no win (a search of limited
+        width, or one with paths cut at the depth limit, proves nothing)."""
+        return self.ctl[_core.C_STATUS] == _core.EXHAUSTED and not self.ctl[_core.C_CUT] and not self.width
 
 
 def solve(position: Position, variant: Variant, *, timeout: float | None = None,
@@ -154,13 +168,18 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     ``max_states`` (16 bytes a state), so memory stays bounded.
 
     The main search is one exhaustive depth-first search. Depth-first search
-    can sink its time into a lost subtree that an other move order would have
+    can sink its time into a lost subtree that another move order would have
     skipped, so from time to time (at 50,000 states, then each time the main
-    search doubles) a short *probe* searches the same position with the moves
-    in another order, for a sixteenth of the main search's states. A win a
-    probe finds, or an exhaustive probe, settles the question; otherwise the
-    main search goes on where it was. The result is the same for the same
-    position, variant and state budget every time (unless the clock stops it).
+    search doubles) *probe* searches of the same position get a twelfth of
+    the main search's states so far (at least 20,000), shared among them. A
+    new probe joins each time, in turns: one that tries only the two best
+    moves of each state, one that tries every move in a shuffled order, one
+    that tries the three best moves (iterative broadening); each resumes
+    where it stopped. A win a probe finds, or an exhaustive probe of every
+    move, settles the question; otherwise the main search goes on where it
+    was. The result is the same
+    for the same position, variant and state budget every time (unless the
+    clock stops it).
 
     >>> from cardtable.klondike import Position, Variant
     >>> solve(Position.from_seed(2), Variant.preset("thoughtful1")).result
@@ -173,30 +192,34 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     if timeout is not None and timeout <= 0:
         raise SolverError(f"the timeout must be positive, not {timeout}")
     deadline = None if timeout is None else began + timeout
-    main = _Search(position, variant, budget, 0)
-    probed = 0  # states searched by probes
-    salt = 0
+    main = _Search(position, variant, budget)
+    probes: list[_Search] = []
+    live: list[_Search] = []
     next_probe = _FIRST_PROBE
     finished: _Search | None = None
-    while main.running:
+    while main.running and finished is None:
+        probed = sum(probe.states for probe in probes)
         main.advance(min(next_probe, budget - probed), deadline)
         if not main.running or main.states < next_probe:
             if main.running and main.states + probed >= budget:
                 main.reason = f"state budget of {budget} states reached"
             break
-        salt += 1
         next_probe *= 2
-        probe_budget = min(main.states // _PROBE_SHARE, budget - probed - main.states)
-        if probe_budget <= 0:
+        allowance = min(max(main.states // _PROBE_SHARE, _PROBE_MIN), budget - probed - main.states)
+        if allowance <= 0:
             continue
-        probe = _Search(position, variant, probe_budget, salt)
-        probe.advance(probe_budget, deadline)
-        probed += probe.states
-        if probe.won or probe.exhausted:
-            finished = probe
-            break
+        salt, width = _probe_order(len(probes))
+        probes.append(_Search(position, variant, budget, salt, width))
+        live.append(probes[-1])
+        share = max(allowance // len(live), 1)
+        for probe in live:
+            probe.advance(probe.states + share, deadline)
+            if probe.won or probe.exhausted:
+                finished = probe
+                break
+        live = [probe for probe in live if probe.running]
     search_ = finished or main
-    states = main.states + probed
+    states = main.states + sum(probe.states for probe in probes)
     if search_.won:
         moves = _solution(position, variant, search_.ctx)
         return SolveResult("won", moves, states, time.perf_counter() - began)
