@@ -156,3 +156,40 @@ def test_winnable_deal_is_deterministic_and_winnable() -> None:
 def _take(it, n):  # type: ignore[no-untyped-def]
     for _, x in zip(range(n), it, strict=False):
         yield x
+
+
+def test_probe_order_takes_turns() -> None:
+    from cardtable.solver.search import _probe_order
+
+    assert [_probe_order(k) for k in range(6)] == [(0, 2), (1, 0), (0, 3), (1, 2), (2, 0), (1, 3)]
+
+
+def test_a_narrow_search_that_runs_out_proves_nothing() -> None:
+    # Seed 1000268 in thoughtful1 is winnable, but trying only the best move
+    # of each state runs out of moves after a few dozen states.
+    from cardtable.solver.search import _Search
+
+    position, variant = Position.from_seed(1000268), Variant.preset("thoughtful1")
+    narrow = _Search(position, variant, 10_000, 0, 1)
+    narrow.advance(10_000, None)
+    assert narrow.states < 10_000 and not narrow.running
+    assert not narrow.won and not narrow.exhausted
+    result = solve(position, variant, max_states=2_000_000)
+    assert result.result == "won"
+    assert _replays(position, variant, result.moves)
+
+
+def test_probes_find_a_win_the_main_search_misses() -> None:
+    # The main search alone spends over 30 million states on seed 1000902
+    # (thoughtful1) without finding the win; a probe of width 2 finds it.
+    from cardtable.solver.search import _Search
+
+    position, variant = Position.from_seed(1000902), Variant.preset("thoughtful1")
+    main = _Search(position, variant, 300_000)
+    main.advance(300_000, None)
+    assert main.running and not main.won
+    first = solve(position, variant, max_states=1_000_000)
+    again = solve(position, variant, max_states=1_000_000)
+    assert first.result == "won" and first.states < 300_000
+    assert _replays(position, variant, first.moves)
+    assert (again.states, again.moves) == (first.states, first.moves)
