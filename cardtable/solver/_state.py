@@ -102,8 +102,9 @@ def variant_params(variant: Variant, salt: int = 0, width: int = 0) -> np.ndarra
 
 
 def plain_move(code: int) -> Move:
-    """The engine move of a code from :func:`cardtable.solver._core.plain_moves`
-    (draw and recycle are codes with source 8 and target 8)."""
+    """The engine move of a code that :func:`cardtable.solver._core.generate`
+    writes with ``plain`` set (draw and recycle are codes with source 8 and
+    target 8)."""
     src, dst, count, card, _ = unpack(code)
     if src == 8:
         return Move.parse("D")
