@@ -25,13 +25,25 @@ Soundness notes (each pruning keeps every win reachable):
   safe talon cards are auto-played too, and a talon card goes to the tableau
   only when a card that could be built on it (one rank lower, other colour)
   is face up, in the talon or on a foundation: otherwise the move can wait.
+  (Take a winning line that plays talon card ``c`` onto ``g`` and first
+  builds on ``c`` later, with card ``h``. Until then ``g`` stays covered, so
+  the line never uses it; play ``c`` just before ``h`` instead, when ``h``
+  is at hand. If nothing is ever built on ``c``, play it from the talon to
+  wherever the line next moves it.)
 - With unlimited passes, waste pointers at 0, at a multiple of the draw and
   at the end of the talon reach one another by drawing and recycling: one
   state.
 - *Empty piles are interchangeable* (the state hash ignores pile order), so
   only the first empty pile is tried as a target. With kings only, a pile is
   emptied only when some king could fill it (face up on face-down cards, in
-  the talon, or on a foundation): otherwise the move can wait.
+  the talon, or on a foundation): otherwise the move can wait. (A king can
+  only be the lowest face-up card of a pile, so these are the kings whose
+  move to an empty pile changes anything. Until one moves there, the line
+  can keep the run where it was: what it builds on the run's top, or moves
+  from inside the run, it can do there just as well.)
+- *Probes* (see :mod:`cardtable.solver.search`) search the same position in
+  other orders; one that tries only some moves of each state (``V_WIDTH``)
+  can find a win but never proves a loss.
 - *Twins*: moving part of a face-up run onto another pile uncovers a face-up
   card ``e``; the target's top can only be ``e``'s twin (same rank and
   colour), and the position reached is the current one with two runs on
