@@ -518,18 +518,6 @@ def hash_at(states, d, v, ph1, ph2, th1, th2):
 
 
 @njit(cache=True, _nrt=False)
-def state_hash(s, v):
-    """Two independent 64-bit hashes of the canonical state (pile order and,
-    with unlimited passes, the pass number ignored)."""
-    ph1 = np.zeros(7, dtype=np.uint64)
-    ph2 = np.zeros(7, dtype=np.uint64)
-    for i in range(7):
-        ph1[i], ph2[i] = _pile_hash(s, i)
-    t1, t2 = _talon_hash(s)
-    return _combine(s, v, ph1, ph2, t1, t2)
-
-
-@njit(cache=True, _nrt=False)
 def _insert(table, h1, h2):
     """Add a key to the open-addressing table (rows of two words, so one
     probe touches one cache line); False when it was there already."""
