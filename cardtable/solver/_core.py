@@ -533,6 +533,22 @@ def _insert(table, h1, h2):
 
 
 @njit(cache=True, _nrt=False)
+def sort_moves(mv, pr, n):
+    """Sort the first ``n`` moves by priority, highest first (an insertion
+    sort, stable: there are few moves)."""
+    for a in range(1, n):
+        c = mv[a]
+        p = pr[a]
+        b = a - 1
+        while b >= 0 and pr[b] < p:
+            mv[b + 1] = mv[b]
+            pr[b + 1] = pr[b]
+            b -= 1
+        mv[b + 1] = c
+        pr[b + 1] = p
+
+
+@njit(cache=True, _nrt=False)
 def _expand(states, mv, nm, mi, pr_tmp, mv_tmp, d, v, acc):
     """Generate and order the moves of ``states[d]``."""
     n = generate(states[d], v, mv_tmp, pr_tmp, False, acc)
@@ -544,17 +560,7 @@ def _expand(states, mv, nm, mi, pr_tmp, mv_tmp, d, v, acc):
             x = np.uint64(salt) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(mv_tmp[a]) * np.uint64(64)
             x = _mix(x + np.uint64(d))
             pr_tmp[a] += np.int32(x % np.uint64(251))
-    # insertion sort by priority, highest first (stable)
-    for a in range(1, n):
-        c = mv_tmp[a]
-        p = pr_tmp[a]
-        b = a - 1
-        while b >= 0 and pr_tmp[b] < p:
-            mv_tmp[b + 1] = mv_tmp[b]
-            pr_tmp[b + 1] = pr_tmp[b]
-            b -= 1
-        mv_tmp[b + 1] = c
-        pr_tmp[b + 1] = p
+    sort_moves(mv_tmp, pr_tmp, n)
     if v[V_WIDTH] > 0 and n > v[V_WIDTH]:
         n = v[V_WIDTH]
     for a in range(n):

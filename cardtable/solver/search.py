@@ -19,7 +19,7 @@ from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import FOUNDATION, WASTE, Move
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
-from cardtable.solver import _core
+from cardtable.solver import _best, _core
 from cardtable.solver._state import LOC_FOUNDATION, SRC_TALON, encode, unpack, variant_params
 
 __all__ = ["DEFAULT_MAX_STATES", "SolveResult", "SolverError", "solve"]
@@ -70,22 +70,30 @@ class SolveResult:
 
 _START_BITS = 18
 
-#: Probe searches (see :func:`solve`): the first starts when the main search
-#: has this many states, the next at twice as many, and so on. Each may search
-#: one in ``_PROBE_SHARE`` of the main search's states so far, and at least
-#: ``_PROBE_MIN`` states.
+#: Probe searches (see :func:`solve`). The main search runs in slices of a
+#: quarter of its states so far (at least ``_FIRST_PROBE``); after each slice
+#: the live probes share one ``_PROBE_SHARE``-th of it, an older probe getting
+#: more (probe ``k``, from 0, weighs ``1 / (k + 1)``). The first probe joins at
+#: ``_FIRST_PROBE`` main states, the next at twice as many, and so on.
 _FIRST_PROBE = 50_000
-_PROBE_SHARE = 12
-_PROBE_MIN = 20_000
-#: The probes' widths in turn (0: every move, in a shuffled order; else only
-#: the first moves of each state, a search that finds wins but proves nothing).
+_PROBE_SHARE = 8
+#: The probes in turn: first best-first searches with these estimate weights
+#: and widths, then depth-first ones whose widths cycle through
+#: ``_PROBE_WIDTHS``. Width 0 tries every move (a depth-first probe then
+#: shuffles moves of similar priority); a width above 0 tries only the first
+#: moves of each state, a search that finds wins but proves nothing.
+_PROBE_BEST = ((1, 3), (1, 4), (2, 0))
 _PROBE_WIDTHS = (2, 0, 3)
 
 
-def _probe_order(k: int) -> tuple[int, int]:
-    """The (salt, width) of the ``k``-th probe, from 0."""
+def _probe_order(k: int) -> tuple[str, int, int]:
+    """The kind (``"best"`` or ``"depth"``), the estimate weight (best-first)
+    or salt (depth-first), and the width of the ``k``-th probe, from 0."""
+    if k < len(_PROBE_BEST):
+        return "best", *_PROBE_BEST[k]
+    k -= len(_PROBE_BEST)
     width = _PROBE_WIDTHS[k % len(_PROBE_WIDTHS)]
-    return k // len(_PROBE_WIDTHS) + (1 if width == 0 else 0), width
+    return "depth", k // len(_PROBE_WIDTHS) + (1 if width == 0 else 0), width
 
 
 def _table_bits(max_states: int) -> int:
@@ -98,6 +106,9 @@ def _table_bits(max_states: int) -> int:
 
 class _Search:
     """One depth-first search in the compiled core, run in slices."""
+
+    #: Where the transposition table is in :attr:`args`.
+    TABLE_ARG = 6
 
     def __init__(self, position: Position, variant: Variant, budget: int, salt: int = 0,
                  width: int = 0) -> None:
@@ -114,6 +125,9 @@ class _Search:
         self.reason = ""
         self.step = 20_000
         _core.start(*self.args)
+
+    def _run(self, budget: int) -> int:
+        return int(_core.run(*self.args, budget))
 
     @property
     def states(self) -> int:
@@ -134,19 +148,26 @@ class _Search:
             if deadline is not None and time.perf_counter() >= deadline:
                 self.reason = "time limit reached"
                 return
-            if _core.run(*self.args, min(self.step, left)) == _core.TABLE_FULL:
+            status = self._run(min(self.step, left))
+            if status == _core.TABLE_FULL:
                 self._grow()
+            elif status == _best.NEED_ROOM:
+                self._grow_nodes()
             self.step = min(self.step * 2, 200_000)
 
     def _grow(self) -> None:
-        bits = int(self.ctx["table"].shape[0]).bit_length()  # one more than now
+        table = self.args[self.TABLE_ARG]
+        bits = int(table.shape[0]).bit_length()  # one more than now
         if bits > self.max_bits:
             return  # stays TABLE_FULL
         bigger = np.zeros((1 << bits, 2), dtype=np.uint64)
-        _core.rehash(self.ctx["table"], bigger)
+        _core.rehash(table, bigger)
         self.ctx["table"] = bigger
-        self.args = (*self.args[:6], bigger, *self.args[7:])
+        self.args = (*self.args[:self.TABLE_ARG], bigger, *self.args[self.TABLE_ARG + 1:])
         self.ctl[_core.C_STATUS] = _core.RUNNING
+
+    def _grow_nodes(self) -> None:
+        raise AssertionError("a depth-first search has no node arrays")
 
     @property
     def won(self) -> bool:
@@ -159,6 +180,44 @@ class _Search:
         return self.ctl[_core.C_STATUS] == _core.EXHAUSTED and not self.ctl[_core.C_CUT] and not self.width
 
 
+class _BestSearch(_Search):
+    """A best-first search (:mod:`cardtable.solver._best`), run in slices."""
+
+    TABLE_ARG = 5
+    _NODE_ARGS = (8, 9, 10, 11)
+
+    def __init__(self, position: Position, variant: Variant, budget: int, weight: int, width: int) -> None:
+        self.budget = budget
+        self.width = width
+        self.max_bits = _table_bits(budget)
+        self.ctx = _best.new_best_context(min(self.max_bits, _START_BITS), 1 << _START_BITS)
+        self.ctx["states"][0] = encode(position)
+        ctx = self.ctx
+        self.args = (ctx["states"], ctx["mv"], ctx["mi"], ctx["auto"], ctx["na"], ctx["table"], ctx["ctl"],
+                     variant_params(variant), ctx["parent"], ctx["code"], ctx["depth"], ctx["link"], ctx["head"],
+                     ctx["path"], ctx["chain"], ctx["moves"], ctx["prio"], ctx["acc"], ctx["ph1"], ctx["ph2"])
+        self.ctl = ctx["ctl"]
+        self.reason = ""
+        self.step = 20_000
+        _best.best_start(ctx["states"], ctx["auto"], ctx["na"], ctx["table"], ctx["ctl"], self.args[7],
+                         ctx["parent"], ctx["code"], ctx["depth"], ctx["link"], ctx["head"], ctx["path"],
+                         ctx["ph1"], ctx["ph2"], weight, width)
+
+    def _run(self, budget: int) -> int:
+        return int(_best.best_run(*self.args, budget))
+
+    def _grow_nodes(self) -> None:
+        args = list(self.args)
+        for index in self._NODE_ARGS:
+            old = args[index]
+            new = np.zeros(2 * old.shape[0], dtype=old.dtype)
+            new[:old.shape[0]] = old
+            args[index] = new
+        for name, index in zip(("parent", "code", "depth", "link"), self._NODE_ARGS, strict=True):
+            self.ctx[name] = args[index]
+        self.args = tuple(args)
+
+
 def solve(position: Position, variant: Variant, *, timeout: float | None = None,
           max_states: int | None = None) -> SolveResult:
     """Decide whether ``position`` can be won under ``variant``.
@@ -169,17 +228,18 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
 
     The main search is one exhaustive depth-first search. Depth-first search
     can sink its time into a lost subtree that another move order would have
-    skipped, so from time to time (at 50,000 states, then each time the main
-    search doubles) *probe* searches of the same position get a twelfth of
-    the main search's states so far (at least 20,000), shared among them. A
-    new probe joins each time, in turns: one that tries only the two best
-    moves of each state, one that tries every move in a shuffled order, one
-    that tries the three best moves (iterative broadening); each resumes
-    where it stopped. A win a probe finds, or an exhaustive probe of every
-    move, settles the question; otherwise the main search goes on where it
-    was. The result is the same
-    for the same position, variant and state budget every time (unless the
-    clock stops it).
+    skipped, so *probe* searches of the same position run beside it: each
+    time the main search grows by a quarter, the probes get an eighth of
+    what it searched, an older probe getting more. The first probe joins at
+    50,000 main states, and one more each time the main search doubles:
+    three best-first searches (:mod:`cardtable.solver._best`: of the three
+    and the four best moves of each state, then of every move), then in
+    turns depth-first ones that try only the two best moves of each state,
+    every move in a shuffled order, or the three best moves. Each
+    resumes where it stopped. A win a probe finds, or an exhaustive probe of
+    every move, settles the question; otherwise the main search goes on
+    where it was. The result is the same for the same position, variant and
+    state budget every time (unless the clock stops it).
 
     >>> from cardtable.klondike import Position, Variant
     >>> solve(Position.from_seed(2), Variant.preset("thoughtful1")).result
@@ -194,30 +254,34 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     deadline = None if timeout is None else began + timeout
     main = _Search(position, variant, budget)
     probes: list[_Search] = []
-    live: list[_Search] = []
     next_probe = _FIRST_PROBE
     finished: _Search | None = None
     while main.running and finished is None:
         probed = sum(probe.states for probe in probes)
-        main.advance(min(next_probe, budget - probed), deadline)
-        if not main.running or main.states < next_probe:
+        before = main.states
+        checkpoint = max(before + before // 4, _FIRST_PROBE)
+        main.advance(min(checkpoint, budget - probed), deadline)
+        if not main.running or main.states < checkpoint:
             if main.running and main.states + probed >= budget:
                 main.reason = f"state budget of {budget} states reached"
             break
-        next_probe *= 2
-        allowance = min(max(main.states // _PROBE_SHARE, _PROBE_MIN), budget - probed - main.states)
-        if allowance <= 0:
-            continue
-        salt, width = _probe_order(len(probes))
-        probes.append(_Search(position, variant, budget, salt, width))
-        live.append(probes[-1])
-        share = max(allowance // len(live), 1)
-        for probe in live:
-            probe.advance(probe.states + share, deadline)
+        if main.states >= next_probe:
+            next_probe *= 2
+            kind, order, width = _probe_order(len(probes))
+            if kind == "best":
+                probes.append(_BestSearch(position, variant, budget, order, width))
+            else:
+                probes.append(_Search(position, variant, budget, order, width))
+        allowance = min((main.states - before) // _PROBE_SHARE, budget - probed - main.states)
+        live = [(1 / (k + 1), probe) for k, probe in enumerate(probes) if probe.running]
+        total = sum(weight for weight, _ in live)
+        for weight, probe in live:
+            if allowance <= 0:
+                break
+            probe.advance(probe.states + max(int(allowance * weight / total), 1), deadline)
             if probe.won or probe.exhausted:
                 finished = probe
                 break
-        live = [probe for probe in live if probe.running]
     search_ = finished or main
     states = main.states + sum(probe.states for probe in probes)
     if search_.won:

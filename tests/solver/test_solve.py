@@ -161,7 +161,9 @@ def _take(it, n):  # type: ignore[no-untyped-def]
 def test_probe_order_takes_turns() -> None:
     from cardtable.solver.search import _probe_order
 
-    assert [_probe_order(k) for k in range(6)] == [(0, 2), (1, 0), (0, 3), (1, 2), (2, 0), (1, 3)]
+    assert [_probe_order(k) for k in range(9)] == [
+        ("best", 1, 3), ("best", 1, 4), ("best", 2, 0),
+        ("depth", 0, 2), ("depth", 1, 0), ("depth", 0, 3), ("depth", 1, 2), ("depth", 2, 0), ("depth", 1, 3)]
 
 
 def test_a_narrow_search_that_runs_out_proves_nothing() -> None:
@@ -193,3 +195,60 @@ def test_probes_find_a_win_the_main_search_misses() -> None:
     assert first.result == "won" and first.states < 300_000
     assert _replays(position, variant, first.moves)
     assert (again.states, again.moves) == (first.states, first.moves)
+
+
+def _run(search, states: int):  # type: ignore[no-untyped-def]
+    search.advance(states, None)
+    return search
+
+
+def test_best_first_probe_wins_where_depth_first_sinks() -> None:
+    # Depth-first search spends over 40 million states on seed 1000268
+    # (thoughtful3); best-first over the three best moves of each state wins
+    # in a few thousand, and the win replays in the engine.
+    from cardtable.solver.search import _BestSearch, _Search, _solution
+
+    position, variant = Position.from_seed(1000268), Variant.preset("thoughtful3")
+    main = _run(_Search(position, variant, 300_000), 300_000)
+    assert main.running and not main.won
+    best = _run(_BestSearch(position, variant, 300_000, 1, 3), 300_000)
+    assert best.won and best.states < 100_000
+    assert _replays(position, variant, _solution(position, variant, best.ctx))
+
+
+@pytest.mark.parametrize(("variant", "expected"), [
+    (Variant.preset("thoughtful1").replace(foundation_return=False), "unwinnable"),
+    (Variant.preset("thoughtful1"), "won"),
+])
+def test_best_first_of_every_move_is_a_proof(variant: Variant, expected: str) -> None:
+    from cardtable.solver.search import _BestSearch
+
+    position = Position.parse(BURIED)
+    best = _run(_BestSearch(position, variant, 100_000, 2, 0), 100_000)
+    assert (best.won, best.exhausted) == (expected == "won", expected == "unwinnable")
+    narrow = _run(_BestSearch(position, variant.replace(foundation_return=False), 100_000, 1, 1), 100_000)
+    assert not narrow.running and not narrow.exhausted  # ran out, but tried one move a state: no proof
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_best_first_agrees_with_depth_first(seed: int) -> None:
+    # One pass through a draw-3 stock: small state spaces, searched to the end.
+    from cardtable.solver.search import _BestSearch, _Search
+
+    position, variant = Position.from_seed(seed), Variant.preset("thoughtful3").replace(passes=1)
+    depth = _run(_Search(position, variant, 3_000_000), 3_000_000)
+    best = _run(_BestSearch(position, variant, 3_000_000, 2, 0), 3_000_000)
+    assert not depth.running and not best.running
+    assert (best.won, best.exhausted) == (depth.won, depth.exhausted)
+    if best.exhausted:
+        assert best.states == depth.states  # both searched every reachable state
+
+
+def test_best_first_grows_its_arrays() -> None:
+    from cardtable.solver.search import _START_BITS, _BestSearch
+
+    position, variant = Position.from_seed(1000000), Variant.preset("thoughtful3")
+    best = _run(_BestSearch(position, variant, 1_000_000, 2, 0), 700_000)
+    assert best.states >= 700_000
+    assert best.ctx["parent"].shape[0] > 1 << _START_BITS
+    assert best.ctx["table"].shape[0] > 1 << _START_BITS
