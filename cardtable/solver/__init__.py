@@ -14,7 +14,7 @@ the reference, and every solution is replayed in it before it is reported.
 """
 
 from cardtable.solver.hint import Hint, heuristic_move, hint
-from cardtable.solver.search import DEFAULT_MAX_STATES, SolverError, SolveResult, solve
+from cardtable.solver.search import DEFAULT_MAX_STATES, SolverError, SolveResult, relaxation, solve
 from cardtable.solver.winnable import WINNABLE_STATE_BUDGET, candidate_seeds, winnable_deal, winnable_seed
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "candidate_seeds",
     "heuristic_move",
     "hint",
+    "relaxation",
     "solve",
     "winnable_deal",
     "winnable_seed",

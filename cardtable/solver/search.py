@@ -22,7 +22,7 @@ from cardtable.klondike.variant import Variant
 from cardtable.solver import _best, _core
 from cardtable.solver._state import LOC_FOUNDATION, SRC_TALON, encode, unpack, variant_params
 
-__all__ = ["DEFAULT_MAX_STATES", "SolveResult", "SolverError", "solve"]
+__all__ = ["DEFAULT_MAX_STATES", "SolveResult", "SolverError", "relaxation", "solve"]
 
 #: The state budget when none is given; the transposition table is sized for it.
 DEFAULT_MAX_STATES = 20_000_000
@@ -94,6 +94,16 @@ def _probe_order(k: int) -> tuple[str, int, int]:
     k -= len(_PROBE_BEST)
     width = _PROBE_WIDTHS[k % len(_PROBE_WIDTHS)]
     return "depth", k // len(_PROBE_WIDTHS) + (1 if width == 0 else 0), width
+
+
+def relaxation(variant: Variant) -> Variant | None:
+    """An easier variant whose loss proves a loss under ``variant``: draw 1
+    with unlimited passes (every talon card can then be made the waste top
+    whenever it is wanted, so every line of play under ``variant`` can be
+    played there too), or None when ``variant`` is that already."""
+    if variant.draw == 1 and variant.passes is None:
+        return None
+    return variant.replace(draw=1, passes=None)
 
 
 def _table_bits(max_states: int) -> int:
@@ -238,8 +248,17 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     every move in a shuffled order, or the three best moves. Each
     resumes where it stopped. A win a probe finds, or an exhaustive probe of
     every move, settles the question; otherwise the main search goes on
-    where it was. The result is the same for the same position, variant and
-    state budget every time (unless the clock stops it).
+    where it was.
+
+    Unless the variant already draws one card with unlimited passes, a
+    search under its :func:`relaxation` also runs, with as many states as
+    the main search: every line of play under the variant can be played
+    there, so when it finds no win there is none. (A loss there is often far
+    quicker to prove: the waste pointer drops out of the state. A win there
+    proves nothing, and that search then stops.)
+
+    The result is the same for the same position, variant and state budget
+    every time (unless the clock stops it).
 
     >>> from cardtable.klondike import Position, Variant
     >>> solve(Position.from_seed(2), Variant.preset("thoughtful1")).result
@@ -254,10 +273,12 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     deadline = None if timeout is None else began + timeout
     main = _Search(position, variant, budget)
     probes: list[_Search] = []
+    easier = relaxation(variant)
+    relaxed = None if easier is None else _Search(position, easier, budget)
     next_probe = _FIRST_PROBE
     finished: _Search | None = None
     while main.running and finished is None:
-        probed = sum(probe.states for probe in probes)
+        probed = sum(probe.states for probe in probes) + (relaxed.states if relaxed else 0)
         before = main.states
         checkpoint = max(before + before // 4, _FIRST_PROBE)
         main.advance(min(checkpoint, budget - probed), deadline)
@@ -265,6 +286,13 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
             if main.running and main.states + probed >= budget:
                 main.reason = f"state budget of {budget} states reached"
             break
+        if relaxed is not None and relaxed.running:
+            # As many states as the main search just had; a win there proves nothing.
+            relaxed.advance(relaxed.states + min(main.states - before, budget - probed - main.states), deadline)
+            if relaxed.exhausted:
+                finished = relaxed
+                break
+            probed = sum(probe.states for probe in probes) + relaxed.states
         if main.states >= next_probe:
             next_probe *= 2
             kind, order, width = _probe_order(len(probes))
@@ -283,7 +311,7 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
                 finished = probe
                 break
     search_ = finished or main
-    states = main.states + sum(probe.states for probe in probes)
+    states = main.states + sum(probe.states for probe in probes) + (relaxed.states if relaxed else 0)
     if search_.won:
         moves = _solution(position, variant, search_.ctx)
         return SolveResult("won", moves, states, time.perf_counter() - began)

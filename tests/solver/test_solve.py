@@ -252,3 +252,36 @@ def test_best_first_grows_its_arrays() -> None:
     assert best.states >= 700_000
     assert best.ctx["parent"].shape[0] > 1 << _START_BITS
     assert best.ctx["table"].shape[0] > 1 << _START_BITS
+
+
+def test_relaxation_is_draw_one_with_unlimited_passes() -> None:
+    from cardtable.solver import relaxation
+
+    assert relaxation(Variant.preset("thoughtful1")) is None
+    assert relaxation(Variant.preset("draw1")) is None
+    easier = relaxation(Variant.preset("vegas3"))
+    assert easier is not None
+    assert (easier.draw, easier.passes, easier.empty, easier.foundation_return) == (1, None, "king", False)
+    easier = relaxation(Variant.preset("thoughtful3").replace(empty="any"))
+    assert easier is not None
+    assert (easier.draw, easier.passes, easier.empty, easier.foundation_return) == (1, None, "any", True)
+
+
+def test_a_loss_under_draw_one_proves_a_loss_under_draw_three() -> None:
+    # Seed 1000749 is lost in both; the draw-1 search proves it in a few
+    # thousand states, the draw-3 search alone needs about two million.
+    from cardtable.solver.search import _Search
+
+    position = Position.from_seed(1000749)
+    main = _run(_Search(position, Variant.preset("thoughtful3"), 200_000), 200_000)
+    assert main.running
+    assert solve(position, Variant.preset("thoughtful1"), max_states=200_000).result == "unwinnable"
+    result = solve(position, Variant.preset("thoughtful3"), max_states=200_000)
+    assert result.result == "unwinnable" and result.states < 200_000
+
+
+@pytest.mark.parametrize("seed", [1000163, 1000870, 1000593])
+def test_a_win_under_draw_one_proves_nothing_under_draw_three(seed: int) -> None:
+    position = Position.from_seed(seed)
+    assert solve(position, Variant.preset("thoughtful1"), max_states=200_000).result == "won"
+    assert solve(position, Variant.preset("thoughtful3"), max_states=500_000).result == "unwinnable"
