@@ -274,7 +274,7 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     main = _Search(position, variant, budget)
     probes: list[_Search] = []
     easier = relaxation(variant)
-    relaxed = None if easier is None else _Search(position, easier, budget)
+    relaxed: _Search | None = None
     next_probe = _FIRST_PROBE
     finished: _Search | None = None
     while main.running and finished is None:
@@ -286,9 +286,11 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
             if main.running and main.states + probed >= budget:
                 main.reason = f"state budget of {budget} states reached"
             break
+        if easier is not None and relaxed is None:
+            relaxed = _Search(position, easier, budget)  # only now: most deals are decided sooner
         if relaxed is not None and relaxed.running:
-            # As many states as the main search just had; a win there proves nothing.
-            relaxed.advance(relaxed.states + min(main.states - before, budget - probed - main.states), deadline)
+            # As many states as the main search has; a win there proves nothing.
+            relaxed.advance(min(main.states, relaxed.states + budget - probed - main.states), deadline)
             if relaxed.exhausted:
                 finished = relaxed
                 break
