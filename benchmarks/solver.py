@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--peer-states", type=int, default=5_000_000,
                         help="Klondike-Solver's state limit (default 5,000,000, its own default)")
     parser.add_argument("--max-states", type=int, default=60_000_000,
-                        help="cardtable's state budget (default 60,000,000: a 2 GB table at most)")
+                        help="cardtable's state budget (default 60,000,000: about 4 GB at most)")
     parser.add_argument("--no-peer", action="store_true", help="run cardtable alone")
     parser.add_argument("--modes", nargs="+", choices=list(MODES), default=list(MODES))
     parser.add_argument("--jsonl", metavar="FILE", help="also write one JSON line per deal and mode")

@@ -161,7 +161,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--timeout", type=seconds, default=60.0, metavar="SECONDS",
                    help="give up after this long (default 60)")
     p.add_argument("--max-states", type=whole_number(1), default=None, metavar="N",
-                   help="give up after N states (also sizes the table: 16 bytes a state)")
+                   help="give up after N states (this bounds memory too: at most about 70 bytes a state)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--output", "-o", metavar="FILE", help="batch: write the JSON lines here (atomically)")
     p.add_argument("--workers", type=whole_number(1), default=None, metavar="N",
