@@ -203,7 +203,7 @@ def _run(search, states: int):  # type: ignore[no-untyped-def]
 
 
 def test_best_first_probe_wins_where_depth_first_sinks() -> None:
-    # Depth-first search spends over 40 million states on seed 1000268
+    # Depth-first search spends over 36 million states on seed 1000268
     # (thoughtful3); best-first over the three best moves of each state wins
     # in a few thousand, and the win replays in the engine.
     from cardtable.solver.search import _BestSearch, _Search, _solution
