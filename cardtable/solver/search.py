@@ -9,6 +9,7 @@ replays them in :class:`~cardtable.klondike.KlondikeGame` before it reports
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -122,19 +123,24 @@ class _Search:
 
     def __init__(self, position: Position, variant: Variant, budget: int, salt: int = 0,
                  width: int = 0) -> None:
-        self.budget = budget
-        self.width = width
-        self.max_bits = _table_bits(budget)
-        self.ctx = _core.new_context(min(self.max_bits, _START_BITS))
-        self.ctx["states"][0] = encode(position)
-        ctx = self.ctx
+        ctx = self._begin(position, budget, width, _core.new_context)
         self.args = (ctx["states"], ctx["mv"], ctx["nm"], ctx["mi"], ctx["auto"], ctx["na"], ctx["table"],
                      ctx["ctl"], variant_params(variant, salt, width), ctx["pr_tmp"], ctx["mv_tmp"], ctx["ph1"],
                      ctx["ph2"], ctx["th1"], ctx["th2"], ctx["acc"])
-        self.ctl = ctx["ctl"]
+        _core.start(*self.args)
+
+    def _begin(self, position: Position, budget: int, width: int,
+               new_context: Callable[[int], dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+        """Set what every search has; returns its fresh arrays."""
+        self.budget = budget
+        self.width = width
+        self.max_bits = _table_bits(budget)
+        self.ctx = new_context(min(self.max_bits, _START_BITS))
+        self.ctx["states"][0] = encode(position)
+        self.ctl = self.ctx["ctl"]
         self.reason = ""
         self.step = 20_000
-        _core.start(*self.args)
+        return self.ctx
 
     def _run(self, budget: int) -> int:
         return int(_core.run(*self.args, budget))
@@ -158,11 +164,8 @@ class _Search:
             if deadline is not None and time.perf_counter() >= deadline:
                 self.reason = "time limit reached"
                 return
-            status = self._run(min(self.step, left))
-            if status == _core.TABLE_FULL:
+            if self._run(min(self.step, left)) == _core.TABLE_FULL:
                 self._grow()
-            elif status == _best.NEED_ROOM:
-                self._grow_nodes()
             self.step = min(self.step * 2, 200_000)
 
     def _grow(self) -> None:
@@ -175,9 +178,6 @@ class _Search:
         self.ctx["table"] = bigger
         self.args = (*self.args[:self.TABLE_ARG], bigger, *self.args[self.TABLE_ARG + 1:])
         self.ctl[_core.C_STATUS] = _core.RUNNING
-
-    def _grow_nodes(self) -> None:
-        raise AssertionError("a depth-first search has no node arrays")
 
     @property
     def won(self) -> bool:
@@ -197,24 +197,19 @@ class _BestSearch(_Search):
     _NODE_ARGS = (8, 9, 10, 11)
 
     def __init__(self, position: Position, variant: Variant, budget: int, weight: int, width: int) -> None:
-        self.budget = budget
-        self.width = width
-        self.max_bits = _table_bits(budget)
-        self.ctx = _best.new_best_context(min(self.max_bits, _START_BITS), 1 << _START_BITS)
-        self.ctx["states"][0] = encode(position)
-        ctx = self.ctx
+        ctx = self._begin(position, budget, width, lambda bits: _best.new_best_context(bits, 1 << _START_BITS))
         self.args = (ctx["states"], ctx["mv"], ctx["mi"], ctx["auto"], ctx["na"], ctx["table"], ctx["ctl"],
                      variant_params(variant), ctx["parent"], ctx["code"], ctx["depth"], ctx["link"], ctx["head"],
                      ctx["path"], ctx["chain"], ctx["moves"], ctx["prio"], ctx["acc"], ctx["ph1"], ctx["ph2"])
-        self.ctl = ctx["ctl"]
-        self.reason = ""
-        self.step = 20_000
         _best.best_start(ctx["states"], ctx["auto"], ctx["na"], ctx["table"], ctx["ctl"], self.args[7],
                          ctx["parent"], ctx["code"], ctx["depth"], ctx["link"], ctx["head"], ctx["path"],
                          ctx["ph1"], ctx["ph2"], weight, width)
 
     def _run(self, budget: int) -> int:
-        return int(_best.best_run(*self.args, budget))
+        status = int(_best.best_run(*self.args, budget))
+        if status == _best.NEED_ROOM:
+            self._grow_nodes()
+        return status
 
     def _grow_nodes(self) -> None:
         args = list(self.args)
