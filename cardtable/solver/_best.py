@@ -11,8 +11,8 @@ that card can go home. States are ranked by ``weight * estimate + moves
 made`` (open states of equal rank are taken newest first, so the search
 dives).
 
-A state is stored as its parent and the move that reached it (eight bytes
-and a depth); to expand one, the search rebuilds it by replaying the moves
+A state is stored as its parent, the move that reached it, its depth and
+its link in the open list (14 bytes); to expand one, the search rebuilds it by replaying the moves
 from the nearest state on the path it built last (usually its parent). It
 uses the same move generator, safe moves and transposition table as the
 depth-first core. When it tries every move of every state, running out of
