@@ -41,6 +41,8 @@ from collections.abc import Iterable
 from enum import IntEnum
 from typing import ClassVar
 
+from cardtable.errors import NotationError
+
 __all__ = [
     "RANK_NAMES",
     "Card",
@@ -55,7 +57,7 @@ __all__ = [
 ]
 
 
-class CardError(ValueError):
+class CardError(NotationError):
     """A card (or list of cards) could not be read or is not allowed."""
 
 
@@ -190,7 +192,9 @@ class Card:
 
     def fits_on(self, other: Card) -> bool:
         """True when this card may be built on ``other`` in a tableau: one rank
-        lower and the other colour."""
+        lower and the other colour. This is the one source of the building
+        rule: Klondike asks it through :meth:`cardtable.klondike.Variant.fits`,
+        Kings Corner through :func:`cardtable.kings_corner.table.can_place`."""
         return self.rank + 1 == other.rank and self.colour != other.colour
 
     def __str__(self) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import run
 
-from cardtable.klondike import GameRecord, KlondikeGame, Position, Variant, read_layout
+from cardtable.klondike import KlondikeGame, KlondikeRecord, Position, Variant, read_layout
 
 
 def test_variants_lists_the_seed_presets(capsys: pytest.CaptureFixture[str]) -> None:
@@ -54,7 +54,7 @@ def _record_file(tmp_path: Path, extra: str = "") -> Path:
     for _ in range(20):
         game.play(game.legal_moves()[0])
     path = tmp_path / "game.txt"
-    path.write_text(str(GameRecord.from_game(game)) + extra)
+    path.write_text(str(KlondikeRecord.from_game(game)) + extra)
     return path
 
 

@@ -15,7 +15,7 @@ from cardtable.klondike import (
     RECYCLE,
     WASTE,
     DealError,
-    GameRecord,
+    KlondikeRecord,
     Move,
     MoveError,
     Position,
@@ -205,9 +205,9 @@ def _played(seed: int = 21, n: int = 40, variant: str = "seed-001"):
 
 def test_record_text_round_trips() -> None:
     g = _played()
-    record = GameRecord.from_game(g, Player="tester", Seed="21")
+    record = KlondikeRecord.from_game(g, Player="tester", Seed="21")
     text = str(record)
-    again = GameRecord.parse(text)
+    again = KlondikeRecord.parse(text)
     assert again == record
     assert again.replay().position() == g.position()
     assert '[Variant "seed-001"]' in text and '[Player "tester"]' in text and f"1. {g.moves[0]}" in text
@@ -215,21 +215,21 @@ def test_record_text_round_trips() -> None:
 
 def test_record_json_round_trips() -> None:
     g = _played(variant="seed-002")
-    record = GameRecord.from_game(g)
-    again = GameRecord.parse(record.to_json())
+    record = KlondikeRecord.from_game(g)
+    again = KlondikeRecord.parse(record.to_json())
     assert again == record and again.variant == Variant.preset("seed-002")
 
 
 def test_record_of_a_mid_game_start_uses_a_position_header() -> None:
     start = _played(n=10).position()
-    record = GameRecord(Variant.preset("draw3"), start, [DRAW])
+    record = KlondikeRecord(Variant.preset("draw3"), start, [DRAW])
     text = str(record)
     assert "[Position " in text
-    assert GameRecord.parse(text) == record
+    assert KlondikeRecord.parse(text) == record
 
 
 def test_record_reports_first_illegal_move() -> None:
-    record = GameRecord.parse(str(GameRecord.from_game(_played())) + " 99. W>F\n")
+    record = KlondikeRecord.parse(str(KlondikeRecord.from_game(_played())) + " 99. W>F\n")
     with pytest.raises(ReplayError) as info:
         record.replay()
     assert info.value.number == len(record.moves)
@@ -237,19 +237,19 @@ def test_record_reports_first_illegal_move() -> None:
 
 
 def test_record_errors_name_the_line() -> None:
-    text = str(GameRecord.from_game(_played(n=5)))
+    text = str(KlondikeRecord.from_game(_played(n=5)))
     bad = text.replace("1. D", "1. Q7", 1) if "1. D" in text else text + "\nQ7\n"
     with pytest.raises(RecordError, match="line"):
-        GameRecord.parse(bad)
+        KlondikeRecord.parse(bad)
     with pytest.raises(RecordError, match="line 1"):
-        GameRecord.parse('[Game "Klondike"\n')
+        KlondikeRecord.parse('[Game "Klondike"\n')
     with pytest.raises(RecordError, match="no Deal or Position"):
-        GameRecord.parse('[Game "Klondike"]\n\n1. D\n')
+        KlondikeRecord.parse('[Game "Klondike"]\n\n1. D\n')
     with pytest.raises(RecordError, match="variant"):
-        GameRecord.parse('[Draw "2"]\n[Deal "x"]\n')
+        KlondikeRecord.parse('[Draw "2"]\n[Deal "x"]\n')
 
 
 def test_record_comments_and_unnumbered_moves() -> None:
     deal = Position.from_seed(2).deal_string()
-    record = GameRecord.parse(f'[Deal "{deal}"]\n\nD {{a comment here}} D 3. D\n')
+    record = KlondikeRecord.parse(f'[Deal "{deal}"]\n\nD {{a comment here}} D 3. D\n')
     assert [str(m) for m in record.moves] == ["D", "D", "D"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from klondike_helpers import game, new_game
 
+from cardtable.errors import IllegalMoveError
 from cardtable.klondike import DRAW, RECYCLE, KlondikeGame, Move, Scoring, Variant
 
 M = Move.parse
@@ -52,9 +53,9 @@ def test_a_different_move_clears_redo() -> None:
 
 def test_undo_and_redo_on_empty_stacks_raise() -> None:
     g = new_game(3)
-    with pytest.raises(IndexError):
+    with pytest.raises(IllegalMoveError):
         g.undo()
-    with pytest.raises(IndexError):
+    with pytest.raises(IllegalMoveError):
         g.redo()
 
 

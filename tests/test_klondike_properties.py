@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cardtable.cards import Card
-from cardtable.klondike import GameRecord, KlondikeGame, Move, Position, Scoring, Variant, read_layout, write_layout
+from cardtable.klondike import KlondikeGame, KlondikeRecord, Move, Position, Scoring, Variant, read_layout, write_layout
 from cardtable.klondike.formats import moves_from_klondike_solver
 
 # Every combination of the rule options, each with one of the scorings.
@@ -92,10 +92,10 @@ def test_every_notation_round_trips(seed: int, variant: Variant, picks: list[int
     for fmt in ("position", "solvitaire"):
         back = read_layout(write_layout(position, fmt))
         assert back.tableau == position.tableau and back.stock == position.stock and back.waste == position.waste
-    record = GameRecord.from_game(game)
-    assert GameRecord.parse(str(record)) == record
-    assert GameRecord.parse(record.to_json()) == record
-    assert GameRecord.parse(str(record)).replay().position() == position
+    record = KlondikeRecord.from_game(game)
+    assert KlondikeRecord.parse(str(record)) == record
+    assert KlondikeRecord.parse(record.to_json()) == record
+    assert KlondikeRecord.parse(str(record)).replay().position() == position
 
 
 @given(seed=seeds, picks=choices)
@@ -122,7 +122,7 @@ RECORDED = sorted((Path(__file__).parent / "data" / "recorded").glob("*.txt"))
 def test_recorded_games_replay_to_a_win(path: Path) -> None:
     """Klondike-Solver's winning games (recorded with its own move list in the
     Source header) replay move for move to a win in the engine."""
-    record = GameRecord.parse(path.read_text())
+    record = KlondikeRecord.parse(path.read_text())
     assert [str(m) for m in record.moves] == moves_from_klondike_solver(record.headers["Source"])
     game = record.replay()
     assert game.is_won() and record.headers["Result"] == "won"

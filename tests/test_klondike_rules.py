@@ -11,8 +11,8 @@ from cardtable.klondike import (
     RECYCLE,
     IllegalMoveError,
     KlondikeGame,
+    KlondikeOutcome,
     Move,
-    Outcome,
     Position,
     Variant,
 )
@@ -116,7 +116,7 @@ def test_recycling_on_the_last_allowed_pass() -> None:
     _draw_all(g)
     assert g.passes_left == 0
     assert not g.is_legal(RECYCLE)
-    assert g.outcome() is Outcome.NO_MOVES
+    assert g.outcome() is KlondikeOutcome.NO_MOVES
 
 
 def test_unlimited_passes_recycle_forever_but_game_is_over() -> None:
@@ -126,7 +126,7 @@ def test_unlimited_passes_recycle_forever_but_game_is_over() -> None:
         g.play(RECYCLE)
     assert g.pass_number == 11
     # Moves are left (draw, recycle), but they only cycle the stock.
-    assert g.legal_moves() and g.outcome() is Outcome.NO_PROGRESS
+    assert g.legal_moves() and g.outcome() is KlondikeOutcome.NO_PROGRESS
 
 
 def test_draw_on_empty_stock_is_illegal() -> None:
@@ -277,14 +277,14 @@ def test_won_when_all_cards_are_on_foundations() -> None:
     g = game(["Ks"], foundation=(13, 13, 13, 12), stock="")
     assert g.outcome() is None
     g.play(M("1>F"))
-    assert g.is_won() and g.outcome() is Outcome.WON
+    assert g.is_won() and g.outcome() is KlondikeOutcome.WON
 
 
 def test_lost_when_no_move_is_left() -> None:
     # Ac lies face down under 2c; 3c is stuck on a pile of face-down clubs; no king is free.
     g = game(["Ac|2c", "Kc Qc Jc Tc 9c 8c 7c 6c 5c 4c|3c"], stock="", foundation=(0, 13, 13, 13))
     assert g.legal_moves() == []
-    assert g.outcome() is Outcome.NO_MOVES
+    assert g.outcome() is KlondikeOutcome.NO_MOVES
 
 
 def test_no_progress_when_cards_only_shuffle_back_and_forth() -> None:
@@ -294,7 +294,7 @@ def test_no_progress_when_cards_only_shuffle_back_and_forth() -> None:
     assert g.legal_moves() == [M("1>2")]
     g.play(M("1>2"))
     assert g.legal_moves() == [M("2>1")]
-    assert g.outcome() is Outcome.NO_PROGRESS
+    assert g.outcome() is KlondikeOutcome.NO_PROGRESS
     assert g.progress_possible() is False
 
 

@@ -11,7 +11,7 @@ import pytest
 from cli_helpers import run
 
 from cardtable.bots.priority import play_priority_game
-from cardtable.klondike import GameRecord, KlondikeGame, Move, Position, Variant
+from cardtable.klondike import KlondikeGame, KlondikeRecord, Move, Position, Variant
 from cardtable.sim.runner import GameResult, RunSpec, play_batch, run_games
 from cardtable.sim.stats import mean_interval, summarize, wilson
 from cardtable.sim.store import ResultsStore
@@ -50,7 +50,7 @@ def test_output_fields_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[
         game = json.loads(line)
         assert {"deal", "won", "foundation", "moves", "net"} <= set(game)
         assert game["moves"][0] == "D"
-        record = GameRecord(SEED_002, Position.from_deal(game["deal"]), [Move.parse(m) for m in game["moves"]])
+        record = KlondikeRecord(SEED_002, Position.from_deal(game["deal"]), [Move.parse(m) for m in game["moves"]])
         replayed = record.replay()
         assert replayed.foundation_count() == game["foundation"]
         assert game["net"] == 5 * game["foundation"] - 52

@@ -7,17 +7,17 @@
 
 from __future__ import annotations
 
-from cardtable.bots.base import Player
+from cardtable.bots.base import KlondikeBot
 from cardtable.bots.priority import PriorityPlayer, play_priority_game
 from cardtable.bots.simple import GreedyPlayer, RandomPlayer
 from cardtable.bots.turns import TurnsPlayer
-from cardtable.bots.view import PlayerView
+from cardtable.klondike.view import KlondikeView
 
 __all__ = [
     "STRATEGIES",
     "GreedyPlayer",
-    "Player",
-    "PlayerView",
+    "KlondikeBot",
+    "KlondikeView",
     "PriorityPlayer",
     "RandomPlayer",
     "TurnsPlayer",
@@ -26,7 +26,7 @@ __all__ = [
 ]
 
 #: The strategies by command-line name.
-STRATEGIES: dict[str, type[Player]] = {
+STRATEGIES: dict[str, type[KlondikeBot]] = {
     cls.name: cls for cls in (PriorityPlayer, TurnsPlayer, GreedyPlayer, RandomPlayer)
 }
 
@@ -35,7 +35,7 @@ STRATEGIES: dict[str, type[Player]] = {
 HOME_VARIANTS: dict[str, str] = {"priority": "seed-002", "turns": "seed-000", "greedy": "draw1", "random": "draw1"}
 
 
-def make_player(name: str) -> Player:
+def make_player(name: str) -> KlondikeBot:
     """A new player of the named strategy."""
     try:
         return STRATEGIES[name]()

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
-from cardtable.bots.view import PlayerView
 from cardtable.klondike.moves import Move
+from cardtable.klondike.view import KlondikeView
 
-__all__ = ["Player"]
+__all__ = ["KlondikeBot"]
 
 
-class Player(ABC):
-    """A Klondike player: it sees a :class:`PlayerView` and picks a move.
+class KlondikeBot(ABC):
+    """A Klondike player: it sees a :class:`KlondikeView` and picks a move.
 
     A player may keep memory within a game (what it did last, how many passes
     went by without a card moving); :meth:`new_game` clears it. :meth:`choose`
@@ -28,5 +28,5 @@ class Player(ABC):
         """Forget the last game; ``seed`` feeds any randomness the player uses."""
 
     @abstractmethod
-    def choose(self, view: PlayerView) -> Move | None:
+    def choose(self, view: KlondikeView) -> Move | None:
         """The next move, or ``None`` to stop."""

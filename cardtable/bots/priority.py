@@ -36,15 +36,15 @@ stock runs out, and stops after a whole pass in which no card moved; on seed
 
 from __future__ import annotations
 
-from cardtable.bots.base import Player
-from cardtable.bots.view import PlayerView
+from cardtable.bots.base import KlondikeBot
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import DRAW, FOUNDATION, RECYCLE, WASTE, Move
+from cardtable.klondike.view import KlondikeView
 
 __all__ = ["PriorityPlayer", "play_priority_game"]
 
 
-class PriorityPlayer(Player):
+class PriorityPlayer(KlondikeBot):
     """Seed 002's priority order (see the module documentation)."""
 
     name = "priority"
@@ -58,7 +58,7 @@ class PriorityPlayer(Player):
         self._last = None
         self._moved_this_pass = False
 
-    def choose(self, view: PlayerView) -> Move | None:
+    def choose(self, view: KlondikeView) -> Move | None:
         move = self._next(view)
         if move is not None:
             if move == RECYCLE:
@@ -68,7 +68,7 @@ class PriorityPlayer(Player):
         self._last = move
         return move
 
-    def _next(self, view: PlayerView) -> Move | None:
+    def _next(self, view: KlondikeView) -> Move | None:
         last = self._last
         if last is None and view.stock_count:
             return DRAW  # step 0
@@ -98,10 +98,10 @@ class PriorityPlayer(Player):
                     continue
                 top = view.top(target)
                 if top is not None:
-                    if base.fits_on(top):
+                    if view.variant.fits(base, top):
                         return Move(source, target, len(run))
                 elif (view.is_empty(target) and view.face_down[source]
-                      and (base.rank == 13 or view.variant.empty == "any")):
+                      and view.variant.fills_empty(base)):
                     return Move(source, target, len(run))
         # (e) draw, or the game is over
         if view.stock_count:
@@ -116,7 +116,7 @@ def play_priority_game(game: KlondikeGame) -> list[Move]:
     player = PriorityPlayer()
     made: list[Move] = []
     while True:
-        move = player.choose(PlayerView.of(game))
+        move = player.choose(KlondikeView.of(game))
         if move is None:
             return made
         game.play(move)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from cardtable.bots.base import Player
-from cardtable.bots.view import PlayerView
+from cardtable.bots.base import KlondikeBot
 from cardtable.cards import SplitMix64
 from cardtable.klondike.moves import DRAW, FOUNDATION, RECYCLE, STOCK, WASTE, Move
+from cardtable.klondike.view import KlondikeView
 
 __all__ = ["GreedyPlayer", "RandomPlayer"]
 
@@ -33,7 +33,7 @@ class _PassCounter:
         return self.idle >= self.limit
 
 
-class RandomPlayer(Player):
+class RandomPlayer(KlondikeBot):
     """Uniformly random legal moves (from :class:`~cardtable.cards.SplitMix64`,
     seeded per game), capped: it stops after ``max_moves`` moves or after
     ``idle_passes`` whole passes through the stock with no card moved."""
@@ -50,7 +50,7 @@ class RandomPlayer(Player):
         self._rng = SplitMix64(seed ^ 0x5EED)
         self._passes.reset()
 
-    def choose(self, view: PlayerView) -> Move | None:
+    def choose(self, view: KlondikeView) -> Move | None:
         if view.moves_played >= self.max_moves or self._passes.exhausted or not view.legal_moves:
             return None
         moves = view.legal_moves
@@ -61,7 +61,7 @@ class RandomPlayer(Player):
         return move
 
 
-class GreedyPlayer(Player):
+class GreedyPlayer(KlondikeBot):
     """A sensible heuristic for every variant.
 
     Each move is scored and the best taken (ties: the first in the engine's
@@ -85,7 +85,7 @@ class GreedyPlayer(Player):
     def new_game(self, seed: int = 0) -> None:
         self._passes.reset()
 
-    def choose(self, view: PlayerView) -> Move | None:
+    def choose(self, view: KlondikeView) -> Move | None:
         if view.moves_played >= self.max_moves or self._passes.exhausted:
             return None
         best: Move | None = None
@@ -99,15 +99,7 @@ class GreedyPlayer(Player):
         self._passes.note(best)
         return best
 
-    @staticmethod
-    def _safe_to_foundation(view: PlayerView, rank: int, red: bool) -> bool:
-        # Safe when both other-colour cards one rank lower are already home.
-        if rank <= 2:
-            return True
-        other = (0, 3) if red else (1, 2)
-        return all(view.foundation[s] >= rank - 1 for s in other)
-
-    def _score(self, view: PlayerView, move: Move) -> float:
+    def _score(self, view: KlondikeView, move: Move) -> float:
         source, target = move.source, move.target
         if source == STOCK:
             return 1.0
@@ -125,14 +117,14 @@ class GreedyPlayer(Player):
             card = view.waste_top
             assert card is not None
             if target == FOUNDATION:
-                return 90.0 if self._safe_to_foundation(view, card.rank, card.is_red) else 40.0
+                return 90.0 if view.variant.safe_to_foundation(card, view.foundation) else 40.0
             return 30.0 if card.rank != 13 else 25.0
         run = view.face_up[source]
         moving = run[len(run) - move.count:]
         reveals = move.count == len(run) and view.face_down[source] > 0
         if target == FOUNDATION:
             card = moving[0]
-            base = 100.0 if self._safe_to_foundation(view, card.rank, card.is_red) else 45.0
+            base = 100.0 if view.variant.safe_to_foundation(card, view.foundation) else 45.0
             return base + (20.0 + view.face_down[source] if reveals else 0.0)
         if reveals:
             return 60.0 + view.face_down[source]
@@ -149,4 +141,4 @@ class GreedyPlayer(Player):
         if view.fits_foundation(freed):
             return 50.0
         waste_top = view.waste_top
-        return 28.0 if waste_top is not None and waste_top.fits_on(freed) else 0.0
+        return 28.0 if waste_top is not None and view.variant.fits(waste_top, freed) else 0.0

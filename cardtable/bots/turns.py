@@ -45,14 +45,14 @@ The bot plays any variant; with draw 1 step 6 looks at the one card drawn.
 
 from __future__ import annotations
 
-from cardtable.bots.base import Player
-from cardtable.bots.view import PlayerView
+from cardtable.bots.base import KlondikeBot
 from cardtable.klondike.moves import DRAW, FOUNDATION, RECYCLE, WASTE, Move
+from cardtable.klondike.view import KlondikeView
 
 __all__ = ["TurnsPlayer"]
 
 
-class TurnsPlayer(Player):
+class TurnsPlayer(KlondikeBot):
     """Seed 000's method (see the module documentation)."""
 
     name = "turns"
@@ -68,7 +68,7 @@ class TurnsPlayer(Player):
         self._moved_this_pass = False
         self._idle_passes = 0
 
-    def choose(self, view: PlayerView) -> Move | None:
+    def choose(self, view: KlondikeView) -> Move | None:
         move = self._next(view)
         if move is not None and move not in view.legal_moves:
             raise AssertionError(f"turns bot chose an illegal move {move}")  # a bug, never bad input
@@ -81,7 +81,7 @@ class TurnsPlayer(Player):
 
     # ----- the steps ------------------------------------------------------------------------
 
-    def _next(self, view: PlayerView) -> Move | None:
+    def _next(self, view: KlondikeView) -> Move | None:
         if self._to_check:
             move = self.play_drawn_card(view)
             if move is not None:
@@ -102,7 +102,7 @@ class TurnsPlayer(Player):
         return None
 
     @staticmethod
-    def foundation_move(view: PlayerView) -> Move | None:
+    def foundation_move(view: KlondikeView) -> Move | None:
         """Step 1: a pile's top card to its foundation, piles left to right."""
         for pile in range(7):
             top = view.top(pile)
@@ -111,13 +111,13 @@ class TurnsPlayer(Player):
         return None
 
     @staticmethod
-    def _king_waiting(view: PlayerView) -> bool:
+    def _king_waiting(view: KlondikeView) -> bool:
         waste_top = view.waste_top
         if waste_top is not None and waste_top.rank == 13:
             return True
         return any(run and run[0].rank == 13 and view.face_down[i] for i, run in enumerate(view.face_up))
 
-    def pile_move(self, view: PlayerView) -> Move | None:
+    def pile_move(self, view: KlondikeView) -> Move | None:
         """Step 2: a whole face-up run onto another pile, when it turns a card
         up, or clears a pile for a waiting king."""
         for source in range(7):
@@ -129,12 +129,12 @@ class TurnsPlayer(Player):
                 continue
             for target in range(7):
                 top = view.top(target)
-                if target != source and top is not None and base.fits_on(top):
+                if target != source and top is not None and view.variant.fits(base, top):
                     return Move(source, target, len(run))
         return None
 
     @staticmethod
-    def king_move(view: PlayerView) -> Move | None:
+    def king_move(view: KlondikeView) -> Move | None:
         """Step 3: a king heading a run with face-down cards under it, or the
         king on top of the waste, to the leftmost empty pile."""
         empty = next((p for p in range(7) if view.is_empty(p)), None)
@@ -150,7 +150,7 @@ class TurnsPlayer(Player):
         return None
 
     @staticmethod
-    def play_drawn_card(view: PlayerView) -> Move | None:
+    def play_drawn_card(view: KlondikeView) -> Move | None:
         """Step 6: the waste top to its foundation, else the leftmost pile that
         takes it, else (a king) an empty pile."""
         card = view.waste_top
@@ -160,9 +160,9 @@ class TurnsPlayer(Player):
             return Move(WASTE, FOUNDATION)
         for pile in range(7):
             top = view.top(pile)
-            if top is not None and card.fits_on(top):
+            if top is not None and view.variant.fits(card, top):
                 return Move(WASTE, pile)
-        if card.rank == 13 or view.variant.empty == "any":
+        if view.variant.fills_empty(card):
             for pile in range(7):
                 if view.is_empty(pile):
                     return Move(WASTE, pile)

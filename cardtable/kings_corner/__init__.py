@@ -25,20 +25,22 @@ from cardtable.kings_corner.actions import (
 )
 from cardtable.kings_corner.bots import BOTS, Bot, GreedyBot, RandomBot, StrategicBot, make_bot
 from cardtable.kings_corner.errors import (
+    ActionNotationError,
     DeckError,
     IllegalActionError,
     KingsCornerError,
     RecordError,
+    TableError,
 )
-from cardtable.kings_corner.game import KingsCornerGame, Outcome, PlayerView
-from cardtable.kings_corner.record import GameRecord
+from cardtable.kings_corner.game import HandOutcome, KingsCornerGame, KingsCornerView
+from cardtable.kings_corner.record import HandRecord
 from cardtable.kings_corner.table import (
     CORNERS,
     REGULAR,
     Deck,
     Pile,
+    PilePosition,
     Player,
-    Position,
     penalty_points,
 )
 
@@ -49,26 +51,28 @@ __all__ = [
     "PASS",
     "REGULAR",
     "Action",
+    "ActionNotationError",
     "Bot",
     "Deck",
     "DeckError",
     "Draw",
-    "GameRecord",
     "GreedyBot",
+    "HandOutcome",
+    "HandRecord",
     "IllegalActionError",
     "KingsCornerError",
     "KingsCornerGame",
+    "KingsCornerView",
     "MovePile",
-    "Outcome",
     "Pass",
     "Pile",
+    "PilePosition",
     "PlayCard",
     "Player",
-    "PlayerView",
-    "Position",
     "RandomBot",
     "RecordError",
     "StrategicBot",
+    "TableError",
     "make_bot",
     "parse_action",
     "penalty_points",

@@ -10,7 +10,7 @@ An action is a small immutable value. The notation (case-insensitive when read):
 Piles are ``N E S W`` (regular) and ``NE SE SW NW`` (corners).
 
 >>> parse_action("play 10h n")
-PlayCard(card=Card.parse('Th'), target=<Position.N: 0>)
+PlayCard(card=Card.parse('Th'), target=<PilePosition.N: 0>)
 >>> str(parse_action("move w e"))
 'move W E'
 """
@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cardtable.cards import Card, CardError
-from cardtable.kings_corner.errors import IllegalActionError
-from cardtable.kings_corner.table import Position
+from cardtable.kings_corner.errors import ActionNotationError
+from cardtable.kings_corner.table import PilePosition
 
 __all__ = ["DRAW", "PASS", "Action", "Draw", "MovePile", "Pass", "PlayCard", "parse_action"]
 
@@ -31,7 +31,7 @@ class PlayCard:
     """Play ``card`` from the hand onto the pile at ``target``."""
 
     card: Card
-    target: Position
+    target: PilePosition
 
     def __str__(self) -> str:
         return f"play {self.card} {self.target.name}"
@@ -41,8 +41,8 @@ class PlayCard:
 class MovePile:
     """Move the whole pile at ``source`` onto the pile at ``target``."""
 
-    source: Position
-    target: Position
+    source: PilePosition
+    target: PilePosition
 
     def __str__(self) -> str:
         return f"move {self.source.name} {self.target.name}"
@@ -72,20 +72,20 @@ PASS = Pass()
 
 
 def parse_action(text: str) -> Action:
-    """Read an action from its notation; raises :class:`IllegalActionError` naming the text."""
+    """Read an action from its notation; raises :class:`ActionNotationError` naming the text."""
     words = text.split()
     verb = words[0].lower() if words else ""
     try:
         if verb == "play" and len(words) == 3:
-            return PlayCard(Card.parse(words[1]), Position.parse(words[2]))
+            return PlayCard(Card.parse(words[1]), PilePosition.parse(words[2]))
         if verb == "move" and len(words) == 3:
-            return MovePile(Position.parse(words[1]), Position.parse(words[2]))
-    except (CardError, IllegalActionError) as error:
-        raise IllegalActionError(f"bad action {text!r}: {error}") from None
+            return MovePile(PilePosition.parse(words[1]), PilePosition.parse(words[2]))
+    except (CardError, ActionNotationError) as error:
+        raise ActionNotationError(f"bad action {text!r}: {error}") from None
     if verb == "draw" and len(words) == 1:
         return DRAW
     if verb == "pass" and len(words) == 1:
         return PASS
-    raise IllegalActionError(
+    raise ActionNotationError(
         f"unknown action {text!r}: write 'play CARD PILE', 'move PILE PILE', 'draw' or 'pass'"
     )

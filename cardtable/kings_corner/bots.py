@@ -1,4 +1,4 @@
-"""Bots: players that choose Kings Corner actions from a :class:`PlayerView`.
+"""Bots: players that choose Kings Corner actions from a :class:`KingsCornerView`.
 
 A bot sees only what its seat would see at the table (its own hand, the piles,
 the other players' hand sizes and the deck count) and is asked for one action
@@ -15,25 +15,19 @@ Python's :mod:`random`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
 
 from cardtable.cards import SplitMix64
+from cardtable.game import Agent
 from cardtable.kings_corner.actions import Action, MovePile, PlayCard
-from cardtable.kings_corner.errors import KingsCornerError
-from cardtable.kings_corner.game import PlayerView
+from cardtable.kings_corner.errors import TableError
+from cardtable.kings_corner.game import KingsCornerView
 from cardtable.kings_corner.strategic import StrategicBot
 
 __all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "StrategicBot", "make_bot"]
 
 
-class Bot(Protocol):
-    """Anything that picks an action for the player whose view it is given."""
-
-    name: str
-
-    def choose(self, view: PlayerView) -> Action:
-        """One legal action for ``view.player``."""
-        ...
+#: A Kings Corner bot: a :class:`cardtable.game.Agent` of this game's views and actions.
+Bot = Agent[KingsCornerView, Action]
 
 
 class RandomBot:
@@ -44,7 +38,11 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self._rng = SplitMix64(seed)
 
-    def choose(self, view: PlayerView) -> Action:
+    def new_game(self, seed: int = 0) -> None:
+        """Reseed the bot's choices."""
+        self._rng = SplitMix64(seed)
+
+    def choose(self, view: KingsCornerView) -> Action:
         """A uniformly drawn legal action."""
         actions = view.legal_actions()
         return actions[self._rng.below(len(actions))]
@@ -58,7 +56,10 @@ class GreedyBot:
     def __init__(self, seed: int = 0) -> None:
         del seed  # deterministic
 
-    def choose(self, view: PlayerView) -> Action:
+    def new_game(self, seed: int = 0) -> None:
+        """Nothing to forget: the bot is deterministic."""
+
+    def choose(self, view: KingsCornerView) -> Action:
         """The first pile move, else the first card play, else the end of the turn."""
         actions = view.legal_actions()
         for action in actions:
@@ -80,11 +81,11 @@ BOTS: dict[str, Callable[[int], Bot]] = {
 
 def make_bot(name: str, seed: int = 0) -> Bot:
     """A bot by name (``random``, ``greedy``, ``strategic``); raises
-    :class:`KingsCornerError` for an unknown name."""
+    :class:`TableError` for an unknown name."""
     try:
         factory = BOTS[name.strip().lower()]
     except KeyError:
-        raise KingsCornerError(
+        raise TableError(
             f"unknown bot {name!r}: choose from {', '.join(sorted(BOTS))}"
         ) from None
     return factory(seed)

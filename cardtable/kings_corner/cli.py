@@ -15,11 +15,11 @@ import time
 from pathlib import Path
 
 from cardtable.argtypes import seed, whole_number
+from cardtable.errors import CardtableError, RecordError
 from cardtable.files import atomic_write_text
-from cardtable.kings_corner.errors import KingsCornerError, RecordError
 from cardtable.kings_corner.game import KingsCornerGame
 from cardtable.kings_corner.match import MatchReport, record_of, run_hands, summarize
-from cardtable.kings_corner.record import GameRecord, result_text
+from cardtable.kings_corner.record import HandRecord, result_text
 from cardtable.kings_corner.render import describe_action, table_text
 
 __all__ = ["register"]
@@ -155,7 +155,7 @@ def _play(args: argparse.Namespace) -> int:
     from cardtable.kings_corner.play import HumanSeat
 
     save = args.save
-    def keep(record: GameRecord) -> None:
+    def keep(record: HandRecord) -> None:
         if save is not None:
             atomic_write_text(save, record.to_text())
 
@@ -180,14 +180,14 @@ def _record(args: argparse.Namespace) -> int:
     return 0
 
 
-def read_record(path: Path) -> GameRecord:
+def read_record(path: Path) -> HandRecord:
     """Read a record file, text or JSON; errors name the file."""
     text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
     try:
         if text.lstrip().startswith("{"):
-            return GameRecord.from_json(text)
-        return GameRecord.from_text(text)
-    except KingsCornerError as error:
+            return HandRecord.from_json(text)
+        return HandRecord.from_text(text)
+    except CardtableError as error:
         raise RecordError(f"{path}: {error}") from None
 
 

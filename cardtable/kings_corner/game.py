@@ -34,27 +34,27 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from cardtable.cards import Card, shuffled_deck
-from cardtable.kings_corner.actions import DRAW, PASS, Action, Draw, MovePile, Pass, PlayCard
-from cardtable.kings_corner.errors import DeckError, IllegalActionError, KingsCornerError
+from cardtable.kings_corner.actions import DRAW, PASS, Action, Draw, MovePile, Pass, PlayCard, parse_action
+from cardtable.kings_corner.errors import DeckError, IllegalActionError, TableError
 from cardtable.kings_corner.table import (
     REGULAR,
     Deck,
     Pile,
+    PilePosition,
     Player,
-    Position,
     can_move,
     can_place,
     penalty_points,
 )
 
-__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "KingsCornerGame", "Outcome", "PlayerView"]
+__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "HandOutcome", "KingsCornerGame", "KingsCornerView"]
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class HandOutcome:
     """How a hand ended: the winner's seat (None on a stalemate), each seat's
     penalty points (0 for the winner) and the number of completed turns."""
 
@@ -72,18 +72,18 @@ def legal_actions_for(
     hand: Iterable[Card], piles: Sequence[Sequence[Card]], deck_count: int
 ) -> list[Action]:
     """The legal actions for a player holding ``hand`` with these ``piles`` (indexed by
-    :class:`Position`, bottom first): pile moves, then card plays in hand order, then
+    :class:`PilePosition`, bottom first): pile moves, then card plays in hand order, then
     ``draw`` (or ``pass`` when the deck is empty)."""
     tops = [pile[-1] if pile else None for pile in piles]
     actions: list[Action] = []
     for source in REGULAR:
         if piles[source]:
             bottom = piles[source][0]
-            for target in Position:
+            for target in PilePosition:
                 if target != source and can_move(bottom, tops[target], corner=target.is_corner):
                     actions.append(MovePile(source, target))
     for card in hand:
-        for target in Position:
+        for target in PilePosition:
             if can_place(card, tops[target], corner=target.is_corner):
                 actions.append(PlayCard(card, target))
     actions.append(DRAW if deck_count else PASS)
@@ -91,7 +91,7 @@ def legal_actions_for(
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerView:
+class KingsCornerView:
     """What one player sees: their own hand, the piles, the other players' hand sizes
     and the deck count. It holds no reference to the game, so other hands and the
     deck order cannot be read through it."""
@@ -113,7 +113,7 @@ class PlayerView:
         """The seat that moves after this player."""
         return (self.player + 1) % len(self.hand_sizes)
 
-    def top(self, position: Position) -> Card | None:
+    def top(self, position: PilePosition) -> Card | None:
         """The top card of a pile, or None when it is empty."""
         pile = self.piles[position]
         return pile[-1] if pile else None
@@ -126,8 +126,8 @@ class PlayerView:
 # What undo needs: the action, the acting seat's hand, the touched piles, the deck
 # (for a draw) and the counters, all as they were before the action.
 _Snapshot = tuple[
-    Action, tuple[Card, ...], tuple[tuple[Position, tuple[Card, ...]], ...],
-    "tuple[Card, ...] | None", int, int, int, int, "Outcome | None",
+    Action, tuple[Card, ...], tuple[tuple[PilePosition, tuple[Card, ...]], ...],
+    "tuple[Card, ...] | None", int, int, int, int, "HandOutcome | None",
 ]
 
 
@@ -154,7 +154,7 @@ class KingsCornerGame:
 
     def __init__(self, players: int = 4, deck: Iterable[Card] | None = None) -> None:
         if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise KingsCornerError(
+            raise TableError(
                 f"Kings Corner is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}"
             )
         self._deck = Deck(deck)
@@ -164,14 +164,14 @@ class KingsCornerGame:
         self._players = [Player(f"P{seat + 1}") for seat in range(players)]
         for player in self._players:
             self._deck.deal_hand(player)
-        self._piles = [Pile(position) for position in Position]
+        self._piles = [Pile(position) for position in PilePosition]
         for position in REGULAR:
             self._piles[position].place(self._deck.take(1)[0])
         self._turn = 0
         self._turns = 0
         self._idle = 0
         self._turn_actions = 0
-        self._outcome: Outcome | None = None
+        self._outcome: HandOutcome | None = None
         self._stack: list[_Snapshot] = []
 
     @classmethod
@@ -225,13 +225,13 @@ class KingsCornerGame:
         """How many cards each seat holds."""
         return tuple(len(player) for player in self._players)
 
-    def pile(self, position: Position) -> tuple[Card, ...]:
+    def pile(self, position: PilePosition) -> tuple[Card, ...]:
         """The cards of a pile, bottom first."""
         return self._piles[position].cards
 
     @property
     def piles(self) -> tuple[tuple[Card, ...], ...]:
-        """All eight piles, indexed by :class:`Position`, bottom first."""
+        """All eight piles, indexed by :class:`PilePosition`, bottom first."""
         return tuple(pile.cards for pile in self._piles)
 
     def deck_cards(self) -> tuple[Card, ...]:
@@ -239,10 +239,10 @@ class KingsCornerGame:
         referees)."""
         return self._deck.cards
 
-    def view(self, seat: int | None = None) -> PlayerView:
+    def view(self, seat: int | None = None) -> KingsCornerView:
         """What ``seat`` (default: the player to move) sees."""
         seat = self._turn if seat is None else seat
-        return PlayerView(
+        return KingsCornerView(
             seat,
             self._players[seat].hand,
             self.piles,
@@ -265,7 +265,7 @@ class KingsCornerGame:
         """Whether ``action`` may be played now."""
         return action in self.legal_actions()
 
-    def outcome(self) -> Outcome | None:
+    def outcome(self) -> HandOutcome | None:
         """How the hand ended, or None while it goes on."""
         return self._outcome
 
@@ -283,7 +283,7 @@ class KingsCornerGame:
             raise IllegalActionError(f"illegal action '{action}': the hand is over")
         player = self._players[self._turn]
         snapshot_hand = player.hand
-        touched: tuple[tuple[Position, tuple[Card, ...]], ...] = ()
+        touched: tuple[tuple[PilePosition, tuple[Card, ...]], ...] = ()
         deck: tuple[Card, ...] | None = None
         try:
             if isinstance(action, PlayCard):
@@ -328,16 +328,16 @@ class KingsCornerGame:
             if player.has_won:
                 self._outcome = self._score(self._turn)
 
-    def _score(self, winner: int | None) -> Outcome:
-        return Outcome(
+    def _score(self, winner: int | None) -> HandOutcome:
+        return HandOutcome(
             winner, tuple(penalty_points(p.hand) for p in self._players), self._turns
         )
 
     def undo(self) -> Action:
-        """Take back the last action and return it; raises :class:`KingsCornerError`
+        """Take back the last action and return it; raises :class:`IllegalActionError`
         when there is none."""
         if not self._stack:
-            raise KingsCornerError("nothing to undo")
+            raise IllegalActionError("nothing to undo")
         (action, hand, touched, deck, self._turn, self._turns, self._idle,
          self._turn_actions, self._outcome) = self._stack.pop()
         self._players[self._turn]._hand = list(hand)
@@ -361,6 +361,32 @@ class KingsCornerGame:
         other._outcome = self._outcome
         other._stack = list(self._stack)
         return other
+
+    # -- the shared game interface (cardtable.game.GameState) ----------------------
+
+    @property
+    def num_players(self) -> int:
+        """The number of seats (the same as :attr:`players`)."""
+        return len(self._players)
+
+    def current_player(self) -> int | None:
+        """The seat to move, or ``None`` once the hand is over."""
+        return None if self._outcome is not None else self._turn
+
+    def returns(self) -> tuple[float, ...]:
+        """Each seat's penalty points as a loss (``-points``; 0 for the
+        winner) once the hand is over; zeros before."""
+        if self._outcome is None:
+            return (0.0,) * len(self._players)
+        return tuple(-float(points) for points in self._outcome.penalties)
+
+    def action_to_string(self, action: Action) -> str:
+        """The action in action notation (``play 7h N``, ``move W E``, ``draw``)."""
+        return str(action)
+
+    def parse_action(self, text: str) -> Action:
+        """Read an action in action notation (see :mod:`cardtable.kings_corner.actions`)."""
+        return parse_action(text)
 
     def __repr__(self) -> str:
         state = "over" if self._outcome else f"P{self._turn + 1} to move"

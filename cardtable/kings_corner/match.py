@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 from cardtable.cards import SplitMix64
 from cardtable.kings_corner.bots import make_bot
-from cardtable.kings_corner.errors import KingsCornerError
+from cardtable.kings_corner.errors import TableError
 from cardtable.kings_corner.game import MAX_PLAYERS, MIN_PLAYERS, KingsCornerGame
-from cardtable.kings_corner.record import GameRecord
+from cardtable.kings_corner.record import HandRecord
 from cardtable.stats import wilson
 
 __all__ = [
@@ -80,11 +80,11 @@ def play_hand(
     return HandResult(index, seating, winner, tuple(penalties), outcome.turns), game
 
 
-def record_of(players: Sequence[str], index: int, seed: int = 0) -> GameRecord:
+def record_of(players: Sequence[str], index: int, seed: int = 0) -> HandRecord:
     """The record of hand ``index``, with the bots' names in seat order."""
     result, game = play_hand(players, index, seed)
     names = ",".join(players[entry] for entry in result.seating)
-    return GameRecord.from_game(
+    return HandRecord.from_game(
         game, [("Names", names), ("Seed", str(seed)), ("Hand", str(index))]
     )
 
@@ -94,10 +94,10 @@ def _play_range(players: tuple[str, ...], seed: int, start: int, stop: int) -> l
 
 
 def check_players(players: Sequence[str]) -> tuple[str, ...]:
-    """Validate a list of bot names; raises :class:`KingsCornerError` saying why."""
+    """Validate a list of bot names; raises :class:`TableError` saying why."""
     names = tuple(name.strip().lower() for name in players)
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise KingsCornerError(
+        raise TableError(
             f"a table seats {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}"
         )
     for name in names:
@@ -119,7 +119,7 @@ def run_hands(
     """
     names = check_players(players)
     if games < 0:
-        raise KingsCornerError(f"the number of games must be positive, not {games}")
+        raise TableError(f"the number of games must be positive, not {games}")
     workers = max(1, workers or os.cpu_count() or 1)
     if workers == 1 or games < 2:
         results = []

@@ -18,13 +18,13 @@ from rich.text import Text
 from cardtable.cards import Card, CardError
 from cardtable.kings_corner.actions import DRAW, PASS, Action, MovePile, PlayCard
 from cardtable.kings_corner.bots import Bot, make_bot
-from cardtable.kings_corner.errors import IllegalActionError, KingsCornerError
+from cardtable.kings_corner.errors import ActionNotationError, KingsCornerError
 from cardtable.kings_corner.game import KingsCornerGame
 from cardtable.kings_corner.match import derive_seed
-from cardtable.kings_corner.record import GameRecord
+from cardtable.kings_corner.record import HandRecord
 from cardtable.kings_corner.render import describe_action, view_text
 from cardtable.kings_corner.strategic import plan_turn
-from cardtable.kings_corner.table import Position
+from cardtable.kings_corner.table import PilePosition
 
 __all__ = ["HELP", "Command", "HumanSeat", "parse_command"]
 
@@ -61,14 +61,14 @@ class Command:
 
     word: str
     card: Card | None = None
-    source: Position | None = None
-    target: Position | None = None
+    source: PilePosition | None = None
+    target: PilePosition | None = None
 
 
-def _position(text: str) -> Position | None:
+def _position(text: str) -> PilePosition | None:
     try:
-        return Position.parse(text)
-    except IllegalActionError:
+        return PilePosition.parse(text)
+    except ActionNotationError:
         return None
 
 
@@ -116,7 +116,7 @@ class HumanSeat:
     unicode: bool = True
     console: Console = field(default_factory=lambda: Console(highlight=False))
     read: Callable[[str], str] = input
-    on_hand_end: Callable[[GameRecord], None] | None = None
+    on_hand_end: Callable[[HandRecord], None] | None = None
     totals: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -215,7 +215,7 @@ class HumanSeat:
             self._say("Totals: " + ", ".join(
                 f"{self._names[e]} {self.totals[e]}" for e in range(players)))
         if self.on_hand_end is not None:
-            self.on_hand_end(GameRecord.from_game(
+            self.on_hand_end(HandRecord.from_game(
                 game, [("Names", ",".join(names)), ("Seed", str(self.seed))]))
 
     def _human_turn(self, game: KingsCornerGame, me: int) -> bool:
@@ -280,7 +280,7 @@ class HumanSeat:
         if not targets:
             raise CommandError(f"{card.symbol()} fits on no pile now")
         empty = [t for t in targets if not game.pile(t)]
-        if len(targets) == 1 or (len(targets) == len(empty) and not Position(targets[0]).is_corner):
+        if len(targets) == 1 or (len(targets) == len(empty) and not PilePosition(targets[0]).is_corner):
             return PlayCard(card, targets[0])
         raise CommandError(f"{card.symbol()} fits on {', '.join(t.name for t in targets)}:"
                            f" say which, e.g. '{card} {targets[0].name}'")

@@ -20,8 +20,8 @@ actions in :mod:`~cardtable.kings_corner.actions` notation, separated by ``;``.
 
 >>> game = KingsCornerGame.from_seed(3, seed=1)
 >>> game.play(game.legal_actions()[-1])
->>> record = GameRecord.from_game(game)
->>> GameRecord.from_text(record.to_text()) == record
+>>> record = HandRecord.from_game(game)
+>>> HandRecord.from_text(record.to_text()) == record
 True
 """
 
@@ -33,18 +33,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from cardtable.cards import Card, CardError, format_cards, parse_cards
+from cardtable.errors import CardtableError, RecordError
 from cardtable.kings_corner.actions import Action, Draw, Pass, parse_action
-from cardtable.kings_corner.errors import KingsCornerError, RecordError
-from cardtable.kings_corner.game import KingsCornerGame, Outcome
+from cardtable.kings_corner.game import HandOutcome, KingsCornerGame
 
-__all__ = ["GameRecord", "result_text"]
+__all__ = ["HandRecord", "result_text"]
 
 _TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$')
 _TURN = re.compile(r"^(\d+)\s+P(\d+)\s*:\s*(.*)$")
 _RESERVED = ("Game", "Players", "Deck", "Result")
 
 
-def result_text(outcome: Outcome | None) -> str:
+def result_text(outcome: HandOutcome | None) -> str:
     """The ``Result`` tag for an outcome: ``P2``, ``stalemate`` or ``*``."""
     if outcome is None:
         return "*"
@@ -52,7 +52,7 @@ def result_text(outcome: Outcome | None) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class GameRecord:
+class HandRecord:
     """A hand as played: the number of players, the deal (52 cards, top first), the
     actions in order, and any extra tags (``Names``, ``Seed``...)."""
 
@@ -62,7 +62,7 @@ class GameRecord:
     tags: tuple[tuple[str, str], ...] = ()
 
     @classmethod
-    def from_game(cls, game: KingsCornerGame, tags: Iterable[tuple[str, str]] = ()) -> GameRecord:
+    def from_game(cls, game: KingsCornerGame, tags: Iterable[tuple[str, str]] = ()) -> HandRecord:
         """The record of ``game`` so far."""
         return cls(game.players, game.initial_deck, game.history, tuple(tags))
 
@@ -75,12 +75,12 @@ class GameRecord:
         first action that cannot be played."""
         try:
             game = KingsCornerGame(self.players, self.deck)
-        except KingsCornerError as error:
+        except CardtableError as error:
             raise RecordError(f"bad deal: {error}") from None
         for number, action in enumerate(self.actions, 1):
             try:
                 game.play(action)
-            except KingsCornerError as error:
+            except CardtableError as error:
                 raise RecordError(f"action {number}: {error}") from None
         return game
 
@@ -108,7 +108,7 @@ class GameRecord:
         return "\n".join([*lines, "", *turn_lines]) + "\n"
 
     @classmethod
-    def from_text(cls, text: str) -> GameRecord:
+    def from_text(cls, text: str) -> HandRecord:
         """Read the text form; raises :class:`RecordError` naming the bad line."""
         tags: list[tuple[str, str]] = []
         fixed: dict[str, tuple[int, str]] = {}
@@ -140,7 +140,7 @@ class GameRecord:
         deck = _deck_tag(fixed)
         try:
             game = KingsCornerGame(players, deck)
-        except KingsCornerError as error:
+        except CardtableError as error:
             raise RecordError(f"line {fixed['Deck'][0]}: bad deal: {error}") from None
         actions: list[Action] = []
         for number, turn, seat, body in turns:
@@ -158,7 +158,7 @@ class GameRecord:
                     if game.turns + 1 != turn:
                         raise RecordError(f"'{action}' comes after the end of the turn")
                     game.play(action)
-                except KingsCornerError as error:
+                except CardtableError as error:
                     raise RecordError(f"line {number}, action {position}: {error}") from None
                 actions.append(action)
         if "Result" in fixed:
@@ -184,7 +184,7 @@ class GameRecord:
         }, indent=1, ensure_ascii=False) + "\n"
 
     @classmethod
-    def from_json(cls, text: str) -> GameRecord:
+    def from_json(cls, text: str) -> HandRecord:
         """Read the JSON form; raises :class:`RecordError` naming the bad field."""
         try:
             data = json.loads(text)
@@ -216,7 +216,7 @@ class GameRecord:
                 raise RecordError(f"field 'actions', item {index}: expected a string")
             try:
                 actions.append(parse_action(item))
-            except KingsCornerError as error:
+            except CardtableError as error:
                 raise RecordError(f"field 'actions', item {index}: {error}") from None
         record = cls(players, deck, tuple(actions), tuple(raw_tags.items()))
         game = record.replay()

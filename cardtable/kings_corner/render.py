@@ -17,15 +17,15 @@ from collections.abc import Sequence
 
 from cardtable.cards import Card
 from cardtable.kings_corner.actions import Action, Draw, MovePile, Pass, PlayCard
-from cardtable.kings_corner.game import PlayerView
-from cardtable.kings_corner.table import Position
+from cardtable.kings_corner.game import KingsCornerView
+from cardtable.kings_corner.table import PilePosition
 
 __all__ = ["card_text", "describe_action", "hand_text", "pile_text", "table_text", "view_text"]
 
 _GRID = (
-    (Position.NW, Position.N, Position.NE),
-    (Position.W, None, Position.E),
-    (Position.SW, Position.S, Position.SE),
+    (PilePosition.NW, PilePosition.N, PilePosition.NE),
+    (PilePosition.W, None, PilePosition.E),
+    (PilePosition.SW, PilePosition.S, PilePosition.SE),
 )
 
 
@@ -64,7 +64,7 @@ def hand_text(hand: Sequence[Card], unicode: bool = True) -> str:
     return " ".join(card_text(card, unicode) for card in ordered) or "(empty)"
 
 
-def view_text(view: PlayerView, names: Sequence[str] | None = None, unicode: bool = True) -> str:
+def view_text(view: KingsCornerView, names: Sequence[str] | None = None, unicode: bool = True) -> str:
     """A player's whole view: the table, the others' hand sizes and the hand."""
     names = names or [f"P{seat + 1}" for seat in range(view.players)]
     others = "   ".join(

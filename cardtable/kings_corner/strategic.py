@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from cardtable.cards import Card, new_deck
 from cardtable.kings_corner.actions import DRAW, PASS, Action, MovePile, PlayCard
-from cardtable.kings_corner.game import PlayerView
-from cardtable.kings_corner.table import KING, Position
+from cardtable.kings_corner.game import KingsCornerView
+from cardtable.kings_corner.table import KING, PilePosition
 
 __all__ = ["StrategicBot", "plan_turn"]
 
@@ -37,7 +37,7 @@ _CHILDREN: dict[Card, frozenset[Card]] = {
     for top in new_deck()
 }
 _KINGS = frozenset(c for c in new_deck() if c.rank == KING)
-_POSITIONS = tuple(Position)
+_POSITIONS = tuple(PilePosition)
 
 # (bottom, top) of a pile, or None when it is empty.
 _Pile = tuple[Card, Card] | None
@@ -80,7 +80,7 @@ def _has_pile_move(piles: list[_Pile], empty_corner: bool) -> bool:
 
 
 class _Search:
-    def __init__(self, view: PlayerView, hold_back: bool) -> None:
+    def __init__(self, view: KingsCornerView, hold_back: bool) -> None:
         self.seen: set[Card] = set(view.hand)
         for pile in view.piles:
             self.seen.update(pile)
@@ -181,7 +181,7 @@ class _Search:
                 path.pop()
 
 
-def plan_turn(view: PlayerView, hold_back: bool = True) -> list[Action]:
+def plan_turn(view: KingsCornerView, hold_back: bool = True) -> list[Action]:
     """The best sequence of plays and pile moves found for ``view``'s player, ending
     with ``draw``/``pass`` unless it empties the hand.
 
@@ -203,12 +203,16 @@ class StrategicBot:
     name = "strategic"
 
     def __init__(self, seed: int = 0) -> None:
-        del seed  # deterministic
+        self.new_game(seed)
+
+    def new_game(self, seed: int = 0) -> None:
+        """Forget any plan (the bot is deterministic: ``seed`` is not used)."""
+        del seed
         self._plan: list[Action] = []
         self._expect: tuple[object, ...] | None = None
         self._left: tuple[object, ...] | None = None
 
-    def choose(self, view: PlayerView) -> Action:
+    def choose(self, view: KingsCornerView) -> Action:
         """The next action of this turn's plan (planning it when the turn starts).
 
         Holding back pays while others feed the piles; but when the deck is empty
@@ -228,6 +232,6 @@ class StrategicBot:
         return action
 
 
-def _table(view: PlayerView) -> tuple[object, ...]:
+def _table(view: KingsCornerView) -> tuple[object, ...]:
     return (view.player, view.piles, view.hand_sizes[:view.player]
             + view.hand_sizes[view.player + 1:])

@@ -5,10 +5,10 @@ behaviour their spec fixed. :class:`~cardtable.kings_corner.game.KingsCornerGame
 is built from them; they are usable (and tested) on their own:
 
 >>> from cardtable.cards import Card
->>> north = Pile(Position.N, [Card.parse("9s")])
+>>> north = Pile(PilePosition.N, [Card.parse("9s")])
 >>> north.accepts(Card.parse("8h")), north.accepts(Card.parse("8c"))
 (True, False)
->>> corner = Pile(Position.NE)
+>>> corner = Pile(PilePosition.NE)
 >>> corner.accepts(Card.parse("Kd")), corner.accepts(Card.parse("Qd"))
 (True, False)
 
@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from enum import IntEnum
 
 from cardtable.cards import Card, new_deck
-from cardtable.kings_corner.errors import DeckError, IllegalActionError
+from cardtable.kings_corner.errors import ActionNotationError, DeckError, IllegalActionError
 
 __all__ = [
     "CORNERS",
@@ -31,8 +31,8 @@ __all__ = [
     "REGULAR",
     "Deck",
     "Pile",
+    "PilePosition",
     "Player",
-    "Position",
     "can_move",
     "can_place",
     "penalty_points",
@@ -44,7 +44,7 @@ HAND_SIZE = 7
 KING = 13
 
 
-class Position(IntEnum):
+class PilePosition(IntEnum):
     """Where a pile lies: four regular piles in a cross, four corners between them.
 
     The regular piles are ``N E S W``; the corners ``NE SE SW NW``.
@@ -62,15 +62,15 @@ class Position(IntEnum):
     @property
     def is_corner(self) -> bool:
         """True for the four corner piles."""
-        return self >= Position.NE
+        return self >= PilePosition.NE
 
     @classmethod
-    def parse(cls, text: str) -> Position:
-        """Read a position name (``N``, ``ne``, ...); raises :class:`IllegalActionError`."""
+    def parse(cls, text: str) -> PilePosition:
+        """Read a position name (``N``, ``ne``, ...); raises :class:`ActionNotationError`."""
         try:
             return cls[text.strip().upper()]
         except KeyError:
-            raise IllegalActionError(
+            raise ActionNotationError(
                 f"unknown pile {text!r}: use N, E, S, W or a corner NE, SE, SW, NW"
             ) from None
 
@@ -79,9 +79,9 @@ class Position(IntEnum):
 
 
 #: The four regular piles, in order.
-REGULAR = (Position.N, Position.E, Position.S, Position.W)
+REGULAR = (PilePosition.N, PilePosition.E, PilePosition.S, PilePosition.W)
 #: The four corner piles, in order.
-CORNERS = (Position.NE, Position.SE, Position.SW, Position.NW)
+CORNERS = (PilePosition.NE, PilePosition.SE, PilePosition.SW, PilePosition.NW)
 
 
 def can_place(card: Card, top: Card | None, *, corner: bool) -> bool:
@@ -91,7 +91,7 @@ def can_place(card: Card, top: Card | None, *, corner: bool) -> bool:
     anything. On an empty corner: only a king.
     """
     if top is not None:
-        return card.rank + 1 == top.rank and card.colour != top.colour
+        return card.fits_on(top)
     return not corner or card.rank == KING
 
 
@@ -101,7 +101,7 @@ def can_move(bottom: Card, top: Card | None, *, corner: bool) -> bool:
     king-bottomed pile onto a corner (moving onto an empty regular pile would only
     rename the pile, so it is not a move)."""
     if top is not None:
-        return bottom.rank + 1 == top.rank and bottom.colour != top.colour
+        return bottom.fits_on(top)
     return corner and bottom.rank == KING
 
 
@@ -119,8 +119,8 @@ class Pile:
 
     __slots__ = ("_cards", "position")
 
-    def __init__(self, position: Position, cards: Iterable[Card] = ()) -> None:
-        self.position = Position(position)
+    def __init__(self, position: PilePosition, cards: Iterable[Card] = ()) -> None:
+        self.position = PilePosition(position)
         self._cards: list[Card] = list(cards)
 
     @property

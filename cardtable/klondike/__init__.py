@@ -8,12 +8,13 @@
 """
 
 from cardtable.klondike.formats import read_layout, write_layout
-from cardtable.klondike.game import IllegalMoveError, KlondikeGame, Outcome
+from cardtable.klondike.game import IllegalMoveError, KlondikeGame, KlondikeOutcome
 from cardtable.klondike.moves import DRAW, FOUNDATION, RECYCLE, STOCK, WASTE, Move, MoveError
 from cardtable.klondike.position import DealError, Position
-from cardtable.klondike.record import GameRecord, RecordError, ReplayError
+from cardtable.klondike.record import KlondikeRecord, RecordError, ReplayError
 from cardtable.klondike.render import render
 from cardtable.klondike.variant import PRESETS, Scoring, Variant, VariantError
+from cardtable.klondike.view import KlondikeView
 
 __all__ = [
     "DRAW",
@@ -23,12 +24,13 @@ __all__ = [
     "STOCK",
     "WASTE",
     "DealError",
-    "GameRecord",
     "IllegalMoveError",
     "KlondikeGame",
+    "KlondikeOutcome",
+    "KlondikeRecord",
+    "KlondikeView",
     "Move",
     "MoveError",
-    "Outcome",
     "Position",
     "RecordError",
     "ReplayError",

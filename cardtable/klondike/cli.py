@@ -12,7 +12,7 @@ from cardtable.argtypes import seed
 from cardtable.files import atomic_write_text, read_text
 from cardtable.klondike.formats import FORMATS, detect_format, read_layout, write_layout
 from cardtable.klondike.position import Position
-from cardtable.klondike.record import GameRecord
+from cardtable.klondike.record import KlondikeRecord
 from cardtable.klondike.render import render
 from cardtable.klondike.variant import PRESET_NOTES, PRESETS, Variant, parse_passes
 
@@ -61,11 +61,11 @@ def variant_from_args(args: argparse.Namespace) -> Variant:
     return variant.replace(**changes) if changes else variant
 
 
-def load_start(text: str) -> tuple[Position, GameRecord | None]:
+def load_start(text: str) -> tuple[Position, KlondikeRecord | None]:
     """Read a layout (deal string, position string, PySol board, Solvitaire
     JSON) or a game record; a record also gives its last position."""
     if detect_format(text) == "record":
-        record = GameRecord.parse(text)
+        record = KlondikeRecord.parse(text)
         return record.replay().position(), record
     return read_layout(text), None
 
@@ -155,7 +155,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    record = GameRecord.parse(read_text(args.file))
+    record = KlondikeRecord.parse(read_text(args.file))
     game = record.replay()
     outcome = game.outcome()
     if not args.quiet:

@@ -2,7 +2,7 @@
 
 The engine does no I/O. It knows the whole layout (face-down cards and the
 stock order too); players that must not see them get a
-:class:`~cardtable.bots.view.PlayerView` instead.
+:class:`~cardtable.klondike.view.KlondikeView` instead.
 
 >>> game = KlondikeGame.from_seed(7, Variant.preset("draw1"))
 >>> moves = game.legal_moves()
@@ -18,22 +18,20 @@ from __future__ import annotations
 from enum import Enum
 
 from cardtable.cards import Card, Suit
+from cardtable.errors import IllegalMoveError
 from cardtable.klondike.moves import DRAW, FOUNDATION, RECYCLE, STOCK, WASTE, Move
 from cardtable.klondike.position import PILE_COUNT, Position
 from cardtable.klondike.variant import Variant
+from cardtable.klondike.view import KlondikeView
 
-__all__ = ["PROGRESS_SEARCH_LIMIT", "IllegalMoveError", "KlondikeGame", "Outcome"]
+__all__ = ["PROGRESS_SEARCH_LIMIT", "IllegalMoveError", "KlondikeGame", "KlondikeOutcome"]
 
 #: States the "no progress possible" check explores before it gives up and
 #: calls the game still open.
 PROGRESS_SEARCH_LIMIT = 20_000
 
 
-class IllegalMoveError(ValueError):
-    """A move is not legal in the current position; the message says which rule forbids it."""
-
-
-class Outcome(Enum):
+class KlondikeOutcome(Enum):
     """How a finished game ended."""
 
     WON = "won"
@@ -42,10 +40,12 @@ class Outcome(Enum):
 
     @property
     def is_win(self) -> bool:
-        return self is Outcome.WON
+        return self is KlondikeOutcome.WON
 
 
 _PILES = range(PILE_COUNT)
+#: The kinds of place :meth:`Scoring.after_move` tells apart (tableau piles are the rest).
+_PLACE = {WASTE: "waste", FOUNDATION: "foundation"}
 
 
 class KlondikeGame:
@@ -81,9 +81,7 @@ class KlondikeGame:
         self.waste: list[Card] = list(self.start.waste)
         self.foundation: list[int] = list(self.start.foundation)
         self.pass_number: int = self.start.pass_number
-        self.score: int = self.variant.scoring.initial()
-        if self.variant.scoring.kind == "vegas":
-            self.score += self.variant.scoring.per_card * sum(self.foundation)
+        self.score: int = self.variant.scoring.initial(sum(self.foundation))
         # Each entry: (move, turned_up, aux, score_before, pass_before); aux is the
         # number of cards drawn, or the suit of a card sent to a foundation.
         self._stack: list[tuple[Move, bool, int, int, int]] = []
@@ -180,13 +178,10 @@ class KlondikeGame:
 
     def _accepts(self, pile: int, card: Card) -> bool:
         cards = self.tableau[pile]
-        if cards:
-            top = cards[-1]
-            return card.rank + 1 == top.rank and card.colour != top.colour
-        return card.rank == 13 or self.variant.empty == "any"
+        return self.variant.accepts(cards[-1] if cards else None, card)
 
     def _to_foundation(self, card: Card) -> bool:
-        return self.foundation[card.suit] + 1 == card.rank
+        return self.variant.fits_foundation(card, self.foundation)
 
     def legal_moves(self) -> list[Move]:
         """Every legal move, in a fixed order: tableau to foundation (piles left
@@ -209,7 +204,8 @@ class KlondikeGame:
             for j in _PILES:
                 if self._accepts(j, waste_top):
                     moves.append(Move(WASTE, j))
-        any_empty = self.variant.empty == "any"
+        variant = self.variant
+        fits = variant.fits
         tops = [p[-1] if p else None for p in tableau]
         for i in _PILES:
             cards = tableau[i]
@@ -218,26 +214,27 @@ class KlondikeGame:
             up = size - down
             if not up:
                 continue
-            # Face-up cards always form a run (one rank lower, other colour
-            # each), so the card of rank r sits at a known depth: each target
-            # pile admits at most one run length.
-            base_rank = cards[down].rank
+            # Face-up cards always form a run, one rank lower each, so only
+            # the card one rank below a target's top can fit it: each target
+            # pile admits at most one run length, and the variant decides.
+            base = cards[down]
+            base_rank = base.rank
             found: list[tuple[int, int]] = []
             for j in _PILES:
                 if j == i:
                     continue
                 top = tops[j]
                 if top is not None:
-                    m = base_rank - top.rank + 1  # how far above the run's base the fitting card lies
+                    m = base_rank - top.rank + 1  # how far above the run's base the candidate lies
                     if 0 <= m < up:
                         k = up - m
-                        if cards[size - k].colour != top.colour:
+                        if fits(cards[size - k], top):
                             found.append((k, j))
-                elif any_empty:
+                else:
+                    # Moving a whole pile with nothing under it changes nothing.
                     for k in range(1, up + 1 if down else up):
-                        found.append((k, j))
-                elif base_rank == 13 and down:
-                    found.append((up, j))
+                        if variant.fills_empty(cards[size - k]):
+                            found.append((k, j))
             found.sort()
             moves.extend(Move(i, j, k) for k, j in found)
         if self.variant.foundation_return:
@@ -304,12 +301,12 @@ class KlondikeGame:
         dest = self.tableau[target]
         if dest:
             top = dest[-1]
+            if self.variant.fits(card, top):
+                return None
             if card.rank + 1 != top.rank:
                 return f"{card} cannot go on {top}: a card must be one rank lower than the card it covers"
-            if card.colour == top.colour:
-                return f"{card} cannot go on {top}: colours must alternate"
-            return None
-        if self.variant.empty == "king" and card.rank != 13:
+            return f"{card} cannot go on {top}: colours must alternate"
+        if not self.variant.fills_empty(card):
             return f"pile {target + 1} is empty and only a king (or a run headed by one) may fill it"
         if 0 <= source < PILE_COUNT and count == len(self.tableau[source]):
             return f"moving all of pile {source + 1} onto an empty pile changes nothing"
@@ -340,7 +337,6 @@ class KlondikeGame:
     def _apply(self, move: Move) -> None:
         """Play a move known to be legal (no checks)."""
         scoring = self.variant.scoring
-        kind = scoring.kind
         score_before, pass_before = self.score, self.pass_number
         turned_up = False
         aux = 0  # cards drawn, or the suit of a card sent to a foundation
@@ -354,9 +350,7 @@ class KlondikeGame:
             self.waste.reverse()
             self.stock, self.waste = self.waste, []
             self.pass_number += 1
-            if kind == "standard":
-                penalty = scoring.recycle_draw1 if self.variant.draw == 1 else scoring.recycle_draw3
-                self.score = max(0, self.score + penalty)
+            self.score = scoring.after_recycle(self.score, self.variant.draw)
         else:
             if source == WASTE:
                 cards = [self.waste.pop()]
@@ -376,27 +370,18 @@ class KlondikeGame:
                 self.foundation[aux] += 1
             else:
                 self.tableau[target].extend(cards)
-            if kind == "standard":
-                delta = scoring.turn_up if turned_up else 0
-                if target == FOUNDATION:
-                    delta += scoring.to_foundation
-                elif source == WASTE:
-                    delta += scoring.waste_to_tableau
-                elif source == FOUNDATION:
-                    delta += scoring.foundation_to_tableau
-                self.score = max(0, self.score + delta)
-            elif kind == "vegas":
-                if target == FOUNDATION:
-                    self.score += scoring.per_card
-                elif source == FOUNDATION:
-                    self.score -= scoring.per_card
+            if scoring.kind != "none":
+                self.score = scoring.after_move(
+                    self.score, source=_PLACE.get(source, "tableau"), target=_PLACE.get(target, "tableau"),
+                    turned_up=turned_up)
         self._stack.append((move, turned_up, aux, score_before, pass_before))
 
     def undo(self) -> Move:
         """Take back the last move and return it; the state is restored exactly
-        (a card the move turned up goes back face down). It can be redone."""
+        (a card the move turned up goes back face down). It can be redone.
+        With no move to take back it raises :class:`IllegalMoveError`."""
         if not self._stack:
-            raise IndexError("no move to undo")
+            raise IllegalMoveError("no move to undo")
         move, turned_up, aux, score_before, pass_before = self._stack.pop()
         source, target = move.source, move.target
         if source == STOCK:
@@ -430,7 +415,7 @@ class KlondikeGame:
     def redo(self) -> Move:
         """Play again the last move taken back; returns it."""
         if not self._redo:
-            raise IndexError("no move to redo")
+            raise IllegalMoveError("no move to redo")
         move = self._redo[-1]
         self.play(move)
         return move
@@ -492,7 +477,7 @@ class KlondikeGame:
             frontier.append(probe.legal_moves())
         return False
 
-    def outcome(self, limit: int = PROGRESS_SEARCH_LIMIT) -> Outcome | None:
+    def outcome(self, limit: int = PROGRESS_SEARCH_LIMIT) -> KlondikeOutcome | None:
         """How the game has ended, or ``None`` while it goes on.
 
         ``WON`` with all cards on the foundations; ``NO_MOVES`` when no legal
@@ -502,13 +487,57 @@ class KlondikeGame:
         leaves the game open).
         """
         if sum(self.foundation) == 52:
-            return Outcome.WON
+            return KlondikeOutcome.WON
         if not self.legal_moves():
-            return Outcome.NO_MOVES
+            return KlondikeOutcome.NO_MOVES
         if self.progress_possible(limit) is False:
-            return Outcome.NO_PROGRESS
+            return KlondikeOutcome.NO_PROGRESS
         return None
 
-    def is_game_over(self) -> bool:
+    def is_over(self) -> bool:
         """True when :meth:`outcome` is not ``None``."""
         return self.outcome() is not None
+
+    # ----- the shared game interface (cardtable.game.GameState) ------------------------
+
+    @property
+    def num_players(self) -> int:
+        """Klondike is a one-player game."""
+        return 1
+
+    def current_player(self) -> int | None:
+        """0 while a move is left and the game is not won, else ``None``.
+
+        (:meth:`is_over` may end the game sooner: when moves are left but
+        none can ever make progress.)
+        """
+        if sum(self.foundation) == 52:
+            return None
+        return 0 if self.stock or self.legal_moves() else None
+
+    def legal_actions(self) -> list[Move]:
+        """The same as :meth:`legal_moves`."""
+        return self.legal_moves()
+
+    def returns(self) -> tuple[float, ...]:
+        """The score under the variant's scoring (Vegas dollars, or standard
+        points); with no scoring, the cards on the foundations."""
+        if self.variant.scoring.kind == "none":
+            return (float(sum(self.foundation)),)
+        return (float(self.score),)
+
+    def view(self, player: int | None = None) -> KlondikeView:
+        """What the player sees: the face-up cards, counts of the hidden ones,
+        the waste, the foundations and the legal moves (see
+        :class:`~cardtable.klondike.view.KlondikeView`)."""
+        if player not in (None, 0):
+            raise IllegalMoveError(f"Klondike has one player, seat 0, not seat {player}")
+        return KlondikeView.of(self)
+
+    def action_to_string(self, action: Move) -> str:
+        """The move in move notation (``W>F``, ``2>6:3``)."""
+        return str(action)
+
+    def parse_action(self, text: str) -> Move:
+        """Read a move in move notation (see :mod:`cardtable.klondike.moves`)."""
+        return Move.parse(text)

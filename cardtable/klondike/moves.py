@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 
 from cardtable.cards import Suit
+from cardtable.errors import NotationError
 
 __all__ = [
     "DRAW",
@@ -46,7 +47,7 @@ STOCK = 8
 FOUNDATION = 9
 
 
-class MoveError(ValueError):
+class MoveError(NotationError):
     """A move could not be read from its notation."""
 
 
@@ -55,7 +56,20 @@ class Move:
     """A move: ``count`` cards from ``source`` to ``target``.
 
     ``suit`` names the foundation a card comes back from (only when ``source``
-    is :data:`FOUNDATION`).
+    is :data:`FOUNDATION`). A move that cannot exist in any position raises
+    :class:`MoveError` when it is built:
+
+    - a draw is exactly ``Move(STOCK, WASTE)`` and a recycle exactly
+      ``Move(WASTE, STOCK)``;
+    - otherwise the source is a tableau pile (0..6), the waste or a foundation,
+      and the target a tableau pile or the foundation, not the source itself;
+    - only a tableau-to-tableau move carries more than one card, and at most
+      13 (a whole run from king to ace).
+
+    >>> Move(WASTE, 2, 2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cardtable.klondike.moves.MoveError: Move(...): only tableau to tableau moves carry more than one card
     """
 
     source: int
@@ -64,10 +78,9 @@ class Move:
     suit: Suit | None = None
 
     def __post_init__(self) -> None:
-        if self.count < 1:
-            raise MoveError(f"a move takes at least one card, not {self.count}")
-        if (self.source == FOUNDATION) != (self.suit is not None):
-            raise MoveError("a suit is given exactly when a card comes from a foundation")
+        reason = _why_impossible(self.source, self.target, self.count, self.suit)
+        if reason is not None:
+            raise MoveError(f"Move(source={self.source!r}, target={self.target!r}, count={self.count!r}): {reason}")
 
     @property
     def is_draw(self) -> bool:
@@ -123,6 +136,33 @@ class Move:
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
+
+
+def _is_index(value: object, low: int, high: int) -> bool:
+    return type(value) is int and low <= value <= high
+
+
+def _why_impossible(source: object, target: object, count: object, suit: object) -> str | None:
+    """Why no position could hold this move, or None when one could."""
+    if not _is_index(count, 1, 13):
+        return "a move carries 1 to 13 cards"
+    if suit is not None and not isinstance(suit, Suit):
+        return "suit must be a Suit or None"
+    if source == STOCK:
+        return None if target == WASTE and count == 1 and suit is None else "the stock only draws to the waste"
+    if target == STOCK:
+        return None if source == WASTE and count == 1 and suit is None else "only the waste turns over to the stock"
+    if not (_is_index(source, 0, 6) or source in (WASTE, FOUNDATION)) or type(source) is not int:
+        return "the source is a pile 0..6, WASTE, STOCK or FOUNDATION"
+    if not (_is_index(target, 0, 6) or target == FOUNDATION) or type(target) is not int:
+        return "the target is a pile 0..6 or FOUNDATION (or STOCK for a recycle)"
+    if source == target:
+        return "source and target are the same"
+    if (source == FOUNDATION) != (suit is not None):
+        return "a suit is given exactly when a card comes from a foundation"
+    if count > 1 and not (0 <= source <= 6 and 0 <= target <= 6):  # type: ignore[operator]
+        return "only tableau to tableau moves carry more than one card"
+    return None
 
 
 _MOVE_RE = re.compile(r"(?P<src>[1-7]|W|F)(?P<suit>[CDHS♣♦♥♠])?>?(?P<dst>[1-7]|F)(?::(?P<count>\d{1,2}))?")

@@ -1,9 +1,9 @@
 """A game record told in words, as a careful person would narrate it.
 
->>> from cardtable.klondike import GameRecord, KlondikeGame, Move, Variant
+>>> from cardtable.klondike import KlondikeRecord, KlondikeGame, Move, Variant
 >>> game = KlondikeGame.from_seed(1, Variant.preset("seed-002"))
 >>> game.play(Move.parse("D"))
->>> print(narrate(GameRecord.from_game(game), unicode=False).splitlines()[-3])
+>>> print([line for line in narrate(KlondikeRecord.from_game(game), unicode=False).splitlines() if line.startswith("1.")][0])
 1. draw Qc
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 from cardtable.cards import Card
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import FOUNDATION, STOCK, WASTE, Move
-from cardtable.klondike.record import GameRecord
+from cardtable.klondike.record import KlondikeRecord
 from cardtable.klondike.render import render
 
 __all__ = ["describe_move", "narrate"]
@@ -53,7 +53,7 @@ def describe_move(game: KlondikeGame, move: Move, *, unicode: bool = True) -> st
     return sentence
 
 
-def narrate(record: GameRecord, *, unicode: bool = True, color: bool = False, title: str = "") -> str:
+def narrate(record: KlondikeRecord, *, unicode: bool = True, color: bool = False, title: str = "") -> str:
     """The whole game: the layout at the start, each move in words with its
     number (and the money or points as they change), then the final layout
     and the tally."""

@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cardtable.cards import RANK_NAMES, Card, CardError, shuffled_deck
+from cardtable.errors import NotationError
 
 __all__ = ["PILE_COUNT", "DealError", "Position", "deal_cards_from_string"]
 
@@ -36,7 +37,7 @@ PILE_COUNT = 7
 TABLEAU_CARDS = 28
 
 
-class DealError(ValueError):
+class DealError(NotationError):
     """A deal or position could not be read, or is not a legal layout."""
 
 

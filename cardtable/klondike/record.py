@@ -30,26 +30,13 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from cardtable.errors import RecordError, ReplayError
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import Move, MoveError
 from cardtable.klondike.position import DealError, Position
 from cardtable.klondike.variant import Variant, VariantError
 
-__all__ = ["GameRecord", "RecordError", "ReplayError"]
-
-
-class RecordError(ValueError):
-    """A game record could not be read; the message names the line."""
-
-
-class ReplayError(ValueError):
-    """A recorded move is illegal where it stands."""
-
-    def __init__(self, number: int, move: Move, reason: str) -> None:
-        self.number = number
-        self.move = move
-        self.reason = reason
-        super().__init__(f"move {number} ({move}) is illegal: {reason}")
+__all__ = ["KlondikeRecord", "RecordError", "ReplayError"]
 
 
 _VARIANT_HEADERS = {
@@ -65,7 +52,7 @@ _NUMBER_RE = re.compile(r"\d+\.+")
 
 
 @dataclass
-class GameRecord:
+class KlondikeRecord:
     """A whole game: variant, start position, moves and free headers."""
 
     variant: Variant
@@ -74,7 +61,7 @@ class GameRecord:
     headers: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def from_game(cls, game: KlondikeGame, **headers: str) -> GameRecord:
+    def from_game(cls, game: KlondikeGame, **headers: str) -> KlondikeRecord:
         """The record of a game so far (its moves played, not those undone)."""
         return cls(game.variant, game.start, game.moves, dict(headers))
 
@@ -121,7 +108,7 @@ class GameRecord:
         return head + "\n\n" + "\n".join(body) + "\n"
 
     @classmethod
-    def parse(cls, text: str) -> GameRecord:
+    def parse(cls, text: str) -> KlondikeRecord:
         """Read a record in its text or JSON form."""
         if text.lstrip().startswith("{"):
             return cls.from_json(text)
@@ -156,7 +143,7 @@ class GameRecord:
         return cls._from_parts(headers, moves)
 
     @classmethod
-    def _from_parts(cls, headers: dict[str, str], moves: list[Move]) -> GameRecord:
+    def _from_parts(cls, headers: dict[str, str], moves: list[Move]) -> KlondikeRecord:
         options = {field_: headers[h] for h, field_ in _VARIANT_HEADERS.items() if h in headers}
         try:
             variant = Variant.from_options(options)
@@ -192,7 +179,7 @@ class GameRecord:
         return json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n"
 
     @classmethod
-    def from_json(cls, text: str) -> GameRecord:
+    def from_json(cls, text: str) -> KlondikeRecord:
         """Read the JSON form; errors name the field."""
         try:
             data = json.loads(text)

@@ -2,7 +2,7 @@
 
 >>> from cardtable.klondike.position import Position
 >>> print(render(Position.from_seed(1), unicode=False).splitlines()[0])
-Stock 24  Waste --           Foundations  c:--  d:--  h:--  s:--   pass 1
+Stock 24  Waste --                   Foundations  c:--  d:--  h:--  s:--   pass 1
 """
 
 from __future__ import annotations

@@ -11,13 +11,23 @@ A variant never copies rules code; it only says which options are in force.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Literal
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields, replace
+from typing import TYPE_CHECKING, Literal, TypeVar
+
+from cardtable.cards import Card
+from cardtable.errors import RulesError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+#: A count of foundation cards: one game's (an int) or many games' (a numpy array).
+_Count = TypeVar("_Count", int, "np.ndarray")
 
 __all__ = ["PRESETS", "Scoring", "Variant", "VariantError", "parse_passes"]
 
 
-class VariantError(ValueError):
+class VariantError(RulesError):
     """A variant option or preset name is not valid."""
 
 
@@ -54,9 +64,51 @@ class Scoring:
         if self.kind not in ("none", "standard", "vegas"):
             raise VariantError(f"scoring must be none, standard or vegas, not {self.kind!r}")
 
-    def initial(self) -> int:
-        """The score before the first move."""
-        return -self.ante if self.kind == "vegas" else 0
+    def money(self, foundation: _Count) -> _Count:
+        """Dollars won or lost with ``foundation`` cards on the foundations,
+        under these Vegas amounts (seed 002: pay $52, win $5 a card), whatever
+        scoring is kept. Works on one count or on a numpy array of counts.
+
+        >>> Scoring(kind="vegas").money(15)
+        23
+        """
+        return self.per_card * foundation - self.ante
+
+    def initial(self, foundation: int = 0) -> int:
+        """The score of a game that starts with ``foundation`` cards already
+        on the foundations."""
+        return self.money(foundation) if self.kind == "vegas" else 0
+
+    def after_move(self, score: int, *, source: str, target: str, turned_up: bool) -> int:
+        """The score after a card move: ``source`` and ``target`` are
+        ``"tableau"``, ``"waste"`` or ``"foundation"``; ``turned_up`` says the
+        move turned a face-down card up.
+
+        >>> Scoring(kind="standard").after_move(0, source="waste", target="tableau", turned_up=False)
+        5
+        """
+        if self.kind == "vegas":
+            if target == "foundation":
+                return score + self.per_card
+            if source == "foundation":
+                return score - self.per_card
+            return score
+        if self.kind == "standard":
+            delta = self.turn_up if turned_up else 0
+            if target == "foundation":
+                delta += self.to_foundation
+            elif source == "waste":
+                delta += self.waste_to_tableau
+            elif source == "foundation":
+                delta += self.foundation_to_tableau
+            return max(0, score + delta)
+        return score
+
+    def after_recycle(self, score: int, draw: int) -> int:
+        """The score after the waste is turned over in a draw-``draw`` game."""
+        if self.kind != "standard":
+            return score
+        return max(0, score + (self.recycle_draw1 if draw == 1 else self.recycle_draw3))
 
 
 _EMPTY_RULES = ("king", "any")
@@ -97,6 +149,67 @@ class Variant:
     def kings_only(self) -> bool:
         """True when only a king (or a king-led run) fills an empty pile."""
         return self.empty == "king"
+
+    # ----- the rules the engine, the bots and the simulator ask ---------------------
+
+    @staticmethod
+    def fits(card: Card, top: Card) -> bool:
+        """True when ``card`` (or a run headed by it) may be built on the
+        tableau card ``top``: one rank lower and the other colour.
+
+        >>> Variant.fits(Card.parse("7h"), Card.parse("8s"))
+        True
+        """
+        return card.fits_on(top)
+
+    def fills_empty(self, card: Card) -> bool:
+        """True when ``card`` (or a run headed by it) may fill an empty tableau pile."""
+        return card.rank == 13 or self.empty == "any"
+
+    def accepts(self, top: Card | None, card: Card) -> bool:
+        """True when ``card`` may go on a tableau pile whose top card is
+        ``top`` (``None``: the pile is empty)."""
+        return self.fills_empty(card) if top is None else card.fits_on(top)
+
+    @staticmethod
+    def fits_foundation(card: Card, foundation: Sequence[int]) -> bool:
+        """True when ``card`` may go to its foundation, whose top ranks by suit
+        are ``foundation`` (0 for an empty one): the next rank of its suit."""
+        return foundation[card.suit] + 1 == card.rank
+
+    def safe_to_foundation(self, card: Card, foundation: Sequence[int]) -> bool:
+        """True when sending ``card`` to its foundation can never cost a win:
+        no card that could still need it as a place to land is left in play.
+
+        A card of rank ``r <= 2`` is always safe; otherwise both foundations of
+        the other colour must reach ``r - 1``. When foundation cards may come
+        back, the other foundation of the card's own colour must also reach
+        ``r - 2``: then every card that could stand on it is a foundation card.
+
+        >>> rules = Variant()
+        >>> rules.safe_to_foundation(Card.parse("5h"), (4, 0, 4, 4))
+        True
+        >>> rules.replace(foundation_return=True).safe_to_foundation(Card.parse("5h"), (4, 0, 4, 4))
+        False
+        """
+        rank = card.rank
+        if rank <= 2:
+            return True
+        red = card.is_red
+        other = (0, 3) if red else (1, 2)
+        if any(foundation[s] < rank - 1 for s in other):
+            return False
+        if self.foundation_return:
+            twin = (1 if card.suit == 2 else 2) if red else (3 if card.suit == 0 else 0)
+            return foundation[twin] >= rank - 2
+        return True
+
+    def rules_key(self) -> tuple[object, ...]:
+        """Every field but the name, scoring included: two variants with the
+        same key play and score every game the same. A compiled kernel takes a
+        game only when its key is one the kernel was written for, so a field
+        added here sends games back to the engine until the kernel learns it."""
+        return tuple(getattr(self, f.name) for f in fields(self) if f.name != "name")
 
     def replace(self, **changes: object) -> Variant:
         """A copy with some options changed (its name becomes ``custom``

@@ -16,7 +16,7 @@ from cardtable.klondike.cli import add_variant_arguments, use_color, variant_fro
 from cardtable.klondike.moves import Move
 from cardtable.klondike.narrate import narrate
 from cardtable.klondike.position import DealError, Position
-from cardtable.klondike.record import GameRecord
+from cardtable.klondike.record import KlondikeRecord
 from cardtable.klondike.variant import Variant
 from cardtable.sim.runner import Batch, GameResult, Results, RunSpec, run_games
 from cardtable.sim.stats import Z95, mean_interval, money_text, summarize
@@ -85,7 +85,7 @@ def _open_store(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 def _record_text(spec: RunSpec, result: GameResult, color: bool, ascii_: bool, number: int) -> str:
     start, _ = spec.deal(result.index)
-    record = GameRecord(spec.variant, start, [Move.parse(m) for m in result.moves],
+    record = KlondikeRecord(spec.variant, start, [Move.parse(m) for m in result.moves],
                         {"Player": spec.strategy, "Game": str(result.index + 1)})
     where = f"seed {spec.seed + result.index}" if spec.deals is None else f"deal {result.index + 1} of the file"
     return narrate(record, unicode=not ascii_, color=color, title=f"Game {number} ({where}), strategy {spec.strategy}")

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 
-from cardtable.bots import PlayerView, make_player
+from cardtable.bots import KlondikeView, make_player
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
@@ -159,7 +159,7 @@ def play_game(spec: RunSpec, index: int) -> GameResult:
     player = make_player(spec.strategy)
     player.new_game(bot_seed)
     while True:
-        move = player.choose(PlayerView.of(game))
+        move = player.choose(KlondikeView.of(game))
         if move is None:
             break
         game.play(move)

@@ -10,17 +10,17 @@ from cardtable.kings_corner import (
     DRAW,
     GreedyBot,
     KingsCornerGame,
+    KingsCornerView,
     MovePile,
+    PilePosition,
     PlayCard,
-    PlayerView,
-    Position,
     StrategicBot,
     make_bot,
 )
 from cardtable.kings_corner.strategic import plan_turn
 
 C = Card.parse
-N, E, S, W, NE, SE, SW, NW = Position
+N, E, S, W, NE, SE, SW, NW = PilePosition
 bot_names = st.sampled_from(["random", "greedy", "strategic"])
 
 
@@ -101,7 +101,7 @@ def test_strategic_plays_its_plan_one_action_at_a_time(make_game) -> None:
 def test_bots_see_nothing_but_the_view() -> None:
     game = KingsCornerGame.from_seed(4, 1)
     view = game.view()
-    assert isinstance(view, PlayerView)
+    assert isinstance(view, KingsCornerView)
     for name in ("random", "greedy", "strategic"):
         assert make_bot(name, 3).choose(view) in view.legal_actions()
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cardtable.cli import main
-from cardtable.kings_corner import GameRecord
+from cardtable.kings_corner import HandRecord
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -63,14 +63,14 @@ def test_record_then_replay(capsys, tmp_path: Path) -> None:
     status, _, _ = run(capsys, "record", "--players", "strategic,greedy,random", "--seed", "4",
                        "--hand", "2", "--out", str(path))
     assert status == 0
-    record = GameRecord.from_text(path.read_text())
+    record = HandRecord.from_text(path.read_text())
     assert record.tag("Names") is not None and record.replay().is_over()
     assert [p.name for p in tmp_path.iterdir()] == ["hand.kc"]  # no temporary left
     status, out, _ = run(capsys, "replay", str(path), "--board")
     assert status == 0
     assert "turn 1:" in out and ("wins after" in out or "stalemate after" in out)
     status, out, _ = run(capsys, "record", "--seed", "4", "--json")
-    assert GameRecord.from_json(out).players == 4
+    assert HandRecord.from_json(out).players == 4
     json_path = tmp_path / "hand.json"
     json_path.write_text(out)
     assert run(capsys, "replay", str(json_path))[0] == 0

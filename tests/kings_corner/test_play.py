@@ -10,21 +10,21 @@ from rich.console import Console
 from cardtable.cards import Card
 from cardtable.kings_corner import (
     DRAW,
-    GameRecord,
+    HandRecord,
     KingsCornerGame,
+    PilePosition,
     PlayCard,
-    Position,
 )
 from cardtable.kings_corner.match import derive_seed
 from cardtable.kings_corner.play import Command, CommandError, HumanSeat, parse_command
 
 
 @pytest.mark.parametrize(("text", "command"), [
-    ("7h N", Command("play", card=Card.parse("7h"), target=Position.N)),
-    ("play 10d sw", Command("play", card=Card.parse("Td"), target=Position.SW)),
+    ("7h N", Command("play", card=Card.parse("7h"), target=PilePosition.N)),
+    ("play 10d sw", Command("play", card=Card.parse("Td"), target=PilePosition.SW)),
     ("7♥", Command("play", card=Card.parse("7h"))),
-    ("W E", Command("move", source=Position.W, target=Position.E)),
-    ("move n ne", Command("move", source=Position.N, target=Position.NE)),
+    ("W E", Command("move", source=PilePosition.W, target=PilePosition.E)),
+    ("move n ne", Command("move", source=PilePosition.N, target=PilePosition.NE)),
     ("d", Command("end")), ("draw", Command("end")), ("pass", Command("end")),
     ("u", Command("undo")), ("?", Command("help")), ("Q", Command("quit")),
     ("hint", Command("hint")), ("m", Command("moves")), ("b", Command("board")),
@@ -48,7 +48,7 @@ def test_bad_commands(text: str, message: str) -> None:
 def scripted(lines: list[str], seed: int = 5, opponents: int = 2):
     console = Console(file=io.StringIO(), width=100, color_system=None)
     feed = iter(lines)
-    records: list[GameRecord] = []
+    records: list[HandRecord] = []
 
     def read(prompt: str) -> str:
         console.print(prompt + "<")

@@ -12,20 +12,20 @@ from cardtable.cards import Card, new_deck
 from cardtable.kings_corner import (
     DRAW,
     PASS,
-    GameRecord,
-    IllegalActionError,
+    ActionNotationError,
+    HandRecord,
     KingsCornerGame,
     MovePile,
+    PilePosition,
     PlayCard,
-    Position,
     RecordError,
     make_bot,
     parse_action,
 )
 
 actions = st.one_of(
-    st.builds(PlayCard, st.sampled_from(new_deck()), st.sampled_from(list(Position))),
-    st.builds(MovePile, st.sampled_from(list(Position)), st.sampled_from(list(Position))),
+    st.builds(PlayCard, st.sampled_from(new_deck()), st.sampled_from(list(PilePosition))),
+    st.builds(MovePile, st.sampled_from(list(PilePosition)), st.sampled_from(list(PilePosition))),
     st.just(DRAW),
     st.just(PASS),
 )
@@ -40,8 +40,8 @@ def test_action_notation_round_trips(action) -> None:
 
 
 def test_action_notation_accepts_other_card_spellings() -> None:
-    assert parse_action("play 10h sw") == PlayCard(Card.parse("Th"), Position.SW)
-    assert parse_action("play 7♥ n") == PlayCard(Card.parse("7h"), Position.N)
+    assert parse_action("play 10h sw") == PlayCard(Card.parse("Th"), PilePosition.SW)
+    assert parse_action("play 7♥ n") == PlayCard(Card.parse("7h"), PilePosition.N)
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -53,7 +53,7 @@ def test_action_notation_accepts_other_card_spellings() -> None:
     ("draw 2", "unknown action"),
 ])
 def test_bad_action_notation(text: str, message: str) -> None:
-    with pytest.raises(IllegalActionError, match=message):
+    with pytest.raises(ActionNotationError, match=message):
         parse_action(text)
 
 
@@ -70,12 +70,12 @@ def bot_game(players: int, seed: int, moves: int | None = None) -> KingsCornerGa
 @given(st.integers(2, 6), st.integers(0, 2**32), st.one_of(st.none(), st.integers(0, 40)))
 def test_record_text_and_json_round_trip(players: int, seed: int, moves: int | None) -> None:
     game = bot_game(players, seed, moves)
-    record = GameRecord.from_game(game, [("Names", "a,b"), ("Event", 'say "hi"')])
+    record = HandRecord.from_game(game, [("Names", "a,b"), ("Event", 'say "hi"')])
     text = record.to_text()
-    again = GameRecord.from_text(text)
+    again = HandRecord.from_text(text)
     assert again == record
     assert again.to_text() == text
-    assert GameRecord.from_json(record.to_json()) == record
+    assert HandRecord.from_json(record.to_json()) == record
     replayed = record.replay()
     assert replayed.piles == game.piles and replayed.outcome() == game.outcome()
     assert [replayed.hand(s) for s in range(players)] == [game.hand(s) for s in range(players)]
@@ -85,7 +85,7 @@ def test_record_text_layout() -> None:
     game = KingsCornerGame.from_seed(3, 1)
     game.play(DRAW)
     game.play(DRAW)
-    text = GameRecord.from_game(game, [("Seed", "1")]).to_text()
+    text = HandRecord.from_game(game, [("Seed", "1")]).to_text()
     lines = text.splitlines()
     assert lines[:2] == ['[Game "Kings Corner"]', '[Players "3"]']
     assert lines[2] == '[Seed "1"]'
@@ -95,7 +95,7 @@ def test_record_text_layout() -> None:
 
 
 def good_text() -> str:
-    return GameRecord.from_game(bot_game(3, 4)).to_text()
+    return HandRecord.from_game(bot_game(3, 4)).to_text()
 
 
 def replace_line(text: str, start: str, new: str) -> str:
@@ -119,15 +119,15 @@ def replace_line(text: str, start: str, new: str) -> str:
 ])
 def test_bad_records_name_the_line(edit, message: str) -> None:
     with pytest.raises(RecordError, match=message):
-        GameRecord.from_text(edit(good_text()))
+        HandRecord.from_text(edit(good_text()))
 
 
 def test_illegal_action_in_record_names_line_and_reason() -> None:
     game = KingsCornerGame.from_seed(2, 9)
-    record = GameRecord.from_game(game).to_text() + "1 P1: move NE N\n"
+    record = HandRecord.from_game(game).to_text() + "1 P1: move NE N\n"
     with pytest.raises(RecordError, match=r"line 6, action 1: illegal action 'move NE N'"
                        r".*Can't move a corner pile"):
-        GameRecord.from_text(record)
+        HandRecord.from_text(record)
 
 
 @pytest.mark.parametrize(("edit", "message"), [
@@ -141,14 +141,14 @@ def test_illegal_action_in_record_names_line_and_reason() -> None:
     (lambda d: d.update(tags=[1]), "field 'tags'"),
 ])
 def test_bad_json_records_name_the_field(edit, message: str) -> None:
-    data = json.loads(GameRecord.from_game(KingsCornerGame.from_seed(2, 2)).to_json())
+    data = json.loads(HandRecord.from_game(KingsCornerGame.from_seed(2, 2)).to_json())
     edit(data)
     with pytest.raises(RecordError, match=message):
-        GameRecord.from_json(json.dumps(data))
+        HandRecord.from_json(json.dumps(data))
 
 
 def test_json_that_is_not_a_record() -> None:
     with pytest.raises(RecordError, match="not JSON"):
-        GameRecord.from_json("{nope")
+        HandRecord.from_json("{nope")
     with pytest.raises(RecordError, match="object"):
-        GameRecord.from_json("[1, 2]")
+        HandRecord.from_json("[1, 2]")

@@ -12,12 +12,12 @@ from cardtable.kings_corner import (
     KingsCornerError,
     KingsCornerGame,
     MovePile,
+    PilePosition,
     PlayCard,
-    Position,
 )
 
 C = Card.parse
-N, E, S, W, NE, SE, SW, NW = Position
+N, E, S, W, NE, SE, SW, NW = PilePosition
 
 HANDS2 = ["8h 7s 6h 5s 4h 3s 2h", "Kc Kd 2c 3c 4c 5c 6c"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cardtable.cards import RANK_NAMES, Card, CardError, Colour, Suit, new_deck
-from cardtable.kings_corner import DeckError, IllegalActionError, Pile, Player, Position
+from cardtable.kings_corner import DeckError, IllegalActionError, Pile, PilePosition, Player
 from cardtable.kings_corner.table import Deck, penalty_points
 
 C = Card.parse
@@ -86,25 +86,25 @@ def test_deck_knows_when_it_is_empty() -> None:
 # -- pile ------------------------------------------------------------------------
 
 def test_pile_is_corner_or_regular() -> None:
-    assert Pile(Position.NE).is_corner
-    assert not Pile(Position.N).is_corner
-    assert [p.is_corner for p in map(Pile, Position)] == [False] * 4 + [True] * 4
+    assert Pile(PilePosition.NE).is_corner
+    assert not Pile(PilePosition.N).is_corner
+    assert [p.is_corner for p in map(Pile, PilePosition)] == [False] * 4 + [True] * 4
 
 
 def test_pile_keeps_cards_bottom_to_top() -> None:
-    pile = Pile(Position.W, [C("9s"), C("8h")])
+    pile = Pile(PilePosition.W, [C("9s"), C("8h")])
     pile.place(C("7c"))
     assert pile.cards == (C("9s"), C("8h"), C("7c"))
     assert pile.bottom == C("9s") and pile.top == C("7c")
 
 
 def test_empty_pile_has_no_top_or_bottom() -> None:
-    pile = Pile(Position.S)
+    pile = Pile(PilePosition.S)
     assert pile.top is None and pile.bottom is None and pile.is_empty
 
 
 def test_pile_accepts_one_lower_other_colour() -> None:
-    pile = Pile(Position.N, [C("9s")])
+    pile = Pile(PilePosition.N, [C("9s")])
     assert pile.accepts(C("8h")) and pile.accepts(C("8d"))
     assert not pile.accepts(C("8c"))  # same colour
     assert not pile.accepts(C("7h"))  # two lower
@@ -112,54 +112,54 @@ def test_pile_accepts_one_lower_other_colour() -> None:
 
 
 def test_nothing_goes_on_an_ace() -> None:
-    pile = Pile(Position.N, [C("Ah")])
+    pile = Pile(PilePosition.N, [C("Ah")])
     assert not any(pile.accepts(card) for card in new_deck())
 
 
 def test_empty_corner_takes_only_a_king() -> None:
-    corner = Pile(Position.SW)
+    corner = Pile(PilePosition.SW)
     assert [card for card in new_deck() if corner.accepts(card)] == [
         C("Kc"), C("Kd"), C("Kh"), C("Ks")
     ]
 
 
 def test_empty_regular_pile_takes_anything() -> None:
-    assert all(Pile(Position.E).accepts(card) for card in new_deck())
+    assert all(Pile(PilePosition.E).accepts(card) for card in new_deck())
 
 
 def test_place_refuses_a_card_that_does_not_fit() -> None:
-    pile = Pile(Position.N, [C("9s")])
+    pile = Pile(PilePosition.N, [C("9s")])
     with pytest.raises(IllegalActionError, match="8c does not fit on 9s"):
         pile.place(C("8c"))
     assert pile.cards == (C("9s"),)
 
 
 def test_pile_moves_all_its_cards_onto_another() -> None:
-    source = Pile(Position.W, [C("8h"), C("7s")])
-    target = Pile(Position.E, [C("Th"), C("9s")])
+    source = Pile(PilePosition.W, [C("8h"), C("7s")])
+    target = Pile(PilePosition.E, [C("Th"), C("9s")])
     source.move_onto(target)
     assert target.cards == (C("Th"), C("9s"), C("8h"), C("7s"))
     assert source.is_empty
 
 
 def test_pile_move_raises_invalid_pile_move() -> None:
-    source = Pile(Position.W, [C("8h"), C("7s")])
-    target = Pile(Position.E, [C("9h")])
+    source = Pile(PilePosition.W, [C("8h"), C("7s")])
+    target = Pile(PilePosition.E, [C("9h")])
     with pytest.raises(IllegalActionError, match="Invalid pile move"):
         source.move_onto(target)
     assert source.cards == (C("8h"), C("7s")) and target.cards == (C("9h"),)
 
 
 def test_king_pile_moves_onto_empty_corner_only() -> None:
-    kings = Pile(Position.N, [C("Kh"), C("Qs")])
+    kings = Pile(PilePosition.N, [C("Kh"), C("Qs")])
     with pytest.raises(IllegalActionError, match="Invalid pile move"):
-        kings.move_onto(Pile(Position.S))  # an empty regular pile is no target
-    corner = Pile(Position.NW)
+        kings.move_onto(Pile(PilePosition.S))  # an empty regular pile is no target
+    corner = Pile(PilePosition.NW)
     kings.move_onto(corner)
     assert corner.cards == (C("Kh"), C("Qs")) and kings.is_empty
-    queens = Pile(Position.E, [C("Qd")])
+    queens = Pile(PilePosition.E, [C("Qd")])
     with pytest.raises(IllegalActionError, match="Invalid pile move"):
-        queens.move_onto(Pile(Position.SE))
+        queens.move_onto(Pile(PilePosition.SE))
 
 
 # -- player ----------------------------------------------------------------------
@@ -176,29 +176,29 @@ def test_player_takes_cards_and_draws_one() -> None:
 
 def test_player_plays_a_card_onto_a_pile() -> None:
     player = Player("Bo", [C("8h"), C("Kd")])
-    pile = Pile(Position.N, [C("9s")])
+    pile = Pile(PilePosition.N, [C("9s")])
     player.play(C("8h"), pile)
     assert player.hand == (C("Kd"),) and pile.top == C("8h")
 
 
 def test_player_play_is_checked() -> None:
     player = Player("Bo", [C("8c"), C("Qd")])
-    pile = Pile(Position.N, [C("9s")])
+    pile = Pile(PilePosition.N, [C("9s")])
     with pytest.raises(IllegalActionError, match="8c does not fit"):
         player.play(C("8c"), pile)
     with pytest.raises(IllegalActionError, match="not in"):
         player.play(C("8h"), pile)
     with pytest.raises(IllegalActionError, match="only a king"):
-        player.play(C("Qd"), Pile(Position.NE))
+        player.play(C("Qd"), Pile(PilePosition.NE))
     assert player.hand == (C("8c"), C("Qd")) and pile.cards == (C("9s"),)
 
 
 def test_player_moves_a_pile_but_not_a_corner() -> None:
     player = Player("Bo")
-    corner = Pile(Position.NE, [C("Kh")])
+    corner = Pile(PilePosition.NE, [C("Kh")])
     with pytest.raises(IllegalActionError, match="Can't move a corner pile"):
-        player.move_pile(corner, Pile(Position.N))
-    west, east = Pile(Position.W, [C("Qs")]), Pile(Position.E, [C("Kd")])
+        player.move_pile(corner, Pile(PilePosition.N))
+    west, east = Pile(PilePosition.W, [C("Qs")]), Pile(PilePosition.E, [C("Kd")])
     player.move_pile(west, east)
     assert east.cards == (C("Kd"), C("Qs")) and west.is_empty
 
@@ -206,7 +206,7 @@ def test_player_moves_a_pile_but_not_a_corner() -> None:
 def test_player_has_won_when_the_hand_is_empty() -> None:
     player = Player("Bo", [C("8h")])
     assert not player.has_won
-    player.play(C("8h"), Pile(Position.S))
+    player.play(C("8h"), Pile(PilePosition.S))
     assert player.has_won
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cardtable.cli import main
-from cardtable.klondike import GameRecord, KlondikeGame, Move, Position, Variant
+from cardtable.klondike import KlondikeRecord, KlondikeGame, Move, Position, Variant
 
 
 def _json_out(capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
@@ -39,7 +39,7 @@ def test_solve_record_file_solves_from_its_last_position(tmp_path: Path, capsys:
     for move in game.legal_moves()[:1]:
         game.play(move)
     path = tmp_path / "game.txt"
-    path.write_text(str(GameRecord.from_game(game)))
+    path.write_text(str(KlondikeRecord.from_game(game)))
     assert main(["solve", "--file", str(path), "--json"]) == 0
     data = _json_out(capsys)
     assert data["result"] == "won"

@@ -1,27 +1,32 @@
-"""What a player at the table sees.
+"""What a Klondike player at the table sees.
 
-A :class:`PlayerView` is built from a game and holds copies of the visible
+A :class:`KlondikeView` is built from a game and holds copies of the visible
 facts only: the face-up cards of each pile and how many cards lie face down
 under them, how many cards the stock holds, the waste (every waste card has
 been seen face up), the foundations, the pass number, the variant and the
 legal moves. It keeps no reference to the game, so a player cannot reach a
-face-down card or the stock order through it.
+face-down card or the stock order through it. The rules it answers
+(:meth:`KlondikeView.accepts`, :meth:`KlondikeView.fits_foundation`) are the
+variant's own.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from cardtable.cards import Card
-from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import Move
 from cardtable.klondike.variant import Variant
 
-__all__ = ["PlayerView"]
+if TYPE_CHECKING:
+    from cardtable.klondike.game import KlondikeGame
+
+__all__ = ["KlondikeView"]
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerView:
+class KlondikeView:
     """The visible part of a Klondike position (see the module documentation)."""
 
     variant: Variant
@@ -35,8 +40,8 @@ class PlayerView:
     moves_played: int
 
     @classmethod
-    def of(cls, game: KlondikeGame) -> PlayerView:
-        """The view of ``game`` for the player to move."""
+    def of(cls, game: KlondikeGame) -> KlondikeView:
+        """The view of ``game`` for its player."""
         return cls(
             variant=game.variant,
             face_up=tuple(tuple(game.tableau[i][game.face_down[i]:]) for i in range(7)),
@@ -48,6 +53,15 @@ class PlayerView:
             legal_moves=tuple(game.legal_moves()),
             moves_played=len(game._stack),
         )
+
+    @property
+    def player(self) -> int:
+        """The seat this view belongs to: always 0 in Klondike."""
+        return 0
+
+    def legal_actions(self) -> list[Move]:
+        """The legal moves, as a list (the name the shared game interface uses)."""
+        return list(self.legal_moves)
 
     def top(self, pile: int) -> Card | None:
         """The top card of a pile, or None when the pile is empty."""
@@ -65,16 +79,14 @@ class PlayerView:
 
     def fits_foundation(self, card: Card) -> bool:
         """True when ``card`` may go to its foundation now."""
-        return self.foundation[card.suit] + 1 == card.rank
+        return self.variant.fits_foundation(card, self.foundation)
 
     def accepts(self, pile: int, card: Card) -> bool:
         """True when ``card`` (or a run headed by it) may go on ``pile`` now."""
         top = self.top(pile)
-        if top is not None:
-            return card.fits_on(top)
-        if self.face_down[pile]:
+        if top is None and self.face_down[pile]:
             return False
-        return card.rank == 13 or self.variant.empty == "any"
+        return self.variant.accepts(top, card)
 
     @property
     def may_recycle(self) -> bool:

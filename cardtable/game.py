@@ -1,0 +1,148 @@
+"""The one game interface every game, bot, runner and face speaks.
+
+In the style of OpenSpiel's game/state split, a game state offers:
+
+- :meth:`GameState.current_player`: the seat to act (0 in a one-player
+  game), or ``None`` once no action is left;
+- :meth:`GameState.legal_actions`, :meth:`GameState.play` and
+  :meth:`GameState.undo`;
+- :meth:`GameState.is_over` and :meth:`GameState.returns`, one number per
+  seat;
+- :meth:`GameState.view`: what one seat is allowed to see (hidden cards are
+  not in it);
+- :meth:`GameState.clone`, and action notation both ways
+  (:meth:`GameState.action_to_string`, :meth:`GameState.parse_action`).
+
+Klondike (:class:`cardtable.klondike.KlondikeGame`) is its one-player case
+and Kings Corner (:class:`cardtable.kings_corner.KingsCornerGame`) its 2-to-6
+player case. An :class:`Agent` chooses an action from a view; every Klondike
+bot and every Kings Corner bot is one, so :func:`play_out` runs either game.
+
+>>> from cardtable.klondike import KlondikeGame, Variant
+>>> from cardtable.bots import make_player
+>>> game = KlondikeGame.from_seed(3, Variant.preset("seed-002"))
+>>> isinstance(game, GameState), isinstance(make_player("priority"), Agent)
+(True, True)
+>>> _ = play_out(game, [make_player("priority")])
+>>> len(game.moves) > 0, game.current_player() in (0, None)
+(True, True)
+>>> from cardtable.kings_corner import KingsCornerGame, make_bot
+>>> table = KingsCornerGame.from_seed(players=2, seed=5)
+>>> _ = play_out(table, [make_bot("greedy"), make_bot("strategic")])
+>>> table.is_over(), len(table.returns())
+(True, 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, TypeVar, runtime_checkable
+
+__all__ = ["Agent", "GameState", "play_out"]
+
+A = TypeVar("A")
+V_co = TypeVar("V_co", covariant=True)
+A_co = TypeVar("A_co", covariant=True)
+V_contra = TypeVar("V_contra", contravariant=True)
+S = TypeVar("S", bound="GameState[object, object]")
+
+
+@runtime_checkable
+class GameState(Protocol[A, V_co]):
+    """A game in progress: the rules, the position and the actions played.
+
+    ``A`` is the game's action type, ``V_co`` the type of a seat's view.
+    """
+
+    @property
+    def num_players(self) -> int:
+        """How many seats the game has (1 for Klondike)."""
+        ...
+
+    def current_player(self) -> int | None:
+        """The seat to act, or ``None`` once no action is left."""
+        ...
+
+    def legal_actions(self) -> list[A]:
+        """Every action the seat to act may take, in the game's fixed order."""
+        ...
+
+    def play(self, action: A) -> None:
+        """Take ``action`` for the seat to act; an illegal one raises
+        :class:`~cardtable.errors.IllegalMoveError` and changes nothing."""
+        ...
+
+    def undo(self) -> A:
+        """Take back the last action and return it; the state before it is
+        restored exactly. With nothing to undo it raises
+        :class:`~cardtable.errors.IllegalMoveError`."""
+        ...
+
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        ...
+
+    def returns(self) -> tuple[float, ...]:
+        """What each seat has gained so far (the final result once the game is over)."""
+        ...
+
+    def view(self, player: int | None = None) -> V_co:
+        """What ``player`` (default: the seat to act) is allowed to see."""
+        ...
+
+    def clone(self) -> GameState[A, V_co]:
+        """An independent copy, history included."""
+        ...
+
+    def action_to_string(self, action: A) -> str:
+        """An action in the game's notation."""
+        ...
+
+    def parse_action(self, text: str) -> A:
+        """Read an action in the game's notation; bad text raises
+        :class:`~cardtable.errors.NotationError` naming it."""
+        ...
+
+
+@runtime_checkable
+class Agent(Protocol[V_contra, A_co]):
+    """Anything that chooses an action from a view: a bot, a policy, a person.
+
+    :meth:`choose` returns one of the view's legal actions, or ``None`` to stop
+    (a one-player game then ends there; in a game of several seats an agent
+    must always act). :meth:`new_game` clears any memory and seeds any
+    randomness the agent uses.
+    """
+
+    name: str
+
+    def new_game(self, seed: int = 0) -> None:
+        """Forget the last game; ``seed`` feeds any randomness."""
+        ...
+
+    def choose(self, view: V_contra) -> A_co | None:
+        """The next action, or ``None`` to stop."""
+        ...
+
+
+def play_out(state: S, agents: Sequence[Agent[object, object]], *, max_actions: int | None = None) -> S:
+    """Let ``agents`` (one per seat) act until no action is left, an agent of
+    a one-player game stops, or ``max_actions`` actions were taken; returns
+    ``state``, which has been played on.
+
+    An agent that stops in a game of several seats is a bug in that agent and
+    raises :class:`RuntimeError`.
+    """
+    taken = 0
+    while max_actions is None or taken < max_actions:
+        player = state.current_player()
+        if player is None:
+            break
+        action = agents[player].choose(state.view(player))
+        if action is None:
+            if state.num_players == 1:
+                break
+            raise RuntimeError(f"agent {agents[player].name!r} in seat {player} chose no action")
+        state.play(action)
+        taken += 1
+    return state
