@@ -162,11 +162,11 @@ class HandRecord:
                     raise RecordError(f"line {number}, action {position}: {error}") from None
                 actions.append(action)
         if "Result" in fixed:
-            line, claimed = fixed["Result"]
+            result_line, claimed = fixed["Result"]
             actual = result_text(game.outcome())
             if claimed != actual:
                 raise RecordError(
-                    f"line {line}: Result says {claimed!r} but the actions give {actual!r}"
+                    f"line {result_line}: Result says {claimed!r} but the actions give {actual!r}"
                 )
         return cls(players, deck, tuple(actions), tuple(tags))
 

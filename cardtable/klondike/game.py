@@ -16,6 +16,7 @@ Move.parse('D')
 from __future__ import annotations
 
 from enum import Enum
+from typing import cast
 
 from cardtable.cards import Card, Suit
 from cardtable.errors import IllegalMoveError
@@ -46,6 +47,14 @@ class KlondikeOutcome(Enum):
 _PILES = range(PILE_COUNT)
 #: The kinds of place :meth:`Scoring.after_move` tells apart (tableau piles are the rest).
 _PLACE = {WASTE: "waste", FOUNDATION: "foundation"}
+# Every move legal_moves can list, built (and checked) once: moves are values.
+_TO_FOUNDATION = [Move(i, FOUNDATION) for i in _PILES]
+_WASTE_TO_FOUNDATION = Move(WASTE, FOUNDATION)
+_WASTE_TO = [Move(WASTE, j) for j in _PILES]
+# _RUN[i][j][k] moves k cards from pile i to pile j (None where i == j or k == 0: never read).
+_RUN = cast("list[list[list[Move]]]",
+            [[[Move(i, j, k) if i != j and k else None for k in range(14)] for j in _PILES] for i in _PILES])
+_FROM_FOUNDATION = [[Move(FOUNDATION, j, 1, suit) for j in _PILES] for suit in Suit]
 
 
 class KlondikeGame:
@@ -194,19 +203,21 @@ class KlondikeGame:
         """
         moves: list[Move] = []
         tableau = self.tableau
+        variant = self.variant
+        fits, fills_empty, accepts = variant.fits, variant.fills_empty, variant.accepts
+        to_foundation, foundation = variant.fits_foundation, self.foundation
+        tops = [p[-1] if p else None for p in tableau]
         for i in _PILES:
-            if tableau[i] and self._to_foundation(tableau[i][-1]):
-                moves.append(Move(i, FOUNDATION))
+            top = tops[i]
+            if top is not None and to_foundation(top, foundation):
+                moves.append(_TO_FOUNDATION[i])
         waste_top = self.waste[-1] if self.waste else None
         if waste_top is not None:
-            if self._to_foundation(waste_top):
-                moves.append(Move(WASTE, FOUNDATION))
+            if to_foundation(waste_top, foundation):
+                moves.append(_WASTE_TO_FOUNDATION)
             for j in _PILES:
-                if self._accepts(j, waste_top):
-                    moves.append(Move(WASTE, j))
-        variant = self.variant
-        fits = variant.fits
-        tops = [p[-1] if p else None for p in tableau]
+                if accepts(tops[j], waste_top):
+                    moves.append(_WASTE_TO[j])
         for i in _PILES:
             cards = tableau[i]
             size = len(cards)
@@ -233,18 +244,19 @@ class KlondikeGame:
                 else:
                     # Moving a whole pile with nothing under it changes nothing.
                     for k in range(1, up + 1 if down else up):
-                        if variant.fills_empty(cards[size - k]):
+                        if fills_empty(cards[size - k]):
                             found.append((k, j))
             found.sort()
-            moves.extend(Move(i, j, k) for k, j in found)
-        if self.variant.foundation_return:
+            runs = _RUN[i]
+            moves.extend(runs[j][k] for k, j in found)
+        if variant.foundation_return:
             for suit in Suit:
-                rank = self.foundation[suit]
+                rank = foundation[suit]
                 if rank:
                     card = Card(rank, suit)
                     for j in _PILES:
-                        if self._accepts(j, card):
-                            moves.append(Move(FOUNDATION, j, 1, suit))
+                        if accepts(tops[j], card):
+                            moves.append(_FROM_FOUNDATION[suit][j])
         if self.stock:
             moves.append(DRAW)
         elif self.waste and self._may_recycle():

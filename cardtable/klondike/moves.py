@@ -130,7 +130,7 @@ class Move:
             return "D"
         if self.target == STOCK:
             return "R"
-        src = "F" + Suit(self.suit).letter if self.source == FOUNDATION else location_name(self.source)
+        src = "F" + self.suit.letter if self.suit is not None else location_name(self.source)
         text = f"{src}>{location_name(self.target)}"
         return f"{text}:{self.count}" if self.count > 1 else text
 

@@ -86,7 +86,7 @@ def narrate(record: KlondikeRecord, *, unicode: bool = True, color: bool = False
     tally = f"{len(record.moves)} moves, {found} card{'s' if found != 1 else ''} on the foundations: {outcome}"
     if scoring == "vegas":
         net = game.score
-        tally += f". Paid ${variant.scoring.ante}, won ${variant.scoring.per_card * found}: net {_money(net)}."
+        tally += f". Paid ${variant.scoring.ante}, won ${variant.scoring.winnings(found)}: net {_money(net)}."
     elif scoring == "standard":
         tally += f". Score {game.score}."
     lines.append(tally)

@@ -98,10 +98,10 @@ class Position:
             raise DealError("foundations: four ranks from 0 (empty) to 13")
         if self.pass_number < 1:
             raise DealError(f"pass number must be at least 1, not {self.pass_number}")
-        cards = [c for pile in self.tableau for c in pile] + list(self.stock) + list(self.waste)
-        cards += [Card(rank, suit) for suit, top in enumerate(self.foundation)
+        every = [c for pile in self.tableau for c in pile] + list(self.stock) + list(self.waste)
+        every += [Card(rank, suit) for suit, top in enumerate(self.foundation)
                   for rank in range(1, top + 1)]
-        _check_cards(cards, "layout")
+        _check_cards(every, "layout")
 
     # ----- deals -----------------------------------------------------------------
 

@@ -144,7 +144,7 @@ class KlondikeRecord:
 
     @classmethod
     def _from_parts(cls, headers: dict[str, str], moves: list[Move]) -> KlondikeRecord:
-        options = {field_: headers[h] for h, field_ in _VARIANT_HEADERS.items() if h in headers}
+        options: dict[str, object] = {field_: headers[h] for h, field_ in _VARIANT_HEADERS.items() if h in headers}
         try:
             variant = Variant.from_options(options)
         except VariantError as error:

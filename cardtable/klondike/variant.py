@@ -7,6 +7,43 @@ A variant never copies rules code; it only says which options are in force.
 (1, 1, False, 'vegas')
 >>> Variant.preset("seed-000").replace(passes=None).describe()
 'draw 3, unlimited passes, kings in empty piles, no foundation return, no scoring'
+
+One source for each rule
+------------------------
+Every Python module asks :class:`Variant` and :class:`Scoring` for the rules:
+what fits on what (:meth:`Variant.fits`, resting on
+:meth:`cardtable.cards.Card.fits_on`), what fills an empty pile
+(:meth:`Variant.fills_empty`), what may go to a foundation and when that is
+safe (:meth:`Variant.fits_foundation`, :meth:`Variant.safe_to_foundation`),
+and what a game is worth (:meth:`Scoring.money`, :meth:`Scoring.after_move`,
+:meth:`Scoring.after_recycle`). The compiled kernels keep their own copies for
+speed, and differential tests hold each copy to the engine.
+
+Every place a rule change must touch:
+
+1. here: the field, its check in ``__post_init__``, the predicates above,
+   :meth:`Variant.describe`, :meth:`Variant.options` / :meth:`Variant.from_options`
+   (records and JSON), the presets, and :data:`RULE_FIELDS`;
+2. ``cardtable/cards.py``: :meth:`~cardtable.cards.Card.fits_on`, the building
+   rule both games share (Kings Corner asks it in ``kings_corner/table.py``);
+3. ``cardtable/klondike/game.py``: ``legal_moves`` (its run-length shortcut
+   relies on a run going down one rank a card), ``why_illegal``'s messages,
+   ``_apply`` and ``undo``;
+4. ``cardtable/klondike/position.py``: the face-up runs a layout may hold;
+5. ``cardtable/klondike/record.py``: the variant headers of a game record;
+6. ``cardtable/cli/_options.py``: the command-line flags;
+7. the solver's compiled copy: ``cardtable/solver/_state.py``
+   (``variant_params``), ``cardtable/solver/_core.py`` (move generation, safe
+   moves, autoplay, pruning and its soundness notes), ``cardtable/solver/_best.py``
+   (the estimate) and ``relaxation`` in ``cardtable/solver/search.py``; held to
+   the engine by ``tests/solver/test_core_differential.py``;
+8. the simulator's compiled copy: ``cardtable/sim/_fast.py``, which plays only
+   the rule identities ``cardtable/sim/runner.py`` names (compared by
+   :meth:`Variant.rules_key`, so a new field sends games to the engine until
+   the kernel learns it); held by ``tests/sim/test_fast_priority.py``.
+
+``tests/test_rule_sites.py`` fails when a field is added to :class:`Variant` or
+:class:`Scoring` without :data:`RULE_FIELDS` learning it, pointing here.
 """
 
 from __future__ import annotations
@@ -24,7 +61,7 @@ if TYPE_CHECKING:
 #: A count of foundation cards: one game's (an int) or many games' (a numpy array).
 _Count = TypeVar("_Count", int, "np.ndarray")
 
-__all__ = ["PRESETS", "Scoring", "Variant", "VariantError", "parse_passes"]
+__all__ = ["PRESETS", "RULE_FIELDS", "Scoring", "Variant", "VariantError", "parse_passes"]
 
 
 class VariantError(RulesError):
@@ -72,7 +109,11 @@ class Scoring:
         >>> Scoring(kind="vegas").money(15)
         23
         """
-        return self.per_card * foundation - self.ante
+        return self.winnings(foundation) - self.ante
+
+    def winnings(self, foundation: _Count) -> _Count:
+        """Dollars paid out for ``foundation`` cards, before the ante is taken off."""
+        return self.per_card * foundation
 
     def initial(self, foundation: int = 0) -> int:
         """The score of a game that starts with ``foundation`` cards already
@@ -215,7 +256,7 @@ class Variant:
         """A copy with some options changed (its name becomes ``custom``
         unless a name is given or nothing actually changed)."""
         if "scoring" in changes and isinstance(changes["scoring"], str):
-            changes["scoring"] = replace(self.scoring, kind=changes["scoring"])
+            changes["scoring"] = replace(self.scoring, kind=changes["scoring"])  # type: ignore[arg-type]
         new = replace(self, **changes)  # type: ignore[arg-type]
         if "name" not in changes and new != self:
             new = replace(new, name="custom")
@@ -297,6 +338,15 @@ def _parse_bool(value: object) -> bool:
         return False
     raise VariantError(f"expected yes or no, not {value!r}")
 
+
+#: The rule fields every site in the list above knows, by class. A field added
+#: to :class:`Variant` or :class:`Scoring` must be added here once every site
+#: handles it.
+RULE_FIELDS: dict[str, tuple[str, ...]] = {
+    "Variant": ("name", "draw", "passes", "empty", "foundation_return", "scoring"),
+    "Scoring": ("kind", "ante", "per_card", "waste_to_tableau", "to_foundation", "turn_up",
+                "foundation_to_tableau", "recycle_draw1", "recycle_draw3"),
+}
 
 _VEGAS = Scoring(kind="vegas")
 

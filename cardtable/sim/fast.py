@@ -34,6 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from cardtable.klondike.variant import Scoring, Variant
 from cardtable.sim import _fast
 
 __all__ = [
@@ -49,9 +50,8 @@ __all__ = [
     "warm_up",
 ]
 
-#: Seed 002's Vegas money: what a game costs and what each foundation card pays.
-ANTE = 52
-PER_CARD = 5
+#: The game this kernel plays: seed 002's rules and Vegas money.
+SEED_002 = Variant.preset("seed-002")
 
 
 class PriorityBatch(NamedTuple):
@@ -68,13 +68,15 @@ class PriorityBatch(NamedTuple):
 
     @property
     def net(self) -> np.ndarray:
-        """Each game's Vegas net in dollars: ``5 * foundation - 52``."""
+        """Each game's Vegas net in dollars under seed 002's money
+        (:meth:`cardtable.klondike.Scoring.money`: $5 a card, $52 to play)."""
         return net_dollars(self.foundation)
 
 
-def net_dollars(foundation: np.ndarray) -> np.ndarray:
-    """Vegas net per game (int64) from foundation counts."""
-    return PER_CARD * np.asarray(foundation, dtype=np.int64) - ANTE
+def net_dollars(foundation: np.ndarray, scoring: Scoring = SEED_002.scoring) -> np.ndarray:
+    """Vegas net per game (int64) from foundation counts, under ``scoring``'s
+    amounts (seed 002's by default)."""
+    return scoring.money(np.asarray(foundation, dtype=np.int64))
 
 
 def warm_up() -> None:
@@ -175,4 +177,4 @@ def priority_games_moves(deals: np.ndarray | Sequence[Sequence[int]]) -> list[li
 
 def priority_game_moves(deal: np.ndarray | Sequence[int]) -> list[str]:
     """The moves of one deal's game (52 card indices in dealing order)."""
-    return priority_games_moves([deal])[0]
+    return priority_games_moves(np.asarray(deal).reshape(1, -1))[0]

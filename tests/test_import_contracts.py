@@ -1,0 +1,113 @@
+"""Import contracts: the library never reaches out to a face, the rules engine
+never reaches out to its clients, and bots never see the full deal.
+
+Every import in every module is read from its source (imports inside
+functions count too), so a lazy import cannot slip past.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "cardtable"
+
+#: Faces: the command line, the app and the environments.
+FACES = ("cardtable.cli", "cardtable.app", "cardtable.envs")
+#: Library modules and packages: everything that is not a face.
+LIBRARY = ("cardtable.cards", "cardtable.errors", "cardtable.game", "cardtable.stats", "cardtable.klondike",
+           "cardtable.kings_corner", "cardtable.bots", "cardtable.sim", "cardtable.solver")
+#: The rules engines: the cards, Klondike, and Kings Corner's table, actions, game, records and rendering.
+ENGINE = ("cardtable.cards", "cardtable.klondike", "cardtable.kings_corner.table", "cardtable.kings_corner.actions",
+          "cardtable.kings_corner.game", "cardtable.kings_corner.errors", "cardtable.kings_corner.record",
+          "cardtable.kings_corner.render")
+#: What the engine must not import: players, search and simulation.
+ENGINE_CLIENTS = ("cardtable.bots", "cardtable.solver", "cardtable.sim", "cardtable.kings_corner.bots",
+                  "cardtable.kings_corner.strategic", "cardtable.kings_corner.match")
+#: Players that must see only what a player sees.
+BOTS = ("cardtable.bots", "cardtable.kings_corner.bots", "cardtable.kings_corner.strategic")
+#: The full-information search.
+FULL_SEARCH = ("cardtable.solver",)
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def within(name: str, prefixes: tuple[str, ...]) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+def imports(path: Path) -> set[str]:
+    """Every module the source imports, relative imports resolved."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                package = module_name(path) if path.name == "__init__.py" else module_name(path).rsplit(".", 1)[0]
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return found
+
+
+def calls(path: Path) -> set[str]:
+    """Names of the plain functions the source calls, and ``sys.stdin`` uses."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = {node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+    if any(isinstance(node, ast.Attribute) and node.attr in ("stdin", "stdout", "stderr")
+           and isinstance(node.value, ast.Name) and node.value.id == "sys" for node in ast.walk(tree)):
+        names.add("sys.std*")
+    return names
+
+
+MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+LIBRARY_MODULES = [name for name in MODULES if within(name, LIBRARY)]
+
+
+def test_the_contracts_see_the_whole_package() -> None:
+    assert "cardtable.klondike.game" in MODULES and "cardtable.cli" in MODULES
+    assert len(LIBRARY_MODULES) > 30
+    # The reader finds lazy imports inside functions.
+    assert "cardtable.solver" in imports(MODULES["cardtable.cli.klondike"]) or any(
+        within(name, ("cardtable.solver",)) for name in imports(MODULES["cardtable.cli.solve"]))
+
+
+@pytest.mark.parametrize("name", LIBRARY_MODULES)
+def test_the_library_imports_no_face_and_does_no_terminal_io(name: str) -> None:
+    found = imports(MODULES[name])
+    bad = sorted(m for m in found if within(m, ("argparse", "rich", "textual", "curses", *FACES)))
+    assert not bad, f"{name} imports {bad}"
+    used = calls(MODULES[name]) & {"print", "input", "sys.std*"}
+    assert not used, f"{name} uses {sorted(used)}"
+
+
+@pytest.mark.parametrize("name", [name for name in MODULES if within(name, ENGINE)])
+def test_the_rules_engine_imports_no_bot_solver_or_simulator(name: str) -> None:
+    bad = sorted(m for m in imports(MODULES[name]) if within(m, ENGINE_CLIENTS))
+    assert not bad, f"{name} imports {bad}"
+
+
+@pytest.mark.parametrize("name", [name for name in MODULES if within(name, BOTS)])
+def test_bots_never_import_the_full_information_search(name: str) -> None:
+    if "hindsight" in name:
+        pytest.skip("a hindsight bot samples hidden cards and solves the samples by design")
+    bad = sorted(m for m in imports(MODULES[name]) if within(m, FULL_SEARCH))
+    assert not bad, f"{name} imports {bad}"
+
+
+def test_a_violation_is_caught(tmp_path: Path) -> None:
+    # The reader itself: a lazy face import inside a function is found.
+    source = tmp_path / "probe.py"
+    source.write_text("def f():\n    from cardtable.cli import main\n    import argparse\n    print('x')\n")
+    assert {"cardtable.cli", "argparse"} <= imports(source)
+    assert "print" in calls(source)
