@@ -1,0 +1,130 @@
+"""The one game interface: Klondike and Kings Corner speak it alike, and every
+bot of either game is an agent of it."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cardtable.bots import STRATEGIES, make_player
+from cardtable.errors import IllegalMoveError, NotationError
+from cardtable.game import Agent, GameState, play_out
+from cardtable.kings_corner import BOTS, KingsCornerGame, make_bot
+from cardtable.klondike import KlondikeGame, Variant
+
+
+def klondike(seed: int) -> KlondikeGame:
+    return KlondikeGame.from_seed(seed, Variant.preset("thoughtful3"))
+
+
+def kings_corner(seed: int) -> KingsCornerGame:
+    return KingsCornerGame.from_seed(players=2 + seed % 5, seed=seed)
+
+
+GAMES = [klondike, kings_corner]
+
+
+def snapshot(state: GameState[object, object]) -> tuple[object, ...]:
+    return (repr(state.view(state.current_player())) if state.current_player() is not None else None,
+            tuple(state.legal_actions()), state.returns(), state.is_over())
+
+
+@pytest.mark.parametrize("make", GAMES)
+def test_both_games_are_game_states(make: object) -> None:
+    state = make(1)  # type: ignore[operator]
+    assert isinstance(state, GameState)
+    assert state.num_players >= 1 and state.current_player() == 0
+    assert len(state.returns()) == state.num_players
+
+
+def test_every_bot_of_both_games_is_an_agent() -> None:
+    for name in STRATEGIES:
+        assert isinstance(make_player(name), Agent), name
+    for name in BOTS:
+        assert isinstance(make_bot(name), Agent), name
+
+
+@given(seed=st.integers(0, 10_000), picks=st.lists(st.integers(0, 1000), max_size=60), which=st.sampled_from(GAMES))
+def test_play_undo_clone_and_notation(seed: int, picks: list[int], which: object) -> None:
+    state = which(seed)  # type: ignore[operator]
+    history = []
+    for pick in picks:
+        if state.current_player() is None:
+            break
+        actions = state.legal_actions()
+        assert actions
+        for action in actions:  # every action is written and read back
+            assert state.parse_action(state.action_to_string(action)) == action
+        before = snapshot(state)
+        copy = state.clone()
+        action = actions[pick % len(actions)]
+        state.play(action)
+        assert snapshot(copy) == before  # the clone is independent
+        history.append((before, action))
+    while history:
+        before, action = history.pop()
+        assert state.undo() == action
+        assert snapshot(state) == before
+    with pytest.raises(IllegalMoveError):
+        state.undo()
+
+
+@pytest.mark.parametrize("make", GAMES)
+def test_bad_notation_and_illegal_actions_raise_cardtable_errors(make: object) -> None:
+    state = make(3)  # type: ignore[operator]
+    with pytest.raises(NotationError):
+        state.parse_action("no such action")
+    legal = set(state.legal_actions())
+    candidates = ["7>1:13", "Fh>3", "R", "play Kd NE", "move N S", "pass"]
+    for text in candidates:
+        try:
+            action = state.parse_action(text)
+        except NotationError:
+            continue
+        if action not in legal:
+            with pytest.raises(IllegalMoveError):
+                state.play(action)
+
+
+def test_klondike_play_out_with_each_strategy_ends_where_the_agent_stops() -> None:
+    for name in STRATEGIES:
+        game = play_out(klondike(11), [make_player(name)])
+        agent = make_player(name)
+        replay = klondike(11)
+        while replay.current_player() is not None:
+            move = agent.choose(replay.view())
+            if move is None:
+                break
+            replay.play(move)
+        assert replay.moves == game.moves, name
+
+
+def test_kings_corner_play_out_finishes_the_hand_and_returns_penalties() -> None:
+    table = play_out(KingsCornerGame.from_seed(players=3, seed=8), [make_bot("greedy"), make_bot("random", 1),
+                                                                     make_bot("strategic")])
+    outcome = table.outcome()
+    assert table.is_over() and outcome is not None and table.current_player() is None
+    assert table.returns() == tuple(-float(p) for p in outcome.penalties)
+
+
+def test_klondike_returns_follow_the_scoring() -> None:
+    vegas = KlondikeGame.from_seed(4, Variant.preset("seed-002"))
+    assert vegas.returns() == (-52.0,)
+    plain = KlondikeGame.from_seed(4, Variant.preset("draw1"))
+    assert plain.returns() == (0.0,)
+
+
+def test_views_show_only_what_the_seat_sees() -> None:
+    game = klondike(5)
+    view = game.view()
+    face_down = {card for pile, down in zip(game.tableau, game.face_down, strict=True) for card in pile[:down]}
+    seen = {card for run in view.face_up for card in run} | set(view.waste)
+    assert face_down and not face_down & seen and not set(game.stock) & seen
+    with pytest.raises(IllegalMoveError):
+        game.view(1)
+    table = KingsCornerGame.from_seed(players=4, seed=5)
+    mine = table.view(2)
+    assert mine.hand == table.hand(2) and mine.hand_sizes == table.hand_sizes
+    others = {card for seat in (0, 1, 3) for card in table.hand(seat)}
+    assert not others & set(mine.hand) and not hasattr(mine, "deck_cards")
