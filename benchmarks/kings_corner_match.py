@@ -9,7 +9,7 @@ import argparse
 import os
 import time
 
-from cardtable.kings_corner.match import run_hands, summarize
+from cardtable.kings_corner.match import run_hands, summarize_hands
 
 
 def main() -> None:
@@ -24,7 +24,7 @@ def main() -> None:
         started = time.perf_counter()
         results = run_hands(players, args.games, args.seed, workers)
         elapsed = time.perf_counter() - started
-        report = summarize(players, results, args.seed)
+        report = summarize_hands(players, results, args.seed)
         first = report.entries[0]
         print(f"{workers} worker(s): {args.games} hands in {elapsed:.1f}s = "
               f"{args.games / elapsed:.0f} hands/s; entry 1 ({first.name}) wins "

@@ -36,7 +36,7 @@ bot and every Kings Corner bot is one, so :func:`play_out` runs either game.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 __all__ = ["Agent", "GameState", "play_out"]
 
@@ -44,7 +44,7 @@ A = TypeVar("A")
 V_co = TypeVar("V_co", covariant=True)
 A_co = TypeVar("A_co", covariant=True)
 V_contra = TypeVar("V_contra", contravariant=True)
-S = TypeVar("S", bound="GameState[object, object]")
+S = TypeVar("S", bound="GameState[Any, Any]")
 
 
 @runtime_checkable
@@ -125,7 +125,7 @@ class Agent(Protocol[V_contra, A_co]):
         ...
 
 
-def play_out(state: S, agents: Sequence[Agent[object, object]], *, max_actions: int | None = None) -> S:
+def play_out(state: S, agents: Sequence[Agent[Any, Any]], *, max_actions: int | None = None) -> S:
     """Let ``agents`` (one per seat) act until no action is left, an agent of
     a one-player game stops, or ``max_actions`` actions were taken; returns
     ``state``, which has been played on.

@@ -5,16 +5,23 @@ from __future__ import annotations
 import json
 import math
 import re
+import sqlite3
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
 from cli_helpers import run
 
 from cardtable.bots.priority import play_priority_game
-from cardtable.klondike import KlondikeGame, KlondikeRecord, Move, Position, Variant
-from cardtable.sim.runner import GameResult, RunSpec, play_batch, run_games
-from cardtable.sim.stats import mean_interval, summarize, wilson
+from cardtable.errors import StoreError, UsageError
+from cardtable.klondike import KlondikeGame, KlondikeRecord, Move, Position, Scoring, Variant
+from cardtable.sim import fast
+from cardtable.sim.compare import compare_strategies
+from cardtable.sim.executor import LocalExecutor
+from cardtable.sim.runner import Batch, GameResult, RunSpec, play_batch, play_game, run_games, uses_kernel
+from cardtable.sim.stats import mean_interval, summarize_games, wilson
 from cardtable.sim.store import ResultsStore
+from cardtable.stats import paired_difference
 
 SEED_002 = Variant.preset("seed-002")
 
@@ -115,7 +122,7 @@ def test_interrupted_run_keeps_finished_games(tmp_path: Path) -> None:
     spec = RunSpec("priority", SEED_002, seed=1)
     seen: list[int] = []
 
-    def stop_after_two(batch: list[GameResult]) -> None:
+    def stop_after_two(batch: Batch) -> None:
         seen.append(len(batch))
         if len(seen) == 2:
             raise KeyboardInterrupt
@@ -176,6 +183,194 @@ def test_mean_interval() -> None:
 
 def test_summary_counts() -> None:
     results = [GameResult(i, "", i == 0, 52 if i == 0 else 4, (), 208 if i == 0 else -32, 0) for i in range(4)]
-    s = summarize(results, 2.0)
+    s = summarize_games(results, 2.0)
     assert (s.games, s.won, s.net_total, s.games_per_second) == (4, 1, 208 - 96, 2.0)
     assert s.foundation_mean == 16.0
+
+
+def test_paired_difference() -> None:
+    mean, low, high = paired_difference([1.0, 0.0, 1.0, 0.0], [1.0, 1.0, 1.0, 0.0])
+    assert mean == 0.25 and low < mean < high
+    assert paired_difference([3.0, 4.0], [3.0, 4.0]) == (0.0, 0.0, 0.0)
+
+
+# ----- the library: runs, starts, the kernel's rules, money, the store, compare -----------------
+
+
+def test_interrupted_run_with_workers_keeps_finished_games_in_order() -> None:
+    spec = RunSpec("greedy", Variant.preset("draw1"), seed=1, keep_moves=False)
+    seen: list[int] = []
+
+    def stop_after_three(batch: Batch) -> None:
+        seen.append(batch.indices[0])
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+
+    results = run_games(spec, 200, workers=2, chunk=5, on_batch=stop_after_three)
+    assert seen == [0, 5, 10] and [r.index for r in results] == list(range(15))
+
+
+def test_run_games_takes_an_executor() -> None:
+    spec = RunSpec("greedy", Variant.preset("draw1"), seed=9)
+    assert run_games(spec, 30, executor=LocalExecutor(2), chunk=4) == run_games(spec, 30, workers=1)
+
+
+def test_starts_may_be_fresh_deals_or_positions_in_mid_game() -> None:
+    game = KlondikeGame.from_seed(5, SEED_002)
+    for move in game.legal_moves()[:1]:
+        game.play(move)
+    middle = game.position()
+    assert not middle.is_deal
+    fresh = Position.from_seed(6)
+    spec = RunSpec("priority", SEED_002, deals=(fresh, middle))
+    assert spec.deal(1) == middle
+    assert not uses_kernel(spec)  # the kernel only starts from fresh deals
+    results = run_games(spec, 2, workers=1)
+    assert [r.deal for r in results] == [fresh.deal_string(), str(middle)]
+    assert results[1] == play_game(spec, 1)
+    replayed = KlondikeGame(middle, SEED_002)
+    for move in results[1].moves:
+        replayed.play(Move.parse(move))
+    assert replayed.foundation_count() == results[1].foundation
+    with pytest.raises(UsageError, match="only 2 starting positions"):
+        run_games(spec, 3, workers=1)
+
+
+def test_given_fresh_deals_play_as_their_seeds_on_every_path() -> None:
+    deals = tuple(Position.from_seed(s) for s in range(40, 70))
+    seeded = run_games(RunSpec("priority", SEED_002, seed=40), 30, workers=1)
+    for use_fast, workers in ((True, 1), (True, 2), (False, 2)):
+        given = run_games(RunSpec("priority", SEED_002, deals=deals), 30, workers=workers, chunk=7,
+                          use_fast=use_fast)
+        assert [(r.deal, r.moves, r.foundation, r.net) for r in given] == \
+               [(r.deal, r.moves, r.foundation, r.net) for r in seeded]
+
+
+def _other_value(owner: object, name: str) -> object:
+    """A valid value for field ``name`` of ``owner`` other than its own."""
+    known = {"draw": 3, "passes": 3, "empty": "any", "kind": "standard", "scoring": Scoring(kind="standard")}
+    value = getattr(owner, name)
+    if name in known:
+        return known[name]
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    pytest.fail(f"teach this test another value for the new rule field {name!r}")
+
+
+@pytest.fixture
+def kernel_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the games that reach the compiled kernel."""
+    calls: list[int] = []
+    original = fast.priority_batch_deals
+
+    def counting(deals):  # type: ignore[no-untyped-def]
+        calls.append(len(deals))
+        return original(deals)
+
+    monkeypatch.setattr(fast, "priority_batch_deals", counting)
+    return calls
+
+
+def test_the_kernel_is_chosen_by_the_whole_rule_identity(kernel_calls: list[int]) -> None:
+    for variant in (SEED_002, SEED_002.replace(scoring="none"), Variant.preset("vegas1")):
+        assert uses_kernel(RunSpec("priority", variant))
+        run_games(RunSpec("priority", variant), 3, workers=1)
+        assert kernel_calls == [3], variant
+        kernel_calls.clear()
+    changed = []
+    for field in fields(Variant):
+        if field.name != "name":
+            changed.append((field.name, SEED_002.replace(**{field.name: _other_value(SEED_002, field.name)})))
+    for field in fields(Scoring):
+        scoring = Scoring(**{**{f.name: getattr(SEED_002.scoring, f.name) for f in fields(Scoring)},
+                             field.name: _other_value(SEED_002.scoring, field.name)})
+        changed.append((f"scoring.{field.name}", SEED_002.replace(scoring=scoring)))
+    assert {name for name, _ in changed} >= {"draw", "passes", "empty", "foundation_return", "scoring.ante"}
+    for name, variant in changed:
+        assert variant.rules_key() != SEED_002.rules_key(), name
+        spec = RunSpec("priority", variant)
+        assert not uses_kernel(spec), name
+        results = run_games(spec, 2, workers=1)
+        assert kernel_calls == [], name
+        assert [r.net for r in results] == [variant.scoring.money(r.foundation) for r in results], name
+    assert not uses_kernel(RunSpec("greedy", SEED_002))
+
+
+def test_money_follows_the_variant_scoring() -> None:
+    dear = SEED_002.replace(scoring=Scoring(kind="vegas", ante=100, per_card=3))
+    for spec in (RunSpec("greedy", dear, seed=4), RunSpec("priority", SEED_002, seed=4)):
+        results = run_games(spec, 10, workers=1)
+        money = spec.variant.scoring
+        assert list(results.net) == [money.money(f) for f in results.foundation]
+        assert [r.net for r in results] == [money.money(r.foundation) for r in results]
+        assert [r.net for r in play_batch(spec, range(10))] == list(results.net)
+
+
+def test_store_keeps_games_with_the_variant_money(tmp_path: Path) -> None:
+    dear = SEED_002.replace(scoring=Scoring(kind="vegas", ante=100, per_card=3))
+    path = tmp_path / "deep" / "runs.sqlite"
+    with ResultsStore(path) as store:
+        run_id = store.start_run(kind="simulate", strategy="greedy", variant=dear.options(), seed=1,
+                                 deals_file=None, games=12)
+        run_games(RunSpec("greedy", dear, seed=1, keep_moves=False), 12, workers=1, chunk=5,
+                  on_batch=lambda batch: store.add_games(run_id, batch, dear))
+        store.finish_run(run_id, "finished", {})
+        assert [net for _, _, f, net in store.games(run_id)] == [3 * f - 100 for _, _, f, _ in store.games(run_id)]
+    with ResultsStore(path, create=False) as store:
+        assert [run.games_played for run in store.runs()] == [12]
+        with pytest.raises(StoreError, match="no run 9"):
+            store.run(9)
+
+
+def test_store_errors_name_the_file_and_listing_changes_nothing(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.sqlite"
+    with pytest.raises(StoreError, match=r"missing\.sqlite"):
+        ResultsStore(missing, create=False)
+    assert not missing.exists()
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database, just some notes\n" * 50)
+    with pytest.raises(StoreError, match=r"notes\.txt"):
+        ResultsStore(text)
+    assert text.read_text() == "not a database, just some notes\n" * 50
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE birds (name TEXT)")
+    db.close()
+    before = other.read_bytes()
+    for create in (True, False):
+        with pytest.raises(StoreError, match=r"other\.sqlite: not a cardtable results store"):
+            ResultsStore(other, create=create)
+    assert other.read_bytes() == before
+    store_path = tmp_path / "runs.sqlite"
+    ResultsStore(store_path).close()
+    before = store_path.read_bytes()
+    with ResultsStore(store_path, create=False) as store:
+        assert store.runs() == []
+        with pytest.raises(StoreError, match=r"runs\.sqlite"):
+            store.start_run(kind="simulate", strategy="priority", variant={}, seed=1, deals_file=None, games=1)
+    assert store_path.read_bytes() == before
+
+
+def test_compare_strategies_rows() -> None:
+    rows = compare_strategies(["priority", "greedy", "priority"], SEED_002, 40, seed=3, workers=1)
+    assert [row["strategy"] for row in rows] == ["priority", "greedy", "priority"]
+    first = ["strategy", "games", "win_rate", "win_rate_low", "win_rate_high", "foundation_mean", "foundation_low",
+             "foundation_high", "net_mean"]
+    diffs = ["diff_win_rate", "diff_win_rate_low", "diff_win_rate_high", "diff_foundation", "diff_foundation_low",
+             "diff_foundation_high"]
+    assert list(rows[0]) == first and list(rows[1]) == first + diffs
+    assert rows[2]["diff_foundation"] == 0 and rows[2]["diff_win_rate"] == 0
+    greedy = run_games(RunSpec("greedy", SEED_002, seed=3), 40, workers=1)
+    priority = run_games(RunSpec("priority", SEED_002, seed=3), 40, workers=1)
+    assert rows[1]["foundation_mean"] == pytest.approx(float(greedy.foundation.mean()))
+    assert rows[1]["diff_foundation"] == pytest.approx(float((greedy.foundation - priority.foundation).mean()))
+    deals = tuple(Position.from_seed(s) for s in range(3, 43))
+    assert compare_strategies(["priority", "greedy"], SEED_002, 40, deals=deals, executor=LocalExecutor(2)) == \
+           rows[:2]
+
+
+def test_compare_strategies_names_the_known_strategies() -> None:
+    with pytest.raises(UsageError, match="unknown strategy 'nobody'; known: priority, turns"):
+        compare_strategies(["priority", "nobody"], SEED_002, 5)

@@ -17,24 +17,27 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from functools import partial
 
 from cardtable.cards import SplitMix64
 from cardtable.kings_corner.bots import make_bot
 from cardtable.kings_corner.errors import TableError
 from cardtable.kings_corner.game import MAX_PLAYERS, MIN_PLAYERS, KingsCornerGame
 from cardtable.kings_corner.record import HandRecord
+from cardtable.sim.executor import Executor, LocalExecutor
 from cardtable.stats import wilson
 
 __all__ = [
     "EntryStats",
     "HandResult",
     "MatchReport",
+    "check_players",
     "derive_seed",
     "play_hand",
+    "record_of",
     "run_hands",
-    "summarize",
+    "summarize_hands",
     "wilson_interval",
 ]
 
@@ -70,7 +73,11 @@ def play_hand(
     bots = [make_bot(players[entry], derive_seed(seed, index, entry + 1)) for entry in seating]
     game = KingsCornerGame.from_seed(count, derive_seed(seed, index))
     while not game.is_over():
-        game.play(bots[game.turn].choose(game.view()))
+        bot = bots[game.turn]
+        action = bot.choose(game.view())
+        if action is None:
+            raise RuntimeError(f"bot {bot.name!r} in seat {game.turn} chose no action")
+        game.play(action)
     outcome = game.outcome()
     assert outcome is not None
     penalties = [0] * count
@@ -89,8 +96,8 @@ def record_of(players: Sequence[str], index: int, seed: int = 0) -> HandRecord:
     )
 
 
-def _play_range(players: tuple[str, ...], seed: int, start: int, stop: int) -> list[HandResult]:
-    return [play_hand(players, index, seed)[0] for index in range(start, stop)]
+def _play_range(players: tuple[str, ...], seed: int, hands: range) -> list[HandResult]:
+    return [play_hand(players, index, seed)[0] for index in hands]
 
 
 def check_players(players: Sequence[str]) -> tuple[str, ...]:
@@ -111,36 +118,33 @@ def run_hands(
     seed: int = 0,
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
+    *,
+    executor: Executor | None = None,
 ) -> list[HandResult]:
     """Play hands ``0 .. games-1`` and return their results in order.
 
-    ``workers`` processes share the work (default :func:`os.cpu_count`; 1 plays
-    in this process). ``progress`` is called with the number of hands just done.
+    The hands run in blocks on ``executor`` (default: a
+    :class:`~cardtable.sim.executor.LocalExecutor` with ``workers``
+    processes, :func:`os.cpu_count` unless told; 1 plays in this process).
+    ``progress`` is called with the number of hands just done.
+
+    >>> [result.index for result in run_hands(["greedy", "random"], 3, seed=1, workers=1)]
+    [0, 1, 2]
     """
     names = check_players(players)
     if games < 0:
         raise TableError(f"the number of games must be positive, not {games}")
     workers = max(1, workers or os.cpu_count() or 1)
-    if workers == 1 or games < 2:
-        results = []
-        for index in range(games):
-            results.append(play_hand(names, index, seed)[0])
-            if progress:
-                progress(1)
-        return results
-    chunk = max(1, min(200, games // (workers * 8)))
-    results = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [
-            pool.submit(_play_range, names, seed, start, min(start + chunk, games))
-            for start in range(0, games, chunk)
-        ]
-        for future in as_completed(futures):
-            done = future.result()
-            results.extend(done)
-            if progress:
-                progress(len(done))
-    results.sort(key=lambda result: result.index)
+    executor = executor or LocalExecutor(workers)
+    # Small blocks on one worker keep the progress steady; on many, a few
+    # blocks per worker keep them all busy to the end.
+    chunk = max(1, min(200, games // (workers * 8))) if workers > 1 else max(1, min(50, games // 100))
+    blocks = [range(start, min(start + chunk, games)) for start in range(0, games, chunk)]
+    results: list[HandResult] = []
+    for done in executor.map(partial(_play_range, names, seed), blocks):
+        results.extend(done)
+        if progress:
+            progress(len(done))
     return results
 
 
@@ -220,7 +224,7 @@ def _matches(results: Sequence[HandResult], count: int, target: int) -> tuple[in
     return matches, won
 
 
-def summarize(
+def summarize_hands(
     players: Sequence[str], results: Sequence[HandResult], seed: int = 0, target: int = 25
 ) -> MatchReport:
     """Figures for a run of hands (in order), matches to ``target`` points included."""

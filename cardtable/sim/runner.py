@@ -1,24 +1,31 @@
 """Playing many games: one game, a batch, and a run spread over processes.
 
-Game ``i`` of a run with seed ``S`` is dealt from seed ``S + i`` (or from line
-``i`` of a deals file), and a bot's own randomness is seeded from the same
-number, so every game depends only on its index: results are identical for
-the same seed whatever the number of workers.
+Game ``i`` of a run with seed ``S`` starts from the deal of seed ``S + i``
+(or from position ``i`` of the given starts), and a bot's own randomness is
+seeded from the same number, so every game depends only on its index: results
+are identical for the same seed whatever the number of workers. The games of
+a run are cut into blocks of indices, the units an
+:class:`~cardtable.sim.executor.Executor` hands out.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import TYPE_CHECKING, overload
 
 from cardtable.bots import KlondikeView, make_player
+from cardtable.errors import UsageError
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
+from cardtable.sim.executor import Executor, LocalExecutor
 
-__all__ = ["GameResult", "RunSpec", "money", "play_batch", "play_game", "run_games"]
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = ["Batch", "GameResult", "Results", "RunSpec", "play_batch", "play_game", "run_games"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +33,8 @@ class GameResult:
     """One finished game."""
 
     index: int
-    #: The deal string ("" when the run keeps no moves and deals came from seeds).
+    #: The deal string of a fresh deal, else the position string the game
+    #: started from ("" when the run keeps no moves and deals came from seeds).
     deal: str
     won: bool
     foundation: int
@@ -42,26 +50,39 @@ class GameResult:
 
 @dataclass(frozen=True, slots=True)
 class RunSpec:
-    """What to play: a strategy, a variant, and deals by seed or given."""
+    """What to play: a strategy, a variant, and starts by seed or given.
+
+    ``deals`` holds the starting positions (fresh deals or positions in mid
+    game), game ``i`` starting from ``deals[i]``; without them game ``i`` is
+    dealt from seed ``seed + i``.
+    """
 
     strategy: str
     variant: Variant
     seed: int = 1
-    deals: tuple[str, ...] | None = None
+    deals: tuple[Position, ...] | None = None
     #: Keep each game's moves and deal string (for records and ``--output``).
     keep_moves: bool = True
 
-    def deal(self, index: int) -> tuple[Position, int]:
-        """Game ``index``'s layout and the seed its bot gets."""
+    def deal(self, index: int) -> Position:
+        """Where game ``index`` starts.
+
+        >>> RunSpec("priority", Variant.preset("seed-002"), seed=5).deal(2) == Position.from_seed(7)
+        True
+        """
         if self.deals is not None:
-            return Position.from_deal(self.deals[index]), index
-        return Position.from_seed(self.seed + index), self.seed + index
+            return self.deals[index]
+        return Position.from_seed(self.seed + index)
+
+    def bot_seed(self, index: int) -> int:
+        """The seed game ``index``'s bot gets: its deal seed, or its index
+        when the starts were given."""
+        return index if self.deals is not None else self.seed + index
 
 
-def money(variant: Variant, foundation: int) -> int:
-    """Dollars won or lost under the variant's Vegas amounts (seed 002: pay
-    $52, win $5 a card), whatever scoring the variant keeps."""
-    return variant.scoring.per_card * foundation - variant.scoring.ante
+def _start_text(position: Position) -> str:
+    """The deal string of a fresh deal, else the position string."""
+    return position.deal_string() if position.is_deal else str(position)
 
 
 @dataclass(slots=True)
@@ -69,7 +90,7 @@ class Batch:
     """Finished games column by column: cheap to send between processes.
 
     ``moves`` and ``deals`` are ``None`` when the run keeps no moves (deal
-    strings are then kept only for deals read from a file).
+    strings are then kept only for starts that were given).
     """
 
     indices: list[int]
@@ -85,7 +106,8 @@ class Batch:
         """The ``k``-th game of the batch as a :class:`GameResult`."""
         found = self.foundation[k]
         return GameResult(self.indices[k], self.deals[k] if self.deals is not None else "", found == 52, found,
-                          self.moves[k] if self.moves is not None else (), money(variant, found), self.score[k])
+                          self.moves[k] if self.moves is not None else (), variant.scoring.money(found),
+                          self.score[k])
 
     def results(self, variant: Variant) -> list[GameResult]:
         """Every game of the batch."""
@@ -117,12 +139,12 @@ class Results(Sequence[GameResult]):
         self._deals = [d for b in ordered for d in (b.deals or ())] if keep_deals else None
 
     @property
-    def net(self):  # type: ignore[no-untyped-def]
+    def net(self) -> np.ndarray:
         """Dollars per game (numpy array)."""
-        return self.foundation * self.variant.scoring.per_card - self.variant.scoring.ante
+        return self.variant.scoring.money(self.foundation)
 
     @property
-    def won(self):  # type: ignore[no-untyped-def]
+    def won(self) -> np.ndarray:
         """Won flags (numpy array)."""
         return self.foundation == 52
 
@@ -132,10 +154,16 @@ class Results(Sequence[GameResult]):
     def _get(self, k: int) -> GameResult:
         found = int(self.foundation[k])
         return GameResult(self.indices[k], self._deals[k] if self._deals is not None else "", found == 52, found,
-                          self._moves[k] if self._moves is not None else (), money(self.variant, found),
+                          self._moves[k] if self._moves is not None else (), self.variant.scoring.money(found),
                           int(self.score[k]))
 
-    def __getitem__(self, key):  # type: ignore[no-untyped-def,override]
+    @overload
+    def __getitem__(self, key: int) -> GameResult: ...
+
+    @overload
+    def __getitem__(self, key: slice) -> list[GameResult]: ...
+
+    def __getitem__(self, key: int | slice) -> GameResult | list[GameResult]:
         if isinstance(key, slice):
             return [self._get(k) for k in range(*key.indices(len(self)))]
         if key < 0:
@@ -154,7 +182,10 @@ class Results(Sequence[GameResult]):
 
 def play_game(spec: RunSpec, index: int) -> GameResult:
     """Play game ``index`` of ``spec`` through the rules engine."""
-    start, bot_seed = spec.deal(index)
+    return _play_from(spec, index, spec.deal(index), spec.bot_seed(index))
+
+
+def _play_from(spec: RunSpec, index: int, start: Position, bot_seed: int) -> GameResult:
     game = KlondikeGame(start, spec.variant)
     player = make_player(spec.strategy)
     player.new_game(bot_seed)
@@ -165,22 +196,35 @@ def play_game(spec: RunSpec, index: int) -> GameResult:
         game.play(move)
     moves = tuple(str(m) for m in game.moves) if spec.keep_moves else ()
     found = game.foundation_count()
-    return GameResult(index, start.deal_string(), game.is_won(), found, moves, money(spec.variant, found), game.score)
+    return GameResult(index, _start_text(start), game.is_won(), found, moves, spec.variant.scoring.money(found),
+                      game.score)
 
 
-def _fast_path(spec: RunSpec) -> Callable[[RunSpec, Sequence[int]], Batch] | None:
-    """The compiled kernel for this spec, when there is one: ``priority`` on
-    its own rules (draw 1, one pass, kings in empty piles, no foundation
-    return; any scoring)."""
-    if spec.strategy != "priority":
-        return None
-    v = spec.variant
-    if (v.draw, v.passes, v.empty, v.foundation_return) != (1, 1, "king", False) or v.scoring.kind == "standard":
-        return None
-    return _priority_fast
+#: The rule identities (:meth:`Variant.rules_key`) the compiled ``priority``
+#: kernel (:mod:`cardtable.sim.fast`) was written for: seed 002's game with its
+#: Vegas money, and the same game unscored. Any other variant, even one that
+#: differs in a field added later, is played through the engine.
+PRIORITY_KERNEL_RULES: frozenset[tuple[object, ...]] = frozenset({
+    Variant.preset("seed-002").rules_key(),
+    Variant.preset("seed-002").replace(scoring="none").rules_key(),
+})
 
 
-def _priority_fast(spec: RunSpec, indices: Sequence[int]) -> Batch:
+def uses_kernel(spec: RunSpec) -> bool:
+    """True when ``spec``'s games go to the compiled kernel: the ``priority``
+    strategy, a variant whose :meth:`~Variant.rules_key` the kernel was
+    written for, and fresh deals only (the kernel cannot start in mid game).
+
+    >>> uses_kernel(RunSpec("priority", Variant.preset("seed-002")))
+    True
+    >>> uses_kernel(RunSpec("priority", Variant.preset("seed-002").replace(passes=3)))
+    False
+    """
+    return (spec.strategy == "priority" and spec.variant.rules_key() in PRIORITY_KERNEL_RULES
+            and (spec.deals is None or all(position.is_deal for position in spec.deals)))
+
+
+def _priority_fast(spec: RunSpec, indices: Sequence[int], starts: Sequence[Position] | None) -> Batch:
     """Games of ``priority`` through :mod:`cardtable.sim.fast`; the same games,
     move for move, as :func:`play_game` (a differential test checks it)."""
     import numpy as np
@@ -189,48 +233,52 @@ def _priority_fast(spec: RunSpec, indices: Sequence[int]) -> Batch:
     from cardtable.sim import fast
 
     index_list = list(indices)
-    if spec.deals is not None:
-        deals = np.array([[Card.parse(t).index for t in spec.deals[i].split()] for i in index_list], dtype=np.int8)
+    if starts is not None:
+        deals = np.array([[c.index for c in position.deal_cards()] for position in starts], dtype=np.int8)
     else:
         deals = fast.deals_from_seeds(np.array([spec.seed + i for i in index_list], dtype=np.uint64))
     scoring = spec.variant.scoring
     foundation = fast.priority_batch_deals(deals).foundation.astype(np.int64)
-    score = (foundation * scoring.per_card - scoring.ante) if scoring.kind == "vegas" else np.zeros_like(foundation)
+    score = scoring.money(foundation) if scoring.kind == "vegas" else np.zeros_like(foundation)
     batch = Batch(index_list, foundation.tolist(), score.tolist())
     if spec.keep_moves:
         batch.moves = [tuple(m) for m in fast.priority_games_moves(deals)]
         names = [str(c) for c in Card._all]
         batch.deals = [" ".join(names[c] for c in row) for row in deals.tolist()]
-    elif spec.deals is not None:
-        batch.deals = [spec.deals[i] for i in index_list]
+    elif starts is not None:
+        batch.deals = [position.deal_string() for position in starts]
     return batch
 
 
 def play_batch(spec: RunSpec, indices: Sequence[int], *, use_fast: bool = True) -> list[GameResult]:
-    """Play the given games in this process (the compiled kernel for
-    ``priority`` on its own rules, the engine otherwise)."""
-    return _play_block(spec, indices, use_fast).results(spec.variant)
+    """Play the given games in this process (the compiled kernel where
+    :func:`uses_kernel` allows, the engine otherwise)."""
+    starts = None if spec.deals is None else [spec.deals[i] for i in indices]
+    return _play_block(spec, use_fast and uses_kernel(spec), (indices, starts)).results(spec.variant)
 
 
-def _play_block(spec: RunSpec, indices: Sequence[int], use_fast: bool) -> Batch:
-    fast = _fast_path(spec) if use_fast else None
-    if fast is not None:
-        return fast(spec, indices)
-    return Batch.of([play_game(spec, i) for i in indices], spec.keep_moves,
-                    spec.keep_moves or spec.deals is not None)
+#: A unit of work: game indices, with their starts when the run was given them.
+_Block = tuple[Sequence[int], Sequence[Position] | None]
 
 
-def _ignore_interrupts() -> None:
-    # Workers leave Ctrl-C to the parent, which stops handing out work and
-    # keeps every game already finished.
-    import signal
+def _play_block(spec: RunSpec, fast: bool, block: _Block) -> Batch:
+    """Play one block; ``spec`` travels without its starts (the block has its own)."""
+    indices, starts = block
+    if fast:
+        return _priority_fast(spec, indices, starts)
+    if starts is None:
+        results = [_play_from(spec, i, Position.from_seed(spec.seed + i), spec.seed + i) for i in indices]
+    else:
+        results = [_play_from(spec, i, start, i) for i, start in zip(indices, starts, strict=True)]
+    return Batch.of(results, spec.keep_moves, spec.keep_moves or starts is not None)
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
-
-def _chunks(count: int, size: int) -> Iterator[range]:
-    for start in range(0, count, size):
-        yield range(start, min(count, start + size))
+def _blocks(spec: RunSpec, count: int, size: int) -> list[_Block]:
+    blocks: list[_Block] = []
+    for first in range(0, count, size):
+        indices = range(first, min(count, first + size))
+        blocks.append((indices, None if spec.deals is None else spec.deals[indices.start:indices.stop]))
+    return blocks
 
 
 def run_games(
@@ -241,50 +289,38 @@ def run_games(
     on_batch: Callable[[Batch], None] | None = None,
     chunk: int | None = None,
     use_fast: bool = True,
+    executor: Executor | None = None,
 ) -> Results:
     """Play games ``0..count-1``; returns them in index order.
 
-    ``workers`` processes (default: all cores; 1 plays here). ``on_batch`` is
-    called with each finished :class:`Batch` as it arrives (for progress bars
-    and the results store). When interrupted (KeyboardInterrupt) it returns
-    the games finished so far: check ``len(result) < count``.
+    The games run on ``executor`` (default: :class:`LocalExecutor` with
+    ``workers`` processes, all cores unless told; 1 plays here) in blocks of
+    ``chunk`` games. ``on_batch`` is called with each finished :class:`Batch`,
+    in index order, as it arrives (for progress bars and the results store).
+    When interrupted (KeyboardInterrupt) it returns the games finished so far:
+    check ``len(result) < count``.
+
+    >>> results = run_games(RunSpec("priority", Variant.preset("seed-002"), seed=1), 20, workers=1)
+    >>> len(results), [r.index for r in results[:3]]
+    (20, [0, 1, 2])
     """
-    workers = workers or os.cpu_count() or 1
-    fast = _fast_path(spec) is not None and use_fast
+    if spec.deals is not None and count > len(spec.deals):
+        raise UsageError(f"{count:,} games asked for but only {len(spec.deals):,} starting positions given")
+    fast = use_fast and uses_kernel(spec)
     size = chunk or (50_000 if fast else 50)
+    executor = executor or LocalExecutor(workers)
+    task = partial(_play_block, replace(spec, deals=None), fast)
     batches: list[Batch] = []
-
-    def take(batch: Batch) -> None:
-        batches.append(batch)
-        if on_batch is not None:
-            on_batch(batch)
-
+    stream = executor.map(task, _blocks(spec, count, size))
     try:
-        if workers <= 1 or count <= size:
-            for block in _chunks(count, size):
-                take(_play_block(spec, block, use_fast))
-        else:
-            with ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts) as pool:
-                pending: set[Future[Batch]] = set()
-                blocks = _chunks(count, size)
-                for block in blocks:
-                    pending.add(pool.submit(_play_block, spec, block, use_fast))
-                    if len(pending) >= workers * 2:
-                        break
-                try:
-                    while pending:
-                        done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                        for future in done:
-                            take(future.result())
-                            nxt = next(blocks, None)
-                            if nxt is not None:
-                                pending.add(pool.submit(_play_block, spec, nxt, use_fast))
-                except KeyboardInterrupt:
-                    pool.shutdown(wait=True, cancel_futures=True)
-                    for future in pending:
-                        if future.done() and not future.cancelled() and future.exception() is None:
-                            take(future.result())
-                    raise
+        for batch in stream:
+            batches.append(batch)
+            if on_batch is not None:
+                on_batch(batch)
     except KeyboardInterrupt:
         pass
+    finally:
+        close = getattr(stream, "close", None)
+        if close is not None:
+            close()
     return Results(spec.variant, batches)

@@ -9,7 +9,8 @@ from dataclasses import asdict, dataclass
 from cardtable.sim.runner import GameResult, Results
 from cardtable.stats import Z95, mean_interval, wilson
 
-__all__ = ["Z95", "Summary", "mean_interval", "money_text", "summarize", "wilson"]
+__all__ = ["Z95", "Summary", "mean_interval", "money_text", "summarize_games", "wilson"]
+
 
 @dataclass(frozen=True)
 class Summary:
@@ -31,6 +32,7 @@ class Summary:
     games_per_second: float
 
     def to_dict(self) -> dict[str, object]:
+        """The JSON form: every field by name."""
         return asdict(self)
 
     def text(self) -> str:
@@ -54,9 +56,16 @@ def money_text(amount: float, places: int = 0) -> str:
     return f"{sign}${abs(amount):,.{places}f}"
 
 
-def summarize(results: Sequence[GameResult], seconds: float) -> Summary:
-    """The summary of finished games (columns are read directly from
-    :class:`~cardtable.sim.runner.Results`)."""
+def summarize_games(results: Sequence[GameResult], seconds: float) -> Summary:
+    """The summary of finished games played in ``seconds`` (columns are read
+    directly from :class:`~cardtable.sim.runner.Results`).
+
+    >>> from cardtable.sim.runner import GameResult
+    >>> games = [GameResult(0, "", True, 52, (), 208, 208), GameResult(1, "", False, 12, (), 8, 8)]
+    >>> summary = summarize_games(games, 0.5)
+    >>> summary.won, summary.net_total, summary.games_per_second
+    (1, 216, 4.0)
+    """
     import numpy as np
 
     if isinstance(results, Results):

@@ -13,6 +13,7 @@ compact array state (:mod:`cardtable.solver._state`); the rules engine stays
 the reference, and every solution is replayed in it before it is reported.
 """
 
+from cardtable.solver.batch import SolveSummary, solve_batch, summarize_solves
 from cardtable.solver.hint import Hint, heuristic_move, hint
 from cardtable.solver.search import DEFAULT_MAX_STATES, SolverError, SolveResult, relaxation, solve
 from cardtable.solver.winnable import WINNABLE_STATE_BUDGET, candidate_seeds, winnable_deal, winnable_seed
@@ -22,12 +23,15 @@ __all__ = [
     "WINNABLE_STATE_BUDGET",
     "Hint",
     "SolveResult",
+    "SolveSummary",
     "SolverError",
     "candidate_seeds",
     "heuristic_move",
     "hint",
     "relaxation",
     "solve",
+    "solve_batch",
+    "summarize_solves",
     "winnable_deal",
     "winnable_seed",
 ]

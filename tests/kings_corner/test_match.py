@@ -10,9 +10,10 @@ from cardtable.kings_corner.match import (
     derive_seed,
     play_hand,
     run_hands,
-    summarize,
+    summarize_hands,
     wilson_interval,
 )
+from cardtable.sim.executor import LocalExecutor
 
 
 def test_seats_rotate_hand_by_hand() -> None:
@@ -40,6 +41,15 @@ def test_same_seed_same_result_whatever_the_workers() -> None:
     assert one == two
     assert [r.index for r in one] == list(range(24))
     assert run_hands(players, 24, seed=4, workers=1) != one
+
+
+def test_progress_counts_every_hand_and_an_executor_may_be_given() -> None:
+    players = ["greedy", "random"]
+    done: list[int] = []
+    results = run_hands(players, 30, seed=2, workers=2, progress=done.append, executor=LocalExecutor(2))
+    assert sum(done) == 30 and len(done) > 1
+    assert results == run_hands(players, 30, seed=2, workers=1)
+    assert run_hands(players, 0, seed=2) == []
 
 
 def test_derive_seed_is_stable_and_spreads() -> None:
@@ -70,7 +80,7 @@ def test_summary_counts_hands_and_matches() -> None:
         hand(3, 2, (30, 1, 0)),  # match 2 over: entry 2 lowest with 3
         hand(4, 0, (0, 2, 2)),   # unfinished third match
     ]
-    report = summarize(["greedy", "random", "strategic"], results, target=25)
+    report = summarize_hands(["greedy", "random", "strategic"], results, target=25)
     assert report.games == 5 and report.stalemates == 1 and report.matches == 2
     wins = [entry.wins for entry in report.entries]
     assert wins == [2, 1, 1]
@@ -85,11 +95,11 @@ def test_summary_counts_hands_and_matches() -> None:
 
 def test_tied_match_is_shared() -> None:
     results = [hand(0, 2, (30, 30, 0)), hand(1, 1, (20, 0, 20))]
-    report = summarize(["a", "b", "c"], results, target=25)
+    report = summarize_hands(["a", "b", "c"], results, target=25)
     assert report.matches == 1
     assert [e.matches_won for e in report.entries] == [0.0, 0.0, 1.0]
     results = [hand(0, None, (30, 0, 0))]
-    report = summarize(["a", "b", "c"], results, target=25)
+    report = summarize_hands(["a", "b", "c"], results, target=25)
     assert [e.matches_won for e in report.entries] == [0.0, 0.5, 0.5]
 
 

@@ -1,0 +1,78 @@
+"""Several strategies on the same deals, side by side, with paired differences.
+
+Every strategy plays the same games (the same seeds or the same starting
+positions), so each difference against the first strategy is taken game by
+game, which removes the deals' own spread from it.
+
+>>> rows = compare_strategies(["priority", "greedy"], Variant.preset("seed-002"), 30, workers=1)
+>>> [row["strategy"] for row in rows], rows[0]["games"]
+(['priority', 'greedy'], 30)
+>>> "diff_win_rate" in rows[0], "diff_win_rate" in rows[1]
+(False, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cardtable.bots import STRATEGIES
+from cardtable.errors import UsageError
+from cardtable.klondike.position import Position
+from cardtable.klondike.variant import Variant
+from cardtable.sim.executor import Executor, LocalExecutor
+from cardtable.sim.runner import Results, RunSpec, run_games
+from cardtable.sim.stats import summarize_games
+from cardtable.stats import paired_difference
+
+__all__ = ["compare_strategies"]
+
+
+def compare_strategies(
+    strategies: Sequence[str],
+    variant: Variant,
+    count: int,
+    *,
+    seed: int = 1,
+    deals: tuple[Position, ...] | None = None,
+    workers: int | None = None,
+    executor: Executor | None = None,
+) -> list[dict[str, object]]:
+    """Play games ``0..count-1`` with each strategy and return one row per
+    strategy, in the order given.
+
+    Each row holds ``strategy``, ``games``, ``win_rate`` (with
+    ``win_rate_low`` and ``win_rate_high``, a 95% Wilson interval),
+    ``foundation_mean`` (with ``foundation_low`` and ``foundation_high``) and
+    ``net_mean``. Every row after the first also holds the paired difference
+    from the first strategy, with 95% intervals: ``diff_win_rate``,
+    ``diff_win_rate_low``, ``diff_win_rate_high``, ``diff_foundation``,
+    ``diff_foundation_low``, ``diff_foundation_high``.
+
+    An unknown strategy raises :class:`~cardtable.errors.UsageError` naming the
+    known ones; an interrupted run raises KeyboardInterrupt.
+    """
+    for name in strategies:
+        if name not in STRATEGIES:
+            raise UsageError(f"unknown strategy {name!r}; known: {', '.join(STRATEGIES)}")
+    executor = executor or LocalExecutor(workers)
+    table: list[Results] = []
+    for name in strategies:
+        results = run_games(RunSpec(name, variant, seed, deals, keep_moves=False), count, executor=executor)
+        if len(results) < count:
+            raise KeyboardInterrupt
+        table.append(results)
+    rows: list[dict[str, object]] = []
+    for place, (name, results) in enumerate(zip(strategies, table, strict=True)):
+        s = summarize_games(results, 1.0)
+        row: dict[str, object] = {
+            "strategy": name, "games": s.games, "win_rate": s.win_rate, "win_rate_low": s.win_rate_low,
+            "win_rate_high": s.win_rate_high, "foundation_mean": s.foundation_mean,
+            "foundation_low": s.foundation_low, "foundation_high": s.foundation_high, "net_mean": s.net_mean}
+        if place > 0:
+            base = table[0]
+            dw = paired_difference(base.won.astype(float).tolist(), results.won.astype(float).tolist())
+            df = paired_difference(base.foundation.astype(float).tolist(), results.foundation.astype(float).tolist())
+            row.update({"diff_win_rate": dw[0], "diff_win_rate_low": dw[1], "diff_win_rate_high": dw[2],
+                        "diff_foundation": df[0], "diff_foundation_low": df[1], "diff_foundation_high": df[2]})
+        rows.append(row)
+    return rows

@@ -1,0 +1,125 @@
+"""Solving many deals: rows in deal order, spread over processes, and their summary.
+
+Each deal is one unit of work for an :class:`~cardtable.sim.executor.Executor`
+(a solve can take a long time, so deals are not grouped), and each row is
+``{"deal": label, **SolveResult.to_dict()}``.
+
+>>> from cardtable.klondike import Position, Variant
+>>> deals = [("2", Position.from_seed(2)), ("3", Position.from_seed(3))]
+>>> rows = solve_batch(deals, Variant.preset("thoughtful1"), max_states=50_000)
+>>> [(row["deal"], row["result"]) for row in rows]
+[('2', 'won'), ('3', 'won')]
+>>> print(summarize_solves(rows).text().splitlines()[0])
+2 deals: 2 won, 0 unwinnable, 0 unknown
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
+from functools import partial
+
+from cardtable.klondike.position import Position
+from cardtable.klondike.variant import Variant
+from cardtable.sim.executor import Executor, LocalExecutor
+from cardtable.solver.search import solve
+from cardtable.stats import wilson
+
+__all__ = ["SolveSummary", "solve_batch", "summarize_solves"]
+
+
+def _solve_one(variant: Variant, timeout: float | None, max_states: int | None,
+               deal: tuple[str, Position]) -> dict[str, object]:
+    label, position = deal
+    return {"deal": label, **solve(position, variant, timeout=timeout, max_states=max_states).to_dict()}
+
+
+def solve_batch(
+    deals: Sequence[tuple[str, Position]],
+    variant: Variant,
+    *,
+    timeout: float | None = None,
+    max_states: int | None = None,
+    workers: int | None = 1,
+    executor: Executor | None = None,
+    on_result: Callable[[dict[str, object]], None] | None = None,
+) -> list[dict[str, object]]:
+    """Solve each ``(label, position)`` under ``variant`` and return one row
+    per deal, in deal order: ``{"deal": label, **SolveResult.to_dict()}``.
+
+    ``timeout`` and ``max_states`` bound each search (see
+    :func:`cardtable.solver.solve`). The deals run on ``executor`` (default:
+    a :class:`~cardtable.sim.executor.LocalExecutor` with ``workers``
+    processes, one unless told; ``None`` for every core). ``on_result`` is
+    called with each row as it arrives, in deal order.
+    """
+    executor = executor or LocalExecutor(workers)
+    rows: list[dict[str, object]] = []
+    for row in executor.map(partial(_solve_one, variant, timeout, max_states), list(deals)):
+        rows.append(row)
+        if on_result is not None:
+            on_result(row)
+    return rows
+
+
+@dataclass(frozen=True, slots=True)
+class SolveSummary:
+    """What a batch of solves found: counts by result, the winnable share of
+    the decided deals with its 95% Wilson interval (``None`` when no deal was
+    decided), and the median and mean seconds a deal (``None`` for no deals)."""
+
+    deals: int
+    won: int
+    unwinnable: int
+    unknown: int
+    winnable_share: float | None
+    winnable_low: float | None
+    winnable_high: float | None
+    median_seconds: float | None
+    mean_seconds: float | None
+
+    def text(self) -> str:
+        """A few lines for people: counts, winnability with its 95% interval
+        (and, when some deals are unknown, the bounds over all deals), times."""
+        lines = [f"{self.deals} deals: {self.won} won, {self.unwinnable} unwinnable, {self.unknown} unknown"]
+        if self.winnable_share is not None and self.winnable_low is not None and self.winnable_high is not None:
+            lines.append(f"winnable: {100 * self.winnable_share:.2f}% of decided deals "
+                         f"(95% interval {100 * self.winnable_low:.2f}%..{100 * self.winnable_high:.2f}%)")
+            if self.unknown:
+                low_all, high_all = 100 * self.won / self.deals, 100 * (self.won + self.unknown) / self.deals
+                lines.append(f"bounds over all deals: {low_all:.2f}%..{high_all:.2f}%")
+        if self.median_seconds is not None and self.mean_seconds is not None:
+            lines.append(f"time per deal: median {self.median_seconds:.4f} s, mean {self.mean_seconds:.4f} s")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON form: every field by name."""
+        return asdict(self)
+
+
+def summarize_solves(rows: Iterable[dict[str, object]]) -> SolveSummary:
+    """The summary of solve rows (as :func:`solve_batch` returns them).
+
+    >>> rows = [{"result": "won", "seconds": 1.0}, {"result": "unwinnable", "seconds": 3.0},
+    ...         {"result": "unknown", "seconds": 8.0}]
+    >>> print(summarize_solves(rows).text())
+    3 deals: 1 won, 1 unwinnable, 1 unknown
+    winnable: 50.00% of decided deals (95% interval 9.45%..90.55%)
+    bounds over all deals: 33.33%..66.67%
+    time per deal: median 3.0000 s, mean 4.0000 s
+    """
+    rows = list(rows)
+    won = sum(row["result"] == "won" for row in rows)
+    lost = sum(row["result"] == "unwinnable" for row in rows)
+    times = [float(row["seconds"]) for row in rows]  # type: ignore[arg-type]
+    share = low = high = None
+    if won + lost:
+        share = won / (won + lost)
+        low, high = wilson(won, won + lost)
+    return SolveSummary(
+        deals=len(rows), won=won, unwinnable=lost, unknown=len(rows) - won - lost,
+        winnable_share=share, winnable_low=low, winnable_high=high,
+        median_seconds=statistics.median(times) if times else None,
+        mean_seconds=statistics.fmean(times) if times else None,
+    )
