@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from cardtable.cards import SplitMix64
+from cardtable.game import play_out
 from cardtable.kings_corner.bots import make_bot
 from cardtable.kings_corner.errors import TableError
 from cardtable.kings_corner.game import MAX_PLAYERS, MIN_PLAYERS, KingsCornerGame
@@ -71,13 +72,7 @@ def play_hand(
     count = len(players)
     seating = tuple((seat - index) % count for seat in range(count))
     bots = [make_bot(players[entry], derive_seed(seed, index, entry + 1)) for entry in seating]
-    game = KingsCornerGame.from_seed(count, derive_seed(seed, index))
-    while not game.is_over():
-        bot = bots[game.turn]
-        action = bot.choose(game.view())
-        if action is None:
-            raise RuntimeError(f"bot {bot.name!r} in seat {game.turn} chose no action")
-        game.play(action)
+    game = play_out(KingsCornerGame.from_seed(count, derive_seed(seed, index)), bots)
     outcome = game.outcome()
     assert outcome is not None
     penalties = [0] * count
