@@ -9,12 +9,11 @@ it wins (nor the other way round when both decide).
 from __future__ import annotations
 
 import pytest
+from pyksolve import solver as pyksolve
 
 from cardtable.klondike import KlondikeGame, Move, Position, Variant
 from cardtable.klondike.formats import moves_from_klondike_solver, to_pysol
 from cardtable.solver import solve
-
-pyksolve = pytest.importorskip("pyksolve.solver")
 
 
 def _peer(position: Position, draw: int, max_states: int) -> tuple[str, list[Move]]:
