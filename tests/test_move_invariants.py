@@ -47,7 +47,8 @@ def test_raw_fields_build_only_possible_moves() -> None:
         assert type(move.source) is int and type(move.target) is int
         assert 1 <= move.count <= 13
         if STOCK in (move.source, move.target):
-            assert (move.source, move.target, move.count, move.suit) in ((STOCK, WASTE, 1, None), (WASTE, STOCK, 1, None))
+            fields_ = (move.source, move.target, move.count, move.suit)
+            assert fields_ in ((STOCK, WASTE, 1, None), (WASTE, STOCK, 1, None))
             continue
         assert move.source != move.target and move.target != WASTE
         assert (move.suit is not None) == (move.source == FOUNDATION)

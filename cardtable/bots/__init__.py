@@ -11,6 +11,7 @@ from cardtable.bots.base import KlondikeBot
 from cardtable.bots.priority import PriorityPlayer, play_priority_game
 from cardtable.bots.simple import GreedyPlayer, RandomPlayer
 from cardtable.bots.turns import TurnsPlayer
+from cardtable.errors import RulesError
 from cardtable.klondike.view import KlondikeView
 
 __all__ = [
@@ -40,4 +41,4 @@ def make_player(name: str) -> KlondikeBot:
     try:
         return STRATEGIES[name]()
     except KeyError:
-        raise ValueError(f"unknown strategy {name!r}; known: {', '.join(STRATEGIES)}") from None
+        raise RulesError(f"unknown strategy {name!r}; known: {', '.join(STRATEGIES)}") from None

@@ -1,9 +1,10 @@
 """Kings Corner: the multiplayer shedding game of seed 003, for 2 to 6 players.
 
 The rules engine (:mod:`.table`, :mod:`.actions`, :mod:`.game`) does no I/O.
-Records (:mod:`.record`), bots (:mod:`.bots`), matches (:mod:`.match`), text
-rendering (:mod:`.render`), the human seat (:mod:`.play`) and the command line
-(:mod:`.cli`) are clients of it.
+Records (:mod:`.record`), bots (:mod:`.bots`), matches (:mod:`.match`) and text
+rendering (:mod:`.render`) are clients of it; so are the faces outside the
+library: the command line (:mod:`cardtable.cli.kings_corner`) and its human
+seat (:mod:`cardtable.cli.kings_corner_seat`).
 
 >>> game = KingsCornerGame.from_seed(players=3, seed=42)
 >>> bots = [make_bot("greedy"), make_bot("strategic"), make_bot("random", seed=1)]

@@ -7,7 +7,7 @@
 1
 """
 
-from cardtable.klondike.formats import read_layout, write_layout
+from cardtable.klondike.formats import load_start, read_deals, read_layout, write_layout
 from cardtable.klondike.game import IllegalMoveError, KlondikeGame, KlondikeOutcome
 from cardtable.klondike.moves import DRAW, FOUNDATION, RECYCLE, STOCK, WASTE, Move, MoveError
 from cardtable.klondike.position import DealError, Position
@@ -37,6 +37,8 @@ __all__ = [
     "Scoring",
     "Variant",
     "VariantError",
+    "load_start",
+    "read_deals",
     "read_layout",
     "render",
     "write_layout",

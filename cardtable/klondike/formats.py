@@ -28,7 +28,14 @@ deal is assumed (only each pile's top card face up). Optional ``"waste"``
 written when not empty.
 
 :func:`read_layout` tells the formats apart by their first characters, so a
-file in any of them (or a deal string, or a position string) can be read.
+file in any of them (or a deal string, or a position string) can be read;
+:func:`load_start` reads a game record too, giving its last position.
+
+Deals files
+-----------
+A list of deals to play or solve, one a line: a seed number (the deal of
+:meth:`Position.from_seed`), a deal string or a position string; blank lines
+and lines starting with ``#`` are skipped. :func:`read_deals` reads one.
 """
 
 from __future__ import annotations
@@ -38,12 +45,15 @@ import re
 
 from cardtable.cards import RANK_NAMES, Card, CardError, Suit
 from cardtable.klondike.position import PILE_COUNT, DealError, Position
+from cardtable.klondike.record import KlondikeRecord
 
 __all__ = [
     "FORMATS",
     "detect_format",
     "from_pysol",
     "from_solvitaire",
+    "load_start",
+    "read_deals",
     "read_layout",
     "to_pysol",
     "to_solvitaire",
@@ -159,7 +169,7 @@ def from_solvitaire(text: str) -> Position:
     def strings(value: object, where: str) -> list[str]:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise DealError(f"Solvitaire JSON, {where}: expected a list of card strings")
-        return value  # type: ignore[return-value]
+        return value
 
     raw_piles = [strings(p, f"pile {i + 1}") for i, p in enumerate(piles_data)]
     marked = any(tok.strip()[-1:].islower() for pile in raw_piles for tok in pile)
@@ -260,6 +270,78 @@ def write_layout(position: Position, fmt: str) -> str:
     if fmt == "solvitaire":
         return to_solvitaire(position).rstrip("\n")
     raise DealError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+
+
+def load_start(text: str) -> tuple[Position, KlondikeRecord | None]:
+    """Read where to start from: a layout in any format :func:`read_layout`
+    knows, or a game record, which gives its last position (every recorded
+    move is replayed, so an illegal one raises
+    :class:`~cardtable.errors.ReplayError`). Returns the position and, for a
+    record, the record itself (its variant is the game's).
+
+    >>> position, record = load_start(Position.from_seed(7).deal_string())
+    >>> position == Position.from_seed(7), record is None
+    (True, True)
+    >>> from cardtable.klondike.game import KlondikeGame
+    >>> from cardtable.klondike.variant import Variant
+    >>> game = KlondikeGame.from_seed(7, Variant.preset("draw1"))
+    >>> game.play(game.legal_moves()[0])
+    >>> position, record = load_start(str(KlondikeRecord.from_game(game)))
+    >>> position == game.position(), len(record.moves)
+    (True, 1)
+    """
+    if detect_format(text) == "record":
+        record = KlondikeRecord.parse(text)
+        return record.replay().position(), record
+    return read_layout(text), None
+
+
+_SIGNED_NUMBER_RE = re.compile(r"[+-]\d+")
+
+
+def read_deals(text: str, *, source: str = "deals file") -> list[tuple[str, Position]]:
+    """Read a deals file: one deal a line, written as a seed number, a deal
+    string or a position string; blank lines and ``#`` comments are skipped.
+
+    Returns ``(label, position)`` pairs in file order, the label being the
+    line as written (without surrounding blanks). A line that cannot be read
+    raises :class:`~cardtable.klondike.position.DealError` naming ``source``
+    and the line number; so does a file with no deals.
+
+    >>> text = "# three ways to name a deal\\n2\\n\\n" + Position.from_seed(3).deal_string() + "\\n"
+    >>> text += str(Position.from_seed(4)) + "\\n"
+    >>> deals = read_deals(text)
+    >>> [position == Position.from_seed(n) for (_, position), n in zip(deals, (2, 3, 4))]
+    [True, True, True]
+    >>> deals[0][0]
+    '2'
+    >>> try:
+    ...     read_deals("2\\n# a comment\\nAh Kd\\n", source="deals.txt")
+    ... except DealError as error:
+    ...     print(str(error)[:40])
+    deals.txt, line 3: deal string: 2 cards,
+    """
+    deals: list[tuple[str, Position]] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        where = f"{source}, line {number}"
+        if line.isdigit():
+            position = Position.from_seed(int(line))
+        elif _SIGNED_NUMBER_RE.fullmatch(line):
+            raise DealError(f"{where}: a seed is a whole number >= 0, not {line}")
+        elif detect_format(line) not in ("deal", "position"):
+            raise DealError(f"{where}: expected a seed number, a deal string or a position string")
+        else:
+            try:
+                position = read_layout(line)
+            except DealError as error:
+                raise DealError(f"{where}: {error}") from None
+        deals.append((line, position))
+    if not deals:
+        raise DealError(f"{source}: no deals (write one seed number, deal string or position string a line)")
+    return deals
 
 
 # ----- Klondike-Solver move lists --------------------------------------------------------------

@@ -3,7 +3,8 @@
 >>> from cardtable.klondike import KlondikeRecord, KlondikeGame, Move, Variant
 >>> game = KlondikeGame.from_seed(1, Variant.preset("seed-002"))
 >>> game.play(Move.parse("D"))
->>> print([line for line in narrate(KlondikeRecord.from_game(game), unicode=False).splitlines() if line.startswith("1.")][0])
+>>> text = narrate(KlondikeRecord.from_game(game), unicode=False)
+>>> print([line for line in text.splitlines() if line.startswith("1.")][0])
 1. draw Qc
 """
 

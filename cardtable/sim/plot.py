@@ -1,24 +1,31 @@
-"""Pictures of a run (matplotlib, headless)."""
+"""Pictures of a run (matplotlib, headless). The picture comes back as bytes;
+writing it anywhere is the caller's business."""
 
 from __future__ import annotations
 
-import os
+import io
 from collections.abc import Sequence
 
 from cardtable.sim.runner import GameResult
 
-__all__ = ["plot_run"]
+__all__ = ["plot_png"]
 
 
-def plot_run(results: Sequence[GameResult], path: str | os.PathLike[str], *, title: str = "") -> None:
-    """Two panels: how many games ended with each number of foundation cards,
-    and the running net winnings game by game. Written atomically."""
+def plot_png(results: Sequence[GameResult], *, title: str = "") -> bytes:
+    """A PNG picture of finished games, in two panels: how many games ended
+    with each number of foundation cards, and the running net winnings game
+    by game.
+
+    >>> from cardtable.klondike import Variant
+    >>> from cardtable.sim.runner import RunSpec, run_games
+    >>> results = run_games(RunSpec("greedy", Variant.preset("draw1"), seed=1), 5, workers=1)
+    >>> plot_png(results, title="five games")[:8]
+    b'\\x89PNG\\r\\n\\x1a\\n'
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-
-    from cardtable.files import atomic_write_bytes
 
     counts = [0] * 53
     for r in results:
@@ -41,9 +48,7 @@ def plot_run(results: Sequence[GameResult], path: str | os.PathLike[str], *, tit
     if title:
         fig.suptitle(title)
     fig.tight_layout()
-    import io
-
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=110)
     plt.close(fig)
-    atomic_write_bytes(path, buffer.getvalue())
+    return buffer.getvalue()

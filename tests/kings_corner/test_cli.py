@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -83,9 +85,22 @@ def test_replay_of_a_bad_record_names_the_line(capsys, tmp_path: Path) -> None:
     assert status == 2
     assert "bad.kc: line 3: Deck: card 2: unknown card 'Zq'" in err
     status, _, err = run(capsys, "replay", str(tmp_path / "missing.kc"))
-    assert status == 2 and "missing.kc" in err
+    assert status == 2 and err == f"cardtable: error: {tmp_path / 'missing.kc'}: no such file\n"
 
 
 def test_no_subcommand_prints_help(capsys) -> None:
     status, out, _ = run(capsys)
     assert status == 2 and "match" in out and "replay" in out
+
+
+def test_play_driven_by_piped_input(tmp_path: Path) -> None:
+    saved = tmp_path / "hand.kc"
+    result = subprocess.run(
+        [sys.executable, "-m", "cardtable", "kings-corner", "play", "--seed", "5", "--opponents", "2",
+         "--level", "greedy", "--delay", "0", "--ascii", "--save", str(saved)],
+        input="h\nzz\nd\nq\n", capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert "Commands" in result.stdout and "'zz' is not a command" in result.stdout
+    assert "You drew" in result.stdout and "You left the table." in result.stdout
+    record = HandRecord.from_text(saved.read_text())
+    assert record.players == 3 and record.actions

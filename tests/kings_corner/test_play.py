@@ -8,6 +8,8 @@ import pytest
 from rich.console import Console
 
 from cardtable.cards import Card
+from cardtable.cli.kings_corner_seat import Command, HumanSeat, parse_command
+from cardtable.errors import UsageError
 from cardtable.kings_corner import (
     DRAW,
     HandRecord,
@@ -16,7 +18,6 @@ from cardtable.kings_corner import (
     PlayCard,
 )
 from cardtable.kings_corner.match import derive_seed
-from cardtable.kings_corner.play import Command, CommandError, HumanSeat, parse_command
 
 
 @pytest.mark.parametrize(("text", "command"), [
@@ -41,7 +42,7 @@ def test_parse_command(text: str, command: Command) -> None:
     ("1 2 3", "not a command"),
 ])
 def test_bad_commands(text: str, message: str) -> None:
-    with pytest.raises(CommandError, match=message):
+    with pytest.raises(UsageError, match=message):
         parse_command(text)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cardtable.cli import main
-from cardtable.klondike import KlondikeRecord, KlondikeGame, Move, Position, Variant
+from cardtable.klondike import KlondikeGame, KlondikeRecord, Move, Position, Variant
 
 
 def _json_out(capsys: pytest.CaptureFixture[str]) -> dict[str, object]:

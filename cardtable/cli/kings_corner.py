@@ -1,9 +1,11 @@
 """``cardtable kings-corner``: matches between bots, a human seat, records.
 
 Sub-commands: ``match`` (bots against bots, statistics), ``play`` (you against
-bots), ``record`` (one bot hand written as a record) and ``replay`` (check and
-show a record). A thin layer: the work is done in :mod:`.match`, :mod:`.play`
-and :mod:`.record`.
+bots, in :mod:`cardtable.cli.kings_corner_seat`), ``record`` (one bot hand
+written as a record) and ``replay`` (check and show a record). A thin layer:
+the work is done in :mod:`cardtable.kings_corner.match` (imported by the
+commands that play, as it brings the process pool) and
+:mod:`cardtable.kings_corner.record`.
 """
 
 from __future__ import annotations
@@ -13,14 +15,17 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from cardtable.argtypes import seed, whole_number
+from cardtable.cli._files import atomic_write_text, read_text
+from cardtable.cli._options import progress_bar, seed, whole_number
 from cardtable.errors import CardtableError, RecordError
-from cardtable.files import atomic_write_text
 from cardtable.kings_corner.game import KingsCornerGame
-from cardtable.kings_corner.match import MatchReport, record_of, run_hands, summarize
-from cardtable.kings_corner.record import HandRecord, result_text
+from cardtable.kings_corner.record import HandRecord
 from cardtable.kings_corner.render import describe_action, table_text
+
+if TYPE_CHECKING:
+    from cardtable.kings_corner.match import MatchReport
 
 __all__ = ["register"]
 
@@ -102,23 +107,15 @@ def _no_command(parser: argparse.ArgumentParser) -> int:
 
 
 def _match(args: argparse.Namespace) -> int:
-    players = [name for name in args.players.split(",")]
+    from cardtable.kings_corner.match import run_hands, summarize_hands
+
+    players = args.players.split(",")
     started = time.perf_counter()
     show = not args.quiet and sys.stderr.isatty() and args.games >= 50
-    if show:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-        with Progress("[progress.description]{task.description}", BarColumn(),
-                      MofNCompleteColumn(), TimeRemainingColumn(),
-                      console=Console(stderr=True), transient=True) as bar:
-            task = bar.add_task("hands", total=args.games)
-            results = run_hands(players, args.games, args.seed, args.workers,
-                                lambda done: bar.advance(task, done))
-    else:
-        results = run_hands(players, args.games, args.seed, args.workers)
+    with progress_bar(args.games, "hands", enabled=show) as advance:
+        results = run_hands(players, args.games, args.seed, args.workers, advance if show else None)
     elapsed = time.perf_counter() - started
-    report = summarize([p.strip().lower() for p in players], results, args.seed, args.target)
+    report = summarize_hands([p.strip().lower() for p in players], results, args.seed, args.target)
     if args.json:
         data = report.to_dict()
         data["seconds"] = round(elapsed, 3)
@@ -152,9 +149,10 @@ def _report_text(report: MatchReport, elapsed: float) -> str:
 def _play(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from cardtable.kings_corner.play import HumanSeat
+    from cardtable.cli.kings_corner_seat import HumanSeat
 
     save = args.save
+
     def keep(record: HandRecord) -> None:
         if save is not None:
             atomic_write_text(save, record.to_text())
@@ -168,9 +166,9 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _record(args: argparse.Namespace) -> int:
-    players = [name.strip().lower() for name in args.players.split(",")]
-    from cardtable.kings_corner.match import check_players
+    from cardtable.kings_corner.match import check_players, record_of
 
+    players = [name.strip().lower() for name in args.players.split(",")]
     record = record_of(check_players(players), args.hand, args.seed)
     text = record.to_json() if args.json else record.to_text()
     if args.out is None:
@@ -180,9 +178,9 @@ def _record(args: argparse.Namespace) -> int:
     return 0
 
 
-def read_record(path: Path) -> HandRecord:
-    """Read a record file, text or JSON; errors name the file."""
-    text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
+def _read_record(path: Path) -> HandRecord:
+    """Read a record file, text or JSON (``-`` for stdin); errors name the file."""
+    text = read_text(path)
     try:
         if text.lstrip().startswith("{"):
             return HandRecord.from_json(text)
@@ -192,7 +190,7 @@ def read_record(path: Path) -> HandRecord:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    record = read_record(args.file)
+    record = _read_record(args.file)
     unicode = not args.ascii
     game = KingsCornerGame(record.players, record.deck)
     names = (record.tag("Names") or "").split(",")
@@ -218,5 +216,4 @@ def _replay(args: argparse.Namespace) -> int:
         winner = "stalemate" if outcome.winner is None else f"{names[outcome.winner]} wins"
         print(f"\n{winner} after {outcome.turns} turns; penalty points: "
               + ", ".join(f"{names[s]} {p}" for s, p in enumerate(outcome.penalties)))
-    assert result_text(outcome) is not None
     return 0

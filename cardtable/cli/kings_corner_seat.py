@@ -1,9 +1,12 @@
-"""The human seat: a person plays Kings Corner against bots in the terminal.
+"""The human seat of ``cardtable kings-corner play``: a person plays Kings
+Corner against bots in the terminal.
 
 The person is shown only their own view and types short commands (see
-:data:`HELP`). Bots' actions are printed as they happen. Hands are played until
-someone's penalty total reaches the target; the lowest total wins. Input and
-output are passed in, so the loop can be driven by a script.
+:data:`HELP`); a command that cannot be used raises
+:class:`~cardtable.errors.UsageError`, shown at the prompt. Bots' actions are
+printed as they happen. Hands are played until someone's penalty total
+reaches the target; the lowest total wins. Input and output are passed in, so
+the loop can be driven by a script.
 """
 
 from __future__ import annotations
@@ -16,9 +19,10 @@ from rich.console import Console
 from rich.text import Text
 
 from cardtable.cards import Card, CardError
+from cardtable.errors import CardtableError, UsageError
 from cardtable.kings_corner.actions import DRAW, PASS, Action, MovePile, PlayCard
 from cardtable.kings_corner.bots import Bot, make_bot
-from cardtable.kings_corner.errors import ActionNotationError, KingsCornerError
+from cardtable.kings_corner.errors import ActionNotationError, TableError
 from cardtable.kings_corner.game import KingsCornerGame
 from cardtable.kings_corner.match import derive_seed
 from cardtable.kings_corner.record import HandRecord
@@ -50,10 +54,6 @@ _WORDS = {
 }
 
 
-class CommandError(KingsCornerError):
-    """A command could not be understood; the message says why."""
-
-
 @dataclass(frozen=True, slots=True)
 class Command:
     """A parsed command: a ``word`` (``play``, ``move``, ``end``, ``undo``...) and,
@@ -73,16 +73,23 @@ def _position(text: str) -> PilePosition | None:
 
 
 def parse_command(text: str) -> Command:
-    """Read a command typed at the table; raises :class:`CommandError` saying why."""
+    """Read a command typed at the table; raises
+    :class:`~cardtable.errors.UsageError` saying why.
+
+    >>> parse_command("7h N")
+    Command(word='play', card=Card.parse('7h'), source=None, target=<PilePosition.N: 0>)
+    >>> parse_command("d").word
+    'end'
+    """
     words = text.split()
     if not words:
-        raise CommandError("type a command, or h for help")
+        raise UsageError("type a command, or h for help")
     head = words[0].lower()
     if head in ("play", "move", "mv") and len(words) > 1:
         words = words[1:]
     elif head in _WORDS:
         if len(words) > 1:
-            raise CommandError(f"{head!r} takes nothing after it")
+            raise UsageError(f"{head!r} takes nothing after it")
         return Command(_WORDS[head])
     if len(words) == 2:
         source, target = _position(words[0]), _position(words[1])
@@ -92,16 +99,16 @@ def parse_command(text: str) -> Command:
         try:
             card = Card.parse(words[0])
         except CardError:
-            raise CommandError(
+            raise UsageError(
                 f"{text.strip()!r} is not a command: try '7h N', 'W E', 'd' or 'h' for help"
             ) from None
         if len(words) == 1:
             return Command("play", card=card)
         target = _position(words[1])
         if target is None:
-            raise CommandError(f"unknown pile {words[1]!r}: use N E S W or NE SE SW NW")
+            raise UsageError(f"unknown pile {words[1]!r}: use N E S W or NE SE SW NW")
         return Command("play", card=card, target=target)
-    raise CommandError(f"{text.strip()!r} is not a command: type h for help")
+    raise UsageError(f"{text.strip()!r} is not a command: type h for help")
 
 
 @dataclass
@@ -121,7 +128,7 @@ class HumanSeat:
 
     def __post_init__(self) -> None:
         if not 1 <= self.opponents <= 5:
-            raise KingsCornerError(f"1 to 5 opponents, not {self.opponents}")
+            raise TableError(f"1 to 5 opponents, not {self.opponents}")
         make_bot(self.level)  # fail early on an unknown level
         if self.seed is None:
             self.seed = time.time_ns() & ((1 << 63) - 1)
@@ -192,6 +199,8 @@ class HumanSeat:
             else:
                 seat = game.turn
                 action = bots[seat].choose(game.view())
+                if action is None:
+                    raise RuntimeError(f"bot {bots[seat].name!r} in seat {seat} chose no action")
                 game.play(action)
                 self._say("  " + describe_action(action, names[seat], self.unicode))
                 if self.delay:
@@ -228,7 +237,7 @@ class HumanSeat:
                 return False
             try:
                 command = parse_command(line)
-            except CommandError as error:
+            except UsageError as error:
                 self._say(str(error), "yellow")
                 continue
             if command.word == "quit":
@@ -252,7 +261,7 @@ class HumanSeat:
                 try:
                     action = self._action(game, command)
                     game.play(action)
-                except KingsCornerError as error:
+                except CardtableError as error:  # not held, no such pile, against the rules
                     self._say(str(error), "yellow")
                     continue
                 if action == DRAW:
@@ -274,13 +283,13 @@ class HumanSeat:
         if command.target is not None:
             return PlayCard(card, command.target)
         if card not in game.hand(game.turn):
-            raise CommandError(f"{card.symbol()} is not in your hand")
+            raise UsageError(f"{card.symbol()} is not in your hand")
         targets = sorted({a.target for a in game.legal_actions()
                           if isinstance(a, PlayCard) and a.card == card})
         if not targets:
-            raise CommandError(f"{card.symbol()} fits on no pile now")
+            raise UsageError(f"{card.symbol()} fits on no pile now")
         empty = [t for t in targets if not game.pile(t)]
         if len(targets) == 1 or (len(targets) == len(empty) and not PilePosition(targets[0]).is_corner):
             return PlayCard(card, targets[0])
-        raise CommandError(f"{card.symbol()} fits on {', '.join(t.name for t in targets)}:"
+        raise UsageError(f"{card.symbol()} fits on {', '.join(t.name for t in targets)}:"
                            f" say which, e.g. '{card} {targets[0].name}'")

@@ -1,0 +1,117 @@
+"""The ``cardtable`` command line: a thin face over the library.
+
+One module per command group: :mod:`.klondike` (``variants``, ``deal``,
+``show``, ``replay``), :mod:`.simulate` (``simulate``, ``runs``, ``compare``,
+``strategies``), :mod:`.solve` (``solve``, ``hint``) and :mod:`.kings_corner`
+(the ``kings-corner`` group, with the human seat in :mod:`.kings_corner_seat`).
+What they share lives in the ``_``-prefixed modules: :mod:`._options`
+(argument types, the variant options, colour, progress bars) and
+:mod:`._files` (reading files, atomic writes). No group imports another.
+
+Each group adds its sub-commands with ``register(subparsers)``; every
+sub-command sets ``func``, a callable that takes the parsed arguments and
+returns the exit status. Building the parser imports no solver, simulator,
+numba, numpy or matplotlib: the commands that need them import them.
+
+:func:`main` reports what goes wrong in one line on stderr:
+
+- a :class:`~cardtable.errors.CardtableError` (bad input of any kind):
+  ``cardtable: error: MESSAGE``, exit status 2;
+- an :class:`OSError` about a path the user gave: the same, naming the path;
+- KeyboardInterrupt: exit status 130; a closed output pipe: exit status 0;
+- anything else is a bug: ``cardtable: internal error: TYPE: MESSAGE`` and
+  a request to report it, exit status 70 (with ``CARDTABLE_DEBUG=1`` in the
+  environment the traceback is printed too).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from cardtable.errors import CardtableError
+
+__all__ = ["EXIT_INTERNAL_ERROR", "EXIT_INTERRUPTED", "EXIT_USAGE", "build_parser", "main"]
+
+#: Exit status for bad input (as argparse uses for bad options).
+EXIT_USAGE = 2
+#: Exit status when interrupted (128 + SIGINT).
+EXIT_INTERRUPTED = 130
+#: Exit status for a bug (``EX_SOFTWARE`` of sysexits.h).
+EXIT_INTERNAL_ERROR = 70
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser with every sub-command registered.
+
+    >>> build_parser().parse_args(["deal", "--seed", "3"]).seed
+    3
+    """
+    from cardtable import __version__
+    from cardtable.cli import kings_corner, klondike, simulate, solve
+
+    parser = argparse.ArgumentParser(
+        prog="cardtable",
+        description="Play, study and solve solitaire-family card games.",
+    )
+    parser.add_argument("--version", action="version", version=f"cardtable {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for group in (klondike, simulate, solve, kings_corner):
+        group.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``);
+    returns the exit status. Bad options exit through argparse
+    (:class:`SystemExit`, status 2)."""
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        func = getattr(args, "func", None)
+        if func is None:
+            parser.print_help()
+            return EXIT_USAGE
+        return int(func(args) or 0)
+    except KeyboardInterrupt:
+        print("cardtable: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        return 0
+    except CardtableError as error:
+        print(f"cardtable: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as error:
+        if error.filename is None:
+            return _internal_error(error)
+        reason = error.strerror or str(error)
+        print(f"cardtable: error: {error.filename}: {reason[:1].lower()}{reason[1:]}", file=sys.stderr)
+        return EXIT_USAGE
+    except Exception as error:
+        return _internal_error(error)
+
+
+def _internal_error(error: BaseException) -> int:
+    """Report a bug: what it was, and how to see and report it."""
+    if os.environ.get("CARDTABLE_DEBUG") == "1":
+        import traceback
+
+        traceback.print_exception(error, file=sys.stderr)
+    print(f"cardtable: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+    hint = "" if os.environ.get("CARDTABLE_DEBUG") == "1" else " (set CARDTABLE_DEBUG=1 to see the traceback)"
+    print(f"cardtable: this is a bug in cardtable, not a problem with your input; please report it "
+          f"with the command you ran{hint}", file=sys.stderr)
+    return EXIT_INTERNAL_ERROR
+
+
+def _silence_stdout() -> None:
+    """After the reader of our output went away, point stdout at /dev/null so
+    that flushing it at exit raises no second BrokenPipeError."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass  # not a real file (a test's capture): nothing will be flushed to a pipe

@@ -1,0 +1,172 @@
+"""Options and helpers every command group shares: argparse types, the
+Klondike variant options, colour, and progress bars on stderr.
+
+Nothing here imports the solver, the simulator, numba, numpy or matplotlib:
+building the parser must stay cheap.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from cardtable.klondike.variant import Variant, parse_passes
+
+__all__ = [
+    "add_render_arguments",
+    "add_variant_arguments",
+    "progress_bar",
+    "seconds",
+    "seed",
+    "use_color",
+    "variant_from_args",
+    "whole_number",
+]
+
+
+# ----- argparse types ------------------------------------------------------------------------------
+
+
+def whole_number(minimum: int = 0, what: str = "a whole number") -> Callable[[str], int]:
+    """An argparse type: an integer of at least ``minimum``; errors say what was expected.
+
+    >>> whole_number(1, "--games")("12")
+    12
+    """
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{what} must be at least {minimum}, not {value}")
+        return value
+
+    parse.__name__ = what.replace(" ", "_")
+    return parse
+
+
+#: A deal or match seed: any whole number >= 0.
+seed = whole_number(0, "seed")
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a positive, finite number of seconds.
+
+    >>> seconds("2.5")
+    2.5
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not value > 0 or math.isinf(value):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}")
+    return value
+
+
+# ----- the Klondike variant ------------------------------------------------------------------------
+
+
+def add_variant_arguments(parser: argparse.ArgumentParser, default: str | None = "draw1") -> None:
+    """``--variant NAME`` and the flags that override it. With ``default``
+    None the command picks the preset itself (e.g. the strategy's own)."""
+    group = parser.add_argument_group("variant (a preset, then flags that override it)")
+    shown = default if default is not None else "the strategy's own"
+    group.add_argument("--variant", default=default, metavar="NAME",
+                       help=f"preset name (default {shown}); see 'cardtable variants'")
+    group.add_argument("--draw", type=int, choices=(1, 3), help="cards drawn at a time")
+    group.add_argument("--passes", metavar="N|unlimited",
+                       help="passes through the stock (1 = no redeal)")
+    group.add_argument("--empty", choices=("king", "any"), help="what fills an empty pile")
+    group.add_argument("--foundation-return", action=argparse.BooleanOptionalAction, default=None,
+                       help="may foundation cards come back to the tableau")
+    group.add_argument("--scoring", choices=("none", "standard", "vegas"), help="scoring")
+
+
+def variant_from_args(args: argparse.Namespace) -> Variant:
+    """The variant the options of :func:`add_variant_arguments` name; a bad
+    preset name or value raises :class:`~cardtable.klondike.VariantError`.
+
+    >>> parser = argparse.ArgumentParser()
+    >>> add_variant_arguments(parser)
+    >>> variant_from_args(parser.parse_args(["--draw", "3"])).draw
+    3
+    """
+    variant = Variant.preset(args.variant)
+    changes: dict[str, object] = {}
+    if args.draw is not None:
+        changes["draw"] = args.draw
+    if args.passes is not None:
+        changes["passes"] = parse_passes(args.passes)
+    if args.empty is not None:
+        changes["empty"] = args.empty
+    if args.foundation_return is not None:
+        changes["foundation_return"] = args.foundation_return
+    if args.scoring is not None:
+        changes["scoring"] = args.scoring
+    return variant.replace(**changes) if changes else variant
+
+
+# ----- colour --------------------------------------------------------------------------------------
+
+
+def add_render_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--ascii`` and ``--color``, for commands that draw a layout."""
+    parser.add_argument("--ascii", action="store_true", help="plain ASCII: suits as c d h s, no colour")
+    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                        help="red and black on a terminal (default auto)")
+
+
+def use_color(args: argparse.Namespace) -> bool:
+    """Colour when asked, or on a terminal unless NO_COLOR is set."""
+    if getattr(args, "ascii", False):
+        return False
+    mode = getattr(args, "color", "auto")
+    if mode == "always":
+        return True
+    if mode == "never":
+        return False
+    return sys.stdout.isatty() and "NO_COLOR" not in os.environ
+
+
+# ----- progress ------------------------------------------------------------------------------------
+
+
+@contextmanager
+def progress_bar(total: int, label: str, *, enabled: bool = True, rate_unit: str | None = None,
+                 transient: bool = True) -> Iterator[Callable[[int], None]]:
+    """A rich progress bar on stderr for the ``with`` block: the label, the
+    bar, done of ``total``, the rate (``rate_unit``/s, when given) and the
+    time left. Yields ``advance(n)``, to call as work finishes; when not
+    ``enabled`` it draws nothing. A ``transient`` bar is wiped at the end.
+
+    >>> with progress_bar(10, "games", enabled=False) as advance:
+    ...     advance(10)
+    """
+    if not enabled:
+        yield lambda done: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+
+    columns: list[str | ProgressColumn] = [TextColumn(label, markup=False), BarColumn(), MofNCompleteColumn()]
+    if rate_unit is not None:
+        from rich.progress import Task
+        from rich.text import Text
+
+        class _Rate(ProgressColumn):
+            def render(self, task: Task) -> Text:
+                speed = task.finished_speed or task.speed
+                return Text(f"{speed:,.0f} {rate_unit}/s" if speed else "", style="cyan")
+
+        columns.append(_Rate())
+    columns.append(TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=transient) as progress:
+        task = progress.add_task(label, total=total)
+        yield lambda done: progress.advance(task, done)

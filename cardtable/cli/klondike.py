@@ -1,0 +1,132 @@
+"""Klondike commands: ``variants``, ``deal``, ``show`` and ``replay``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from cardtable.cli._files import atomic_write_text, read_text
+from cardtable.cli._options import add_render_arguments, add_variant_arguments, seed, use_color, variant_from_args
+from cardtable.errors import UsageError
+from cardtable.klondike.formats import FORMATS, load_start, write_layout
+from cardtable.klondike.position import Position
+from cardtable.klondike.record import KlondikeRecord
+from cardtable.klondike.render import render
+from cardtable.klondike.variant import PRESET_NOTES, PRESETS
+
+__all__ = ["register"]
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the Klondike commands."""
+    p = subparsers.add_parser("variants", help="list the Klondike variant presets")
+    p.add_argument("--json", action="store_true", help="as JSON")
+    p.set_defaults(func=_cmd_variants)
+
+    p = subparsers.add_parser(
+        "deal", help="write a deal (from a seed or a file) as a deal string, PySol board, ...",
+        description="Write a deal from a seed, or convert a layout file between formats.")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--seed", type=seed, help="deal number (any whole number >= 0)")
+    src.add_argument("--file", metavar="F", help="a deal string, position, PySol board, "
+                     "Solvitaire JSON or game record ('-' for stdin)")
+    p.add_argument("--winnable", action="store_true",
+                   help="a deal the solver proves winnable under the variant (the same one for the same seed)")
+    p.add_argument("--format", choices=FORMATS, default="deal", help="output format (default deal)")
+    p.add_argument("--output", "-o", metavar="FILE", help="write here (atomically) instead of stdout")
+    add_variant_arguments(p)
+    p.set_defaults(func=_cmd_deal)
+
+    p = subparsers.add_parser("show", help="draw a deal, layout or recorded game's last position")
+    p.add_argument("deal", metavar="DEAL-OR-FILE",
+                   help="a deal string, or a file with a deal, position, PySol board, "
+                   "Solvitaire JSON or game record ('-' for stdin)")
+    add_render_arguments(p)
+    add_variant_arguments(p)
+    p.set_defaults(func=_cmd_show)
+
+    p = subparsers.add_parser("replay", help="check every move of a game record")
+    p.add_argument("file", metavar="FILE", help="a game record, text or JSON ('-' for stdin)")
+    p.add_argument("--quiet", "-q", action="store_true", help="only the verdict line")
+    add_render_arguments(p)
+    p.set_defaults(func=_cmd_replay)
+
+
+def _argument_text(value: str) -> str:
+    """A command-line value that is a file path, ``-`` for stdin, or the text itself."""
+    if value == "-" or (len(value) < 4096 and "\n" not in value and os.path.exists(value)):
+        return read_text(value)
+    if len(value.split()) < 52 and not value.lstrip().startswith(("{", "[", "Talon")) and (
+            "|" not in value):
+        raise UsageError(f"{value}: no such file (and not a deal string of 52 cards)")
+    return value
+
+
+def _cmd_variants(args: argparse.Namespace) -> int:
+    if args.json:
+        import json
+
+        print(json.dumps([v.options() for v in PRESETS.values()], indent=1))
+        return 0
+    width = max(len(name) for name in PRESETS)
+    for name, variant in PRESETS.items():
+        print(f"{name:<{width}}  {PRESET_NOTES.get(name, '')}")
+        print(f"{'':<{width}}    {variant.describe()}")
+    return 0
+
+
+def _cmd_deal(args: argparse.Namespace) -> int:
+    variant = variant_from_args(args)  # checked even where the deal does not depend on it
+    if args.winnable and args.file is not None:
+        raise UsageError("--winnable goes with --seed, not --file")
+    if args.file is not None:
+        position, _ = load_start(read_text(args.file))
+    elif args.winnable:
+        from cardtable.solver import winnable_deal
+
+        position = winnable_deal(args.seed, variant)
+    else:
+        position = Position.from_seed(args.seed)
+    fmt = args.format
+    if fmt == "deal" and not position.is_deal:
+        fmt = "position"
+        print("cardtable: this layout is not a fresh deal; writing a position string",
+              file=sys.stderr)
+    text = write_layout(position, fmt) + "\n"
+    if args.output:
+        atomic_write_text(args.output, text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    variant = variant_from_args(args)
+    position, record = load_start(_argument_text(args.deal))
+    if record is not None:
+        variant = record.variant
+    print(render(position, unicode=not args.ascii, color=use_color(args),
+                 passes=variant.passes, draw=variant.draw))
+    if record is not None:
+        game = record.replay()
+        outcome = game.outcome()
+        print(f"\nafter {len(record.moves)} moves: {game.foundation_count()} cards on the "
+              f"foundations, {outcome.value if outcome else 'game in progress'}")
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    record = KlondikeRecord.parse(read_text(args.file))
+    game = record.replay()
+    outcome = game.outcome()
+    if not args.quiet:
+        print(render(game.position(), unicode=not args.ascii, color=use_color(args),
+                     passes=game.variant.passes, draw=game.variant.draw))
+        print()
+    score = "" if game.variant.scoring.kind == "none" else f", score {game.score}"
+    print(f"{Path(args.file).name}: all {len(record.moves)} moves legal; "
+          f"{game.foundation_count()} cards on the foundations{score}; "
+          f"{outcome.value if outcome else 'game in progress'}")
+    return 0

@@ -1,0 +1,287 @@
+"""Simulator commands: ``simulate``, ``runs``, ``compare`` and ``strategies``.
+
+The simulator (and with it numpy, and numba for the compiled kernel) is
+imported inside the commands that play games, so the parser and ``runs``
+stay light.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from typing import TYPE_CHECKING, Any
+
+from cardtable.bots import HOME_VARIANTS, STRATEGIES
+from cardtable.cli._files import AtomicWriter, atomic_write_bytes, read_deals_file
+from cardtable.cli._options import add_variant_arguments, progress_bar, seed, use_color, variant_from_args, whole_number
+from cardtable.errors import UsageError
+from cardtable.klondike.position import Position
+from cardtable.klondike.variant import Variant
+
+if TYPE_CHECKING:
+    from cardtable.sim.runner import GameResult, RunSpec
+    from cardtable.sim.store import ResultsStore
+
+__all__ = ["register"]
+
+_DEALS_HELP = "one seed number, deal string or position string a line, instead of seeds"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the simulator commands."""
+    p = subparsers.add_parser(
+        "simulate", help="play many games with a strategy and report the winnings (the main job)",
+        description="Play many Klondike games with a strategy. With no options: seed 002's game, 1,000 games "
+                    "with the priority strategy from seed 1, the complete record of the first two games, "
+                    "then the summary.")
+    p.add_argument("--strategy", default="priority", choices=list(STRATEGIES), help="who plays (default priority)")
+    p.add_argument("--games", type=whole_number(1, "--games"), default=None,
+                   help="games to play (default 1000, or every deal)")
+    p.add_argument("--seed", type=seed, default=1, help="game i is dealt from seed SEED+i (default 1)")
+    p.add_argument("--deals", metavar="FILE", help=_DEALS_HELP)
+    p.add_argument("--workers", type=whole_number(1, "--workers"), default=None,
+                   help="local processes (default: all cores)")
+    p.add_argument("--record", type=whole_number(0), default=2, metavar="K",
+                   help="print the complete record of the first K games (default 2; 0 for none)")
+    p.add_argument("--output", metavar="FILE.jsonl", help="one JSON object per game")
+    p.add_argument("--plot", metavar="FILE.png", help="draw foundation cards per game and running net winnings")
+    p.add_argument("--json", action="store_true", help="the summary as JSON on stdout")
+    p.add_argument("--store", metavar="PATH", help="results store (default: the per-user data directory)")
+    p.add_argument("--no-store", action="store_true", help="do not keep this run in the results store")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--no-fast", action="store_true", help="play through the rules engine even where a "
+                   "compiled kernel exists (slower; same games)")
+    p.add_argument("--ascii", action="store_true", help="records in plain ASCII")
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour in records")
+    add_variant_arguments(p, default=None)
+    p.set_defaults(func=_cmd_simulate)
+
+    p = subparsers.add_parser("runs", help="list past simulation runs, or show one")
+    p.add_argument("action", nargs="?", choices=("list", "show"), default="list")
+    p.add_argument("id", nargs="?", type=int, help="run id for 'show'")
+    p.add_argument("--store", metavar="PATH", help="results store (default: the per-user data directory)")
+    p.add_argument("--limit", type=int, default=50, help="newest runs to list (default 50)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_runs)
+
+    p = subparsers.add_parser("compare", help="play the same deals with several strategies, side by side")
+    p.add_argument("strategies", nargs="+", metavar="STRATEGY", help=f"from: {', '.join(STRATEGIES)}")
+    p.add_argument("--games", type=whole_number(1, "--games"), default=None, help="deals to play (default 1000)")
+    p.add_argument("--seed", type=seed, default=1, help="first deal seed (default 1)")
+    p.add_argument("--deals", metavar="FILE", help=_DEALS_HELP)
+    p.add_argument("--workers", type=whole_number(1, "--workers"), default=None,
+                   help="local processes (default: all cores)")
+    p.add_argument("--json", action="store_true")
+    add_variant_arguments(p, default=None)
+    p.set_defaults(func=_cmd_compare)
+
+    p = subparsers.add_parser("strategies", help="list the Klondike strategies")
+    p.set_defaults(func=_cmd_strategies)
+
+
+def _read_starts(path: str | None) -> tuple[Position, ...] | None:
+    """The starting positions of ``--deals``, or None to deal from seeds."""
+    if path is None:
+        return None
+    return tuple(position for _, position in read_deals_file(path))
+
+
+def _game_count(games: int | None, deals: tuple[Position, ...] | None) -> int:
+    """``--games``, or 1,000 seeded games, or every deal of the file (at most)."""
+    if deals is None:
+        return 1000 if games is None else games
+    return len(deals) if games is None else min(games, len(deals))
+
+
+def _variant(args: argparse.Namespace, strategy: str) -> Variant:
+    if args.variant is None:
+        args.variant = HOME_VARIANTS.get(strategy, "draw1")
+    return variant_from_args(args)
+
+
+def _open_store(args: argparse.Namespace) -> ResultsStore | None:
+    if args.no_store:
+        return None
+    from cardtable.sim.store import ResultsStore, default_store_path
+
+    return ResultsStore(args.store or default_store_path())
+
+
+def _record_text(spec: RunSpec, result: GameResult, color: bool, ascii_: bool, number: int) -> str:
+    from cardtable.klondike.moves import Move
+    from cardtable.klondike.narrate import narrate
+    from cardtable.klondike.record import KlondikeRecord
+
+    record = KlondikeRecord(spec.variant, spec.deal(result.index), [Move.parse(m) for m in result.moves],
+                            {"Player": spec.strategy, "Game": str(result.index + 1)})
+    where = f"seed {spec.seed + result.index}" if spec.deals is None else f"deal {result.index + 1} of the file"
+    return narrate(record, unicode=not ascii_, color=color, title=f"Game {number} ({where}), strategy {spec.strategy}")
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from cardtable.sim.runner import Batch, RunSpec, run_games
+    from cardtable.sim.stats import summarize_games
+
+    strategy = args.strategy
+    variant = _variant(args, strategy)
+    deals = _read_starts(args.deals)
+    count = _game_count(args.games, deals)
+    keep_moves = bool(args.output) or args.record > 0
+    spec = RunSpec(strategy, variant, args.seed, deals, keep_moves=keep_moves)
+    workers = args.workers or os.cpu_count() or 1
+    store = _open_store(args)
+    run_id = None
+    if store is not None:
+        run_id = store.start_run(kind="simulate", strategy=strategy, variant=variant.options(),
+                                 seed=None if deals else args.seed, deals_file=args.deals, games=count)
+    output = AtomicWriter(args.output) if args.output else None
+    show_progress = not args.no_progress and sys.stderr.isatty() and count >= 2000
+    pending: dict[int, GameResult] = {}
+    next_out = 0
+
+    started = time.perf_counter()
+    with progress_bar(count, f"{strategy} on {variant.name}", enabled=show_progress, rate_unit="games") as advance:
+
+        def on_batch(batch: Batch) -> None:
+            nonlocal next_out
+            advance(len(batch))
+            if store is not None and run_id is not None:
+                store.add_games(run_id, batch, variant)
+            if output is not None:
+                for r in batch.results(variant):
+                    pending[r.index] = r
+                while next_out in pending:  # write in index order whatever order batches finish in
+                    output.write(json.dumps(pending.pop(next_out).to_dict()) + "\n")
+                    next_out += 1
+
+        results = run_games(spec, count, workers=workers, on_batch=on_batch, use_fast=not args.no_fast)
+    seconds = time.perf_counter() - started
+    interrupted = len(results) < count
+    if output is not None:
+        for index in sorted(pending):  # an interrupted run may leave gaps; keep what finished
+            output.write(json.dumps(pending[index].to_dict()) + "\n")
+        output.commit()
+    summary = summarize_games(results, seconds) if results else None
+    if store is not None and run_id is not None:
+        store.finish_run(run_id, "interrupted" if interrupted else "finished", summary.to_dict() if summary else {})
+        store.close()
+    if not args.json:
+        color = use_color(args)
+        for number, result in enumerate(results[: args.record], 1):
+            print(_record_text(spec, result, color, args.ascii, number))
+            print()
+        print(f"{strategy} on {variant.name} ({variant.describe()})")
+        if deals is None:
+            print(f"deals from seeds {args.seed}..{args.seed + count - 1}, {workers} worker"
+                  f"{'s' if workers != 1 else ''}")
+        if summary is not None:
+            print(summary.text())
+        if run_id is not None:
+            print(f"stored as run {run_id} ('cardtable runs show {run_id}')")
+        if args.output:
+            print(f"games written to {args.output}")
+    else:
+        data = {"strategy": strategy, "variant": variant.options(), "seed": None if deals else args.seed,
+                "run": run_id, "interrupted": interrupted, **(summary.to_dict() if summary else {"games": 0})}
+        print(json.dumps(data, indent=1))
+    if args.plot and results:
+        from cardtable.sim.plot import plot_png
+
+        atomic_write_bytes(args.plot, plot_png(results, title=f"{strategy} on {variant.name}, {len(results):,} games"))
+        if not args.json:
+            print(f"plot written to {args.plot}")
+    if interrupted:
+        print(f"cardtable: interrupted: kept the {len(results):,} of {count:,} games that finished",
+              file=sys.stderr)
+        return 130
+    return 0
+
+
+def _cmd_runs(args: argparse.Namespace) -> int:
+    from cardtable.sim.stats import money_text
+    from cardtable.sim.store import ResultsStore, default_store_path
+
+    path = args.store or default_store_path()
+    if not os.path.exists(path):
+        print(f"no runs yet ({path} does not exist)")
+        return 0
+    with ResultsStore(path) as store:
+        if args.action == "show":
+            if args.id is None:
+                raise UsageError("runs show needs a run id, e.g. 'cardtable runs show 3'")
+            info = store.run(args.id)
+            if args.json:
+                print(json.dumps(info.__dict__, indent=1))
+                return 0
+            variant = Variant.from_options(info.variant)
+            print(f"run {info.id}: {info.kind} {info.strategy} on {variant.name} ({variant.describe()})")
+            print(f"created {info.created}, {info.status}, {info.games_played:,} of {info.games_requested:,} games")
+            print(f"deals: {'seeds from ' + str(info.seed) if info.seed is not None else info.deals_file}")
+            if info.summary:
+                s: dict[str, Any] = info.summary
+                print(f"won {s['won']:,} of {s['games']:,} ({100 * float(s['win_rate']):.2f}%, 95% CI "
+                      f"{100 * float(s['win_rate_low']):.2f}-{100 * float(s['win_rate_high']):.2f}%)")
+                print(f"foundation cards {float(s['foundation_mean']):.3f} a game "
+                      f"(95% CI {float(s['foundation_low']):.3f}-{float(s['foundation_high']):.3f})")
+                print(f"net winnings {money_text(int(s['net_total']))} in all, "
+                      f"{money_text(float(s['net_mean']), 3)} a game")
+                print(f"throughput {float(s['games_per_second']):,.0f} games/s")
+            return 0
+        runs = store.runs(args.limit)
+        if args.json:
+            print(json.dumps([r.__dict__ for r in runs], indent=1))
+            return 0
+        if not runs:
+            print("no runs yet")
+        for r in runs:
+            figures: dict[str, Any] = r.summary or {}
+            rate = f"{100 * float(figures['win_rate']):6.2f}% won" if figures else "       -   "
+            net = f"net {money_text(int(figures['net_total']))}" if figures else ""
+            print(f"{r.id:>5}  {r.created}  {r.kind:<8} {r.strategy:<9} {r.variant.get('name', '?'):<12} "
+                  f"{r.games_played:>9,} games  {rate}  {net}  {r.status}")
+    return 0
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from cardtable.sim.compare import compare_strategies
+    from cardtable.stats import Z95
+
+    names = args.strategies
+    variant = _variant(args, names[0])
+    deals = _read_starts(args.deals)
+    count = _game_count(args.games, deals)
+    rows: list[dict[str, Any]] = compare_strategies(names, variant, count, seed=args.seed, deals=deals,
+                                                    workers=args.workers)
+    if args.json:
+        print(json.dumps({"variant": variant.options(), "games": count, "seed": None if deals else args.seed,
+                          "strategies": rows}, indent=1))
+        return 0
+    print(f"{count:,} deals ({'seeds from ' + str(args.seed) if deals is None else args.deals}), "
+          f"variant {variant.name} ({variant.describe()})")
+    print(f"differences are paired, game by game, against {names[0]}; intervals are 95% (z = {Z95:.2f})")
+    print()
+    header = f"{'strategy':<10} {'won':>8} {'95% CI':>15} {'foundation':>11} {'95% CI':>15} {'net/game':>9}" \
+             f" {'Δ won':>8} {'95% CI':>17} {'Δ found.':>9} {'95% CI':>15}"
+    print(header)
+    print("-" * len(header))
+    for row in rows:
+        line = (f"{row['strategy']:<10} {100 * row['win_rate']:7.2f}% "
+                f"{100 * row['win_rate_low']:6.2f}-{100 * row['win_rate_high']:5.2f}% "
+                f"{row['foundation_mean']:11.3f} {row['foundation_low']:7.3f}-{row['foundation_high']:7.3f} "
+                f"{row['net_mean']:+9.2f}")
+        if "diff_win_rate" in row:
+            line += (f" {100 * row['diff_win_rate']:+7.2f}% {100 * row['diff_win_rate_low']:+7.2f} to "
+                     f"{100 * row['diff_win_rate_high']:+6.2f}% {row['diff_foundation']:+9.3f} "
+                     f"{row['diff_foundation_low']:+7.3f} to {row['diff_foundation_high']:+6.3f}")
+        print(line)
+    return 0
+
+
+def _cmd_strategies(args: argparse.Namespace) -> int:
+    width = max(len(n) for n in STRATEGIES)
+    for name, cls in STRATEGIES.items():
+        print(f"{name:<{width}}  {cls.summary} (plays {HOME_VARIANTS[name]} unless told)")
+    return 0
