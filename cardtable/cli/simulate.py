@@ -208,7 +208,7 @@ def _cmd_runs(args: argparse.Namespace) -> int:
     if not os.path.exists(path):
         print(f"no runs yet ({path} does not exist)")
         return 0
-    with ResultsStore(path) as store:
+    with ResultsStore(path, create=False) as store:
         if args.action == "show":
             if args.id is None:
                 raise UsageError("runs show needs a run id, e.g. 'cardtable runs show 3'")
