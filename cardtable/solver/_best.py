@@ -12,14 +12,17 @@ made`` (open states of equal rank are taken newest first, so the search
 dives).
 
 A state is stored as its parent, the move that reached it, its depth and
-its link in the open list (14 bytes); to expand one, the search rebuilds it by replaying the moves
-from the nearest state on the path it built last (usually its parent). It
-uses the same move generator, safe moves and transposition table as the
-depth-first core. When it tries every move of every state, running out of
-open states means it has searched every reachable state: a proof that the
-position is lost. It can also try only the few best moves of each state by
-the depth-first priorities (a narrow search, often the quickest to a win,
-which proves nothing when it runs out).
+its link in the open list (14 bytes); to expand one, the search rebuilds it
+by replaying the moves from the nearest state on the path it built last
+(usually its parent). It uses the same move generator, safe moves and
+transposition table as the depth-first core. On a win it records the node
+it was expanding and the winning move (``ctl[B_WIN_NODE]``,
+``ctl[B_WIN_MOVE]``); :func:`winning_path` walks the parents from there.
+When it tries every move of every state, running out of open states means
+it has searched every reachable state: a proof that the position is lost.
+It can also try only the few best moves of each state by the depth-first
+priorities (a narrow search, often the quickest to a win, which proves
+nothing when it runs out).
 """
 
 from __future__ import annotations
@@ -55,10 +58,23 @@ from cardtable.solver._state import DOWN, FOUND, LEN, PILE_CAP, STATE_SIZE
 #: Open states are kept in buckets by rank, which is capped here.
 BUCKETS = 4096
 #: ctl entries beyond the depth-first ones: nodes in use, the lowest bucket
-#: that may be non-empty, the estimate weight, the width.
-B_NODES, B_LOW, B_WEIGHT, B_WIDTH = 8, 9, 10, 11
-B_CTL_SIZE = 12
+#: that may be non-empty, the estimate weight, the width; on a win, the node
+#: whose child won and the move to that child (both -1 when the root itself
+#: is won).
+B_NODES, B_LOW, B_WEIGHT, B_WIDTH, B_WIN_NODE, B_WIN_MOVE = 8, 9, 10, 11, 12, 13
+B_CTL_SIZE = 14
 NEED_ROOM = 4
+
+#: The arrays :func:`best_start` takes, in order (then ``weight`` and
+#: ``width``), by their names in :func:`new_best_context`.
+START_ARGS = ("states", "auto", "na", "table", "ctl", "v", "parent", "code", "depth", "link", "head", "path", "ph1",
+              "ph2")
+#: The arrays :func:`best_run` takes, in order, before its ``budget``.
+RUN_ARGS = ("states", "auto", "na", "table", "ctl", "v", "parent", "code", "depth", "link", "head", "path", "chain",
+            "moves", "prio", "acc", "ph1", "ph2")
+#: The arrays indexed by node; :func:`best_run` returns ``NEED_ROOM`` when
+#: they may not hold the children of one more node.
+NODE_ARRAYS = ("parent", "code", "depth", "link")
 
 
 @njit(cache=True, _nrt=False)
@@ -136,6 +152,8 @@ def best_start(states, auto, na, table, ctl, v, parent, code, depth, link, head,
     ctl[C_STATES] = 1
     ctl[B_WEIGHT] = weight
     ctl[B_WIDTH] = width
+    ctl[B_WIN_NODE] = -1
+    ctl[B_WIN_MOVE] = -1
     for b in range(BUCKETS):
         head[b] = -1
     ctl[B_LOW] = BUCKETS
@@ -155,10 +173,12 @@ def best_start(states, auto, na, table, ctl, v, parent, code, depth, link, head,
 
 
 @njit(cache=True, _nrt=False)
-def best_run(states, mv, mi, auto, na, table, ctl, v, parent, code, depth, link, head, path, chain, moves, prio,
-             acc, ph1, ph2, budget):
+def best_run(states, auto, na, table, ctl, v, parent, code, depth, link, head, path, chain, moves, prio, acc, ph1, ph2,
+             budget):
     """Expand open states until ``budget`` new states have been found, a win,
-    no open state (exhausted), a full table or full node arrays."""
+    no open state (exhausted), a full table or full node arrays. On a win
+    ``ctl[B_WIN_NODE]`` and ``ctl[B_WIN_MOVE]`` say where (see
+    :func:`winning_path`)."""
     if ctl[C_STATUS] != RUNNING:
         return ctl[C_STATUS]
     limit = ctl[C_STATES] + budget
@@ -201,11 +221,8 @@ def best_run(states, mv, mi, auto, na, table, ctl, v, parent, code, depth, link,
             apply_move(child, m, v)
             na[dx + 1] = autoplay(child, v, auto[dx + 1], 0)
             if trivially_won(child, v):
-                for d in range(dx + 1):
-                    mi[d] = 1
-                    if d < dx:
-                        mv[d, 0] = code[path[d + 1]]
-                mv[dx, 0] = m
+                ctl[B_WIN_NODE] = x
+                ctl[B_WIN_MOVE] = m
                 ctl[C_DEPTH] = dx + 1
                 ctl[C_STATUS] = WON
                 return WON
@@ -222,13 +239,29 @@ def best_run(states, mv, mi, auto, na, table, ctl, v, parent, code, depth, link,
     return RUNNING
 
 
-def new_best_context(table_bits: int, nodes: int) -> dict[str, np.ndarray]:
-    """Fresh arrays for a best-first search."""
+def winning_path(parent: np.ndarray, code: np.ndarray, ctl: np.ndarray) -> list[int]:
+    """The move codes from the root to the won state of a search that
+    :func:`best_run` (or :func:`best_start`) left at ``WON``."""
+    last = int(ctl[B_WIN_MOVE])
+    if last < 0:
+        return []  # the root was won
+    codes = [last]
+    node = int(ctl[B_WIN_NODE])
+    while parent[node] >= 0:
+        codes.append(int(code[node]))
+        node = int(parent[node])
+    codes.reverse()
+    return codes
+
+
+def new_best_context(table_bits: int, nodes: int, v: np.ndarray) -> dict[str, np.ndarray]:
+    """Fresh arrays for a best-first search with a table of ``2**table_bits``
+    entries, room for ``nodes`` nodes and variant parameters ``v``, by the
+    names of :data:`START_ARGS` and :data:`RUN_ARGS`."""
     depth = MAX_DEPTH + 2
     return {
+        "v": v,
         "states": np.zeros((depth, STATE_SIZE), dtype=np.int8),
-        "mv": np.zeros((depth, 1), dtype=np.int32),
-        "mi": np.zeros(depth, dtype=np.int32),
         "auto": np.zeros((depth, 52), dtype=np.int16),
         "na": np.zeros(depth, dtype=np.int32),
         "table": np.zeros((1 << table_bits, 2), dtype=np.uint64),

@@ -569,6 +569,12 @@ def _expand(states, mv, nm, mi, pr_tmp, mv_tmp, d, v, acc):
     mi[d] = 0
 
 
+#: The arrays :func:`start` takes, in order, by their names in :func:`new_context`
+#: (``v`` is the variant parameters array, :func:`cardtable.solver._state.variant_params`).
+START_ARGS = ("states", "mv", "nm", "mi", "auto", "na", "table", "ctl", "v", "pr_tmp", "mv_tmp", "ph1", "ph2", "th1",
+              "th2", "acc")
+
+
 @njit(cache=True, _nrt=False)
 def start(states, mv, nm, mi, auto, na, table, ctl, v, pr_tmp, mv_tmp, ph1, ph2, th1, th2, acc):
     """Set up a search from ``states[0]`` (safe moves are played first)."""
@@ -587,10 +593,19 @@ def start(states, mv, nm, mi, auto, na, table, ctl, v, pr_tmp, mv_tmp, ph1, ph2,
     _expand(states, mv, nm, mi, pr_tmp, mv_tmp, 0, v, acc)
 
 
+#: The arrays :func:`run` takes, in order, before its ``budget``.
+RUN_ARGS = START_ARGS
+
+
 @njit(cache=True, _nrt=False)
 def run(states, mv, nm, mi, auto, na, table, ctl, v, pr_tmp, mv_tmp, ph1, ph2, th1, th2, acc, budget):
     """Search on for up to ``budget`` new states; the whole search lives in
-    the arrays, so calling again resumes it. Returns the status."""
+    the arrays, so calling again resumes it. Returns the status.
+
+    On a win ``ctl[C_DEPTH]`` is the depth of the won state, and the move
+    played at each depth ``d`` below it is ``mv[d, mi[d] - 1]`` (see
+    :func:`winning_path`). The safe moves logged in ``auto`` and ``na`` are
+    scratch: a caller re-derives them with :func:`autoplay`."""
     if ctl[C_STATUS] != RUNNING:
         return ctl[C_STATUS]
     d = ctl[C_DEPTH]
@@ -647,10 +662,18 @@ def rehash(table, bigger):
             _insert(bigger, table[idx, 0], table[idx, 1])
 
 
-def new_context(table_bits: int) -> dict[str, np.ndarray]:
-    """Fresh arrays for one search with a table of ``2**table_bits`` entries."""
+def winning_path(mv: np.ndarray, mi: np.ndarray, ctl: np.ndarray) -> list[int]:
+    """The move codes from the root to the won state of a search that
+    :func:`run` (or :func:`start`) left at ``WON``."""
+    return [int(mv[d, mi[d] - 1]) for d in range(int(ctl[C_DEPTH]))]
+
+
+def new_context(table_bits: int, v: np.ndarray) -> dict[str, np.ndarray]:
+    """Fresh arrays for one search with a table of ``2**table_bits`` entries
+    and variant parameters ``v``, by the names of :data:`START_ARGS`."""
     depth = MAX_DEPTH + 1
     return {
+        "v": v,
         "states": np.zeros((depth, STATE_SIZE), dtype=np.int8),
         "mv": np.zeros((depth, MAX_MOVES), dtype=np.int32),
         "nm": np.zeros(depth, dtype=np.int32),

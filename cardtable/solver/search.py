@@ -1,9 +1,17 @@
 """Solving a position: the Python side of the search.
 
-:func:`solve` runs the compiled core (:mod:`cardtable.solver._core`) in
-slices, checking the clock between them, turns a win into engine moves and
-replays them in :class:`~cardtable.klondike.KlondikeGame` before it reports
-``won``.
+:func:`solve` builds a :class:`SearchSchedule` and runs it: the schedule runs
+the compiled searches (:mod:`cardtable.solver._core`,
+:mod:`cardtable.solver._best`) in slices, checking the clock between them,
+and shares the state budget among them. A search that wins gives its line as
+a list of core move codes; :func:`_solution` turns it into engine moves and
+replays them in :class:`~cardtable.klondike.KlondikeGame` before ``won`` is
+reported.
+
+Each search keeps its compiled arrays in one dict, by the names the kernels
+declare next to their definitions (``_core.START_ARGS``, ``_core.RUN_ARGS``,
+``_best.START_ARGS``, ``_best.RUN_ARGS``); a kernel is called with the
+arrays of its names, in order, and growing an array replaces its entry.
 """
 
 from __future__ import annotations
@@ -16,6 +24,7 @@ from typing import Literal
 import numpy as np
 
 from cardtable.cards import Card
+from cardtable.errors import SolverError
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import FOUNDATION, WASTE, Move
 from cardtable.klondike.position import Position
@@ -23,16 +32,12 @@ from cardtable.klondike.variant import Variant
 from cardtable.solver import _best, _core
 from cardtable.solver._state import LOC_FOUNDATION, SRC_TALON, encode, unpack, variant_params
 
-__all__ = ["DEFAULT_MAX_STATES", "SolveResult", "SolverError", "relaxation", "solve"]
+__all__ = ["DEFAULT_MAX_STATES", "SearchSchedule", "SolveResult", "SolverError", "relaxation", "solve"]
 
 #: The state budget when none is given (it bounds memory too; see :func:`solve`).
 DEFAULT_MAX_STATES = 20_000_000
 
 Result = Literal["won", "unwinnable", "unknown"]
-
-
-class SolverError(ValueError):
-    """The solver was asked something it cannot do (a bad budget, say)."""
 
 
 @dataclass(frozen=True)
@@ -71,11 +76,12 @@ class SolveResult:
 
 _START_BITS = 18
 
-#: Probe searches (see :func:`solve`). The main search runs in slices of a
-#: quarter of its states so far (at least ``_FIRST_PROBE``); after each slice
-#: the live probes share one ``_PROBE_SHARE``-th of it, an older probe getting
-#: more (probe ``k``, from 0, weighs ``1 / (k + 1)``). The first probe joins at
-#: ``_FIRST_PROBE`` main states, the next at twice as many, and so on.
+#: Probe searches (see :class:`SearchSchedule`). The main search runs in
+#: slices of a quarter of its states so far (at least ``_FIRST_PROBE``); after
+#: each slice the live probes share one ``_PROBE_SHARE``-th of it, an older
+#: probe getting more (probe ``k``, from 0, weighs ``1 / (k + 1)``). The first
+#: probe joins at ``_FIRST_PROBE`` main states, the next at twice as many, and
+#: so on.
 _FIRST_PROBE = 50_000
 _PROBE_SHARE = 8
 #: The probes in turn: first best-first searches with these estimate weights
@@ -116,34 +122,38 @@ def _table_bits(max_states: int) -> int:
 
 
 class _Search:
-    """One depth-first search in the compiled core, run in slices."""
+    """One depth-first search in the compiled core, run in slices.
 
-    #: Where the transposition table is in :attr:`args`.
-    TABLE_ARG = 6
+    Its compiled arrays are :attr:`arrays`, by the names of
+    ``_core.START_ARGS`` and ``_core.RUN_ARGS`` (the variant parameters are
+    ``"v"``). ``label`` names it in reports.
+    """
 
-    def __init__(self, position: Position, variant: Variant, budget: int, salt: int = 0,
-                 width: int = 0) -> None:
-        ctx = self._begin(position, budget, width, _core.new_context)
-        self.args = (ctx["states"], ctx["mv"], ctx["nm"], ctx["mi"], ctx["auto"], ctx["na"], ctx["table"],
-                     ctx["ctl"], variant_params(variant, salt, width), ctx["pr_tmp"], ctx["mv_tmp"], ctx["ph1"],
-                     ctx["ph2"], ctx["th1"], ctx["th2"], ctx["acc"])
-        _core.start(*self.args)
+    def __init__(self, position: Position, variant: Variant, budget: int, salt: int = 0, width: int = 0, *,
+                 label: str = "") -> None:
+        v = variant_params(variant, salt, width)
+        self._begin(position, budget, width, lambda bits: _core.new_context(bits, v))
+        self.label = label or f"depth-first (salt {salt}, {_width_text(width)})"
+        _core.start(*self.args(_core.START_ARGS))
 
     def _begin(self, position: Position, budget: int, width: int,
-               new_context: Callable[[int], dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-        """Set what every search has; returns its fresh arrays."""
+               new_arrays: Callable[[int], dict[str, np.ndarray]]) -> None:
+        """Set what every search has, and its fresh arrays."""
         self.budget = budget
         self.width = width
         self.max_bits = _table_bits(budget)
-        self.ctx = new_context(min(self.max_bits, _START_BITS))
-        self.ctx["states"][0] = encode(position)
-        self.ctl = self.ctx["ctl"]
+        self.arrays = new_arrays(min(self.max_bits, _START_BITS))
+        self.arrays["states"][0] = encode(position)
+        self.ctl = self.arrays["ctl"]
         self.reason = ""
         self.step = 20_000
-        return self.ctx
+
+    def args(self, names: tuple[str, ...]) -> tuple[np.ndarray, ...]:
+        """The arrays called ``names``, in that order: a kernel's arguments."""
+        return tuple(self.arrays[name] for name in names)
 
     def _run(self, budget: int) -> int:
-        return int(_core.run(*self.args, budget))
+        return int(_core.run(*self.args(_core.RUN_ARGS), budget))
 
     @property
     def states(self) -> int:
@@ -169,14 +179,14 @@ class _Search:
             self.step = min(self.step * 2, 200_000)
 
     def _grow(self) -> None:
-        table = self.args[self.TABLE_ARG]
+        """Double the transposition table, unless it is as big as the budget needs."""
+        table = self.arrays["table"]
         bits = int(table.shape[0]).bit_length()  # one more than now
         if bits > self.max_bits:
             return  # stays TABLE_FULL
         bigger = np.zeros((1 << bits, 2), dtype=np.uint64)
         _core.rehash(table, bigger)
-        self.ctx["table"] = bigger
-        self.args = (*self.args[:self.TABLE_ARG], bigger, *self.args[self.TABLE_ARG + 1:])
+        self.arrays["table"] = bigger
         self.ctl[_core.C_STATUS] = _core.RUNNING
 
     @property
@@ -189,38 +199,202 @@ class _Search:
         width, or one with paths cut at the depth limit, proves nothing)."""
         return self.ctl[_core.C_STATUS] == _core.EXHAUSTED and not self.ctl[_core.C_CUT] and not self.width
 
+    def winning_path(self) -> list[int]:
+        """The core move codes of the win found, from the position searched."""
+        if not self.won:
+            raise AssertionError("solver bug: no win to read")
+        return _core.winning_path(self.arrays["mv"], self.arrays["mi"], self.ctl)
+
+
+def _width_text(width: int) -> str:
+    return "every move" if width == 0 else f"{width} best moves"
+
 
 class _BestSearch(_Search):
-    """A best-first search (:mod:`cardtable.solver._best`), run in slices."""
+    """A best-first search (:mod:`cardtable.solver._best`), run in slices;
+    its arrays go by the names of ``_best.START_ARGS`` and ``_best.RUN_ARGS``."""
 
-    TABLE_ARG = 5
-    _NODE_ARGS = (8, 9, 10, 11)
-
-    def __init__(self, position: Position, variant: Variant, budget: int, weight: int, width: int) -> None:
-        ctx = self._begin(position, budget, width, lambda bits: _best.new_best_context(bits, 1 << _START_BITS))
-        self.args = (ctx["states"], ctx["mv"], ctx["mi"], ctx["auto"], ctx["na"], ctx["table"], ctx["ctl"],
-                     variant_params(variant), ctx["parent"], ctx["code"], ctx["depth"], ctx["link"], ctx["head"],
-                     ctx["path"], ctx["chain"], ctx["moves"], ctx["prio"], ctx["acc"], ctx["ph1"], ctx["ph2"])
-        _best.best_start(ctx["states"], ctx["auto"], ctx["na"], ctx["table"], ctx["ctl"], self.args[7],
-                         ctx["parent"], ctx["code"], ctx["depth"], ctx["link"], ctx["head"], ctx["path"],
-                         ctx["ph1"], ctx["ph2"], weight, width)
+    def __init__(self, position: Position, variant: Variant, budget: int, weight: int, width: int, *,
+                 label: str = "") -> None:
+        v = variant_params(variant)
+        self._begin(position, budget, width, lambda bits: _best.new_best_context(bits, 1 << _START_BITS, v))
+        self.label = label or f"best-first (weight {weight}, {_width_text(width)})"
+        _best.best_start(*self.args(_best.START_ARGS), weight, width)
 
     def _run(self, budget: int) -> int:
-        status = int(_best.best_run(*self.args, budget))
+        status = int(_best.best_run(*self.args(_best.RUN_ARGS), budget))
         if status == _best.NEED_ROOM:
             self._grow_nodes()
         return status
 
     def _grow_nodes(self) -> None:
-        args = list(self.args)
-        for index in self._NODE_ARGS:
-            old = args[index]
+        """Double the arrays indexed by node."""
+        for name in _best.NODE_ARRAYS:
+            old = self.arrays[name]
             new = np.zeros(2 * old.shape[0], dtype=old.dtype)
             new[:old.shape[0]] = old
-            args[index] = new
-        for name, index in zip(("parent", "code", "depth", "link"), self._NODE_ARGS, strict=True):
-            self.ctx[name] = args[index]
-        self.args = tuple(args)
+            self.arrays[name] = new
+
+    def winning_path(self) -> list[int]:
+        """The core move codes of the win found, from the position searched."""
+        if not self.won:
+            raise AssertionError("solver bug: no win to read")
+        return _best.winning_path(self.arrays["parent"], self.arrays["code"], self.ctl)
+
+
+class SearchSchedule:
+    """How :func:`solve` shares one state budget among its searches, as an
+    object whose budgets can be read between rounds.
+
+    ``SearchSchedule(position, variant, max_states=..., timeout=...)`` starts
+    the main search (an exhaustive depth-first search); :meth:`step` runs one
+    round, :meth:`run` runs rounds until the question is settled or a budget
+    runs out and returns the :class:`SolveResult`. A round:
+
+    1. the main search runs until it has grown by a quarter (to at least
+       50,000 states), within the states left;
+    2. the search under the :func:`relaxation` (from the first round on,
+       when the variant has one) runs up to :attr:`relaxed_budget` states: as
+       many as the main search has, within the states left. When it finds no
+       win, there is none;
+    3. once the main search has :attr:`next_probe` states, a probe joins and
+       the threshold doubles;
+    4. the live probes share :attr:`allowance`: an eighth of what the main
+       search grew by this round, within the states left, probe ``k`` (from
+       0) weighing ``1 / (k + 1)`` and each getting at least one state. A
+       win a probe finds, or an exhaustive probe of every move, settles the
+       question.
+
+    The arithmetic counts the states of the relaxed search and the probes at
+    the start of a round and again after the relaxed search runs; a search
+    that joins during a round (with its one root state) is counted from the
+    next count. :attr:`used` counts every state now.
+    """
+
+    def __init__(self, position: Position, variant: Variant, *, timeout: float | None = None,
+                 max_states: int | None = None) -> None:
+        self.began = time.perf_counter()
+        #: The total state budget of every search together.
+        self.budget = DEFAULT_MAX_STATES if max_states is None else max_states
+        if self.budget < 1:
+            raise SolverError(f"the state budget must be at least 1, not {self.budget}")
+        if timeout is not None and timeout <= 0:
+            raise SolverError(f"the timeout must be positive, not {timeout}")
+        self.position = position
+        self.variant = variant
+        self.timeout = timeout
+        self.deadline = None if timeout is None else self.began + timeout
+        self.main = _Search(position, variant, self.budget, label="main")
+        self.easier = relaxation(variant)
+        self.relaxed: _Search | None = None
+        self.probes: list[_Search] = []
+        #: Main-search states at which the next probe joins.
+        self.next_probe = _FIRST_PROBE
+        #: The states the probes shared in the latest round (0 before any).
+        self.allowance = 0
+        #: The states the relaxed search could reach in the latest round in
+        #: which it ran (0 before then).
+        self.relaxed_budget = 0
+        #: The search that settled the question, when not the main search.
+        self.finished: _Search | None = None
+        #: The rounds run so far.
+        self.rounds = 0
+        self._counted = 0  # the relaxed search's and the probes' states at the last count
+
+    @property
+    def searches(self) -> list[_Search]:
+        """Every search so far: the main one, the relaxed one, the probes in
+        the order they joined. Each has a ``label``, ``states``, ``won`` and
+        ``exhausted``."""
+        return [self.main, *([self.relaxed] if self.relaxed is not None else []), *self.probes]
+
+    @property
+    def used(self) -> int:
+        """The states searched so far, by every search."""
+        return sum(search.states for search in self.searches)
+
+    @property
+    def left(self) -> int:
+        """The states of the budget not yet used."""
+        return self.budget - self.used
+
+    @property
+    def done(self) -> bool:
+        """Settled, or stopped by a budget (no more rounds)."""
+        return self.finished is not None or not self.main.running
+
+    def _count(self) -> int:
+        return sum(probe.states for probe in self.probes) + (self.relaxed.states if self.relaxed else 0)
+
+    def step(self) -> bool:
+        """Run one round (see the class notes); False when no other is due."""
+        if self.done:
+            return False
+        self.rounds += 1
+        main, budget = self.main, self.budget
+        self._counted = self._count()
+        before = main.states
+        checkpoint = max(before + before // 4, _FIRST_PROBE)
+        main.advance(min(checkpoint, budget - self._counted), self.deadline)
+        if not main.running or main.states < checkpoint:
+            if main.running and main.states + self._counted >= budget:
+                main.reason = f"state budget of {budget} states reached"
+            return False
+        if self.easier is not None and self.relaxed is None:
+            # Only now: most deals are decided sooner.
+            self.relaxed = _Search(self.position, self.easier, budget, label="relaxed")
+        if self.relaxed is not None and self.relaxed.running:
+            # As many states as the main search has; a win there proves nothing.
+            self.relaxed_budget = min(main.states, self.relaxed.states + budget - self._counted - main.states)
+            self.relaxed.advance(self.relaxed_budget, self.deadline)
+            if self.relaxed.exhausted:
+                self.finished = self.relaxed
+                return False
+            self._counted = self._count()
+        if main.states >= self.next_probe:
+            self.next_probe *= 2
+            self.probes.append(self._probe(len(self.probes)))
+        self.allowance = min((main.states - before) // _PROBE_SHARE, budget - self._counted - main.states)
+        live = [(1 / (k + 1), probe) for k, probe in enumerate(self.probes) if probe.running]
+        total = sum(weight for weight, _ in live)
+        for weight, probe in live:
+            if self.allowance <= 0:
+                break
+            probe.advance(probe.states + max(int(self.allowance * weight / total), 1), self.deadline)
+            if probe.won or probe.exhausted:
+                self.finished = probe
+                return False
+        return True
+
+    def _probe(self, k: int) -> _Search:
+        kind, order, width = _probe_order(k)
+        if kind == "best":
+            search: _Search = _BestSearch(self.position, self.variant, self.budget, order, width)
+        else:
+            search = _Search(self.position, self.variant, self.budget, order, width)
+        search.label = f"probe {k}: {search.label}"
+        return search
+
+    def run(self) -> SolveResult:
+        """Run rounds to the end; the answer (a win is replayed in the engine)."""
+        while self.step():
+            pass
+        search = self.finished or self.main
+        if search.won:
+            moves = _solution(self.position, self.variant, search.winning_path())
+            return SolveResult("won", moves, self.used, time.perf_counter() - self.began)
+        if search.exhausted:
+            return SolveResult("unwinnable", [], self.used, time.perf_counter() - self.began)
+        main = self.main
+        if main.reason == "time limit reached":
+            reason = f"time limit of {self.timeout:g} s reached"
+        elif main.reason:
+            reason = main.reason
+        elif main.ctl[_core.C_STATUS] == _core.EXHAUSTED:
+            reason = f"search paths longer than {_core.MAX_DEPTH} moves were cut"
+        else:
+            reason = "transposition table full"
+        return SolveResult("unknown", [], self.used, time.perf_counter() - self.began, reason)
 
 
 def solve(position: Position, variant: Variant, *, timeout: float | None = None,
@@ -231,7 +405,7 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     out the result is ``unknown``. ``max_states`` counts the states of every
     search below together, and their tables grow with the states they hold,
     so memory stays bounded: at most about 70 bytes a state (2.4 GB for 52
-    million states, say).
+    million states, say). A bad budget or timeout raises :class:`SolverError`.
 
     The main search is one exhaustive depth-first search. Depth-first search
     can sink its time into a lost subtree that another move order would have
@@ -254,6 +428,7 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     quicker to prove: the waste pointer drops out of the state. A win there
     proves nothing, and that search then stops.)
 
+    :class:`SearchSchedule` runs these rounds; its budgets can be read.
     The result is the same for the same position, variant and state budget
     every time (unless the clock stops it).
 
@@ -261,92 +436,46 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     >>> solve(Position.from_seed(2), Variant.preset("thoughtful1")).result
     'won'
     """
-    began = time.perf_counter()
-    budget = DEFAULT_MAX_STATES if max_states is None else max_states
-    if budget < 1:
-        raise SolverError(f"the state budget must be at least 1, not {budget}")
-    if timeout is not None and timeout <= 0:
-        raise SolverError(f"the timeout must be positive, not {timeout}")
-    deadline = None if timeout is None else began + timeout
-    main = _Search(position, variant, budget)
-    probes: list[_Search] = []
-    easier = relaxation(variant)
-    relaxed: _Search | None = None
-    next_probe = _FIRST_PROBE
-    finished: _Search | None = None
-    while main.running and finished is None:
-        probed = sum(probe.states for probe in probes) + (relaxed.states if relaxed else 0)
-        before = main.states
-        checkpoint = max(before + before // 4, _FIRST_PROBE)
-        main.advance(min(checkpoint, budget - probed), deadline)
-        if not main.running or main.states < checkpoint:
-            if main.running and main.states + probed >= budget:
-                main.reason = f"state budget of {budget} states reached"
-            break
-        if easier is not None and relaxed is None:
-            relaxed = _Search(position, easier, budget)  # only now: most deals are decided sooner
-        if relaxed is not None and relaxed.running:
-            # As many states as the main search has; a win there proves nothing.
-            relaxed.advance(min(main.states, relaxed.states + budget - probed - main.states), deadline)
-            if relaxed.exhausted:
-                finished = relaxed
-                break
-            probed = sum(probe.states for probe in probes) + relaxed.states
-        if main.states >= next_probe:
-            next_probe *= 2
-            kind, order, width = _probe_order(len(probes))
-            if kind == "best":
-                probes.append(_BestSearch(position, variant, budget, order, width))
-            else:
-                probes.append(_Search(position, variant, budget, order, width))
-        allowance = min((main.states - before) // _PROBE_SHARE, budget - probed - main.states)
-        live = [(1 / (k + 1), probe) for k, probe in enumerate(probes) if probe.running]
-        total = sum(weight for weight, _ in live)
-        for weight, probe in live:
-            if allowance <= 0:
-                break
-            probe.advance(probe.states + max(int(allowance * weight / total), 1), deadline)
-            if probe.won or probe.exhausted:
-                finished = probe
-                break
-    search_ = finished or main
-    states = main.states + sum(probe.states for probe in probes) + (relaxed.states if relaxed else 0)
-    if search_.won:
-        moves = _solution(position, variant, search_.ctx)
-        return SolveResult("won", moves, states, time.perf_counter() - began)
-    if search_.exhausted:
-        return SolveResult("unwinnable", [], states, time.perf_counter() - began)
-    if main.reason == "time limit reached":
-        reason = f"time limit of {timeout:g} s reached"
-    elif main.reason:
-        reason = main.reason
-    elif main.ctl[_core.C_STATUS] == _core.EXHAUSTED:
-        reason = f"search paths longer than {_core.MAX_DEPTH} moves were cut"
-    else:
-        reason = "transposition table full"
-    return SolveResult("unknown", [], states, time.perf_counter() - began, reason)
+    return SearchSchedule(position, variant, timeout=timeout, max_states=max_states).run()
 
 
-def _solution(position: Position, variant: Variant, ctx: dict) -> list[Move]:
-    """The engine moves of the winning path in ``ctx``, replayed and completed
-    (a trivially won end is finished by playing the lowest card each time)."""
+def _solution(position: Position, variant: Variant, codes: list[int]) -> list[Move]:
+    """The engine moves of the winning line ``codes`` (core move codes from
+    ``position``), replayed and completed.
+
+    The searches play every safe foundation move after each move without
+    logging it for us; they are found again here by running the compiled
+    :func:`~cardtable.solver._core.autoplay` on an array state kept in step
+    with the game (:func:`~cardtable.solver._core.apply_move` for each code).
+    A trivially won end is finished by playing the lowest card each time.
+    """
     game = KlondikeGame(position, variant)
-    depth = int(ctx["ctl"][_core.C_DEPTH])
-    for d in range(depth + 1):
-        if d > 0:
-            code = int(ctx["mv"][d - 1, ctx["mi"][d - 1] - 1])
-            for move in _expand_code(game, code):
-                game.play(move)
-        for k in range(int(ctx["na"][d])):
-            mark = int(ctx["auto"][d, k])
-            if mark >= _core.TALON_MARK:
-                _play_from_talon(game, Card.from_index(mark - _core.TALON_MARK), FOUNDATION)
-            else:
-                game.play(Move(mark, FOUNDATION))
+    state = encode(position)
+    v = variant_params(variant)
+    log = np.zeros(52, dtype=np.int16)
+    _play_safe_moves(game, state, v, log)
+    for code in codes:
+        for move in _expand_code(game, code):
+            game.play(move)
+        _core.apply_move(state, code, v)
+        _play_safe_moves(game, state, v, log)
     _finish(game)
     if not game.is_won():
         raise AssertionError("solver bug: the solution does not win when replayed")
     return game.moves
+
+
+def _play_safe_moves(game: KlondikeGame, state: np.ndarray, v: np.ndarray, log: np.ndarray) -> None:
+    """Play in ``game`` the safe foundation moves the core plays on ``state``
+    (a pile index each, or ``TALON_MARK + card`` for a talon card)."""
+    end = _core.autoplay(state, v, log, 0)
+    if not end:
+        return  # the usual case
+    for mark in log[:end].tolist():
+        if mark >= _core.TALON_MARK:
+            _play_from_talon(game, Card.from_index(mark - _core.TALON_MARK), FOUNDATION)
+        else:
+            game.play(Move(mark, FOUNDATION))
 
 
 def _expand_code(game: KlondikeGame, code: int) -> list[Move]:

@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from cardtable.cards import SplitMix64
+from cardtable.errors import SolverError
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
-from cardtable.solver.search import SolverError, solve
+from cardtable.solver.search import solve
 
 __all__ = ["WINNABLE_STATE_BUDGET", "candidate_seeds", "winnable_deal", "winnable_seed"]
 

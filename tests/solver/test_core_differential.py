@@ -7,11 +7,17 @@ For each position reached by random play in the engine:
 - the core's search moves (draws compressed, one empty pile per target) are
   exactly the engine's moves with every waste top reachable by drawing and
   recycling, and each one, expanded to engine moves, is legal and lands on the
-  position the core computes.
+  position the core computes;
+- along every winning line a search finds, the array state that
+  :func:`cardtable.solver.search._solution` keeps in step (each move code and
+  the safe moves :func:`cardtable.solver._core.autoplay` finds after it) is the
+  engine's position;
+- each kernel's declared argument names are its parameters, in order.
 """
 
 from __future__ import annotations
 
+import inspect
 import random
 
 import numpy as np
@@ -19,9 +25,9 @@ import pytest
 
 from cardtable.klondike import KlondikeGame, Move, Position, Variant
 from cardtable.klondike.moves import FOUNDATION, STOCK, WASTE
-from cardtable.solver import _core
+from cardtable.solver import _best, _core
 from cardtable.solver._state import LOC_FOUNDATION, SRC_TALON, decode, encode, plain_move, unpack, variant_params
-from cardtable.solver.search import _expand_code
+from cardtable.solver.search import _BestSearch, _expand_code, _play_safe_moves, _Search
 
 GAMES = 40  # random games per variant; every other position met is checked
 
@@ -209,3 +215,52 @@ def test_autoplay_is_the_engine_foundation_move() -> None:
         game.play(Move(int(pile), FOUNDATION))
     assert decode(state) == game.position()
     assert game.is_won()
+
+
+def _same_position(state: np.ndarray, game: KlondikeGame) -> bool:
+    """The array state is the game's position (the pass number aside with
+    unlimited passes, where the engine may recycle to reach a talon card)."""
+    got, want = decode(state), game.position()
+    if game.variant.passes is None:
+        got = Position(got.tableau, got.face_down, got.stock, got.waste, got.foundation, want.pass_number)
+    return got == want
+
+
+def test_winning_lines_keep_the_array_state_in_step() -> None:
+    checked = {"depth": 0, "best": 0}
+    for variant in VARIANTS:
+        v = variant_params(variant)
+        for seed in range(4):
+            position = Position.from_seed(seed)
+            for kind, search in (("depth", _Search(position, variant, 20_000, 1, 0)),
+                                 ("best", _BestSearch(position, variant, 20_000, 1, 3))):
+                search.advance(20_000, None)
+                if not search.won:
+                    continue
+                game, state, log = KlondikeGame(position, variant), encode(position), np.zeros(52, dtype=np.int16)
+                _play_safe_moves(game, state, v, log)
+                assert _same_position(state, game)
+                for code in search.winning_path():
+                    for move in _expand_code(game, code):
+                        game.play(move)
+                    _core.apply_move(state, code, v)
+                    _play_safe_moves(game, state, v, log)
+                    assert _same_position(state, game), (variant, seed, kind)
+                assert _core.trivially_won(state, v)
+                checked[kind] += 1
+    assert min(checked.values()) >= 10, checked
+
+
+@pytest.mark.parametrize(("kernel", "names", "after"), [
+    (_core.start, _core.START_ARGS, ()),
+    (_core.run, _core.RUN_ARGS, ("budget",)),
+    (_best.best_start, _best.START_ARGS, ("weight", "width")),
+    (_best.best_run, _best.RUN_ARGS, ("budget",)),
+], ids=["start", "run", "best_start", "best_run"])
+def test_kernel_argument_names_are_its_parameters(kernel: object, names: tuple[str, ...],
+                                                  after: tuple[str, ...]) -> None:
+    assert tuple(inspect.signature(kernel.py_func).parameters) == names + after  # type: ignore[attr-defined]
+    v = variant_params(Variant.preset("thoughtful3"))
+    arrays = _core.new_context(10, v) if kernel in (_core.start, _core.run) else _best.new_best_context(10, 64, v)
+    assert set(names) <= set(arrays) and arrays["v"] is v
+    assert set(_best.NODE_ARRAYS) <= set(_best.START_ARGS) & set(_best.RUN_ARGS)

@@ -1,6 +1,7 @@
 """Property tests for the solver: from random positions in every variant,
-every solution replays to a win in the rules engine, and the searches never
-contradict one another."""
+every solution (of :func:`solve` and of each kind of probe search) replays
+to a win in the rules engine, and the searches never contradict one
+another."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 
 from cardtable.klondike import KlondikeGame, Move, Position, Variant
 from cardtable.solver import relaxation, solve
-from cardtable.solver.search import _BestSearch, _solution
+from cardtable.solver.search import _BestSearch, _Search, _solution
 
 VARIANTS = [
     Variant(draw=draw, passes=passes, empty=empty, foundation_return=back)
@@ -59,14 +60,22 @@ def test_every_solution_replays_and_the_relaxation_agrees(seed: int, variant: Va
             assert _wins(position, easier, relaxed.moves)
 
 
-@given(seed=seeds, variant=variants, picks=choices, width=st.sampled_from([0, 3]))
-def test_best_first_wins_replay_and_its_proofs_agree(seed: int, variant: Variant, picks: list[int],
-                                                     width: int) -> None:
+#: Probe searches as :func:`solve` runs them: best-first of every move or of
+#: the three best, depth-first in a shuffled order or of the two best moves.
+probes = st.sampled_from([("best", 1, 0), ("best", 1, 3), ("depth", 1, 0), ("depth", 0, 2)])
+
+
+@given(seed=seeds, variant=variants, picks=choices, probe=probes)
+def test_probe_wins_replay_and_their_proofs_agree(seed: int, variant: Variant, picks: list[int],
+                                                  probe: tuple[str, int, int]) -> None:
     position = _position(seed, variant, picks)
-    best = _BestSearch(position, variant, 60_000, 1, width)
-    best.advance(60_000, None)
-    event("won" if best.won else "exhausted" if best.exhausted else "open")
-    if best.won:
-        assert _wins(position, variant, _solution(position, variant, best.ctx))
-    if best.exhausted:
+    kind, order, width = probe
+    search = (_BestSearch if kind == "best" else _Search)(position, variant, 60_000, order, width)
+    search.advance(60_000, None)
+    event(f"{kind} width {width}: " + ("won" if search.won else "exhausted" if search.exhausted else "open"))
+    if search.won:
+        assert _wins(position, variant, _solution(position, variant, search.winning_path()))
+    if width:
+        assert not search.exhausted  # a search of some moves of each state proves nothing
+    if search.exhausted:
         assert solve(position, variant, max_states=200_000).result != "won"

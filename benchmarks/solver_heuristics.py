@@ -1,0 +1,222 @@
+"""Benchmark: how well the solver's search heuristics do on known deals.
+
+The tests (``tests/solver``) check that the solver is right; this script
+checks that it is quick about it, on deals where the heuristics made a
+difference when they were added: which probe finds a win the main search
+misses, how many states a search needs, which search settles a deal, and
+the order the probes join in. It prints what it measured, marks each check
+``ok`` or ``FAIL`` and exits with status 1 when one fails, so a change that
+makes a heuristic worse shows up here rather than as a failing unit test.
+
+    python benchmarks/solver_heuristics.py
+    python benchmarks/solver_heuristics.py --checks probes relaxation --deals 0
+    python benchmarks/solver_heuristics.py --deals 100 --max-states 1000000
+
+After the checks it surveys ``--deals`` deals per mode (thoughtful1 and
+thoughtful3): how many were decided and which search settled each one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+
+from cardtable.klondike import KlondikeGame, Move, Position, Variant
+from cardtable.solver import solve
+from cardtable.solver.search import _START_BITS, SearchSchedule, _BestSearch, _probe_order, _Search, _solution
+
+THOUGHTFUL1 = Variant.preset("thoughtful1")
+THOUGHTFUL3 = Variant.preset("thoughtful3")
+
+
+class Checker:
+    """Collects the measurements and pass/fail lines of one check."""
+
+    def __init__(self) -> None:
+        self.failed = 0
+
+    def note(self, text: str) -> None:
+        """A measurement, printed as is."""
+        print(f"    {text}")
+
+    def expect(self, condition: bool, text: str) -> None:
+        """A check: printed with ``ok`` or ``FAIL``."""
+        print(f"    {'ok  ' if condition else 'FAIL'} {text}")
+        if not condition:
+            self.failed += 1
+
+
+def _replays(position: Position, variant: Variant, moves: list[Move]) -> bool:
+    game = KlondikeGame(position, variant)
+    for move in moves:
+        game.play(move)
+    return game.is_won()
+
+
+def _alone(search: _Search, states: int) -> _Search:
+    search.advance(states, None)
+    return search
+
+
+def check_probe_order(c: Checker) -> None:
+    """The probes join in the documented order."""
+    order = [_probe_order(k) for k in range(9)]
+    for k, (kind, weight_or_salt, width) in enumerate(order):
+        c.note(f"probe {k}: {kind}-first, {'weight' if kind == 'best' else 'salt'} {weight_or_salt}, width {width}")
+    c.expect(order == [("best", 1, 3), ("best", 1, 4), ("best", 2, 0), ("depth", 0, 2), ("depth", 1, 0),
+                       ("depth", 0, 3), ("depth", 1, 2), ("depth", 2, 0), ("depth", 1, 3)],
+             "three best-first probes, then depth-first ones of widths 2, every move, 3 in turn")
+
+
+def check_probes(c: Checker) -> None:
+    """Seed 1000902 (thoughtful1): the main search alone spends over 30
+    million states without finding the win; a probe finds it."""
+    position = Position.from_seed(1000902)
+    main = _alone(_Search(position, THOUGHTFUL1, 300_000), 300_000)
+    c.note(f"main search alone: {main.states} states, {'won' if main.won else 'no win'}")
+    c.expect(main.running and not main.won, "the main search alone finds no win in 300,000 states")
+    schedule = SearchSchedule(position, THOUGHTFUL1, max_states=1_000_000)
+    first = schedule.run()
+    c.note(f"solve: {first.result} in {first.states} states, settled by "
+           f"{schedule.finished.label if schedule.finished else 'the main search'}")
+    c.expect(first.result == "won" and first.states < 300_000, "solve wins in under 300,000 states")
+    c.expect(first.result == "won" and _replays(position, THOUGHTFUL1, first.moves), "the win replays")
+
+
+def check_best_first(c: Checker) -> None:
+    """Seed 1000268 (thoughtful3): depth-first search spends over 36 million
+    states; best-first over the three best moves of each state wins in a few
+    thousand."""
+    position = Position.from_seed(1000268)
+    main = _alone(_Search(position, THOUGHTFUL3, 300_000), 300_000)
+    c.note(f"depth-first alone: {main.states} states, {'won' if main.won else 'no win'}")
+    c.expect(main.running and not main.won, "depth-first finds no win in 300,000 states")
+    best = _alone(_BestSearch(position, THOUGHTFUL3, 300_000, 1, 3), 300_000)
+    c.note(f"best-first (weight 1, 3 best moves): {best.states} states, {'won' if best.won else 'no win'}")
+    c.expect(best.won and best.states < 100_000, "best-first wins in under 100,000 states")
+    c.expect(best.won and _replays(position, THOUGHTFUL3, _solution(position, THOUGHTFUL3, best.winning_path())),
+             "its win replays")
+
+
+def check_narrow(c: Checker) -> None:
+    """Seed 1000268 (thoughtful1): trying only the best move of each state
+    runs out after a few dozen states (and proves nothing)."""
+    position = Position.from_seed(1000268)
+    narrow = _alone(_Search(position, THOUGHTFUL1, 10_000, 0, 1), 10_000)
+    c.note(f"width-1 depth-first search: {narrow.states} states")
+    c.expect(narrow.states < 10_000 and not narrow.running and not narrow.won and not narrow.exhausted,
+             "it runs out within 10,000 states without a win or a proof")
+
+
+def check_relaxation(c: Checker) -> None:
+    """Seed 1000749 is lost in draw 1 and draw 3; the draw-3 search alone
+    needs about two million states, the draw-1 relaxation a few thousand."""
+    position = Position.from_seed(1000749)
+    main = _alone(_Search(position, THOUGHTFUL3, 200_000), 200_000)
+    c.note(f"draw-3 depth-first alone: {main.states} states, {'still open' if main.running else 'stopped'}")
+    c.expect(main.running, "the draw-3 search alone is still open after 200,000 states")
+    draw1 = solve(position, THOUGHTFUL1, max_states=200_000)
+    draw3 = solve(position, THOUGHTFUL3, max_states=200_000)
+    c.note(f"solve draw 1: {draw1.result} in {draw1.states} states; draw 3: {draw3.result} in {draw3.states} states")
+    c.expect(draw1.result == "unwinnable", "draw 1 is proven lost within 200,000 states")
+    c.expect(draw3.result == "unwinnable" and draw3.states < 200_000,
+             "draw 3 is proven lost (through the relaxation) within 200,000 states")
+
+
+def check_growth(c: Checker) -> None:
+    """A best-first search past its first node and table sizes."""
+    position = Position.from_seed(1000000)
+    best = _alone(_BestSearch(position, THOUGHTFUL3, 1_000_000, 2, 0), 700_000)
+    nodes, table = best.arrays["parent"].shape[0], best.arrays["table"].shape[0]
+    c.note(f"{best.states} states: room for {nodes} nodes, a table of {table} entries "
+           f"(both start at {1 << _START_BITS})")
+    c.expect(best.states >= 700_000 and nodes > 1 << _START_BITS and table > 1 << _START_BITS,
+             "both grew and the search went on")
+
+
+def check_schedule(c: Checker) -> None:
+    """The schedule's budgets round by round, for seed 1000000 (thoughtful3)."""
+    position = Position.from_seed(1000000)
+    schedule = SearchSchedule(position, THOUGHTFUL3, max_states=1_000_000)
+    c.note(f"{'round':>5} {'main':>8} {'used':>8} {'left':>8} {'next probe':>10} {'relaxed to':>10} "
+           f"{'allowance':>9} probes")
+    going = True
+    while going:
+        going = schedule.step()
+        c.note(f"{schedule.rounds:>5} {schedule.main.states:>8} {schedule.used:>8} {schedule.left:>8} "
+               f"{schedule.next_probe:>10} {schedule.relaxed_budget:>10} {schedule.allowance:>9} "
+               f"{len(schedule.probes)}")
+    result = schedule.run()
+    for search in schedule.searches:
+        c.note(f"{search.label}: {search.states} states")
+    c.note(f"result: {result.result} ({result.reason or 'decided'})")
+    again = solve(position, THOUGHTFUL3, max_states=1_000_000)
+    c.expect((again.result, again.states) == (result.result, result.states), "solve gives the same answer")
+
+
+CHECKS: dict[str, Callable[[Checker], None]] = {
+    "probe-order": check_probe_order,
+    "probes": check_probes,
+    "best-first": check_best_first,
+    "narrow": check_narrow,
+    "relaxation": check_relaxation,
+    "growth": check_growth,
+    "schedule": check_schedule,
+}
+
+
+def survey(variant: Variant, seeds: list[int], max_states: int) -> None:
+    """Which search settles each deal, and how many states it takes."""
+    results: Counter[str] = Counter()
+    settled: Counter[str] = Counter()
+    states: list[int] = []
+    began = time.perf_counter()
+    for seed in seeds:
+        schedule = SearchSchedule(Position.from_seed(seed), variant, max_states=max_states)
+        result = schedule.run()
+        results[result.result] += 1
+        states.append(result.states)
+        if result.decided:
+            finished = schedule.finished
+            settled["main" if finished is None else finished.label.split(":")[0]] += 1
+    print(f"  {variant.describe()}: {len(seeds)} deals, {time.perf_counter() - began:.1f} s")
+    print("    " + ", ".join(f"{name} {results[name]}" for name in ("won", "unwinnable", "unknown")))
+    print(f"    states: median {statistics.median(states):.0f}, mean {statistics.fmean(states):.0f}")
+    print("    settled by: " + ", ".join(f"{name} {n}" for name, n in sorted(settled.items())))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--checks", nargs="*", choices=list(CHECKS), default=list(CHECKS),
+                        help="the checks to run (default: all)")
+    parser.add_argument("--deals", type=int, default=20, help="deals per mode in the survey (default 20; 0: none)")
+    parser.add_argument("--start", type=int, default=1_000_000, help="first survey seed (default 1000000)")
+    parser.add_argument("--max-states", type=int, default=300_000,
+                        help="state budget per survey deal (default 300,000)")
+    args = parser.parse_args(argv)
+    solve(Position.from_seed(0), THOUGHTFUL3, max_states=10)  # load the compiled core
+    failed = []
+    for name in args.checks:
+        print(f"{name}:")
+        checker = Checker()
+        began = time.perf_counter()
+        CHECKS[name](checker)
+        print(f"    ({time.perf_counter() - began:.2f} s)")
+        if checker.failed:
+            failed.append(name)
+    if args.deals > 0:
+        print(f"survey, seeds {args.start}..{args.start + args.deals - 1}, {args.max_states} states each:")
+        seeds = list(range(args.start, args.start + args.deals))
+        for variant in (THOUGHTFUL1, THOUGHTFUL3):
+            survey(variant, seeds, args.max_states)
+    print(f"{len(args.checks) - len(failed)} of {len(args.checks)} checks passed"
+          + (f"; failed: {', '.join(failed)}" if failed else ""))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
