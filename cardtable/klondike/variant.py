@@ -193,15 +193,10 @@ class Variant:
 
     # ----- the rules the engine, the bots and the simulator ask ---------------------
 
-    @staticmethod
-    def fits(card: Card, top: Card) -> bool:
-        """True when ``card`` (or a run headed by it) may be built on the
-        tableau card ``top``: one rank lower and the other colour.
-
-        >>> Variant.fits(Card.parse("7h"), Card.parse("8s"))
-        True
-        """
-        return card.fits_on(top)
+    #: ``fits(card, top)``: True when ``card`` (or a run headed by it) may be
+    #: built on the tableau card ``top``: one rank lower and the other colour
+    #: (the building rule both games share, :meth:`Card.fits_on`, itself).
+    fits = staticmethod(Card.fits_on)
 
     def fills_empty(self, card: Card) -> bool:
         """True when ``card`` (or a run headed by it) may fill an empty tableau pile."""
