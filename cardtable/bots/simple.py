@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cardtable.bots.base import KlondikeBot
-from cardtable.cards import SplitMix64
+from cardtable.cards import Card, SplitMix64
 from cardtable.klondike.moves import DRAW, FOUNDATION, RECYCLE, STOCK, WASTE, Move
 from cardtable.klondike.view import KlondikeView
 
@@ -110,7 +110,7 @@ class GreedyPlayer(KlondikeBot):
             assert move.suit is not None
             rank = view.foundation[move.suit]
             waste_top = view.waste_top
-            if waste_top is not None and waste_top.rank == rank - 1 and waste_top.colour != (move.suit in (1, 2)):
+            if waste_top is not None and view.variant.fits(waste_top, Card(rank, move.suit)):
                 return 1.5
             return 0.0
         if source == WASTE:

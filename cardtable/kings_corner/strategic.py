@@ -33,7 +33,7 @@ __all__ = ["StrategicBot", "plan_turn"]
 
 # _CHILDREN[card] is the cards that fit on it: one rank lower, other colour.
 _CHILDREN: dict[Card, frozenset[Card]] = {
-    top: frozenset(c for c in new_deck() if c.rank + 1 == top.rank and c.colour != top.colour)
+    top: frozenset(c for c in new_deck() if c.fits_on(top))
     for top in new_deck()
 }
 _KINGS = frozenset(c for c in new_deck() if c.rank == KING)
