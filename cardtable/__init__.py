@@ -1,8 +1,10 @@
 """cardtable: play, study and solve solitaire-family card games.
 
 The rules engines (:mod:`cardtable.klondike`, :mod:`cardtable.kings_corner`)
-do no I/O; bots, the solver, the simulator and the command line are thin
-clients of them.
+do no I/O, and both speak one game interface (:mod:`cardtable.game`); bots,
+the solver, the simulator and the faces (:mod:`cardtable.cli`) are thin
+clients of them. Every error a user can cause is a
+:class:`cardtable.errors.CardtableError`.
 """
 
 from cardtable.cards import Card, CardError, Colour, Suit, new_deck, shuffled_deck

@@ -1,4 +1,4 @@
-"""Small statistics the front ends share: intervals for proportions and means."""
+"""Small statistics the library shares: intervals for proportions and means, paired differences."""
 
 from __future__ import annotations
 

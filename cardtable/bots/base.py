@@ -1,4 +1,5 @@
-"""The player interface every Klondike bot implements."""
+"""The base every Klondike bot builds on: a :class:`cardtable.game.Agent` of
+Klondike's views and moves."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ __all__ = ["KlondikeBot"]
 
 
 class KlondikeBot(ABC):
-    """A Klondike player: it sees a :class:`KlondikeView` and picks a move.
+    """A Klondike player: it sees a :class:`KlondikeView` and picks a move
+    (so it is a :class:`cardtable.game.Agent`, as every Kings Corner bot is).
 
     A player may keep memory within a game (what it did last, how many passes
     went by without a card moving); :meth:`new_game` clears it. :meth:`choose`
