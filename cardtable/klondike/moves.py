@@ -78,9 +78,12 @@ class Move:
     suit: Suit | None = None
 
     def __post_init__(self) -> None:
-        reason = _why_impossible(self.source, self.target, self.count, self.suit)
-        if reason is not None:
-            raise MoveError(f"Move(source={self.source!r}, target={self.target!r}, count={self.count!r}): {reason}")
+        if (type(self.source) is int and type(self.target) is int and type(self.count) is int
+                and (self.suit is None or type(self.suit) is Suit)
+                and (self.source, self.target, self.count, self.suit) in _POSSIBLE):
+            return  # the usual case: one set look-up
+        reason = _why_impossible(self.source, self.target, self.count, self.suit) or "not a move"
+        raise MoveError(f"Move(source={self.source!r}, target={self.target!r}, count={self.count!r}): {reason}")
 
     @property
     def is_draw(self) -> bool:
@@ -166,6 +169,15 @@ def _why_impossible(source: object, target: object, count: object, suit: object)
 
 
 _MOVE_RE = re.compile(r"(?P<src>[1-7]|W|F)(?P<suit>[CDHS♣♦♥♠])?>?(?P<dst>[1-7]|F)(?::(?P<count>\d{1,2}))?")
+
+#: The fields of every move some position could hold (see :class:`Move`).
+_POSSIBLE: frozenset[tuple[int, int, int, Suit | None]] = frozenset(
+    (source, target, count, suit)
+    for source in (*range(7), WASTE, STOCK, FOUNDATION)
+    for target in (*range(7), WASTE, STOCK, FOUNDATION)
+    for count in range(1, 14)
+    for suit in (None, *Suit)
+    if _why_impossible(source, target, count, suit) is None)
 
 DRAW = Move(STOCK, WASTE)
 RECYCLE = Move(WASTE, STOCK)

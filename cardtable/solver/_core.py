@@ -236,6 +236,24 @@ def autoplay(s, v, log, start):
 
 
 @njit(cache=True, _nrt=False)
+def safe_moves_along(s, codes, v, log, ends):
+    """Replay the line ``codes`` on ``s`` as a search plays it: :func:`autoplay`
+    first and after each move. ``log`` gets every safe move in order and
+    ``ends[i]`` is its end after step ``i`` (step 0 is the start). Returns
+    the number logged, or -1 when ``log`` is too small."""
+    cap = log.shape[0] - 52
+    end = autoplay(s, v, log, 0)
+    ends[0] = end
+    for i in range(codes.shape[0]):
+        if end > cap:
+            return -1
+        apply_move(s, codes[i], v)
+        end = autoplay(s, v, log, end)
+        ends[i + 1] = end
+    return end
+
+
+@njit(cache=True, _nrt=False)
 def trivially_won(s, v):
     """No face-down card left and every talon card reachable at will: playing
     the lowest card left each time then wins."""

@@ -26,7 +26,7 @@ import numpy as np
 from cardtable.cards import Card
 from cardtable.errors import SolverError
 from cardtable.klondike.game import KlondikeGame
-from cardtable.klondike.moves import FOUNDATION, WASTE, Move
+from cardtable.klondike.moves import DRAW, FOUNDATION, RECYCLE, WASTE, Move
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
 from cardtable.solver import _best, _core
@@ -444,34 +444,36 @@ def _solution(position: Position, variant: Variant, codes: list[int]) -> list[Mo
     ``position``), replayed and completed.
 
     The searches play every safe foundation move after each move without
-    logging it for us; they are found again here by running the compiled
-    :func:`~cardtable.solver._core.autoplay` on an array state kept in step
-    with the game (:func:`~cardtable.solver._core.apply_move` for each code).
+    logging it for us; they are found again here in one compiled call,
+    :func:`~cardtable.solver._core.safe_moves_along`, which replays the line
+    on the array state as the searches do.
     A trivially won end is finished by playing the lowest card each time.
     """
     game = KlondikeGame(position, variant)
-    state = encode(position)
-    v = variant_params(variant)
-    log = np.zeros(52, dtype=np.int16)
-    _play_safe_moves(game, state, v, log)
-    for code in codes:
+    line = np.array(codes, dtype=np.int32)
+    ends = np.zeros(len(codes) + 1, dtype=np.int64)
+    size = 52 * 4
+    while True:  # one compiled call finds every safe move along the line
+        log = np.zeros(size + 52, dtype=np.int16)
+        if _core.safe_moves_along(encode(position), line, variant_params(variant), log, ends) >= 0:
+            break
+        size *= 4
+    marks = log.tolist()
+    _play_safe_moves(game, marks[:ends[0]])
+    for step, code in enumerate(codes, 1):
         for move in _expand_code(game, code):
             game.play(move)
-        _core.apply_move(state, code, v)
-        _play_safe_moves(game, state, v, log)
+        _play_safe_moves(game, marks[ends[step - 1]:ends[step]])
     _finish(game)
     if not game.is_won():
         raise AssertionError("solver bug: the solution does not win when replayed")
     return game.moves
 
 
-def _play_safe_moves(game: KlondikeGame, state: np.ndarray, v: np.ndarray, log: np.ndarray) -> None:
-    """Play in ``game`` the safe foundation moves the core plays on ``state``
-    (a pile index each, or ``TALON_MARK + card`` for a talon card)."""
-    end = _core.autoplay(state, v, log, 0)
-    if not end:
-        return  # the usual case
-    for mark in log[:end].tolist():
+def _play_safe_moves(game: KlondikeGame, marks: list[int]) -> None:
+    """Play in ``game`` the safe foundation moves the core logged (a pile
+    index each, or ``TALON_MARK + card`` for a talon card)."""
+    for mark in marks:
         if mark >= _core.TALON_MARK:
             _play_from_talon(game, Card.from_index(mark - _core.TALON_MARK), FOUNDATION)
         else:
@@ -488,13 +490,13 @@ def _expand_code(game: KlondikeGame, code: int) -> list[Move]:
         return [Move(src, target, count)]
     probe = game.clone()
     moves: list[Move] = []
-    draw = Move.parse("D")
+    draw = DRAW
     if recycle:
         while probe.stock:
             probe.play(draw)
             moves.append(draw)
-        probe.play(Move.parse("R"))
-        moves.append(Move.parse("R"))
+        probe.play(RECYCLE)
+        moves.append(RECYCLE)
     want = Card.from_index(card)
     while not probe.waste or probe.waste[-1] is not want:
         probe.play(draw)  # raises if the stock runs out: a core bug
@@ -505,7 +507,7 @@ def _expand_code(game: KlondikeGame, code: int) -> list[Move]:
 
 def _play_from_talon(game: KlondikeGame, card: Card, target: int) -> None:
     """Draw (recycling when the stock runs out) until ``card`` is the waste top, then play it."""
-    draw, recycle = Move.parse("D"), Move.parse("R")
+    draw, recycle = DRAW, RECYCLE
     for _ in range(3 * 52):
         if game.waste and game.waste[-1] is card:
             game.play(Move(WASTE, target))
@@ -517,7 +519,7 @@ def _play_from_talon(game: KlondikeGame, card: Card, target: int) -> None:
 def _finish(game: KlondikeGame) -> None:
     """Win a game with no face-down card whose talon cards are all reachable:
     play the lowest card left each time (it is a pile top or in the talon)."""
-    draw, recycle = Move.parse("D"), Move.parse("R")
+    draw, recycle = DRAW, RECYCLE
     while not game.is_won():
         lowest = min((c for pile in game.tableau for c in pile), key=lambda c: c.rank, default=None)
         talon_low = min(list(game.stock) + list(game.waste), key=lambda c: c.rank, default=None)

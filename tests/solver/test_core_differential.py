@@ -238,15 +238,23 @@ def test_winning_lines_keep_the_array_state_in_step() -> None:
                 if not search.won:
                     continue
                 game, state, log = KlondikeGame(position, variant), encode(position), np.zeros(52, dtype=np.int16)
-                _play_safe_moves(game, state, v, log)
+                marks = log[:_core.autoplay(state, v, log, 0)].tolist()
+                _play_safe_moves(game, marks)
                 assert _same_position(state, game)
-                for code in search.winning_path():
+                path = search.winning_path()
+                for code in path:
                     for move in _expand_code(game, code):
                         game.play(move)
                     _core.apply_move(state, code, v)
-                    _play_safe_moves(game, state, v, log)
+                    step = log[:_core.autoplay(state, v, log, 0)].tolist()
+                    _play_safe_moves(game, step)
+                    marks += step
                     assert _same_position(state, game), (variant, seed, kind)
                 assert _core.trivially_won(state, v)
+                # The one-call replay the solver uses logs the same safe moves.
+                along, ends = np.zeros(52 * (len(path) + 2), dtype=np.int16), np.zeros(len(path) + 1, dtype=np.int64)
+                end = _core.safe_moves_along(encode(position), np.array(path, dtype=np.int32), v, along, ends)
+                assert along[:end].tolist() == marks and ends[-1] == end
                 checked[kind] += 1
     assert min(checked.values()) >= 10, checked
 
