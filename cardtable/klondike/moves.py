@@ -179,6 +179,18 @@ _POSSIBLE: frozenset[tuple[int, int, int, Suit | None]] = frozenset(
     for suit in (None, *Suit)
     if _why_impossible(source, target, count, suit) is None)
 
+#: Every possible move, built once, by its fields.
+_INTERNED: dict[tuple[int, int, int, Suit | None], Move] = {fields_: Move(*fields_) for fields_ in _POSSIBLE}
+
+
+def interned(source: int, target: int, count: int = 1, suit: Suit | None = None) -> Move:
+    """``Move(source, target, count, suit)`` from a table of every possible
+    move: the same value, without checking the fields again (for hot loops
+    that build moves from integers; anything else raises as :class:`Move` does)."""
+    move = _INTERNED.get((source, target, count, suit))
+    return move if move is not None else Move(source, target, count, suit)
+
+
 DRAW = Move(STOCK, WASTE)
 RECYCLE = Move(WASTE, STOCK)
 

@@ -26,7 +26,7 @@ import numpy as np
 from cardtable.cards import Card
 from cardtable.errors import SolverError
 from cardtable.klondike.game import KlondikeGame
-from cardtable.klondike.moves import DRAW, FOUNDATION, RECYCLE, WASTE, Move
+from cardtable.klondike.moves import DRAW, FOUNDATION, RECYCLE, WASTE, Move, interned
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
 from cardtable.solver import _best, _core
@@ -451,10 +451,10 @@ def _solution(position: Position, variant: Variant, codes: list[int]) -> list[Mo
     """
     game = KlondikeGame(position, variant)
     line = np.array(codes, dtype=np.int32)
-    ends = np.zeros(len(codes) + 1, dtype=np.int64)
+    ends = np.empty(len(codes) + 1, dtype=np.int64)
     size = 52 * 4
     while True:  # one compiled call finds every safe move along the line
-        log = np.zeros(size + 52, dtype=np.int16)
+        log = np.empty(size + 52, dtype=np.int16)
         if _core.safe_moves_along(encode(position), line, variant_params(variant), log, ends) >= 0:
             break
         size *= 4
@@ -477,7 +477,7 @@ def _play_safe_moves(game: KlondikeGame, marks: list[int]) -> None:
         if mark >= _core.TALON_MARK:
             _play_from_talon(game, Card.from_index(mark - _core.TALON_MARK), FOUNDATION)
         else:
-            game.play(Move(mark, FOUNDATION))
+            game.play(interned(mark, FOUNDATION))
 
 
 def _expand_code(game: KlondikeGame, code: int) -> list[Move]:
@@ -485,9 +485,9 @@ def _expand_code(game: KlondikeGame, code: int) -> list[Move]:
     src, dst, count, card, recycle = unpack(code)
     target = FOUNDATION if dst == LOC_FOUNDATION else dst
     if src == LOC_FOUNDATION:
-        return [Move(FOUNDATION, target, 1, Card.from_index(card).suit)]
+        return [interned(FOUNDATION, target, 1, Card.from_index(card).suit)]
     if src != SRC_TALON:
-        return [Move(src, target, count)]
+        return [interned(src, target, count)]
     probe = game.clone()
     moves: list[Move] = []
     draw = DRAW
@@ -501,7 +501,7 @@ def _expand_code(game: KlondikeGame, code: int) -> list[Move]:
     while not probe.waste or probe.waste[-1] is not want:
         probe.play(draw)  # raises if the stock runs out: a core bug
         moves.append(draw)
-    moves.append(Move(WASTE, target))
+    moves.append(interned(WASTE, target))
     return moves
 
 
@@ -510,7 +510,7 @@ def _play_from_talon(game: KlondikeGame, card: Card, target: int) -> None:
     draw, recycle = DRAW, RECYCLE
     for _ in range(3 * 52):
         if game.waste and game.waste[-1] is card:
-            game.play(Move(WASTE, target))
+            game.play(interned(WASTE, target))
             return
         game.play(draw if game.stock else recycle)
     raise AssertionError(f"solver bug: {card} never reached the waste top")
@@ -528,9 +528,9 @@ def _finish(game: KlondikeGame) -> None:
         assert lowest is not None
         for i, pile in enumerate(game.tableau):
             if pile and pile[-1] is lowest:
-                game.play(Move(i, FOUNDATION))
+                game.play(interned(i, FOUNDATION))
                 break
         else:
             while not game.waste or game.waste[-1] is not lowest:
                 game.play(draw if game.stock else recycle)
-            game.play(Move(WASTE, FOUNDATION))
+            game.play(interned(WASTE, FOUNDATION))
