@@ -26,7 +26,7 @@ from cardtable.kings_corner.errors import ActionNotationError, TableError
 from cardtable.kings_corner.game import KingsCornerGame
 from cardtable.kings_corner.match import derive_seed
 from cardtable.kings_corner.record import HandRecord
-from cardtable.kings_corner.render import describe_action, view_text
+from cardtable.kings_corner.render import card_text, describe_action, view_text
 from cardtable.kings_corner.strategic import plan_turn
 from cardtable.kings_corner.table import PilePosition
 
@@ -265,7 +265,7 @@ class HumanSeat:
                     self._say(str(error), "yellow")
                     continue
                 if action == DRAW:
-                    self._say(f"You drew {game.hand(me)[-1].symbol()}.")
+                    self._say(f"You drew {card_text(game.hand(me)[-1], self.unicode)}.")
                 elif action == PASS:
                     self._say("You passed.")
                 elif not game.is_over():
@@ -283,13 +283,13 @@ class HumanSeat:
         if command.target is not None:
             return PlayCard(card, command.target)
         if card not in game.hand(game.turn):
-            raise UsageError(f"{card.symbol()} is not in your hand")
+            raise UsageError(f"{card_text(card, self.unicode)} is not in your hand")
         targets = sorted({a.target for a in game.legal_actions()
                           if isinstance(a, PlayCard) and a.card == card})
         if not targets:
-            raise UsageError(f"{card.symbol()} fits on no pile now")
+            raise UsageError(f"{card_text(card, self.unicode)} fits on no pile now")
         empty = [t for t in targets if not game.pile(t)]
         if len(targets) == 1 or (len(targets) == len(empty) and not PilePosition(targets[0]).is_corner):
             return PlayCard(card, targets[0])
-        raise UsageError(f"{card.symbol()} fits on {', '.join(t.name for t in targets)}:"
+        raise UsageError(f"{card_text(card, self.unicode)} fits on {', '.join(t.name for t in targets)}:"
                            f" say which, e.g. '{card} {targets[0].name}'")

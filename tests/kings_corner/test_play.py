@@ -46,7 +46,7 @@ def test_bad_commands(text: str, message: str) -> None:
         parse_command(text)
 
 
-def scripted(lines: list[str], seed: int = 5, opponents: int = 2):
+def scripted(lines: list[str], seed: int = 5, opponents: int = 2, unicode: bool = True):
     console = Console(file=io.StringIO(), width=100, color_system=None)
     feed = iter(lines)
     records: list[HandRecord] = []
@@ -59,7 +59,7 @@ def scripted(lines: list[str], seed: int = 5, opponents: int = 2):
             raise EOFError from None
 
     seat = HumanSeat(opponents=opponents, level="greedy", seed=seed, delay=0, console=console,
-                     read=read, on_hand_end=records.append)
+                     read=read, on_hand_end=records.append, unicode=unicode)
     status = seat.run()
     return status, console.file.getvalue(), records
 
@@ -123,3 +123,12 @@ def test_a_whole_hand_can_be_played() -> None:
     assert status == 0
     assert "Penalty points this hand" in out and "Totals:" in out
     assert records and records[0].replay().is_over()
+
+
+def test_ascii_seat_writes_no_suit_symbols() -> None:
+    hand = first_hand(5, 3).hand(0)
+    not_held = next(c for c in Card._all if c not in hand and c.is_red)
+    status, out, _ = scripted([str(not_held), "d", "q"], unicode=False)
+    assert status == 0
+    assert f"{not_held} is not in your hand" in out and "You drew " in out
+    assert not set("♣♦♥♠") & set(out)
