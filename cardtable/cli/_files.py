@@ -10,32 +10,89 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
+from typing import TextIO
 
 from cardtable.errors import UsageError
 from cardtable.klondike.formats import read_deals
 from cardtable.klondike.position import Position
 
-__all__ = ["AtomicWriter", "atomic_write_bytes", "atomic_write_text", "read_deals_file", "read_text"]
+__all__ = ["AtomicWriter", "atomic_write_bytes", "atomic_write_text", "check_output", "read_deals_file", "read_text"]
 
 
-def _temporary_beside(target: Path) -> tuple[int, str]:
-    """A new temporary file in ``target``'s folder; errors name ``target``."""
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise UsageError(f"{target}: folder {folder} does not exist")
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _where(path: str | os.PathLike[str]) -> tuple[Path, str, int]:
+    """Where a write to ``path`` goes, and how: ``(target, how, mode)``.
+
+    ``how`` is ``"stdout"`` for ``-``; ``"plain"`` for something that exists
+    and is not a regular file (``/dev/null``, a FIFO, a terminal), written in
+    place as any Unix tool would; otherwise ``"atomic"``. A symbolic link is
+    followed, so the file it points at is replaced, never the link. ``mode``
+    is the permission bits the new file gets: the old file's, or the usual
+    ``0666`` less the umask for a new one. Errors name ``path`` as given.
+    """
+    if str(path) == "-":
+        return Path("-"), "stdout", 0
+    given = Path(path)
+    target = Path(os.path.realpath(given))
     try:
-        return tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        info = os.stat(target)
+    except FileNotFoundError:
+        info = None
     except OSError as error:
-        raise type(error)(error.errno, error.strerror, str(target)) from None
+        raise type(error)(error.errno, error.strerror, str(given)) from None
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise UsageError(f"{given}: is a directory, not a file")
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        return target, "plain", 0
+    folder = target.parent
+    if not folder.is_dir():
+        raise UsageError(f"{given}: folder {given.parent} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UsageError(f"{given}: folder {given.parent} is not writable")
+    mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask()
+    return target, "atomic", mode
+
+
+def check_output(path: str | os.PathLike[str] | None) -> None:
+    """Check before any work that a write to ``path`` can succeed: ``-``, a
+    device or FIFO, or a file (new or old) in a writable folder that exists.
+    Raises :class:`~cardtable.errors.UsageError` naming the path otherwise.
+
+    >>> check_output("/no/such/folder/out.txt")
+    Traceback (most recent call last):
+    ...
+    cardtable.errors.UsageError: /no/such/folder/out.txt: folder /no/such/folder does not exist
+    """
+    if path is not None:
+        _where(path)
+
+
+def _temporary_beside(target: Path, given: Path, mode: int) -> tuple[int, str]:
+    """A new temporary file in ``target``'s folder with ``mode``; errors name ``given``."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as error:
+        raise type(error)(error.errno, error.strerror, str(given)) from None
+    os.fchmod(fd, mode)
+    return fd, tmp
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` so that readers see the old file or the new
     one, never a half-written one: a temporary file in the same folder,
-    flushed to disk, then renamed over the target.
+    flushed to disk, then renamed over the target. The file keeps its
+    permission bits (a new one gets ``0666`` less the umask); a symbolic link
+    is written through; ``-`` is standard output, and a device or FIFO is
+    written in place.
 
     >>> import tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "out.txt")
@@ -48,8 +105,20 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
 
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     """Like :func:`atomic_write_text`, for bytes."""
-    target = Path(path)
-    fd, tmp = _temporary_beside(target)
+    target, how, mode = _where(path)
+    if how == "stdout":
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    if how == "plain":
+        try:
+            with open(target, "wb") as handle:
+                handle.write(data)
+        except OSError as error:
+            raise type(error)(error.errno, error.strerror, str(path)) from None
+        return
+    fd, tmp = _temporary_beside(target, Path(path), mode)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -60,7 +129,7 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         if isinstance(error, OSError):
-            raise type(error)(error.errno, error.strerror, str(target)) from None
+            raise type(error)(error.errno, error.strerror, str(path)) from None
         raise
 
 
@@ -99,8 +168,16 @@ class AtomicWriter:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
-        fd, self._tmp = _temporary_beside(self.path)
-        self._handle = os.fdopen(fd, "w", encoding="utf-8")
+        self._target, how, mode = _where(path)
+        self._tmp: str | None = None
+        self._handle: TextIO
+        if how == "stdout":
+            self._handle = sys.stdout
+        elif how == "plain":
+            self._handle = open(self._target, "w", encoding="utf-8")  # noqa: SIM115 - closed by commit/abandon
+        else:
+            fd, self._tmp = _temporary_beside(self._target, self.path, mode)
+            self._handle = os.fdopen(fd, "w", encoding="utf-8")
         self._done = False
 
     def write(self, text: str) -> int:
@@ -112,11 +189,16 @@ class AtomicWriter:
         if self._done:
             return
         self._done = True
+        if self._tmp is None:  # standard output, a device or a FIFO: written in place
+            self._handle.flush()
+            if self._handle is not sys.stdout:
+                self._handle.close()
+            return
         try:
             self._handle.flush()
             os.fsync(self._handle.fileno())
             self._handle.close()
-            os.replace(self._tmp, self.path)
+            os.replace(self._tmp, self._target)
         except OSError as error:
             with contextlib.suppress(OSError):
                 self._handle.close()
@@ -127,10 +209,15 @@ class AtomicWriter:
         """Drop the temporary file."""
         if self._done:
             return
+        self._done = True
+        if self._tmp is None:
+            self._handle.flush()
+            if self._handle is not sys.stdout:
+                self._handle.close()
+            return
         self._handle.close()
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self._tmp)
-        self._done = True
 
     def __enter__(self) -> AtomicWriter:
         return self

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardtable.cli._files import atomic_write_text, read_text
+from cardtable.cli._files import atomic_write_text, check_output, read_text
 from cardtable.cli._options import progress_bar, seed, whole_number
 from cardtable.errors import CardtableError, RecordError
 from cardtable.kings_corner.game import KingsCornerGame
@@ -152,6 +152,7 @@ def _play(args: argparse.Namespace) -> int:
     from cardtable.cli.kings_corner_seat import HumanSeat
 
     save = args.save
+    check_output(save)  # before the hand, not at its end
 
     def keep(record: HandRecord) -> None:
         if save is not None:
@@ -168,6 +169,7 @@ def _play(args: argparse.Namespace) -> int:
 def _record(args: argparse.Namespace) -> int:
     from cardtable.kings_corner.match import check_players, record_of
 
+    check_output(args.out)
     players = [name.strip().lower() for name in args.players.split(",")]
     record = record_of(check_players(players), args.hand, args.seed)
     text = record.to_json() if args.json else record.to_text()

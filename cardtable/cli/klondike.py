@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from cardtable.cli._files import atomic_write_text, read_text
+from cardtable.cli._files import atomic_write_text, check_output, read_text
 from cardtable.cli._options import add_render_arguments, add_variant_arguments, seed, use_color, variant_from_args
 from cardtable.errors import UsageError
 from cardtable.klondike.formats import FORMATS, load_start, write_layout
@@ -79,6 +79,7 @@ def _cmd_variants(args: argparse.Namespace) -> int:
 
 def _cmd_deal(args: argparse.Namespace) -> int:
     variant = variant_from_args(args)  # checked even where the deal does not depend on it
+    check_output(args.output)
     if args.winnable and args.file is not None:
         raise UsageError("--winnable goes with --seed, not --file")
     if args.file is not None:

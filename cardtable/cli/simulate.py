@@ -15,7 +15,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from cardtable.bots import HOME_VARIANTS, STRATEGIES
-from cardtable.cli._files import AtomicWriter, atomic_write_bytes, read_deals_file
+from cardtable.cli._files import AtomicWriter, atomic_write_bytes, check_output, read_deals_file
 from cardtable.cli._options import add_variant_arguments, progress_bar, seed, use_color, variant_from_args, whole_number
 from cardtable.errors import UsageError
 from cardtable.klondike.position import Position
@@ -127,6 +127,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
     strategy = args.strategy
     variant = _variant(args, strategy)
+    check_output(args.plot)  # before the games, not after them
     deals = _read_starts(args.deals)
     count = _game_count(args.games, deals)
     keep_moves = bool(args.output) or args.record > 0

@@ -12,7 +12,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from cardtable.cli._files import atomic_write_text, read_deals_file, read_text
+from cardtable.cli._files import atomic_write_text, check_output, read_deals_file, read_text
 from cardtable.cli._options import add_variant_arguments, progress_bar, seconds, seed, variant_from_args, whole_number
 from cardtable.klondike.formats import load_start, read_layout
 from cardtable.klondike.game import KlondikeGame
@@ -68,6 +68,7 @@ def _result_line(result: SolveResult) -> str:
 def _cmd_batch(args: argparse.Namespace, variant: Variant) -> int:
     from cardtable.solver import solve_batch, summarize_solves
 
+    check_output(args.output)  # before the work, not after it
     deals = read_deals_file(args.deals)
     with progress_bar(len(deals), "solving", transient=False) as advance:
         rows = solve_batch(deals, variant, timeout=args.timeout, max_states=args.max_states,
