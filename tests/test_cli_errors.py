@@ -81,7 +81,7 @@ def test_interrupts_and_closed_pipes(monkeypatch: pytest.MonkeyPatch, error: Bas
 def test_writing_to_a_folder_names_the_target_not_a_temporary_file(tmp_path: Path,
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "deal", "--seed", "1", "--output", str(tmp_path))
-    assert code == 2 and err == f"cardtable: error: {tmp_path}: is a directory\n"
+    assert code == 2 and err == f"cardtable: error: {tmp_path}: is a directory, not a file\n"
     code, _, err = run(capsys, "deal", "--seed", "1", "--output", str(tmp_path / "no" / "deal.txt"))
     assert code == 2 and "does not exist" in err and ".tmp" not in err
 
