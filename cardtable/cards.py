@@ -44,6 +44,7 @@ from typing import ClassVar
 from cardtable.errors import NotationError
 
 __all__ = [
+    "MAX_SEED",
     "RANK_NAMES",
     "Card",
     "CardError",
@@ -224,6 +225,9 @@ def new_deck() -> list[Card]:
 
 _MASK = (1 << 64) - 1
 
+#: The largest deal seed: seeds are 64-bit words, the generator's whole state.
+MAX_SEED = _MASK
+
 
 class SplitMix64:
     """The SplitMix64 generator, defined here so shuffles never change.
@@ -257,8 +261,8 @@ class SplitMix64:
 def shuffled_deck(seed: int) -> list[Card]:
     """The deck shuffled by seed ``seed``; see the module documentation for the
     exact algorithm, which every cardtable version keeps."""
-    if seed < 0:
-        raise CardError(f"seed must be a non-negative integer, not {seed}")
+    if not 0 <= seed <= MAX_SEED:
+        raise CardError(f"a seed is a whole number from 0 to 2**64 - 1, not {seed}")
     rng = SplitMix64(seed)
     deck = new_deck()
     for i in range(51, 0, -1):

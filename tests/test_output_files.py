@@ -121,3 +121,22 @@ def test_simulate_checks_its_plot_before_playing(tmp_path: Path, capsys: pytest.
 def test_deal_output_to_dash_writes_stdout(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "deal", "--seed", "7", "-o", "-")
     assert status == 0 and len(out.split()) == 52
+
+
+def test_byte_order_marks_and_crlf_are_read_everywhere(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def dos(name: str, text: str) -> Path:
+        path = tmp_path / name
+        path.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode("utf-8"))
+        return path
+
+    status, record, _ = run(capsys, "kings-corner", "record", "--seed", "3")
+    assert status == 0
+    assert run(capsys, "kings-corner", "replay", str(dos("hand.kc", record)))[0] == 0
+    status, deal, _ = run(capsys, "deal", "--seed", "5")
+    assert run(capsys, "show", str(dos("deal.txt", deal)))[0] == 0
+    status, board, _ = run(capsys, "deal", "--seed", "5", "--format", "pysol")
+    status, out, _ = run(capsys, "deal", "--file", str(dos("board.txt", board)))
+    assert status == 0 and out == deal
+    status, out, err = run(capsys, "simulate", "--deals", str(dos("deals.txt", "# two deals\n5\n" + deal)),
+                           "--no-store", "--record", "0", "--json")
+    assert status == 0, err

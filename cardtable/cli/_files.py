@@ -134,7 +134,8 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
-    """Read a UTF-8 text file; ``-`` reads standard input. Errors name the file.
+    """Read a UTF-8 text file; ``-`` reads standard input. A byte-order mark
+    is dropped and CRLF line endings read as plain ones. Errors name the file.
 
     >>> read_text("/no/such/file")
     Traceback (most recent call last):
@@ -142,9 +143,9 @@ def read_text(path: str | os.PathLike[str]) -> str:
     cardtable.errors.UsageError: /no/such/file: no such file
     """
     if str(path) == "-":
-        return sys.stdin.read()
+        return sys.stdin.read().removeprefix("\ufeff").replace("\r\n", "\n")
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return Path(path).read_bytes().decode("utf-8-sig").replace("\r\n", "\n")
     except UnicodeDecodeError:
         raise UsageError(f"{path}: not a UTF-8 text file") from None
     except FileNotFoundError:

@@ -17,42 +17,71 @@ from contextlib import contextmanager
 from cardtable.klondike.variant import Variant, parse_passes
 
 __all__ = [
+    "MAX_WORKERS",
     "add_render_arguments",
     "add_variant_arguments",
+    "pause",
     "progress_bar",
     "seconds",
     "seed",
     "use_color",
     "variant_from_args",
     "whole_number",
+    "worker_count",
 ]
 
 
 # ----- argparse types ------------------------------------------------------------------------------
 
 
-def whole_number(minimum: int = 0, what: str = "a whole number") -> Callable[[str], int]:
-    """An argparse type: an integer of at least ``minimum``; errors say what was expected.
+def whole_number(minimum: int = 0, what: str = "a whole number", maximum: int | None = None,
+                 ) -> Callable[[str], int]:
+    """An argparse type: an integer of at least ``minimum`` (and at most
+    ``maximum``, when given); errors say what was expected.
 
     >>> whole_number(1, "--games")("12")
     12
     """
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {text!r}") from None
+        digits = text.strip().lstrip("+-")
+        if not digits.isascii() or not digits.isdigit() or len(digits) > 40:
+            raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {text[:50]!r}")
+        value = int(text)
         if value < minimum:
             raise argparse.ArgumentTypeError(f"{what} must be at least {minimum}, not {value}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"{what} must be at most {maximum}, not {value}")
         return value
 
     parse.__name__ = what.replace(" ", "_")
     return parse
 
 
-#: A deal or match seed: any whole number >= 0.
-seed = whole_number(0, "seed")
+#: A deal or match seed: a whole number from 0 to 2**64 - 1 (the shuffle's
+#: generator takes 64 bits, and the compiled paths hold seeds as 64-bit words).
+seed = whole_number(0, "seed", 2**64 - 1)
+
+#: The most local processes a command starts: four per CPU.
+MAX_WORKERS = 4 * (os.cpu_count() or 1)
+
+#: ``--workers``: 1 to :data:`MAX_WORKERS` processes.
+worker_count = whole_number(1, "--workers", MAX_WORKERS)
+
+
+def pause(text: str) -> float:
+    """An argparse type: a finite number of seconds, 0 or more (a delay).
+
+    >>> pause("0.25")
+    0.25
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not 0 <= value < math.inf:
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds, 0 or more, not {text!r}")
+    return value
 
 
 def seconds(text: str) -> float:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardtable.cli._files import atomic_write_text, check_output, read_text
-from cardtable.cli._options import progress_bar, seed, whole_number
+from cardtable.cli._options import pause, progress_bar, seed, whole_number, worker_count
 from cardtable.errors import CardtableError, RecordError
 from cardtable.kings_corner.game import KingsCornerGame
 from cardtable.kings_corner.record import HandRecord
@@ -54,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help="comma-separated bots, 2 to 6 (random, greedy, strategic)")
     match.add_argument("--games", type=whole_number(1), default=1000, help=_GAMES_HELP)
     match.add_argument("--seed", type=seed, default=0, help="match seed (default 0)")
-    match.add_argument("--workers", type=whole_number(1), default=None,
+    match.add_argument("--workers", type=worker_count, default=None,
                        help="processes to use (default: all CPUs)")
     match.add_argument("--target", type=whole_number(1), default=25,
                        help="penalty points that end a match (default 25)")
@@ -72,7 +72,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     play.add_argument("--seed", type=seed, default=None, help="deal seed (default: random)")
     play.add_argument("--target", type=whole_number(1), default=25,
                       help="penalty points that end the match (default 25)")
-    play.add_argument("--delay", type=float, default=0.6,
+    play.add_argument("--delay", type=pause, default=0.6,
                       help="seconds between bot actions (default 0.6)")
     play.add_argument("--ascii", action="store_true", help="write cards as 7h, not 7♥")
     play.add_argument("--save", type=Path, default=None,

@@ -16,7 +16,15 @@ from typing import TYPE_CHECKING, Any
 
 from cardtable.bots import HOME_VARIANTS, STRATEGIES
 from cardtable.cli._files import AtomicWriter, atomic_write_bytes, check_output, read_deals_file
-from cardtable.cli._options import add_variant_arguments, progress_bar, seed, use_color, variant_from_args, whole_number
+from cardtable.cli._options import (
+    add_variant_arguments,
+    progress_bar,
+    seed,
+    use_color,
+    variant_from_args,
+    whole_number,
+    worker_count,
+)
 from cardtable.errors import UsageError
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
@@ -42,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="games to play (default 1000, or every deal)")
     p.add_argument("--seed", type=seed, default=1, help="game i is dealt from seed SEED+i (default 1)")
     p.add_argument("--deals", metavar="FILE", help=_DEALS_HELP)
-    p.add_argument("--workers", type=whole_number(1, "--workers"), default=None,
+    p.add_argument("--workers", type=worker_count, default=None,
                    help="local processes (default: all cores)")
     p.add_argument("--record", type=whole_number(0), default=2, metavar="K",
                    help="print the complete record of the first K games (default 2; 0 for none)")
@@ -72,7 +80,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--games", type=whole_number(1, "--games"), default=None, help="deals to play (default 1000)")
     p.add_argument("--seed", type=seed, default=1, help="first deal seed (default 1)")
     p.add_argument("--deals", metavar="FILE", help=_DEALS_HELP)
-    p.add_argument("--workers", type=whole_number(1, "--workers"), default=None,
+    p.add_argument("--workers", type=worker_count, default=None,
                    help="local processes (default: all cores)")
     p.add_argument("--json", action="store_true")
     add_variant_arguments(p, default=None)

@@ -13,7 +13,15 @@ import sys
 from typing import TYPE_CHECKING
 
 from cardtable.cli._files import atomic_write_text, check_output, read_deals_file, read_text
-from cardtable.cli._options import add_variant_arguments, progress_bar, seconds, seed, variant_from_args, whole_number
+from cardtable.cli._options import (
+    add_variant_arguments,
+    progress_bar,
+    seconds,
+    seed,
+    variant_from_args,
+    whole_number,
+    worker_count,
+)
 from cardtable.klondike.formats import load_start, read_layout
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.position import Position
@@ -44,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="give up after N states (this bounds memory too: at most about 70 bytes a state)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--output", "-o", metavar="FILE", help="batch: write the JSON lines here (atomically)")
-    p.add_argument("--workers", type=whole_number(1), default=None, metavar="N",
+    p.add_argument("--workers", type=worker_count, default=None, metavar="N",
                    help=f"batch: processes to use (default 1; this machine has {os.cpu_count()} cores)")
     add_variant_arguments(p, default="draw1")
     p.set_defaults(func=_cmd_solve)

@@ -16,6 +16,7 @@ from functools import partial
 from typing import TYPE_CHECKING, overload
 
 from cardtable.bots import KlondikeView, make_player
+from cardtable.cards import MAX_SEED, CardError
 from cardtable.errors import UsageError
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.position import Position
@@ -306,6 +307,8 @@ def run_games(
     """
     if spec.deals is not None and count > len(spec.deals):
         raise UsageError(f"{count:,} games asked for but only {len(spec.deals):,} starting positions given")
+    if spec.deals is None and count and not 0 <= spec.seed <= spec.seed + count - 1 <= MAX_SEED:
+        raise CardError(f"seeds {spec.seed}..{spec.seed + count - 1} run past the largest seed, 2**64 - 1")
     fast = use_fast and uses_kernel(spec)
     size = chunk or (50_000 if fast else 50)
     executor = executor or LocalExecutor(workers)
