@@ -128,3 +128,27 @@ def test_a_closed_pipe_is_quiet() -> None:
     err = producer.stderr.read()
     assert producer.wait() == 0
     assert err == b""
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["simulate", "--workers", "100000", "--games", "5"], "--workers must be at most"),
+    (["solve", "--deals", "-", "--workers", "0"], "--workers must be at least 1"),
+    (["kings-corner", "match", "--workers", "100000"], "--workers must be at most"),
+    (["kings-corner", "play", "--delay", "inf"], "finite number of seconds"),
+    (["kings-corner", "play", "--delay", "-1"], "finite number of seconds"),
+    (["deal", "--seed", "18446744073709551616"], "seed must be at most 18446744073709551615"),
+    (["deal", "--seed", "1" * 5000], "seed must be a whole number"),
+    (["simulate", "--seed", "18446744073709551610", "--games", "20", "--no-store"], "run past the largest seed"),
+])
+def test_numbers_out_of_range_are_refused_in_one_line(argv: list[str], message: str,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_shuffles_refuse_seeds_past_64_bits() -> None:
+    from cardtable.cards import MAX_SEED, CardError, shuffled_deck
+
+    assert len(shuffled_deck(MAX_SEED)) == 52
+    with pytest.raises(CardError, match="2\\*\\*64 - 1"):
+        shuffled_deck(MAX_SEED + 1)
