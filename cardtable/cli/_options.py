@@ -173,12 +173,13 @@ def progress_bar(total: int, label: str, *, enabled: bool = True, rate_unit: str
     """A rich progress bar on stderr for the ``with`` block: the label, the
     bar, done of ``total``, the rate (``rate_unit``/s, when given) and the
     time left. Yields ``advance(n)``, to call as work finishes; when not
-    ``enabled`` it draws nothing. A ``transient`` bar is wiped at the end.
+    ``enabled``, or when standard error is not a terminal, it draws nothing.
+    A ``transient`` bar is wiped at the end.
 
     >>> with progress_bar(10, "games", enabled=False) as advance:
     ...     advance(10)
     """
-    if not enabled:
+    if not enabled or not sys.stderr.isatty():
         yield lambda done: None
         return
     from rich.console import Console

@@ -201,21 +201,34 @@ def _replay(args: argparse.Namespace) -> int:
     else:
         names = [f"P{seat + 1} ({name})" for seat, name in enumerate(names)]
     print(table_text(game.piles, game.deck_count, unicode))
+    table_shown = True
     for action in record.actions:
         seat = game.turn
         if game.turn_actions == 0:
-            print(f"\nturn {game.turns + 1}: {names[seat]} holds {len(game.hand(seat))}")
+            print(f"\nturn {game.turns + 1}: {names[seat]} holds {_cards(len(game.hand(seat)))}")
         game.play(action)
         print("  " + describe_action(action, names[seat], unicode))
-        if args.board and (game.turn_actions == 0 or game.is_over()):
+        table_shown = args.board and (game.turn_actions == 0 or game.is_over())
+        if table_shown:
             print(table_text(game.piles, game.deck_count, unicode))
     outcome = game.outcome()
-    print()
-    print(table_text(game.piles, game.deck_count, unicode))
+    if not table_shown:
+        print()
+        print(table_text(game.piles, game.deck_count, unicode))
     if outcome is None:
-        print(f"\nunfinished after {game.turns} turns")
+        print(f"\nunfinished after {_turns(game.turns)}")
     else:
-        winner = "stalemate" if outcome.winner is None else f"{names[outcome.winner]} wins"
-        print(f"\n{winner} after {outcome.turns} turns; penalty points: "
+        # A hand is won during the winner's turn, which is not a completed turn.
+        ending = ("stalemate after " + _turns(outcome.turns) if outcome.winner is None
+                  else f"{names[outcome.winner]} wins in turn {outcome.turns + 1}")
+        print(f"\n{ending}; penalty points: "
               + ", ".join(f"{names[s]} {p}" for s, p in enumerate(outcome.penalties)))
     return 0
+
+
+def _cards(count: int) -> str:
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
+def _turns(count: int) -> str:
+    return f"{count} turn" if count == 1 else f"{count} turns"

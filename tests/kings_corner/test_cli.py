@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -70,7 +71,12 @@ def test_record_then_replay(capsys, tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["hand.kc"]  # no temporary left
     status, out, _ = run(capsys, "replay", str(path), "--board")
     assert status == 0
-    assert "turn 1:" in out and ("wins after" in out or "stalemate after" in out)
+    turns = re.findall(r"^turn (\d+):", out, re.MULTILINE)
+    assert turns[0] == "1"
+    won = re.search(r"wins in turn (\d+);", out)
+    assert won is not None and won.group(1) == turns[-1]  # the winner wins during the last turn shown
+    tail = out[out.rindex("turn " + turns[-1] + ":"):]
+    assert tail.count("deck ") == 1  # the final table once, not twice
     status, out, _ = run(capsys, "record", "--seed", "4", "--json")
     assert HandRecord.from_json(out).players == 4
     json_path = tmp_path / "hand.json"
