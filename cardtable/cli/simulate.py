@@ -97,6 +97,11 @@ def _read_starts(path: str | None) -> tuple[Position, ...] | None:
     return tuple(position for _, position in read_deals_file(path))
 
 
+def _where_from(deals: str | None) -> str | None:
+    """The deals file as the store keeps it: an absolute path (``-`` stays)."""
+    return os.path.abspath(deals) if deals not in (None, "-") else deals
+
+
 def _game_count(games: int | None, deals: tuple[Position, ...] | None) -> int:
     """``--games``, or 1,000 seeded games, or every deal of the file (at most)."""
     if deals is None:
@@ -145,7 +150,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     run_id = None
     if store is not None:
         run_id = store.start_run(kind="simulate", strategy=strategy, variant=variant.options(),
-                                 seed=None if deals else args.seed, deals_file=args.deals, games=count)
+                                 seed=None if deals else args.seed,
+                                 deals_file=_where_from(args.deals),
+                                 games=count)
     output = AtomicWriter(args.output) if args.output else None
     show_progress = not args.no_progress and sys.stderr.isatty() and count >= 2000
     pending: dict[int, GameResult] = {}
@@ -245,6 +252,9 @@ def _cmd_runs(args: argparse.Namespace) -> int:
             return 0
         if not runs:
             print("no runs yet")
+            return 0
+        print(f"{'run':>5}  {'created':<19}  {'kind':<8} {'strategy':<9} {'variant':<12} {'games':>15}  "
+              f"{'won':>11}  {'net':<12} status")
         for r in runs:
             figures: dict[str, Any] = r.summary or {}
             rate = f"{100 * float(figures['win_rate']):6.2f}% won" if figures else "       -   "
