@@ -374,3 +374,20 @@ def test_compare_strategies_rows() -> None:
 def test_compare_strategies_names_the_known_strategies() -> None:
     with pytest.raises(UsageError, match="unknown strategy 'nobody'; known: priority, turns"):
         compare_strategies(["priority", "nobody"], SEED_002, 5)
+
+
+@pytest.mark.parametrize(("variant", "shown", "hidden"), [
+    ("seed-002", "net winnings", "points"),
+    ("standard1", "points", "net winnings"),
+    ("draw1", "foundation cards", "net winnings"),
+])
+def test_the_summary_shows_money_only_for_vegas_and_points_only_for_standard(
+        variant: str, shown: str, hidden: str) -> None:
+    from cardtable.sim.stats import summarize_games
+
+    results = run_games(RunSpec("greedy", Variant.preset(variant), seed=3), 30, workers=1)
+    summary = summarize_games(results, 1.0)
+    assert summary.scoring == Variant.preset(variant).scoring.kind
+    assert shown in summary.text() and hidden not in summary.text()
+    if variant == "standard1":
+        assert summary.score_mean == pytest.approx(float(results.score.mean())) and summary.score_mean > 0

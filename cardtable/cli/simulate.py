@@ -55,7 +55,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--record", type=whole_number(0), default=2, metavar="K",
                    help="print the complete record of the first K games (default 2; 0 for none)")
     p.add_argument("--output", metavar="FILE.jsonl", help="one JSON object per game")
-    p.add_argument("--plot", metavar="FILE.png", help="draw foundation cards per game and running net winnings")
+    p.add_argument("--plot", metavar="FILE.png", help="draw foundation cards per game, and the running net winnings "
+                   "(Vegas), mean points (standard scoring) or win rate")
     p.add_argument("--json", action="store_true", help="the summary as JSON on stdout")
     p.add_argument("--store", metavar="PATH", help="results store (default: the per-user data directory)")
     p.add_argument("--no-store", action="store_true", help="do not keep this run in the results store")
@@ -242,8 +243,11 @@ def _cmd_runs(args: argparse.Namespace) -> int:
                       f"{100 * float(s['win_rate_low']):.2f}-{100 * float(s['win_rate_high']):.2f}%)")
                 print(f"foundation cards {float(s['foundation_mean']):.3f} a game "
                       f"(95% CI {float(s['foundation_low']):.3f}-{float(s['foundation_high']):.3f})")
-                print(f"net winnings {money_text(int(s['net_total']))} in all, "
-                      f"{money_text(float(s['net_mean']), 3)} a game")
+                if variant.scoring.kind == "vegas":
+                    print(f"net winnings {money_text(int(s['net_total']))} in all, "
+                          f"{money_text(float(s['net_mean']), 3)} a game")
+                elif variant.scoring.kind == "standard" and "score_mean" in s:
+                    print(f"points {float(s['score_mean']):,.1f} a game")
                 print(f"throughput {float(s['games_per_second']):,.0f} games/s")
             return 0
         runs = store.runs(args.limit)
@@ -258,7 +262,8 @@ def _cmd_runs(args: argparse.Namespace) -> int:
         for r in runs:
             figures: dict[str, Any] = r.summary or {}
             rate = f"{100 * float(figures['win_rate']):6.2f}% won" if figures else "       -   "
-            net = f"net {money_text(int(figures['net_total']))}" if figures else ""
+            vegas = r.variant.get("scoring", "vegas") == "vegas"
+            net = f"net {money_text(int(figures['net_total']))}" if figures and vegas else ""
             print(f"{r.id:>5}  {r.created}  {r.kind:<8} {r.strategy:<9} {r.variant.get('name', '?'):<12} "
                   f"{r.games_played:>9,} games  {rate}  {net}  {r.status}")
     return 0

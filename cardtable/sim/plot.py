@@ -6,15 +6,17 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-from cardtable.sim.runner import GameResult
+from cardtable.sim.runner import GameResult, Results
 
 __all__ = ["plot_png"]
 
 
-def plot_png(results: Sequence[GameResult], *, title: str = "") -> bytes:
+def plot_png(results: Sequence[GameResult], *, title: str = "", scoring: str | None = None) -> bytes:
     """A PNG picture of finished games, in two panels: how many games ended
-    with each number of foundation cards, and the running net winnings game
-    by game.
+    with each number of foundation cards, and game by game the running net
+    winnings (Vegas scoring), the running mean points (standard scoring) or
+    the running win rate (no scoring). ``scoring`` defaults to the results'
+    own variant's (``vegas`` for a plain list).
 
     >>> from cardtable.klondike import Variant
     >>> from cardtable.sim.runner import RunSpec, run_games
@@ -30,10 +32,19 @@ def plot_png(results: Sequence[GameResult], *, title: str = "") -> bytes:
     counts = [0] * 53
     for r in results:
         counts[r.foundation] += 1
-    running, total = [], 0
-    for r in results:
-        total += r.net
-        running.append(total)
+    kind = scoring or (results.variant.scoring.kind if isinstance(results, Results) else "vegas")
+    running: list[float] = []
+    total = 0.0
+    for number, r in enumerate(results, 1):
+        if kind == "vegas":
+            total += r.net
+            running.append(total)
+        else:
+            total += r.score if kind == "standard" else float(r.won)
+            running.append(total / number * (1 if kind == "standard" else 100))
+    label, heading = {"vegas": ("net winnings ($)", "running net winnings"),
+                      "standard": ("points a game", "running mean points"),
+                      }.get(kind, ("games won (%)", "running win rate"))
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
     left.bar(range(53), counts, color="#2a6f97", width=0.85)
     left.set_xlabel("cards on the foundations at the end")
@@ -43,8 +54,8 @@ def plot_png(results: Sequence[GameResult], *, title: str = "") -> bytes:
     right.plot(range(1, len(running) + 1), running, color="#b5179e", linewidth=1.2)
     right.axhline(0, color="grey", linewidth=0.8)
     right.set_xlabel("games played")
-    right.set_ylabel("net winnings ($)")
-    right.set_title("running net winnings")
+    right.set_ylabel(label)
+    right.set_title(heading)
     if title:
         fig.suptitle(title)
     fig.tight_layout()
