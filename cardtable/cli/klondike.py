@@ -58,10 +58,12 @@ def _argument_text(value: str) -> str:
     """A command-line value that is a file path, ``-`` for stdin, or the text itself."""
     if value == "-" or (len(value) < 4096 and "\n" not in value and os.path.exists(value)):
         return read_text(value)
-    if len(value.split()) < 52 and not value.lstrip().startswith(("{", "[", "Talon")) and (
+    tokens = value.split()
+    looks_like_cards = len(tokens) > 1 and all(len(token) in (2, 3) for token in tokens)
+    if len(tokens) < 52 and not looks_like_cards and not value.lstrip().startswith(("{", "[", "Talon")) and (
             "|" not in value):
         raise UsageError(f"{value}: no such file (and not a deal string of 52 cards)")
-    return value
+    return value  # the deal reader names a missing, doubled or unknown card
 
 
 def _cmd_variants(args: argparse.Namespace) -> int:

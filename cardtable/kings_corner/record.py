@@ -120,7 +120,7 @@ class HandRecord:
             if line.startswith("["):
                 match = _TAG.match(line)
                 if not match:
-                    raise RecordError(f'line {number}: bad tag {line!r}: write [Name "value"]')
+                    raise RecordError(f'line {number}: bad tag {_clip(line)!r}: write [Name "value"]')
                 key, value = match.group(1), _unescape(match.group(2))
                 if key in fixed or any(k == key for k, _ in tags):
                     raise RecordError(f"line {number}: tag {key} given twice")
@@ -133,7 +133,7 @@ class HandRecord:
             if not match:
                 raise RecordError(
                     f"line {number}: expected a tag or a turn like '3 P1: play 7h N; draw',"
-                    f" not {line!r}"
+                    f" not {_clip(line)!r}"
                 )
             turns.append((number, int(match.group(1)), int(match.group(2)), match.group(3)))
         players = _players_tag(fixed)
@@ -188,6 +188,8 @@ class HandRecord:
         """Read the JSON form; raises :class:`RecordError` naming the bad field."""
         try:
             data = json.loads(text)
+        except RecursionError:
+            raise RecordError("JSON record: nested too deeply to be a record") from None
         except json.JSONDecodeError as error:
             raise RecordError(f"not JSON: {error}") from None
         if not isinstance(data, dict):
@@ -253,3 +255,8 @@ def _deck_tag(fixed: dict[str, tuple[int, str]]) -> tuple[Card, ...]:
         return tuple(parse_cards(value, where=f"line {line}: Deck"))
     except CardError as error:
         raise RecordError(str(error)) from None
+
+
+def _clip(text: str, width: int = 60) -> str:
+    """``text`` cut to ``width`` characters for an error message."""
+    return text if len(text) <= width else text[:width - 1] + "…"

@@ -15,7 +15,9 @@ The talon (stock) is listed from its top, the next card drawn, to its bottom;
 then one line per tableau pile, left to right, bottom to top, face-down cards
 in angle brackets. Lines ``Foundations: H-0 C-0 D-0 S-0`` and a leading ``:``
 on pile lines (as in a game diagram) are read too; a ``Waste:`` line, listed
-bottom to top, is read and written when the waste is not empty.
+bottom to top, is read and written when the waste is not empty. An empty pile
+is written as a line holding ``:`` alone, so that it reads back (a blank
+line is skipped).
 
 Solvitaire deal JSON
 --------------------
@@ -73,7 +75,7 @@ def _card(token: str, where: str) -> Card:
 
 # ----- PySol -------------------------------------------------------------------------------
 
-_FOUNDATION_RE = re.compile(r"([CDHS])-([0-9AJQKT]|10)", re.IGNORECASE)
+_FOUNDATION_RE = re.compile(r"([CDHS])-(10|[0-9AJQKT])", re.IGNORECASE)
 
 
 def from_pysol(text: str) -> Position:
@@ -131,7 +133,10 @@ def from_pysol(text: str) -> Position:
 
 def to_pysol(position: Position) -> str:
     """Write a PySol board, card for card as ``pyksolve``'s ``get_pysol()``
-    (no trailing newline); a waste or foundations line only when not empty."""
+    (no trailing newline); a waste or foundations line only when not empty.
+    A board has no place for the pass number: a position after the first pass
+    raises :class:`DealError` rather than be written as something else."""
+    _refuse_later_passes(position, "a PySol board")
     lines = ["Talon: " + " ".join(str(c).upper() for c in reversed(position.stock))]
     if any(position.foundation):
         lines.append("Foundations: " + " ".join(
@@ -141,7 +146,7 @@ def to_pysol(position: Position) -> str:
         lines.append("Waste: " + " ".join(str(c).upper() for c in position.waste))
     for cards, down in zip(position.tableau, position.face_down, strict=True):
         lines.append(" ".join(
-            f"<{str(c).upper()}>" if i < down else str(c).upper() for i, c in enumerate(cards)))
+            f"<{str(c).upper()}>" if i < down else str(c).upper() for i, c in enumerate(cards)) or ":")
     return "\n".join(lines)
 
 
@@ -158,6 +163,8 @@ def from_solvitaire(text: str) -> Position:
     """Read Solvitaire's deal JSON; errors name the pile and card."""
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise DealError("Solvitaire JSON: nested too deeply to be a deal") from None
     except json.JSONDecodeError as error:
         raise DealError(f"Solvitaire JSON, line {error.lineno}: {error.msg}") from None
     if not isinstance(data, dict) or "tableau piles" not in data:
@@ -172,7 +179,10 @@ def from_solvitaire(text: str) -> Position:
         return value
 
     raw_piles = [strings(p, f"pile {i + 1}") for i, p in enumerate(piles_data)]
+    # Unmarked cards mean the standard deal (only each top face up) when the
+    # piles have the deal's shape; any other layout is all face up.
     marked = any(tok.strip()[-1:].islower() for pile in raw_piles for tok in pile)
+    deal_shape = [len(pile) for pile in raw_piles] == list(range(1, PILE_COUNT + 1))
     tableau, face_down = [], []
     for i, pile in enumerate(raw_piles):
         cards = [_card(tok, f"Solvitaire JSON, pile {i + 1}, card {j + 1}") for j, tok in enumerate(pile)]
@@ -181,7 +191,7 @@ def from_solvitaire(text: str) -> Position:
             if any(tok.strip()[-1:].islower() for tok in pile[down:]):
                 raise DealError(f"Solvitaire JSON, pile {i + 1}: a face-down card lies above a face-up one")
         else:
-            down = max(0, len(cards) - 1)
+            down = max(0, len(cards) - 1) if deal_shape else 0
         tableau.append(tuple(cards))
         face_down.append(down)
     stock = [_card(t, f"Solvitaire JSON, stock card {j + 1}")
@@ -189,7 +199,10 @@ def from_solvitaire(text: str) -> Position:
     waste = [_card(t, f"Solvitaire JSON, waste card {j + 1}")
              for j, t in enumerate(strings(data.get("waste", []), "waste"))]
     foundation = [0, 0, 0, 0]
-    for j, pile in enumerate(data.get("foundation", []) or []):
+    foundations = data.get("foundation", [])
+    if not isinstance(foundations, list):
+        raise DealError("Solvitaire JSON, foundation: expected a list of piles of card strings")
+    for j, pile in enumerate(foundations):
         cards = [_card(t, f"Solvitaire JSON, foundation {j + 1}") for t in strings(pile, "foundation")]
         for rank, card in enumerate(cards, 1):
             if card.rank != rank or card.suit != cards[0].suit:
@@ -205,8 +218,22 @@ def from_solvitaire(text: str) -> Position:
     )
 
 
+def _refuse_later_passes(position: Position, form: str) -> None:
+    if position.pass_number != 1:
+        raise DealError(f"{form} has no place for the pass number (this is pass {position.pass_number}); "
+                        "write a position string instead")
+
+
 def to_solvitaire(position: Position) -> str:
-    """Write Solvitaire's deal JSON (face-down cards with a lower-case suit)."""
+    """Write Solvitaire's deal JSON (face-down cards with a lower-case suit).
+    It has no place for the pass number, and a layout of the deal's shape
+    with every card face up would read back as a fresh deal: both raise
+    :class:`DealError` rather than be written as something else."""
+    _refuse_later_passes(position, "Solvitaire JSON")
+    if not any(position.face_down) and [len(p) for p in position.tableau] == list(range(1, PILE_COUNT + 1)) and (
+            any(len(p) > 1 for p in position.tableau)):
+        raise DealError("Solvitaire JSON cannot mark piles of 1 to 7 cards all face up (it would read back as "
+                        "a fresh deal); write a position string instead")
     data: dict[str, object] = {
         "tableau piles": [
             [_solvitaire_card(c, i >= down) for i, c in enumerate(cards)]
@@ -233,11 +260,13 @@ def detect_format(text: str) -> str:
     """``deal``, ``position``, ``pysol``, ``solvitaire`` or ``record`` (a game record)."""
     stripped = text.lstrip()
     if stripped.startswith("{"):
-        return "record" if '"moves"' in stripped and '"variant"' in stripped else "solvitaire"
+        # A record's own keys decide, so that a truncated record is still read as one.
+        is_record = any(f'"{key}"' in stripped for key in ("moves", "variant", "deal", "position", "headers"))
+        return "record" if is_record and '"tableau piles"' not in stripped else "solvitaire"
     if stripped.startswith("["):
         return "record"
     first = stripped.split("\n", 1)[0].strip().lower()
-    if first.startswith("talon:") or first.startswith("foundations:"):
+    if first.startswith(("talon:", "foundations:", "waste:")) or "<" in stripped:
         return "pysol"
     if "/" in first and "|" in first:
         return "position"

@@ -115,6 +115,7 @@ class KlondikeRecord:
         headers: dict[str, str] = {}
         moves: list[Move] = []
         in_comment = False
+        comment_line = 0
         for number, raw in enumerate(text.splitlines(), 1):
             line = raw.strip()
             if not line:
@@ -122,7 +123,7 @@ class KlondikeRecord:
             if line.startswith("[") and not in_comment:
                 m = _HEADER_RE.fullmatch(line)
                 if m is None:
-                    raise RecordError(f'line {number}: a header must read [Name "value"], not {line!r}')
+                    raise RecordError(f'line {number}: a header must read [Name "value"], not {_clip(line)!r}')
                 headers[m.group(1)] = _unescape(m.group(2))
                 continue
             for token in line.split():
@@ -132,6 +133,7 @@ class KlondikeRecord:
                     continue
                 if token.startswith("{"):
                     in_comment = not token.endswith("}")
+                    comment_line = number
                     continue
                 if _NUMBER_RE.fullmatch(token) or token == "*":
                     continue
@@ -140,6 +142,8 @@ class KlondikeRecord:
                     moves.append(Move.parse(token))
                 except MoveError as error:
                     raise RecordError(f"line {number}: {error}") from None
+        if in_comment:
+            raise RecordError(f"line {comment_line}: a {{ comment is never closed with }}")
         return cls._from_parts(headers, moves)
 
     @classmethod
@@ -152,6 +156,8 @@ class KlondikeRecord:
         try:
             if "Deal" in headers:
                 start = Position.from_deal(headers["Deal"])
+                if "Position" in headers and Position.parse(headers["Position"]) != start:
+                    raise RecordError("the Deal and Position headers give different starts")
             elif "Position" in headers:
                 start = Position.parse(headers["Position"])
             else:
@@ -183,6 +189,8 @@ class KlondikeRecord:
         """Read the JSON form; errors name the field."""
         try:
             data = json.loads(text)
+        except RecursionError:
+            raise RecordError("JSON record: nested too deeply to be a record") from None
         except json.JSONDecodeError as error:
             raise RecordError(f"JSON record, line {error.lineno}: {error.msg}") from None
         if not isinstance(data, dict):
@@ -222,3 +230,8 @@ def _escape(value: str) -> str:
 def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
 
+
+
+def _clip(text: str, width: int = 60) -> str:
+    """``text`` cut to ``width`` characters for an error message."""
+    return text if len(text) <= width else text[:width - 1] + "…"

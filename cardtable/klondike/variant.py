@@ -179,9 +179,9 @@ class Variant:
     scoring: Scoring = field(default_factory=Scoring)
 
     def __post_init__(self) -> None:
-        if self.draw not in (1, 3):
+        if type(self.draw) is not int or self.draw not in (1, 3):
             raise VariantError(f"draw must be 1 or 3, not {self.draw!r}")
-        if self.passes is not None and (not isinstance(self.passes, int) or self.passes < 1):
+        if self.passes is not None and (type(self.passes) is not int or self.passes < 1):
             raise VariantError(f"passes must be a whole number >= 1 or unlimited, not {self.passes!r}")
         if self.empty not in _EMPTY_RULES:
             raise VariantError(f"empty must be 'king' or 'any', not {self.empty!r}")
@@ -285,13 +285,13 @@ class Variant:
         unknown = set(options) - known
         if unknown:
             raise VariantError(f"unknown variant field(s): {', '.join(sorted(unknown))}")
-        base = PRESETS.get(str(options.get("name", "")), cls())
-        draw = options.get("draw", base.draw)
-        if isinstance(draw, str) and draw.isdigit():
-            draw = int(draw)
+        name = str(options.get("name", "custom"))
+        if name not in PRESETS and name != "custom":
+            raise VariantError(f"unknown variant {name!r}; known: {', '.join(PRESETS)}, or custom")
+        base = PRESETS.get(name, cls())
         return Variant(
-            name=str(options.get("name", base.name)),
-            draw=draw,  # type: ignore[arg-type]
+            name=name,
+            draw=_parse_whole(options.get("draw", base.draw), "draw"),
             passes=parse_passes(options.get("passes", base.passes)),
             empty=str(options.get("empty", base.empty)),
             foundation_return=_parse_bool(options.get("foundation_return", base.foundation_return)),
@@ -312,15 +312,20 @@ def parse_passes(value: object) -> int | None:
     """Read a pass limit: a whole number >= 1, or ``unlimited`` (also ``None``)."""
     if value is None or (isinstance(value, str) and value.strip().lower() in ("unlimited", "inf", "none")):
         return None
-    if isinstance(value, bool):
-        raise VariantError(f"passes must be a whole number or 'unlimited', not {value!r}")
-    try:
-        passes = int(value)  # type: ignore[call-overload]
-    except (TypeError, ValueError):
-        raise VariantError(f"passes must be a whole number or 'unlimited', not {value!r}") from None
+    passes = _parse_whole(value, "passes", "a whole number or 'unlimited'")
     if passes < 1:
         raise VariantError(f"passes must be at least 1, not {passes}")
     return passes
+
+
+def _parse_whole(value: object, what: str, expected: str = "a whole number") -> int:
+    """A whole number given as an int or as digits; anything else (a bool, a
+    float such as 2.7 or 1e999, other text) is a :class:`VariantError`."""
+    if type(value) is int:
+        return value
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and len(value.strip()) < 10:
+        return int(value)
+    raise VariantError(f"{what} must be {expected}, not {value!r}")
 
 
 def _parse_bool(value: object) -> bool:
