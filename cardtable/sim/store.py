@@ -1,4 +1,5 @@
-"""The results store: every simulation run and its games, in SQLite.
+"""The results store: every simulation run and its games, and the games a
+person played, in SQLite.
 
 By default the store lives in the per-user data directory
 (``$CARDTABLE_DATA``, else ``$XDG_DATA_HOME/cardtable``, else
@@ -10,6 +11,13 @@ Anything wrong with the file (not a store, unreadable, read-only, corrupt)
 raises :class:`~cardtable.errors.StoreError` naming it. Opening with
 ``create=False`` (for listing runs) never creates or changes a file.
 
+A person's games (:class:`PlayedGame`, one row each, written by
+:meth:`ResultsStore.record_played`) are kept under their variant's label
+(:func:`variant_label`), and :meth:`ResultsStore.play_stats` sums them up per
+label (:class:`PlayStats`). A store made before played games were kept gains
+their table the first time it is opened for writing; read-only, it simply has
+no played games.
+
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "results.sqlite"
 >>> with ResultsStore(path) as store:
@@ -18,25 +26,35 @@ raises :class:`~cardtable.errors.StoreError` naming it. Opening with
 >>> with ResultsStore(path, create=False) as store:
 ...     [(run.id, run.strategy, run.status) for run in store.runs()]
 [(1, 'priority', 'running')]
+>>> draw1 = Variant.preset("draw1")
+>>> with ResultsStore(path) as store:
+...     for won in (True, False, True, True):
+...         store.record_played(PlayedGame.of(draw1, start="seed 7", won=won, seconds=200.0 if won else 30.0,
+...                                           moves=120 if won else 15, foundation=52 if won else 4))
+>>> with ResultsStore(path, create=False) as store:
+...     stats, = store.play_stats()
+>>> (stats.variant, stats.played, stats.won, stats.current_streak, stats.best_streak, stats.fewest_moves)
+('draw1', 4, 3, 2, 2, 120)
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from cardtable.errors import StoreError
-from cardtable.klondike.variant import Variant
+from cardtable.klondike.variant import PRESETS, Variant
 from cardtable.sim.runner import Batch
 
-__all__ = ["ResultsStore", "RunInfo", "default_store_path"]
+__all__ = ["PlayStats", "PlayedGame", "ResultsStore", "RunInfo", "default_store_path", "variant_label"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -62,6 +80,23 @@ CREATE TABLE IF NOT EXISTS games (
     moves INTEGER,
     PRIMARY KEY (run_id, idx)
 );
+"""
+
+#: A person's games, in the order they finished (``id``); ``options`` is the
+#: variant's options as JSON.
+_PLAYED_SCHEMA = """
+CREATE TABLE IF NOT EXISTS played (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    finished TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    options TEXT NOT NULL,
+    start TEXT NOT NULL,
+    won INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    moves INTEGER NOT NULL,
+    foundation INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS played_by_variant ON played (variant, id);
 """
 
 
@@ -92,8 +127,111 @@ class RunInfo:
     summary: dict[str, object] | None
 
 
+def variant_label(variant: Variant) -> str:
+    """The name a person's games of ``variant`` are kept under: the preset's
+    name when ``variant`` is that preset exactly, else ``custom:`` and its
+    description.
+
+    >>> variant_label(Variant.preset("draw3"))
+    'draw3'
+    >>> variant_label(Variant.preset("draw3").replace(passes=3))
+    'custom: draw 3, 3 passes, kings in empty piles, no foundation return, no scoring'
+    """
+    if PRESETS.get(variant.name) == variant:
+        return variant.name
+    return f"custom: {variant.describe()}"
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """One game a person played to its end (won, or given up).
+
+    ``variant`` is the label of :func:`variant_label` and ``options`` the
+    variant's :meth:`~cardtable.klondike.variant.Variant.options`; ``start``
+    is the deal or position string the game began from; ``seconds`` the time
+    it took, ``moves`` the moves made and ``foundation`` the cards on the
+    foundations at the end (52 exactly when ``won``). ``finished`` is when it
+    ended (``YYYY-MM-DD HH:MM:SS``, local time); left empty, the store fills
+    it in. :meth:`of` builds one from a :class:`Variant`.
+
+    A value that cannot describe a game raises :class:`ValueError` when built.
+    """
+
+    variant: str
+    options: dict[str, object]
+    start: str
+    won: bool
+    seconds: float
+    moves: int
+    foundation: int
+    finished: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.variant:
+            raise ValueError("a played game needs its variant's label")
+        if isinstance(self.moves, bool) or not isinstance(self.moves, int) or self.moves < 0:
+            raise ValueError(f"moves must be a whole number >= 0, not {self.moves!r}")
+        if isinstance(self.foundation, bool) or not isinstance(self.foundation, int) \
+                or not 0 <= self.foundation <= 52:
+            raise ValueError(f"foundation must be a whole number from 0 to 52, not {self.foundation!r}")
+        if not isinstance(self.seconds, int | float) or not math.isfinite(self.seconds) or self.seconds < 0:
+            raise ValueError(f"seconds must be a number >= 0, not {self.seconds!r}")
+        if self.won != (self.foundation == 52):
+            raise ValueError(f"a game is won exactly when all 52 cards are on the foundations "
+                             f"(won={self.won!r}, foundation={self.foundation})")
+        try:
+            json.dumps(self.options)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"the variant options must be plain JSON values: {error}") from None
+
+    @classmethod
+    def of(cls, variant: Variant, *, start: str, won: bool, seconds: float, moves: int, foundation: int,
+           finished: str = "") -> PlayedGame:
+        """A played game of ``variant``, its label and options filled in."""
+        return cls(variant_label(variant), variant.options(), start, won, seconds, moves, foundation, finished)
+
+
+@dataclass(frozen=True)
+class PlayStats:
+    """A person's record in one variant (by label).
+
+    ``current_streak`` counts the wins in a row up to the latest game (0 when
+    it was lost), ``best_streak`` the longest run of wins; ``best_seconds`` is
+    the fastest win and ``fewest_moves`` the fewest moves in a win (each None
+    before the first win). ``win_rate`` is ``won / played`` (0.0 before any
+    game).
+    """
+
+    variant: str
+    played: int
+    won: int
+    win_rate: float
+    current_streak: int
+    best_streak: int
+    best_seconds: float | None
+    fewest_moves: int | None
+
+    def to_dict(self) -> dict[str, object]:
+        """The figures as a plain dictionary (for JSON)."""
+        return asdict(self)
+
+
+def _play_stats(label: str, games: list[tuple[bool, float, int]]) -> PlayStats:
+    """Sum up ``(won, seconds, moves)`` of one label's games, oldest first."""
+    streak = best = 0
+    for won, _, _ in games:
+        streak = streak + 1 if won else 0
+        best = max(best, streak)
+    wins = [(seconds, moves) for won, seconds, moves in games if won]
+    return PlayStats(
+        variant=label, played=len(games), won=len(wins), win_rate=len(wins) / len(games) if games else 0.0,
+        current_streak=streak, best_streak=best,
+        best_seconds=min(s for s, _ in wins) if wins else None,
+        fewest_moves=min(m for _, m in wins) if wins else None)
+
+
 class ResultsStore:
-    """A SQLite file of runs and games.
+    """A SQLite file of runs and games, and of the games a person played.
 
     With ``create`` (the default) a missing file is made, with its directory;
     with ``create=False`` the file is opened read-only and must already be a
@@ -117,7 +255,13 @@ class ResultsStore:
                 if tables or not create:
                     raise StoreError(f"{self.path}: not a cardtable results store (it has no runs and games tables)")
                 with self._guard("create the results store"):
-                    self._db.executescript(_SCHEMA)
+                    self._db.executescript(f"BEGIN; {_SCHEMA} {_PLAYED_SCHEMA} COMMIT;")
+                tables |= {"runs", "games", "played"}
+            elif "played" not in tables and create:  # a store from before played games were kept
+                with self._guard("add the played games table to the results store"):
+                    self._db.executescript(f"BEGIN; {_PLAYED_SCHEMA} COMMIT;")
+                tables.add("played")
+            self._has_played = "played" in tables
         except BaseException:
             self._db.close()
             raise
@@ -189,6 +333,49 @@ class ResultsStore:
             rows = self._db.execute("SELECT idx, won, foundation, net FROM games WHERE run_id = ? ORDER BY idx",
                                     (run_id,)).fetchall()
         return [(i, bool(w), f, n) for i, w, f, n in rows]
+
+    def record_played(self, game: PlayedGame) -> None:
+        """Keep one game a person played (in one transaction), stamping it
+        with the time now when its ``finished`` is empty."""
+        if not self._has_played:
+            raise StoreError(f"{self.path}: cannot record a played game: the store is open read-only "
+                             "and has no played games table")
+        finished = game.finished or time.strftime("%Y-%m-%d %H:%M:%S")
+        with self._guard("record a played game"), self._db:
+            self._db.execute(
+                "INSERT INTO played (finished, variant, options, start, won, seconds, moves, foundation)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (finished, game.variant, json.dumps(game.options), game.start, int(game.won), float(game.seconds),
+                 game.moves, game.foundation))
+
+    def played_games(self, variant: str | None = None) -> list[PlayedGame]:
+        """Every played game (or those of one variant label), oldest first."""
+        if not self._has_played:
+            return []
+        query = "SELECT finished, variant, options, start, won, seconds, moves, foundation FROM played"
+        with self._guard("read played games"):
+            if variant is None:
+                rows = self._db.execute(query + " ORDER BY id").fetchall()
+            else:
+                rows = self._db.execute(query + " WHERE variant = ? ORDER BY id", (variant,)).fetchall()
+            return [PlayedGame(str(label), json.loads(str(options)), str(start), bool(won), float(seconds),
+                               int(moves), int(foundation), str(finished))
+                    for finished, label, options, start, won, seconds, moves, foundation in rows]
+
+    def play_stats(self, variant: str | None = None) -> list[PlayStats]:
+        """A person's record in each variant label played, ordered by label;
+        given a label, just that one (all zeros when it was never played)."""
+        games: dict[str, list[tuple[bool, float, int]]] = {} if variant is None else {variant: []}
+        if self._has_played:
+            query = "SELECT variant, won, seconds, moves FROM played"
+            with self._guard("read played games"):
+                if variant is None:
+                    rows = self._db.execute(query + " ORDER BY id").fetchall()
+                else:
+                    rows = self._db.execute(query + " WHERE variant = ? ORDER BY id", (variant,)).fetchall()
+            for label, won, seconds, moves in rows:
+                games.setdefault(str(label), []).append((bool(won), float(seconds), int(moves)))
+        return [_play_stats(label, games[label]) for label in sorted(games)]
 
     @staticmethod
     def _info(row: tuple[Any, ...]) -> RunInfo:

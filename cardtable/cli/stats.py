@@ -1,0 +1,93 @@
+"""``cardtable stats``: a person's record in each variant they played.
+
+The figures come from the results store (:meth:`ResultsStore.play_stats
+<cardtable.sim.store.ResultsStore.play_stats>`), opened read-only: this
+command never creates or changes a file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from typing import TYPE_CHECKING
+
+from cardtable.cli._options import add_variant_arguments, variant_from_args
+from cardtable.errors import UsageError
+
+if TYPE_CHECKING:
+    from cardtable.sim.store import PlayStats
+
+__all__ = ["register"]
+
+_VARIANT_FLAGS = ("draw", "passes", "empty", "foundation_return", "scoring")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``stats`` command."""
+    p = subparsers.add_parser(
+        "stats", help="your statistics in each variant you played",
+        description="Games played and won, win rate, current and best winning streak, best time and fewest "
+                    "moves (both over wins), for each variant you played, or for one. A custom variant is "
+                    "named by its preset and flags (e.g. --variant draw1 --passes 3) or by its label as listed.")
+    p.add_argument("--json", action="store_true", help="the statistics as JSON on stdout")
+    p.add_argument("--store", metavar="PATH", help="results store (default: the per-user data directory)")
+    add_variant_arguments(p, default=None)
+    p.set_defaults(func=_cmd_stats)
+
+
+def _label(args: argparse.Namespace, listed: set[str]) -> str | None:
+    """The variant label asked for, or None for every variant: a preset and
+    flags, or a label exactly as listed (custom ones too)."""
+    from cardtable.sim.store import variant_label
+
+    flags = [f"--{name.replace('_', '-')}" for name in _VARIANT_FLAGS if getattr(args, name) is not None]
+    if args.variant is None:
+        if flags:
+            raise UsageError(f"{flags[0]} changes a variant: name it too, e.g. 'cardtable stats --variant draw1 "
+                             f"{flags[0]} ...'")
+        return None
+    if not flags and (args.variant in listed or args.variant.startswith("custom: ")):
+        return str(args.variant)
+    return variant_label(variant_from_args(args))  # an unknown preset is a VariantError
+
+
+def _time_text(seconds: float | None) -> str:
+    """``M:SS`` (or ``H:MM:SS``), whole seconds rounded down; ``-`` for none."""
+    if seconds is None:
+        return "-"
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+def _table(rows: list[PlayStats]) -> list[str]:
+    """One line a variant, under a header; the label last, as custom ones are long."""
+    header = (f"{'played':>7} {'won':>7} {'win rate':>8} {'streak':>6} {'best streak':>11} {'best time':>9} "
+              f"{'fewest moves':>12}  variant")
+    lines = [header, "-" * len(header)]
+    for s in rows:
+        lines.append(f"{s.played:>7,} {s.won:>7,} {100 * s.win_rate:>7.1f}% {s.current_streak:>6,} "
+                     f"{s.best_streak:>11,} {_time_text(s.best_seconds):>9} "
+                     f"{'-' if s.fewest_moves is None else format(s.fewest_moves, ','):>12}  {s.variant}")
+    return lines
+
+
+def _cmd_stats(args: argparse.Namespace) -> int:
+    from cardtable.sim.store import ResultsStore, default_store_path
+
+    path = args.store or default_store_path()
+    if not os.path.exists(path):
+        _label(args, set())  # bad options are still an error
+        print("[]" if args.json else f"no games played yet ({path} does not exist)")
+        return 0
+    with ResultsStore(path, create=False) as store:
+        label = _label(args, {s.variant for s in store.play_stats()})
+        rows = [s for s in store.play_stats(label) if s.played]
+    if args.json:
+        print(json.dumps([s.to_dict() for s in rows], indent=1))
+    elif not rows:
+        print("no games played yet" if label is None else f"no games of {label} played yet")
+    else:
+        print("\n".join(_table(rows)))
+    return 0
