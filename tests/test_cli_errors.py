@@ -89,7 +89,8 @@ def test_writing_to_a_folder_names_the_target_not_a_temporary_file(tmp_path: Pat
 @pytest.mark.parametrize(("argv", "message"), [
     (["runs", "show"], "runs show needs a run id"),
     (["deal", "--winnable", "--file", "x.txt"], "--winnable goes with --seed"),
-    (["show", "Ah Kd"], "no such file (and not a deal string"),
+    (["show", "Ah Kd"], "deal string: 2 cards, not 52; missing Ac"),
+    (["show", "no-such-board.txt"], "no such file (and not a deal string"),
     (["compare", "priority", "wizard", "--games", "5"], "unknown strategy 'wizard'"),
 ])
 def test_bad_command_line_input_is_a_usage_error(argv: list[str], message: str, tmp_path: Path,

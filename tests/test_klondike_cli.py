@@ -77,7 +77,8 @@ def test_show_of_a_record_gives_its_last_position(tmp_path: Path, capsys: pytest
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["show", "Ah Kd"], "no such file"),
+        (["show", "Ah Kd"], "missing Ac"),
+        (["show", "no-such-deal.txt"], "no such file"),
         (["deal", "--file", "/nonexistent/deal.txt"], "no such file"),
         (["deal", "--seed", "-3"], "seed"),
         (["deal", "--seed", "1", "--variant", "nope"], "unknown variant 'nope'"),

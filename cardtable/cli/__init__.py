@@ -3,7 +3,9 @@
 One module per command group: :mod:`.klondike` (``variants``, ``deal``,
 ``show``, ``replay``), :mod:`.simulate` (``simulate``, ``runs``, ``compare``,
 ``strategies``), :mod:`.solve` (``solve``, ``hint``) and :mod:`.kings_corner`
-(the ``kings-corner`` group, with the human seat in :mod:`.kings_corner_seat`).
+(the ``kings-corner`` group, with the human seat in :mod:`.kings_corner_seat`),
+:mod:`.play` (``play``, the Textual app of :mod:`cardtable.app`) and
+:mod:`.stats` (``stats``, the statistics of games played).
 What they share lives in the ``_``-prefixed modules: :mod:`._options`
 (argument types, the variant options, colour, progress bars) and
 :mod:`._files` (reading files, atomic writes). No group imports another.
@@ -50,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     3
     """
     from cardtable import __version__
-    from cardtable.cli import kings_corner, klondike, simulate, solve
+    from cardtable.cli import kings_corner, klondike, play, simulate, solve, stats
 
     parser = argparse.ArgumentParser(
         prog="cardtable",
@@ -58,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"cardtable {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for group in (klondike, simulate, solve, kings_corner):
+    for group in (klondike, simulate, solve, kings_corner, play, stats):
         group.register(subparsers)
     return parser
 

@@ -1,0 +1,355 @@
+"""The Klondike app, driven through Textual's pilot: keys, mouse, hints,
+the end of a game, saving, the autosave and the ``play`` command's start-up."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from cli_helpers import run
+from klondike_helpers import layout
+from textual.pilot import Pilot
+
+import cardtable.app.klondike as app_module
+from cardtable.app import autosave
+from cardtable.app.klondike import KlondikeApp
+from cardtable.app.table import Spot, TableView
+from cardtable.cards import Card, Suit
+from cardtable.klondike import FOUNDATION, STOCK, KlondikeGame, KlondikeRecord, Move, Position, Variant
+
+Script = Callable[[Pilot[None], KlondikeApp], Awaitable[None]]
+
+
+def drive(app: KlondikeApp, script: Script) -> None:
+    """Run ``app`` on an 80x24 screen and play ``script`` on it."""
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await script(pilot, app)
+
+    asyncio.run(main())
+
+
+def new_app(tmp_path: Path, game: KlondikeGame | None = None, **options: object) -> KlondikeApp:
+    game = game if game is not None else KlondikeGame.from_seed(7, Variant.preset("draw1"))
+    return KlondikeApp(game, seed=7, autosave_path=tmp_path / "auto.txt", **options)  # type: ignore[arg-type]
+
+
+async def click(pilot: Pilot[None], app: KlondikeApp, spot: Spot, times: int = 1) -> None:
+    where = app.table.spot_position(spot)
+    assert where is not None, f"{spot} is not drawn"
+    if times == 2:
+        await pilot.double_click(TableView, offset=where)
+    else:
+        await pilot.click(TableView, offset=where)
+    await pilot.pause()
+
+
+def message(app: KlondikeApp) -> str:
+    return app.message
+
+
+# ----- keys ----------------------------------------------------------------------------------------
+
+
+def test_number_then_f_plays_to_the_foundation_and_autosaves(tmp_path: Path) -> None:
+    # Seed 7 deals the ace of clubs face up on pile 7.
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("7", "f")
+        assert app.game.moves == [Move.parse("7>F")]
+        assert app.game.foundation[Suit.CLUBS] == 1
+        saved = KlondikeRecord.parse((tmp_path / "auto.txt").read_text())
+        assert saved.moves == [Move.parse("7>F")] and saved.headers["Seed"] == "7"
+
+    drive(new_app(tmp_path), script)
+
+
+def test_a_pile_key_moves_the_run_that_fits_and_the_same_key_grows_the_run(tmp_path: Path) -> None:
+    # Pile 1 holds 9s 8h 7c; pile 2's Th takes the 9; pile 3's 9c takes the 8.
+    position = layout(["9s 8h 7c", "Th", "9c"])
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("1", "2")  # one card picked up: the run that fits (three cards) moves
+        assert app.game.moves == [Move.parse("1>2:3")]
+        await pilot.press("u", "1", "1", "3")  # two cards chosen: 8h 7c onto 9c
+        assert app.game.moves == [Move.parse("1>3:2")]
+        await pilot.press("1", "1", "1", "1")  # a fourth press: the whole run is already held
+        assert "whole face-up run" in message(app)
+        await pilot.press("escape")
+        assert app.held is None
+
+    drive(new_app(tmp_path, KlondikeGame(position, Variant.preset("draw1"))), script)
+
+
+def test_draw_undo_and_redo(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("d")
+        assert len(app.game.stock) == 23 and len(app.game.waste) == 1
+        await pilot.press("u")
+        assert len(app.game.stock) == 24 and not app.game.moves
+        await pilot.press("ctrl+y")
+        assert app.game.moves == [Move.parse("D")]
+        await pilot.press("ctrl+z")
+        assert not app.game.moves
+        assert KlondikeRecord.parse((tmp_path / "auto.txt").read_text()).moves == []
+
+    drive(new_app(tmp_path), script)
+
+
+def test_auto_play_sends_only_safe_cards_home(tmp_path: Path) -> None:
+    # Ac, 2c and Ah are safe; 3c is not while the red foundations are empty.
+    position = layout(["Qs | 3c", "Kd | 2c", "Kc | Ac", "Ks | Ah"])
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("a")
+        assert list(app.game.foundation) == [2, 0, 1, 0]
+        assert "3 safe cards" in message(app)
+
+    drive(new_app(tmp_path, KlondikeGame(position, Variant.preset("draw1"))), script)
+
+
+def test_the_cursor_picks_up_and_puts_down(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press(*["right"] * 6, "space")  # pile 7: the ace of clubs
+        assert app.held is not None and app.held.source == 6
+        await pilot.press("up", "enter")  # up to the foundations row, put it down there
+        assert app.game.moves == [Move.parse("7>F")]
+        await pilot.press("left", "left", "left", "left", "left", "enter")  # the stock
+        assert app.cursor == Spot(STOCK) and app.game.moves[-1] == Move.parse("D")
+
+    drive(new_app(tmp_path), script)
+
+
+def test_help_lists_the_keys_and_any_key_closes_it(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("question_mark")
+        assert type(app.screen).__name__ == "HelpScreen"
+        await pilot.press("x")
+        assert type(app.screen).__name__ != "HelpScreen"
+        assert not app.game.moves
+
+    drive(new_app(tmp_path), script)
+    for key in ("1-7", "  w ", "/ f", "  d ", "  a ", "ctrl+z", "ctrl+y", "  h ", "  n ", "  s ", "  ? ", "  q "):
+        assert key in app_module.HELP
+
+
+def test_new_game_deals_the_next_seed(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("d", "n")
+        assert app.seed == 8 and app.game.start == Position.from_seed(8) and not app.game.moves
+
+    drive(new_app(tmp_path), script)
+
+
+# ----- hints ---------------------------------------------------------------------------------------
+
+
+def test_a_hint_names_a_winning_move_and_lights_it_up(tmp_path: Path) -> None:
+    game = KlondikeGame(Position.from_seed(2), Variant.preset("thoughtful1"))
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "can be won" in message(app)
+        assert app.hint_move is not None and app.game.is_legal(app.hint_move)
+        marks = app.table.marks
+        assert marks.hinted or marks.hint_places
+
+    drive(new_app(tmp_path, game), script)
+
+
+def test_a_hint_without_an_answer_in_time_falls_back_to_the_heuristic(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(app_module, "HINT_MAX_STATES", 1)
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "best guess" in message(app)
+        assert app.hint_move is not None and app.game.is_legal(app.hint_move)
+
+    drive(new_app(tmp_path), script)
+
+
+# ----- mouse ---------------------------------------------------------------------------------------
+
+
+def test_a_click_on_the_stock_draws(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await click(pilot, app, Spot(STOCK))
+        assert app.game.moves == [Move.parse("D")]
+
+    drive(new_app(tmp_path), script)
+
+
+def test_click_a_card_then_where_it_goes(tmp_path: Path) -> None:
+    # Seed 7: the 7 of spades tops pile 4, the 8 of diamonds pile 6.
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await click(pilot, app, Spot(3, len(app.game.tableau[3]) - 1))
+        assert app.held is not None
+        await click(pilot, app, Spot(5, len(app.game.tableau[5]) - 1))
+        assert app.game.moves == [Move.parse("4>6")]
+        assert app.game.top(5) == Card.parse("7s")
+
+    drive(new_app(tmp_path), script)
+
+
+def test_a_double_click_sends_a_card_home(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await click(pilot, app, Spot(6, 6), times=2)
+        assert app.game.moves == [Move.parse("7>F")] and app.held is None
+
+    drive(new_app(tmp_path), script)
+
+
+# ----- the end of a game ---------------------------------------------------------------------------
+
+
+def test_a_game_with_every_card_face_up_finishes_itself_and_is_won(tmp_path: Path) -> None:
+    position = layout(["Kh Qc", "Kc"], stock="Qh", foundation=(11, 13, 11, 13))
+    (tmp_path / "auto.txt").write_text("an old autosave")
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("d")
+        assert not app.game.is_won()  # the queen of hearts is still in the waste
+        await pilot.press("w", "f")
+        assert app.game.is_won()
+        assert "fly home" in message(app) and "You won" in message(app)
+        assert not (tmp_path / "auto.txt").exists()
+
+    drive(new_app(tmp_path, KlondikeGame(position, Variant.preset("draw1"))), script)
+
+
+def test_a_stuck_game_says_so_and_offers_undo_or_a_new_game(tmp_path: Path) -> None:
+    # One pass only: after the last draw, nothing can move.
+    game = KlondikeGame(_stuck_position(), Variant.preset("draw1").replace(passes=1))
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        assert "Lost" not in message(app)
+        await pilot.press("d")
+        assert message(app).startswith("Lost: no") and "u to undo" in message(app)
+        await pilot.press("u")
+        assert "Lost" not in message(app)
+
+    drive(new_app(tmp_path, game), script)
+
+
+def _stuck_position() -> Position:
+    """Every card face down in pile 1 under a face-up 2c, the ace of clubs on
+    the waste and the 3 of diamonds in the stock: drawing it buries the ace
+    for good (one pass), anything else wins the ace back."""
+    two, ace, three = Card.parse("2c"), Card.parse("Ac"), Card.parse("3d")
+    rest = [c for c in Card._all if c not in (two, ace, three)]
+    return Position(((*rest, two), (), (), (), (), (), ()), (len(rest), 0, 0, 0, 0, 0, 0),
+                    (three,), (ace,), (0, 0, 0, 0), 1)
+
+
+# ----- saving, the autosave and the command ------------------------------------------------------
+
+
+@pytest.fixture
+def captured(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[KlondikeApp]:
+    """``cardtable play`` builds its app here instead of running it; the data folder is tmp_path."""
+    apps: list[KlondikeApp] = []
+    monkeypatch.setenv("CARDTABLE_DATA", str(tmp_path / "data"))
+    monkeypatch.setattr(KlondikeApp, "run", lambda self, *a, **k: apps.append(self))
+    return apps
+
+
+def test_save_then_reopen_with_file_and_replay(tmp_path: Path, captured: list[KlondikeApp],
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "game.txt"
+    assert run(capsys, "play", "--seed", "7", "--save", str(record))[0] == 0
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("7", "f", "d", "s")
+        assert str(record) in message(app)
+
+    drive(captured[0], script)
+    assert run(capsys, "replay", str(record))[0] == 0
+    assert run(capsys, "play", "--file", str(record))[0] == 0
+    reopened = captured[1].game
+    assert reopened.moves == [Move.parse("7>F"), Move.parse("D")]
+    assert reopened.position() == captured[0].game.position()
+    assert captured[1].seed == 7
+
+
+def test_the_autosave_brings_an_unfinished_game_back(captured: list[KlondikeApp],
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "play", "--seed", "7", "--variant", "vegas3")[0] == 0
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("7", "f", "d")
+        assert "Balance $-47" in str(app.query_one("#status").render())
+
+    drive(captured[0], script)  # the app ends without the game finished, as a killed one would
+    assert run(capsys, "play", "--seed", "9")[0] == 0  # looked at, not played: the autosave stays
+    async def look(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("question_mark", "x")
+
+    drive(captured[1], look)
+    assert run(capsys, "play")[0] == 0
+    again = captured[2]
+    assert again.game.position() == captured[0].game.position()
+    assert again.game.variant == Variant.preset("vegas3") and again.seed == 7
+    assert "restored" in message(again)
+
+
+def test_a_corrupt_autosave_is_set_aside_and_a_new_game_starts(tmp_path: Path, captured: list[KlondikeApp],
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    saved = autosave.autosave_path()
+    saved.parent.mkdir(parents=True)
+    saved.write_text("[Game \"Klondike\"]\n[Deal \"no such deal\"]\n")
+    assert run(capsys, "play")[0] == 0
+    notice = message(captured[0])
+    assert "set aside as klondike-autosave.txt.corrupt" in notice and "\n" not in notice
+    aside = saved.with_name(saved.name + ".corrupt")
+    assert aside.read_text().startswith("[Game") and not saved.exists()
+    assert not captured[0].game.moves
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["play", "--file", "no-such-file.txt"], "no such file"),
+    (["play", "--variant", "no-such-variant"], "no-such-variant"),
+    (["play", "--winnable", "--file", "x.txt"], "--winnable and --file"),
+    (["play", "--save", "/no/such/folder/game.txt"], "does not exist"),
+])
+def test_bad_input_is_one_line_and_exit_2_before_the_app_starts(
+        argv: list[str], words: str, captured: list[KlondikeApp], capsys: pytest.CaptureFixture[str]) -> None:
+    status, _out, err = run(capsys, *argv)
+    assert status == 2 and words in err and len(err.strip().splitlines()) == 1
+    assert captured == []
+
+
+def test_help_does_not_import_textual() -> None:
+    probe = ("import json, sys\nfrom cardtable.cli import main\n"
+             "for argv in (['--help'], ['play', '--help']):\n"
+             "    try:\n        main(argv)\n    except SystemExit:\n        pass\n"
+             "print(json.dumps('textual' in sys.modules), file=sys.stderr)")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert json.loads(result.stderr.strip().splitlines()[-1]) is False
+    assert "play" in result.stdout
+
+
+def test_a_foundation_card_comes_back_where_the_variant_allows(tmp_path: Path) -> None:
+    position = layout(["6h"], foundation=(5, 0, 0, 0))
+    rules = Variant.preset("draw1").replace(foundation_return=True)
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await click(pilot, app, Spot(FOUNDATION, suit=Suit.CLUBS))
+        await click(pilot, app, Spot(0, 0))
+        assert app.game.moves == [Move.parse("Fc>1")]
+
+    drive(new_app(tmp_path, KlondikeGame(position, rules)), script)
+
+
+def test_the_table_in_ascii_and_in_unicode(tmp_path: Path) -> None:
+    pictures: list[str] = []
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        pictures.append(app.table.render().plain)
+
+    drive(new_app(tmp_path, ascii_only=True), script)
+    drive(new_app(tmp_path), script)
+    plain, fancy = pictures
+    assert "Ac" in plain and "#24" in plain and not any(ord(c) > 127 for c in plain)
+    assert "A♣" in fancy and "░24" in fancy
+    assert all(len(line) <= 80 for line in fancy.splitlines()) and len(fancy.splitlines()) == 22
