@@ -142,8 +142,11 @@ class KlondikeApp(App[None]):
 
     def __init__(self, game: KlondikeGame, *, seed: int | None = None, winnable: bool = False,
                  save_path: Path | None = None, autosave_path: Path | None = None,
-                 ascii_only: bool = False, notice: str | None = None) -> None:
+                 stats_path: Path | None = None, ascii_only: bool = False, notice: str | None = None) -> None:
         super().__init__()
+        #: The results store that keeps the statistics of finished games (None: none kept).
+        self.stats_path = stats_path
+        self._recorded = False
         self.game = game
         self.seed = seed
         self.winnable = winnable
@@ -252,6 +255,7 @@ class KlondikeApp(App[None]):
         if game.is_won():
             if self._finished_after is None:
                 self._finished_after = time.monotonic() - self._started
+                self._record_played(won=True)
             self.message = f"{self.message} You won in {len(game.moves)} moves! n: new game."
             if keep and self.autosave_path is not None:
                 autosave.clear(self.autosave_path)
@@ -279,6 +283,24 @@ class KlondikeApp(App[None]):
         self.message = "All cards face up: they fly home. " + ("*" if self.ascii_only else "\u2728")
         return game
 
+    def _record_played(self, *, won: bool) -> None:
+        """Count this game in the statistics of its variant, once: a win when
+        it is won, a loss when it is left for a new game after a move."""
+        game = self.game
+        if self._recorded or self.stats_path is None or not game.moves:
+            return
+        self._recorded = True
+        from cardtable.sim.store import PlayedGame, ResultsStore
+
+        seconds = self._finished_after if self._finished_after is not None else time.monotonic() - self._started
+        start = game.start.deal_string() if game.start.is_deal else str(game.start)
+        try:
+            with ResultsStore(self.stats_path) as store:
+                store.record_played(PlayedGame.of(game.variant, start=start, won=won, seconds=round(seconds, 3),
+                                                  moves=len(game.moves), foundation=game.foundation_count()))
+        except (OSError, CardtableError) as error:
+            self.message = f"{self.message} Could not keep the statistics: {error}"
+
     def _autosave(self) -> None:
         if self.autosave_path is None:
             return
@@ -295,7 +317,10 @@ class KlondikeApp(App[None]):
                 self.cursor = Spot(spot.place, len(cards) - 1)
 
     def new_game(self) -> None:
-        """Deal the next game: the next seed (or winnable deal) in the same variant."""
+        """Deal the next game: the next seed (or winnable deal) in the same
+        variant. A game left unfinished after a move counts as a loss."""
+        if not self.game.is_won():
+            self._record_played(won=False)
         variant = self.game.variant
         self.seed = self.seed + 1 if self.seed is not None else secrets.randbelow(1_000_000)
         if self.winnable:
@@ -309,6 +334,7 @@ class KlondikeApp(App[None]):
         self.hint_move = None
         self._started = time.monotonic()
         self._finished_after = None
+        self._recorded = False
         self.cursor = Spot(0, 0)
         self.message = f"New game: {'winnable deal' if self.winnable else 'seed'} {self.seed}."
         self._settle()

@@ -38,6 +38,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--save", metavar="FILE",
                         help="where the s key writes the game record (default ./cardtable-game.txt)")
     parser.add_argument("--ascii", action="store_true", help="plain ASCII cards (suits as c d h s)")
+    parser.add_argument("--store", metavar="PATH",
+                        help="the results store that keeps your statistics ('cardtable stats'; default: the "
+                             "per-user data directory)")
+    parser.add_argument("--no-stats", action="store_true", help="keep no statistics of these games")
     add_variant_arguments(parser)
     parser.set_defaults(func=_cmd_play)
 
@@ -78,9 +82,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
             game = KlondikeGame(Position.from_seed(number), variant)
 
     from cardtable.app.klondike import KlondikeApp
+    from cardtable.sim.store import default_store_path
 
-    KlondikeApp(game, seed=number, winnable=args.winnable, save_path=save_path,
-                autosave_path=autosave_path, ascii_only=args.ascii, notice=notice).run()
+    stats_path = None if args.no_stats else Path(args.store) if args.store else default_store_path()
+    KlondikeApp(game, seed=number, winnable=args.winnable, save_path=save_path, autosave_path=autosave_path,
+                stats_path=stats_path, ascii_only=args.ascii, notice=notice).run()
     return 0
 
 

@@ -353,3 +353,34 @@ def test_the_table_in_ascii_and_in_unicode(tmp_path: Path) -> None:
     assert "Ac" in plain and "#24" in plain and not any(ord(c) > 127 for c in plain)
     assert "A♣" in fancy and "░24" in fancy
     assert all(len(line) <= 80 for line in fancy.splitlines()) and len(fancy.splitlines()) == 22
+
+
+def test_finished_and_abandoned_games_count_in_the_statistics(tmp_path: Path) -> None:
+    from cardtable.sim.store import ResultsStore, variant_label
+
+    store = tmp_path / "results.sqlite"
+    position = layout(["Kh Qc", "Kc"], stock="Qh", foundation=(11, 13, 11, 13))
+    variant = Variant.preset("draw1")
+
+    async def win_then_abandon(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("d", "w", "f")
+        assert app.game.is_won()
+        await pilot.press("u", "f")  # undo and win again: still one game
+        await pilot.press("n")  # a new game, not played: it counts for nothing
+        await pilot.press("d", "n")  # one move, then left: a loss
+
+    drive(new_app(tmp_path, KlondikeGame(position, variant), stats_path=store), win_then_abandon)
+    with ResultsStore(store, create=False) as results:
+        (stats,) = results.play_stats(variant_label(variant))
+        games = results.played_games()
+    assert (stats.played, stats.won, stats.current_streak, stats.best_streak) == (2, 1, 0, 1)
+    assert stats.fewest_moves == 5 and [g.won for g in games] == [True, False]  # D, W>F, then three fly home
+    assert games[1].start == Position.from_seed(8).deal_string() and games[1].moves == 1
+
+
+def test_no_statistics_are_kept_without_a_store(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("d", "n")
+
+    drive(new_app(tmp_path), script)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["auto.txt"]
