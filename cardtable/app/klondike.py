@@ -65,6 +65,7 @@ Klondike: build the four foundations up by suit, from ace to king.
   h            hint: the solver looks for a win for about a second
   n            new game (the next seed)
   s            save the game record (--save FILE, else ./cardtable-game.txt)
+  t            statistics of your games in each variant
   ?            this help       q        quit
 Mouse: click a card or a run, then where it goes; double-click sends a card
 home; click the stock to draw. Every move is saved: 'cardtable play' with no
@@ -82,17 +83,22 @@ class Held:
     grown: bool = False
 
 
-class HelpScreen(ModalScreen[None]):
-    """Every key, closed by any key or click."""
+class TextScreen(ModalScreen[None]):
+    """A page of text over the table (the keys, the statistics), closed by
+    any key or click."""
 
     DEFAULT_CSS = """
-    HelpScreen { align: center middle; }
-    HelpScreen > Static { width: auto; max-width: 100%; height: auto; max-height: 100%;
+    TextScreen { align: center middle; }
+    TextScreen > Static { width: auto; max-width: 100%; height: auto; max-height: 100%;
                           border: round $accent; background: $panel; padding: 0 1; }
     """
 
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
     def compose(self) -> ComposeResult:
-        yield Static(HELP, markup=False)
+        yield Static(self.text, markup=False)
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
@@ -131,6 +137,7 @@ class KlondikeApp(App[None]):
         Binding("n", "new_game", "new game", show=False),
         Binding("s", "save", "save", show=False),
         Binding("question_mark", "help", "help", show=False),
+        Binding("t", "stats", "statistics", show=False),
         Binding("q", "quit", "quit", show=False),
         Binding("escape", "drop", "put back", show=False),
         Binding("space,enter", "select", "pick up / put down", show=False),
@@ -177,8 +184,7 @@ class KlondikeApp(App[None]):
     def _show_status(self) -> None:
         game = self.game
         end = self._finished_after if self._finished_after is not None else time.monotonic() - self._started
-        minutes, seconds = divmod(int(end), 60)
-        parts = [f"Moves {len(game.moves)}", f"Time {minutes}:{seconds:02d}"]
+        parts = [f"Moves {len(game.moves)}", f"Time {_clock(end)}"]
         scoring = game.variant.scoring.kind
         if scoring == "vegas":
             parts.append(f"Balance ${game.score}")
@@ -497,7 +503,39 @@ class KlondikeApp(App[None]):
         self._say(f"Saved the game record to {path}.")
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen())
+        self.push_screen(TextScreen(HELP))
+
+    def action_stats(self) -> None:
+        self.push_screen(TextScreen(self.stats_text()))
+
+    def stats_text(self) -> str:
+        """The statistics page: this variant's figures first, then every other
+        variant played (from the results store; nothing is written)."""
+        from cardtable.sim.store import ResultsStore, variant_label
+
+        if self.stats_path is None:
+            return "No statistics are kept in this session (--no-stats).\nAny key closes this."
+        if not self.stats_path.exists():
+            return "No games finished yet: a won game, or one left for a new game, counts.\nAny key closes this."
+        current = variant_label(self.game.variant)
+        try:
+            with ResultsStore(self.stats_path, create=False) as store:
+                every = store.play_stats()
+        except (OSError, CardtableError) as error:
+            return f"The statistics cannot be read: {error}\nAny key closes this."
+        every.sort(key=lambda s: (s.variant != current, s.variant))
+        lines = ["Your games      played   won  win rate  streak  best  best time  fewest moves", ""]
+        for stats in every:
+            best_time = "-" if stats.best_seconds is None else _clock(stats.best_seconds)
+            fewest = "-" if stats.fewest_moves is None else str(stats.fewest_moves)
+            lines.append(f"{stats.variant[:14]:<14} {stats.played:>7} {stats.won:>5} {stats.win_rate:>9.1%} "
+                         f"{stats.current_streak:>7} {stats.best_streak:>5} {best_time:>10} {fewest:>13}")
+        if not every:
+            lines.append("No games finished yet.")
+        elif every[0].variant != current:
+            lines.insert(2, f"{current[:60]}: no games finished yet")
+        lines += ["", "'cardtable stats' shows the same, with the whole name of each variant. Any key closes this."]
+        return "\n".join(lines)
 
     def action_drop(self) -> None:
         if self.held is not None:
@@ -581,3 +619,10 @@ class KlondikeApp(App[None]):
     def _hint_failed(self, reason: str) -> None:
         self._hinting = False
         self._say(f"No hint: {reason}")
+
+
+def _clock(seconds: float) -> str:
+    """``M:SS``, or ``H:MM:SS`` from an hour on."""
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"

@@ -17,7 +17,7 @@ from textual.pilot import Pilot
 
 import cardtable.app.klondike as app_module
 from cardtable.app import autosave
-from cardtable.app.klondike import KlondikeApp
+from cardtable.app.klondike import HELP, KlondikeApp
 from cardtable.app.table import Spot, TableView
 from cardtable.cards import Card, Suit
 from cardtable.klondike import FOUNDATION, STOCK, KlondikeGame, KlondikeRecord, Move, Position, Variant
@@ -127,9 +127,9 @@ def test_the_cursor_picks_up_and_puts_down(tmp_path: Path) -> None:
 def test_help_lists_the_keys_and_any_key_closes_it(tmp_path: Path) -> None:
     async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
         await pilot.press("question_mark")
-        assert type(app.screen).__name__ == "HelpScreen"
+        assert type(app.screen).__name__ == "TextScreen" and app.screen.text == HELP  # type: ignore[attr-defined]
         await pilot.press("x")
-        assert type(app.screen).__name__ != "HelpScreen"
+        assert type(app.screen).__name__ != "TextScreen"
         assert not app.game.moves
 
     drive(new_app(tmp_path), script)
@@ -384,3 +384,18 @@ def test_no_statistics_are_kept_without_a_store(tmp_path: Path) -> None:
 
     drive(new_app(tmp_path), script)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["auto.txt"]
+
+
+def test_the_statistics_page_shows_this_variant_first(tmp_path: Path) -> None:
+    store = tmp_path / "results.sqlite"
+    position = layout(["Kh Qc", "Kc"], stock="Qh", foundation=(11, 13, 11, 13))
+
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("t")
+        assert "No games finished yet" in app.screen.text  # type: ignore[attr-defined]
+        await pilot.press("x", "d", "w", "f", "t")
+        page = app.screen.text  # type: ignore[attr-defined]
+        row = page.splitlines()[2].split()
+        assert row[:4] == ["draw1", "1", "1", "100.0%"] and row[-1] == "5"
+
+    drive(new_app(tmp_path, KlondikeGame(position, Variant.preset("draw1")), stats_path=store), script)
