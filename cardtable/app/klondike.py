@@ -524,17 +524,19 @@ class KlondikeApp(App[None]):
         except (OSError, CardtableError) as error:
             return f"The statistics cannot be read: {error}\nAny key closes this."
         every.sort(key=lambda s: (s.variant != current, s.variant))
-        lines = ["Your games      played   won  win rate  streak  best  best time  fewest moves", ""]
+        lines = [f"{'Your games':<12} {'played':>6} {'won':>5} {'rate':>6} {'streak':>6} {'best':>5} "
+                 f"{'fastest':>8} {'fewest':>6}", ""]
         for stats in every:
             best_time = "-" if stats.best_seconds is None else _clock(stats.best_seconds)
             fewest = "-" if stats.fewest_moves is None else str(stats.fewest_moves)
-            lines.append(f"{stats.variant[:14]:<14} {stats.played:>7} {stats.won:>5} {stats.win_rate:>9.1%} "
-                         f"{stats.current_streak:>7} {stats.best_streak:>5} {best_time:>10} {fewest:>13}")
+            lines.append(f"{stats.variant[:12]:<12} {stats.played:>6} {stats.won:>5} {stats.win_rate:>6.0%} "
+                         f"{stats.current_streak:>6} {stats.best_streak:>5} {best_time:>8} {fewest:>6}")
         if not every:
             lines.append("No games finished yet.")
         elif every[0].variant != current:
             lines.insert(2, f"{current[:60]}: no games finished yet")
-        lines += ["", "'cardtable stats' shows the same, with the whole name of each variant. Any key closes this."]
+        lines += ["", "streak: wins in a row now; best: the longest; fastest and fewest: over wins.",
+                  "'cardtable stats' gives each variant's whole name. Any key closes this."]
         return "\n".join(lines)
 
     def action_drop(self) -> None:

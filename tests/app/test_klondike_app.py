@@ -396,6 +396,6 @@ def test_the_statistics_page_shows_this_variant_first(tmp_path: Path) -> None:
         await pilot.press("x", "d", "w", "f", "t")
         page = app.screen.text  # type: ignore[attr-defined]
         row = page.splitlines()[2].split()
-        assert row[:4] == ["draw1", "1", "1", "100.0%"] and row[-1] == "5"
+        assert row[:4] == ["draw1", "1", "1", "100%"] and row[-1] == "5"
 
     drive(new_app(tmp_path, KlondikeGame(position, Variant.preset("draw1")), stats_path=store), script)
