@@ -1,0 +1,543 @@
+"""Kings Corner in the terminal: you against bots, with keys and the mouse.
+
+The app is a thin client of the library: the engine
+(:class:`~cardtable.kings_corner.KingsCornerGame`) decides what is legal and
+explains what is not, the bots choose their actions from their own views, and
+the strategic bot's :func:`~cardtable.kings_corner.strategic.plan_turn` gives
+hints. The bots' actions are shown one by one with a Textual timer (``delay``
+seconds apart; space plays the rest at once). Hands go on until someone's
+penalty total reaches ``target``, seeded and rotated exactly as the line seat
+(:class:`cardtable.cli.kings_corner_seat.HumanSeat`) does it. See :data:`HELP`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid
+from textual.screen import ModalScreen
+from textual.timer import Timer
+from textual.widgets import Static
+
+from cardtable.cards import Card
+from cardtable.errors import CardtableError
+from cardtable.kings_corner.actions import DRAW, PASS, Action, Draw, MovePile, Pass, PlayCard
+from cardtable.kings_corner.bots import Bot, make_bot
+from cardtable.kings_corner.game import KingsCornerGame
+from cardtable.kings_corner.match import derive_seed
+from cardtable.kings_corner.render import card_text, describe_action
+from cardtable.kings_corner.strategic import plan_turn
+from cardtable.kings_corner.table import CORNERS, PilePosition
+
+__all__ = ["HELP", "KingsCornerApp"]
+
+HELP = """\
+Kings Corner: empty your hand first. A card goes on a pile one rank lower
+and of the other colour; an empty pile takes any card, a corner a king.
+A whole pile moves onto another when its bottom card fits that top card.
+
+  1-9          choose that card of your hand (counted from the left)
+  left, right  walk along your hand; space or enter chooses the card
+  n e s w      the pile North, East, South or West: with a card chosen,
+               play it there; with a pile chosen, move that pile there;
+               with nothing chosen, choose the pile to move
+  c 1-4        the corner NE, SE, SW or NW (c, then its number)
+  esc          put back what you chose
+  d            end the turn: draw a card (pass once the deck is empty)
+  u            undo your last action this turn
+  h            hint: what the strategic bot would do, lit up
+  space        while the bots play: the rest of their turn at once;
+               after a hand: deal the next one
+  ?            this help       q   quit
+Mouse: click a card of your hand, then a pile; or a pile, then another.
+Lowest penalty total wins: 10 a king left in hand, 1 any other card.
+Any key closes this."""
+
+#: The corners in the order of the ``c 1-4`` keys.
+_CORNER_KEYS = CORNERS
+#: The cross, row by row (None: the deck in the middle).
+_GRID = (
+    (PilePosition.NW, PilePosition.N, PilePosition.NE),
+    (PilePosition.W, None, PilePosition.E),
+    (PilePosition.SW, PilePosition.S, PilePosition.SE),
+)
+#: Width of one card of the hand on screen ("1:7♥  ").
+_CELL = 6
+
+
+def _pile_key(position: PilePosition) -> str:
+    if position.is_corner:
+        return f"c{_CORNER_KEYS.index(position) + 1}"
+    return position.name.lower()
+
+
+def _card(card: Card, ascii_only: bool, style: str = "") -> Text:
+    colour = "red" if card.is_red else ""
+    return Text(card_text(card, not ascii_only), style=f"{colour} {style}".strip())
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key, closed by any key or click."""
+
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > Static { width: auto; max-width: 100%; height: auto; max-height: 100%;
+                          border: round $accent; background: $panel; padding: 0 1; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(HELP, markup=False)
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        self.dismiss()
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.dismiss()
+
+
+class PileBox(Static):
+    """One pile of the cross: its top card, its bottom card and its size."""
+
+    def __init__(self, position: PilePosition, on_choose: Callable[[PilePosition], None]) -> None:
+        super().__init__(id=f"pile-{position.name}")
+        self.position = position
+        self._on_choose = on_choose
+        self.border_title = f"{position.name} · key {_pile_key(position)}"
+
+    def show(self, cards: tuple[Card, ...], ascii_only: bool) -> None:
+        if not cards:
+            self.update(Text("empty" + (" (a king)" if self.position.is_corner else ""), style="dim"))
+            return
+        text = Text("top ")
+        text.append_text(_card(cards[-1], ascii_only, "bold"))
+        if len(cards) > 1:
+            text.append("\nfrom ")
+            text.append_text(_card(cards[0], ascii_only))
+        text.append(f", {len(cards)} card{'s' * (len(cards) != 1)}" if len(cards) > 1 else "\n1 card")
+        self.update(text)
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self._on_choose(self.position)
+
+
+class HandView(Static):
+    """Your hand, sorted by rank then suit, each card in a cell of :data:`_CELL` columns."""
+
+    def __init__(self, on_choose: Callable[[int], None]) -> None:
+        super().__init__(id="hand")
+        self._on_choose = on_choose
+        self.border_title = "Your hand"
+
+    def per_row(self) -> int:
+        width = self.content_size.width or self.app.size.width - 2  # before the first layout
+        return max(1, width // _CELL)
+
+    def show(self, cards: list[Card], ascii_only: bool, *, cursor: int | None,
+             chosen: Card | None, hinted: Card | None) -> None:
+        text = Text()
+        per_row = self.per_row()
+        for index, card in enumerate(cards):
+            if index and index % per_row == 0:
+                text.append("\n")
+            label = f"{index + 1}:" if index < 9 else "  "
+            style = "reverse" if card == chosen else "bold green" if card == hinted else ""
+            if index == cursor:
+                style += " underline"
+            cell = Text(label, style="dim")
+            cell.append_text(_card(card, ascii_only, style))
+            text.append_text(cell)
+            text.append(" " * (_CELL - cell.cell_len))
+        self.update(text if cards else Text("(empty)", style="dim"))
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        self._on_choose(offset.y * self.per_row() + offset.x // _CELL)
+
+
+class KingsCornerApp(App[None]):
+    """You and ``opponents`` bots of ``level`` at a Kings Corner table, hand after
+    hand until a penalty total reaches ``target``. Hand ``h`` is dealt from
+    ``derive_seed(seed, h)`` and you move first in hand 0, then the first player
+    rotates, as in the line seat."""
+
+    TITLE = "cardtable: Kings Corner"
+    CSS = """
+    Screen { layout: vertical; }
+    #head, #players, #totals { height: 1; }
+    #cross { grid-size: 3 3; grid-rows: 4; height: 12; }
+    PileBox { border: round $secondary; height: 4; padding: 0 1; }
+    PileBox.chosen { border: heavy $accent; }
+    PileBox.hinted { border: double $success; }
+    #deck { height: 4; content-align: center middle; text-align: center; }
+    #hand { border: round $primary; height: 4; }
+    #log { height: 1; color: $text-muted; }
+    #message { height: 3; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(str(n), f"digit({n})", show=False) for n in range(1, 10)),
+        *(Binding(p.name.lower(), f"pile('{p.name}')", show=False) for p in (
+            PilePosition.N, PilePosition.E, PilePosition.S, PilePosition.W)),
+        Binding("c", "corner", "corner", show=False),
+        Binding("left", "cursor(-1)", show=False),
+        Binding("right", "cursor(1)", show=False),
+        Binding("space,enter", "select", "choose / skip / next hand", show=False),
+        Binding("escape", "drop", "put back", show=False),
+        Binding("d", "end_turn", "end the turn", show=False),
+        Binding("u", "undo", "undo", show=False),
+        Binding("h", "hint", "hint", show=False),
+        Binding("question_mark", "help", "help", show=False),
+        Binding("q", "quit", "quit", show=False),
+    ]
+
+    def __init__(self, *, opponents: int = 3, level: str = "strategic", seed: int | None = None,
+                 target: int = 25, delay: float = 0.6, ascii_only: bool = False) -> None:
+        super().__init__()
+        make_bot(level)  # an unknown level fails here, before anything is shown
+        self.opponents = opponents
+        self.level = level
+        self.seed = seed if seed is not None else time.time_ns() & ((1 << 63) - 1)
+        self.target = target
+        self.delay = delay
+        self.ascii_only = ascii_only
+        self.players = opponents + 1
+        #: Penalty totals of the match, "You" first, then Bot 1, Bot 2...
+        self.totals = [0] * self.players
+        self.entry_names = ["You"] + [f"Bot {i}" for i in range(1, self.players)]
+        self.hand_number = 0
+        self.game = KingsCornerGame.from_seed(self.players, derive_seed(self.seed, 0))
+        self.me = 0
+        self.names = list(self.entry_names)
+        self._bots: dict[int, Bot] = {}
+        #: "you", "bots", "hand-over" or "match-over".
+        self.phase = "you"
+        self.chosen: Card | PilePosition | None = None
+        self.cursor = 0
+        self.hint: list[Action] = []
+        self.message = ""
+        self.recent: list[str] = []
+        self._turn_start = 0
+        self._corner_pending = False
+        self._timer: Timer | None = None
+        self.piles = {p: PileBox(p, self.choose_pile) for row in _GRID for p in row if p is not None}
+        self.hand_view = HandView(self.choose_card)
+
+    # ----- layout --------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="head", markup=False)
+        yield Static(id="players", markup=False)
+        yield Static(id="totals", markup=False)
+        with Grid(id="cross"):
+            for row in _GRID:
+                for position in row:
+                    yield Static(id="deck", markup=False) if position is None else self.piles[position]
+        yield self.hand_view
+        yield Static(id="log", markup=False)
+        yield Static(id="message", markup=False)
+
+    def on_mount(self) -> None:
+        self._deal(0)
+
+    def on_resize(self) -> None:
+        self._refresh()
+
+    @property
+    def hand_cards(self) -> list[Card]:
+        """Your hand as shown: sorted by rank, then suit."""
+        return sorted(self.game.hand(self.me), key=lambda card: (card.rank, card.suit))
+
+    def _text(self, card: Card) -> str:
+        return card_text(card, not self.ascii_only)
+
+    def _refresh(self) -> None:
+        game = self.game
+        self.query_one("#head", Static).update(
+            f"Kings Corner · hand {self.hand_number + 1} · the match ends at {self.target} points · "
+            f"seed {self.seed} · ? help")
+        moving = game.turn if not game.is_over() else None
+        arrow = ">" if self.ascii_only else "▶"
+        self.query_one("#players", Static).update("Cards in hand: " + " ".join(
+            f"{arrow if seat == moving else ' '}{self.names[seat]} {game.hand_sizes[seat]}"
+            for seat in range(self.players)))
+        self.query_one("#totals", Static).update(
+            "Penalty totals: " + "  ".join(f"{n} {t}" for n, t in zip(self.entry_names, self.totals, strict=True)))
+        self.query_one("#deck", Static).update(f"deck\n{game.deck_count} card{'s' * (game.deck_count != 1)}")
+        hinted_piles: set[PilePosition] = set()
+        hinted_card: Card | None = None
+        if self.hint:
+            first = self.hint[0]
+            if isinstance(first, PlayCard):
+                hinted_card, hinted_piles = first.card, {first.target}
+            elif isinstance(first, MovePile):
+                hinted_piles = {first.source, first.target}
+        for position, box in self.piles.items():
+            box.show(game.pile(position), self.ascii_only)
+            box.set_class(self.chosen == position, "chosen")
+            box.set_class(position in hinted_piles, "hinted")
+        cards = self.hand_cards
+        self.cursor = min(self.cursor, max(0, len(cards) - 1))
+        self.hand_view.show(cards, self.ascii_only, cursor=self.cursor if self.phase == "you" else None,
+                            chosen=self.chosen if isinstance(self.chosen, Card) else None, hinted=hinted_card)
+        self.query_one("#log", Static).update(self._recent_line(self.size.width or 80))
+        self.query_one("#message", Static).update(self.message)
+
+    def _recent_line(self, width: int) -> str:
+        """The latest actions that fit on one line, the newest last."""
+        line = ""
+        for entry in reversed(self.recent):
+            longer = f"{entry} · {line}" if line else entry
+            if len(longer) > width:
+                return line
+            line = longer
+        return line
+
+    def _say(self, message: str) -> None:
+        self.message = message
+        self._refresh()
+
+    # ----- hands and turns -----------------------------------------------------------------------
+
+    def _deal(self, hand: int) -> None:
+        self.hand_number = hand
+        self.game = KingsCornerGame.from_seed(self.players, derive_seed(self.seed, hand))
+        self.me = hand % self.players  # who moves first rotates hand by hand
+        self._bots = {}
+        for seat in range(self.players):
+            entry = (seat - self.me) % self.players
+            self.names[seat] = self.entry_names[entry]
+            if seat != self.me:
+                self._bots[seat] = make_bot(self.level, derive_seed(self.seed, hand, entry))
+        self.recent = []
+        self.chosen, self.hint, self.cursor = None, [], 0
+        self._next_turn(f"Hand {hand + 1}: {self.names[0]} to start. ")
+
+    def _next_turn(self, lead: str = "") -> None:
+        """Hand the table to whoever moves now: you, the bots, or the end of the hand."""
+        if self.game.is_over():
+            self._finish_hand()
+        elif self.game.turn == self.me:
+            self.phase = "you"
+            self._turn_start = len(self.game.history)
+            self.chosen, self.hint = None, []
+            self._say(lead + "Your turn: choose a card (1-9) or a pile; d ends the turn.")
+        else:
+            self.phase = "bots"
+            self._say(lead + "The bots are playing (space: the rest at once).")
+            if self.delay > 0:
+                self._timer = self.set_timer(self.delay, self._bot_step)
+            else:
+                self._play_bots()
+
+    def _bot_action(self) -> None:
+        seat = self.game.turn
+        action = self._bots[seat].choose(self.game.view(seat))
+        if action is None:
+            raise RuntimeError(f"bot {self._bots[seat].name!r} in seat {seat} chose no action")
+        self.game.play(action)
+        self.recent.append(describe_action(action, self.names[seat], not self.ascii_only))
+
+    def _bot_step(self) -> None:
+        self._timer = None
+        if self.phase != "bots":
+            return
+        self._bot_action()
+        if self.game.is_over() or self.game.turn == self.me:
+            self._next_turn()
+        else:
+            self._refresh()
+            self._timer = self.set_timer(self.delay, self._bot_step)
+
+    def _play_bots(self) -> None:
+        """Play the bots' actions until it is your turn or the hand is over."""
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        while not self.game.is_over() and self.game.turn != self.me:
+            self._bot_action()
+        self._next_turn()
+
+    def _finish_hand(self) -> None:
+        outcome = self.game.outcome()
+        assert outcome is not None
+        for seat in range(self.players):
+            self.totals[(seat - self.me) % self.players] += outcome.penalties[seat]
+        if outcome.winner is None:
+            ended = "Stalemate: the deck is empty and nobody could play."
+        else:
+            ended = f"{self.names[outcome.winner]} emptied {'your' if outcome.winner == self.me else 'their'} hand!"
+        points = ", ".join(f"{self.names[s]} {outcome.penalties[s]}" for s in range(self.players))
+        self.chosen, self.hint = None, []
+        if max(self.totals) >= self.target:
+            self.phase = "match-over"
+            low = min(self.totals)
+            winners = [n for n, t in zip(self.entry_names, self.totals, strict=True) if t == low]
+            verb = "win" if winners == ["You"] or len(winners) > 1 else "wins"
+            self._say(f"{ended} Points: {points}.\nMatch over: {' and '.join(winners)} {verb} with {low}. "
+                      "q quits.")
+        else:
+            self.phase = "hand-over"
+            self._say(f"{ended} Points: {points}.\nSpace or enter deals the next hand; q quits.")
+
+    # ----- your choices --------------------------------------------------------------------------
+
+    def _your_turn(self) -> bool:
+        if self.phase == "you":
+            return True
+        if self.phase == "bots":
+            self._say("The bots are playing: space plays the rest of their turn at once.")
+        else:
+            self._say("The hand is over: " + ("q quits." if self.phase == "match-over"
+                                              else "space deals the next hand, q quits."))
+        return False
+
+    def choose_card(self, index: int) -> None:
+        """Choose the card at ``index`` (0-based, as shown) of your hand; again puts it back."""
+        self._corner_pending = False
+        if not self._your_turn():
+            return
+        cards = self.hand_cards
+        if not 0 <= index < len(cards):
+            self._say(f"You hold {len(cards)} card{'s' * (len(cards) != 1)}: there is no card {index + 1}.")
+            return
+        card = cards[index]
+        self.cursor = index
+        if self.chosen == card:
+            self.chosen = None
+            self._say(f"{self._text(card)} put back.")
+            return
+        self.chosen = card
+        self._say(f"{self._text(card)} chosen: now a pile (n e s w, c1-c4 for the corners, or click).")
+
+    def choose_pile(self, position: PilePosition) -> None:
+        """Choose a pile: the target of the chosen card or pile, or the pile to move."""
+        self._corner_pending = False
+        if not self._your_turn():
+            return
+        chosen = self.chosen
+        if isinstance(chosen, Card):
+            self._act(PlayCard(chosen, position))
+        elif isinstance(chosen, PilePosition):
+            if chosen == position:
+                self.chosen = None
+                self._say(f"Pile {position.name} put back.")
+            else:
+                self._act(MovePile(chosen, position))
+        elif position.is_corner:
+            self._say("A corner never moves: choose a card first, or a pile to move onto it.")
+        elif not self.game.pile(position):
+            self._say(f"Pile {position.name} is empty: choose a card to play there.")
+        else:
+            self.chosen = position
+            self._say(f"Pile {position.name} chosen: now the pile to move it onto.")
+
+    def _act(self, action: Action) -> None:
+        try:
+            self.game.play(action)
+        except CardtableError as error:  # the engine says why; nothing has changed
+            reason = str(error).split(": ", 1)[-1]
+            self.chosen = None
+            self._say(f"Not allowed: {reason}. Choose again.")
+            return
+        self.chosen, self.hint = None, []
+        self.recent.append(f"You played {self._describe(action)}")
+        if self.game.is_over() or self.game.turn != self.me:
+            self._next_turn()
+        else:
+            self._say(f"{self._describe(action)}. Go on, or d to end the turn.")
+
+    def _describe(self, action: Action) -> str:
+        if isinstance(action, PlayCard):
+            return f"{self._text(action.card)} on {action.target.name}"
+        if isinstance(action, MovePile):
+            return f"pile {action.source.name} onto {action.target.name}"
+        return str(action)
+
+    # ----- keys ----------------------------------------------------------------------------------
+
+    def action_digit(self, number: int) -> None:
+        if self._corner_pending and number <= len(_CORNER_KEYS):
+            self.choose_pile(_CORNER_KEYS[number - 1])
+        else:
+            self.choose_card(number - 1)
+
+    def action_pile(self, name: str) -> None:
+        self.choose_pile(PilePosition[name])
+
+    def action_corner(self) -> None:
+        if not self._your_turn():
+            return
+        self._corner_pending = True
+        self._say("Which corner? 1 NE, 2 SE, 3 SW, 4 NW.")
+
+    def action_cursor(self, step: int) -> None:
+        self._corner_pending = False
+        if self.phase == "you" and self.hand_cards:
+            self.cursor = (self.cursor + step) % len(self.hand_cards)
+            self._refresh()
+
+    def action_select(self) -> None:
+        self._corner_pending = False
+        if self.phase == "bots":
+            self._play_bots()
+        elif self.phase == "hand-over":
+            self._deal(self.hand_number + 1)
+        elif self.phase == "you":
+            self.choose_card(self.cursor)
+
+    def action_drop(self) -> None:
+        self._corner_pending = False
+        if self.chosen is not None:
+            self.chosen = None
+            self._say("Put back.")
+
+    def action_end_turn(self) -> None:
+        self._corner_pending = False
+        if not self._your_turn():
+            return
+        action = DRAW if self.game.deck_count else PASS
+        self.chosen, self.hint = None, []
+        self.game.play(action)
+        if isinstance(action, Draw):
+            drawn = self.game.hand(self.me)[-1]
+            self.recent.append(f"You drew {self._text(drawn)}")
+        else:
+            self.recent.append("You passed")
+        self._next_turn()
+
+    def action_undo(self) -> None:
+        self._corner_pending = False
+        if not self._your_turn():
+            return
+        if len(self.game.history) <= self._turn_start:
+            self._say("Nothing to undo this turn.")
+            return
+        action = self.game.undo()
+        self.chosen, self.hint = None, []
+        self._say(f"Took back {self._describe(action)}.")
+
+    def action_hint(self) -> None:
+        self._corner_pending = False
+        if not self._your_turn():
+            return
+        plan = plan_turn(self.game.view(self.me))
+        steps: list[Action] = [a for a in plan if not isinstance(a, (Draw, Pass))]
+        self.hint = steps
+        if not steps:
+            self._say("Hint: nothing worth playing; d ends the turn.")
+            return
+        self._say("Hint: " + ", then ".join(self._describe(a) for a in steps) + ", then d.")
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
