@@ -98,3 +98,62 @@ def test_ctrl_c_while_waiting_yields_the_finished_units_in_order_then_raises() -
     numbers = [int(n**0.5) for n in seen]
     assert numbers[:3] == [0, 1, 2]
     assert numbers == sorted(set(numbers)) and len(numbers) < len(units)
+
+
+def _worker_signal_handlers(_: int) -> tuple[object, object]:
+    return signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+
+
+def test_workers_ignore_ctrl_c_and_sigterm() -> None:
+    handlers = set(LocalExecutor(2).map(_worker_signal_handlers, range(4)))
+    assert handlers == {(signal.SIG_IGN, signal.SIG_IGN)}
+
+
+def test_an_interrupt_stops_units_still_running_after_the_grace_and_leaves_no_worker() -> None:
+    # Unit 1 would run for a minute: the executor stops it after its short
+    # grace, yields unit 0, raises, and no worker process is left.
+    import multiprocessing
+
+    units = [(0, 0.0), (1, 60.0), (2, 60.0)]
+    seen: list[int] = []
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        try:
+            for result in LocalExecutor(2).map(slow_square, units):
+                seen.append(result)
+                timer.start()
+        finally:
+            timer.cancel()
+    assert seen == [0]
+    assert time.monotonic() - started < 10
+    assert multiprocessing.active_children() == []
+
+
+def test_main_restores_the_sigterm_handler() -> None:
+    from cardtable.cli import main
+
+    def mine(signum: int, frame: object) -> None:
+        pass
+
+    previous = signal.signal(signal.SIGTERM, mine)
+    try:
+        assert main(["strategies"]) == 0
+        assert signal.getsignal(signal.SIGTERM) is mine
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def test_sigterm_during_main_unwinds_like_ctrl_c_and_exits_143(capsys: pytest.CaptureFixture[str]) -> None:
+    from cardtable.cli import main
+
+    previous = signal.getsignal(signal.SIGTERM)
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGTERM))
+    timer.start()
+    try:
+        status = main(["kings-corner", "match", "--games", "3000000", "--workers", "1", "--quiet"])
+    finally:
+        timer.cancel()
+    assert status == 143
+    assert "cardtable: interrupted by SIGTERM: reported the " in capsys.readouterr().err
+    assert signal.getsignal(signal.SIGTERM) is previous

@@ -20,7 +20,14 @@ numba, numpy or matplotlib: the commands that need them import them.
 - a :class:`~cardtable.errors.CardtableError` (bad input of any kind):
   ``cardtable: error: MESSAGE``, exit status 2;
 - an :class:`OSError` about a path the user gave: the same, naming the path;
-- KeyboardInterrupt: exit status 130; a closed output pipe: exit status 0;
+- Ctrl-C (SIGINT): exit status 130; SIGTERM: exit status 143. For the length
+  of a command, SIGTERM raises :class:`Terminated` (a KeyboardInterrupt) in
+  the main thread, so it unwinds exactly as Ctrl-C does: temporary files go,
+  finished work is kept, a stored run is marked interrupted. The one line on
+  stderr says ``interrupted`` (Ctrl-C) or ``interrupted by SIGTERM`` (a
+  command that kept some work says how much, using :func:`interruption`).
+  The previous SIGTERM handler is restored afterwards;
+- a closed output pipe: exit status 0;
 - anything else is a bug: ``cardtable: internal error: TYPE: MESSAGE`` and
   a request to report it, exit status 70 (with ``CARDTABLE_DEBUG=1`` in the
   environment the traceback is printed too).
@@ -30,17 +37,24 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
 from collections.abc import Sequence
+from types import FrameType
+from typing import Any
 
 from cardtable.errors import CardtableError
 
-__all__ = ["EXIT_INTERNAL_ERROR", "EXIT_INTERRUPTED", "EXIT_USAGE", "build_parser", "main"]
+__all__ = ["EXIT_INTERNAL_ERROR", "EXIT_INTERRUPTED", "EXIT_TERMINATED", "EXIT_USAGE", "Terminated", "build_parser",
+           "interruption", "main"]
 
 #: Exit status for bad input (as argparse uses for bad options).
 EXIT_USAGE = 2
 #: Exit status when interrupted (128 + SIGINT).
 EXIT_INTERRUPTED = 130
+#: Exit status when terminated (128 + SIGTERM).
+EXIT_TERMINATED = 143
 #: Exit status for a bug (``EX_SOFTWARE`` of sysexits.h).
 EXIT_INTERNAL_ERROR = 70
 
@@ -65,10 +79,58 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived: raised in the main thread while a command runs, so
+    every ``except KeyboardInterrupt`` and ``finally`` runs as for Ctrl-C."""
+
+
+#: Whether SIGTERM arrived during the command running now.
+_terminated = False
+
+
+def interruption() -> tuple[str, int]:
+    """How the command running now was interrupted, as the start of its
+    message and its exit status: ``("interrupted by SIGTERM", 143)`` after
+    SIGTERM, else (Ctrl-C) ``("interrupted", 130)``.
+
+    >>> interruption()
+    ('interrupted', 130)
+    """
+    return ("interrupted by SIGTERM", EXIT_TERMINATED) if _terminated else ("interrupted", EXIT_INTERRUPTED)
+
+
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    global _terminated
+    if _terminated:
+        return  # already unwinding: let the cleanup finish
+    _terminated = True
+    raise Terminated
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``);
     returns the exit status. Bad options exit through argparse
     (:class:`SystemExit`, status 2)."""
+    global _terminated
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    previous: Any = None
+    _terminated = False
+    if in_main_thread:
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        status = _run(argv)
+        if status == EXIT_INTERRUPTED and _terminated:
+            status = EXIT_TERMINATED
+        return status
+    except KeyboardInterrupt:  # SIGTERM while reporting an error
+        return interruption()[1]
+    finally:
+        if in_main_thread:
+            signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+        _terminated = False
+
+
+def _run(argv: Sequence[str] | None) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -78,8 +140,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_USAGE
         return int(func(args) or 0)
     except KeyboardInterrupt:
-        print("cardtable: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        what, status = interruption()
+        print(f"cardtable: {what}", file=sys.stderr)
+        return status
     except BrokenPipeError:
         _silence_stdout()
         return 0

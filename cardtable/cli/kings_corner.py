@@ -25,7 +25,7 @@ from cardtable.kings_corner.record import HandRecord
 from cardtable.kings_corner.render import describe_action, table_text
 
 if TYPE_CHECKING:
-    from cardtable.kings_corner.match import MatchReport
+    from cardtable.kings_corner.match import HandResult, MatchReport
 
 __all__ = ["register"]
 
@@ -112,8 +112,15 @@ def _match(args: argparse.Namespace) -> int:
     players = args.players.split(",")
     started = time.perf_counter()
     show = not args.quiet and sys.stderr.isatty() and args.games >= 50
+    results: list[HandResult] = []
+    interrupted = False
     with progress_bar(args.games, "hands", enabled=show) as advance:
-        results = run_hands(players, args.games, args.seed, args.workers, advance if show else None)
+        try:
+            run_hands(players, args.games, args.seed, args.workers, advance if show else None,
+                      on_hands=results.extend)
+        except KeyboardInterrupt:  # report the hands played so far
+            interrupted = True
+    results.sort(key=lambda result: result.index)
     elapsed = time.perf_counter() - started
     report = summarize_hands([p.strip().lower() for p in players], results, args.seed, args.target)
     if args.json:
@@ -122,6 +129,12 @@ def _match(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=1))
     else:
         print(_report_text(report, elapsed))
+    if interrupted:
+        from cardtable.cli import interruption
+
+        what, status = interruption()
+        print(f"cardtable: {what}: reported the {len(results):,} of {args.games:,} hands played", file=sys.stderr)
+        return status
     return 0
 
 

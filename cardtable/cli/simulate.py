@@ -10,8 +10,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from cardtable.bots import HOME_VARIANTS, STRATEGIES
@@ -135,6 +138,20 @@ def _record_text(spec: RunSpec, result: GameResult, color: bool, ascii_: bool, n
     return narrate(record, unicode=not ascii_, color=color, title=f"Game {number} ({where}), strategy {spec.strategy}")
 
 
+@contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM until the block is done (they arrive after it)."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks
+        yield
+        return
+    held = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from cardtable.sim.runner import Batch, RunSpec, run_games
     from cardtable.sim.stats import summarize_games
@@ -154,33 +171,47 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
                                  seed=None if deals else args.seed,
                                  deals_file=_where_from(args.deals),
                                  games=count)
-    output = AtomicWriter(args.output) if args.output else None
-    show_progress = not args.no_progress and sys.stderr.isatty() and count >= 2000
-    pending: dict[int, GameResult] = {}
-    next_out = 0
+    try:
+        output = AtomicWriter(args.output) if args.output else None
+    except KeyboardInterrupt:
+        if store is not None and run_id is not None:
+            store.finish_run(run_id, "interrupted", {})
+        raise
+    try:
+        show_progress = not args.no_progress and sys.stderr.isatty() and count >= 2000
+        pending: dict[int, GameResult] = {}
+        next_out = 0
 
-    started = time.perf_counter()
-    with progress_bar(count, f"{strategy} on {variant.name}", enabled=show_progress, rate_unit="games") as advance:
+        started = time.perf_counter()
+        with progress_bar(count, f"{strategy} on {variant.name}", enabled=show_progress,
+                          rate_unit="games") as advance:
 
-        def on_batch(batch: Batch) -> None:
-            nonlocal next_out
-            advance(len(batch))
-            if store is not None and run_id is not None:
-                store.add_games(run_id, batch, variant)
-            if output is not None:
-                for r in batch.results(variant):
-                    pending[r.index] = r
-                while next_out in pending:  # write in index order whatever order batches finish in
-                    output.write(json.dumps(pending.pop(next_out).to_dict()) + "\n")
-                    next_out += 1
+            def on_batch(batch: Batch) -> None:
+                nonlocal next_out
+                advance(len(batch))
+                with _signals_deferred():  # a batch is stored and written whole, or not at all
+                    if store is not None and run_id is not None:
+                        store.add_games(run_id, batch, variant)
+                    if output is not None:
+                        for r in batch.results(variant):
+                            pending[r.index] = r
+                        while next_out in pending:  # write in index order whatever order batches finish in
+                            output.write(json.dumps(pending.pop(next_out).to_dict()) + "\n")
+                            next_out += 1
 
-        results = run_games(spec, count, workers=workers, on_batch=on_batch, use_fast=not args.no_fast)
-    seconds = time.perf_counter() - started
-    interrupted = len(results) < count
-    if output is not None:
-        for index in sorted(pending):  # an interrupted run may leave gaps; keep what finished
-            output.write(json.dumps(pending[index].to_dict()) + "\n")
-        output.commit()
+            results = run_games(spec, count, workers=workers, on_batch=on_batch, use_fast=not args.no_fast)
+        seconds = time.perf_counter() - started
+        interrupted = len(results) < count
+        if output is not None:
+            for index in sorted(pending):  # an interrupted run may leave gaps; keep what finished
+                output.write(json.dumps(pending[index].to_dict()) + "\n")
+            output.commit()
+    except KeyboardInterrupt:  # outside the games (they end quietly): no temporary file left, the run marked
+        if output is not None:
+            output.abandon()
+        if store is not None and run_id is not None:
+            store.finish_run(run_id, "interrupted", {})
+        raise
     summary = summarize_games(results, seconds) if results else None
     if store is not None and run_id is not None:
         store.finish_run(run_id, "interrupted" if interrupted else "finished", summary.to_dict() if summary else {})
@@ -211,9 +242,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"plot written to {args.plot}")
     if interrupted:
-        print(f"cardtable: interrupted: kept the {len(results):,} of {count:,} games that finished",
-              file=sys.stderr)
-        return 130
+        from cardtable.cli import interruption
+
+        what, status = interruption()
+        print(f"cardtable: {what}: kept the {len(results):,} of {count:,} games that finished", file=sys.stderr)
+        return status
     return 0
 
 

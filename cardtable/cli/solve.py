@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from cardtable.cli._files import atomic_write_text, check_output, read_deals_file, read_text
@@ -74,19 +75,38 @@ def _result_line(result: SolveResult) -> str:
 
 
 def _cmd_batch(args: argparse.Namespace, variant: Variant) -> int:
+    """Solve every deal of the file. Interrupted (Ctrl-C, SIGTERM), it keeps
+    the rows solved so far (the output file is written with them, empty when
+    none finished), says how many, and returns 130 (143 for SIGTERM)."""
     from cardtable.solver import solve_batch, summarize_solves
 
     check_output(args.output)  # before the work, not after it
     deals = read_deals_file(args.deals)
+    rows: list[dict[str, object]] = []
+
+    def keep(row: dict[str, object], advance: Callable[[int], None]) -> None:
+        rows.append(row)
+        advance(1)
+
+    interrupted = False
     with progress_bar(len(deals), "solving", transient=False) as advance:
-        rows = solve_batch(deals, variant, timeout=args.timeout, max_states=args.max_states,
-                           workers=args.workers or 1, on_result=lambda row: advance(1))
+        try:
+            solve_batch(deals, variant, timeout=args.timeout, max_states=args.max_states,
+                        workers=args.workers or 1, on_result=lambda row: keep(row, advance))
+        except KeyboardInterrupt:
+            interrupted = True
     text = "".join(json.dumps(row) + "\n" for row in rows)
     if args.output:
         atomic_write_text(args.output, text)
     else:
         sys.stdout.write(text)
     print(summarize_solves(rows).text(), file=sys.stderr)
+    if interrupted:
+        from cardtable.cli import interruption
+
+        what, status = interruption()
+        print(f"cardtable: {what}: kept the {len(rows):,} of {len(deals):,} deals solved", file=sys.stderr)
+        return status
     return 0
 
 

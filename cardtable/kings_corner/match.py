@@ -115,13 +115,17 @@ def run_hands(
     progress: Callable[[int], None] | None = None,
     *,
     executor: Executor | None = None,
+    on_hands: Callable[[list[HandResult]], None] | None = None,
 ) -> list[HandResult]:
     """Play hands ``0 .. games-1`` and return their results in order.
 
     The hands run in blocks on ``executor`` (default: a
     :class:`~cardtable.sim.executor.LocalExecutor` with ``workers``
     processes, :func:`os.cpu_count` unless told; 1 plays in this process).
-    ``progress`` is called with the number of hands just done.
+    ``progress`` is called with the number of hands just done, ``on_hands``
+    with the results of each block as it finishes (in order). A
+    KeyboardInterrupt reaches the caller after ``on_hands`` has been given
+    every block that finished, so the caller can keep them.
 
     >>> [result.index for result in run_hands(["greedy", "random"], 3, seed=1, workers=1)]
     [0, 1, 2]
@@ -138,6 +142,8 @@ def run_hands(
     results: list[HandResult] = []
     for done in executor.map(partial(_play_range, names, seed), blocks):
         results.extend(done)
+        if on_hands:
+            on_hands(done)
         if progress:
             progress(len(done))
     return results

@@ -21,11 +21,14 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, wait
 from itertools import chain, islice
 from typing import Protocol, TypeVar
 
 __all__ = ["Executor", "LocalExecutor"]
+
+#: Seconds an interrupted :meth:`LocalExecutor.map` waits for running units.
+_GRACE = 2.0
 
 U = TypeVar("U")
 R = TypeVar("R")
@@ -51,12 +54,15 @@ class LocalExecutor:
     task runs in this process with no pool. ``task`` and the units must be
     picklable (a module-level function, a :func:`functools.partial` of one).
 
-    Workers ignore Ctrl-C: the parent handles it. A KeyboardInterrupt while
-    :meth:`map` waits for a result stops handing out work, cancels the units
-    not yet started, waits for the running ones, yields every unit that
-    finished (still in unit order, possibly with gaps), then raises the
-    KeyboardInterrupt again. An exception raised by the task reaches the
-    caller when its unit's turn comes.
+    Workers ignore Ctrl-C and SIGTERM (both reach the whole process group):
+    the parent handles them. A KeyboardInterrupt while :meth:`map` waits for
+    a result stops handing out work, cancels the units not yet started,
+    waits up to two seconds for the running ones (then stops them: their
+    work is lost, as it is when one worker runs them in this process), shuts
+    the pool down, yields every unit that finished (still in unit order,
+    possibly with gaps), then raises the KeyboardInterrupt again. No worker
+    outlives :meth:`map`. An exception raised by the task reaches the caller
+    when its unit's turn comes.
     """
 
     def __init__(self, workers: int | None = None) -> None:
@@ -88,6 +94,10 @@ class LocalExecutor:
                     in_flight.popleft()
                     yield result
             except KeyboardInterrupt:
+                for future in in_flight:
+                    future.cancel()
+                wait(in_flight, timeout=_GRACE)
+                _stop_workers(pool)
                 pool.shutdown(wait=True, cancel_futures=True)
                 for future in in_flight:
                     if future.done() and not future.cancelled() and future.exception() is None:
@@ -99,9 +109,18 @@ class LocalExecutor:
             pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Kill the pool's processes still running a unit (they ignore SIGTERM)."""
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        if process.is_alive():
+            process.kill()
+
+
 def _ignore_interrupts() -> None:
-    # Ctrl-C reaches every process of the terminal's group; the parent alone
-    # decides what to keep, so workers carry on with their unit.
+    # Ctrl-C and a SIGTERM to the process group reach every process of the
+    # group; the parent alone decides what to keep and when the workers stop.
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)

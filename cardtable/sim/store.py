@@ -11,6 +11,15 @@ Anything wrong with the file (not a store, unreadable, read-only, corrupt)
 raises :class:`~cardtable.errors.StoreError` naming it. Opening with
 ``create=False`` (for listing runs) never creates or changes a file.
 
+Each run keeps the process id and host name of the process that started it.
+A run still ``running`` whose process is gone from this host (killed with
+``kill -9``, or the machine lost power) is shown as ``interrupted`` by
+:meth:`ResultsStore.runs` and :meth:`ResultsStore.run`; a store opened for
+writing also records that, a read-only one is left as it is. A store made
+before runs kept their process gains the two columns the first time it is
+opened for writing; its older runs (and every run, read-only) are shown as
+stored, since nobody can tell whether their process still runs.
+
 A person's games (:class:`PlayedGame`, one row each, written by
 :meth:`ResultsStore.record_played`) are kept under their variant's label
 (:func:`variant_label`), and :meth:`ResultsStore.play_stats` sums them up per
@@ -42,6 +51,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import socket
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -68,7 +78,9 @@ CREATE TABLE IF NOT EXISTS runs (
     games_requested INTEGER NOT NULL,
     games_played INTEGER NOT NULL DEFAULT 0,
     status TEXT NOT NULL,
-    summary TEXT
+    summary TEXT,
+    pid INTEGER,
+    host TEXT
 );
 CREATE TABLE IF NOT EXISTS games (
     run_id INTEGER NOT NULL REFERENCES runs(id),
@@ -98,6 +110,27 @@ CREATE TABLE IF NOT EXISTS played (
 );
 CREATE INDEX IF NOT EXISTS played_by_variant ON played (variant, id);
 """
+
+
+_RUN_COLUMNS = ("id, created, kind, strategy, variant, seed, deals_file, games_requested, games_played, status,"
+                " summary")
+
+
+def _process_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs on this host (a zombie does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process
+    except OSError:
+        return True  # cannot tell: leave the run as it is
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            return stat.read().rpartition(")")[2].split()[:1] != ["Z"]
+    except OSError:
+        return True
 
 
 def default_store_path() -> Path:
@@ -262,6 +295,15 @@ class ResultsStore:
                     self._db.executescript(f"BEGIN; {_PLAYED_SCHEMA} COMMIT;")
                 tables.add("played")
             self._has_played = "played" in tables
+            with self._guard("read the results store"):
+                columns = {row[1] for row in self._db.execute("PRAGMA table_info(runs)")}
+            if not {"pid", "host"} <= columns and create:  # a store from before runs kept their process
+                with self._guard("add the process columns to the results store"):
+                    self._db.executescript("BEGIN; ALTER TABLE runs ADD COLUMN pid INTEGER;"
+                                           " ALTER TABLE runs ADD COLUMN host TEXT; COMMIT;")
+                columns |= {"pid", "host"}
+            self._has_process = {"pid", "host"} <= columns
+            self._writable = create
         except BaseException:
             self._db.close()
             raise
@@ -289,9 +331,10 @@ class ResultsStore:
         """Record a new run; returns its id."""
         with self._guard("record a run"), self._db:
             cursor = self._db.execute(
-                "INSERT INTO runs (created, kind, strategy, variant, seed, deals_file, games_requested, status)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, 'running')",
-                (time.strftime("%Y-%m-%d %H:%M:%S"), kind, strategy, json.dumps(variant), seed, deals_file, games))
+                "INSERT INTO runs (created, kind, strategy, variant, seed, deals_file, games_requested, status,"
+                " pid, host) VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)",
+                (time.strftime("%Y-%m-%d %H:%M:%S"), kind, strategy, json.dumps(variant), seed, deals_file, games,
+                 os.getpid(), socket.gethostname()))
         return int(cursor.lastrowid or 0)
 
     def add_games(self, run_id: int, batch: Batch, variant: Variant) -> None:
@@ -313,19 +356,37 @@ class ResultsStore:
                              (status, json.dumps(summary), run_id))
 
     def runs(self, limit: int = 50) -> list[RunInfo]:
-        """The newest runs first."""
+        """The newest runs first (a run whose process died shown as interrupted)."""
         with self._guard("list runs"):
-            rows = self._db.execute("SELECT * FROM runs ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
-            return [self._info(row) for row in rows]
+            rows = self._db.execute(f"SELECT {self._columns()} FROM runs ORDER BY id DESC LIMIT ?",
+                                    (limit,)).fetchall()
+            return [self._info(self._settle(row)) for row in rows]
 
     def run(self, run_id: int) -> RunInfo:
         """One run; :class:`StoreError` naming the id when there is none."""
         with self._guard("read a run"):
-            row = self._db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
+            row = self._db.execute(f"SELECT {self._columns()} FROM runs WHERE id = ?", (run_id,)).fetchone()
         if row is None:
             raise StoreError(f"no run {run_id} in {self.path}")
         with self._guard("read a run"):
-            return self._info(row)
+            return self._info(self._settle(row))
+
+    def _columns(self) -> str:
+        return _RUN_COLUMNS + (", pid, host" if self._has_process else ", NULL, NULL")
+
+    def _settle(self, row: tuple[Any, ...]) -> tuple[Any, ...]:
+        """``row`` with a ``running`` status made ``interrupted`` when the
+        process that started the run is gone from this host (and the change
+        stored, when the store is open for writing)."""
+        *fields, pid, host = row
+        if fields[9] != "running" or pid is None or host != socket.gethostname() or _process_alive(int(pid)):
+            return tuple(fields)
+        if self._writable:
+            with self._db:
+                self._db.execute("UPDATE runs SET status = 'interrupted' WHERE id = ? AND status = 'running'",
+                                 (fields[0],))
+        fields[9] = "interrupted"
+        return tuple(fields)
 
     def games(self, run_id: int) -> list[tuple[int, bool, int, int]]:
         """(index, won, foundation, net) of every stored game of a run."""

@@ -1,0 +1,176 @@
+"""Ctrl-C and SIGTERM end a long command the same way, and a killed run is
+never shown as running forever.
+
+Each test runs ``cardtable`` in a subprocess of its own process group (as a
+terminal would), signals the whole group once the work is under way, and
+checks: exit status 130 (SIGINT) or 143 (SIGTERM), a one-line message and
+no traceback, an output file of complete lines only (it is always written,
+empty when no unit had finished), no ``*.tmp`` left, the stored run marked
+``interrupted`` and no process of the group left behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cardtable.sim.store import ResultsStore
+
+
+def _start(tmp_path: Path, *args: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "CARDTABLE_DATA": str(tmp_path / "data")}
+    env.pop("CARDTABLE_DEBUG", None)
+    return subprocess.Popen([sys.executable, "-m", "cardtable", *args], cwd=tmp_path, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+
+
+def _store_rows(tmp_path: Path) -> list[tuple[int, str, int]]:
+    """(id, status, games played) of every stored run, read without writing."""
+    path = tmp_path / "data" / "results.sqlite"
+    if not path.is_file():
+        return []
+    try:
+        with sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True) as db:
+            return list(db.execute("SELECT id, status, games_played FROM runs ORDER BY id"))
+    except sqlite3.OperationalError:  # being created right now
+        return []
+
+
+def _wait_for(condition: object, timeout: float = 15.0) -> None:
+    assert callable(condition)
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the command never got under way"
+        time.sleep(0.05)
+
+
+def _group_members(pgid: int) -> list[int]:
+    members = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rpartition(")")[2].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                members.append(int(entry.name))
+    return members
+
+
+def _interrupt(process: subprocess.Popen[str], signum: int) -> tuple[str, str]:
+    """Signal the process group; returns (stdout, stderr) once all of it is gone."""
+    os.killpg(process.pid, signum)
+    stdout, stderr = process.communicate(timeout=20)
+    deadline = time.monotonic() + 5
+    while _group_members(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _group_members(process.pid) == [], "a worker process outlived the command"
+    return stdout, stderr
+
+
+def _check_exit(process: subprocess.Popen[str], signum: int, stderr: str, kept: str) -> None:
+    status = 143 if signum == signal.SIGTERM else 130
+    assert process.returncode == status, stderr
+    assert "Traceback" not in stderr
+    what = "interrupted by SIGTERM" if signum == signal.SIGTERM else "interrupted"
+    assert f"cardtable: {what}: kept the " in stderr or f"cardtable: {what}: reported the " in stderr, stderr
+    assert kept in stderr
+
+
+def _check_lines(path: Path) -> list[dict[str, object]]:
+    text = path.read_text()
+    assert text == "" or text.endswith("\n")
+    return [json.loads(line) for line in text.splitlines()]
+
+
+@pytest.mark.parametrize(("workers", "signum"), [(1, signal.SIGTERM), (2, signal.SIGINT)])
+def test_simulate_keeps_the_finished_games(tmp_path: Path, workers: int, signum: int) -> None:
+    process = _start(tmp_path, "simulate", "--games", "3000000", "--workers", str(workers), "--no-fast",
+                     "--output", "games.jsonl", "--record", "0", "--no-progress")
+    _wait_for(lambda: any(played > 0 for _, _, played in _store_rows(tmp_path)))
+    _, stderr = _interrupt(process, signum)
+    _check_exit(process, signum, stderr, "of 3,000,000 games that finished")
+    games = _check_lines(tmp_path / "games.jsonl")
+    assert 0 < len(games) < 3_000_000
+    assert f"kept the {len(games):,} of" in stderr
+    assert list(tmp_path.glob("*.tmp")) == []
+    [(_, status, played)] = _store_rows(tmp_path)
+    assert (status, played) == ("interrupted", len(games))
+
+
+@pytest.mark.parametrize(("workers", "signum"), [(1, signal.SIGINT), (2, signal.SIGTERM)])
+def test_solve_deals_writes_the_rows_solved_so_far(tmp_path: Path, workers: int, signum: int) -> None:
+    # Deal 1 is solved quickly; the hard seed 1000000 keeps the batch running.
+    (tmp_path / "deals.txt").write_text("1\n1000000\n1000000\n1000000\n")
+    process = _start(tmp_path, "solve", "--deals", "deals.txt", "--timeout", "300", "--output", "rows.jsonl",
+                     "--workers", str(workers))
+    time.sleep(3.0)
+    _, stderr = _interrupt(process, signum)
+    _check_exit(process, signum, stderr, "of 4 deals solved")
+    rows = _check_lines(tmp_path / "rows.jsonl")
+    assert len(rows) < 4 and f"kept the {len(rows)} of 4" in stderr
+    assert all(row["deal"] in ("1", "1000000") for row in rows)
+    assert list(tmp_path.glob("*.tmp")) == []
+
+
+@pytest.mark.parametrize(("workers", "signum"), [(2, signal.SIGTERM), (1, signal.SIGINT)])
+def test_kings_corner_match_reports_the_hands_played(tmp_path: Path, workers: int, signum: int) -> None:
+    process = _start(tmp_path, "kings-corner", "match", "--games", "3000000", "--workers", str(workers),
+                     "--quiet", "--json")
+    time.sleep(2.5)
+    stdout, stderr = _interrupt(process, signum)
+    _check_exit(process, signum, stderr, "of 3,000,000 hands played")
+    report = json.loads(stdout)
+    # One worker plays blocks of 50 hands, two play blocks of 200 (which a
+    # busy machine may not finish in time: then the report has no hands).
+    assert (0 if workers > 1 else 1) <= report["games"] < 3_000_000
+    assert f"reported the {report['games']:,} of" in stderr
+
+
+def test_a_run_killed_outright_is_shown_as_interrupted(tmp_path: Path) -> None:
+    process = _start(tmp_path, "simulate", "--games", "3000000", "--workers", "2", "--no-fast", "--record", "0",
+                     "--no-progress")
+    _wait_for(lambda: _store_rows(tmp_path) != [])
+    os.killpg(process.pid, signal.SIGKILL)
+    process.communicate(timeout=20)
+    store = tmp_path / "data" / "results.sqlite"
+    before = store.read_bytes()
+    listing = _start(tmp_path, "runs")
+    stdout, stderr = listing.communicate(timeout=20)
+    assert listing.returncode == 0, stderr
+    assert stdout.splitlines()[-1].endswith(" interrupted")
+    assert store.read_bytes() == before  # listing opens the store read-only and writes nothing
+    assert _store_rows(tmp_path)[0][1] == "running"
+    with ResultsStore(store) as writable:  # opened for writing, the store keeps the correction
+        assert writable.run(1).status == "interrupted"
+    assert _store_rows(tmp_path)[0][1] == "interrupted"
+
+
+def test_a_store_from_before_runs_kept_their_process(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as db:
+        db.executescript(
+            "CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, created TEXT NOT NULL, kind TEXT NOT NULL,"
+            " strategy TEXT NOT NULL, variant TEXT NOT NULL, seed INTEGER, deals_file TEXT,"
+            " games_requested INTEGER NOT NULL, games_played INTEGER NOT NULL DEFAULT 0, status TEXT NOT NULL,"
+            " summary TEXT);"
+            "CREATE TABLE games (run_id INTEGER NOT NULL, idx INTEGER NOT NULL, deal TEXT, won INTEGER NOT NULL,"
+            " foundation INTEGER NOT NULL, net INTEGER NOT NULL, moves INTEGER, PRIMARY KEY (run_id, idx));"
+            "INSERT INTO runs (created, kind, strategy, variant, games_requested, status)"
+            " VALUES ('2026-01-01 00:00:00', 'simulate', 'priority', '{\"name\": \"draw1\"}', 10, 'running');")
+    before = path.read_bytes()
+    with ResultsStore(path, create=False) as store:
+        assert [run.status for run in store.runs()] == ["running"]  # nobody can tell: shown as stored
+    assert path.read_bytes() == before
+    with ResultsStore(path) as store:
+        new = store.start_run(kind="simulate", strategy="random", variant={"name": "draw1"}, seed=1,
+                              deals_file=None, games=5)
+        assert [(run.id, run.status) for run in store.runs()] == [(new, "running"), (1, "running")]
