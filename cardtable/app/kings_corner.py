@@ -21,10 +21,10 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid
-from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Static
 
+from cardtable.app.screens import TextScreen
 from cardtable.cards import Card
 from cardtable.errors import CardtableError
 from cardtable.kings_corner.actions import DRAW, PASS, Action, Draw, MovePile, Pass, PlayCard
@@ -80,27 +80,6 @@ def _pile_key(position: PilePosition) -> str:
 def _card(card: Card, ascii_only: bool, style: str = "") -> Text:
     colour = "red" if card.is_red else ""
     return Text(card_text(card, not ascii_only), style=f"{colour} {style}".strip())
-
-
-class HelpScreen(ModalScreen[None]):
-    """Every key, closed by any key or click."""
-
-    DEFAULT_CSS = """
-    HelpScreen { align: center middle; }
-    HelpScreen > Static { width: auto; max-width: 100%; height: auto; max-height: 100%;
-                          border: round $accent; background: $panel; padding: 0 1; }
-    """
-
-    def compose(self) -> ComposeResult:
-        yield Static(HELP, markup=False)
-
-    def on_key(self, event: events.Key) -> None:
-        event.stop()
-        self.dismiss()
-
-    def on_click(self, event: events.Click) -> None:
-        event.stop()
-        self.dismiss()
 
 
 class PileBox(Static):
@@ -540,4 +519,4 @@ class KingsCornerApp(App[None]):
         self._say("Hint: " + ", then ".join(self._describe(a) for a in steps) + ", then d.")
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen())
+        self.push_screen(TextScreen(HELP))

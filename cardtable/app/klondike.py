@@ -14,14 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-from textual import events, work
+from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from cardtable.app import autosave
+from cardtable.app.screens import TextScreen
 from cardtable.app.table import Marks, Spot, TableView
 from cardtable.cards import Card, Suit
 from cardtable.cli._files import atomic_write_text
@@ -81,32 +81,6 @@ class Held:
     count: int = 1
     suit: Suit | None = None
     grown: bool = False
-
-
-class TextScreen(ModalScreen[None]):
-    """A page of text over the table (the keys, the statistics), closed by
-    any key or click."""
-
-    DEFAULT_CSS = """
-    TextScreen { align: center middle; }
-    TextScreen > Static { width: auto; max-width: 100%; height: auto; max-height: 100%;
-                          border: round $accent; background: $panel; padding: 0 1; }
-    """
-
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        self.text = text
-
-    def compose(self) -> ComposeResult:
-        yield Static(self.text, markup=False)
-
-    def on_key(self, event: events.Key) -> None:
-        event.stop()
-        self.dismiss()
-
-    def on_click(self, event: events.Click) -> None:
-        event.stop()
-        self.dismiss()
 
 
 class KlondikeApp(App[None]):

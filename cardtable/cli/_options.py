@@ -69,19 +69,26 @@ MAX_WORKERS = 4 * (os.cpu_count() or 1)
 worker_count = whole_number(1, "--workers", MAX_WORKERS)
 
 
+def _seconds(text: str, *, zero: bool) -> float:
+    """A finite number of seconds, above 0 (or 0 too, when ``zero``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    lowest_ok = value >= 0 if zero else value > 0
+    if not lowest_ok or not value < math.inf:
+        wanted = "a finite number of seconds, 0 or more" if zero else "a positive number of seconds"
+        raise argparse.ArgumentTypeError(f"must be {wanted}, not {text!r}")
+    return value
+
+
 def pause(text: str) -> float:
     """An argparse type: a finite number of seconds, 0 or more (a delay).
 
     >>> pause("0.25")
     0.25
     """
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
-    if not 0 <= value < math.inf:
-        raise argparse.ArgumentTypeError(f"must be a finite number of seconds, 0 or more, not {text!r}")
-    return value
+    return _seconds(text, zero=True)
 
 
 def seconds(text: str) -> float:
@@ -90,13 +97,7 @@ def seconds(text: str) -> float:
     >>> seconds("2.5")
     2.5
     """
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
-    if not value > 0 or math.isinf(value):
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}")
-    return value
+    return _seconds(text, zero=False)
 
 
 # ----- the Klondike variant ------------------------------------------------------------------------
