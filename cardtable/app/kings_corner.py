@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -26,16 +27,21 @@ from textual.widgets import Static
 
 from cardtable.app.screens import TextScreen
 from cardtable.cards import Card
+from cardtable.cli._files import atomic_write_text
 from cardtable.errors import CardtableError
 from cardtable.kings_corner.actions import DRAW, PASS, Action, Draw, MovePile, Pass, PlayCard
 from cardtable.kings_corner.bots import Bot, make_bot
 from cardtable.kings_corner.game import KingsCornerGame
 from cardtable.kings_corner.match import derive_seed
+from cardtable.kings_corner.record import HandRecord
 from cardtable.kings_corner.render import card_text, describe_action
 from cardtable.kings_corner.strategic import plan_turn
 from cardtable.kings_corner.table import CORNERS, PilePosition
 
-__all__ = ["HELP", "KingsCornerApp"]
+__all__ = ["DEFAULT_SAVE", "HELP", "KingsCornerApp"]
+
+#: Where ctrl+s writes the hand when ``--save`` names no file.
+DEFAULT_SAVE = "cardtable-hand.txt"
 
 HELP = """\
 Kings Corner: empty your hand first. A card goes on a pile one rank lower
@@ -54,6 +60,8 @@ A whole pile moves onto another when its bottom card fits that top card.
   h            hint: what the strategic bot would do, lit up
   space        while the bots play: the rest of their turn at once;
                after a hand: deal the next one
+  ctrl+s       save the hand so far as a record ('cardtable kings-corner
+               replay' reads it)
   ?            this help       q   quit
 Mouse: click a card of your hand, then a pile; or a pile, then another.
 Lowest penalty total wins: 10 a king left in hand, 1 any other card.
@@ -176,13 +184,17 @@ class KingsCornerApp(App[None]):
         Binding("d", "end_turn", "end the turn", show=False),
         Binding("u", "undo", "undo", show=False),
         Binding("h", "hint", "hint", show=False),
+        Binding("ctrl+s", "save", "save", show=False),
         Binding("question_mark", "help", "help", show=False),
         Binding("q", "quit", "quit", show=False),
     ]
 
     def __init__(self, *, opponents: int = 3, level: str = "strategic", seed: int | None = None,
-                 target: int = 25, delay: float = 0.6, ascii_only: bool = False) -> None:
+                 target: int = 25, delay: float = 0.6, ascii_only: bool = False,
+                 save_path: Path | None = None) -> None:
         super().__init__()
+        #: Where ctrl+s writes the hand; given, every finished hand is written there as well.
+        self.save_path = save_path
         make_bot(level)  # an unknown level fails here, before anything is shown
         self.opponents = opponents
         self.level = level
@@ -347,9 +359,34 @@ class KingsCornerApp(App[None]):
             self._bot_action()
         self._next_turn()
 
+    def _record(self) -> HandRecord:
+        """The hand so far, named and seeded as the line seat keeps it."""
+        return HandRecord.from_game(self.game, [("Names", ",".join(self.names)), ("Seed", str(self.seed))])
+
+    def _write(self, path: Path) -> str | None:
+        """Write the hand's record to ``path``; the reason when that failed."""
+        try:
+            atomic_write_text(path, self._record().to_text())
+        except (OSError, CardtableError) as error:
+            return str(error)
+        return None
+
+    def action_save(self) -> None:
+        path = self.save_path or Path(DEFAULT_SAVE)
+        failure = self._write(path)
+        note = f"Could not save the hand: {failure}" if failure else \
+            f"Saved hand {self.hand_number + 1} ({len(self.game.history)} actions) to {path}."
+        # What the message said before (without an earlier save's note) stays below the note.
+        before = [line for line in self.message.splitlines() if not line.startswith(("Saved hand", "Could not save"))]
+        self._say("\n".join([note, *before]))
+
     def _finish_hand(self) -> None:
         outcome = self.game.outcome()
         assert outcome is not None
+        if self.save_path is not None:
+            failure = self._write(self.save_path)
+            if failure is not None:
+                self.recent.append(f"Could not save the hand: {failure}")
         for seat in range(self.players):
             self.totals[(seat - self.me) % self.players] += outcome.penalties[seat]
         if outcome.winner is None:

@@ -38,6 +38,7 @@ from cardtable.klondike import (
     Position,
 )
 from cardtable.klondike.moves import location_name
+from cardtable.klondike.narrate import describe_move
 
 __all__ = ["HELP", "HINT_MAX_STATES", "HINT_TIMEOUT", "KlondikeApp"]
 
@@ -220,10 +221,11 @@ class KlondikeApp(App[None]):
             self.message = f"{move}: {reason}"
             self._refresh()
             return False
+        words = describe_move(self.game, move, unicode=not self.ascii_only)
         self.game.play(move)
         self.held = None
         self.hint_move = None
-        self.message = f"Played {move}."
+        self.message = f"{words[:1].upper()}{words[1:]}."
         if settle:
             self._settle()
         return True
@@ -454,15 +456,18 @@ class KlondikeApp(App[None]):
             return self._say("Nothing to undo.")
         move = self.game.undo()
         self.held, self.hint_move = None, None
-        self.message = f"Undid {move}."
+        self.message = f"Undid: {describe_move(self.game, move, unicode=not self.ascii_only)}."
         self._settle()
 
     def action_redo(self) -> None:
         if not self.game.can_redo:
             return self._say("Nothing to redo.")
-        move = self.game.redo()
+        move = self.game.redo_move
+        assert move is not None
+        words = describe_move(self.game, move, unicode=not self.ascii_only)
+        self.game.redo()
         self.held, self.hint_move = None, None
-        self.message = f"Redid {move}."
+        self.message = f"Redid: {words}."
         self._settle()
 
     def action_new_game(self) -> None:

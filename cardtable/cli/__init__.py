@@ -134,6 +134,7 @@ def _run(argv: Sequence[str] | None) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
+        args.argv = list(sys.argv[1:] if argv is None else argv)  # as given (``serve`` passes some on)
         func = getattr(args, "func", None)
         if func is None:
             parser.print_help()

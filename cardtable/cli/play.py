@@ -1,5 +1,7 @@
 """``cardtable play``: Klondike or Kings Corner in the terminal (the Textual apps in
-:mod:`cardtable.app`; ``--plain`` gives Kings Corner's line-by-line seat).
+:mod:`cardtable.app`; ``--plain`` gives Kings Corner's line-by-line seat), and
+``cardtable serve``: the same apps in a web browser (textual-serve runs one
+``cardtable play`` process for each browser session).
 
 Everything the user gives is checked here, before the app starts, so bad
 input ends in one line and exit status 2. Textual is imported only when the
@@ -9,14 +11,18 @@ app runs, so building the parser stays cheap.
 from __future__ import annotations
 
 import argparse
+import errno
+import shlex
+import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
 from cardtable.cli._files import check_output, read_text
 from cardtable.cli._options import add_variant_arguments, pause, seed, variant_from_args, whole_number
 from cardtable.errors import UsageError
-from cardtable.klondike import KlondikeGame, Position
+from cardtable.klondike import KlondikeGame, Position, Variant
 from cardtable.klondike.formats import load_start
 
 __all__ = ["register"]
@@ -35,6 +41,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "automatically last time comes back, in its own variant; otherwise a new deal starts. "
                     "Kings Corner: you against bots, hand after hand until a penalty total reaches "
                     "--target.")
+    add_play_arguments(parser)
+    parser.set_defaults(func=_cmd_play)
+    _register_serve(subparsers)
+
+
+def add_play_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``cardtable play`` (the game and the options of each game)."""
     parser.add_argument("game", nargs="?", choices=("klondike", "kings-corner"), default="klondike",
                         help="the game (klondike or kings-corner)")
     before = list(parser._actions)
@@ -47,15 +60,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="a deal proven winnable (with --seed N: the N-th, as 'cardtable deal "
                              "--winnable' gives)")
     parser.add_argument("--save", metavar="FILE",
-                        help="where the s key writes the game record (default ./cardtable-game.txt)")
+                        help="where the game record goes: Klondike's s key writes it (default "
+                             "./cardtable-game.txt); in Kings Corner ctrl+s writes the hand so far (default "
+                             "./cardtable-hand.txt) and, with --save, every finished hand is written there")
     parser.add_argument("--ascii", action="store_true", help="plain ASCII cards (suits as c d h s)")
     parser.add_argument("--store", metavar="PATH",
                         help="the results store that keeps your statistics ('cardtable stats'; default: the "
                              "per-user data directory)")
     parser.add_argument("--no-stats", action="store_true", help="keep no statistics of these games")
+    parser.add_argument("--no-autosave", action="store_true",
+                        help="neither restore nor keep the game in progress (it is lost when the app closes)")
     add_variant_arguments(parser)
     _ONLY["klondike"] = [(a.dest, a.option_strings[0], a.default) for a in parser._actions
-                         if a not in before and a.dest not in ("ascii", "seed")]
+                         if a not in before and a.dest not in ("ascii", "seed", "save")]
     before = list(parser._actions)
     kings = parser.add_argument_group("Kings Corner")
     kings.add_argument("--opponents", metavar="N", help="1 to 5 bots (default 3)")
@@ -67,7 +84,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        help="the line-by-line seat, for screen readers and pipes")
     _ONLY["kings-corner"] = [(a.dest, a.option_strings[0], a.default) for a in parser._actions
                              if a not in before]
-    parser.set_defaults(func=_cmd_play)
 
 
 def _refuse_others(args: argparse.Namespace) -> None:
@@ -88,43 +104,71 @@ def _checked(kind: Callable[[str], _T], text: str, prefix: str = "") -> _T:
         raise UsageError(f"{prefix}{error}") from None
 
 
-def _cmd_kings_corner(args: argparse.Namespace) -> int:
+@dataclass(frozen=True)
+class _KingsCornerSettings:
+    opponents: int
+    target: int
+    delay: float
+    level: str
+
+
+def _kings_corner_settings(args: argparse.Namespace) -> _KingsCornerSettings:
+    """The checked Kings Corner options (a one-line UsageError for a bad one)."""
     values = {dest: getattr(args, dest) if getattr(args, dest) is not None else default
               for dest, default in _KINGS_CORNER_DEFAULTS.items()}
-    opponents = _checked(whole_number(1, "--opponents", 5), values["opponents"])
-    target = _checked(whole_number(1, "--target"), values["target"])
-    delay = _checked(pause, values["delay"], "--delay: ")
     level = values["level"].strip().lower()
     from cardtable.kings_corner.bots import make_bot
 
     make_bot(level)  # an unknown level: a one-line error before anything starts
+    return _KingsCornerSettings(opponents=_checked(whole_number(1, "--opponents", 5), values["opponents"]),
+                                target=_checked(whole_number(1, "--target"), values["target"]),
+                                delay=_checked(pause, values["delay"], "--delay: "), level=level)
+
+
+def _cmd_kings_corner(args: argparse.Namespace) -> int:
+    settings = _kings_corner_settings(args)
+    check_output(args.save)
     if args.plain:
         from rich.console import Console
 
+        from cardtable.cli._files import atomic_write_text
         from cardtable.cli.kings_corner_seat import HumanSeat
+        from cardtable.kings_corner.record import HandRecord
 
-        return HumanSeat(opponents=opponents, level=level, seed=args.seed, target=target, delay=delay,
-                         unicode=not args.ascii, console=Console(highlight=False)).run()
+        def keep(record: HandRecord) -> None:
+            if args.save is not None:
+                atomic_write_text(args.save, record.to_text())
+
+        return HumanSeat(opponents=settings.opponents, level=settings.level, seed=args.seed,
+                         target=settings.target, delay=settings.delay, unicode=not args.ascii,
+                         console=Console(highlight=False), on_hand_end=keep).run()
     from cardtable.app.kings_corner import KingsCornerApp
 
-    KingsCornerApp(opponents=opponents, level=level, seed=args.seed, target=target, delay=delay,
-                   ascii_only=args.ascii).run()
+    KingsCornerApp(opponents=settings.opponents, level=settings.level, seed=args.seed, target=settings.target,
+                   delay=settings.delay, ascii_only=args.ascii,
+                   save_path=Path(args.save) if args.save is not None else None).run()
     return 0
+
+
+def _check_klondike(args: argparse.Namespace) -> Variant:
+    """The variant, after checking the Klondike options and paths (before any work)."""
+    if args.winnable and args.file is not None:
+        raise UsageError("--winnable and --file cannot be used together")
+    variant = variant_from_args(args)
+    check_output(args.save)
+    return variant
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
     _refuse_others(args)
     if args.game == "kings-corner":
         return _cmd_kings_corner(args)
-    if args.winnable and args.file is not None:
-        raise UsageError("--winnable and --file cannot be used together")
-    variant = variant_from_args(args)
-    check_output(args.save)
+    variant = _check_klondike(args)
     save_path = Path(args.save) if args.save is not None else None
 
     from cardtable.app import autosave
 
-    autosave_path = autosave.autosave_path()
+    autosave_path = None if args.no_autosave else autosave.autosave_path()
     game: KlondikeGame | None = None
     number: int | None = None
     notice: str | None = None
@@ -132,7 +176,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         position, record = load_start(read_text(args.file))
         game = record.replay() if record is not None else KlondikeGame(position, variant)
         number = _header_number(record.headers.get("Seed")) if record is not None else None
-    elif args.seed is None and not args.winnable:
+    elif args.seed is None and not args.winnable and autosave_path is not None:
         record, notice = autosave.restore(autosave_path)
         if record is not None:
             game = record.replay()
@@ -164,3 +208,108 @@ def _header_number(text: str | None) -> int | None:
     if text is None or not text.isdigit():
         return None
     return int(text)
+
+
+# ---------------------------------------------------------------------------
+# cardtable serve
+
+#: Hosts that only this machine can reach.
+_LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+
+def _register_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "serve", help="play in a web browser: serve the game app over HTTP",
+        description="Serve the game app to web browsers: each browser session runs its own "
+                    "'cardtable play' (one game per session). By default only this machine can connect "
+                    "(127.0.0.1); serving to other machines needs --public. The game and its options are "
+                    "those of 'cardtable play', e.g. 'cardtable serve klondike --variant vegas'.",
+        epilog="Served Klondike games keep your autosave and statistics as 'cardtable play' does; with "
+               "--public each visitor gets a fresh deal and nothing is kept, unless play options ask for it.")
+    parser.add_argument("--host", metavar="HOST",
+                        help="the address to listen on (default 127.0.0.1; 0.0.0.0 with --public)")
+    parser.add_argument("--port", metavar="PORT", type=whole_number(1, "--port", 65535), default=8000,
+                        help="the TCP port (default 8000)")
+    parser.add_argument("--public", action="store_true",
+                        help="allow a host other machines can reach (prints a warning)")
+    parser.add_argument("--url", metavar="URL",
+                        help="the address browsers use to reach this server, when it is not http://HOST:PORT "
+                             "(behind a proxy, or with --host 0.0.0.0)")
+    add_play_arguments(parser)
+    parser.set_defaults(func=_cmd_serve)
+
+
+def _serve_options() -> argparse.ArgumentParser:
+    """A parser of ``serve``'s own options alone (what is left are play's)."""
+    parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    for flag in ("--host", "--port", "--url"):
+        parser.add_argument(flag)
+    parser.add_argument("--public", action="store_true")
+    return parser
+
+
+def serve_command(play_options: list[str], *, game: str, public: bool) -> list[str]:
+    """The command each browser session runs: ``cardtable play PLAY_OPTIONS``
+    (``play_options`` may name the game; it is ``game`` either way).
+
+    With ``public``, a Klondike session neither restores nor keeps the
+    serving user's game in progress, nor adds to their statistics, unless
+    the options name a store.
+
+    >>> serve_command(["klondike", "--draw", "3"], game="klondike", public=False)[-4:]
+    ['play', 'klondike', '--draw', '3']
+    >>> serve_command([], game="klondike", public=True)[-3:]
+    ['play', '--no-autosave', '--no-stats']
+    """
+    command = [sys.executable, "-m", "cardtable", "play", *play_options]
+    if public and game == "klondike":
+        if "--no-autosave" not in play_options:
+            command.append("--no-autosave")
+        if "--no-stats" not in play_options and not any(o.startswith("--store") for o in play_options):
+            command.append("--no-stats")
+    return command
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import socket
+
+    _refuse_others(args)
+    if args.game == "kings-corner":
+        if args.plain:
+            raise UsageError("--plain is the line-by-line seat of a terminal: it cannot be served")
+        _kings_corner_settings(args)
+        check_output(args.save)
+    else:
+        _check_klondike(args)
+        if args.file is not None:
+            load_start(read_text(args.file))
+    given = args.argv[args.argv.index("serve") + 1:]
+    _, rest = _serve_options().parse_known_args(given)
+    options = rest  # play's options, and the game when it was named
+    host = args.host if args.host is not None else ("0.0.0.0" if args.public else "127.0.0.1")
+    if host not in _LOOPBACK and not args.public:
+        raise UsageError(f"--host {host}: other machines could connect; add --public to allow it")
+    try:
+        infos = socket.getaddrinfo(host, args.port, type=socket.SOCK_STREAM)
+    except socket.gaierror as error:
+        raise UsageError(f"--host {host}: not an address of this machine ({error.strerror})") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                raise UsageError(f"port {args.port} on {host} is already in use; choose another with --port") \
+                    from None
+            raise UsageError(f"cannot listen on {host} port {args.port}: {error.strerror}") from None
+    url = args.url or f"http://{'localhost' if host in _LOOPBACK else host}:{args.port}"
+    if args.public:
+        print(f"cardtable: warning: serving on {host} port {args.port}: anyone who can reach this machine "
+              "can play here, and every session runs a game process on it", file=sys.stderr)
+    command = serve_command(options, game=args.game, public=args.public)
+    from cardtable.app.serve import GameServer
+
+    GameServer(shlex.join(command), host=host, port=args.port, url=url,
+               title=f"cardtable: {args.game.replace('-', ' ').title()}").serve()
+    return 0

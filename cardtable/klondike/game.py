@@ -437,6 +437,11 @@ class KlondikeGame:
         return bool(self._stack)
 
     @property
+    def redo_move(self) -> Move | None:
+        """The move :meth:`redo` would play next, or None when there is none."""
+        return self._redo[-1] if self._redo else None
+
+    @property
     def can_redo(self) -> bool:
         return bool(self._redo)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import pytest
 from cli_helpers import run
@@ -20,6 +21,7 @@ from cardtable.kings_corner.actions import DRAW, PASS, MovePile, PlayCard
 from cardtable.kings_corner.bots import make_bot
 from cardtable.kings_corner.game import KingsCornerGame
 from cardtable.kings_corner.match import derive_seed
+from cardtable.kings_corner.record import HandRecord
 from cardtable.kings_corner.table import PilePosition
 
 Script = Callable[[Pilot[None], KingsCornerApp], Awaitable[None]]
@@ -218,7 +220,7 @@ def test_help_lists_every_key_and_any_key_closes_it() -> None:
 
     drive(new_app(), script)
 
-    for key in ("1-9", "left, right", "n e s w", "c 1-4", "esc", "d ", "u ", "h ", "space", "?", "q "):
+    for key in ("1-9", "left, right", "n e s w", "c 1-4", "esc", "d ", "u ", "h ", "space", "ctrl+s", "?", "q "):
         assert key in HELP, key
 
 
@@ -266,6 +268,43 @@ def test_the_match_ends_when_a_total_reaches_the_target() -> None:
         assert app.phase == "match-over" and "q quits" in app.message
 
     drive(new_app(target=1), script)
+
+
+def test_ctrl_s_saves_the_hand_so_far_as_a_record_that_replays(tmp_path: Path) -> None:
+    target = tmp_path / "hand.txt"
+
+    async def script(pilot: Pilot[None], app: KingsCornerApp) -> None:
+        await pilot.press("1", "n", "d")  # 5h onto... refused or played: either way, then the turn ends
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        assert f"to {target}" in app.message and "Saved hand 1" in app.message
+        record = HandRecord.from_text(target.read_text())
+        assert record.tag("Seed") == str(SEED) and record.tag("Names") == "You,Bot 1,Bot 2,Bot 3"
+        assert record.actions == app.game.history and record.replay().history == app.game.history
+        await pilot.press("ctrl+s")
+        assert app.message.count("Saved hand") == 1  # the note is not repeated
+
+    drive(new_app(save_path=target), script)
+
+
+def test_with_save_every_finished_hand_is_written(tmp_path: Path) -> None:
+    target = tmp_path / "hands.txt"
+
+    async def script(pilot: Pilot[None], app: KingsCornerApp) -> None:
+        await play_hand_by_a_bot(pilot, app)
+        assert app.phase == "hand-over"
+        record = HandRecord.from_text(target.read_text())
+        assert record.replay().outcome() == app.game.outcome()
+
+    drive(new_app(target=1000, save_path=target), script)
+
+
+def test_a_failed_save_is_reported_in_the_app(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: KingsCornerApp) -> None:
+        await pilot.press("ctrl+s")
+        assert app.message.startswith("Could not save the hand:") and str(tmp_path / "gone") in app.message
+
+    drive(new_app(save_path=tmp_path / "gone" / "hand.txt"), script)
 
 
 # ----- the command -------------------------------------------------------------------------------
@@ -317,7 +356,7 @@ def test_plain_sits_you_at_the_line_seat(capsys: pytest.CaptureFixture[str],
     (["--delay", "soon"], "--delay"),
     (["--winnable"], "--winnable is not an option of kings-corner"),
     (["--variant", "vegas3"], "--variant is not an option of kings-corner"),
-    (["--save", "x.txt"], "--save is not an option of kings-corner"),
+    (["--save", "/nonexistent/x.txt"], "folder /nonexistent does not exist"),
 ])
 def test_bad_input_is_one_line_and_exit_2_before_the_app_starts(
         argv: list[str], words: str, captured: list[object], capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,107 @@
+"""``cardtable serve``: its checks before serving (one line, exit 2), the
+warning of ``--public``, the command each session runs, and a clean stop."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from cli_helpers import run
+
+from cardtable.cli.play import serve_command
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["--host", "0.0.0.0"], "--host 0.0.0.0: other machines could connect; add --public to allow it"),
+    (["--host", "192.0.2.1"], "add --public"),
+    (["--host", "no.such.host.invalid", "--public"], "--host no.such.host.invalid: not an address"),
+    (["kings-corner", "--plain"], "--plain is the line-by-line seat of a terminal: it cannot be served"),
+    (["kings-corner", "--draw", "3"], "--draw is not an option of kings-corner"),
+    (["kings-corner", "--level", "clever"], "unknown bot 'clever'"),
+    (["--opponents", "2"], "--opponents is not an option of klondike"),
+    (["--file", "/nonexistent/deal.txt"], "/nonexistent/deal.txt"),
+    (["--save", "/nonexistent/game.txt"], "folder /nonexistent does not exist"),
+    (["--variant", "nosuch"], "nosuch"),
+])
+def test_bad_input_is_one_line_and_exit_2_before_serving(argv: list[str], words: str,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "serve", "--port", str(free_port()), *argv)
+    assert status == 2 and words in err and len(err.strip().splitlines()) == 1, err
+    assert "Traceback" not in err and out == ""
+
+
+@pytest.mark.parametrize("port", ["0", "65536", "http"])
+def test_a_bad_port_is_refused(port: str, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _out, err = run(capsys, "serve", "--port", port)
+    assert status == 2 and "--port" in err
+
+
+def test_a_port_in_use_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status, _out, err = run(capsys, "serve", "--port", str(port))
+    assert status == 2
+    assert err.strip() == f"cardtable: error: port {port} on 127.0.0.1 is already in use; choose another with --port"
+
+
+def test_the_session_command_is_play_with_the_given_options() -> None:
+    command = serve_command(["kings-corner", "--opponents", "2"], game="kings-corner", public=True)
+    assert command[:3] == [sys.executable, "-m", "cardtable"]
+    assert command[3:] == ["play", "kings-corner", "--opponents", "2"]  # nothing of the server's own to keep
+    klondike = serve_command(["--draw", "3"], game="klondike", public=True)
+    assert klondike[3:] == ["play", "--draw", "3", "--no-autosave", "--no-stats"]
+    assert serve_command(["--store", "s.db"], game="klondike", public=True)[-1] == "--no-autosave"
+    assert serve_command([], game="klondike", public=False)[3:] == ["play"]
+
+
+def _start(tmp_path: Path, *argv: str) -> tuple[subprocess.Popen[str], int]:
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "cardtable", "serve", "--port", str(port), *argv],
+                               env={**os.environ, "CARDTABLE_DATA": str(tmp_path)}, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and process.poll() is None:
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return process, port
+        time.sleep(0.1)
+    process.kill()
+    pytest.fail(f"the server did not listen: {process.communicate()}")
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_the_server_says_where_to_go_and_stops_cleanly(tmp_path: Path, stop: signal.Signals) -> None:
+    process, port = _start(tmp_path, "--draw", "3")
+    page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read().decode()
+    assert f"ws://localhost:{port}/ws" in page  # the page's websocket points back at this server
+    process.send_signal(stop)
+    out, err = process.communicate(timeout=15)
+    assert process.returncode == 0
+    assert f"Serving cardtable: Klondike on http://localhost:{port}: open it in a web browser" in err
+    assert "Traceback" not in err and "warning" not in err
+
+
+def test_public_warns_and_listens_beyond_loopback(tmp_path: Path) -> None:
+    process, port = _start(tmp_path, "--public", "--url", "http://cards.example:8000/")
+    try:
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read().decode()
+        assert "ws://cards.example:8000/ws" in page  # --url is the address the page gives the browser
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _out, err = process.communicate(timeout=15)
+    assert f"cardtable: warning: serving on 0.0.0.0 port {port}: anyone who can reach this machine" in err
