@@ -9,6 +9,7 @@ written atomically, so a killed app loses nothing.
 from __future__ import annotations
 
 import contextlib
+import json
 from pathlib import Path
 
 from cardtable.cli._files import atomic_write_text, read_text
@@ -16,10 +17,41 @@ from cardtable.errors import CardtableError
 from cardtable.klondike import KlondikeGame, KlondikeRecord
 from cardtable.sim.store import default_store_path
 
-__all__ = ["AUTOSAVE_NAME", "autosave_path", "clear", "restore", "save"]
+__all__ = ["AUTOSAVE_NAME", "BALANCE_NAME", "autosave_path", "balance_path", "clear", "read_balances", "restore",
+           "save", "write_balances"]
 
 #: The autosave's file name in the data folder.
 AUTOSAVE_NAME = "klondike-autosave.txt"
+
+
+#: The file, in the data folder, of the Vegas balances carried from game to game.
+BALANCE_NAME = "vegas-balance.json"
+
+
+def balance_path() -> Path:
+    """Where the Vegas balances carried across games are kept."""
+    return default_store_path().parent / BALANCE_NAME
+
+
+def read_balances(path: Path) -> dict[str, int]:
+    """The carried Vegas balance of each variant label (empty when the file
+    does not exist yet); a :class:`CardtableError` names a file that is not one."""
+    if not path.exists():
+        return {}
+    text = read_text(path)
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise CardtableError(f"{path}: not a balance file (bad JSON)") from None
+    if not isinstance(data, dict) or not all(isinstance(k, str) and type(v) is int for k, v in data.items()):
+        raise CardtableError(f"{path}: not a balance file (expected variant names and whole dollars)")
+    return dict(data)
+
+
+def write_balances(path: Path, balances: dict[str, int]) -> None:
+    """Write the carried balances atomically, making the folder when needed."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, json.dumps(balances, indent=1, sort_keys=True) + "\n")
 
 
 def autosave_path() -> Path:

@@ -36,15 +36,20 @@ from cardtable.klondike import (
     KlondikeRecord,
     Move,
     Position,
+    Variant,
 )
 from cardtable.klondike.moves import location_name
 from cardtable.klondike.narrate import describe_move
+from cardtable.sim.store import variant_label
 
-__all__ = ["HELP", "HINT_MAX_STATES", "HINT_TIMEOUT", "KlondikeApp"]
+__all__ = ["HELP", "HINT_MAX_STATES", "HINT_TIMEOUT", "VERDICT_MAX_STATES", "KlondikeApp"]
 
 #: The hint's search budget: small, so an answer comes at once.
 HINT_TIMEOUT = 1.0
 HINT_MAX_STATES = 300_000
+#: The state budget of the check after each move that tells when the game can no longer be won
+#: (a millisecond or so for most positions; a position it cannot decide in this budget says nothing).
+VERDICT_MAX_STATES = 50_000
 #: Not empty once a hint has run in this process (the solver is compiled and loaded).
 _solver_ready: list[bool] = []
 #: Where ``s`` saves when no ``--save`` file was given (in the current folder).
@@ -64,13 +69,16 @@ Klondike: build the four foundations up by suit, from ace to king.
   a            play every safe card to the foundations
   u, ctrl+z    undo            ctrl+y   redo
   h            hint: the solver looks for a win for about a second
-  n            new game (the next seed)
+  n            new game: the rules, the deal number, winnable deals only
+               (enter at once deals the next seed in the same rules)
   s            save the game record (--save FILE, else ./cardtable-game.txt)
   t            statistics of your games in each variant
   ?            this help       q        quit
 Mouse: click a card or a run, then where it goes; double-click sends a card
 home; click the stock to draw. Every move is saved: 'cardtable play' with no
---seed, --winnable or --file brings the game back. Any key closes this."""
+--seed, --winnable or --file brings the game back. After each move the
+solver checks whether the game can still be won, and says when it cannot.
+Any key closes this."""
 
 
 @dataclass(frozen=True)
@@ -98,7 +106,7 @@ class KlondikeApp(App[None]):
     CSS = """
     Screen { layout: vertical; }
     #status { height: 1; background: $primary-background; }
-    #message { height: 1; }
+    #message { height: auto; max-height: 2; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(n), f"pile({n - 1})", f"pile {n}", show=False) for n in range(1, 8)),
@@ -124,8 +132,15 @@ class KlondikeApp(App[None]):
 
     def __init__(self, game: KlondikeGame, *, seed: int | None = None, winnable: bool = False,
                  save_path: Path | None = None, autosave_path: Path | None = None,
-                 stats_path: Path | None = None, ascii_only: bool = False, notice: str | None = None) -> None:
+                 stats_path: Path | None = None, ascii_only: bool = False, notice: str | None = None,
+                 balance_path: Path | None = None) -> None:
         super().__init__()
+        #: Under Vegas scoring, the file that carries the balance from game to game (None: each game alone).
+        self.balance_path = balance_path
+        self._carried = False
+        self._balances: dict[str, int] | None = None  # read when first shown
+        #: The solver's word on the position now: "unwinnable" once proven lost, else None.
+        self._verdict: str | None = None
         #: The results store that keeps the statistics of finished games (None: none kept).
         self.stats_path = stats_path
         self._recorded = False
@@ -161,8 +176,11 @@ class KlondikeApp(App[None]):
         end = self._finished_after if self._finished_after is not None else time.monotonic() - self._started
         parts = [f"Moves {len(game.moves)}", f"Time {_clock(end)}"]
         scoring = game.variant.scoring.kind
-        if scoring == "vegas":
-            parts.append(f"Balance ${game.score}")
+        if scoring == "vegas" and self.balance_path is not None:
+            carried = 0 if self._carried else game.score
+            parts.append(f"Balance {_dollars(self._balance() + carried)} (game {_dollars(game.score)})")
+        elif scoring == "vegas":
+            parts.append(f"Balance {_dollars(game.score)}")
         elif scoring == "standard":
             parts.append(f"Score {game.score}")
         left = game.passes_left
@@ -170,6 +188,8 @@ class KlondikeApp(App[None]):
         parts.append(f"Draw {game.variant.draw}")
         if self.seed is not None:
             parts.append(f"{'Winnable #' if self.winnable else 'Seed '}{self.seed}")
+        if self._verdict == "unwinnable" and not game.is_won():
+            parts.append("Cannot be won")
         self.query_one("#status", Static).update("  ".join(parts))
 
     def _refresh(self) -> None:
@@ -238,6 +258,7 @@ class KlondikeApp(App[None]):
             if self._finished_after is None:
                 self._finished_after = time.monotonic() - self._started
                 self._record_played(won=True)
+                self.message += self._carry_balance()
             self.message = f"{self.message} You won in {len(game.moves)} moves! n: new game."
             if keep and self.autosave_path is not None:
                 autosave.clear(self.autosave_path)
@@ -248,8 +269,68 @@ class KlondikeApp(App[None]):
                 self.message = f"{outcome.value.capitalize()}: press u to undo or n for a new game."
             if keep:
                 self._autosave()
+            if outcome is None:
+                self._judge_soon()
         self._clamp_cursor()
         self._refresh()
+
+    # ----- the solver's word: can the game still be won? --------------------------------------
+
+    def _judge_soon(self) -> None:
+        """Ask the solver, in a thread, whether the position can still be won
+        (once it is proven lost it stays lost, whatever is played next)."""
+        if self._verdict == "unwinnable" or not self.game.moves:
+            return
+        self._judge(self.game.clone())
+
+    @work(thread=True, exclusive=True, group="verdict")
+    def _judge(self, game: KlondikeGame) -> None:
+        from cardtable.solver import solve
+
+        try:
+            result = solve(game.position(), game.variant, max_states=VERDICT_MAX_STATES).result
+        except CardtableError:
+            return
+        self.call_from_thread(self._show_verdict, game.key(), result)
+
+    def _show_verdict(self, key: tuple[object, ...], result: str) -> None:
+        if key != self.game.key() or result != "unwinnable" or self._verdict == "unwinnable":
+            return  # the game moved on, or nothing to say
+        self._verdict = result
+        self.message = f"{self.message} The solver has proven this game lost: u undoes, n deals anew."
+        self._refresh()
+
+    # ----- the Vegas balance across games ------------------------------------------------------
+
+    def _balance(self) -> int:
+        """The balance carried from earlier games of this variant (0 with none)."""
+        if self.balance_path is None:
+            return 0
+        if self._balances is None:
+            try:
+                self._balances = autosave.read_balances(self.balance_path)
+            except (OSError, CardtableError) as error:
+                self._balances = {}
+                self.message = f"{self.message} Could not read the balance: {error}"
+        return self._balances.get(variant_label(self.game.variant), 0)
+
+    def _carry_balance(self) -> str:
+        """Add this game's Vegas result to the carried balance, once, when it
+        counts: it was won, or left for a new game after a move. Returns what
+        to tell the player when that failed (else "")."""
+        game = self.game
+        if self.balance_path is None or self._carried or not game.moves or game.variant.scoring.kind != "vegas":
+            return ""
+        self._carried = True
+        label = variant_label(game.variant)
+        try:
+            balances = autosave.read_balances(self.balance_path)
+            balances[label] = balances.get(label, 0) + game.score
+            autosave.write_balances(self.balance_path, balances)
+            self._balances = balances
+        except (OSError, CardtableError) as error:
+            return f" Could not keep the balance: {error}"
+        return ""
 
     def _finish_if_open(self) -> KlondikeGame:
         """With every card face up and the stock and waste empty the game is
@@ -298,27 +379,38 @@ class KlondikeApp(App[None]):
             if not down <= spot.depth < len(cards):
                 self.cursor = Spot(spot.place, len(cards) - 1)
 
-    def new_game(self) -> None:
-        """Deal the next game: the next seed (or winnable deal) in the same
-        variant. A game left unfinished after a move counts as a loss."""
+    def next_number(self) -> int:
+        """The deal number ``n`` offers: the one after this game's, else a random one."""
+        return self.seed + 1 if self.seed is not None else secrets.randbelow(1_000_000)
+
+    def new_game(self, variant: Variant | None = None, number: int | None = None,
+                 winnable: bool | None = None) -> None:
+        """Deal a new game: deal ``number`` (default :meth:`next_number`) in
+        ``variant`` (default this game's), winnable-only when ``winnable``
+        (default: as now). A game left unfinished after a move counts as a loss."""
         if not self.game.is_won():
             self._record_played(won=False)
-        variant = self.game.variant
-        self.seed = self.seed + 1 if self.seed is not None else secrets.randbelow(1_000_000)
+        variant = variant if variant is not None else self.game.variant
+        self.seed = number if number is not None else self.next_number()
+        self.winnable = self.winnable if winnable is None else winnable
         if self.winnable:
             from cardtable.solver import winnable_deal
 
             position = winnable_deal(self.seed, variant)
         else:
             position = Position.from_seed(self.seed)
+        trouble = self._carry_balance()
+        self._carried = False
         self.game = KlondikeGame(position, variant)
         self.held = None
         self.hint_move = None
         self._started = time.monotonic()
         self._finished_after = None
         self._recorded = False
+        self._verdict = None
         self.cursor = Spot(0, 0)
-        self.message = f"New game: {'winnable deal' if self.winnable else 'seed'} {self.seed}."
+        self.message = (f"New game: {'winnable deal' if self.winnable else 'seed'} {self.seed}, "
+                        f"{variant_label(variant)}.{trouble}")
         self._settle()
 
     # ----- picking up and putting down -----------------------------------------------------------
@@ -456,6 +548,7 @@ class KlondikeApp(App[None]):
             return self._say("Nothing to undo.")
         move = self.game.undo()
         self.held, self.hint_move = None, None
+        self._verdict = None  # a lost position may be winnable again one move back
         self.message = f"Undid: {describe_move(self.game, move, unicode=not self.ascii_only)}."
         self._settle()
 
@@ -471,7 +564,13 @@ class KlondikeApp(App[None]):
         self._settle()
 
     def action_new_game(self) -> None:
-        self.new_game()
+        from cardtable.app.new_game import NewGame, NewGameScreen
+
+        def chosen(choice: NewGame | None) -> None:
+            if choice is not None:
+                self.new_game(choice.variant, choice.number, choice.winnable)
+
+        self.push_screen(NewGameScreen(self.game.variant, self.next_number(), self.winnable), chosen)
 
     def action_save(self) -> None:
         path = self.save_path if self.save_path is not None else Path.cwd() / DEFAULT_SAVE_NAME
@@ -600,6 +699,15 @@ class KlondikeApp(App[None]):
     def _hint_failed(self, reason: str) -> None:
         self._hinting = False
         self._say(f"No hint: {reason}")
+
+
+def _dollars(amount: int) -> str:
+    """``$12`` or ``-$52``.
+
+    >>> _dollars(-52), _dollars(0)
+    ('-$52', '$0')
+    """
+    return f"-${-amount}" if amount < 0 else f"${amount}"
 
 
 def _clock(seconds: float) -> str:

@@ -68,6 +68,9 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the results store that keeps your statistics ('cardtable stats'; default: the "
                              "per-user data directory)")
     parser.add_argument("--no-stats", action="store_true", help="keep no statistics of these games")
+    parser.add_argument("--cumulative", action="store_true",
+                        help="under Vegas scoring, carry the balance from game to game (kept in the data folder "
+                             "for each variant; a game counts once won, or left for a new one after a move)")
     parser.add_argument("--no-autosave", action="store_true",
                         help="neither restore nor keep the game in progress (it is lost when the app closes)")
     add_variant_arguments(parser)
@@ -199,7 +202,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
     stats_path = None if args.no_stats else Path(args.store) if args.store else default_store_path()
     KlondikeApp(game, seed=number, winnable=args.winnable, save_path=save_path, autosave_path=autosave_path,
-                stats_path=stats_path, ascii_only=args.ascii, notice=notice).run()
+                stats_path=stats_path, ascii_only=args.ascii, notice=notice,
+                balance_path=autosave.balance_path() if args.cumulative else None).run()
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
@@ -14,13 +15,16 @@ import pytest
 from cli_helpers import run
 from klondike_helpers import layout
 from textual.pilot import Pilot
+from textual.widgets import Checkbox, Input, Label, Select
 
 import cardtable.app.klondike as app_module
 from cardtable.app import autosave
-from cardtable.app.klondike import HELP, KlondikeApp
+from cardtable.app.klondike import HELP, VERDICT_MAX_STATES, KlondikeApp
+from cardtable.app.new_game import NewGameScreen
 from cardtable.app.table import Spot, TableView
 from cardtable.cards import Card, Suit
-from cardtable.klondike import FOUNDATION, STOCK, KlondikeGame, KlondikeRecord, Move, Position, Variant
+from cardtable.klondike import DRAW, FOUNDATION, STOCK, KlondikeGame, KlondikeRecord, Move, Position, Variant
+from cardtable.solver import solve, winnable_deal
 
 Script = Callable[[Pilot[None], KlondikeApp], Awaitable[None]]
 
@@ -137,12 +141,135 @@ def test_help_lists_the_keys_and_any_key_closes_it(tmp_path: Path) -> None:
         assert key in app_module.HELP
 
 
-def test_new_game_deals_the_next_seed(tmp_path: Path) -> None:
+def test_new_game_then_enter_deals_the_next_seed(tmp_path: Path) -> None:
     async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
         await pilot.press("d", "n")
+        assert isinstance(app.screen, NewGameScreen)
+        await pilot.press("enter")
+        assert not isinstance(app.screen, NewGameScreen)
         assert app.seed == 8 and app.game.start == Position.from_seed(8) and not app.game.moves
+        assert app.game.variant == Variant.preset("draw1") and not app.winnable
 
     drive(new_app(tmp_path), script)
+
+
+def test_new_game_escape_keeps_the_game(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("d", "n", "escape")
+        assert not isinstance(app.screen, NewGameScreen)
+        assert app.seed == 7 and len(app.game.moves) == 1
+
+    drive(new_app(tmp_path), script)
+
+
+def test_new_game_chooses_the_variant_the_deal_number_and_winnable_deals(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("n")
+        dialog = app.screen
+        assert isinstance(dialog, NewGameScreen)
+        dialog.query_one("#variant", Select).value = "vegas3"
+        dialog.query_one("#number", Input).value = "1234"
+        dialog.query_one("#winnable", Checkbox).value = True
+        await pilot.click("#deal")
+        await pilot.pause()
+        assert app.seed == 1234 and app.winnable and app.game.variant == Variant.preset("vegas3")
+        assert app.game.start == winnable_deal(1234, Variant.preset("vegas3"))
+        assert "winnable deal 1234" in app.message
+
+    drive(new_app(tmp_path), script)
+
+
+@pytest.mark.parametrize("typed", ["", "99999999999999999999"])
+def test_new_game_refuses_a_deal_number_that_is_not_one(tmp_path: Path, typed: str) -> None:
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("n")
+        dialog = app.screen
+        assert isinstance(dialog, NewGameScreen)
+        dialog.query_one("#number", Input).value = typed
+        await pilot.click("#deal")
+        assert app.screen is dialog and "must be a whole number from 0 to" in str(
+            dialog.query_one("#error", Label).render())
+        assert app.seed == 7
+
+    drive(new_app(tmp_path), script)
+
+
+# ----- the solver's word, the Vegas balance ---------------------------------------------------------
+
+
+def lost_game() -> KlondikeGame:
+    """A draw-1 game, moves in, that the solver proves lost, though moves (a draw among them) are left."""
+    rng = random.Random(3)
+    for number in range(200):
+        game = KlondikeGame.from_seed(number, Variant.preset("draw1"))
+        for _ in range(rng.randrange(10, 40)):
+            moves = game.legal_moves()
+            if not moves:
+                break
+            game.play(rng.choice(moves))
+        if game.outcome() is None and DRAW in game.legal_moves() and \
+                solve(game.position(), game.variant, max_states=VERDICT_MAX_STATES).result == "unwinnable":
+            return game
+    raise AssertionError("no lost game found")
+
+
+def test_a_game_the_solver_proves_lost_says_so(tmp_path: Path) -> None:
+    said = "The solver has proven this game lost: u undoes, n deals anew."
+
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert said in app.message  # the restored game is judged as it opens
+        await pilot.press("d")
+        assert said not in app.message and app.message.startswith("Draw ")
+        assert "Cannot be won" in str(app.query_one("#status").render())  # still lost: said once
+        await pilot.press("u")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.message.startswith("Undid: draw") and said in app.message  # judged afresh after an undo
+
+    drive(new_app(tmp_path, lost_game()), script)
+
+
+def test_a_game_that_can_be_won_gets_no_such_word(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("d", "d")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "lost" not in app.message and "Cannot be won" not in str(app.query_one("#status").render())
+
+    drive(new_app(tmp_path), script)  # seed 7, draw 1: winnable
+
+
+def test_the_vegas_balance_carries_across_games_when_asked(tmp_path: Path) -> None:
+    balances = tmp_path / "vegas-balance.json"
+    balances.write_text('{"vegas1": 100}')
+
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        status = str(app.query_one("#status").render())
+        assert "Balance $48 (game -$52)" in status  # $100 carried, $52 paid for this deal
+        await pilot.press("d", "n", "enter")  # one move, then left: it counts
+        assert json.loads(balances.read_text()) == {"vegas1": 48}
+        await pilot.press("n", "enter")  # no move: this deal costs nothing
+        await pilot.press("q")
+        assert json.loads(balances.read_text()) == {"vegas1": 48}
+
+    game = KlondikeGame.from_seed(7, Variant.preset("vegas1"))
+    drive(new_app(tmp_path, game, balance_path=balances), script)
+
+
+def test_a_bad_balance_file_is_said_and_not_overwritten(tmp_path: Path) -> None:
+    balances = tmp_path / "vegas-balance.json"
+    balances.write_text("[1, 2]")
+
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        assert f"Could not read the balance: {balances}: not a balance file" in app.message
+        await pilot.press("d", "n", "enter")
+        assert f"Could not keep the balance: {balances}: not a balance file" in app.message
+
+    game = KlondikeGame.from_seed(7, Variant.preset("vegas1"))
+    drive(new_app(tmp_path, game, balance_path=balances), script)
+    assert balances.read_text() == "[1, 2]"
 
 
 # ----- hints ---------------------------------------------------------------------------------------
@@ -280,7 +407,7 @@ def test_the_autosave_brings_an_unfinished_game_back(captured: list[KlondikeApp]
     assert run(capsys, "play", "--seed", "7", "--variant", "vegas3")[0] == 0
     async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
         await pilot.press("7", "f", "d")
-        assert "Balance $-47" in str(app.query_one("#status").render())
+        assert "Balance -$47" in str(app.query_one("#status").render())
 
     drive(captured[0], script)  # the app ends without the game finished, as a killed one would
     assert run(capsys, "play", "--seed", "9")[0] == 0  # looked at, not played: the autosave stays
@@ -366,8 +493,8 @@ def test_finished_and_abandoned_games_count_in_the_statistics(tmp_path: Path) ->
         await pilot.press("d", "w", "f")
         assert app.game.is_won()
         await pilot.press("u", "f")  # undo and win again: still one game
-        await pilot.press("n")  # a new game, not played: it counts for nothing
-        await pilot.press("d", "n")  # one move, then left: a loss
+        await pilot.press("n", "enter")  # a new game, not played: it counts for nothing
+        await pilot.press("d", "n", "enter")  # one move, then left: a loss
 
     drive(new_app(tmp_path, KlondikeGame(position, variant), stats_path=store), win_then_abandon)
     with ResultsStore(store, create=False) as results:
@@ -380,7 +507,7 @@ def test_finished_and_abandoned_games_count_in_the_statistics(tmp_path: Path) ->
 
 def test_no_statistics_are_kept_without_a_store(tmp_path: Path) -> None:
     async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
-        await pilot.press("d", "n")
+        await pilot.press("d", "n", "enter")
 
     drive(new_app(tmp_path), script)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["auto.txt"]

@@ -90,7 +90,7 @@ def test_the_server_says_where_to_go_and_stops_cleanly(tmp_path: Path, stop: sig
     page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read().decode()
     assert f"ws://localhost:{port}/ws" in page  # the page's websocket points back at this server
     process.send_signal(stop)
-    out, err = process.communicate(timeout=15)
+    _out, err = process.communicate(timeout=15)
     assert process.returncode == 0
     assert f"Serving cardtable: Klondike on http://localhost:{port}: open it in a web browser" in err
     assert "Traceback" not in err and "warning" not in err

@@ -1,0 +1,99 @@
+"""The Klondike app's new-game dialog: the variant, the deal number, and
+whether to deal only deals the solver has proven winnable.
+
+Enter deals at once: the next deal in the same variant, as before. The
+dialog answers with a :class:`NewGame`, or None when put away (esc).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Input, Label, Select
+
+from cardtable.cards import MAX_SEED
+from cardtable.klondike.variant import PRESET_NOTES, PRESETS, Variant
+
+__all__ = ["NewGame", "NewGameScreen"]
+
+#: The variant list's entry for "the rules of the game now".
+_SAME = "same"
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """What the dialog asked for: the rules, the deal number, winnable deals only."""
+
+    variant: Variant
+    number: int
+    winnable: bool
+
+
+class NewGameScreen(ModalScreen[NewGame | None]):
+    """Choose the next game. ``variant`` is the game's now (offered first),
+    ``number`` the deal number offered (the next one), ``winnable`` whether
+    deals are winnable-only now."""
+
+    DEFAULT_CSS = """
+    NewGameScreen { align: center middle; }
+    NewGameScreen > Vertical { width: 72; max-width: 100%; height: auto; border: round $accent;
+                               background: $panel; padding: 0 1; }
+    NewGameScreen Label { margin: 0; }
+    NewGameScreen #error { color: $error; margin: 0; height: auto; }
+    NewGameScreen Horizontal { height: auto; margin: 1 0 0 0; }
+    NewGameScreen Button { margin: 0 2 0 0; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel", show=False)]
+
+    def __init__(self, variant: Variant, number: int, winnable: bool) -> None:
+        super().__init__()
+        self.variant = variant
+        self.number = number
+        self.winnable = winnable
+
+    def compose(self) -> ComposeResult:
+        same = f"as now: {self.variant.name if self.variant.name in PRESETS else self.variant.describe()}"
+        choices = [(same, _SAME), *((f"{name}: {PRESET_NOTES.get(name, PRESETS[name].describe())}", name)
+                                    for name in PRESETS)]
+        with Vertical():
+            yield Label("New game. Enter deals; tab moves between the fields; esc goes back.")
+            yield Label("Rules")
+            yield Select(choices, value=_SAME, allow_blank=False, id="variant")
+            yield Label("Deal number")
+            yield Input(str(self.number), id="number", restrict=r"[0-9]*", max_length=20)
+            yield Label("", id="error")
+            yield Checkbox("Only deals the solver has proven winnable", self.winnable, id="winnable")
+            with Horizontal():
+                yield Button("Deal", variant="primary", id="deal")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#deal", Button).focus()
+
+    def chosen(self) -> NewGame | None:
+        """What the fields say, or None (with the reason shown) when the deal number is not one."""
+        text = self.query_one("#number", Input).value.strip()
+        number = int(text) if text.isdigit() else -1
+        if not 0 <= number <= MAX_SEED:
+            self.query_one("#error", Label).update(f"The deal number must be a whole number from 0 to {MAX_SEED}.")
+            return None
+        name = self.query_one("#variant", Select).value
+        variant = self.variant if name == _SAME else PRESETS[str(name)]
+        return NewGame(variant, number, self.query_one("#winnable", Checkbox).value)
+
+    @on(Button.Pressed, "#deal")
+    @on(Input.Submitted, "#number")
+    def action_deal(self) -> None:
+        chosen = self.chosen()
+        if chosen is not None:
+            self.dismiss(chosen)
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
