@@ -679,14 +679,15 @@ class KlondikeApp(App[None]):
             self.call_from_thread(self._hint_failed, str(error))
             return
         result = found.search.result
+        said = "" if found.move is None else describe_move(game, found.move, unicode=not self.ascii_only)
         if found.move is None:
             text = "No legal move is left."
         elif found.winning:
-            text = f"Hint: {found.move}. This position can be won ({len(found.solution)} moves)."
+            text = f"Hint: {said}. This position can be won ({len(found.solution)} moves)."
         elif result == "unwinnable":
-            text = f"Hint: {found.move} (best guess). This position cannot be won: u undoes, n deals anew."
+            text = f"Hint: {said} (best guess). This position cannot be won: u undoes, n deals anew."
         else:
-            text = f"Hint: {found.move} (best guess: the solver found no answer in time; not yet known)."
+            text = f"Hint: {said} (best guess: the solver found no answer in time; not yet known)."
         self.call_from_thread(self._show_hint, game.key(), found.move, text)
 
     def _show_hint(self, key: tuple[object, ...], move: Move | None, text: str) -> None:

@@ -24,6 +24,7 @@ from cardtable.app.new_game import NewGameScreen
 from cardtable.app.table import Spot, TableView
 from cardtable.cards import Card, Suit
 from cardtable.klondike import DRAW, FOUNDATION, STOCK, KlondikeGame, KlondikeRecord, Move, Position, Variant
+from cardtable.klondike.narrate import describe_move
 from cardtable.solver import solve, winnable_deal
 
 Script = Callable[[Pilot[None], KlondikeApp], Awaitable[None]]
@@ -283,6 +284,7 @@ def test_a_hint_names_a_winning_move_and_lights_it_up(tmp_path: Path) -> None:
         await pilot.pause()
         assert "can be won" in message(app)
         assert app.hint_move is not None and app.game.is_legal(app.hint_move)
+        assert message(app).startswith(f"Hint: {describe_move(app.game, app.hint_move)}. ")  # said in words
         marks = app.table.marks
         assert marks.hinted or marks.hint_places
 
@@ -300,6 +302,18 @@ def test_a_hint_without_an_answer_in_time_falls_back_to_the_heuristic(
         assert app.hint_move is not None and app.game.is_legal(app.hint_move)
 
     drive(new_app(tmp_path), script)
+
+
+def test_a_hint_in_a_lost_position_says_it_cannot_be_won(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await app.workers.wait_for_complete()
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "(best guess). This position cannot be won: u undoes, n deals anew." in message(app)
+        assert app.hint_move is not None and app.game.is_legal(app.hint_move)
+
+    drive(new_app(tmp_path, lost_game()), script)
 
 
 # ----- mouse ---------------------------------------------------------------------------------------
