@@ -41,6 +41,7 @@ from collections.abc import Iterable
 from enum import IntEnum
 from typing import ClassVar
 
+from cardtable._text import clip
 from cardtable.errors import NotationError
 
 __all__ = [
@@ -98,7 +99,7 @@ class Suit(IntEnum):
         try:
             return cls(_SUIT_CHARS[text.strip().lower()])
         except KeyError:
-            raise CardError(f"unknown suit {text!r}: use c, d, h or s (or ♣ ♦ ♥ ♠)") from None
+            raise CardError(f"unknown suit {clip(text)}: use c, d, h or s (or ♣ ♦ ♥ ♠)") from None
 
 
 _SUIT_CHARS = {
@@ -172,11 +173,11 @@ class Card:
         """
         s = text.strip()
         if len(s) < 2:
-            raise CardError(f"unknown card {text!r}: write rank then suit, e.g. Ah, Td, 10d, A♥")
+            raise CardError(f"unknown card {clip(text)}: write rank then suit, e.g. Ah, Td, 10d, A♥")
         rank = _RANKS.get(s[:-1].upper())
         suit = _SUIT_CHARS.get(s[-1].lower())
         if rank is None or suit is None:
-            raise CardError(f"unknown card {text!r}: write rank then suit, e.g. Ah, Td, 10d, A♥")
+            raise CardError(f"unknown card {clip(text)}: write rank then suit, e.g. Ah, Td, 10d, A♥")
         return cls._all[suit * 13 + rank - 1]
 
     @property

@@ -6,7 +6,7 @@ import dataclasses
 import json
 
 import pytest
-from klondike_helpers import game, new_game
+from klondike_helpers import game, layout, new_game
 
 from cardtable.cards import Suit, shuffled_deck
 from cardtable.klondike import (
@@ -138,8 +138,33 @@ def test_pysol_mid_game_round_trip() -> None:
         g.play(moves[0])
     position = g.position()
     assert any(position.foundation) or position.waste
-    # A PySol board has no pass number: it reads back as the first pass.
-    assert from_pysol(to_pysol(position)) == dataclasses.replace(position, pass_number=1)
+    assert position.pass_number == 1
+    assert from_pysol(to_pysol(position)) == position
+
+
+@pytest.mark.parametrize("write", [to_pysol, lambda position: write_layout(position, "solvitaire")])
+def test_formats_without_a_pass_number_refuse_a_later_pass(write) -> None:
+    position = dataclasses.replace(new_game(8).position(), pass_number=2)
+    with pytest.raises(DealError, match=r"no place for the pass number \(this is pass 2\); write a position string"):
+        write(position)
+    assert Position.parse(str(position)) == position
+
+
+def test_solvitaire_refuses_a_deal_shaped_layout_all_face_up() -> None:
+    position = layout(["Ks", "Kc Qh", "Kd Qs Jd", "Kh Qc Jh Tc", "Js Th 9s 8h 7s", "Qd Jc Td 9c 8d 7c",
+                       "9d 8s 7d 6s 5d 4s 3d"])
+    with pytest.raises(DealError, match="would read back as a fresh deal"):
+        write_layout(position, "solvitaire")
+    assert from_pysol(to_pysol(position)) == position
+
+
+def test_record_header_values_are_escaped_and_names_checked() -> None:
+    record = KlondikeRecord.from_game(new_game(3), Event='the "big" one]', Note="line one\nline two\\")
+    text = str(record)
+    assert '[Event "the \\"big\\" one]"]' in text and '[Note "line one\\nline two\\\\"]' in text
+    assert KlondikeRecord.parse(text) == record == KlondikeRecord.parse(record.to_json())
+    with pytest.raises(RecordError, match="header name 'My Tag' cannot be written as a tag"):
+        KlondikeRecord.from_game(new_game(3), **{"My Tag": "x"})
 
 
 # ----- Solvitaire -----------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import pytest
 from cardtable.cli import stats as stats_cli
 from cardtable.errors import StoreError, UsageError
 from cardtable.klondike.variant import Variant, VariantError
-from cardtable.sim.store import PlayedGame, PlayStats, ResultsStore, variant_label
+from cardtable.sim.store import PlayedGame, PlayedHand, PlayStats, ResultsStore, kings_corner_label, variant_label
 
 DRAW1 = Variant.preset("draw1")
 THOUGHTFUL3 = Variant.preset("thoughtful3")
@@ -266,3 +266,79 @@ def test_stats_bad_input(store_path: Path, tmp_path: Path) -> None:
     with pytest.raises(StoreError, match=r"notes\.txt"):
         call("--store", str(notes))
     assert notes.read_text() == "not a database\n" * 100
+
+
+# ----- Kings Corner hands --------------------------------------------------------------------------
+
+TABLE = kings_corner_label(3, "strategic", 25)
+
+
+def hand(number: int, won: bool, penalty: int, match_won: bool | None = None, label: str = TABLE) -> PlayedHand:
+    return PlayedHand(label, "77", number, won, penalty, 30.0 + number, match_won)
+
+
+@pytest.fixture
+def hands_path(tmp_path: Path) -> Path:
+    path = tmp_path / "results.sqlite"
+    with ResultsStore(path) as store:
+        # match 1: three hands, won; match 2: two hands, lost; match 3: one hand so far (not finished)
+        for played in (hand(1, True, 0), hand(2, False, 12), hand(3, True, 0, True),
+                       hand(1, False, 3), hand(2, False, 20, False), hand(1, True, 0),
+                       hand(1, False, 4, True, kings_corner_label(1, "greedy", 10))):
+            store.record_hand(played)
+    return path
+
+
+def test_hand_statistics_per_table(hands_path: Path) -> None:
+    with ResultsStore(hands_path, create=False) as store:
+        stats = {s.label: s for s in store.hand_stats()}
+        again = store.played_hands(TABLE)
+    assert list(stats) == ["1 greedy bot, to 10 points", "3 strategic bots, to 25 points"]
+    mine = stats[TABLE]
+    assert (mine.hands, mine.hands_won, mine.matches, mine.matches_won) == (6, 3, 2, 1)
+    assert mine.mean_penalty == pytest.approx(35 / 6) and mine.match_win_rate == 0.5
+    assert (mine.current_streak, mine.best_streak) == (0, 1)
+    assert [h.hand for h in again] == [1, 2, 3, 1, 2, 1] and again[2].match_won is True and again[0].finished
+
+
+@pytest.mark.parametrize("changes", [{"hand": 0}, {"penalty": -1}, {"label": ""}, {"seconds": float("nan")},
+                                     {"won": True, "penalty": 3}])
+def test_a_played_hand_that_cannot_be_is_refused(changes: dict[str, object]) -> None:
+    fields: dict[str, object] = {"label": TABLE, "match_seed": "1", "hand": 1, "won": False, "penalty": 2,
+                                 "seconds": 1.0, **changes}
+    with pytest.raises(ValueError):
+        PlayedHand(**fields)  # type: ignore[arg-type]
+
+
+def test_an_older_store_gains_the_hands_table_when_written(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as db:
+        db.executescript(OLD_SCHEMA)
+    db.close()
+    with ResultsStore(path, create=False) as store:
+        assert store.hand_stats() == []
+        with pytest.raises(StoreError, match="cannot record a played hand"):
+            store.record_hand(hand(1, True, 0))
+    with ResultsStore(path) as store:
+        store.record_hand(hand(1, True, 0))
+        assert [run.strategy for run in store.runs()] == ["priority"]
+    with ResultsStore(path, create=False) as store:
+        assert [(s.label, s.hands_won) for s in store.hand_stats()] == [(TABLE, 1)]
+
+
+def test_stats_kings_corner(hands_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = run_stats(capsys, "kings-corner", "--store", str(hands_path)).splitlines()
+    assert lines[0].split() == ["hands", "won", "penalty/hand", "matches", "won", "win", "rate", "streak", "best",
+                                "streak", "table"]
+    assert [line.split(maxsplit=8) for line in lines[2:]] == [
+        ["1", "0", "4.00", "1", "1", "100.0%", "1", "1", "1 greedy bot, to 10 points"],
+        ["6", "3", "5.83", "2", "1", "50.0%", "0", "1", "3 strategic bots, to 25 points"],
+    ]
+    data = json.loads(run_stats(capsys, "kings-corner", "--store", str(hands_path), "--json"))
+    assert data[1]["label"] == TABLE and data[1]["hands"] == 6 and data[1]["matches_won"] == 1
+    missing = hands_path.parent / "none.sqlite"
+    assert run_stats(capsys, "kings-corner", "--store", str(missing)).startswith("no Kings Corner hands played yet")
+    assert not missing.exists()
+    with pytest.raises(UsageError, match="--draw is a Klondike option"):
+        args = stats_parser().parse_args(["stats", "kings-corner", "--draw", "3", "--store", str(hands_path)])
+        args.func(args)

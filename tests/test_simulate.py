@@ -156,7 +156,7 @@ def test_compare_side_by_side(capsys: pytest.CaptureFixture[str]) -> None:
 def test_strategies_lists_each(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "strategies")
     assert code == 0
-    assert [line.split()[0] for line in out.splitlines()] == ["priority", "turns", "greedy", "random"]
+    assert [line.split()[0] for line in out.splitlines()] == ["priority", "turns", "greedy", "random", "expert"]
 
 
 def test_bad_options(capsys: pytest.CaptureFixture[str]) -> None:

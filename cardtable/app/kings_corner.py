@@ -13,6 +13,7 @@ penalty total reaches ``target``, seeded and rotated exactly as the line seat
 from __future__ import annotations
 
 import time
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
@@ -79,6 +80,18 @@ _GRID = (
 _CELL = 6
 
 
+def _show(widget: Static, content: str | Text) -> None:
+    """Give ``widget`` this content, only when it is new: an update lays the
+    screen out again, and a key changes only a few of the table's parts."""
+    if _shown.get(widget) != content:
+        _shown[widget] = content
+        widget.update(content)
+
+
+#: What each widget of the apps shows now (see :func:`_show`).
+_shown: weakref.WeakKeyDictionary[Static, str | Text] = weakref.WeakKeyDictionary()
+
+
 def _pile_key(position: PilePosition) -> str:
     if position.is_corner:
         return f"c{_CORNER_KEYS.index(position) + 1}"
@@ -101,7 +114,7 @@ class PileBox(Static):
 
     def show(self, cards: tuple[Card, ...], ascii_only: bool) -> None:
         if not cards:
-            self.update(Text("empty" + (" (a king)" if self.position.is_corner else ""), style="dim"))
+            _show(self, Text("empty" + (" (a king)" if self.position.is_corner else ""), style="dim"))
             return
         text = Text("top ")
         text.append_text(_card(cards[-1], ascii_only, "bold"))
@@ -109,7 +122,7 @@ class PileBox(Static):
             text.append("\nfrom ")
             text.append_text(_card(cards[0], ascii_only))
         text.append(f", {len(cards)} card{'s' * (len(cards) != 1)}" if len(cards) > 1 else "\n1 card")
-        self.update(text)
+        _show(self, text)
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
@@ -143,7 +156,7 @@ class HandView(Static):
             cell.append_text(_card(card, ascii_only, style))
             text.append_text(cell)
             text.append(" " * (_CELL - cell.cell_len))
-        self.update(text if cards else Text("(empty)", style="dim"))
+        _show(self, text if cards else Text("(empty)", style="dim"))
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
@@ -189,10 +202,13 @@ class KingsCornerApp(App[None]):
         Binding("q", "quit", "quit", show=False),
     ]
 
-    def __init__(self, *, opponents: int = 3, level: str = "strategic", seed: int | None = None,
+    def __init__(self, *, opponents: int = 3, level: str = "expert", seed: int | None = None,
                  target: int = 25, delay: float = 0.6, ascii_only: bool = False,
-                 save_path: Path | None = None) -> None:
+                 save_path: Path | None = None, stats_path: Path | None = None) -> None:
         super().__init__()
+        #: The results store that keeps your hands' statistics (None: none kept).
+        self.stats_path = stats_path
+        self._hand_started = time.monotonic()
         #: Where ctrl+s writes the hand; given, every finished hand is written there as well.
         self.save_path = save_path
         make_bot(level)  # an unknown level fails here, before anything is shown
@@ -254,17 +270,17 @@ class KingsCornerApp(App[None]):
 
     def _refresh(self) -> None:
         game = self.game
-        self.query_one("#head", Static).update(
-            f"Kings Corner · hand {self.hand_number + 1} · the match ends at {self.target} points · "
-            f"seed {self.seed} · ? help")
+        _show(self.query_one("#head", Static),
+              f"Kings Corner · hand {self.hand_number + 1} · the match ends at {self.target} points · "
+              f"seed {self.seed} · ? help")
         moving = game.turn if not game.is_over() else None
         arrow = ">" if self.ascii_only else "▶"
-        self.query_one("#players", Static).update("Cards in hand: " + " ".join(
+        _show(self.query_one("#players", Static), "Cards in hand: " + " ".join(
             f"{arrow if seat == moving else ' '}{self.names[seat]} {game.hand_sizes[seat]}"
             for seat in range(self.players)))
-        self.query_one("#totals", Static).update(
-            "Penalty totals: " + "  ".join(f"{n} {t}" for n, t in zip(self.entry_names, self.totals, strict=True)))
-        self.query_one("#deck", Static).update(f"deck\n{game.deck_count} card{'s' * (game.deck_count != 1)}")
+        _show(self.query_one("#totals", Static),
+              "Penalty totals: " + "  ".join(f"{n} {t}" for n, t in zip(self.entry_names, self.totals, strict=True)))
+        _show(self.query_one("#deck", Static), f"deck\n{game.deck_count} card{'s' * (game.deck_count != 1)}")
         hinted_piles: set[PilePosition] = set()
         hinted_card: Card | None = None
         if self.hint:
@@ -281,8 +297,8 @@ class KingsCornerApp(App[None]):
         self.cursor = min(self.cursor, max(0, len(cards) - 1))
         self.hand_view.show(cards, self.ascii_only, cursor=self.cursor if self.phase == "you" else None,
                             chosen=self.chosen if isinstance(self.chosen, Card) else None, hinted=hinted_card)
-        self.query_one("#log", Static).update(self._recent_line(self.size.width or 80))
-        self.query_one("#message", Static).update(self.message)
+        _show(self.query_one("#log", Static), self._recent_line(self.size.width or 80))
+        _show(self.query_one("#message", Static), self.message)
 
     def _recent_line(self, width: int) -> str:
         """The latest actions that fit on one line, the newest last."""
@@ -302,6 +318,7 @@ class KingsCornerApp(App[None]):
 
     def _deal(self, hand: int) -> None:
         self.hand_number = hand
+        self._hand_started = time.monotonic()
         self.game = KingsCornerGame.from_seed(self.players, derive_seed(self.seed, hand))
         self.me = hand % self.players  # who moves first rotates hand by hand
         self._bots = {}
@@ -395,7 +412,12 @@ class KingsCornerApp(App[None]):
             ended = f"{self.names[outcome.winner]} emptied {'your' if outcome.winner == self.me else 'their'} hand!"
         points = ", ".join(f"{self.names[s]} {outcome.penalties[s]}" for s in range(self.players))
         self.chosen, self.hint = None, []
-        if max(self.totals) >= self.target:
+        over = max(self.totals) >= self.target
+        trouble = self._record_hand(outcome.winner == self.me, outcome.penalties[self.me],
+                                    self.totals[0] == min(self.totals) if over else None)
+        if trouble:
+            self.recent.append(trouble)
+        if over:
             self.phase = "match-over"
             low = min(self.totals)
             winners = [n for n, t in zip(self.entry_names, self.totals, strict=True) if t == low]
@@ -405,6 +427,22 @@ class KingsCornerApp(App[None]):
         else:
             self.phase = "hand-over"
             self._say(f"{ended} Points: {points}.\nSpace or enter deals the next hand; q quits.")
+
+    def _record_hand(self, won: bool, penalty: int, match_won: bool | None) -> str:
+        """Keep the hand in your statistics; what went wrong, if anything."""
+        if self.stats_path is None:
+            return ""
+        from cardtable.sim.store import PlayedHand, ResultsStore, kings_corner_label
+
+        hand = PlayedHand(kings_corner_label(self.opponents, self.level, self.target), str(self.seed),
+                          self.hand_number + 1, won, penalty, round(time.monotonic() - self._hand_started, 3),
+                          match_won)
+        try:
+            with ResultsStore(self.stats_path) as store:
+                store.record_hand(hand)
+        except (OSError, CardtableError) as error:
+            return f"Could not keep the statistics: {error}"
+        return ""
 
     # ----- your choices --------------------------------------------------------------------------
 

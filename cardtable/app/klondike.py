@@ -9,6 +9,7 @@ move the game record is written to the autosave. See :data:`HELP` for the keys.
 from __future__ import annotations
 
 import secrets
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,8 +51,10 @@ HINT_MAX_STATES = 300_000
 #: The state budget of the check after each move that tells when the game can no longer be won
 #: (a millisecond or so for most positions; a position it cannot decide in this budget says nothing).
 VERDICT_MAX_STATES = 50_000
-#: Not empty once a hint has run in this process (the solver is compiled and loaded).
-_solver_ready: list[bool] = []
+#: Set once the solver's compiled code is loaded in this process: the app loads it in a
+#: thread as it opens (on a fresh install numba compiles it first), and every search waits
+#: for it, so that a hint's second of searching is not spent loading code.
+_solver_loaded = threading.Event()
 #: Where ``s`` saves when no ``--save`` file was given (in the current folder).
 DEFAULT_SAVE_NAME = "cardtable-game.txt"
 
@@ -62,22 +65,19 @@ Klondike: build the four foundations up by suit, from ace to king.
                more card of its face-up run
   w            pick up the waste card
   1-7 / f      with cards picked up: put them on that pile / the foundation
-               (a single card picked up moves as the run that fits there)
   arrows       move the cursor; up and down walk a pile's face-up run
   space, enter pick up at the cursor, or put down there; esc puts back
   d            draw from the stock (or turn the waste over)
   a            play every safe card to the foundations
   u, ctrl+z    undo            ctrl+y   redo
   h            hint: the solver looks for a win for about a second
-  n            new game: the rules, the deal number, winnable deals only
-               (enter at once deals the next seed in the same rules)
+  n            new game: rules, deal number, winnable only (enter: next)
   s            save the game record (--save FILE, else ./cardtable-game.txt)
   t            statistics of your games in each variant
   ?            this help       q        quit
 Mouse: click a card or a run, then where it goes; double-click sends a card
-home; click the stock to draw. Every move is saved: 'cardtable play' with no
---seed, --winnable or --file brings the game back. After each move the
-solver checks whether the game can still be won, and says when it cannot.
+home; click the stock to draw. Every move is saved, and 'cardtable play'
+brings the game back. The solver says when a game can no longer be won.
 Any key closes this."""
 
 
@@ -169,7 +169,22 @@ class KlondikeApp(App[None]):
 
     def on_mount(self) -> None:
         self.set_interval(1.0, self._show_status)
+        self._load_solver()
         self._settle(keep=False)  # opening a game changes no file: the autosave waits for a move
+
+    @work(thread=True, group="load-solver")
+    def _load_solver(self) -> None:
+        """Load the solver's compiled code (its depth-first and best-first
+        kernels) with a small search, once a process."""
+        if _solver_loaded.is_set():
+            return
+        from cardtable.solver import solve
+
+        try:
+            # Seed 1 needs more than the 50,000 states after which best-first probes join.
+            solve(Position.from_seed(1), Variant.preset("draw3"), max_states=60_000)
+        finally:
+            _solver_loaded.set()
 
     def _show_status(self) -> None:
         game = self.game
@@ -287,6 +302,7 @@ class KlondikeApp(App[None]):
     def _judge(self, game: KlondikeGame) -> None:
         from cardtable.solver import solve
 
+        _solver_loaded.wait()
         try:
             result = solve(game.position(), game.variant, max_states=VERDICT_MAX_STATES).result
         except CardtableError:
@@ -570,7 +586,11 @@ class KlondikeApp(App[None]):
             if choice is not None:
                 self.new_game(choice.variant, choice.number, choice.winnable)
 
-        self.push_screen(NewGameScreen(self.game.variant, self.next_number(), self.winnable), chosen)
+        if not self.is_screen_installed("new-game"):
+            self.install_screen(NewGameScreen(self.game.variant, self.next_number(), self.winnable), "new-game")
+        dialog = self.get_screen("new-game", NewGameScreen)
+        dialog.reset(self.game.variant, self.next_number(), self.winnable)
+        self.push_screen(dialog, chosen)
 
     def action_save(self) -> None:
         path = self.save_path if self.save_path is not None else Path.cwd() / DEFAULT_SAVE_NAME
@@ -668,13 +688,11 @@ class KlondikeApp(App[None]):
     def _find_hint(self, game: KlondikeGame) -> None:
         from cardtable.solver import hint
 
+        if not _solver_loaded.is_set():
+            self.call_from_thread(self._say, "Thinking... (loading the solver: the first time takes longer)")
+            _solver_loaded.wait()
         try:
             found = hint(game, timeout=HINT_TIMEOUT, max_states=HINT_MAX_STATES)
-            if not _solver_ready and found.search.result == "unknown":
-                # The first search of a process may spend its time compiling the
-                # solver (numba, on a fresh install): ask again, now at full speed.
-                found = hint(game, timeout=HINT_TIMEOUT, max_states=HINT_MAX_STATES)
-            _solver_ready.append(True)
         except CardtableError as error:
             self.call_from_thread(self._hint_failed, str(error))
             return

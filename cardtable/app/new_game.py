@@ -57,10 +57,25 @@ class NewGameScreen(ModalScreen[NewGame | None]):
         self.number = number
         self.winnable = winnable
 
-    def compose(self) -> ComposeResult:
+    def _choices(self) -> list[tuple[str, str]]:
         same = f"as now: {self.variant.name if self.variant.name in PRESETS else self.variant.describe()}"
-        choices = [(same, _SAME), *((f"{name}: {PRESET_NOTES.get(name, PRESETS[name].describe())}", name)
-                                    for name in PRESETS)]
+        return [(same, _SAME), *((f"{name}: {PRESET_NOTES.get(name, PRESETS[name].describe())}", name)
+                                 for name in PRESETS)]
+
+    def reset(self, variant: Variant, number: int, winnable: bool) -> None:
+        """Offer these again (the app keeps one dialog and shows it anew: building it is slow)."""
+        self.variant, self.number, self.winnable = variant, number, winnable
+        if not self.is_mounted:
+            return  # compose will show them
+        variants = self.query_one("#variant", Select)
+        variants.set_options(self._choices())
+        variants.value = _SAME
+        self.query_one("#number", Input).value = str(number)
+        self.query_one("#winnable", Checkbox).value = winnable
+        self.query_one("#error", Label).update("")
+
+    def compose(self) -> ComposeResult:
+        choices = self._choices()
         with Vertical():
             yield Label("New game. Enter deals; tab moves between the fields; esc goes back.")
             yield Label("Rules")
@@ -70,10 +85,13 @@ class NewGameScreen(ModalScreen[NewGame | None]):
             yield Label("", id="error")
             yield Checkbox("Only deals the solver has proven winnable", self.winnable, id="winnable")
             with Horizontal():
-                yield Button("Deal", variant="primary", id="deal")
-                yield Button("Cancel", id="cancel")
+                for button in (Button("Deal", variant="primary", id="deal"), Button("Cancel", id="cancel")):
+                    # No press animation: it would swallow an enter pressed as the dialog shows again.
+                    button.active_effect_duration = 0
+                    yield button
 
-    def on_mount(self) -> None:
+    def on_screen_resume(self) -> None:
+        """Each time the dialog shows, enter deals."""
         self.query_one("#deal", Button).focus()
 
     def chosen(self) -> NewGame | None:

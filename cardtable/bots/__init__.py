@@ -7,6 +7,9 @@
 
 from __future__ import annotations
 
+import importlib
+from types import ModuleType
+
 from cardtable.bots.base import KlondikeBot
 from cardtable.bots.priority import PriorityPlayer, play_priority_game
 from cardtable.bots.simple import GreedyPlayer, RandomPlayer
@@ -37,8 +40,29 @@ HOME_VARIANTS: dict[str, str] = {"priority": "seed-002", "turns": "seed-000", "g
 
 
 def make_player(name: str) -> KlondikeBot:
-    """A new player of the named strategy."""
+    """A new player of the named strategy, or of a policy written for the
+    environments, named ``module.path:attribute`` (see
+    :mod:`cardtable.envs.agents`, which needs ``pip install "cardtable[rl]"``)."""
+    if ":" in name:
+        return _env_adapter(name).klondike_player(name)
     try:
         return STRATEGIES[name]()
     except KeyError:
         raise RulesError(f"unknown strategy {name!r}; known: {', '.join(STRATEGIES)}") from None
+
+
+def _env_adapter(name: str) -> ModuleType:
+    """The environments' adapter module, loaded by name only when a policy is
+    asked for: the library never depends on the environments otherwise."""
+    try:
+        return importlib.import_module("cardtable.envs.agents")
+    except ImportError as error:
+        raise RulesError(f"strategy {name!r} is a policy, and policies need the environments: {error}") from None
+
+
+# The expert plays the greedy move when its guesses fail, so it is registered
+# once the others are.
+from cardtable.bots.expert import ExpertPlayer  # noqa: E402
+
+STRATEGIES[ExpertPlayer.name] = ExpertPlayer
+HOME_VARIANTS[ExpertPlayer.name] = "thoughtful3"

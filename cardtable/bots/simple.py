@@ -9,6 +9,9 @@ from cardtable.klondike.view import KlondikeView
 
 __all__ = ["GreedyPlayer", "RandomPlayer"]
 
+# The lowest score of a move that sends a card home or turns one up.
+_PROGRESS = 26.0
+
 
 class _PassCounter:
     """Counts passes through the stock in which no card moved."""
@@ -69,10 +72,13 @@ class GreedyPlayer(KlondikeBot):
     one rank lower still needs them as a place to land; moves that turn up a
     face-down card (more face-down cards under the source score higher);
     kings to empty piles when that turns a card up; waste cards onto the
-    tableau; other foundation moves; then drawing. Runs never move just to
-    shuffle between piles, foundation cards come back only to take a waste
-    card at once, and the player stops after two whole passes with no card
-    moved.
+    tableau; then cards home that are not yet safe (the tableau cards they
+    leave are landing spots for the waste: sending them home at once wins
+    fewer games, under draw 1 and draw 3 alike); then drawing. A run moves only to turn a card
+    up, to free a card for its foundation or a place for the waste card, and
+    never straight back where it came from; foundation cards come back only to
+    take a waste card at once; after two whole passes with no card moved the
+    player makes only moves that send a card home or turn one up, then stops.
     """
 
     name = "greedy"
@@ -81,12 +87,14 @@ class GreedyPlayer(KlondikeBot):
     def __init__(self, idle_passes: int = 2, max_moves: int = 2000) -> None:
         self._passes = _PassCounter(idle_passes)
         self.max_moves = max_moves
+        self._last: tuple[int, int] | None = None
 
     def new_game(self, seed: int = 0) -> None:
         self._passes.reset()
+        self._last = None
 
     def choose(self, view: KlondikeView) -> Move | None:
-        if view.moves_played >= self.max_moves or self._passes.exhausted:
+        if view.moves_played >= self.max_moves:
             return None
         best: Move | None = None
         best_score = 0.0
@@ -94,9 +102,11 @@ class GreedyPlayer(KlondikeBot):
             score = self._score(view, move)
             if score > best_score:
                 best, best_score = move, score
-        if best is None:
+        # After idle passes only progress is worth a move: a card home or a card turned up.
+        if best is None or (self._passes.exhausted and best_score < _PROGRESS):
             return None
         self._passes.note(best)
+        self._last = (best.source, best.target) if best.source < 7 and best.target < 7 else None
         return best
 
     def _score(self, view: KlondikeView, move: Move) -> float:
@@ -117,14 +127,14 @@ class GreedyPlayer(KlondikeBot):
             card = view.waste_top
             assert card is not None
             if target == FOUNDATION:
-                return 90.0 if view.variant.safe_to_foundation(card, view.foundation) else 40.0
+                return 90.0 if view.variant.safe_to_foundation(card, view.foundation) else 27.0
             return 30.0 if card.rank != 13 else 25.0
         run = view.face_up[source]
         moving = run[len(run) - move.count:]
         reveals = move.count == len(run) and view.face_down[source] > 0
         if target == FOUNDATION:
             card = moving[0]
-            base = 100.0 if view.variant.safe_to_foundation(card, view.foundation) else 45.0
+            base = 100.0 if view.variant.safe_to_foundation(card, view.foundation) else 26.0
             return base + (20.0 + view.face_down[source] if reveals else 0.0)
         if reveals:
             return 60.0 + view.face_down[source]
@@ -137,8 +147,10 @@ class GreedyPlayer(KlondikeBot):
             return 20.0 if waiting and moving[0].rank != 13 else 0.0
         # Part of a run: worth it when it frees a card for a foundation, or
         # uncovers a place for the waste card.
+        if self._last == (target, source):
+            return 0.0  # never straight back
         freed = run[len(run) - move.count - 1]
         if view.fits_foundation(freed):
-            return 50.0
+            return 50.0 if view.variant.safe_to_foundation(freed, view.foundation) else 24.0
         waste_top = view.waste_top
         return 28.0 if waste_top is not None and view.variant.fits(waste_top, freed) else 0.0

@@ -136,8 +136,9 @@ def _run(argv: Sequence[str] | None) -> int:
         args = parser.parse_args(argv)
         args.argv = list(sys.argv[1:] if argv is None else argv)  # as given (``serve`` passes some on)
         func = getattr(args, "func", None)
-        if func is None:
-            parser.print_help()
+        if func is None:  # no command: the usage and the commands, on stderr as an error
+            parser.print_help(sys.stderr)
+            print("cardtable: error: choose a command (cardtable COMMAND --help for one's options)", file=sys.stderr)
             return EXIT_USAGE
         return int(func(args) or 0)
     except KeyboardInterrupt:

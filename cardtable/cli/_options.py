@@ -10,18 +10,32 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import shlex
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
+from cardtable.errors import UsageError
 from cardtable.klondike.variant import Variant, parse_passes
+
+if TYPE_CHECKING:
+    from cardtable.klondike.record import KlondikeRecord
 
 __all__ = [
     "MAX_WORKERS",
+    "add_cluster_argument",
     "add_render_arguments",
     "add_variant_arguments",
+    "check_resume_options",
+    "cluster_address",
+    "max_states",
+    "option_defaults",
     "pause",
     "progress_bar",
+    "quiet_cluster_logs",
+    "resume_command",
+    "run_id",
     "seconds",
     "seed",
     "use_color",
@@ -47,7 +61,7 @@ def whole_number(minimum: int = 0, what: str = "a whole number", maximum: int | 
         digits = text.strip().lstrip("+-")
         if not digits.isascii() or not digits.isdigit() or len(digits) > 40:
             raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {text[:50]!r}")
-        value = int(text)
+        value = int(text.strip())
         if value < minimum:
             raise argparse.ArgumentTypeError(f"{what} must be at least {minimum}, not {value}")
         if maximum is not None and value > maximum:
@@ -100,6 +114,80 @@ def seconds(text: str) -> float:
     return _seconds(text, zero=False)
 
 
+#: ``--max-states``: a solver's state budget, 1 or more.
+max_states = whole_number(1, "--max-states")
+
+#: ``--resume``: a run id of the results store.
+run_id = whole_number(1, "--resume")
+
+
+# ----- clusters and resumed runs -------------------------------------------------------------------
+
+
+def cluster_address(text: str) -> str:
+    """An argparse type: ``local`` or a Dask scheduler address
+    (``tcp://HOST:PORT``, ``HOST:PORT``). Dask itself is not imported.
+
+    >>> cluster_address("tcp://127.0.0.1:8786")
+    'tcp://127.0.0.1:8786'
+    """
+    from cardtable.sim.cluster import ClusterError, check_address
+
+    try:
+        return check_address(text)
+    except ClusterError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def add_cluster_argument(parser: argparse.ArgumentParser) -> None:
+    """``--cluster ADDRESS``: run the work on a Dask cluster."""
+    parser.add_argument("--cluster", type=cluster_address, default=None, metavar="ADDRESS",
+                        help="run on a Dask cluster: a scheduler (tcp://HOST:8786), or 'local' to start one here "
+                             "with --workers processes (needs: pip install \"cardtable[cluster]\"; every worker "
+                             "needs cardtable installed)")
+
+
+def quiet_cluster_logs() -> None:
+    """Silence Dask's own log on stderr (once Dask is loaded): a lost
+    scheduler or worker is reported by the command, in one line, not by
+    Dask's tracebacks."""
+    import logging
+
+    for name in [*logging.Logger.manager.loggerDict, "distributed", "tornado"]:
+        if name.split(".")[0] in ("distributed", "tornado", "dask"):
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+
+
+def option_defaults(parser: argparse.ArgumentParser) -> dict[str, tuple[str, object]]:
+    """Each optional argument of ``parser`` by destination: its flag and its
+    default (for :func:`check_resume_options`)."""
+    return {action.dest: (action.option_strings[-1], action.default)
+            for action in parser._actions if action.option_strings and action.dest != "help"}
+
+
+def check_resume_options(args: argparse.Namespace, defaults: dict[str, tuple[str, object]],
+                         allowed: Collection[str]) -> None:
+    """With ``--resume``, the run's own options apply: a
+    :class:`~cardtable.errors.UsageError` names any other option given
+    (one whose value is not its default), and lists those that may be."""
+    given = [flag for dest, (flag, default) in defaults.items()
+             if dest not in allowed and getattr(args, dest, default) != default]
+    if given:
+        may = ", ".join(defaults[dest][0] for dest in defaults if dest in allowed and dest != "resume")
+        raise UsageError(f"--resume carries on with the run's own options; {', '.join(given)} cannot be given "
+                         f"with it (these can: {may})")
+
+
+def resume_command(command: str, run: int, store: str | None) -> str:
+    """The command that finishes run ``run``.
+
+    >>> resume_command("simulate", 7, None)
+    'cardtable simulate --resume 7'
+    """
+    where = f" --store {shlex.quote(store)}" if store else ""
+    return f"cardtable {command} --resume {run}{where}"
+
+
 # ----- the Klondike variant ------------------------------------------------------------------------
 
 
@@ -117,6 +205,28 @@ def add_variant_arguments(parser: argparse.ArgumentParser, default: str | None =
     group.add_argument("--foundation-return", action=argparse.BooleanOptionalAction, default=None,
                        help="may foundation cards come back to the tableau")
     group.add_argument("--scoring", choices=("none", "standard", "vegas"), help="scoring")
+
+
+#: The rule flags of :func:`add_variant_arguments`, as (dest, flag).
+_RULE_FLAGS = (("draw", "--draw"), ("passes", "--passes"), ("empty", "--empty"),
+               ("foundation_return", "--foundation-return"), ("scoring", "--scoring"))
+
+
+def refuse_rule_flags(args: argparse.Namespace, record: KlondikeRecord | None, source: str,
+                      default: str | None = "draw1") -> None:
+    """A game record plays under its own rules: rule options given with one
+    (``--variant`` other than its ``default``, or any rule flag) are refused
+    in one line rather than silently ignored. Nothing happens without a record.
+    """
+    if record is None:
+        return
+    given = [flag.replace("--", "--no-") if getattr(args, dest) is False else flag
+             for dest, flag in _RULE_FLAGS if getattr(args, dest, None) is not None]
+    if getattr(args, "variant", default) not in (default, None):
+        given.insert(0, "--variant")
+    if given:
+        raise UsageError(f"{given[0]}: {source} is a game record, played under its own rules "
+                         f"({record.variant.describe()}); leave out the rule options, or give a deal or position")
 
 
 def variant_from_args(args: argparse.Namespace) -> Variant:

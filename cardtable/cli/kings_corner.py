@@ -12,20 +12,34 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardtable.cli._files import atomic_write_text, check_output, read_text
-from cardtable.cli._options import pause, progress_bar, seed, whole_number, worker_count
-from cardtable.errors import CardtableError, RecordError
+from cardtable.cli._options import (
+    add_cluster_argument,
+    check_resume_options,
+    option_defaults,
+    pause,
+    progress_bar,
+    quiet_cluster_logs,
+    resume_command,
+    run_id,
+    seed,
+    whole_number,
+    worker_count,
+)
+from cardtable.errors import CardtableError, RecordError, StoreError, UsageError
 from cardtable.kings_corner.game import KingsCornerGame
 from cardtable.kings_corner.record import HandRecord
 from cardtable.kings_corner.render import describe_action, table_text
 
 if TYPE_CHECKING:
     from cardtable.kings_corner.match import HandResult, MatchReport
+    from cardtable.sim.store import ResultsStore
 
 __all__ = ["register"]
 
@@ -51,24 +65,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "for any number of workers.",
     )
     match.add_argument("--players", default="strategic,greedy,greedy,greedy",
-                       help="comma-separated bots, 2 to 6 (random, greedy, strategic)")
+                       help="comma-separated bots, 2 to 6 (random, greedy, strategic, expert)")
     match.add_argument("--games", type=whole_number(1), default=1000, help=_GAMES_HELP)
     match.add_argument("--seed", type=seed, default=0, help="match seed (default 0)")
     match.add_argument("--workers", type=worker_count, default=None,
-                       help="processes to use (default: all CPUs)")
+                       help="processes to use, or the workers of --cluster local (default: all CPUs)")
+    add_cluster_argument(match)
+    match.add_argument("--resume", type=run_id, default=None, metavar="RUN",
+                       help="finish a stored match that was stopped: play only its missing hands, then report "
+                            "as an uninterrupted match")
+    match.add_argument("--store", metavar="PATH", help="results store (default: the per-user data directory)")
+    match.add_argument("--no-store", action="store_true", help="do not keep this match in the results store")
     match.add_argument("--target", type=whole_number(1), default=25,
                        help="penalty points that end a match (default 25)")
     match.add_argument("--json", action="store_true", help="machine-readable output")
     match.add_argument("--quiet", action="store_true", help="no progress bar")
-    match.set_defaults(func=_match)
+    match.set_defaults(func=_match, option_defaults=option_defaults(match))
 
     play = commands.add_parser(
         "play", help="play against bots in the terminal",
         description="Sit at a table with bots. Type h at the prompt for the commands.",
     )
     play.add_argument("--opponents", type=whole_number(1), default=3, help="1 to 5 bots (default 3)")
-    play.add_argument("--level", default="strategic",
-                      help="the bots: random, greedy or strategic (default)")
+    play.add_argument("--level", default="expert",
+                      help="the bots: random, greedy, strategic or expert (default)")
     play.add_argument("--seed", type=seed, default=None, help="deal seed (default: random)")
     play.add_argument("--target", type=whole_number(1), default=25,
                       help="penalty points that end the match (default 25)")
@@ -102,47 +122,120 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _no_command(parser: argparse.ArgumentParser) -> int:
-    parser.print_help()
+    parser.print_help(sys.stderr)
+    print("cardtable: error: choose a kings-corner command (match, play or replay)", file=sys.stderr)
     return 2
 
 
-def _match(args: argparse.Namespace) -> int:
-    from cardtable.kings_corner.match import run_hands, summarize_hands
+#: What ``match --resume`` may be given: how and where to run, not what to play.
+_RESUME_OPTIONS = ("resume", "cluster", "workers", "store", "quiet", "json")
 
-    players = args.players.split(",")
-    started = time.perf_counter()
-    show = not args.quiet and sys.stderr.isatty() and args.games >= 50
-    results: list[HandResult] = []
-    interrupted = False
-    with progress_bar(args.games, "hands", enabled=show) as advance:
+
+def _resume_match(args: argparse.Namespace) -> ResultsStore:
+    """Take up a stored match: its options go back into ``args``."""
+    check_resume_options(args, args.option_defaults, _RESUME_OPTIONS)
+    if args.no_store:
+        raise UsageError("--resume finishes a match of the results store: it cannot be given with --no-store")
+    from cardtable.sim.store import ResultsStore, default_store_path
+
+    path = args.store or default_store_path()
+    if not os.path.isfile(path):
+        raise StoreError(f"{path}: no results store there")
+    store = ResultsStore(path)
+    try:
+        _, params = store.resume_run(args.resume, "kings-corner")
+        args.players, args.games = params["players"], params["games"]
+        args.seed, args.target = params["seed"], params["target"]
+    except BaseException:
+        store.close()
+        raise
+    return store
+
+
+def _match(args: argparse.Namespace) -> int:
+    from contextlib import ExitStack
+
+    from cardtable.kings_corner.match import check_players, run_hands, summarize_hands
+    from cardtable.sim.cluster import open_executor
+    from cardtable.sim.store import ResultsStore, default_store_path
+
+    store: ResultsStore | None = None
+    run: int | None = None
+    done: list[HandResult] = []
+    with ExitStack() as stack:
+        if args.resume is not None:
+            store = stack.enter_context(_resume_match(args))
+            run = args.resume
+            done = store.hands(run)
+        players = check_players(args.players.split(","))
+        try:  # reach the cluster before the match is recorded
+            executor = stack.enter_context(open_executor(args.cluster, args.workers))
+            if args.cluster is not None:
+                quiet_cluster_logs()
+        except BaseException:
+            if store is not None and run is not None:
+                store.finish_run(run, "interrupted", {})
+            raise
+        if store is None and not args.no_store:
+            store = stack.enter_context(ResultsStore(args.store or default_store_path()))
+            params: dict[str, object] = {"players": ",".join(players), "games": args.games, "seed": args.seed,
+                                         "target": args.target}
+            run = store.start_run(kind="kings-corner", strategy=",".join(players),
+                                  variant={"name": "kings-corner", "players": len(players)}, seed=args.seed,
+                                  deals_file=None, games=args.games, params=params)
+        hint = f"; finish it with '{resume_command('kings-corner match', run, args.store)}'" if run else ""
+
+        def keep(hands: list[HandResult]) -> None:
+            results.extend(hands)
+            if store is not None and run is not None:
+                store.add_hands(run, hands)
+
+        started = time.perf_counter()
+        left = args.games - len(done)
+        show = not args.quiet and sys.stderr.isatty() and (left >= 50 or args.cluster is not None)
+        results: list[HandResult] = list(done)
+        interrupted = False
+        label = "hands" + (f" (run {run}, {len(done):,} stored)" if done else "")
         try:
-            run_hands(players, args.games, args.seed, args.workers, advance if show else None,
-                      on_hands=results.extend)
-        except KeyboardInterrupt:  # report the hands played so far
-            interrupted = True
-    results.sort(key=lambda result: result.index)
-    elapsed = time.perf_counter() - started
-    report = summarize_hands([p.strip().lower() for p in players], results, args.seed, args.target)
+            with progress_bar(left, label, enabled=show, rate_unit="hands") as advance:
+                try:
+                    run_hands(players, args.games, args.seed, args.workers, advance if show else None,
+                              executor=executor, on_hands=keep, done=done)
+                except KeyboardInterrupt:  # report the hands played so far
+                    interrupted = True
+        except CardtableError as error:  # a lost cluster: what finished is stored
+            if store is not None and run is not None:
+                store.finish_run(run, "interrupted", {})
+                raise type(error)(f"{error}{hint}") from None
+            raise
+        results.sort(key=lambda result: result.index)
+        elapsed = time.perf_counter() - started
+        report = summarize_hands(list(players), results, args.seed, args.target)
+        if store is not None and run is not None:
+            store.finish_run(run, "interrupted" if interrupted else "finished", report.to_dict())
     if args.json:
         data = report.to_dict()
         data["seconds"] = round(elapsed, 3)
         print(json.dumps(data, indent=1))
     else:
-        print(_report_text(report, elapsed))
+        print(_report_text(report, elapsed, len(results) - len(done)))
     if interrupted:
         from cardtable.cli import interruption
 
         what, status = interruption()
-        print(f"cardtable: {what}: reported the {len(results):,} of {args.games:,} hands played", file=sys.stderr)
+        print(f"cardtable: {what}: reported the {len(results):,} of {args.games:,} hands played{hint}",
+              file=sys.stderr)
         return status
     return 0
 
 
-def _report_text(report: MatchReport, elapsed: float) -> str:
+def _report_text(report: MatchReport, elapsed: float, played: int | None = None) -> str:
+    """The report for people; the rate counts the ``played`` hands (all by default)."""
+    played = report.games if played is None else played
     lines = [
         f"{report.games} hands, {len(report.players)} players, seed {report.seed}, seats rotated;"
         f" {report.stalemates} stalemates, {report.mean_turns:.1f} turns per hand"
-        f" ({report.games / elapsed:.0f} hands/s)" if elapsed > 0 else "",
+        f" ({played / elapsed:.0f} hands/s)" if elapsed > 0 else "",
         f"{'entry':<14}{'wins':>7}{'win rate':>10}  {'95% interval':<15}"
         f"{'penalty':>8}{'turns to win':>14}{'matches':>9}",
     ]

@@ -116,7 +116,7 @@ class HumanSeat:
     """A table of one person and ``opponents`` bots of the given ``level``."""
 
     opponents: int = 3
-    level: str = "strategic"
+    level: str = "expert"
     seed: int | None = None
     target: int = 25
     delay: float = 0.6

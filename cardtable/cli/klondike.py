@@ -8,7 +8,14 @@ import sys
 from pathlib import Path
 
 from cardtable.cli._files import atomic_write_text, check_output, read_text
-from cardtable.cli._options import add_render_arguments, add_variant_arguments, seed, use_color, variant_from_args
+from cardtable.cli._options import (
+    add_render_arguments,
+    add_variant_arguments,
+    refuse_rule_flags,
+    seed,
+    use_color,
+    variant_from_args,
+)
 from cardtable.errors import UsageError
 from cardtable.klondike.formats import FORMATS, load_start, write_layout
 from cardtable.klondike.position import Position
@@ -62,7 +69,8 @@ def _argument_text(value: str) -> str:
     looks_like_cards = len(tokens) > 1 and all(len(token) in (2, 3) for token in tokens)
     if len(tokens) < 52 and not looks_like_cards and not value.lstrip().startswith(("{", "[", "Talon")) and (
             "|" not in value):
-        raise UsageError(f"{value}: no such file (and not a deal string of 52 cards)")
+        shown = value if len(value) <= 60 else value[:59] + "…"
+        raise UsageError(f"{shown}: no such file (and not a deal string of 52 cards)")
     return value  # the deal reader names a missing, doubled or unknown card
 
 
@@ -108,6 +116,7 @@ def _cmd_deal(args: argparse.Namespace) -> int:
 def _cmd_show(args: argparse.Namespace) -> int:
     variant = variant_from_args(args)
     position, record = load_start(_argument_text(args.deal))
+    refuse_rule_flags(args, record, args.deal if os.path.exists(args.deal) else "the text given")
     if record is not None:
         variant = record.variant
     print(render(position, unicode=not args.ascii, color=use_color(args),

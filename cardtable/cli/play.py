@@ -20,7 +20,14 @@ from pathlib import Path
 from typing import TypeVar
 
 from cardtable.cli._files import check_output, read_text
-from cardtable.cli._options import add_variant_arguments, pause, seed, variant_from_args, whole_number
+from cardtable.cli._options import (
+    add_variant_arguments,
+    pause,
+    refuse_rule_flags,
+    seed,
+    variant_from_args,
+    whole_number,
+)
 from cardtable.errors import UsageError
 from cardtable.klondike import KlondikeGame, Position, Variant
 from cardtable.klondike.formats import load_start
@@ -30,7 +37,7 @@ __all__ = ["register"]
 #: The options each game alone takes, as (dest, flag, default): filled in by :func:`register`.
 _ONLY: dict[str, list[tuple[str, str, object]]] = {}
 _T = TypeVar("_T")
-_KINGS_CORNER_DEFAULTS = {"opponents": "3", "level": "strategic", "target": "25", "delay": "0.6"}
+_KINGS_CORNER_DEFAULTS = {"opponents": "3", "level": "expert", "target": "25", "delay": "0.6"}
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -65,8 +72,8 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
                              "./cardtable-hand.txt) and, with --save, every finished hand is written there")
     parser.add_argument("--ascii", action="store_true", help="plain ASCII cards (suits as c d h s)")
     parser.add_argument("--store", metavar="PATH",
-                        help="the results store that keeps your statistics ('cardtable stats'; default: the "
-                             "per-user data directory)")
+                        help="the results store that keeps your statistics ('cardtable stats [kings-corner]'; "
+                             "default: the per-user data directory)")
     parser.add_argument("--no-stats", action="store_true", help="keep no statistics of these games")
     parser.add_argument("--cumulative", action="store_true",
                         help="under Vegas scoring, carry the balance from game to game (kept in the data folder "
@@ -75,11 +82,11 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
                         help="neither restore nor keep the game in progress (it is lost when the app closes)")
     add_variant_arguments(parser)
     _ONLY["klondike"] = [(a.dest, a.option_strings[0], a.default) for a in parser._actions
-                         if a not in before and a.dest not in ("ascii", "seed", "save")]
+                         if a not in before and a.dest not in ("ascii", "seed", "save", "store", "no_stats")]
     before = list(parser._actions)
     kings = parser.add_argument_group("Kings Corner")
     kings.add_argument("--opponents", metavar="N", help="1 to 5 bots (default 3)")
-    kings.add_argument("--level", metavar="LEVEL", help="the bots: random, greedy or strategic (default)")
+    kings.add_argument("--level", metavar="LEVEL", help="the bots: random, greedy, strategic or expert (default)")
     kings.add_argument("--target", metavar="POINTS",
                        help="penalty points that end the match (default 25)")
     kings.add_argument("--delay", metavar="SECONDS", help="seconds between the bots' actions (default 0.6)")
@@ -149,7 +156,8 @@ def _cmd_kings_corner(args: argparse.Namespace) -> int:
 
     KingsCornerApp(opponents=settings.opponents, level=settings.level, seed=args.seed, target=settings.target,
                    delay=settings.delay, ascii_only=args.ascii,
-                   save_path=Path(args.save) if args.save is not None else None).run()
+                   save_path=Path(args.save) if args.save is not None else None,
+                   stats_path=_stats_path(args)).run()
     return 0
 
 
@@ -177,6 +185,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     notice: str | None = None
     if args.file is not None:
         position, record = load_start(read_text(args.file))
+        refuse_rule_flags(args, record, args.file)
         game = record.replay() if record is not None else KlondikeGame(position, variant)
         number = _header_number(record.headers.get("Seed")) if record is not None else None
     elif args.seed is None and not args.winnable and autosave_path is not None:
@@ -198,13 +207,23 @@ def _cmd_play(args: argparse.Namespace) -> int:
             game = KlondikeGame(Position.from_seed(number), variant)
 
     from cardtable.app.klondike import KlondikeApp
-    from cardtable.sim.store import default_store_path
 
-    stats_path = None if args.no_stats else Path(args.store) if args.store else default_store_path()
+    stats_path = _stats_path(args)
     KlondikeApp(game, seed=number, winnable=args.winnable, save_path=save_path, autosave_path=autosave_path,
                 stats_path=stats_path, ascii_only=args.ascii, notice=notice,
                 balance_path=autosave.balance_path() if args.cumulative else None).run()
     return 0
+
+
+def _stats_path(args: argparse.Namespace) -> Path | None:
+    """Where the statistics of these games are kept (None with --no-stats)."""
+    if args.no_stats:
+        return None
+    if args.store:
+        return Path(args.store)
+    from cardtable.sim.store import default_store_path
+
+    return default_store_path()
 
 
 def _header_number(text: str | None) -> int | None:
@@ -256,9 +275,9 @@ def serve_command(play_options: list[str], *, game: str, public: bool) -> list[s
     """The command each browser session runs: ``cardtable play PLAY_OPTIONS``
     (``play_options`` may name the game; it is ``game`` either way).
 
-    With ``public``, a Klondike session neither restores nor keeps the
-    serving user's game in progress, nor adds to their statistics, unless
-    the options name a store.
+    With ``public``, a session adds nothing to the serving user's
+    statistics (unless the options name a store), and a Klondike session
+    neither restores nor keeps their game in progress.
 
     >>> serve_command(["klondike", "--draw", "3"], game="klondike", public=False)[-4:]
     ['play', 'klondike', '--draw', '3']
@@ -266,8 +285,8 @@ def serve_command(play_options: list[str], *, game: str, public: bool) -> list[s
     ['play', '--no-autosave', '--no-stats']
     """
     command = [sys.executable, "-m", "cardtable", "play", *play_options]
-    if public and game == "klondike":
-        if "--no-autosave" not in play_options:
+    if public:
+        if game == "klondike" and "--no-autosave" not in play_options:
             command.append("--no-autosave")
         if "--no-stats" not in play_options and not any(o.startswith("--store") for o in play_options):
             command.append("--no-stats")
@@ -286,7 +305,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     else:
         _check_klondike(args)
         if args.file is not None:
-            load_start(read_text(args.file))
+            refuse_rule_flags(args, load_start(read_text(args.file))[1], args.file)
     given = args.argv[args.argv.index("serve") + 1:]
     _, rest = _serve_options().parse_known_args(given)
     options = rest  # play's options, and the game when it was named

@@ -14,27 +14,33 @@ import signal
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING, Any
 
-from cardtable.bots import HOME_VARIANTS, STRATEGIES
+from cardtable.bots import HOME_VARIANTS, STRATEGIES, make_player
 from cardtable.cli._files import AtomicWriter, atomic_write_bytes, check_output, read_deals_file
 from cardtable.cli._options import (
+    add_cluster_argument,
     add_variant_arguments,
+    check_resume_options,
+    option_defaults,
     progress_bar,
+    quiet_cluster_logs,
+    resume_command,
+    run_id,
     seed,
     use_color,
     variant_from_args,
     whole_number,
     worker_count,
 )
-from cardtable.errors import UsageError
+from cardtable.errors import CardtableError, StoreError, UsageError
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
 
 if TYPE_CHECKING:
-    from cardtable.sim.runner import GameResult, RunSpec
-    from cardtable.sim.store import ResultsStore
+    from cardtable.sim.runner import Batch, GameResult, RunSpec
+    from cardtable.sim.store import ResultsStore, RunInfo
 
 __all__ = ["register"]
 
@@ -48,13 +54,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Play many Klondike games with a strategy. With no options: seed 002's game, 1,000 games "
                     "with the priority strategy from seed 1, the complete record of the first two games, "
                     "then the summary.")
-    p.add_argument("--strategy", default="priority", choices=list(STRATEGIES), help="who plays (default priority)")
+    p.add_argument("--strategy", default="priority", metavar="NAME",
+                   help=f"who plays: {', '.join(STRATEGIES)}, or a policy as module.path:attribute (default priority)")
     p.add_argument("--games", type=whole_number(1, "--games"), default=None,
                    help="games to play (default 1000, or every deal)")
     p.add_argument("--seed", type=seed, default=1, help="game i is dealt from seed SEED+i (default 1)")
     p.add_argument("--deals", metavar="FILE", help=_DEALS_HELP)
     p.add_argument("--workers", type=worker_count, default=None,
-                   help="local processes (default: all cores)")
+                   help="local processes, or the workers of --cluster local (default: all cores)")
+    add_cluster_argument(p)
+    p.add_argument("--resume", type=run_id, default=None, metavar="RUN",
+                   help="finish a stored run that was stopped: play only its missing games, with its own "
+                        "options, then report as an uninterrupted run")
     p.add_argument("--record", type=whole_number(0), default=2, metavar="K",
                    help="print the complete record of the first K games (default 2; 0 for none)")
     p.add_argument("--output", metavar="FILE.jsonl", help="one JSON object per game")
@@ -69,13 +80,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--ascii", action="store_true", help="records in plain ASCII")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour in records")
     add_variant_arguments(p, default=None)
-    p.set_defaults(func=_cmd_simulate)
+    p.set_defaults(func=_cmd_simulate, option_defaults=option_defaults(p))
 
     p = subparsers.add_parser("runs", help="list past simulation runs, or show one")
     p.add_argument("action", nargs="?", choices=("list", "show"), default="list")
     p.add_argument("id", nargs="?", type=int, help="run id for 'show'")
     p.add_argument("--store", metavar="PATH", help="results store (default: the per-user data directory)")
-    p.add_argument("--limit", type=int, default=50, help="newest runs to list (default 50)")
+    p.add_argument("--limit", type=whole_number(1, "--limit"), default=50, help="newest runs to list (default 50)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_runs)
 
@@ -102,7 +113,7 @@ def _read_starts(path: str | None) -> tuple[Position, ...] | None:
 
 
 def _where_from(deals: str | None) -> str | None:
-    """The deals file as the store keeps it: an absolute path (``-`` stays)."""
+    """A file as the store keeps it: an absolute path (``-`` stays)."""
     return os.path.abspath(deals) if deals not in (None, "-") else deals
 
 
@@ -133,7 +144,7 @@ def _record_text(spec: RunSpec, result: GameResult, color: bool, ascii_: bool, n
     from cardtable.klondike.record import KlondikeRecord
 
     record = KlondikeRecord(spec.variant, spec.deal(result.index), [Move.parse(m) for m in result.moves],
-                            {"Player": spec.strategy, "Game": str(result.index + 1)})
+                            {"Player": spec.strategy, "Round": str(result.index + 1)})
     where = f"seed {spec.seed + result.index}" if spec.deals is None else f"deal {result.index + 1} of the file"
     return narrate(record, unicode=not ascii_, color=color, title=f"Game {number} ({where}), strategy {spec.strategy}")
 
@@ -152,102 +163,202 @@ def _signals_deferred() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
+#: What ``simulate --resume`` may be given: how and where to run, not what to play.
+_RESUME_OPTIONS = ("resume", "cluster", "workers", "store", "no_progress", "json")
+
+
+def _deals_digest(deals: tuple[Position, ...] | None) -> str | None:
+    """A fingerprint of the starting positions, to check a resumed run plays the same ones."""
+    if deals is None:
+        return None
+    import hashlib
+
+    return hashlib.sha256("\n".join(str(position) for position in deals).encode()).hexdigest()
+
+
+def _resume_simulate(args: argparse.Namespace) -> tuple[ResultsStore, int, dict[str, Any]]:
+    """Take up a stored run: its options go back into ``args``; returns the
+    store, the run id and the run's options."""
+    check_resume_options(args, args.option_defaults, _RESUME_OPTIONS)
+    if args.no_store:
+        raise UsageError("--resume finishes a run of the results store: it cannot be given with --no-store")
+    from cardtable.sim.store import ResultsStore, default_store_path
+
+    path = args.store or default_store_path()
+    if not os.path.isfile(path):
+        raise StoreError(f"{path}: no results store there")
+    store = ResultsStore(path)
+    params: dict[str, Any] = {}
+    try:
+        before = store.run(args.resume)
+        _, params = store.resume_run(args.resume, "simulate")
+        for name in ("strategy", "seed", "deals", "games", "record", "output", "plot", "ascii", "color", "no_fast"):
+            setattr(args, name, params[name])
+        args.variant_options = params["variant"]
+        if params["deals"] is not None:
+            deals = _read_starts(str(params["deals"]))
+            if _deals_digest(deals) != params["deals_digest"]:
+                raise UsageError(f"{params['deals']}: the deals file changed since run {args.resume} started; "
+                                 "it cannot be finished with other deals")
+    except BaseException:
+        if params:  # taken up, then found unfit: leave it as it was
+            store.finish_run(args.resume, before.status, before.summary or {})
+        store.close()
+        raise
+    return store, args.resume, params
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from cardtable.sim.runner import Batch, RunSpec, run_games
+    from cardtable.sim.cluster import open_executor
+    from cardtable.sim.runner import RunSpec, run_games
     from cardtable.sim.stats import summarize_games
 
+    store: ResultsStore | None = None
+    run_id: int | None = None
+    if args.resume is not None:
+        store, run_id, _ = _resume_simulate(args)
+        variant = Variant.from_options(args.variant_options)
+    else:
+        variant = _variant(args, args.strategy)
     strategy = args.strategy
-    variant = _variant(args, strategy)
-    check_output(args.plot)  # before the games, not after them
-    deals = _read_starts(args.deals)
-    count = _game_count(args.games, deals)
+    try:
+        make_player(strategy)  # an unknown strategy or policy fails here, before any game
+        check_output(args.plot)  # before the games, not after them
+        check_output(args.output)
+        deals = _read_starts(args.deals)
+        count = _game_count(args.games, deals)
+    except BaseException:
+        if store is not None and run_id is not None:
+            store.finish_run(run_id, "interrupted", {})
+        raise
     keep_moves = bool(args.output) or args.record > 0
     spec = RunSpec(strategy, variant, args.seed, deals, keep_moves=keep_moves)
     workers = args.workers or os.cpu_count() or 1
-    store = _open_store(args)
-    run_id = None
-    if store is not None:
-        run_id = store.start_run(kind="simulate", strategy=strategy, variant=variant.options(),
-                                 seed=None if deals else args.seed,
-                                 deals_file=_where_from(args.deals),
-                                 games=count)
-    try:
-        output = AtomicWriter(args.output) if args.output else None
-    except KeyboardInterrupt:
+    stack = ExitStack()
+    try:  # reach the cluster before the run is recorded
+        executor = stack.enter_context(open_executor(args.cluster, workers))
+        if args.cluster is not None:
+            quiet_cluster_logs()
+    except BaseException:
         if store is not None and run_id is not None:
             store.finish_run(run_id, "interrupted", {})
         raise
     try:
-        show_progress = not args.no_progress and sys.stderr.isatty() and count >= 2000
-        pending: dict[int, GameResult] = {}
-        next_out = 0
+        if store is None:
+            store = _open_store(args)
+            if store is not None:
+                params = {"strategy": strategy, "variant": variant.options(), "seed": args.seed,
+                          "deals": _where_from(args.deals), "deals_digest": _deals_digest(deals), "games": count,
+                          "record": args.record, "output": _where_from(args.output), "plot": _where_from(args.plot),
+                          "ascii": args.ascii, "color": args.color, "no_fast": args.no_fast}
+                run_id = store.start_run(kind="simulate", strategy=strategy, variant=variant.options(),
+                                         seed=None if deals else args.seed, deals_file=_where_from(args.deals),
+                                         games=count, params=params)
+        done = store.game_batch(run_id) if store is not None and run_id is not None and args.resume else None
+        resume_hint = f"; finish it with '{resume_command('simulate', run_id, args.store)}'" if run_id else ""
+        try:
+            output = AtomicWriter(args.output) if args.output else None
+        except KeyboardInterrupt:
+            if store is not None and run_id is not None:
+                store.finish_run(run_id, "interrupted", {})
+            raise
+        try:
+            left = count - (len(done) if done is not None else 0)
+            show_progress = not args.no_progress and sys.stderr.isatty() and (left >= 2000 or args.cluster is not None)
+            pending: dict[int, GameResult] = {}
+            next_out = 0
 
-        started = time.perf_counter()
-        with progress_bar(count, f"{strategy} on {variant.name}", enabled=show_progress,
-                          rate_unit="games") as advance:
-
-            def on_batch(batch: Batch) -> None:
+            def write_ready() -> None:
                 nonlocal next_out
-                advance(len(batch))
-                with _signals_deferred():  # a batch is stored and written whole, or not at all
-                    if store is not None and run_id is not None:
-                        store.add_games(run_id, batch, variant)
-                    if output is not None:
-                        for r in batch.results(variant):
-                            pending[r.index] = r
-                        while next_out in pending:  # write in index order whatever order batches finish in
-                            output.write(json.dumps(pending.pop(next_out).to_dict()) + "\n")
-                            next_out += 1
+                if output is not None:
+                    while next_out in pending:  # write in index order whatever order batches finish in
+                        output.write(json.dumps(pending.pop(next_out).to_dict()) + "\n")
+                        next_out += 1
 
-            results = run_games(spec, count, workers=workers, on_batch=on_batch, use_fast=not args.no_fast)
-        seconds = time.perf_counter() - started
-        interrupted = len(results) < count
-        if output is not None:
-            for index in sorted(pending):  # an interrupted run may leave gaps; keep what finished
-                output.write(json.dumps(pending[index].to_dict()) + "\n")
-            output.commit()
-    except KeyboardInterrupt:  # outside the games (they end quietly): no temporary file left, the run marked
-        if output is not None:
-            output.abandon()
+            if done is not None and output is not None:
+                pending.update((r.index, r) for r in done.results(variant))
+                write_ready()
+            label = f"{strategy} on {variant.name}" + (f" (run {run_id}, {count - left:,} stored)" if done else "")
+            started = time.perf_counter()
+            with progress_bar(left, label, enabled=show_progress, rate_unit="games") as advance:
+
+                def on_batch(batch: Batch) -> None:
+                    advance(len(batch))
+                    with _signals_deferred():  # a batch is stored and written whole, or not at all
+                        if store is not None and run_id is not None:
+                            store.add_games(run_id, batch, variant)
+                        if output is not None:
+                            pending.update((r.index, r) for r in batch.results(variant))
+                            write_ready()
+
+                results = run_games(spec, count, on_batch=on_batch, use_fast=not args.no_fast, executor=executor,
+                                    done=done)
+            seconds = time.perf_counter() - started
+            interrupted = len(results) < count
+            if output is not None:
+                for index in sorted(pending):  # an interrupted run may leave gaps; keep what finished
+                    output.write(json.dumps(pending[index].to_dict()) + "\n")
+                output.commit()
+        except CardtableError as error:  # a lost cluster: what finished is stored
+            if output is not None:
+                output.abandon()
+            if store is not None and run_id is not None:
+                store.finish_run(run_id, "interrupted", {})
+                raise type(error)(f"{error}{resume_hint}") from None
+            raise
+        except KeyboardInterrupt:  # outside the games (they end quietly): no temporary file left, the run marked
+            if output is not None:
+                output.abandon()
+            if store is not None and run_id is not None:
+                store.finish_run(run_id, "interrupted", {})
+            raise
+        summary = summarize_games(results, seconds) if results else None
+        if summary is not None and done is not None and len(done):
+            from dataclasses import replace
+
+            played = len(results) - len(done)  # the throughput of this session's games
+            summary = replace(summary, games_per_second=played / seconds if seconds > 0 else 0.0)
         if store is not None and run_id is not None:
-            store.finish_run(run_id, "interrupted", {})
-        raise
-    summary = summarize_games(results, seconds) if results else None
-    if store is not None and run_id is not None:
-        store.finish_run(run_id, "interrupted" if interrupted else "finished", summary.to_dict() if summary else {})
-        store.close()
-    if not args.json:
-        color = use_color(args)
-        for number, result in enumerate(results[: args.record], 1):
-            print(_record_text(spec, result, color, args.ascii, number))
-            print()
-        print(f"{strategy} on {variant.name} ({variant.describe()})")
-        if deals is None:
-            print(f"deals from seeds {args.seed}..{args.seed + count - 1}, {workers} worker"
-                  f"{'s' if workers != 1 else ''}")
-        if summary is not None:
-            print(summary.text())
-        if run_id is not None:
-            print(f"stored as run {run_id} ('cardtable runs show {run_id}')")
-        if args.output:
-            print(f"games written to {args.output}")
-    else:
-        data = {"strategy": strategy, "variant": variant.options(), "seed": None if deals else args.seed,
-                "run": run_id, "interrupted": interrupted, **(summary.to_dict() if summary else {"games": 0})}
-        print(json.dumps(data, indent=1))
-    if args.plot and results:
-        from cardtable.sim.plot import plot_png
-
-        atomic_write_bytes(args.plot, plot_png(results, title=f"{strategy} on {variant.name}, {len(results):,} games"))
+            store.finish_run(run_id, "interrupted" if interrupted else "finished", summary.to_dict() if summary else {})
+            store.close()
         if not args.json:
-            print(f"plot written to {args.plot}")
-    if interrupted:
-        from cardtable.cli import interruption
+            color = use_color(args)
+            for number, result in enumerate(results[: args.record], 1):
+                print(_record_text(spec, result, color, args.ascii, number))
+                print()
+            print(f"{strategy} on {variant.name} ({variant.describe()})")
+            if deals is None:
+                where = f"cluster {args.cluster}" if args.cluster else f"{workers} worker{'s' if workers != 1 else ''}"
+                print(f"deals from seeds {args.seed}..{args.seed + count - 1}, {where}")
+            if done is not None:
+                print(f"resumed run {run_id}: {len(done):,} games were stored, {len(results) - len(done):,} played now")
+            if summary is not None:
+                print(summary.text())
+            if run_id is not None:
+                print(f"stored as run {run_id} ('cardtable runs show {run_id}')")
+            if args.output:
+                print(f"games written to {args.output}")
+        else:
+            data = {"strategy": strategy, "variant": variant.options(), "seed": None if deals else args.seed,
+                    "run": run_id, "interrupted": interrupted, **(summary.to_dict() if summary else {"games": 0})}
+            print(json.dumps(data, indent=1))
+        if args.plot and results:
+            from cardtable.sim.plot import plot_png
 
-        what, status = interruption()
-        print(f"cardtable: {what}: kept the {len(results):,} of {count:,} games that finished", file=sys.stderr)
-        return status
-    return 0
+            title = f"{strategy} on {variant.name}, {len(results):,} games"
+            atomic_write_bytes(args.plot, plot_png(results, title=title))
+            if not args.json:
+                print(f"plot written to {args.plot}")
+        if interrupted:
+            from cardtable.cli import interruption
+
+            what, status = interruption()
+            print(f"cardtable: {what}: kept the {len(results):,} of {count:,} games that finished{resume_hint}",
+                  file=sys.stderr)
+            return status
+        return 0
+    finally:
+        stack.close()
 
 
 def _cmd_runs(args: argparse.Namespace) -> int:
@@ -256,6 +367,8 @@ def _cmd_runs(args: argparse.Namespace) -> int:
 
     path = args.store or default_store_path()
     if not os.path.exists(path):
+        if args.action == "show":
+            raise UsageError(f"no run {args.id}: {path} does not exist (no runs stored yet)")
         print(f"no runs yet ({path} does not exist)")
         return 0
     with ResultsStore(path, create=False) as store:
@@ -265,6 +378,9 @@ def _cmd_runs(args: argparse.Namespace) -> int:
             info = store.run(args.id)
             if args.json:
                 print(json.dumps(info.__dict__, indent=1))
+                return 0
+            if info.kind != "simulate":
+                _show_other_run(info)
                 return 0
             variant = Variant.from_options(info.variant)
             print(f"run {info.id}: {info.kind} {info.strategy} on {variant.name} ({variant.describe()})")
@@ -294,12 +410,35 @@ def _cmd_runs(args: argparse.Namespace) -> int:
               f"{'won':>11}  {'net':<12} status")
         for r in runs:
             figures: dict[str, Any] = r.summary or {}
-            rate = f"{100 * float(figures['win_rate']):6.2f}% won" if figures else "       -   "
+            rate = f"{100 * float(figures['win_rate']):6.2f}% won" if "win_rate" in figures else "       -   "
+            if figures.get("winnable_share") is not None:
+                rate = f"{100 * float(figures['winnable_share']):6.2f}% won"
             vegas = r.variant.get("scoring", "vegas") == "vegas"
-            net = f"net {money_text(int(figures['net_total']))}" if figures and vegas else ""
+            net = f"net {money_text(int(figures['net_total']))}" if "net_total" in figures and vegas else ""
             print(f"{r.id:>5}  {r.created}  {r.kind:<8} {r.strategy:<9} {r.variant.get('name', '?'):<12} "
-                  f"{r.games_played:>9,} games  {rate}  {net}  {r.status}")
+                  f"{r.games_played:>9,} {_UNITS.get(r.kind, 'games'):<5}  {rate}  {net}  {r.status}")
     return 0
+
+
+#: What a run of each kind counts.
+_UNITS = {"simulate": "games", "solve": "deals", "kings-corner": "hands"}
+
+
+def _show_other_run(info: RunInfo) -> None:
+    """``runs show`` for a batch solve or a Kings Corner match."""
+    units = _UNITS.get(info.kind, "units")
+    who = f"{info.variant.get('name', '?')}" if info.kind == "solve" else f"{info.strategy}"
+    print(f"run {info.id}: {info.kind} {who}")
+    print(f"created {info.created}, {info.status}, {info.games_played:,} of {info.games_requested:,} {units}")
+    if info.deals_file is not None:
+        print(f"deals: {info.deals_file}")
+    s: dict[str, Any] = info.summary or {}
+    if info.kind == "solve" and s:
+        print(f"{s['won']:,} won, {s['unwinnable']:,} unwinnable, {s['unknown']:,} unknown")
+    elif info.kind == "kings-corner" and s:
+        for number, entry in enumerate(s.get("entries", []), 1):
+            print(f"{number}. {entry['bot']}: won {entry['wins']:,} hands ({100 * float(entry['win_rate']):.1f}%), "
+                  f"{float(entry['mean_penalty']):.2f} penalty points a hand")
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
@@ -320,20 +459,9 @@ def _cmd_compare(args: argparse.Namespace) -> int:
           f"variant {variant.name} ({variant.describe()})")
     print(f"differences are paired, game by game, against {names[0]}; intervals are 95% (z = {Z95:.2f})")
     print()
-    header = f"{'strategy':<10} {'won':>8} {'95% CI':>15} {'foundation':>11} {'95% CI':>15} {'net/game':>9}" \
-             f" {'Δ won':>8} {'95% CI':>17} {'Δ found.':>9} {'95% CI':>15}"
-    print(header)
-    print("-" * len(header))
-    for row in rows:
-        line = (f"{row['strategy']:<10} {100 * row['win_rate']:7.2f}% "
-                f"{100 * row['win_rate_low']:6.2f}-{100 * row['win_rate_high']:5.2f}% "
-                f"{row['foundation_mean']:11.3f} {row['foundation_low']:7.3f}-{row['foundation_high']:7.3f} "
-                f"{row['net_mean']:+9.2f}")
-        if "diff_win_rate" in row:
-            line += (f" {100 * row['diff_win_rate']:+7.2f}% {100 * row['diff_win_rate_low']:+7.2f} to "
-                     f"{100 * row['diff_win_rate_high']:+6.2f}% {row['diff_foundation']:+9.3f} "
-                     f"{row['diff_foundation_low']:+7.3f} to {row['diff_foundation_high']:+6.3f}")
-        print(line)
+    from cardtable.sim.compare import comparison_table
+
+    print(comparison_table(rows, variant))
     return 0
 
 

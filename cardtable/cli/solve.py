@@ -11,18 +11,28 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from contextlib import ExitStack
 from typing import TYPE_CHECKING
 
 from cardtable.cli._files import atomic_write_text, check_output, read_deals_file, read_text
 from cardtable.cli._options import (
+    add_cluster_argument,
     add_variant_arguments,
+    check_resume_options,
+    max_states,
+    option_defaults,
     progress_bar,
+    quiet_cluster_logs,
+    refuse_rule_flags,
+    resume_command,
+    run_id,
     seconds,
     seed,
     variant_from_args,
     whole_number,
     worker_count,
 )
+from cardtable.errors import CardtableError, StoreError, UsageError
 from cardtable.klondike.formats import load_start, read_layout
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.position import Position
@@ -47,16 +57,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      "or game record (solves from its last position) ('-' for stdin)")
     src.add_argument("--deals", metavar="FILE",
                      help="batch: one seed number, deal string or position string a line")
-    p.add_argument("--timeout", type=seconds, default=60.0, metavar="SECONDS",
-                   help="give up after this long (default 60)")
-    p.add_argument("--max-states", type=whole_number(1), default=None, metavar="N",
-                   help="give up after N states (this bounds memory too: at most about 70 bytes a state)")
+    src.add_argument("--resume", type=run_id, default=None, metavar="RUN",
+                     help="batch: finish a stored batch that was stopped (only its unsolved deals, with its "
+                          "own options)")
+    p.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
+                   help="give up after this long (default 60, or none with --max-states: then the answers are "
+                        "the same on any machine)")
+    p.add_argument("--max-states", type=max_states, default=None, metavar="N",
+                   help="give up after N states (this bounds memory too: at most about 70 bytes a state); "
+                        "alone, it makes every answer reproducible")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--output", "-o", metavar="FILE", help="batch: write the JSON lines here (atomically)")
     p.add_argument("--workers", type=worker_count, default=None, metavar="N",
-                   help=f"batch: processes to use (default 1; this machine has {os.cpu_count()} cores)")
+                   help=f"batch: processes to use (default 1), or the workers of --cluster local (default: all cores; "
+                        f"this machine has {os.cpu_count()})")
+    add_cluster_argument(p)
+    p.add_argument("--store", metavar="PATH", help="batch: results store (default: the per-user data directory)")
+    p.add_argument("--no-store", action="store_true", help="batch: do not keep this batch in the results store")
+    p.add_argument("--no-progress", action="store_true", help="batch: no progress bar")
     add_variant_arguments(p, default="draw1")
-    p.set_defaults(func=_cmd_solve)
+    p.set_defaults(func=_cmd_solve, option_defaults=option_defaults(p))
 
     p = subparsers.add_parser("hint", help="the next move of a winning line for a saved game or layout")
     p.add_argument("file", metavar="FILE", help="a game record or layout ('-' for stdin)")
@@ -74,57 +94,160 @@ def _result_line(result: SolveResult) -> str:
     return f"{result.result}{extra}: {result.states} states, {result.seconds:.3f} s{moves}"
 
 
-def _cmd_batch(args: argparse.Namespace, variant: Variant) -> int:
-    """Solve every deal of the file. Interrupted (Ctrl-C, SIGTERM), it keeps
-    the rows solved so far (the output file is written with them, empty when
-    none finished), says how many, and returns 130 (143 for SIGTERM)."""
+#: Seconds a deal may take unless told, when no state budget is given.
+DEFAULT_TIMEOUT = 60.0
+
+#: What ``solve --resume`` may be given: how and where to run, not what to solve.
+_RESUME_OPTIONS = ("resume", "cluster", "workers", "store", "no_progress")
+
+
+def _timeout(args: argparse.Namespace) -> float | None:
+    """``--timeout``; unless given, 60 s, or none under ``--max-states`` (the
+    state budget alone decides, so the answers do not depend on speed)."""
+    if args.timeout is not None:
+        return float(args.timeout)
+    return None if args.max_states is not None else DEFAULT_TIMEOUT
+
+
+def _digest(deals: list[tuple[str, Position]]) -> str:
+    import hashlib
+
+    return hashlib.sha256("\n".join(f"{label}\t{position}" for label, position in deals).encode()).hexdigest()
+
+
+def _cmd_batch(args: argparse.Namespace, variant: Variant | None) -> int:
+    """Solve every deal of the file (or finish a stored batch). Every solved
+    deal is stored as it arrives. Interrupted (Ctrl-C, SIGTERM), it keeps the
+    rows solved so far (the output file is written with them, empty when
+    none finished), says how many and how to finish, and returns 130 (143
+    for SIGTERM)."""
+    from cardtable.sim.cluster import open_executor
+    from cardtable.sim.store import ResultsStore, default_store_path
     from cardtable.solver import solve_batch, summarize_solves
 
-    check_output(args.output)  # before the work, not after it
-    deals = read_deals_file(args.deals)
-    rows: list[dict[str, object]] = []
-
-    def keep(row: dict[str, object], advance: Callable[[int], None]) -> None:
-        rows.append(row)
-        advance(1)
-
-    interrupted = False
-    with progress_bar(len(deals), "solving", transient=False) as advance:
+    store: ResultsStore | None = None
+    run: int | None = None
+    done: dict[int, dict[str, object]] = {}
+    if args.resume is not None:
+        check_resume_options(args, args.option_defaults, _RESUME_OPTIONS)
+        if args.no_store:
+            raise UsageError("--resume finishes a batch of the results store: it cannot be given with --no-store")
+        path = args.store or default_store_path()
+        if not os.path.isfile(path):
+            raise StoreError(f"{path}: no results store there")
+        store = ResultsStore(path)
         try:
-            solve_batch(deals, variant, timeout=args.timeout, max_states=args.max_states,
-                        workers=args.workers or 1, on_result=lambda row: keep(row, advance))
-        except KeyboardInterrupt:
-            interrupted = True
-    text = "".join(json.dumps(row) + "\n" for row in rows)
-    if args.output:
-        atomic_write_text(args.output, text)
+            _, stored = store.resume_run(args.resume, "solve")
+            run = args.resume
+            variant = Variant.from_options(dict(stored["variant"]))  # type: ignore[call-overload]
+            args.deals, args.output = stored["deals"], stored["output"]
+            args.timeout, args.max_states = stored["timeout"], stored["max_states"]
+            deals = read_deals_file(str(args.deals))
+            if _digest(deals) != stored["deals_digest"]:
+                raise UsageError(f"{args.deals}: the deals file changed since run {run} started; "
+                                 "it cannot be finished with other deals")
+            done = dict(store.solves(run))
+        except BaseException:
+            if run is not None:
+                store.finish_run(run, "interrupted", {})
+            store.close()
+            raise
+        timeout = args.timeout
     else:
-        sys.stdout.write(text)
-    print(summarize_solves(rows).text(), file=sys.stderr)
+        check_output(args.output)  # before the work, not after it
+        deals = read_deals_file(args.deals)
+        timeout = _timeout(args)
+    assert variant is not None
+    stack = ExitStack()
+    try:
+        executor = stack.enter_context(open_executor(args.cluster, args.workers or (None if args.cluster else 1)))
+        if args.cluster is not None:
+            quiet_cluster_logs()
+    except BaseException:
+        if store is not None and run is not None:
+            store.finish_run(run, "interrupted", {})
+        raise
+    with stack:
+        if store is None and not args.no_store:
+            store = stack.enter_context(ResultsStore(args.store or default_store_path()))
+            deals_file = os.path.abspath(args.deals) if args.deals != "-" else "-"
+            params: dict[str, object] = {
+                "variant": variant.options(), "deals": deals_file, "deals_digest": _digest(deals),
+                "timeout": timeout, "max_states": args.max_states,
+                "output": os.path.abspath(args.output) if args.output not in (None, "-") else args.output}
+            run = store.start_run(kind="solve", strategy="solver", variant=variant.options(), seed=None,
+                                  deals_file=deals_file, games=len(deals), params=params)
+        elif store is not None:
+            stack.callback(store.close)
+        hint = f"; finish it with '{resume_command('solve', run, args.store)}'" if run is not None else ""
+        rows = dict(done)
+
+        def keep(index: int, row: dict[str, object], advance: Callable[[int], None]) -> None:
+            rows[index] = row
+            if store is not None and run is not None:
+                store.add_solves(run, [(index, row)])
+            advance(1)
+
+        interrupted = False
+        label = "solving" + (f" (run {run}, {len(done):,} stored)" if done else "")
+        show = not args.no_progress
+        try:
+            with progress_bar(len(deals) - len(done), label, enabled=show, rate_unit="deals",
+                              transient=False) as advance:
+                try:
+                    solve_batch(deals, variant, timeout=timeout, max_states=args.max_states, executor=executor,
+                                done=done, on_solved=lambda index, row: keep(index, row, advance))
+                except KeyboardInterrupt:
+                    interrupted = True
+        except CardtableError as error:  # a lost cluster: what finished is stored
+            if store is not None and run is not None:
+                store.finish_run(run, "interrupted", {})
+                raise type(error)(f"{error}{hint}") from None
+            raise
+        ordered = [rows[index] for index in sorted(rows)]
+        text = "".join(json.dumps(row) + "\n" for row in ordered)
+        if args.output:
+            atomic_write_text(args.output, text)
+        else:
+            sys.stdout.write(text)
+        summary = summarize_solves(ordered)
+        if store is not None and run is not None:
+            store.finish_run(run, "interrupted" if interrupted else "finished", summary.to_dict())
+        print(summary.text(), file=sys.stderr)
+        if done:
+            print(f"resumed run {run}: {len(done):,} deals were stored, {len(rows) - len(done):,} solved now",
+                  file=sys.stderr)
     if interrupted:
         from cardtable.cli import interruption
 
         what, status = interruption()
-        print(f"cardtable: {what}: kept the {len(rows):,} of {len(deals):,} deals solved", file=sys.stderr)
+        print(f"cardtable: {what}: kept the {len(rows):,} of {len(deals):,} deals solved{hint}",
+              file=sys.stderr)
         return status
     return 0
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
+    if args.resume is not None:
+        return _cmd_batch(args, None)
     variant = variant_from_args(args)
     if args.deals is not None:
         return _cmd_batch(args, variant)
+    for flag, given in (("--cluster", args.cluster), ("--store", args.store), ("--no-store", args.no_store)):
+        if given:
+            raise UsageError(f"{flag} is for batches (--deals FILE): one deal is solved here")
     if args.seed is not None:
         position = Position.from_seed(args.seed)
     elif args.deal is not None:
         position = read_layout(args.deal)
     else:
         position, record = load_start(read_text(args.file))
+        refuse_rule_flags(args, record, args.file)
         if record is not None:
             variant = record.variant
     from cardtable.solver import solve
 
-    result = solve(position, variant, timeout=args.timeout, max_states=args.max_states)
+    result = solve(position, variant, timeout=_timeout(args), max_states=args.max_states)
     if args.json:
         print(json.dumps({**result.to_dict(), "variant": variant.options()}))
     else:
@@ -139,6 +262,7 @@ def _cmd_hint(args: argparse.Namespace) -> int:
 
     variant = variant_from_args(args)
     position, record = load_start(read_text(args.file))
+    refuse_rule_flags(args, record, args.file)
     game = record.replay() if record is not None else KlondikeGame(position, variant)
     found = hint(game, timeout=args.timeout, max_states=args.max_states)
     if args.json:

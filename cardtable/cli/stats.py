@@ -1,4 +1,5 @@
-"""``cardtable stats``: a person's record in each variant they played.
+"""``cardtable stats``: a person's record in each Klondike variant they played,
+or (``cardtable stats kings-corner``) at each Kings Corner table.
 
 The figures come from the results store (:meth:`ResultsStore.play_stats
 <cardtable.sim.store.ResultsStore.play_stats>`), opened read-only: this
@@ -16,7 +17,7 @@ from cardtable.cli._options import add_variant_arguments, variant_from_args
 from cardtable.errors import UsageError
 
 if TYPE_CHECKING:
-    from cardtable.sim.store import PlayStats
+    from cardtable.sim.store import HandStats, PlayStats
 
 __all__ = ["register"]
 
@@ -27,9 +28,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``stats`` command."""
     p = subparsers.add_parser(
         "stats", help="your statistics in each variant you played",
-        description="Games played and won, win rate, current and best winning streak, best time and fewest "
-                    "moves (both over wins), for each variant you played, or for one. A custom variant is "
-                    "named by its preset and flags (e.g. --variant draw1 --passes 3) or by its label as listed.")
+        description="Klondike: games played and won, win rate, current and best winning streak, best time and "
+                    "fewest moves (both over wins), for each variant you played, or for one. A custom variant is "
+                    "named by its preset and flags (e.g. --variant draw1 --passes 3) or by its label as listed. "
+                    "Kings Corner ('cardtable stats kings-corner'): for each table (bots and target), hands played "
+                    "and won, the mean penalty a hand, matches finished and won, and streaks of matches won.")
+    p.add_argument("game", nargs="?", choices=("klondike", "kings-corner"), default="klondike",
+                   help="the game (default klondike)")
     p.add_argument("--json", action="store_true", help="the statistics as JSON on stdout")
     p.add_argument("--store", metavar="PATH", help="results store (default: the per-user data directory)")
     add_variant_arguments(p, default=None)
@@ -73,9 +78,42 @@ def _table(rows: list[PlayStats]) -> list[str]:
     return lines
 
 
+def _hands_table(rows: list[HandStats]) -> list[str]:
+    """One line a Kings Corner table, under a header."""
+    header = (f"{'hands':>7} {'won':>7} {'penalty/hand':>12} {'matches':>7} {'won':>7} {'win rate':>8} {'streak':>6} "
+              f"{'best streak':>11}  table")
+    lines = [header, "-" * len(header)]
+    for s in rows:
+        lines.append(f"{s.hands:>7,} {s.hands_won:>7,} {s.mean_penalty:>12.2f} {s.matches:>7,} {s.matches_won:>7,} "
+                     f"{100 * s.match_win_rate:>7.1f}% {s.current_streak:>6,} {s.best_streak:>11,}  {s.label}")
+    return lines
+
+
+def _cmd_kings_corner(args: argparse.Namespace) -> int:
+    from cardtable.sim.store import ResultsStore, default_store_path
+
+    flags = [f"--{name.replace('_', '-')}" for name in ("variant", *_VARIANT_FLAGS) if getattr(args, name) is not None]
+    if flags:
+        raise UsageError(f"{flags[0]} is a Klondike option: Kings Corner statistics are kept by table")
+    path = args.store or default_store_path()
+    rows: list[HandStats] = []
+    if os.path.exists(path):
+        with ResultsStore(path, create=False) as store:
+            rows = [s for s in store.hand_stats() if s.hands]
+    if args.json:
+        print(json.dumps([s.to_dict() for s in rows], indent=1))
+    elif not rows:
+        print("no Kings Corner hands played yet" + ("" if os.path.exists(path) else f" ({path} does not exist)"))
+    else:
+        print("\n".join(_hands_table(rows)))
+    return 0
+
+
 def _cmd_stats(args: argparse.Namespace) -> int:
     from cardtable.sim.store import ResultsStore, default_store_path
 
+    if args.game == "kings-corner":
+        return _cmd_kings_corner(args)
     path = args.store or default_store_path()
     if not os.path.exists(path):
         _label(args, set())  # bad options are still an error

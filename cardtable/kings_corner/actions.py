@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cardtable._text import clip
 from cardtable.cards import Card, CardError
 from cardtable.kings_corner.errors import ActionNotationError
 from cardtable.kings_corner.table import PilePosition
@@ -81,11 +82,12 @@ def parse_action(text: str) -> Action:
         if verb == "move" and len(words) == 3:
             return MovePile(PilePosition.parse(words[1]), PilePosition.parse(words[2]))
     except (CardError, ActionNotationError) as error:
-        raise ActionNotationError(f"bad action {text!r}: {error}") from None
+        reason = str(error) if len(str(error)) <= 160 else str(error)[:159] + "…"
+        raise ActionNotationError(f"bad action {clip(text)}: {reason}") from None
     if verb == "draw" and len(words) == 1:
         return DRAW
     if verb == "pass" and len(words) == 1:
         return PASS
     raise ActionNotationError(
-        f"unknown action {text!r}: write 'play CARD PILE', 'move PILE PILE', 'draw' or 'pass'"
+        f"unknown action {clip(text)}: write 'play CARD PILE', 'move PILE PILE', 'draw' or 'pass'"
     )

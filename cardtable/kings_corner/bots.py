@@ -10,10 +10,13 @@ Python's :mod:`random`.
 - ``greedy``: the seed authors' AI: move a pile when it can, else play the
   first card of its hand that fits somewhere, repeat, then draw.
 - ``strategic``: plans the whole turn (see :mod:`~cardtable.kings_corner.strategic`).
+- ``expert``: plans the turn, then checks its best plans on guessed deals
+  (see :mod:`~cardtable.kings_corner.expert`).
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 from cardtable.cards import SplitMix64
@@ -81,7 +84,15 @@ BOTS: dict[str, Callable[[int], Bot]] = {
 
 def make_bot(name: str, seed: int = 0) -> Bot:
     """A bot by name (``random``, ``greedy``, ``strategic``); raises
-    :class:`TableError` for an unknown name."""
+    :class:`TableError` for an unknown name. A policy written for the
+    environments is named ``module.path:attribute`` (see
+    :mod:`cardtable.envs.agents`, which needs ``pip install "cardtable[rl]"``)."""
+    if ":" in name:
+        try:
+            adapter = importlib.import_module("cardtable.envs.agents")
+        except ImportError as error:
+            raise TableError(f"bot {name!r} is a policy, and policies need the environments: {error}") from None
+        return adapter.kings_corner_bot(name, seed)
     try:
         factory = BOTS[name.strip().lower()]
     except KeyError:
@@ -89,3 +100,10 @@ def make_bot(name: str, seed: int = 0) -> Bot:
             f"unknown bot {name!r}: choose from {', '.join(sorted(BOTS))}"
         ) from None
     return factory(seed)
+
+
+# The expert builds on the strategic search and plays guessed deals out the greedy
+# way, so it is registered once both exist.
+from cardtable.kings_corner.expert import ExpertBot  # noqa: E402
+
+BOTS["expert"] = ExpertBot

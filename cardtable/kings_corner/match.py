@@ -91,13 +91,14 @@ def record_of(players: Sequence[str], index: int, seed: int = 0) -> HandRecord:
     )
 
 
-def _play_range(players: tuple[str, ...], seed: int, hands: range) -> list[HandResult]:
+def _play_range(players: tuple[str, ...], seed: int, hands: Sequence[int]) -> list[HandResult]:
     return [play_hand(players, index, seed)[0] for index in hands]
 
 
 def check_players(players: Sequence[str]) -> tuple[str, ...]:
     """Validate a list of bot names; raises :class:`TableError` saying why."""
-    names = tuple(name.strip().lower() for name in players)
+    # A policy's module.path:attribute keeps its case; bot names do not.
+    names = tuple(name.strip() if ":" in name else name.strip().lower() for name in players)
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise TableError(
             f"a table seats {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}"
@@ -116,6 +117,7 @@ def run_hands(
     *,
     executor: Executor | None = None,
     on_hands: Callable[[list[HandResult]], None] | None = None,
+    done: Sequence[HandResult] = (),
 ) -> list[HandResult]:
     """Play hands ``0 .. games-1`` and return their results in order.
 
@@ -125,7 +127,9 @@ def run_hands(
     ``progress`` is called with the number of hands just done, ``on_hands``
     with the results of each block as it finishes (in order). A
     KeyboardInterrupt reaches the caller after ``on_hands`` has been given
-    every block that finished, so the caller can keep them.
+    every block that finished, so the caller can keep them. ``done`` holds
+    hands already played (a resumed match): only the others are played, and
+    the result has them all.
 
     >>> [result.index for result in run_hands(["greedy", "random"], 3, seed=1, workers=1)]
     [0, 1, 2]
@@ -133,20 +137,29 @@ def run_hands(
     names = check_players(players)
     if games < 0:
         raise TableError(f"the number of games must be positive, not {games}")
-    workers = max(1, workers or os.cpu_count() or 1)
-    executor = executor or LocalExecutor(workers)
+    executor = executor or LocalExecutor(max(1, workers or os.cpu_count() or 1))
+    workers = max(1, int(getattr(executor, "workers", workers or 1)))
+    finished = {result.index for result in done}
+    todo = [index for index in range(games) if index not in finished]
     # Small blocks on one worker keep the progress steady; on many, a few
     # blocks per worker keep them all busy to the end.
-    chunk = max(1, min(200, games // (workers * 8))) if workers > 1 else max(1, min(50, games // 100))
-    blocks = [range(start, min(start + chunk, games)) for start in range(0, games, chunk)]
-    results: list[HandResult] = []
-    for done in executor.map(partial(_play_range, names, seed), blocks):
-        results.extend(done)
+    left = len(todo)
+    chunk = max(1, min(200, left // (workers * 8))) if workers > 1 else max(1, min(50, left // 100))
+    blocks = [_indices(todo[start:start + chunk]) for start in range(0, left, chunk)]
+    results: list[HandResult] = [result for result in done if result.index < games]
+    for played in executor.map(partial(_play_range, names, seed), blocks):
+        results.extend(played)
         if on_hands:
-            on_hands(done)
+            on_hands(played)
         if progress:
-            progress(len(done))
+            progress(len(played))
+    results.sort(key=lambda result: result.index)
     return results
+
+
+def _indices(hands: list[int]) -> Sequence[int]:
+    """A block of hand indices: a range when they follow on (cheap to send)."""
+    return range(hands[0], hands[-1] + 1) if hands[-1] - hands[0] == len(hands) - 1 else hands
 
 
 #: The Wilson score interval (shared with the rest of cardtable).

@@ -14,7 +14,12 @@ The text form is tag lines, a blank line, then one line per turn::
 order, then one card each onto ``N E S W``). ``Players`` is the number of seats.
 ``Result`` is ``P1``..``P6`` (who emptied their hand), ``stalemate`` or ``*``
 (unfinished); it is written from the replay and checked when read. Other tags
-(``Names``, ``Seed``, ``Event``...) are kept as given. Lines starting with ``#``
+(``Names``, ``Seed``, ``Event``...) are kept as given: a tag name is a letter,
+then up to 39 letters, digits or ``_``, given once and not one of the four above; a
+value may be any text, with a backslash, a ``"``, a line break or another
+control character escaped (``\\``, ``\"``, ``\n``, ``\u2028`` ...) and
+read back. A record whose tags break these rules cannot be built, so the text
+and JSON forms always hold the same record. Lines starting with ``#``
 are comments. Each turn line is the turn number, the seat to move and its
 actions in :mod:`~cardtable.kings_corner.actions` notation, separated by ``;``.
 
@@ -32,15 +37,17 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from cardtable._text import TAG_NAME, clip, escape_tag, tag_problem, unescape_tag
 from cardtable.cards import Card, CardError, format_cards, parse_cards
 from cardtable.errors import CardtableError, RecordError
 from cardtable.kings_corner.actions import Action, Draw, Pass, parse_action
+from cardtable.kings_corner.errors import TableError
 from cardtable.kings_corner.game import HandOutcome, KingsCornerGame
 
 __all__ = ["HandRecord", "result_text"]
 
-_TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$')
-_TURN = re.compile(r"^(\d+)\s+P(\d+)\s*:\s*(.*)$")
+_TAG = re.compile(r'\[(' + TAG_NAME.pattern + r')\s+"((?:[^"\\]|\\.)*)"\]', re.ASCII)
+_TURN = re.compile(r"(\d{1,9})\s+P(\d{1,9})\s*:\s*(.*)", re.ASCII)
 _RESERVED = ("Game", "Players", "Deck", "Result")
 
 
@@ -60,6 +67,19 @@ class HandRecord:
     deck: tuple[Card, ...]
     actions: tuple[Action, ...]
     tags: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        seen: set[str] = set()
+        for item in self.tags:
+            if not (isinstance(item, tuple) and len(item) == 2):
+                raise RecordError(f"a tag is a (name, value) pair, not {clip(repr(item), 40)}")
+            name, value = item
+            reason = tag_problem(name, value, _RESERVED)
+            if reason is not None:
+                raise RecordError(reason)
+            if name in seen:
+                raise RecordError(f"header {name} given twice")
+            seen.add(name)
 
     @classmethod
     def from_game(cls, game: KingsCornerGame, tags: Iterable[tuple[str, str]] = ()) -> HandRecord:
@@ -104,7 +124,7 @@ class HandRecord:
         tags = [("Game", "Kings Corner"), ("Players", str(self.players)),
                 *self.tags, ("Deck", format_cards(self.deck)),
                 ("Result", result_text(game.outcome()))]
-        lines = [f'[{key} "{_escape(value)}"]' for key, value in tags]
+        lines = [f'[{key} "{escape_tag(value)}"]' for key, value in tags]
         return "\n".join([*lines, "", *turn_lines]) + "\n"
 
     @classmethod
@@ -113,15 +133,15 @@ class HandRecord:
         tags: list[tuple[str, str]] = []
         fixed: dict[str, tuple[int, str]] = {}
         turns: list[tuple[int, int, int, str]] = []
-        for number, raw in enumerate(text.splitlines(), 1):
+        for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
             line = raw.strip()
             if not line or line.startswith("#"):
                 continue
             if line.startswith("["):
-                match = _TAG.match(line)
+                match = _TAG.fullmatch(line)
                 if not match:
-                    raise RecordError(f'line {number}: bad tag {_clip(line)!r}: write [Name "value"]')
-                key, value = match.group(1), _unescape(match.group(2))
+                    raise RecordError(f'line {number}: bad tag {clip(line)}: write [Name "value"]')
+                key, value = match.group(1), unescape_tag(match.group(2))
                 if key in fixed or any(k == key for k, _ in tags):
                     raise RecordError(f"line {number}: tag {key} given twice")
                 if key in _RESERVED:
@@ -129,17 +149,22 @@ class HandRecord:
                 else:
                     tags.append((key, value))
                 continue
-            match = _TURN.match(line)
+            match = _TURN.fullmatch(line)
             if not match:
                 raise RecordError(
                     f"line {number}: expected a tag or a turn like '3 P1: play 7h N; draw',"
-                    f" not {_clip(line)!r}"
+                    f" not {clip(line)}"
                 )
             turns.append((number, int(match.group(1)), int(match.group(2)), match.group(3)))
+        if "Game" in fixed and fixed["Game"][1] != "Kings Corner":
+            raise RecordError(f"line {fixed['Game'][0]}: this is a record of {clip(fixed['Game'][1])}, "
+                              "not of Kings Corner")
         players = _players_tag(fixed)
         deck = _deck_tag(fixed)
         try:
             game = KingsCornerGame(players, deck)
+        except TableError as error:  # the number of players
+            raise RecordError(f"line {fixed['Players'][0]}: {error}") from None
         except CardtableError as error:
             raise RecordError(f"line {fixed['Deck'][0]}: bad deal: {error}") from None
         actions: list[Action] = []
@@ -166,7 +191,7 @@ class HandRecord:
             actual = result_text(game.outcome())
             if claimed != actual:
                 raise RecordError(
-                    f"line {result_line}: Result says {claimed!r} but the actions give {actual!r}"
+                    f"line {result_line}: Result says {clip(claimed, 30)} but the actions give {actual!r}"
                 )
         return cls(players, deck, tuple(actions), tuple(tags))
 
@@ -187,13 +212,21 @@ class HandRecord:
     def from_json(cls, text: str) -> HandRecord:
         """Read the JSON form; raises :class:`RecordError` naming the bad field."""
         try:
-            data = json.loads(text)
+            data = json.loads(text.removeprefix("\ufeff"))
         except RecursionError:
             raise RecordError("JSON record: nested too deeply to be a record") from None
         except json.JSONDecodeError as error:
             raise RecordError(f"not JSON: {error}") from None
+        except ValueError as error:  # a number too long to read, say
+            raise RecordError(f"JSON record: {clip(str(error), 100)}") from None
         if not isinstance(data, dict):
             raise RecordError("a JSON record is an object with players, deck and actions")
+        unknown = sorted(set(data) - {"game", "players", "deck", "actions", "tags", "result"})
+        if unknown:
+            raise RecordError(f"unknown field {clip(unknown[0], 30)}: a JSON record holds game, players, deck, "
+                              "actions, tags and result")
+        if data.get("game", "Kings Corner") != "Kings Corner":
+            raise RecordError(f"field 'game': this is a record of {clip(str(data['game']), 30)}, not of Kings Corner")
         players = data.get("players")
         if not isinstance(players, int) or isinstance(players, bool):
             raise RecordError("field 'players': expected a whole number of players")
@@ -225,25 +258,17 @@ class HandRecord:
         claimed = data.get("result")
         if claimed is not None and claimed != result_text(game.outcome()):
             raise RecordError(
-                f"field 'result': {claimed!r} but the actions give {result_text(game.outcome())!r}"
+                f"field 'result': {clip(str(claimed), 30)} but the actions give {result_text(game.outcome())!r}"
             )
         return record
-
-
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _unescape(value: str) -> str:
-    return re.sub(r"\\(.)", r"\1", value)
 
 
 def _players_tag(fixed: dict[str, tuple[int, str]]) -> int:
     if "Players" not in fixed:
         raise RecordError('missing tag [Players "N"]')
     line, value = fixed["Players"]
-    if not value.isdigit():
-        raise RecordError(f"line {line}: Players must be a number of players, not {value!r}")
+    if not (value.isascii() and value.isdigit()) or len(value) > 3:
+        raise RecordError(f"line {line}: Players must be a number of players, not {clip(value, 30)}")
     return int(value)
 
 
@@ -256,7 +281,3 @@ def _deck_tag(fixed: dict[str, tuple[int, str]]) -> tuple[Card, ...]:
     except CardError as error:
         raise RecordError(str(error)) from None
 
-
-def _clip(text: str, width: int = 60) -> str:
-    """``text`` cut to ``width`` characters for an error message."""
-    return text if len(text) <= width else text[:width - 1] + "…"

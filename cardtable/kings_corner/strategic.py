@@ -24,12 +24,14 @@ and top card) and is bounded by a node budget, so a turn always takes little tim
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from cardtable.cards import Card, new_deck
 from cardtable.kings_corner.actions import DRAW, PASS, Action, MovePile, PlayCard
 from cardtable.kings_corner.game import KingsCornerView
 from cardtable.kings_corner.table import KING, PilePosition
 
-__all__ = ["StrategicBot", "plan_turn"]
+__all__ = ["STRATEGIC", "StrategicBot", "Weights", "plan_turn"]
 
 # _CHILDREN[card] is the cards that fit on it: one rank lower, other colour.
 _CHILDREN: dict[Card, frozenset[Card]] = {
@@ -42,15 +44,31 @@ _POSITIONS = tuple(PilePosition)
 # (bottom, top) of a pile, or None when it is empty.
 _Pile = tuple[Card, Card] | None
 
-# Score weights, in hundredths of a card. The exposure weights are far above a
-# literal "expected cards handed over": denying the other players pays more than
-# shedding a card, and the figures were tuned against the greedy bot.
-_CARD = 100.0
-_PENALTY = 2.0
-_KING_IN_CORNER = 3.0
-_EXPOSURE = 1500.0
-_DANGER = 1500.0
-_EMPTY_DECK = 0.5  # with the deck empty, holding back mostly leads to stalemates
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The weights of the end-of-turn score, in hundredths of a card.
+
+    ``card`` is the cost of a card kept in hand and ``penalty`` the cost of each
+    penalty point it carries (10 for a king, 1 for any other card);
+    ``king_in_corner`` rewards a king moved out of a regular pile's way;
+    ``exposure`` and ``danger`` price the unseen cards the next player could shed
+    on the position left (``danger`` only when that player holds one or two
+    cards); ``empty_deck`` scales the exposure once the deck is empty.
+    """
+
+    card: float = 100.0
+    penalty: float = 2.0
+    king_in_corner: float = 3.0
+    exposure: float = 1500.0
+    danger: float = 1500.0
+    empty_deck: float = 0.5
+
+
+# The exposure weights are far above a literal "expected cards handed over":
+# denying the other players pays more than shedding a card, and the figures were
+# tuned against the greedy bot for the hands it wins.
+#: The ``strategic`` bot's weights.
+STRATEGIC = Weights()
 _WIN = 1e9
 _NODE_BUDGET = 4000
 
@@ -80,7 +98,8 @@ def _has_pile_move(piles: list[_Pile], empty_corner: bool) -> bool:
 
 
 class _Search:
-    def __init__(self, view: KingsCornerView, hold_back: bool) -> None:
+    def __init__(self, view: KingsCornerView, hold_back: bool, weights: Weights) -> None:
+        self.weights = weights
         self.seen: set[Card] = set(view.hand)
         for pile in view.piles:
             self.seen.update(pile)
@@ -89,18 +108,27 @@ class _Search:
         self.next_size = sizes[(view.player + 1) % len(sizes)]
         self.p_held = min(1.0, self.next_size / unseen) if unseen else 0.0
         if view.deck_count == 0:
-            self.p_held *= _EMPTY_DECK if hold_back else 0.0
+            self.p_held *= weights.empty_deck if hold_back else 0.0
         self.unseen = unseen
         self.unseen_kings = len(_KINGS - self.seen)
         self.visited: set[tuple[object, ...]] = set()
         self.best_score = float("-inf")
         self.best_path: list[Action] = []
 
+    def consider(self, value: float, hand: tuple[Card, ...], piles: list[_Pile],
+                 path: list[Action]) -> None:
+        """Note a position reached by ``path``, scored ``value``."""
+        del hand, piles
+        if value > self.best_score:
+            self.best_score = value
+            self.best_path = list(path)
+
     def score(self, hand: tuple[Card, ...], piles: list[_Pile]) -> float:
         if not hand:
             return _WIN
-        value = -_CARD * len(hand)
-        value -= _PENALTY * sum(10 if c.rank == KING else 1 for c in hand)
+        weights = self.weights
+        value = -weights.card * len(hand)
+        value -= weights.penalty * sum(10 if c.rank == KING else 1 for c in hand)
         exposed: set[Card] = set()
         empty_regular = empty_corner = False
         for position, pile in enumerate(piles):
@@ -112,16 +140,16 @@ class _Search:
             else:
                 exposed |= _CHILDREN[pile[1]]
                 if position >= 4 and pile[0].rank == KING:
-                    value += _KING_IN_CORNER
+                    value += weights.king_in_corner
         if not empty_regular:
             empty_regular = _has_pile_move(piles, empty_corner)
         count = (
             self.unseen if empty_regular
             else len(exposed - self.seen) + (self.unseen_kings if empty_corner else 0)
         )
-        value -= _EXPOSURE * count * self.p_held
+        value -= weights.exposure * count * self.p_held
         if self.next_size <= 2 and self.unseen:
-            value -= _DANGER * min(1.0, count / self.unseen) / self.next_size
+            value -= weights.danger * min(1.0, count / self.unseen) / self.next_size
         return value
 
     def run(self, hand: tuple[Card, ...], piles: list[_Pile], path: list[Action]) -> None:
@@ -129,10 +157,7 @@ class _Search:
         if key in self.visited:
             return
         self.visited.add(key)
-        value = self.score(hand, piles)
-        if value > self.best_score:
-            self.best_score = value
-            self.best_path = list(path)
+        self.consider(self.score(hand, piles), hand, piles, path)
         if not hand or len(self.visited) >= _NODE_BUDGET:
             return
         empty_regular = next((i for i in range(4) if piles[i] is None), None)
@@ -181,14 +206,17 @@ class _Search:
                 path.pop()
 
 
-def plan_turn(view: KingsCornerView, hold_back: bool = True) -> list[Action]:
+def plan_turn(
+    view: KingsCornerView, hold_back: bool = True, weights: Weights = STRATEGIC
+) -> list[Action]:
     """The best sequence of plays and pile moves found for ``view``'s player, ending
     with ``draw``/``pass`` unless it empties the hand.
 
     With ``hold_back=False`` and the deck empty, it ignores what it hands over and
     sheds what it can (to break a stalemate that would cost it its hand).
+    ``weights`` prices the positions (see :class:`Weights`).
     """
-    search = _Search(view, hold_back)
+    search = _Search(view, hold_back, weights)
     piles: list[_Pile] = [(p[0], p[-1]) if p else None for p in view.piles]
     search.run(tuple(view.hand), piles, [])
     path = search.best_path
@@ -201,6 +229,8 @@ class StrategicBot:
     """Plans its whole turn with :func:`plan_turn`, then plays the plan out."""
 
     name = "strategic"
+    #: How the bot prices the position it ends its turn in.
+    weights: Weights = STRATEGIC
 
     def __init__(self, seed: int = 0) -> None:
         self.new_game(seed)
@@ -222,7 +252,7 @@ class StrategicBot:
         state = (view.player, view.deck_count, view.turn_actions, len(view.hand))
         if not self._plan or state != self._expect or self._plan[0] not in view.legal_actions():
             stalled = view.deck_count == 0 and self._left == _table(view)
-            self._plan = plan_turn(view, hold_back=not stalled)
+            self._plan = self._make_plan(view, hold_back=not stalled)
         action = self._plan.pop(0)
         played = 1 if isinstance(action, PlayCard) else 0
         self._expect = (view.player, view.deck_count, view.turn_actions + 1,
@@ -230,6 +260,10 @@ class StrategicBot:
         if action is DRAW or action is PASS:
             self._left = _table(view)
         return action
+
+    def _make_plan(self, view: KingsCornerView, hold_back: bool) -> list[Action]:
+        """This turn's plan (subclasses may weigh the candidates otherwise)."""
+        return plan_turn(view, hold_back=hold_back, weights=self.weights)
 
 
 def _table(view: KingsCornerView) -> tuple[object, ...]:

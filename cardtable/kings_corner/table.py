@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import IntEnum
 
+from cardtable._text import clip
 from cardtable.cards import Card, new_deck
 from cardtable.kings_corner.errors import ActionNotationError, DeckError, IllegalActionError
 
@@ -71,7 +72,7 @@ class PilePosition(IntEnum):
             return cls[text.strip().upper()]
         except KeyError:
             raise ActionNotationError(
-                f"unknown pile {text!r}: use N, E, S, W or a corner NE, SE, SW, NW"
+                f"unknown pile {clip(text)}: use N, E, S, W or a corner NE, SE, SW, NW"
             ) from None
 
     def __str__(self) -> str:

@@ -45,7 +45,9 @@ from __future__ import annotations
 import json
 import re
 
-from cardtable.cards import RANK_NAMES, Card, CardError, Suit
+from cardtable._text import clip
+from cardtable.cards import MAX_SEED, RANK_NAMES, Card, CardError, Suit
+from cardtable.klondike.moves import MoveError
 from cardtable.klondike.position import PILE_COUNT, DealError, Position
 from cardtable.klondike.record import KlondikeRecord
 
@@ -75,35 +77,38 @@ def _card(token: str, where: str) -> Card:
 
 # ----- PySol -------------------------------------------------------------------------------
 
-_FOUNDATION_RE = re.compile(r"([CDHS])-(10|[0-9AJQKT])", re.IGNORECASE)
+_FOUNDATION_RE = re.compile(r"([CDHS])-(10|[0-9AJQKT])", re.IGNORECASE | re.ASCII)
 
 
 def from_pysol(text: str) -> Position:
     """Read a PySol board; errors name the line."""
     talon: list[Card] | None = None
-    waste: list[Card] = []
-    foundation = [0, 0, 0, 0]
+    waste: list[Card] | None = None
+    foundation: list[int] | None = None
     piles: list[tuple[list[Card], int]] = []
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
         line = raw.strip()
         if not line:
             continue
         where = f"PySol board, line {number}"
         lower = line.lower()
+        if lower.startswith(("talon:", "waste:", "foundations:")) and piles:
+            raise DealError(f"{where}: the {line.split(':', 1)[0]} line comes after the tableau lines")
         if lower.startswith("talon:"):
+            if talon is not None:
+                raise DealError(f"{where}: a second Talon line")
             body = line.split(":", 1)[1].replace("==>", " ").replace("<==", " ")
             talon = [_card(t, where) for t in body.split()]
             continue
         if lower.startswith("waste:"):
+            if waste is not None:
+                raise DealError(f"{where}: a second Waste line")
             waste = [_card(t, where) for t in line.split(":", 1)[1].split()]
             continue
         if lower.startswith("foundations:"):
-            for suit_letter, rank_text in _FOUNDATION_RE.findall(line.split(":", 1)[1]):
-                suit = Suit.parse(suit_letter)
-                rank_text = rank_text.upper()
-                rank = 10 if rank_text == "10" else (
-                    0 if rank_text == "0" else RANK_NAMES.index(rank_text))
-                foundation[suit] = rank
+            if foundation is not None:
+                raise DealError(f"{where}: a second Foundations line")
+            foundation = _pysol_foundations(line.split(":", 1)[1], where)
             continue
         if line.startswith(":"):
             line = line[1:].strip()
@@ -126,9 +131,27 @@ def from_pysol(text: str) -> Position:
         tableau=tuple(tuple(c) for c, _ in piles),
         face_down=tuple(d for _, d in piles),
         stock=tuple(reversed(talon)),
-        waste=tuple(waste),
-        foundation=tuple(foundation),  # type: ignore[arg-type]
+        waste=tuple(waste or ()),
+        foundation=tuple(foundation or (0, 0, 0, 0)),  # type: ignore[arg-type]
     )
+
+
+def _pysol_foundations(text: str, where: str) -> list[int]:
+    """The ranks of a ``Foundations:`` line (``H-0 C-A D-10 S-K``), by suit;
+    every word must be a foundation, each suit at most once."""
+    foundation = [0, 0, 0, 0]
+    seen: set[int] = set()
+    for word in text.split():
+        m = _FOUNDATION_RE.fullmatch(word)
+        if m is None:
+            raise DealError(f"{where}: foundation {clip(word)} must read suit-rank, e.g. H-0, C-A, D-10")
+        suit = Suit.parse(m.group(1))
+        if suit in seen:
+            raise DealError(f"{where}: the {suit.name.lower()} foundation is given twice")
+        seen.add(suit)
+        rank_text = m.group(2).upper()
+        foundation[suit] = int(rank_text) if rank_text.isdigit() else RANK_NAMES.index(rank_text)
+    return foundation
 
 
 def to_pysol(position: Position) -> str:
@@ -162,11 +185,13 @@ def _solvitaire_card(card: Card, face_up: bool) -> str:
 def from_solvitaire(text: str) -> Position:
     """Read Solvitaire's deal JSON; errors name the pile and card."""
     try:
-        data = json.loads(text)
+        data = json.loads(text.removeprefix("\ufeff"))
     except RecursionError:
         raise DealError("Solvitaire JSON: nested too deeply to be a deal") from None
     except json.JSONDecodeError as error:
         raise DealError(f"Solvitaire JSON, line {error.lineno}: {error.msg}") from None
+    except ValueError as error:  # a number too long to read, say
+        raise DealError(f"Solvitaire JSON: {clip(str(error), 100)}") from None
     if not isinstance(data, dict) or "tableau piles" not in data:
         raise DealError("Solvitaire JSON: expected an object with a 'tableau piles' field")
     piles_data = data["tableau piles"]
@@ -208,6 +233,9 @@ def from_solvitaire(text: str) -> Position:
             if card.rank != rank or card.suit != cards[0].suit:
                 raise DealError(f"Solvitaire JSON, foundation {j + 1}: {card} is out of order")
         if cards:
+            if foundation[cards[0].suit]:
+                raise DealError(f"Solvitaire JSON, foundation {j + 1}: a second "
+                                f"{cards[0].suit.name.lower()} foundation")
             foundation[cards[0].suit] = len(cards)
     return Position(
         tableau=tuple(tableau),
@@ -258,13 +286,14 @@ def to_solvitaire(position: Position) -> str:
 
 def detect_format(text: str) -> str:
     """``deal``, ``position``, ``pysol``, ``solvitaire`` or ``record`` (a game record)."""
-    stripped = text.lstrip()
+    stripped = text.removeprefix("\ufeff").lstrip()
     if stripped.startswith("{"):
         # A record's own keys decide, so that a truncated record is still read as one.
         is_record = any(f'"{key}"' in stripped for key in ("moves", "variant", "deal", "position", "headers"))
         return "record" if is_record and '"tableau piles"' not in stripped else "solvitaire"
     if stripped.startswith("["):
-        return "record"
+        # A header line opens with a name; anything else after "[" is JSON (a list), not a record.
+        return "record" if stripped[1:].lstrip()[:1].isalpha() else "solvitaire"
     first = stripped.split("\n", 1)[0].strip().lower()
     if first.startswith(("talon:", "foundations:", "waste:")) or "<" in stripped:
         return "pysol"
@@ -282,10 +311,10 @@ def read_layout(text: str) -> Position:
     if kind == "solvitaire":
         return from_solvitaire(text)
     if kind == "position":
-        return Position.parse(text.strip())
+        return Position.parse(text.removeprefix("\ufeff").strip())
     if kind == "record":
         raise DealError("this is a game record, not a layout")
-    return Position.from_deal(text)
+    return Position.from_deal(text.removeprefix("\ufeff"))
 
 
 def write_layout(position: Position, fmt: str) -> str:
@@ -298,7 +327,7 @@ def write_layout(position: Position, fmt: str) -> str:
         return to_pysol(position)
     if fmt == "solvitaire":
         return to_solvitaire(position).rstrip("\n")
-    raise DealError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+    raise DealError(f"unknown format {clip(fmt)}; use one of {', '.join(FORMATS)}")
 
 
 def load_start(text: str) -> tuple[Position, KlondikeRecord | None]:
@@ -325,7 +354,9 @@ def load_start(text: str) -> tuple[Position, KlondikeRecord | None]:
     return read_layout(text), None
 
 
-_SIGNED_NUMBER_RE = re.compile(r"[+-]\d+")
+_SIGNED_NUMBER_RE = re.compile(r"[+-]?\d+", re.ASCII)
+#: The digits of the largest seed, 2**64 - 1.
+_SEED_DIGITS = len(str(MAX_SEED))
 
 
 def read_deals(text: str, *, source: str = "deals file") -> list[tuple[str, Position]]:
@@ -351,15 +382,20 @@ def read_deals(text: str, *, source: str = "deals file") -> list[tuple[str, Posi
     deals.txt, line 3: deal string: 2 cards,
     """
     deals: list[tuple[str, Position]] = []
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         where = f"{source}, line {number}"
-        if line.isdigit():
+        if _SIGNED_NUMBER_RE.fullmatch(line):
+            shown = line if len(line) <= 30 else line[:29] + "…"
+            if line.startswith(("-", "+")):
+                raise DealError(f"{where}: a seed is a whole number >= 0, not {shown}")
+            if len(line) > _SEED_DIGITS or int(line) > MAX_SEED:
+                raise DealError(f"{where}: a seed is a whole number >= 0 and at most 2**64 - 1, not {shown}")
             position = Position.from_seed(int(line))
-        elif _SIGNED_NUMBER_RE.fullmatch(line):
-            raise DealError(f"{where}: a seed is a whole number >= 0, not {line}")
+        elif line.isnumeric():
+            raise DealError(f"{where}: write a seed in the digits 0-9, not {clip(line, 30)}")
         elif detect_format(line) not in ("deal", "position"):
             raise DealError(f"{where}: expected a seed number, a deal string or a position string")
         else:
@@ -375,7 +411,7 @@ def read_deals(text: str, *, source: str = "deals file") -> list[tuple[str, Posi
 
 # ----- Klondike-Solver move lists --------------------------------------------------------------
 
-_KS_MOVE_RE = re.compile(r"([W1-7CDSH])([1-7CDSH])(?:-(\d+))?")
+_KS_MOVE_RE = re.compile(r"([W1-7CDSH])([1-7CDSH])(?:-(\d{1,2}))?", re.ASCII)
 _KS_FOUNDATIONS = {"C": Suit.CLUBS, "D": Suit.DIAMONDS, "H": Suit.HEARTS, "S": Suit.SPADES}
 
 
@@ -387,14 +423,15 @@ def moves_from_klondike_solver(text: str) -> list[str]:
     turns up pile n's card (part of the previous move here, so dropped),
     ``XY`` moves one card from X to Y and ``XY-n`` moves n cards, where X and
     Y are ``W`` (waste), ``1``..``7`` (piles) or ``C D S H`` (foundations).
+    A token it does not know raises :class:`~cardtable.klondike.moves.MoveError`.
     """
     out: list[str] = []
     for token in text.split():
         tok = token.upper()
         if tok.startswith("DR"):
             count = tok[2:]
-            if not count.isdigit():
-                raise ValueError(f"Klondike-Solver move {token!r}: DR takes a count")
+            if not (count.isascii() and count.isdigit() and len(count) <= 2 and 1 <= int(count) <= 24):
+                raise MoveError(f"Klondike-Solver move {clip(token, 30)}: DR takes a count of draws from 1 to 24")
             out.extend(["D"] * int(count))
         elif tok == "NEW":
             out.append("R")
@@ -403,7 +440,7 @@ def moves_from_klondike_solver(text: str) -> list[str]:
         else:
             m = _KS_MOVE_RE.fullmatch(tok)
             if m is None:
-                raise ValueError(f"unknown Klondike-Solver move {token!r}")
+                raise MoveError(f"unknown Klondike-Solver move {clip(token, 30)}")
             src, dst, count = m.groups()
             source = "F" + _KS_FOUNDATIONS[src].letter if src in _KS_FOUNDATIONS else src
             target = "F" if dst in _KS_FOUNDATIONS else dst

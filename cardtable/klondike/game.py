@@ -84,6 +84,7 @@ class KlondikeGame:
     def __init__(self, start: Position | None = None, variant: Variant | None = None) -> None:
         self.variant = variant if variant is not None else Variant()
         self.start = start if start is not None else Position.from_seed(0)
+        self.start.check_pass_limit(self.variant.passes)  # a pass the variant never reaches is no game
         self.tableau: list[list[Card]] = [list(p) for p in self.start.tableau]
         self.face_down: list[int] = list(self.start.face_down)
         self.stock: list[Card] = list(self.start.stock)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from cardtable._text import clip
 from cardtable.cards import Suit
 from cardtable.errors import NotationError
 
@@ -106,26 +107,28 @@ class Move:
         m = _MOVE_RE.fullmatch(s)
         if m is None:
             raise MoveError(
-                f"cannot read move {text!r}: write D, R, W>F, W>4, 2>F, Fh>3, 2>6 or 2>6:3")
+                f"cannot read move {clip(text)}: write D, R, W>F, W>4, 2>F, Fh>3, 2>6 or 2>6:3")
         src, suit, dst, count = m.group("src"), m.group("suit"), m.group("dst"), m.group("count")
         if src == "W":
             source = WASTE
         elif src == "F":
             source = FOUNDATION
             if suit is None:
-                raise MoveError(f"cannot read move {text!r}: name the foundation's suit, e.g. Fh>3")
+                raise MoveError(f"cannot read move {clip(text)}: name the foundation's suit, e.g. Fh>3")
         else:
             source = int(src) - 1
         if src != "F" and suit is not None:
-            raise MoveError(f"cannot read move {text!r}: only a foundation source takes a suit")
+            raise MoveError(f"cannot read move {clip(text)}: only a foundation source takes a suit")
         target = FOUNDATION if dst == "F" else int(dst) - 1
         if source == target:
-            raise MoveError(f"cannot read move {text!r}: source and target are the same")
+            raise MoveError(f"cannot read move {clip(text)}: source and target are the same")
         if source == FOUNDATION and target == FOUNDATION:
-            raise MoveError(f"cannot read move {text!r}: foundation to foundation is not a move")
+            raise MoveError(f"cannot read move {clip(text)}: foundation to foundation is not a move")
         n = int(count) if count else 1
+        if not 1 <= n <= 13:
+            raise MoveError(f"cannot read move {clip(text)}: a move carries 1 to 13 cards, not {n}")
         if n > 1 and (source in (WASTE, FOUNDATION) or target == FOUNDATION):
-            raise MoveError(f"cannot read move {text!r}: only tableau to tableau moves several cards")
+            raise MoveError(f"cannot read move {clip(text)}: only tableau to tableau moves several cards")
         return cls(source, target, n, Suit.parse(suit) if suit else None)
 
     def __str__(self) -> str:
@@ -168,7 +171,7 @@ def _why_impossible(source: object, target: object, count: object, suit: object)
     return None
 
 
-_MOVE_RE = re.compile(r"(?P<src>[1-7]|W|F)(?P<suit>[CDHS♣♦♥♠])?>?(?P<dst>[1-7]|F)(?::(?P<count>\d{1,2}))?")
+_MOVE_RE = re.compile(r"(?P<src>[1-7]|W|F)(?P<suit>[CDHS♣♦♥♠])?>?(?P<dst>[1-7]|F)(?::(?P<count>\d{1,2}))?", re.ASCII)
 
 #: The fields of every move some position could hold (see :class:`Move`).
 _POSSIBLE: frozenset[tuple[int, int, int, Suit | None]] = frozenset(

@@ -28,8 +28,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cardtable._text import clip
 from cardtable.cards import RANK_NAMES, Card, CardError, shuffled_deck
-from cardtable.errors import NotationError
+from cardtable.errors import NotationError, RulesError
 
 __all__ = ["PILE_COUNT", "DealError", "Position", "deal_cards_from_string"]
 
@@ -96,12 +97,26 @@ class Position:
                                     "face-up cards build down in alternating colours")
         if len(self.foundation) != 4 or any(not 0 <= r <= 13 for r in self.foundation):
             raise DealError("foundations: four ranks from 0 (empty) to 13")
-        if self.pass_number < 1:
+        if type(self.pass_number) is not int or self.pass_number < 1:
             raise DealError(f"pass number must be at least 1, not {self.pass_number}")
         every = [c for pile in self.tableau for c in pile] + list(self.stock) + list(self.waste)
         every += [Card(rank, suit) for suit, top in enumerate(self.foundation)
                   for rank in range(1, top + 1)]
         _check_cards(every, "layout")
+
+    def check_pass_limit(self, passes: int | None) -> None:
+        """Raise :class:`~cardtable.errors.RulesError` when this layout's pass
+        number is one a game allowing ``passes`` passes through the stock
+        (``None``: unlimited) never reaches.
+
+        >>> Position.parse(str(Position.from_seed(1))[:-1] + "2").check_pass_limit(1)
+        Traceback (most recent call last):
+        ...
+        cardtable.errors.RulesError: the position is in pass 2, but the variant allows 1 pass
+        """
+        if passes is not None and self.pass_number > passes:
+            raise RulesError(f"the position is in pass {self.pass_number}, but the variant allows "
+                             f"{passes} pass{'es' if passes > 1 else ''}")
 
     # ----- deals -----------------------------------------------------------------
 
@@ -175,7 +190,7 @@ class Position:
     @classmethod
     def parse(cls, text: str) -> Position:
         """Read a position string (see the module documentation)."""
-        fields = text.split()
+        fields = text.removeprefix("\ufeff").split()
         if len(fields) != 5:
             raise DealError(
                 f"position string: {len(fields)} fields, expected 5 (piles stock waste foundations pass)")
@@ -195,7 +210,7 @@ class Position:
         stock = _read_run("" if stock_text == "-" else stock_text, "stock")
         waste = _read_run("" if waste_text == "-" else waste_text, "waste")
         if len(found_text) != 4:
-            raise DealError(f"position string, foundations: 4 ranks (c d h s), not {found_text!r}")
+            raise DealError(f"position string, foundations: 4 ranks (c d h s), not {clip(found_text)}")
         foundation = []
         for suit, ch in zip("cdhs", found_text, strict=True):
             if ch == "-":
@@ -204,8 +219,9 @@ class Position:
                 foundation.append(RANK_NAMES.index(ch.upper()))
             else:
                 raise DealError(f"position string, {suit} foundation: unknown rank {ch!r}")
-        if not pass_text.isdigit():
-            raise DealError(f"position string, pass: a whole number, not {pass_text!r}")
+        if not (pass_text.isascii() and pass_text.isdigit()) or len(pass_text) > _PASS_DIGITS:
+            raise DealError(f"position string, pass: a whole number from 1 to {10 ** _PASS_DIGITS - 1}, "
+                            f"not {clip(pass_text)}")
         return cls(
             tableau=tuple(tableau),
             face_down=tuple(face_down),
@@ -214,6 +230,10 @@ class Position:
             foundation=tuple(foundation),  # type: ignore[arg-type]
             pass_number=int(pass_text),
         )
+
+
+#: The digits a pass number may have: no game goes through its stock more often.
+_PASS_DIGITS = 6
 
 
 def _read_run(text: str, where: str) -> list[Card]:

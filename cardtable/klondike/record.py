@@ -16,12 +16,20 @@ blank line, then the moves in move notation, numbered::
     1. D 2. W>F 3. 6>F 4. 7>2:2 ...
 
 The start is a ``Deal`` header (a deal string) or, for a game that begins
-mid-way, a ``Position`` header (a position string). Move numbers are optional
-when reading; ``{...}`` is a comment. Other headers (``Seed``, ``Player``,
-``Date`` ...) are kept as they are.
+mid-way, a ``Position`` header (a position string); when both are given they
+must agree, and the position's pass number must be one the variant allows.
+Move numbers are optional when reading; ``{...}`` is a comment. Other headers
+(``Seed``, ``Player``, ``Date`` ...) are kept as they are. A header name is a
+letter, then up to 39 letters, digits or ``_``, and is given once; a value may be any
+text: a backslash, a ``"``, a line break or another control character is
+escaped (``\\``, ``\"``, ``\n``, ``\u2028`` ...) and read back. The names
+the record writes itself (``Game``, the variant's, ``Deal``, ``Position``)
+cannot be free headers: building such a record raises :class:`RecordError`, so
+the text and JSON forms always hold the same record.
 
-The JSON form is an object with ``headers``, ``variant`` (the options),
-``deal`` or ``position``, and ``moves`` (a list of move strings).
+The JSON form is an object with ``headers`` (names to strings), ``variant``
+(the options), ``deal`` or ``position`` (a string), and ``moves`` (a list of
+move strings).
 """
 
 from __future__ import annotations
@@ -30,7 +38,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from cardtable.errors import RecordError, ReplayError
+from cardtable._text import TAG_NAME, clip, escape_tag, tag_problem, unescape_tag
+from cardtable.errors import RecordError, ReplayError, RulesError
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import Move, MoveError
 from cardtable.klondike.position import DealError, Position
@@ -47,18 +56,39 @@ _VARIANT_HEADERS = {
     "FoundationReturn": "foundation_return",
     "Scoring": "scoring",
 }
-_HEADER_RE = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
-_NUMBER_RE = re.compile(r"\d+\.+")
+#: The headers a record writes itself, never free headers.
+RESERVED_HEADERS = ("Game", *_VARIANT_HEADERS, "Deal", "Position")
+_HEADER_RE = re.compile(r'\[\s*(' + TAG_NAME.pattern + r')\s+"((?:[^"\\]|\\.)*)"\s*\]', re.ASCII)
+_NUMBER_RE = re.compile(r"\d+\.+", re.ASCII)
 
 
 @dataclass
 class KlondikeRecord:
-    """A whole game: variant, start position, moves and free headers."""
+    """A whole game: variant, start position, moves and free headers.
+
+    Building one checks what every form of the record must hold: each header
+    name is a tag name (see the module documentation) the record does not
+    write itself, each value is text, and the start's pass number is one the
+    variant allows; :class:`RecordError` says which.
+    """
 
     variant: Variant
     start: Position
     moves: list[Move] = field(default_factory=list)
     headers: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._check()
+
+    def _check(self) -> None:
+        for name, value in self.headers.items():
+            reason = tag_problem(name, value, RESERVED_HEADERS)
+            if reason is not None:
+                raise RecordError(reason)
+        try:
+            self.start.check_pass_limit(self.variant.passes)
+        except RulesError as error:
+            raise RecordError(f"start: {error}") from None
 
     @classmethod
     def from_game(cls, game: KlondikeGame, **headers: str) -> KlondikeRecord:
@@ -79,6 +109,7 @@ class KlondikeRecord:
     # ----- text -------------------------------------------------------------------------------
 
     def _header_items(self) -> list[tuple[str, str]]:
+        self._check()  # the headers are a plain dictionary: check them again before writing
         v = self.variant
         items = [("Game", "Klondike"), ("Variant", v.name), ("Draw", str(v.draw)),
                  ("Passes", "unlimited" if v.passes is None else str(v.passes)),
@@ -88,12 +119,11 @@ class KlondikeRecord:
             items.append(("Deal", self.start.deal_string()))
         else:
             items.append(("Position", str(self.start)))
-        reserved = {k for k, _ in items} | {"Deal", "Position"}
-        items += [(k, val) for k, val in self.headers.items() if k not in reserved]
+        items += self.headers.items()
         return items
 
     def __str__(self) -> str:
-        head = "\n".join(f'[{k} "{_escape(v)}"]' for k, v in self._header_items())
+        head = "\n".join(f'[{k} "{escape_tag(v)}"]' for k, v in self._header_items())
         body: list[str] = []
         line = ""
         for number, move in enumerate(self.moves, 1):
@@ -109,7 +139,9 @@ class KlondikeRecord:
 
     @classmethod
     def parse(cls, text: str) -> KlondikeRecord:
-        """Read a record in its text or JSON form."""
+        """Read a record in its text or JSON form; errors name the line (or
+        the JSON field)."""
+        text = text.removeprefix("\ufeff")
         if text.lstrip().startswith("{"):
             return cls.from_json(text)
         headers: dict[str, str] = {}
@@ -123,8 +155,13 @@ class KlondikeRecord:
             if line.startswith("[") and not in_comment:
                 m = _HEADER_RE.fullmatch(line)
                 if m is None:
-                    raise RecordError(f'line {number}: a header must read [Name "value"], not {_clip(line)!r}')
-                headers[m.group(1)] = _unescape(m.group(2))
+                    raise RecordError(f'line {number}: a header must read [Name "value"], not {clip(line)}')
+                if m.group(1) in headers:
+                    raise RecordError(f"line {number}: header {m.group(1)} given twice")
+                if m.group(1) == "Game" and unescape_tag(m.group(2)) != "Klondike":
+                    raise RecordError(f"line {number}: this is a record of {clip(unescape_tag(m.group(2)))}, "
+                                      "not of Klondike")
+                headers[m.group(1)] = unescape_tag(m.group(2))
                 continue
             for token in line.split():
                 if in_comment:
@@ -153,19 +190,10 @@ class KlondikeRecord:
             variant = Variant.from_options(options)
         except VariantError as error:
             raise RecordError(f"variant headers: {error}") from None
-        try:
-            if "Deal" in headers:
-                start = Position.from_deal(headers["Deal"])
-                if "Position" in headers and Position.parse(headers["Position"]) != start:
-                    raise RecordError("the Deal and Position headers give different starts")
-            elif "Position" in headers:
-                start = Position.parse(headers["Position"])
-            else:
-                raise RecordError("the record has no Deal or Position header")
-        except DealError as error:
-            raise RecordError(f"start: {error}") from None
-        extra = {k: v for k, v in headers.items()
-                 if k not in _VARIANT_HEADERS and k not in ("Game", "Deal", "Position")}
+        if "Deal" not in headers and "Position" not in headers:
+            raise RecordError("the record has no Deal or Position header")
+        start = _start(headers.get("Deal"), headers.get("Position"), "the Deal and Position headers", "start")
+        extra = {k: v for k, v in headers.items() if k not in RESERVED_HEADERS}
         return cls(variant, start, moves, extra)
 
     # ----- JSON ------------------------------------------------------------------------------
@@ -188,50 +216,74 @@ class KlondikeRecord:
     def from_json(cls, text: str) -> KlondikeRecord:
         """Read the JSON form; errors name the field."""
         try:
-            data = json.loads(text)
+            data = json.loads(text.removeprefix("\ufeff"))
         except RecursionError:
             raise RecordError("JSON record: nested too deeply to be a record") from None
         except json.JSONDecodeError as error:
             raise RecordError(f"JSON record, line {error.lineno}: {error.msg}") from None
+        except ValueError as error:  # a number too long to read, say
+            raise RecordError(f"JSON record: {clip(str(error), 100)}") from None
         if not isinstance(data, dict):
             raise RecordError("JSON record: expected an object")
+        unknown = sorted(set(data) - {"headers", "variant", "deal", "position", "moves"})
+        if unknown:
+            raise RecordError(f"JSON record: unknown field {clip(unknown[0], 30)}; "
+                              "the fields are headers, variant, deal, position and moves")
+        options = data.get("variant", {})
+        if not isinstance(options, dict):
+            raise RecordError("JSON record, field 'variant': expected an object of variant options")
         try:
-            variant = Variant.from_options(data.get("variant", {}))
-        except (VariantError, AttributeError, TypeError) as error:
+            variant = Variant.from_options(options)
+        except VariantError as error:
             raise RecordError(f"JSON record, field 'variant': {error}") from None
-        try:
-            if "deal" in data:
-                start = Position.from_deal(str(data["deal"]))
-            elif "position" in data:
-                start = Position.parse(str(data["position"]))
-            else:
-                raise RecordError("JSON record: no 'deal' or 'position' field")
-        except DealError as error:
-            raise RecordError(f"JSON record, start: {error}") from None
+        for name in ("deal", "position"):
+            if name in data and not isinstance(data[name], str):
+                raise RecordError(f"JSON record, field {name!r}: expected a string, not {_json_type(data[name])}")
+        if "deal" not in data and "position" not in data:
+            raise RecordError("JSON record: no 'deal' or 'position' field")
+        start = _start(data.get("deal"), data.get("position"), "the fields 'deal' and 'position'", "JSON record")
         raw_moves = data.get("moves", [])
         if not isinstance(raw_moves, list):
             raise RecordError("JSON record, field 'moves': expected a list of move strings")
         moves = []
         for number, token in enumerate(raw_moves, 1):
+            if not isinstance(token, str):
+                raise RecordError(f"JSON record, move {number}: expected a move string, not {_json_type(token)}")
             try:
-                moves.append(Move.parse(str(token)))
+                moves.append(Move.parse(token))
             except MoveError as error:
                 raise RecordError(f"JSON record, move {number}: {error}") from None
         headers = data.get("headers", {})
         if not isinstance(headers, dict):
             raise RecordError("JSON record, field 'headers': expected an object")
-        return cls(variant, start, moves, {str(k): str(v) for k, v in headers.items()})
+        for name, value in headers.items():
+            if not isinstance(value, str):
+                raise RecordError(f"JSON record, header {clip(name, 30)}: expected a string, not {_json_type(value)}")
+        return cls(variant, start, moves, headers)
 
 
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+def _start(deal: str | None, position: str | None, both: str, where: str) -> Position:
+    """The start of a record from its deal string or position string (one of
+    them is given; when both are, they must agree)."""
+    try:
+        if deal is None:
+            return Position.parse(position or "")
+        start = Position.from_deal(deal)
+    except DealError as error:
+        raise RecordError(f"{where}: {error}") from None
+    if position is not None:
+        try:
+            other = Position.parse(position)
+        except DealError as error:
+            raise RecordError(f"{where}: {error}") from None
+        if other != start:
+            raise RecordError(f"{both} give different starts")
+    return start
 
 
-def _unescape(value: str) -> str:
-    return re.sub(r"\\(.)", r"\1", value)
-
-
-
-def _clip(text: str, width: int = 60) -> str:
-    """``text`` cut to ``width`` characters for an error message."""
-    return text if len(text) <= width else text[:width - 1] + "…"
+def _json_type(value: object) -> str:
+    """The JSON name of a value's type, for an error message."""
+    if value is None:
+        return "null"
+    return {bool: "true/false", int: "a number", float: "a number", str: "a string", list: "a list",
+            dict: "an object"}.get(type(value), type(value).__name__)

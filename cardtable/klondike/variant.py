@@ -52,6 +52,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Literal, TypeVar
 
+from cardtable._text import clip
 from cardtable.cards import Card
 from cardtable.errors import RulesError
 
@@ -99,7 +100,7 @@ class Scoring:
 
     def __post_init__(self) -> None:
         if self.kind not in ("none", "standard", "vegas"):
-            raise VariantError(f"scoring must be none, standard or vegas, not {self.kind!r}")
+            raise VariantError(f"scoring must be none, standard or vegas, not {clip(self.kind)}")
 
     def money(self, foundation: _Count) -> _Count:
         """Dollars won or lost with ``foundation`` cards on the foundations,
@@ -180,11 +181,11 @@ class Variant:
 
     def __post_init__(self) -> None:
         if type(self.draw) is not int or self.draw not in (1, 3):
-            raise VariantError(f"draw must be 1 or 3, not {self.draw!r}")
+            raise VariantError(f"draw must be 1 or 3, not {clip(self.draw)}")
         if self.passes is not None and (type(self.passes) is not int or self.passes < 1):
-            raise VariantError(f"passes must be a whole number >= 1 or unlimited, not {self.passes!r}")
+            raise VariantError(f"passes must be a whole number >= 1 or unlimited, not {clip(self.passes)}")
         if self.empty not in _EMPTY_RULES:
-            raise VariantError(f"empty must be 'king' or 'any', not {self.empty!r}")
+            raise VariantError(f"empty must be 'king' or 'any', not {clip(self.empty)}")
 
     @property
     def kings_only(self) -> bool:
@@ -280,16 +281,19 @@ class Variant:
 
     @classmethod
     def from_options(cls, options: dict[str, object]) -> Variant:
-        """Read :meth:`options` back (unknown keys are an error)."""
+        """Read :meth:`options` back. Unknown keys are an error, and so is an
+        option that contradicts the preset named by ``name``."""
+        if not isinstance(options, dict):
+            raise VariantError(f"variant options must map option names to values, not {clip(options)}")
         known = {"name", "draw", "passes", "empty", "foundation_return", "scoring"}
         unknown = set(options) - known
         if unknown:
-            raise VariantError(f"unknown variant field(s): {', '.join(sorted(unknown))}")
+            raise VariantError(f"unknown variant field(s): {clip(', '.join(sorted(map(str, unknown))))}")
         name = str(options.get("name", "custom"))
         if name not in PRESETS and name != "custom":
-            raise VariantError(f"unknown variant {name!r}; known: {', '.join(PRESETS)}, or custom")
+            raise VariantError(f"unknown variant {clip(name)}; known: {', '.join(PRESETS)}, or custom")
         base = PRESETS.get(name, cls())
-        return Variant(
+        variant = Variant(
             name=name,
             draw=_parse_whole(options.get("draw", base.draw), "draw"),
             passes=parse_passes(options.get("passes", base.passes)),
@@ -297,6 +301,13 @@ class Variant:
             foundation_return=_parse_bool(options.get("foundation_return", base.foundation_return)),
             scoring=replace(base.scoring, kind=str(options.get("scoring", base.scoring.kind))),  # type: ignore[arg-type]
         )
+        if name != "custom" and variant.rules_key() != base.rules_key():
+            # A preset's name promises its rules: an option that changes them is a contradiction.
+            given, own = variant.options(), base.options()
+            field_ = next(key for key in own if given[key] != own[key])
+            raise VariantError(f"variant {name} has {field_} {own[field_]}, not {clip(given[field_])}; "
+                               "name it custom to change its rules")
+        return variant
 
     @classmethod
     def preset(cls, name: str) -> Variant:
@@ -305,7 +316,7 @@ class Variant:
             return PRESETS[name]
         except KeyError:
             raise VariantError(
-                f"unknown variant {name!r}; known: {', '.join(PRESETS)}") from None
+                f"unknown variant {clip(name)}; known: {', '.join(PRESETS)}") from None
 
 
 def parse_passes(value: object) -> int | None:
@@ -324,8 +335,8 @@ def _parse_whole(value: object, what: str, expected: str = "a whole number") -> 
     if type(value) is int:
         return value
     if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and len(value.strip()) < 10:
-        return int(value)
-    raise VariantError(f"{what} must be {expected}, not {value!r}")
+        return int(value.strip())
+    raise VariantError(f"{what} must be {expected}, not {clip(value)}")
 
 
 def _parse_bool(value: object) -> bool:
@@ -336,7 +347,7 @@ def _parse_bool(value: object) -> bool:
         return True
     if text in ("no", "false", "0", "off"):
         return False
-    raise VariantError(f"expected yes or no, not {value!r}")
+    raise VariantError(f"foundation_return: expected yes or no, not {clip(value)}")
 
 
 #: The rule fields every site in the list above knows, by class. A field added

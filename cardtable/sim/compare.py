@@ -9,11 +9,20 @@ game, which removes the deals' own spread from it.
 (['priority', 'greedy'], 30)
 >>> "diff_win_rate" in rows[0], "diff_win_rate" in rows[1]
 (False, True)
+
+:func:`comparison_table` writes the rows for people. What a game is worth
+follows the variant's scoring, as in ``cardtable simulate``'s summary: the
+money (net dollars a game) under Vegas scoring, the points under standard
+scoring, and neither when the variant keeps no score.
+
+>>> print(comparison_table(rows, Variant.preset("seed-002")).splitlines()[0])  # doctest: +NORMALIZE_WHITESPACE
+strategy won 95% CI foundation 95% CI net/game Δ won 95% CI Δ found. 95% CI
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from cardtable.bots import STRATEGIES
 from cardtable.errors import UsageError
@@ -21,10 +30,10 @@ from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
 from cardtable.sim.executor import Executor, LocalExecutor
 from cardtable.sim.runner import Results, RunSpec, run_games
-from cardtable.sim.stats import summarize_games
+from cardtable.sim.stats import money_text, summarize_games
 from cardtable.stats import paired_difference
 
-__all__ = ["compare_strategies"]
+__all__ = ["compare_strategies", "comparison_table"]
 
 
 def compare_strategies(
@@ -43,7 +52,9 @@ def compare_strategies(
     Each row holds ``strategy``, ``games``, ``win_rate`` (with
     ``win_rate_low`` and ``win_rate_high``, a 95% Wilson interval),
     ``foundation_mean`` (with ``foundation_low`` and ``foundation_high``) and
-    ``net_mean``. Every row after the first also holds the paired difference
+    ``net_mean`` (Vegas dollars a game, whatever the scoring); under standard
+    scoring also ``score_mean``, ``score_low`` and ``score_high`` (points a
+    game, with a 95% interval). Every row after the first also holds the paired difference
     from the first strategy, with 95% intervals: ``diff_win_rate``,
     ``diff_win_rate_low``, ``diff_win_rate_high``, ``diff_foundation``,
     ``diff_foundation_low``, ``diff_foundation_high``.
@@ -68,6 +79,8 @@ def compare_strategies(
             "strategy": name, "games": s.games, "win_rate": s.win_rate, "win_rate_low": s.win_rate_low,
             "win_rate_high": s.win_rate_high, "foundation_mean": s.foundation_mean,
             "foundation_low": s.foundation_low, "foundation_high": s.foundation_high, "net_mean": s.net_mean}
+        if variant.scoring.kind == "standard":
+            row.update({"score_mean": s.score_mean, "score_low": s.score_low, "score_high": s.score_high})
         if place > 0:
             base = table[0]
             dw = paired_difference(base.won.astype(float).tolist(), results.won.astype(float).tolist())
@@ -76,3 +89,31 @@ def compare_strategies(
                         "diff_foundation": df[0], "diff_foundation_low": df[1], "diff_foundation_high": df[2]})
         rows.append(row)
     return rows
+
+
+def comparison_table(rows: Sequence[dict[str, object]], variant: Variant) -> str:
+    """The rows of :func:`compare_strategies` as a table for people, header
+    and rule included. The worth of a game follows ``variant``'s scoring:
+    a ``net/game`` column in dollars under Vegas scoring, a ``points/game``
+    column under standard scoring, and no such column when no score is kept.
+    """
+    kind = variant.scoring.kind
+    worth = {"vegas": f" {'net/game':>9}", "standard": f" {'points/game':>11}"}.get(kind, "")
+    header = (f"{'strategy':<10} {'won':>8} {'95% CI':>15} {'foundation':>11} {'95% CI':>15}{worth}"
+              f" {'Δ won':>8} {'95% CI':>17} {'Δ found.':>9} {'95% CI':>15}")
+    lines = [header, "-" * len(header)]
+    for row in rows:
+        r: dict[str, Any] = dict(row)
+        line = (f"{r['strategy']:<10} {100 * r['win_rate']:7.2f}% "
+                f"{100 * r['win_rate_low']:6.2f}-{100 * r['win_rate_high']:5.2f}% "
+                f"{r['foundation_mean']:11.3f} {r['foundation_low']:7.3f}-{r['foundation_high']:7.3f}")
+        if kind == "vegas":
+            line += f" {money_text(r['net_mean'], 2):>9}"
+        elif kind == "standard":
+            line += f" {r['score_mean']:11.1f}"
+        if "diff_win_rate" in r:
+            line += (f" {100 * r['diff_win_rate']:+7.2f}% {100 * r['diff_win_rate_low']:+7.2f} to "
+                     f"{100 * r['diff_win_rate_high']:+6.2f}% {r['diff_foundation']:+9.3f} "
+                     f"{r['diff_foundation_low']:+7.3f} to {r['diff_foundation_high']:+6.3f}")
+        lines.append(line)
+    return "\n".join(lines)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
+from itertools import pairwise
 from typing import TYPE_CHECKING, overload
 
 from cardtable.bots import KlondikeView, make_player
@@ -131,13 +132,21 @@ class Results(Sequence[GameResult]):
 
         ordered = sorted(batches, key=lambda b: b.indices[0] if b.indices else 0)
         self.variant = variant
-        self.indices = [i for b in ordered for i in b.indices]
-        self.foundation = np.array([f for b in ordered for f in b.foundation], dtype=np.int64)
-        self.score = np.array([x for b in ordered for x in b.score], dtype=np.int64)
+        indices = [i for b in ordered for i in b.indices]
+        # Batches of a resumed run (stored, then new) may interleave: order game by game.
+        order = sorted(range(len(indices)), key=indices.__getitem__) \
+            if any(a > b for a, b in pairwise(indices)) else None
+        self.indices = indices if order is None else [indices[k] for k in order]
+        foundation = np.array([f for b in ordered for f in b.foundation], dtype=np.int64)
+        score = np.array([x for b in ordered for x in b.score], dtype=np.int64)
+        self.foundation = foundation if order is None else foundation[order]
+        self.score = score if order is None else score[order]
         keep_moves = bool(ordered) and all(b.moves is not None for b in ordered)
         keep_deals = bool(ordered) and all(b.deals is not None for b in ordered)
-        self._moves = [m for b in ordered for m in (b.moves or ())] if keep_moves else None
-        self._deals = [d for b in ordered for d in (b.deals or ())] if keep_deals else None
+        moves = [m for b in ordered for m in (b.moves or ())] if keep_moves else None
+        deals = [d for b in ordered for d in (b.deals or ())] if keep_deals else None
+        self._moves = moves if moves is None or order is None else [moves[k] for k in order]
+        self._deals = deals if deals is None or order is None else [deals[k] for k in order]
 
     @property
     def net(self) -> np.ndarray:
@@ -274,12 +283,22 @@ def _play_block(spec: RunSpec, fast: bool, block: _Block) -> Batch:
     return Batch.of(results, spec.keep_moves, spec.keep_moves or starts is not None)
 
 
-def _blocks(spec: RunSpec, count: int, size: int) -> list[_Block]:
+def _blocks(spec: RunSpec, games: Sequence[int], size: int) -> list[_Block]:
+    """``games`` cut into blocks of ``size``; a block of consecutive indices
+    travels as a range."""
     blocks: list[_Block] = []
-    for first in range(0, count, size):
-        indices = range(first, min(count, first + size))
-        blocks.append((indices, None if spec.deals is None else spec.deals[indices.start:indices.stop]))
+    for first in range(0, len(games), size):
+        part = games[first:first + size]
+        indices: Sequence[int] = range(part[0], part[-1] + 1) if part[-1] - part[0] == len(part) - 1 else list(part)
+        blocks.append((indices, None if spec.deals is None else [spec.deals[i] for i in indices]))
     return blocks
+
+
+#: Games a block holds unless told: enough work that handing it out (to a
+#: local process or a Dask worker) costs under 5% of playing it (see
+#: ``benchmarks/cluster.py``).
+KERNEL_CHUNK = 50_000
+ENGINE_CHUNK = 50
 
 
 def run_games(
@@ -291,8 +310,12 @@ def run_games(
     chunk: int | None = None,
     use_fast: bool = True,
     executor: Executor | None = None,
+    done: Batch | None = None,
 ) -> Results:
     """Play games ``0..count-1``; returns them in index order.
+
+    ``done`` holds games already played (a resumed run's stored games):
+    only the others are played, and the result has them all.
 
     The games run on ``executor`` (default: :class:`LocalExecutor` with
     ``workers`` processes, all cores unless told; 1 plays here) in blocks of
@@ -310,11 +333,13 @@ def run_games(
     if spec.deals is None and count and not 0 <= spec.seed <= spec.seed + count - 1 <= MAX_SEED:
         raise CardError(f"seeds {spec.seed}..{spec.seed + count - 1} run past the largest seed, 2**64 - 1")
     fast = use_fast and uses_kernel(spec)
-    size = chunk or (50_000 if fast else 50)
+    size = chunk or (KERNEL_CHUNK if fast else ENGINE_CHUNK)
     executor = executor or LocalExecutor(workers)
     task = partial(_play_block, replace(spec, deals=None), fast)
-    batches: list[Batch] = []
-    stream = executor.map(task, _blocks(spec, count, size))
+    batches: list[Batch] = [done] if done is not None and len(done) else []
+    finished = set(done.indices) if done is not None else set()
+    missing = [i for i in range(count) if i not in finished] if finished else range(count)
+    stream = executor.map(task, _blocks(spec, missing, size))
     try:
         for batch in stream:
             batches.append(batch)

@@ -20,12 +20,27 @@ before runs kept their process gains the two columns the first time it is
 opened for writing; its older runs (and every run, read-only) are shown as
 stored, since nobody can tell whether their process still runs.
 
+A run can be finished later (``--resume``): each run keeps the options it
+was started with (:meth:`ResultsStore.run_params`), and its units are keyed
+by (run, index) with a uniqueness constraint, so a unit that comes back twice
+(a worker that died after sending it, a resumed run) is stored once. Games
+keep their points and, when the run keeps moves, their moves; solved deals
+(:meth:`ResultsStore.add_solves`) keep the result, the moves, the states and
+the seconds; Kings Corner hands (:meth:`ResultsStore.add_hands`) keep the
+seating, the winner, the penalties and the turns. Stores are versioned
+(``PRAGMA user_version``); an older store gains the new columns and tables the
+first time it is opened for writing, and stays readable read-only.
+
 A person's games (:class:`PlayedGame`, one row each, written by
 :meth:`ResultsStore.record_played`) are kept under their variant's label
 (:func:`variant_label`), and :meth:`ResultsStore.play_stats` sums them up per
 label (:class:`PlayStats`). A store made before played games were kept gains
 their table the first time it is opened for writing; read-only, it simply has
-no played games.
+no played games. A person's Kings Corner hands (:class:`PlayedHand`, written by
+:meth:`ResultsStore.record_hand`) are kept under their table's label
+(:func:`kings_corner_label`), and :meth:`ResultsStore.hand_stats` sums them up
+(:class:`HandStats`): hands and matches played and won, the mean penalty, and
+streaks of matches won.
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "results.sqlite"
@@ -54,17 +69,21 @@ import os
 import socket
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardtable.errors import StoreError
 from cardtable.klondike.variant import PRESETS, Variant
-from cardtable.sim.runner import Batch
 
-__all__ = ["PlayStats", "PlayedGame", "ResultsStore", "RunInfo", "default_store_path", "variant_label"]
+if TYPE_CHECKING:
+    from cardtable.kings_corner.match import HandResult
+    from cardtable.sim.runner import Batch
+
+__all__ = ["SCHEMA_VERSION", "HandStats", "PlayStats", "PlayedGame", "PlayedHand", "ResultsStore", "RunInfo",
+           "default_store_path", "kings_corner_label", "variant_label"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -80,7 +99,8 @@ CREATE TABLE IF NOT EXISTS runs (
     status TEXT NOT NULL,
     summary TEXT,
     pid INTEGER,
-    host TEXT
+    host TEXT,
+    params TEXT
 );
 CREATE TABLE IF NOT EXISTS games (
     run_id INTEGER NOT NULL REFERENCES runs(id),
@@ -90,9 +110,46 @@ CREATE TABLE IF NOT EXISTS games (
     foundation INTEGER NOT NULL,
     net INTEGER NOT NULL,
     moves INTEGER,
+    score INTEGER,
+    detail TEXT,
     PRIMARY KEY (run_id, idx)
 );
 """
+
+#: Solved deals and Kings Corner hands, one row per unit of a run.
+_UNIT_SCHEMA = """
+CREATE TABLE IF NOT EXISTS solves (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    idx INTEGER NOT NULL,
+    deal TEXT NOT NULL,
+    result TEXT NOT NULL,
+    moves TEXT NOT NULL,
+    states INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    reason TEXT,
+    PRIMARY KEY (run_id, idx)
+);
+CREATE TABLE IF NOT EXISTS hands (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    idx INTEGER NOT NULL,
+    seating TEXT NOT NULL,
+    winner INTEGER,
+    penalties TEXT NOT NULL,
+    turns INTEGER NOT NULL,
+    PRIMARY KEY (run_id, idx)
+);
+"""
+
+#: The schema version this module writes (``PRAGMA user_version``): 0 for
+#: stores made before versions were kept, 2 once runs could be resumed, 3
+#: once a person's Kings Corner hands were kept.
+SCHEMA_VERSION = 3
+
+#: Columns added since the first stores, by table: (name, type).
+_ADDED_COLUMNS = {
+    "runs": (("pid", "INTEGER"), ("host", "TEXT"), ("params", "TEXT")),
+    "games": (("score", "INTEGER"), ("detail", "TEXT")),
+}
 
 #: A person's games, in the order they finished (``id``); ``options`` is the
 #: variant's options as JSON.
@@ -109,6 +166,26 @@ CREATE TABLE IF NOT EXISTS played (
     foundation INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS played_by_variant ON played (variant, id);
+"""
+
+
+#: A person's Kings Corner hands, in the order they finished (``id``): the
+#: table they sat at (its label), the match (its seed) and the hand in it,
+#: whether they emptied their hand first, their penalty points, the seconds
+#: the hand took; on a match's last hand, whether they won the match.
+_PLAYED_HANDS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS played_hands (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    finished TEXT NOT NULL,
+    label TEXT NOT NULL,
+    match_seed TEXT NOT NULL,
+    hand INTEGER NOT NULL,
+    won INTEGER NOT NULL,
+    penalty INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    match_won INTEGER
+);
+CREATE INDEX IF NOT EXISTS played_hands_by_label ON played_hands (label, id);
 """
 
 
@@ -249,6 +326,86 @@ class PlayStats:
         return asdict(self)
 
 
+def kings_corner_label(opponents: int, level: str, target: int) -> str:
+    """The name a person's Kings Corner hands are kept under: the table.
+
+    >>> kings_corner_label(3, "strategic", 25)
+    '3 strategic bots, to 25 points'
+    """
+    return f"{opponents} {level} bot{'s' if opponents != 1 else ''}, to {target} point{'s' if target != 1 else ''}"
+
+
+@dataclass(frozen=True)
+class PlayedHand:
+    """One Kings Corner hand a person played to its end.
+
+    ``label`` names the table (:func:`kings_corner_label`), ``match_seed``
+    the match and ``hand`` the hand in it (from 1); ``won`` says whether
+    they emptied their hand first, ``penalty`` is their penalty points in
+    the hand and ``seconds`` the time it took. On the match's last hand
+    ``match_won`` says whether their total was the lowest (a tie shares
+    the win); else it is None. ``finished`` as in :class:`PlayedGame`.
+
+    A value that cannot describe a hand raises :class:`ValueError` when built.
+    """
+
+    label: str
+    match_seed: str
+    hand: int
+    won: bool
+    penalty: int
+    seconds: float
+    match_won: bool | None = None
+    finished: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.label:
+            raise ValueError("a played hand needs its table's label")
+        for name in ("hand", "penalty"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < (1 if name == "hand" else 0):
+                raise ValueError(f"{name} must be a whole number >= {1 if name == 'hand' else 0}, not {value!r}")
+        if not math.isfinite(self.seconds) or self.seconds < 0:
+            raise ValueError(f"seconds must be a finite number >= 0, not {self.seconds!r}")
+        if self.won and self.penalty:
+            raise ValueError("a hand emptied first has no penalty points")
+
+
+@dataclass(frozen=True)
+class HandStats:
+    """A person's record at one Kings Corner table: hands played and won,
+    the mean penalty a hand, matches finished and won, and the current and
+    best streak of matches won."""
+
+    label: str
+    hands: int
+    hands_won: int
+    mean_penalty: float
+    matches: int
+    matches_won: int
+    match_win_rate: float
+    current_streak: int
+    best_streak: int
+
+    def to_dict(self) -> dict[str, object]:
+        """The figures as plain JSON values."""
+        return dict(self.__dict__)
+
+
+def _hand_stats(label: str, hands: list[tuple[bool, int, bool | None]]) -> HandStats:
+    """Sum up ``(won, penalty, match_won)`` of one table's hands, oldest first."""
+    matches = [match_won for _, _, match_won in hands if match_won is not None]
+    streak = best = 0
+    for match_won in matches:
+        streak = streak + 1 if match_won else 0
+        best = max(best, streak)
+    return HandStats(
+        label=label, hands=len(hands), hands_won=sum(won for won, _, _ in hands),
+        mean_penalty=sum(p for _, p, _ in hands) / len(hands) if hands else 0.0,
+        matches=len(matches), matches_won=sum(matches), match_win_rate=sum(matches) / len(matches) if matches else 0.0,
+        current_streak=streak, best_streak=best)
+
+
 def _play_stats(label: str, games: list[tuple[bool, float, int]]) -> PlayStats:
     """Sum up ``(won, seconds, moves)`` of one label's games, oldest first."""
     streak = best = 0
@@ -288,25 +445,40 @@ class ResultsStore:
                 if tables or not create:
                     raise StoreError(f"{self.path}: not a cardtable results store (it has no runs and games tables)")
                 with self._guard("create the results store"):
-                    self._db.executescript(f"BEGIN; {_SCHEMA} {_PLAYED_SCHEMA} COMMIT;")
-                tables |= {"runs", "games", "played"}
-            elif "played" not in tables and create:  # a store from before played games were kept
-                with self._guard("add the played games table to the results store"):
-                    self._db.executescript(f"BEGIN; {_PLAYED_SCHEMA} COMMIT;")
-                tables.add("played")
+                    self._db.executescript(f"BEGIN; {_SCHEMA} {_PLAYED_SCHEMA} {_PLAYED_HANDS_SCHEMA} {_UNIT_SCHEMA}"
+                                           f" PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+                tables |= {"runs", "games", "played", "played_hands", "solves", "hands"}
+            elif create:
+                self._migrate(tables)
+                tables |= {"played", "played_hands", "solves", "hands"}
             self._has_played = "played" in tables
+            self._has_played_hands = "played_hands" in tables
+            self._has_units = {"solves", "hands"} <= tables
             with self._guard("read the results store"):
-                columns = {row[1] for row in self._db.execute("PRAGMA table_info(runs)")}
-            if not {"pid", "host"} <= columns and create:  # a store from before runs kept their process
-                with self._guard("add the process columns to the results store"):
-                    self._db.executescript("BEGIN; ALTER TABLE runs ADD COLUMN pid INTEGER;"
-                                           " ALTER TABLE runs ADD COLUMN host TEXT; COMMIT;")
-                columns |= {"pid", "host"}
-            self._has_process = {"pid", "host"} <= columns
+                self._run_columns = {row[1] for row in self._db.execute("PRAGMA table_info(runs)")}
+                self._game_columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+            self._has_process = {"pid", "host"} <= self._run_columns
             self._writable = create
         except BaseException:
             self._db.close()
             raise
+
+    def _migrate(self, tables: set[str]) -> None:
+        """Bring a store made by an older cardtable up to :data:`SCHEMA_VERSION`
+        in one transaction: missing tables and columns are added, nothing is
+        removed or rewritten, so its runs read as before."""
+        with self._guard("read the results store"):
+            version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+            present = {table: {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+                       for table in _ADDED_COLUMNS}
+        missing = [f"ALTER TABLE {table} ADD COLUMN {name} {kind};" for table, columns in _ADDED_COLUMNS.items()
+                   for name, kind in columns if name not in present[table]]
+        if version >= SCHEMA_VERSION and not missing and {"played", "played_hands", "solves", "hands"} <= tables:
+            return
+        script = "".join(missing) + (_PLAYED_SCHEMA if "played" not in tables else "") + _PLAYED_HANDS_SCHEMA \
+            + _UNIT_SCHEMA
+        with self._guard("upgrade the results store"):
+            self._db.executescript(f"BEGIN; {script} PRAGMA user_version = {max(version, SCHEMA_VERSION)}; COMMIT;")
 
     @contextmanager
     def _guard(self, action: str) -> Iterator[None]:
@@ -327,27 +499,140 @@ class ResultsStore:
         self.close()
 
     def start_run(self, *, kind: str, strategy: str, variant: dict[str, object], seed: int | None,
-                  deals_file: str | None, games: int) -> int:
-        """Record a new run; returns its id."""
+                  deals_file: str | None, games: int, params: dict[str, object] | None = None) -> int:
+        """Record a new run; returns its id. ``params`` (plain JSON values)
+        are the options a later :meth:`resume_run` needs to finish it."""
+        self._need_writable("record a run")
         with self._guard("record a run"), self._db:
             cursor = self._db.execute(
                 "INSERT INTO runs (created, kind, strategy, variant, seed, deals_file, games_requested, status,"
-                " pid, host) VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)",
+                " pid, host, params) VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)",
                 (time.strftime("%Y-%m-%d %H:%M:%S"), kind, strategy, json.dumps(variant), seed, deals_file, games,
-                 os.getpid(), socket.gethostname()))
+                 os.getpid(), socket.gethostname(), None if params is None else json.dumps(params)))
         return int(cursor.lastrowid or 0)
+
+    def _need_writable(self, action: str) -> None:
+        if not self._writable:
+            raise StoreError(f"{self.path}: cannot {action}: the store is open read-only")
+
+    def run_params(self, run_id: int) -> dict[str, object] | None:
+        """The options run ``run_id`` was started with (None for a run stored
+        before runs kept them); :class:`StoreError` when there is no such run."""
+        self.run(run_id)
+        if "params" not in self._run_columns:
+            return None
+        with self._guard("read a run"):
+            (params,) = self._db.execute("SELECT params FROM runs WHERE id = ?", (run_id,)).fetchone()
+        return None if params is None else dict(json.loads(str(params)))
+
+    def resume_run(self, run_id: int, kind: str) -> tuple[RunInfo, dict[str, object]]:
+        """Take up run ``run_id`` of ``kind`` again in this process: it is
+        marked ``running`` under this process id and host. Returns the run and
+        its options. A :class:`StoreError` says why when there is no such run,
+        it is of another kind, it was stored before runs kept their options,
+        or it is still running (its process is alive on this host, or it runs
+        on another host)."""
+        self._need_writable("resume a run")
+        info = self.run(run_id)
+        if info.kind != kind:
+            raise StoreError(f"run {run_id} is a {info.kind} run, not a {kind} run")
+        params = self.run_params(run_id)
+        if params is None:
+            raise StoreError(f"run {run_id} was stored by an older cardtable that kept no options: start it again")
+        if info.status == "running":
+            with self._guard("read a run"):
+                pid, host = self._db.execute("SELECT pid, host FROM runs WHERE id = ?", (run_id,)).fetchone()
+            raise StoreError(f"run {run_id} is still running (process {pid} on {host}); stop it first")
+        with self._guard("resume a run"), self._db:
+            self._db.execute("UPDATE runs SET status = 'running', pid = ?, host = ? WHERE id = ?",
+                             (os.getpid(), socket.gethostname(), run_id))
+        return self.run(run_id), params
 
     def add_games(self, run_id: int, batch: Batch, variant: Variant) -> None:
         """Store a batch of finished games in one transaction (deal strings
-        only when the batch carries them)."""
+        and moves only when the batch carries them). A game already stored
+        for the run is left as it is: the same seeds give the same game."""
+        self._need_writable("store games")
         deals = batch.deals if batch.deals is not None else [None] * len(batch)
-        moves = [len(m) for m in batch.moves] if batch.moves is not None else [None] * len(batch)
-        rows = [(run_id, i, d, int(f == 52), f, variant.scoring.money(f), m)
-                for i, d, f, m in zip(batch.indices, deals, batch.foundation, moves, strict=True)]
+        moves = batch.moves if batch.moves is not None else [None] * len(batch)
+        rows = [(run_id, i, d, int(f == 52), f, variant.scoring.money(f), None if m is None else len(m), score,
+                 None if m is None else json.dumps(list(m)))
+                for i, d, f, m, score in zip(batch.indices, deals, batch.foundation, moves, batch.score, strict=True)]
         with self._guard("store games"), self._db:
-            self._db.executemany("INSERT OR REPLACE INTO games VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
-            self._db.execute("UPDATE runs SET games_played = (SELECT COUNT(*) FROM games WHERE run_id = ?)"
-                             " WHERE id = ?", (run_id, run_id))
+            self._db.executemany("INSERT OR IGNORE INTO games (run_id, idx, deal, won, foundation, net, moves, score,"
+                                 " detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            self._count(run_id, "games")
+
+    def _count(self, run_id: int, table: str) -> None:
+        self._db.execute(f"UPDATE runs SET games_played = (SELECT COUNT(*) FROM {table} WHERE run_id = ?)"
+                         " WHERE id = ?", (run_id, run_id))
+
+    def game_batch(self, run_id: int) -> Batch:
+        """Every stored game of a run as one :class:`Batch`, in index order
+        (with moves and deal strings when every game kept them)."""
+        from cardtable.sim.runner import Batch  # not at the top: Kings Corner's runs need no Klondike players
+        with self._guard("read games"):
+            extra = "score, detail" if {"score", "detail"} <= self._game_columns else "net, NULL"
+            rows = self._db.execute(f"SELECT idx, deal, foundation, {extra} FROM games WHERE run_id = ?"
+                                    " ORDER BY idx", (run_id,)).fetchall()
+            moves = [tuple(json.loads(d)) if d is not None else None for *_, d in rows]
+        deals = [d for _, d, *_ in rows]
+        return Batch([int(i) for i, *_ in rows], [int(f) for _, _, f, _, _ in rows],
+                     [int(s or 0) for *_, s, _ in rows],
+                     [m for m in moves if m is not None] if rows and None not in moves else None,
+                     [str(d) for d in deals] if rows and None not in deals else None)
+
+    def add_solves(self, run_id: int, rows: Sequence[tuple[int, dict[str, object]]]) -> None:
+        """Store solved deals ``(index, row)`` in one transaction; ``row`` is
+        ``{"deal": label, **SolveResult.to_dict()}``. A deal already stored
+        for the run is left as it is."""
+        self._need_writable("store solved deals")
+        values = [(run_id, index, str(row["deal"]), str(row["result"]), json.dumps(row.get("moves", [])),
+                   int(row["states"]), float(row["seconds"]), row.get("reason"))  # type: ignore[call-overload, arg-type]
+                  for index, row in rows]
+        with self._guard("store solved deals"), self._db:
+            self._db.executemany("INSERT OR IGNORE INTO solves VALUES (?, ?, ?, ?, ?, ?, ?, ?)", values)
+            self._count(run_id, "solves")
+
+    def solves(self, run_id: int) -> list[tuple[int, dict[str, object]]]:
+        """``(index, row)`` of every stored deal of a run, in index order,
+        each row as :meth:`add_solves` was given it."""
+        if not self._has_units:
+            return []
+        with self._guard("read solved deals"):
+            found = self._db.execute("SELECT idx, deal, result, moves, states, seconds, reason FROM solves"
+                                     " WHERE run_id = ? ORDER BY idx", (run_id,)).fetchall()
+            rows: list[tuple[int, dict[str, object]]] = []
+            for index, deal, result, moves, states, seconds, reason in found:
+                row: dict[str, object] = {"deal": deal, "result": result, "moves": json.loads(moves),
+                                          "states": int(states), "seconds": float(seconds)}
+                if reason:
+                    row["reason"] = reason
+                rows.append((int(index), row))
+        return rows
+
+    def add_hands(self, run_id: int, hands: Sequence[HandResult]) -> None:
+        """Store finished Kings Corner hands in one transaction (keyed by hand
+        index; a hand already stored for the run is left as it is)."""
+        self._need_writable("store hands")
+        values = [(run_id, h.index, json.dumps(list(h.seating)), h.winner, json.dumps(list(h.penalties)), h.turns)
+                  for h in hands]
+        with self._guard("store hands"), self._db:
+            self._db.executemany("INSERT OR IGNORE INTO hands VALUES (?, ?, ?, ?, ?, ?)", values)
+            self._count(run_id, "hands")
+
+    def hands(self, run_id: int) -> list[HandResult]:
+        """Every stored hand of a run, in index order."""
+        from cardtable.kings_corner.match import HandResult
+
+        if not self._has_units:
+            return []
+        with self._guard("read hands"):
+            found = self._db.execute("SELECT idx, seating, winner, penalties, turns FROM hands WHERE run_id = ?"
+                                     " ORDER BY idx", (run_id,)).fetchall()
+            return [HandResult(int(index), tuple(json.loads(seating)), None if winner is None else int(winner),
+                               tuple(json.loads(penalties)), int(turns))
+                    for index, seating, winner, penalties, turns in found]
 
     def finish_run(self, run_id: int, status: str, summary: dict[str, object]) -> None:
         """Mark a run finished or interrupted, with its summary."""
@@ -437,6 +722,42 @@ class ResultsStore:
             for label, won, seconds, moves in rows:
                 games.setdefault(str(label), []).append((bool(won), float(seconds), int(moves)))
         return [_play_stats(label, games[label]) for label in sorted(games)]
+
+    def record_hand(self, hand: PlayedHand) -> None:
+        """Keep one Kings Corner hand a person played (in one transaction),
+        stamped with the time now when its ``finished`` is empty."""
+        if not self._has_played_hands:
+            raise StoreError(f"{self.path}: cannot record a played hand: the store is open read-only "
+                             "and has no played hands table")
+        finished = hand.finished or time.strftime("%Y-%m-%d %H:%M:%S")
+        with self._guard("record a played hand"), self._db:
+            self._db.execute(
+                "INSERT INTO played_hands (finished, label, match_seed, hand, won, penalty, seconds, match_won)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (finished, hand.label, hand.match_seed, hand.hand, int(hand.won), hand.penalty, float(hand.seconds),
+                 None if hand.match_won is None else int(hand.match_won)))
+
+    def played_hands(self, label: str | None = None) -> list[PlayedHand]:
+        """Every Kings Corner hand a person played (or those at one table), oldest first."""
+        if not self._has_played_hands:
+            return []
+        query = "SELECT label, match_seed, hand, won, penalty, seconds, match_won, finished FROM played_hands"
+        with self._guard("read played hands"):
+            if label is None:
+                rows = self._db.execute(query + " ORDER BY id").fetchall()
+            else:
+                rows = self._db.execute(query + " WHERE label = ? ORDER BY id", (label,)).fetchall()
+        return [PlayedHand(str(lab), str(seed), int(number), bool(won), int(penalty), float(seconds),
+                           None if match_won is None else bool(match_won), str(finished))
+                for lab, seed, number, won, penalty, seconds, match_won, finished in rows]
+
+    def hand_stats(self, label: str | None = None) -> list[HandStats]:
+        """A person's record at each Kings Corner table played, ordered by
+        label; given a label, just that one (all zeros when never played)."""
+        hands: dict[str, list[tuple[bool, int, bool | None]]] = {} if label is None else {label: []}
+        for hand in self.played_hands(label):
+            hands.setdefault(hand.label, []).append((hand.won, hand.penalty, hand.match_won))
+        return [_hand_stats(name, hands[name]) for name in sorted(hands)]
 
     @staticmethod
     def _info(row: tuple[Any, ...]) -> RunInfo:

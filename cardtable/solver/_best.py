@@ -172,7 +172,7 @@ def best_start(states, auto, na, table, ctl, v, parent, code, depth, link, head,
     _push(head, link, 0, 0, ctl)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, nogil=True)
 def best_run(states, auto, na, table, ctl, v, parent, code, depth, link, head, path, chain, moves, prio, acc, ph1, ph2,
              budget):
     """Expand open states until ``budget`` new states have been found, a win,

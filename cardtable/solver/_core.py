@@ -615,7 +615,7 @@ def start(states, mv, nm, mi, auto, na, table, ctl, v, pr_tmp, mv_tmp, ph1, ph2,
 RUN_ARGS = START_ARGS
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, nogil=True)  # other threads (an app's event loop) run meanwhile
 def run(states, mv, nm, mi, auto, na, table, ctl, v, pr_tmp, mv_tmp, ph1, ph2, th1, th2, acc, budget):
     """Search on for up to ``budget`` new states; the whole search lives in
     the arrays, so calling again resumes it. Returns the status.

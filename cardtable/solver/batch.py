@@ -1,8 +1,14 @@
 """Solving many deals: rows in deal order, spread over processes, and their summary.
 
-Each deal is one unit of work for an :class:`~cardtable.sim.executor.Executor`
-(a solve can take a long time, so deals are not grouped), and each row is
-``{"deal": label, **SolveResult.to_dict()}``.
+Deals go to an :class:`~cardtable.sim.executor.Executor` one a unit by
+default (a solve can take a long time), or ``chunk`` at a time, and each row
+is ``{"deal": label, **SolveResult.to_dict()}``. A batch can be finished
+later: given the rows already solved (``done``), only the other deals run.
+
+Under a state budget alone (``max_states``, no ``timeout``) every answer, its
+moves and its states are the same on any machine and any worker; only the
+seconds vary. With a ``timeout``, a deal near the limit may come out
+``unknown`` on a slower or busier machine and decided on a faster one.
 
 >>> from cardtable.klondike import Position, Variant
 >>> deals = [("2", Position.from_seed(2)), ("3", Position.from_seed(3))]
@@ -16,7 +22,7 @@ Each deal is one unit of work for an :class:`~cardtable.sim.executor.Executor`
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
 
@@ -26,13 +32,26 @@ from cardtable.sim.executor import Executor, LocalExecutor
 from cardtable.solver.search import solve
 from cardtable.stats import wilson
 
-__all__ = ["SolveSummary", "solve_batch", "summarize_solves"]
+__all__ = ["CLUSTER_CHUNK", "SolveSummary", "solve_batch", "summarize_solves"]
+
+
+#: Deals a unit on a cluster: a Dask task costs a few milliseconds to hand
+#: out and collect, and an easy deal takes tens of them, so deals travel in
+#: eights to keep that under 5% of the work (``benchmarks/cluster.py``).
+CLUSTER_CHUNK = 8
 
 
 def _solve_one(variant: Variant, timeout: float | None, max_states: int | None,
                deal: tuple[str, Position]) -> dict[str, object]:
     label, position = deal
     return {"deal": label, **solve(position, variant, timeout=timeout, max_states=max_states).to_dict()}
+
+
+def _solve_chunk(variant: Variant, timeout: float | None, max_states: int | None,
+                 deals: Sequence[tuple[int, tuple[str, Position]]]) -> list[tuple[int, dict[str, object]]]:
+    """Solve a unit of deals, each with its index (an interrupted executor
+    may yield units with gaps, so every row says which deal it is)."""
+    return [(index, _solve_one(variant, timeout, max_states, deal)) for index, deal in deals]
 
 
 def solve_batch(
@@ -44,6 +63,9 @@ def solve_batch(
     workers: int | None = 1,
     executor: Executor | None = None,
     on_result: Callable[[dict[str, object]], None] | None = None,
+    done: Mapping[int, dict[str, object]] | None = None,
+    on_solved: Callable[[int, dict[str, object]], None] | None = None,
+    chunk: int | None = None,
 ) -> list[dict[str, object]]:
     """Solve each ``(label, position)`` under ``variant`` and return one row
     per deal, in deal order: ``{"deal": label, **SolveResult.to_dict()}``.
@@ -51,16 +73,30 @@ def solve_batch(
     ``timeout`` and ``max_states`` bound each search (see
     :func:`cardtable.solver.solve`). The deals run on ``executor`` (default:
     a :class:`~cardtable.sim.executor.LocalExecutor` with ``workers``
-    processes, one unless told; ``None`` for every core). ``on_result`` is
-    called with each row as it arrives, in deal order.
+    processes, one unless told; ``None`` for every core), ``chunk`` deals a
+    unit (default: one on local processes, :data:`CLUSTER_CHUNK` on any other
+    executor, where handing out a unit costs more). ``done`` maps deal indices to rows already solved: those deals are
+    not solved again, and their rows are part of the answer. ``on_result``
+    is called with each new row as it arrives, in deal order, and
+    ``on_solved`` with its deal index and the row. A KeyboardInterrupt
+    reaches the caller after both have been given every row that finished.
     """
     executor = executor or LocalExecutor(workers)
-    rows: list[dict[str, object]] = []
-    for row in executor.map(partial(_solve_one, variant, timeout, max_states), list(deals)):
-        rows.append(row)
-        if on_result is not None:
-            on_result(row)
-    return rows
+    if chunk is None:
+        chunk = 1 if isinstance(executor, LocalExecutor) else CLUSTER_CHUNK
+    if chunk < 1:
+        raise ValueError(f"chunk must be at least 1, not {chunk}")
+    rows = dict(done or {})
+    todo = [index for index in range(len(deals)) if index not in rows]
+    units = [[(index, deals[index]) for index in todo[first:first + chunk]] for first in range(0, len(todo), chunk)]
+    for solved in executor.map(partial(_solve_chunk, variant, timeout, max_states), units):
+        for index, row in solved:
+            rows[index] = row
+            if on_result is not None:
+                on_result(row)
+            if on_solved is not None:
+                on_solved(index, row)
+    return [rows[index] for index in sorted(rows)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -436,6 +436,7 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     >>> solve(Position.from_seed(2), Variant.preset("thoughtful1")).result
     'won'
     """
+    position.check_pass_limit(variant.passes)  # a pass the variant never reaches is no game to solve
     return SearchSchedule(position, variant, timeout=timeout, max_states=max_states).run()
 
 

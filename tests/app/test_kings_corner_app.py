@@ -23,6 +23,7 @@ from cardtable.kings_corner.game import KingsCornerGame
 from cardtable.kings_corner.match import derive_seed
 from cardtable.kings_corner.record import HandRecord
 from cardtable.kings_corner.table import PilePosition
+from cardtable.sim.store import ResultsStore
 
 Script = Callable[[Pilot[None], KingsCornerApp], Awaitable[None]]
 N, E, S, W = PilePosition.N, PilePosition.E, PilePosition.S, PilePosition.W
@@ -299,6 +300,22 @@ def test_with_save_every_finished_hand_is_written(tmp_path: Path) -> None:
     drive(new_app(target=1000, save_path=target), script)
 
 
+def test_each_finished_hand_and_the_match_count_in_the_statistics(tmp_path: Path) -> None:
+    store = tmp_path / "results.sqlite"
+
+    async def script(pilot: Pilot[None], app: KingsCornerApp) -> None:
+        await play_hand_by_a_bot(pilot, app)
+        assert app.phase == "match-over"
+
+    drive(new_app(target=1, stats_path=store), script)
+    with ResultsStore(store, create=False) as results:
+        (played,) = results.played_hands()
+        (stats,) = results.hand_stats()
+    assert played.label == "3 expert bots, to 1 point" and played.match_seed == str(SEED) and played.hand == 1
+    assert played.match_won is not None and stats.matches == 1 and stats.hands == 1
+    assert played.won == (played.penalty == 0)
+
+
 def test_a_failed_save_is_reported_in_the_app(tmp_path: Path) -> None:
     async def script(pilot: Pilot[None], app: KingsCornerApp) -> None:
         await pilot.press("ctrl+s")
@@ -335,17 +352,27 @@ def test_the_command_starts_the_app_with_its_options(captured: list[object],
         2, "greedy", 9, 40, 0.0, True)
 
 
+def test_the_command_keeps_statistics_where_asked(captured: list[object], capsys: pytest.CaptureFixture[str],
+                                                  tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDTABLE_DATA", str(tmp_path / "data"))
+    for argv, expected in ((["--no-stats"], None), (["--store", str(tmp_path / "s.db")], tmp_path / "s.db"),
+                           ([], tmp_path / "data" / "results.sqlite")):
+        assert run(capsys, "play", "kings-corner", *argv)[0] == 0
+        app = captured.pop()
+        assert isinstance(app, KingsCornerApp) and app.stats_path == expected
+
+
 def test_plain_goes_to_the_line_seat(captured: list[object], capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "play", "kings-corner", "--plain", "--seed", "4", "--opponents", "1")[0] == 0
     (seat,) = captured
-    assert isinstance(seat, HumanSeat) and (seat.seed, seat.opponents, seat.level) == (4, 1, "strategic")
+    assert isinstance(seat, HumanSeat) and (seat.seed, seat.opponents, seat.level) == (4, 1, "expert")
 
 
 def test_plain_sits_you_at_the_line_seat(capsys: pytest.CaptureFixture[str],
                                          monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
     status, out, _err = run(capsys, "play", "kings-corner", "--plain", "--seed", "4", "--delay", "0")
-    assert status == 0 and "Kings Corner: you against 3 strategic bots" in out and "left the table" in out
+    assert status == 0 and "Kings Corner: you against 3 expert bots" in out and "left the table" in out
 
 
 @pytest.mark.parametrize(("argv", "words"), [

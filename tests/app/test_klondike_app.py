@@ -154,6 +154,24 @@ def test_new_game_then_enter_deals_the_next_seed(tmp_path: Path) -> None:
     drive(new_app(tmp_path), script)
 
 
+def test_the_dialog_offers_the_next_deal_and_the_rules_each_time(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("n")
+        dialog = app.screen
+        assert isinstance(dialog, NewGameScreen)
+        dialog.query_one("#variant", Select).value = "vegas3"
+        dialog.query_one("#number", Input).value = "40"
+        await pilot.press("enter")
+        await pilot.press("n")
+        assert app.screen is dialog  # the same dialog, shown anew
+        assert dialog.query_one("#number", Input).value == "41" and dialog.query_one("#variant", Select).value == "same"
+        assert str(dialog.query_one("#error", Label).render()) == ""
+        await pilot.press("enter")
+        assert app.seed == 41 and app.game.variant == Variant.preset("vegas3")
+
+    drive(new_app(tmp_path), script)
+
+
 def test_new_game_escape_keeps_the_game(tmp_path: Path) -> None:
     async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
         await pilot.press("d", "n", "escape")

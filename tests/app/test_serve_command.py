@@ -62,7 +62,7 @@ def test_a_port_in_use_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
 def test_the_session_command_is_play_with_the_given_options() -> None:
     command = serve_command(["kings-corner", "--opponents", "2"], game="kings-corner", public=True)
     assert command[:3] == [sys.executable, "-m", "cardtable"]
-    assert command[3:] == ["play", "kings-corner", "--opponents", "2"]  # nothing of the server's own to keep
+    assert command[3:] == ["play", "kings-corner", "--opponents", "2", "--no-stats"]
     klondike = serve_command(["--draw", "3"], game="klondike", public=True)
     assert klondike[3:] == ["play", "--draw", "3", "--no-autosave", "--no-stats"]
     assert serve_command(["--store", "s.db"], game="klondike", public=True)[-1] == "--no-autosave"

@@ -94,9 +94,10 @@ def test_replay_of_a_bad_record_names_the_line(capsys, tmp_path: Path) -> None:
     assert status == 2 and err == f"cardtable: error: {tmp_path / 'missing.kc'}: no such file\n"
 
 
-def test_no_subcommand_prints_help(capsys) -> None:
-    status, out, _ = run(capsys)
-    assert status == 2 and "match" in out and "replay" in out
+def test_no_subcommand_is_an_error_with_the_help(capsys) -> None:
+    status, out, err = run(capsys)
+    assert status == 2 and out == "" and "match" in err and "replay" in err
+    assert err.endswith("cardtable: error: choose a kings-corner command (match, play or replay)\n")
 
 
 def test_play_driven_by_piped_input(tmp_path: Path) -> None:

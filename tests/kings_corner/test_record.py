@@ -152,3 +152,33 @@ def test_json_that_is_not_a_record() -> None:
         HandRecord.from_json("{nope")
     with pytest.raises(RecordError, match="object"):
         HandRecord.from_json("[1, 2]")
+
+
+@pytest.mark.parametrize(("players", "message"), [("9", "line 2: Kings Corner is for 2 to 6 players, not 9"),
+                                                  ("²", "line 2: Players must be a number of players"),
+                                                  ("1" * 50, "line 2: Players must be a number of players")])
+def test_an_impossible_number_of_players_names_the_players_line(players: str, message: str) -> None:
+    with pytest.raises(RecordError, match=message):
+        HandRecord.from_text(good_text().replace('[Players "3"]', f'[Players "{players}"]'))
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (lambda d: d.update(action=["draw"]), "unknown field 'action'"),
+    (lambda d: d.update(game="Klondike"), "field 'game': this is a record of 'Klondike'"),
+    (lambda d: d.update(tags={"My Tag": "x"}), "header name 'My Tag' cannot be written as a tag"),
+    (lambda d: d.update(tags={"Deck": "x"}), "header Deck is written by the record itself"),
+])
+def test_json_records_are_read_strictly(edit, message: str) -> None:
+    data = json.loads(HandRecord.from_game(KingsCornerGame.from_seed(2, 2)).to_json())
+    edit(data)
+    with pytest.raises(RecordError, match=message):
+        HandRecord.from_json(json.dumps(data))
+
+
+def test_tag_values_with_quotes_brackets_and_line_breaks_round_trip() -> None:
+    tags = (("Event", 'the "big" one]'), ("Note", "two\nlines\r\tand \\ a \u2028 break"))
+    record = HandRecord.from_game(bot_game(2, 5, moves=4), tags)
+    text = record.to_text()
+    assert '[Event "the \\"big\\" one]"]' in text and "\\n" in text and "\u2028" not in text
+    assert HandRecord.from_text(text).tags == tags
+    assert HandRecord.from_json(record.to_json()).tags == tags

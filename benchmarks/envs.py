@@ -1,0 +1,221 @@
+"""Environment throughput: steps per second of random masked play in
+``cardtable/Klondike-v0`` (one environment, ``make_vec`` sync and async) and
+in Kings Corner's AEC environment, with OpenSpiel's ``solitaire`` in the same
+run for the ratio.
+
+Run: ``python benchmarks/envs.py [--seconds 3] [--rounds 3] [--variant draw3] [--json]``
+(OpenSpiel comes with ``pip install -e '.[bench]'``; without it only
+cardtable's figures are printed).
+
+Every figure is the median of ``--rounds`` timed runs of ``--seconds`` each;
+the measurements take turns, so a busy machine slows them all alike. A step
+is one player action; an agent picks uniformly among the legal actions
+(``info["action_mask"]`` for cardtable, ``legal_actions()`` for OpenSpiel),
+and episodes start again from fresh deals. Episodes last at most ``--cap``
+steps (150: OpenSpiel's default depth limit). OpenSpiel is measured three
+ways, each counting only player actions (its chance nodes, which turn up
+face-down cards, are sampled and not counted):
+
+- ``openspiel state``: ``legal_actions()`` and ``apply_action()`` on the C++
+  state, nothing else: no observation at all;
+- ``openspiel state + observation``: the same, plus what an environment step
+  hands a learner: ``observation_tensor()`` as a numpy array and
+  ``legal_actions_mask()``;
+- ``openspiel rl_environment``: OpenSpiel's own RL environment
+  (``open_spiel.python.rl_environment.Environment("solitaire")``).
+
+OpenSpiel's solitaire is draw 3 with the whole stock fanned out (every third
+card playable, no draw moves), so ``--variant draw3`` is the nearest
+cardtable rule set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+import cardtable.envs  # registers cardtable/Klondike-v0
+from cardtable.envs.kings_corner import raw_env
+
+Measure = Callable[[float], float]
+
+
+def klondike_single(variant: str, cap: int) -> Measure:
+    env = gym.make(cardtable.envs.KLONDIKE_ID, variant=variant, max_steps=cap)
+    rng = np.random.default_rng(1)
+
+    def run(seconds: float) -> float:
+        _, info = env.reset(seed=int(rng.integers(2**31)))
+        steps = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            legal = np.flatnonzero(info["action_mask"])
+            _, _, terminated, truncated, info = env.step(legal[rng.integers(len(legal))])
+            steps += 1
+            if terminated or truncated:
+                _, info = env.reset()
+        return steps / (time.perf_counter() - start)
+
+    return run
+
+
+def klondike_vector(variant: str, cap: int, count: int, mode: str) -> tuple[Measure, Callable[[], None]]:
+    envs = gym.make_vec(cardtable.envs.KLONDIKE_ID, num_envs=count, vectorization_mode=mode,
+                        variant=variant, max_steps=cap)
+    rng = np.random.default_rng(2)
+    _, infos = envs.reset(seed=3)
+    state = {"infos": infos}
+
+    def run(seconds: float) -> float:
+        steps = 0
+        start = time.perf_counter()
+        infos = state["infos"]
+        while time.perf_counter() - start < seconds:
+            masks = infos["action_mask"]
+            # An environment that has just ended resets on this step and ignores its action.
+            actions = np.zeros(count, dtype=np.int64)
+            for i, mask in enumerate(masks):
+                legal = np.flatnonzero(mask)
+                if len(legal):
+                    actions[i] = legal[rng.integers(len(legal))]
+            _, _, _, _, infos = envs.step(actions)
+            steps += count
+        state["infos"] = infos
+        return steps / (time.perf_counter() - start)
+
+    return run, envs.close
+
+
+def kings_corner(players: int) -> Measure:
+    table = raw_env(num_players=players)
+    rng = np.random.default_rng(4)
+
+    def run(seconds: float) -> float:
+        table.reset(seed=int(rng.integers(2**31)))
+        steps = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            agent = table.agent_selection
+            if table.terminations[agent] or table.truncations[agent]:
+                table.reset()
+                continue
+            mask = table.observe(agent)["action_mask"]
+            legal = np.flatnonzero(mask)
+            table.step(legal[rng.integers(len(legal))])
+            steps += 1
+        return steps / (time.perf_counter() - start)
+
+    return run
+
+
+def openspiel_state(cap: int, observe: bool) -> Measure:
+    import pyspiel  # type: ignore[import-not-found]
+
+    game = pyspiel.load_game("solitaire", {"depth_limit": cap})
+    rng = np.random.default_rng(5)
+
+    def run(seconds: float) -> float:
+        steps = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(outcomes[rng.integers(len(outcomes))][0])
+                    continue
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.integers(len(legal))])
+                steps += 1
+                if observe:
+                    np.asarray(state.observation_tensor(0), dtype=np.float32)
+                    np.asarray(state.legal_actions_mask(0), dtype=np.int8)
+        return steps / (time.perf_counter() - start)
+
+    return run
+
+
+def openspiel_rl_environment(cap: int) -> Measure:
+    from open_spiel.python import rl_environment  # type: ignore[import-untyped]
+
+    env = rl_environment.Environment("solitaire", depth_limit=cap)
+    rng = np.random.default_rng(6)
+
+    def run(seconds: float) -> float:
+        steps = 0
+        step = env.reset()
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            if step.last():
+                step = env.reset()
+                continue
+            legal = step.observations["legal_actions"][0]
+            step = env.step([legal[rng.integers(len(legal))]])
+            steps += 1
+        return steps / (time.perf_counter() - start)
+
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="length of each timed run (default 3)")
+    parser.add_argument("--rounds", type=int, default=3, help="timed runs per figure; the median is kept")
+    parser.add_argument("--variant", default="draw3", help="cardtable rule set (default draw3)")
+    parser.add_argument("--cap", type=int, default=150, help="steps per episode at most (default 150)")
+    parser.add_argument("--sync-envs", type=int, default=4, help="environments in the sync vector (default 4)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+
+    measures: dict[str, Measure] = {
+        "cardtable Klondike-v0": klondike_single(args.variant, args.cap),
+    }
+    closers = []
+    for label, count, mode in ((f"cardtable make_vec sync x{args.sync_envs}", args.sync_envs, "sync"),
+                               ("cardtable make_vec async x2", 2, "async")):
+        run, close = klondike_vector(args.variant, args.cap, count, mode)
+        measures[label] = run
+        closers.append(close)
+    measures["cardtable Kings Corner AEC (4 players)"] = kings_corner(4)
+    try:
+        measures["openspiel state"] = openspiel_state(args.cap, observe=False)
+        measures["openspiel state + observation"] = openspiel_state(args.cap, observe=True)
+        measures["openspiel rl_environment"] = openspiel_rl_environment(args.cap)
+    except ImportError:
+        pass
+    for run in measures.values():  # warm up: first calls, caches, worker start-up
+        run(0.2)
+    samples: dict[str, list[float]] = {label: [] for label in measures}
+    for _ in range(args.rounds):
+        for label, run in measures.items():
+            samples[label].append(run(args.seconds))
+    for close in closers:
+        close()
+
+    rates = {label: statistics.median(values) for label, values in samples.items()}
+    single = rates["cardtable Klondike-v0"]
+    ratios = {label: single / rate for label, rate in rates.items() if label.startswith("openspiel")}
+    result: dict[str, Any] = {
+        "variant": args.variant, "cap": args.cap, "seconds": args.seconds, "rounds": args.rounds,
+        "steps_per_second": {label: round(rate) for label, rate in rates.items()},
+        "single_env_ratio_to": {label: round(ratio, 2) for label, ratio in ratios.items()},
+    }
+    if args.json:
+        print(json.dumps(result, indent=1))
+        return
+    print(f"random masked play, {args.variant} (cap {args.cap} steps), median of {args.rounds} x {args.seconds:g} s")
+    for label, rate in rates.items():
+        print(f"  {label:<40} {rate:>10,.0f} steps/s")
+    for label, ratio in ratios.items():
+        print(f"  Klondike-v0 / {label:<29} {ratio:>10.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""Small text helpers shared by every notation reader and both games' records.
+
+- :func:`clip` quotes a piece of user input for an error message, cut short
+  so that a message stays one readable line whatever was read.
+- :func:`check_tag_name`, :func:`tag_problem`, :func:`escape_tag` and :func:`unescape_tag` keep
+  the ``[Name "value"]`` header lines of both games' records the same: a name
+  is a letter then up to 39 letters, digits or ``_``; a value may hold any text, and
+  is escaped so that it stays on its one line and reads back exactly.
+
+>>> escape_tag('say "hi"\\nthen go')
+'say \\\\"hi\\\\"\\\\nthen go'
+>>> unescape_tag(escape_tag('a]b\\\\c\\u2028')) == 'a]b\\\\c\\u2028'
+True
+>>> clip("x" * 100, 10)
+"'xxxxxxxx…"
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["TAG_NAME", "check_tag_name", "clip", "escape_tag", "tag_problem", "unescape_tag"]
+
+#: What a header name may be: a letter, then up to 39 letters, digits or ``_``.
+TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,39}", re.ASCII)
+
+_SIMPLE = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_UNSIMPLE = {"\\": "\\", '"': '"', "n": "\n", "r": "\r", "t": "\t"}
+#: Escaped: the backslash, the quote, and every control character and every
+#: character :meth:`str.splitlines` breaks a line at (as ``\\uXXXX`` when not
+#: ``\\n``, ``\\r`` or ``\\t``).
+_ESCAPE = re.compile(r'[\\"\x00-\x1f\x7f-\x9f\u2028\u2029]')
+_UNESCAPE = re.compile(r"\\(u[0-9A-Fa-f]{4}|.)", re.DOTALL)
+
+
+def clip(text: object, width: int = 60) -> str:
+    """``repr(text)``, cut to about ``width`` characters for an error message."""
+    quoted = repr(text)
+    return quoted if len(quoted) <= width else quoted[:width - 1] + "…"
+
+
+def check_tag_name(name: object) -> str | None:
+    """Why ``name`` cannot be a header name, or None when it can."""
+    if not isinstance(name, str) or TAG_NAME.fullmatch(name) is None:
+        return (f"header name {clip(str(name), 40)} cannot be written as a tag: "
+                "use a letter, then up to 39 letters, digits or _")
+    return None
+
+
+def tag_problem(name: object, value: object, reserved: tuple[str, ...]) -> str | None:
+    """Why ``[name "value"]`` cannot be a free header of a record whose own
+    headers are ``reserved``, or None when it can: the name must be a tag
+    name and not reserved, the value text that a file can hold."""
+    reason = check_tag_name(name)
+    if reason is not None:
+        return reason
+    if name in reserved:
+        return f"header {name} is written by the record itself; give the value another name"
+    if not isinstance(value, str):
+        return f"header {name}: the value must be text, not {type(value).__name__}"
+    if any("\ud800" <= ch <= "\udfff" for ch in value):
+        return f"header {name}: the value holds a lone surrogate, which no file can hold"
+    return None
+
+
+def escape_tag(value: str) -> str:
+    """``value`` written inside the quotes of a ``[Name "value"]`` line."""
+    return _ESCAPE.sub(lambda m: _SIMPLE.get(m.group(), f"\\u{ord(m.group()):04x}"), value)
+
+
+def unescape_tag(value: str) -> str:
+    """Read back what :func:`escape_tag` wrote (an unknown escape ``\\x`` is ``x``)."""
+    def one(m: re.Match[str]) -> str:
+        code = m.group(1)
+        if len(code) == 5:
+            return chr(int(code[1:], 16))
+        return _UNSIMPLE.get(code, code)
+
+    return _UNESCAPE.sub(one, value)

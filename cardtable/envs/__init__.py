@@ -1,0 +1,84 @@
+"""Reinforcement-learning environments: Klondike for Gymnasium, Kings Corner for PettingZoo.
+
+They need the ``rl`` extras (``pip install "cardtable[rl]"``: Gymnasium and
+PettingZoo); the rest of cardtable never imports them. Importing this package
+registers ``cardtable/Klondike-v0`` with Gymnasium::
+
+    import gymnasium as gym
+    import cardtable.envs  # registers cardtable/Klondike-v0
+
+    env = gym.make("cardtable/Klondike-v0", variant="seed-002", reward="vegas")
+    envs = gym.make_vec("cardtable/Klondike-v0", num_envs=8, vectorization_mode="sync")
+
+    from cardtable.envs import kings_corner_env
+    table = kings_corner_env(num_players=3)  # a PettingZoo AEC environment
+
+- :mod:`cardtable.envs.klondike`: :class:`KlondikeEnv`, its action table and
+  observation encoding;
+- :mod:`cardtable.envs.kings_corner`: :func:`kings_corner_env` (``env()``),
+  :class:`KingsCornerEnv` (``raw_env``);
+- :mod:`cardtable.envs.agents`: cardtable bots as environment policies, and
+  environment policies as cardtable strategies.
+
+Both environments are thin clients of the rules engines
+(:class:`~cardtable.klondike.KlondikeGame`,
+:class:`~cardtable.kings_corner.KingsCornerGame`): observations are encoded
+from a player's view, never from the hidden cards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardtable.envs._deps import INSTALL_HINT, require
+
+require("gymnasium")
+
+import gymnasium  # noqa: E402  (after the check that says how to install it)
+
+from cardtable.envs.klondike import (  # noqa: E402
+    ACTION_COUNT,
+    OBSERVATION_LAYOUT,
+    OBSERVATION_SIZE,
+    REWARDS,
+    STOP,
+    KlondikeEnv,
+    action_index,
+    action_move,
+    action_table,
+    decode_observation,
+    encode_view,
+)
+
+__all__ = [
+    "ACTION_COUNT",
+    "INSTALL_HINT",
+    "KLONDIKE_ID",
+    "OBSERVATION_LAYOUT",
+    "OBSERVATION_SIZE",
+    "REWARDS",
+    "STOP",
+    "KingsCornerEnv",
+    "KlondikeEnv",
+    "action_index",
+    "action_move",
+    "action_table",
+    "decode_observation",
+    "encode_view",
+    "kings_corner_env",
+]
+
+#: The Gymnasium id of the Klondike environment.
+KLONDIKE_ID = "cardtable/Klondike-v0"
+
+if KLONDIKE_ID not in gymnasium.registry:
+    gymnasium.register(id=KLONDIKE_ID, entry_point="cardtable.envs.klondike:KlondikeEnv")
+
+
+def __getattr__(name: str) -> Any:
+    # Kings Corner needs PettingZoo: import it only when asked for.
+    if name in ("KingsCornerEnv", "kings_corner_env"):
+        from cardtable.envs import kings_corner
+
+        return getattr(kings_corner, name)
+    raise AttributeError(f"module 'cardtable.envs' has no attribute {name!r}")
