@@ -26,7 +26,7 @@ from textual.containers import Grid
 from textual.timer import Timer
 from textual.widgets import Static
 
-from cardtable.app.screens import TextScreen
+from cardtable.app.screens import show_page
 from cardtable.cards import Card
 from cardtable.cli._files import atomic_write_text
 from cardtable.errors import CardtableError
@@ -594,4 +594,4 @@ class KingsCornerApp(App[None]):
         self._say("Hint: " + ", then ".join(self._describe(a) for a in steps) + ", then d.")
 
     def action_help(self) -> None:
-        self.push_screen(TextScreen(HELP))
+        show_page(self, "help", HELP)

@@ -22,7 +22,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from cardtable.app import autosave
-from cardtable.app.screens import TextScreen
+from cardtable.app.screens import TextScreen, show_page
 from cardtable.app.table import Marks, Spot, TableView
 from cardtable.cards import Card, Suit
 from cardtable.cli._files import atomic_write_text
@@ -601,7 +601,7 @@ class KlondikeApp(App[None]):
         self._say(f"Saved the game record to {path}.")
 
     def action_help(self) -> None:
-        self.push_screen(TextScreen(HELP))
+        show_page(self, "help", HELP)
 
     def action_stats(self) -> None:
         self.push_screen(TextScreen(self.stats_text()))

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from textual import events
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-__all__ = ["TextScreen"]
+__all__ = ["TextScreen", "show_page"]
 
 
 class TextScreen(ModalScreen[None]):
@@ -34,3 +34,11 @@ class TextScreen(ModalScreen[None]):
     def on_click(self, event: events.Click) -> None:
         event.stop()
         self.dismiss()
+
+
+def show_page(app: App[None], name: str, text: str) -> None:
+    """Show a page of ``text`` that never changes (the help), built once per
+    app and kept: building a screen is most of the time it takes to open."""
+    if not app.is_screen_installed(name):
+        app.install_screen(TextScreen(text), name)
+    app.push_screen(name)

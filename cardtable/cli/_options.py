@@ -58,10 +58,11 @@ def whole_number(minimum: int = 0, what: str = "a whole number", maximum: int | 
     """
 
     def parse(text: str) -> int:
-        digits = text.strip().lstrip("+-")
+        text = text.strip(" \t")  # spaces around a number are fine; control characters are not
+        digits = text[1:] if text[:1] in ("+", "-") else text
         if not digits.isascii() or not digits.isdigit() or len(digits) > 40:
             raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {text[:50]!r}")
-        value = int(text.strip())
+        value = int(text)
         if value < minimum:
             raise argparse.ArgumentTypeError(f"{what} must be at least {minimum}, not {value}")
         if maximum is not None and value > maximum:
