@@ -17,6 +17,8 @@ import argparse
 import json
 import time
 
+from _openspiel import load_solitaire, random_game
+
 from cardtable.cards import SplitMix64
 from cardtable.klondike import KlondikeGame, Variant
 
@@ -63,26 +65,16 @@ def cardtable_legal_moves(seconds: float, variant: Variant) -> dict[str, float]:
 
 
 def openspiel_playouts(seconds: float, cap: int) -> dict[str, float] | None:
-    try:
-        import pyspiel  # type: ignore[import-not-found]
-    except ImportError:
+    game = load_solitaire(cap)
+    if game is None:
         return None
     import random
 
-    game = pyspiel.load_game("solitaire", {"depth_limit": cap})
     rng = random.Random(12345)
     games = moves = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            else:
-                legal = state.legal_actions()
-                state.apply_action(legal[rng.randrange(len(legal))])
-                moves += 1
+        moves += random_game(game, rng.randrange)
         games += 1
     elapsed = time.perf_counter() - start
     return {"games_per_s": games / elapsed, "moves_per_s": moves / elapsed, "moves_per_game": moves / games}

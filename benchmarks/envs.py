@@ -40,6 +40,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from _openspiel import load_solitaire, random_game
 
 import cardtable.envs  # registers cardtable/Klondike-v0
 from cardtable.envs.kings_corner import raw_env
@@ -116,27 +117,20 @@ def kings_corner(players: int) -> Measure:
 
 
 def openspiel_state(cap: int, observe: bool) -> Measure:
-    import pyspiel  # type: ignore[import-not-found]
-
-    game = pyspiel.load_game("solitaire", {"depth_limit": cap})
+    game = load_solitaire(cap)
+    if game is None:
+        raise ImportError("OpenSpiel is not installed")
     rng = np.random.default_rng(5)
+
+    def look(state: Any) -> None:
+        np.asarray(state.observation_tensor(0), dtype=np.float32)
+        np.asarray(state.legal_actions_mask(0), dtype=np.int8)
 
     def run(seconds: float) -> float:
         steps = 0
         start = time.perf_counter()
         while time.perf_counter() - start < seconds:
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes = state.chance_outcomes()
-                    state.apply_action(outcomes[rng.integers(len(outcomes))][0])
-                    continue
-                legal = state.legal_actions()
-                state.apply_action(legal[rng.integers(len(legal))])
-                steps += 1
-                if observe:
-                    np.asarray(state.observation_tensor(0), dtype=np.float32)
-                    np.asarray(state.legal_actions_mask(0), dtype=np.int8)
+            steps += random_game(game, lambda n: int(rng.integers(n)), look if observe else None)
         return steps / (time.perf_counter() - start)
 
     return run

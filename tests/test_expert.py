@@ -10,6 +10,7 @@ import pytest
 from cardtable.bots import STRATEGIES, make_player
 from cardtable.cards import Card, SplitMix64, new_deck
 from cardtable.errors import UsageError
+from cardtable.game import play_out
 from cardtable.klondike import KlondikeGame, Variant
 from cardtable.klondike.moves import Move
 from cardtable.klondike.position import Position
@@ -96,7 +97,7 @@ def test_greedy_never_moves_a_card_straight_back() -> None:
                 assert (move.source, move.target, move.count) != back, f"deal {seed}: {last} then {move}"
             game.play(move)
             last = move
-        assert len(game._stack) < player.max_moves
+        assert len(game.moves) < player.max_moves
 
 
 def test_greedy_games_keep_every_card_and_end() -> None:
@@ -105,14 +106,8 @@ def test_greedy_games_keep_every_card_and_end() -> None:
         game = KlondikeGame.from_seed(seed, rules)
         player = make_player("greedy")
         player.new_game(seed)
-        for _ in range(3000):
-            move = player.choose(KlondikeView.of(game))
-            if move is None:
-                break
-            assert move in game.legal_moves()
-            game.play(move)
-        else:
-            pytest.fail("greedy never stopped")
+        play_out(game, [player], max_actions=3000)  # the engine refuses an illegal move
+        assert len(game.moves) < 3000, "greedy never stopped"
         cards: Counter[Card] = Counter(game.stock + game.waste)
         for pile in game.tableau:
             cards.update(pile)
@@ -148,17 +143,9 @@ def _expert_game(seed: int, variant: str, player_seed: int = 0) -> tuple[Klondik
     game = KlondikeGame.from_seed(seed, Variant.preset(variant))
     player = ExpertPlayer(samples=4, max_states=2000)
     player.new_game(player_seed)
-    moves: list[Move] = []
-    for _ in range(3000):
-        move = player.choose(KlondikeView.of(game))
-        if move is None:
-            break
-        assert move in game.legal_moves()
-        game.play(move)
-        moves.append(move)
-    else:
-        pytest.fail("the expert never stopped")
-    return game, moves
+    play_out(game, [player], max_actions=3000)  # the engine refuses an illegal move
+    assert len(game.moves) < 3000, "the expert never stopped"
+    return game, list(game.moves)
 
 
 @pytest.mark.parametrize("variant", ["seed-001", "seed-002"])

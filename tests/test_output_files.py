@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import run
 
-from cardtable.cli._files import AtomicWriter, atomic_write_text, check_output
+from cardtable._files import AtomicWriter, atomic_write_text, check_output
 from cardtable.errors import UsageError
 
 

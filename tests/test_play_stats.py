@@ -33,6 +33,15 @@ INSERT INTO runs (created, kind, strategy, variant, games_requested, status)
 """
 
 
+def old_store(folder: Path) -> Path:
+    """A store as it was before played games were kept (``old.sqlite`` in ``folder``)."""
+    path = folder / "old.sqlite"
+    with sqlite3.connect(path) as db:
+        db.executescript(OLD_SCHEMA)
+    db.close()
+    return path
+
+
 def game(variant: Variant, won: bool, seconds: float, moves: int, start: str = "seed 1") -> PlayedGame:
     return PlayedGame.of(variant, start=start, won=won, seconds=seconds, moves=moves, foundation=52 if won else 9)
 
@@ -139,10 +148,7 @@ def test_a_played_game_that_cannot_be_is_refused(changes: dict[str, object]) -> 
 
 
 def test_an_old_store_read_only_has_no_played_games_and_stays_unchanged(tmp_path: Path) -> None:
-    path = tmp_path / "old.sqlite"
-    with sqlite3.connect(path) as db:
-        db.executescript(OLD_SCHEMA)
-    db.close()
+    path = old_store(tmp_path)
     before = path.read_bytes()
     with ResultsStore(path, create=False) as store:
         assert store.play_stats() == []
@@ -235,10 +241,7 @@ def test_stats_without_a_store_creates_nothing(tmp_path: Path, capsys: pytest.Ca
 
 def test_stats_of_an_old_store_and_of_one_without_played_games(tmp_path: Path,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
-    old = tmp_path / "old.sqlite"
-    with sqlite3.connect(old) as db:
-        db.executescript(OLD_SCHEMA)
-    db.close()
+    old = old_store(tmp_path)
     before = old.read_bytes()
     assert run_stats(capsys, "--store", str(old)) == "no games played yet\n"
     assert json.loads(run_stats(capsys, "--store", str(old), "--json")) == []
@@ -311,10 +314,7 @@ def test_a_played_hand_that_cannot_be_is_refused(changes: dict[str, object]) -> 
 
 
 def test_an_older_store_gains_the_hands_table_when_written(tmp_path: Path) -> None:
-    path = tmp_path / "old.sqlite"
-    with sqlite3.connect(path) as db:
-        db.executescript(OLD_SCHEMA)
-    db.close()
+    path = old_store(tmp_path)
     with ResultsStore(path, create=False) as store:
         assert store.hand_stats() == []
         with pytest.raises(StoreError, match="cannot record a played hand"):

@@ -12,7 +12,7 @@ import contextlib
 import json
 from pathlib import Path
 
-from cardtable.cli._files import atomic_write_text, read_text
+from cardtable._files import atomic_write_text, read_text
 from cardtable.errors import CardtableError
 from cardtable.klondike import KlondikeGame, KlondikeRecord
 from cardtable.sim.store import default_store_path

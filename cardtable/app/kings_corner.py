@@ -13,7 +13,6 @@ penalty total reaches ``target``, seeded and rotated exactly as the line seat
 from __future__ import annotations
 
 import time
-import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
@@ -26,9 +25,9 @@ from textual.containers import Grid
 from textual.timer import Timer
 from textual.widgets import Static
 
+from cardtable._files import atomic_write_text
 from cardtable.app.screens import show_page
 from cardtable.cards import Card
-from cardtable.cli._files import atomic_write_text
 from cardtable.errors import CardtableError
 from cardtable.kings_corner.actions import DRAW, PASS, Action, Draw, MovePile, Pass, PlayCard
 from cardtable.kings_corner.bots import Bot, make_bot
@@ -83,13 +82,8 @@ _CELL = 6
 def _show(widget: Static, content: str | Text) -> None:
     """Give ``widget`` this content, only when it is new: an update lays the
     screen out again, and a key changes only a few of the table's parts."""
-    if _shown.get(widget) != content:
-        _shown[widget] = content
+    if widget.content != content:
         widget.update(content)
-
-
-#: What each widget of the apps shows now (see :func:`_show`).
-_shown: weakref.WeakKeyDictionary[Static, str | Text] = weakref.WeakKeyDictionary()
 
 
 def _pile_key(position: PilePosition) -> str:

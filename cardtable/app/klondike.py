@@ -21,11 +21,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from cardtable._files import atomic_write_text
 from cardtable.app import autosave
 from cardtable.app.screens import TextScreen, show_page
 from cardtable.app.table import Marks, Spot, TableView
 from cardtable.cards import Card, Suit
-from cardtable.cli._files import atomic_write_text
 from cardtable.errors import CardtableError
 from cardtable.klondike import (
     DRAW,

@@ -6,9 +6,9 @@ One module per command group: :mod:`.klondike` (``variants``, ``deal``,
 (the ``kings-corner`` group, with the human seat in :mod:`.kings_corner_seat`),
 :mod:`.play` (``play``, the Textual app of :mod:`cardtable.app`) and
 :mod:`.stats` (``stats``, the statistics of games played).
-What they share lives in the ``_``-prefixed modules: :mod:`._options`
-(argument types, the variant options, colour, progress bars) and
-:mod:`._files` (reading files, atomic writes). No group imports another.
+What they share lives in :mod:`._options` (argument types, the variant
+options, colour, progress bars) and, with the app, in :mod:`cardtable._files`
+(reading files, atomic writes). No group imports another.
 
 Each group adds its sub-commands with ``register(subparsers)``; every
 sub-command sets ``func``, a callable that takes the parsed arguments and

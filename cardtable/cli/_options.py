@@ -14,13 +14,14 @@ import shlex
 import sys
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from cardtable.errors import UsageError
+from cardtable.errors import StoreError, UsageError
 from cardtable.klondike.variant import Variant, parse_passes
 
 if TYPE_CHECKING:
     from cardtable.klondike.record import KlondikeRecord
+    from cardtable.sim.store import ResultsStore
 
 __all__ = [
     "MAX_WORKERS",
@@ -177,6 +178,35 @@ def check_resume_options(args: argparse.Namespace, defaults: dict[str, tuple[str
         may = ", ".join(defaults[dest][0] for dest in defaults if dest in allowed and dest != "resume")
         raise UsageError(f"--resume carries on with the run's own options; {', '.join(given)} cannot be given "
                          f"with it (these can: {may})")
+
+
+def take_up_run(args: argparse.Namespace, kind: str, allowed: Collection[str],
+                fit: Callable[[ResultsStore, dict[str, Any]], None]) -> tuple[ResultsStore, dict[str, Any]]:
+    """Take up stored run ``args.resume`` of ``kind`` (``--resume``): check
+    that only ``allowed`` options were given with it, open the store, mark
+    the run as running here, and hand its options to ``fit``, which puts
+    them back into ``args`` (and raises a :class:`UsageError` when the run
+    cannot be finished, a changed deals file say). Returns the open store
+    and the run's options. When anything fails, the run keeps the status it
+    had and the store is closed."""
+    check_resume_options(args, args.option_defaults, allowed)  # --no-store among the refused
+    from cardtable.sim.store import ResultsStore, default_store_path
+
+    path = args.store or default_store_path()
+    if not os.path.isfile(path):
+        raise StoreError(f"{path}: no results store there")
+    store = ResultsStore(path)
+    params: dict[str, Any] | None = None
+    try:
+        before = store.run(args.resume)
+        _, params = store.resume_run(args.resume, kind)
+        fit(store, params)
+    except BaseException:
+        if params is not None:  # taken up, then found unfit: leave it as it was
+            store.finish_run(args.resume, before.status, before.summary or {})
+        store.close()
+        raise
+    return store, params
 
 
 def resume_command(command: str, run: int, store: str | None) -> str:

@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from cardtable.cli._files import atomic_write_text, check_output, read_text
+from cardtable._files import atomic_write_text, check_output, read_text
 from cardtable.cli._options import (
     add_cluster_argument,
-    check_resume_options,
     option_defaults,
     pause,
     progress_bar,
@@ -29,10 +27,11 @@ from cardtable.cli._options import (
     resume_command,
     run_id,
     seed,
+    take_up_run,
     whole_number,
     worker_count,
 )
-from cardtable.errors import CardtableError, RecordError, StoreError, UsageError
+from cardtable.errors import CardtableError, RecordError
 from cardtable.kings_corner.game import KingsCornerGame
 from cardtable.kings_corner.record import HandRecord
 from cardtable.kings_corner.render import describe_action, table_text
@@ -133,23 +132,12 @@ _RESUME_OPTIONS = ("resume", "cluster", "workers", "store", "quiet", "json")
 
 def _resume_match(args: argparse.Namespace) -> ResultsStore:
     """Take up a stored match: its options go back into ``args``."""
-    check_resume_options(args, args.option_defaults, _RESUME_OPTIONS)
-    if args.no_store:
-        raise UsageError("--resume finishes a match of the results store: it cannot be given with --no-store")
-    from cardtable.sim.store import ResultsStore, default_store_path
 
-    path = args.store or default_store_path()
-    if not os.path.isfile(path):
-        raise StoreError(f"{path}: no results store there")
-    store = ResultsStore(path)
-    try:
-        _, params = store.resume_run(args.resume, "kings-corner")
+    def fit(store: ResultsStore, params: dict[str, Any]) -> None:
         args.players, args.games = params["players"], params["games"]
         args.seed, args.target = params["seed"], params["target"]
-    except BaseException:
-        store.close()
-        raise
-    return store
+
+    return take_up_run(args, "kings-corner", _RESUME_OPTIONS, fit)[0]
 
 
 def _match(args: argparse.Namespace) -> int:

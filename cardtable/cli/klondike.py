@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from cardtable.cli._files import atomic_write_text, check_output, read_text
+from cardtable._files import atomic_write_text, check_output, read_text
 from cardtable.cli._options import (
     add_render_arguments,
     add_variant_arguments,

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from cardtable.cli._files import check_output, read_text
+from cardtable._files import check_output, read_text
 from cardtable.cli._options import (
     add_variant_arguments,
     pause,
@@ -141,7 +141,7 @@ def _cmd_kings_corner(args: argparse.Namespace) -> int:
     if args.plain:
         from rich.console import Console
 
-        from cardtable.cli._files import atomic_write_text
+        from cardtable._files import atomic_write_text
         from cardtable.cli.kings_corner_seat import HumanSeat
         from cardtable.kings_corner.record import HandRecord
 
@@ -247,8 +247,8 @@ def _register_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
                     "'cardtable play' (one game per session). By default only this machine can connect "
                     "(127.0.0.1); serving to other machines needs --public. The game and its options are "
                     "those of 'cardtable play', e.g. 'cardtable serve klondike --variant vegas'.",
-        epilog="Served Klondike games keep your autosave and statistics as 'cardtable play' does; with "
-               "--public each visitor gets a fresh deal and nothing is kept, unless play options ask for it.")
+        epilog="Served games keep your autosave and statistics as 'cardtable play' does; with --public "
+               "each visitor gets a fresh game and nothing is kept, unless play options ask for it.")
     parser.add_argument("--host", metavar="HOST",
                         help="the address to listen on (default 127.0.0.1; 0.0.0.0 with --public)")
     parser.add_argument("--port", metavar="PORT", type=whole_number(1, "--port", 65535), default=8000,

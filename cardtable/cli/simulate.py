@@ -17,24 +17,24 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING, Any
 
+from cardtable._files import AtomicWriter, atomic_write_bytes, check_output, read_deals_file
 from cardtable.bots import HOME_VARIANTS, STRATEGIES, make_player
-from cardtable.cli._files import AtomicWriter, atomic_write_bytes, check_output, read_deals_file
 from cardtable.cli._options import (
     add_cluster_argument,
     add_variant_arguments,
-    check_resume_options,
     option_defaults,
     progress_bar,
     quiet_cluster_logs,
     resume_command,
     run_id,
     seed,
+    take_up_run,
     use_color,
     variant_from_args,
     whole_number,
     worker_count,
 )
-from cardtable.errors import CardtableError, StoreError, UsageError
+from cardtable.errors import CardtableError, UsageError
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
 
@@ -179,19 +179,8 @@ def _deals_digest(deals: tuple[Position, ...] | None) -> str | None:
 def _resume_simulate(args: argparse.Namespace) -> tuple[ResultsStore, int, dict[str, Any]]:
     """Take up a stored run: its options go back into ``args``; returns the
     store, the run id and the run's options."""
-    check_resume_options(args, args.option_defaults, _RESUME_OPTIONS)
-    if args.no_store:
-        raise UsageError("--resume finishes a run of the results store: it cannot be given with --no-store")
-    from cardtable.sim.store import ResultsStore, default_store_path
 
-    path = args.store or default_store_path()
-    if not os.path.isfile(path):
-        raise StoreError(f"{path}: no results store there")
-    store = ResultsStore(path)
-    params: dict[str, Any] = {}
-    try:
-        before = store.run(args.resume)
-        _, params = store.resume_run(args.resume, "simulate")
+    def fit(store: ResultsStore, params: dict[str, Any]) -> None:
         for name in ("strategy", "seed", "deals", "games", "record", "output", "plot", "ascii", "color", "no_fast"):
             setattr(args, name, params[name])
         args.variant_options = params["variant"]
@@ -200,11 +189,8 @@ def _resume_simulate(args: argparse.Namespace) -> tuple[ResultsStore, int, dict[
             if _deals_digest(deals) != params["deals_digest"]:
                 raise UsageError(f"{params['deals']}: the deals file changed since run {args.resume} started; "
                                  "it cannot be finished with other deals")
-    except BaseException:
-        if params:  # taken up, then found unfit: leave it as it was
-            store.finish_run(args.resume, before.status, before.summary or {})
-        store.close()
-        raise
+
+    store, params = take_up_run(args, "simulate", _RESUME_OPTIONS, fit)
     return store, args.resume, params
 
 

@@ -12,13 +12,12 @@ import os
 import sys
 from collections.abc import Callable
 from contextlib import ExitStack
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from cardtable.cli._files import atomic_write_text, check_output, read_deals_file, read_text
+from cardtable._files import atomic_write_text, check_output, read_deals_file, read_text
 from cardtable.cli._options import (
     add_cluster_argument,
     add_variant_arguments,
-    check_resume_options,
     max_states,
     option_defaults,
     progress_bar,
@@ -28,11 +27,12 @@ from cardtable.cli._options import (
     run_id,
     seconds,
     seed,
+    take_up_run,
     variant_from_args,
     whole_number,
     worker_count,
 )
-from cardtable.errors import CardtableError, StoreError, UsageError
+from cardtable.errors import CardtableError, UsageError
 from cardtable.klondike.formats import load_start, read_layout
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.position import Position
@@ -129,29 +129,21 @@ def _cmd_batch(args: argparse.Namespace, variant: Variant | None) -> int:
     run: int | None = None
     done: dict[int, dict[str, object]] = {}
     if args.resume is not None:
-        check_resume_options(args, args.option_defaults, _RESUME_OPTIONS)
-        if args.no_store:
-            raise UsageError("--resume finishes a batch of the results store: it cannot be given with --no-store")
-        path = args.store or default_store_path()
-        if not os.path.isfile(path):
-            raise StoreError(f"{path}: no results store there")
-        store = ResultsStore(path)
-        try:
-            _, stored = store.resume_run(args.resume, "solve")
-            run = args.resume
-            variant = Variant.from_options(dict(stored["variant"]))  # type: ignore[call-overload]
-            args.deals, args.output = stored["deals"], stored["output"]
-            args.timeout, args.max_states = stored["timeout"], stored["max_states"]
+        deals: list[tuple[str, Position]] = []
+
+        def fit(opened: ResultsStore, params: dict[str, Any]) -> None:
+            nonlocal deals, done
+            args.deals, args.output = params["deals"], params["output"]
+            args.timeout, args.max_states = params["timeout"], params["max_states"]
             deals = read_deals_file(str(args.deals))
-            if _digest(deals) != stored["deals_digest"]:
-                raise UsageError(f"{args.deals}: the deals file changed since run {run} started; "
+            if _digest(deals) != params["deals_digest"]:
+                raise UsageError(f"{args.deals}: the deals file changed since run {args.resume} started; "
                                  "it cannot be finished with other deals")
-            done = dict(store.solves(run))
-        except BaseException:
-            if run is not None:
-                store.finish_run(run, "interrupted", {})
-            store.close()
-            raise
+            done = dict(opened.solves(args.resume))
+
+        store, stored = take_up_run(args, "solve", _RESUME_OPTIONS, fit)
+        run = args.resume
+        variant = Variant.from_options(dict(stored["variant"]))
         timeout = args.timeout
     else:
         check_output(args.output)  # before the work, not after it

@@ -163,3 +163,42 @@ def test_resume_takes_the_runs_own_options_and_deals(tmp_path: Path, capsys: pyt
     assert "the deals file changed since run 1 started" in capsys.readouterr().err
     with ResultsStore(store, create=False) as db:
         assert db.run(1).status == "finished"
+
+
+@pytest.mark.parametrize(("command", "kind"), [(["simulate"], "simulate"), (["solve"], "solve"),
+                                               (["kings-corner", "match"], "kings-corner")])
+def test_every_command_takes_up_a_run_alike(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                            command: list[str], kind: str) -> None:
+    """``--resume`` on the three commands: with --no-store, with no store, and a run of another kind,
+    which keeps the status it had."""
+    from cardtable.cli import main
+
+    store = tmp_path / "s.sqlite"
+    assert main([*command, "--resume", "1", "--no-store"]) == 2
+    assert "--no-store cannot be given with it" in capsys.readouterr().err
+    assert main([*command, "--resume", "1", "--store", str(store)]) == 2
+    assert f"{store}: no results store there" in capsys.readouterr().err
+    with ResultsStore(store) as db:
+        other = "solve" if kind != "solve" else "simulate"
+        db.start_run(kind=other, strategy="x", variant={}, seed=1, deals_file=None, games=1, params={})
+        db.finish_run(1, "interrupted", {})
+    assert main([*command, "--resume", "1", "--store", str(store)]) == 2
+    assert f"run 1 is a {other} run, not a {kind} run" in capsys.readouterr().err
+    with ResultsStore(store, create=False) as db:
+        assert db.run(1).status == "interrupted"
+
+
+def test_a_solve_batch_whose_deals_changed_keeps_its_status(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    from cardtable.cli import main
+
+    store, deals = str(tmp_path / "s.sqlite"), tmp_path / "deals.txt"
+    deals.write_text("5\n6\n")
+    assert main(["solve", "--deals", str(deals), "--max-states", "1000", "--store", store, "--workers", "1",
+                 "-o", str(tmp_path / "rows.jsonl")]) == 0
+    deals.write_text("5\n7\n")
+    capsys.readouterr()
+    assert main(["solve", "--resume", "1", "--store", store]) == 2
+    assert "the deals file changed since run 1 started" in capsys.readouterr().err
+    with ResultsStore(store, create=False) as db:
+        assert db.run(1).status == "finished"
