@@ -8,9 +8,12 @@ search was exhaustive) or unknown (a budget ran out).
 >>> result.result
 'won'
 
-The search core (:mod:`cardtable.solver._core`) is compiled with numba over a
-compact array state (:mod:`cardtable.solver._state`); the rules engine stays
-the reference, and every solution is replayed in it before it is reported.
+The depth-first search core is C (:mod:`cardtable.solver._ccore`, compiled
+when the package is installed) over a compact array state
+(:mod:`cardtable.solver._state`); the best-first probes
+(:mod:`cardtable.solver._best`) are compiled with numba and loaded only when
+a hard deal needs them. The rules engine stays the reference, and every
+solution is replayed in it before it is reported.
 """
 
 from cardtable.solver.batch import SolveSummary, solve_batch, summarize_solves

@@ -20,12 +20,15 @@ Move codes pack a move into an ``int32``; see :func:`pack`. A *talon* move
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from cardtable.cards import Card
 from cardtable.klondike.moves import FOUNDATION, WASTE, Move
 from cardtable.klondike.position import PILE_COUNT, Position
 from cardtable.klondike.variant import Variant
+
+if TYPE_CHECKING:
+    import numpy as np
 
 PILE_CAP = 52
 LEN = PILE_CAP * PILE_COUNT
@@ -55,9 +58,9 @@ def unpack(code: int) -> tuple[int, int, int, int, int]:
     return code & 15, (code >> 4) & 15, (code >> 8) & 63, (code >> 14) & 63, (code >> 20) & 1
 
 
-def encode(position: Position) -> np.ndarray:
-    """The array state of a position."""
-    s = np.zeros(STATE_SIZE, dtype=np.int8)
+def state_bytes(position: Position) -> bytes:
+    """The array state of a position as bytes (what the C core reads; no numpy needed)."""
+    s = bytearray(STATE_SIZE)
     for i, pile in enumerate(position.tableau):
         for k, card in enumerate(pile):
             s[PILE_CAP * i + k] = card.index
@@ -71,7 +74,14 @@ def encode(position: Position) -> np.ndarray:
     for suit, rank in enumerate(position.foundation):
         s[FOUND + suit] = rank
     s[PASS] = min(position.pass_number, 100)
-    return s
+    return bytes(s)
+
+
+def encode(position: Position) -> np.ndarray:
+    """The array state of a position (an ``int8`` numpy array)."""
+    import numpy as np
+
+    return np.frombuffer(state_bytes(position), dtype=np.int8).copy()
 
 
 def decode(s: np.ndarray) -> Position:
@@ -90,15 +100,22 @@ def decode(s: np.ndarray) -> Position:
     )
 
 
-def variant_params(variant: Variant, salt: int = 0, width: int = 0) -> np.ndarray:
+def params(variant: Variant, salt: int = 0, width: int = 0) -> tuple[int, int, int, int, int, int]:
     """The variant as the core reads it: draw, pass limit (0 = unlimited),
     any card in empty piles, foundation return; then how the search orders
     moves: the salt (0 for the standard order, else a seed that shuffles
     moves of similar priority) and the width (0 to try every move, else only
     the first ``width`` of each state: a search that can find wins but never
     proves a loss)."""
-    return np.array([variant.draw, variant.passes or 0, variant.empty == "any",
-                     variant.foundation_return, salt, width], dtype=np.int64)
+    return (variant.draw, variant.passes or 0, int(variant.empty == "any"), int(variant.foundation_return), salt,
+            width)
+
+
+def variant_params(variant: Variant, salt: int = 0, width: int = 0) -> np.ndarray:
+    """:func:`params` as the ``int64`` numpy array the numba kernels take."""
+    import numpy as np
+
+    return np.array(params(variant, salt, width), dtype=np.int64)
 
 
 def plain_move(code: int) -> Move:

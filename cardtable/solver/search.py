@@ -1,27 +1,27 @@
 """Solving a position: the Python side of the search.
 
 :func:`solve` builds a :class:`SearchSchedule` and runs it: the schedule runs
-the compiled searches (:mod:`cardtable.solver._core`,
-:mod:`cardtable.solver._best`) in slices, checking the clock between them,
-and shares the state budget among them. A search that wins gives its line as
-a list of core move codes; :func:`_solution` turns it into engine moves and
-replays them in :class:`~cardtable.klondike.KlondikeGame` before ``won`` is
-reported.
+the compiled searches in slices, checking the clock between them, and
+shares the state budget among them. The depth-first searches run in the C
+core (:mod:`cardtable.solver._ccore`, one ``Search`` object each, which owns
+its memory); the best-first probes run in numba kernels
+(:mod:`cardtable.solver._best`), imported only when the first one joins, so
+a deal decided before then never loads numba. A search that wins gives its
+line as a list of core move codes; :func:`_solution` turns it into engine
+moves and replays them in :class:`~cardtable.klondike.KlondikeGame` before
+``won`` is reported.
 
-Each search keeps its compiled arrays in one dict, by the names the kernels
-declare next to their definitions (``_core.START_ARGS``, ``_core.RUN_ARGS``,
-``_best.START_ARGS``, ``_best.RUN_ARGS``); a kernel is called with the
-arrays of its names, in order, and growing an array replaces its entry.
+A best-first probe keeps its arrays in one dict, by the names its kernels
+declare next to their definitions (``_best.START_ARGS``,
+``_best.RUN_ARGS``); a kernel is called with the arrays of its names, in
+order, and growing an array replaces its entry.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
-
-import numpy as np
+from typing import Any, Literal
 
 from cardtable.cards import Card
 from cardtable.errors import SolverError
@@ -29,8 +29,8 @@ from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import DRAW, FOUNDATION, RECYCLE, WASTE, Move, interned
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
-from cardtable.solver import _best, _core
-from cardtable.solver._state import LOC_FOUNDATION, SRC_TALON, encode, unpack, variant_params
+from cardtable.solver import _ccore
+from cardtable.solver._state import LOC_FOUNDATION, SRC_TALON, params, state_bytes, unpack
 
 __all__ = ["DEFAULT_MAX_STATES", "SearchSchedule", "SolveResult", "SolverError", "relaxation", "solve"]
 
@@ -74,7 +74,7 @@ class SolveResult:
         return data
 
 
-_START_BITS = 18
+_START_BITS = 14
 
 #: Probe searches (see :class:`SearchSchedule`). The main search runs in
 #: slices of a quarter of its states so far (at least ``_FIRST_PROBE``); after
@@ -122,46 +122,45 @@ def _table_bits(max_states: int) -> int:
 
 
 class _Search:
-    """One depth-first search in the compiled core, run in slices.
-
-    Its compiled arrays are :attr:`arrays`, by the names of
-    ``_core.START_ARGS`` and ``_core.RUN_ARGS`` (the variant parameters are
-    ``"v"``). ``label`` names it in reports.
-    """
+    """One depth-first search in the compiled core (:mod:`cardtable.solver._ccore`),
+    run in slices. ``label`` names it in reports."""
 
     def __init__(self, position: Position, variant: Variant, budget: int, salt: int = 0, width: int = 0, *,
                  label: str = "") -> None:
-        v = variant_params(variant, salt, width)
-        self._begin(position, budget, width, lambda bits: _core.new_context(bits, v))
+        self._setup(budget, width)
+        self.core = _ccore.Search(state_bytes(position), params(variant, salt, width), self.max_bits,
+                                  min(self.max_bits, _START_BITS))
         self.label = label or f"depth-first (salt {salt}, {_width_text(width)})"
-        _core.start(*self.args(_core.START_ARGS))
 
-    def _begin(self, position: Position, budget: int, width: int,
-               new_arrays: Callable[[int], dict[str, np.ndarray]]) -> None:
-        """Set what every search has, and its fresh arrays."""
+    def _setup(self, budget: int, width: int) -> None:
+        """Set what every search has."""
         self.budget = budget
         self.width = width
         self.max_bits = _table_bits(budget)
-        self.arrays = new_arrays(min(self.max_bits, _START_BITS))
-        self.arrays["states"][0] = encode(position)
-        self.ctl = self.arrays["ctl"]
         self.reason = ""
         self.step = 20_000
 
-    def args(self, names: tuple[str, ...]) -> tuple[np.ndarray, ...]:
-        """The arrays called ``names``, in that order: a kernel's arguments."""
-        return tuple(self.arrays[name] for name in names)
-
     def _run(self, budget: int) -> int:
-        return int(_core.run(*self.args(_core.RUN_ARGS), budget))
+        """Search on for up to ``budget`` states; the status."""
+        return int(self.core.run(budget))
+
+    @property
+    def status(self) -> int:
+        """The core's status: RUNNING, WON, EXHAUSTED or TABLE_FULL."""
+        return int(self.core.status)
 
     @property
     def states(self) -> int:
-        return int(self.ctl[_core.C_STATES])
+        return int(self.core.states)
+
+    @property
+    def cut(self) -> bool:
+        """Some search path was cut at the depth limit."""
+        return bool(self.core.cut)
 
     @property
     def running(self) -> bool:
-        return self.ctl[_core.C_STATUS] == _core.RUNNING and not self.reason
+        return self.status == _ccore.RUNNING and not self.reason
 
     def advance(self, until_states: int, deadline: float | None) -> None:
         """Search on until ``until_states`` states (or the end, the budget or
@@ -174,36 +173,24 @@ class _Search:
             if deadline is not None and time.perf_counter() >= deadline:
                 self.reason = "time limit reached"
                 return
-            if self._run(min(self.step, left)) == _core.TABLE_FULL:
-                self._grow()
+            self._run(min(self.step, left))
             self.step = min(self.step * 2, 200_000)
-
-    def _grow(self) -> None:
-        """Double the transposition table, unless it is as big as the budget needs."""
-        table = self.arrays["table"]
-        bits = int(table.shape[0]).bit_length()  # one more than now
-        if bits > self.max_bits:
-            return  # stays TABLE_FULL
-        bigger = np.zeros((1 << bits, 2), dtype=np.uint64)
-        _core.rehash(table, bigger)
-        self.arrays["table"] = bigger
-        self.ctl[_core.C_STATUS] = _core.RUNNING
 
     @property
     def won(self) -> bool:
-        return self.ctl[_core.C_STATUS] == _core.WON
+        return self.status == _ccore.WON
 
     @property
     def exhausted(self) -> bool:
         """Searched every state, so there is no win (a search of limited
         width, or one with paths cut at the depth limit, proves nothing)."""
-        return self.ctl[_core.C_STATUS] == _core.EXHAUSTED and not self.ctl[_core.C_CUT] and not self.width
+        return self.status == _ccore.EXHAUSTED and not self.cut and not self.width
 
     def winning_path(self) -> list[int]:
         """The core move codes of the win found, from the position searched."""
         if not self.won:
             raise AssertionError("solver bug: no win to read")
-        return _core.winning_path(self.arrays["mv"], self.arrays["mi"], self.ctl)
+        return list(self.core.path())
 
 
 def _width_text(width: int) -> str:
@@ -211,25 +198,69 @@ def _width_text(width: int) -> str:
 
 
 class _BestSearch(_Search):
-    """A best-first search (:mod:`cardtable.solver._best`), run in slices;
-    its arrays go by the names of ``_best.START_ARGS`` and ``_best.RUN_ARGS``."""
+    """A best-first search (:mod:`cardtable.solver._best`, compiled by numba,
+    loaded only when a probe first needs it), run in slices; its arrays go by
+    the names of ``_best.START_ARGS`` and ``_best.RUN_ARGS``."""
 
     def __init__(self, position: Position, variant: Variant, budget: int, weight: int, width: int, *,
                  label: str = "") -> None:
+        from cardtable.solver import _best
+        from cardtable.solver._state import encode, variant_params
+
+        self._best = _best
+        self._setup(budget, width)
         v = variant_params(variant)
-        self._begin(position, budget, width, lambda bits: _best.new_best_context(bits, 1 << _START_BITS, v))
+        self.arrays = _best.new_best_context(min(self.max_bits, _START_BITS), 1 << _START_BITS, v)
+        self.arrays["states"][0] = encode(position)
+        self.ctl = self.arrays["ctl"]
         self.label = label or f"best-first (weight {weight}, {_width_text(width)})"
         _best.best_start(*self.args(_best.START_ARGS), weight, width)
 
+    def args(self, names: tuple[str, ...]) -> tuple[Any, ...]:
+        """The arrays called ``names``, in that order: a kernel's arguments."""
+        return tuple(self.arrays[name] for name in names)
+
+    @property
+    def status(self) -> int:
+        return int(self.ctl[self._best.C_STATUS])
+
+    @property
+    def states(self) -> int:
+        return int(self.ctl[self._best.C_STATES])
+
+    @property
+    def cut(self) -> bool:
+        return bool(self.ctl[self._best.C_CUT])
+
     def _run(self, budget: int) -> int:
-        status = int(_best.best_run(*self.args(_best.RUN_ARGS), budget))
-        if status == _best.NEED_ROOM:
+        best = self._best
+        status = int(best.best_run(*self.args(best.RUN_ARGS), budget))
+        if status == best.NEED_ROOM:
             self._grow_nodes()
+        elif status == best.TABLE_FULL:
+            self._grow()
         return status
+
+    def _grow(self) -> None:
+        """Double the transposition table, unless it is as big as the budget needs."""
+        import numpy as np
+
+        table = self.arrays["table"]
+        bits = int(table.shape[0]).bit_length()  # one more than now
+        if bits > self.max_bits:
+            return  # stays TABLE_FULL
+        bigger = np.zeros((1 << bits, 2), dtype=np.uint64)
+        from cardtable.solver._core import rehash
+
+        rehash(table, bigger)
+        self.arrays["table"] = bigger
+        self.ctl[self._best.C_STATUS] = self._best.RUNNING
 
     def _grow_nodes(self) -> None:
         """Double the arrays indexed by node."""
-        for name in _best.NODE_ARRAYS:
+        import numpy as np
+
+        for name in self._best.NODE_ARRAYS:
             old = self.arrays[name]
             new = np.zeros(2 * old.shape[0], dtype=old.dtype)
             new[:old.shape[0]] = old
@@ -239,7 +270,7 @@ class _BestSearch(_Search):
         """The core move codes of the win found, from the position searched."""
         if not self.won:
             raise AssertionError("solver bug: no win to read")
-        return _best.winning_path(self.arrays["parent"], self.arrays["code"], self.ctl)
+        return self._best.winning_path(self.arrays["parent"], self.arrays["code"], self.ctl)
 
 
 class SearchSchedule:
@@ -390,8 +421,8 @@ class SearchSchedule:
             reason = f"time limit of {self.timeout:g} s reached"
         elif main.reason:
             reason = main.reason
-        elif main.ctl[_core.C_STATUS] == _core.EXHAUSTED:
-            reason = f"search paths longer than {_core.MAX_DEPTH} moves were cut"
+        elif main.status == _ccore.EXHAUSTED:
+            reason = f"search paths longer than {_ccore.MAX_DEPTH} moves were cut"
         else:
             reason = "transposition table full"
         return SolveResult("unknown", [], self.used, time.perf_counter() - self.began, reason)
@@ -446,20 +477,12 @@ def _solution(position: Position, variant: Variant, codes: list[int]) -> list[Mo
 
     The searches play every safe foundation move after each move without
     logging it for us; they are found again here in one compiled call,
-    :func:`~cardtable.solver._core.safe_moves_along`, which replays the line
+    ``safe_moves_along`` of :mod:`cardtable.solver._ccore`, which replays the line
     on the array state as the searches do.
     A trivially won end is finished by playing the lowest card each time.
     """
     game = KlondikeGame(position, variant)
-    line = np.array(codes, dtype=np.int32)
-    ends = np.empty(len(codes) + 1, dtype=np.int64)
-    size = 52 * 4
-    while True:  # one compiled call finds every safe move along the line
-        log = np.empty(size + 52, dtype=np.int16)
-        if _core.safe_moves_along(encode(position), line, variant_params(variant), log, ends) >= 0:
-            break
-        size *= 4
-    marks = log.tolist()
+    marks, ends = _ccore.safe_moves_along(state_bytes(position), codes, params(variant))
     _play_safe_moves(game, marks[:ends[0]])
     for step, code in enumerate(codes, 1):
         for move in _expand_code(game, code):
@@ -475,8 +498,8 @@ def _play_safe_moves(game: KlondikeGame, marks: list[int]) -> None:
     """Play in ``game`` the safe foundation moves the core logged (a pile
     index each, or ``TALON_MARK + card`` for a talon card)."""
     for mark in marks:
-        if mark >= _core.TALON_MARK:
-            _play_from_talon(game, Card.from_index(mark - _core.TALON_MARK), FOUNDATION)
+        if mark >= _ccore.TALON_MARK:
+            _play_from_talon(game, Card.from_index(mark - _ccore.TALON_MARK), FOUNDATION)
         else:
             game.play(interned(mark, FOUNDATION))
 
