@@ -16,10 +16,26 @@ a hard deal needs them. The rules engine stays the reference, and every
 solution is replayed in it before it is reported.
 """
 
-from cardtable.solver.batch import SolveSummary, solve_batch, summarize_solves
+from typing import TYPE_CHECKING, Any
+
 from cardtable.solver.hint import Hint, heuristic_move, hint
 from cardtable.solver.search import DEFAULT_MAX_STATES, SolverError, SolveResult, relaxation, solve
 from cardtable.solver.winnable import WINNABLE_STATE_BUDGET, candidate_seeds, winnable_deal, winnable_seed
+
+if TYPE_CHECKING:
+    from cardtable.solver.batch import SolveSummary, solve_batch, summarize_solves
+
+#: Loaded on first use: batches bring in the process pool machinery, which a
+#: single solve does not need.
+_BATCH = ("SolveSummary", "solve_batch", "summarize_solves")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _BATCH:
+        from cardtable.solver import batch
+
+        return getattr(batch, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "DEFAULT_MAX_STATES",

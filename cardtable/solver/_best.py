@@ -23,6 +23,11 @@ it has searched every reachable state: a proof that the position is lost.
 It can also try only the few best moves of each state by the depth-first
 priorities (a narrow search, often the quickest to a win, which proves
 nothing when it runs out).
+
+numba's on-disk cache of these kernels is keyed by this file alone, not by
+the :mod:`cardtable.solver._core` functions they inline: a change to the
+move codes or the state key there must come with a change here (the
+``CORE_REVISION`` below) so that stale kernels are not loaded.
 """
 
 from __future__ import annotations
@@ -64,6 +69,9 @@ BUCKETS = 4096
 B_NODES, B_LOW, B_WEIGHT, B_WIDTH, B_WIN_NODE, B_WIN_MOVE = 8, 9, 10, 11, 12, 13
 B_CTL_SIZE = 14
 NEED_ROOM = 4
+
+#: Bumped with every change to the core functions these kernels inline.
+CORE_REVISION = 3
 
 #: The arrays :func:`best_start` takes, in order (then ``weight`` and
 #: ``width``), by their names in :func:`new_best_context`.

@@ -39,6 +39,8 @@ enum {
     STATE_SIZE = PASS + 4,
 };
 enum { SRC_TALON = 7, LOC_FOUNDATION = 9 };
+enum { HOME_FLAG = 1 << 21 };
+enum { SHIFT_MARK = 128 };
 enum { MAX_MOVES = 1024, TALON_MARK = 64, MAX_DEPTH = 4000, PASS_CAP = 100 };
 enum { RUNNING = 0, WON = 1, EXHAUSTED = 2, TABLE_FULL = 3 };
 enum { V_DRAW, V_PASSES, V_ANY_EMPTY, V_RETURN, V_SALT, V_WIDTH, V_SIZE };
@@ -47,6 +49,7 @@ typedef int8_t state_t;
 
 static int RANK[52], SUIT[52], RED[52];
 static uint64_t Z1[2][PILE_CAP][52], Z2[2][PILE_CAP][52];
+static uint64_t ZF1[4][14], ZF2[4][14];
 static uint64_t ZT1[52], ZT2[52], ZW1[64], ZW2[64], ZP1[128], ZP2[128];
 
 static uint64_t splitmix_state = 0x2026112500000001ULL;
@@ -76,6 +79,11 @@ static void init_tables(void)
         ZT1[c] = splitmix() & ~1ULL;
         ZT2[c] = splitmix() & ~1ULL;
     }
+    for (int f = 0; f < 4; f++)
+        for (int r = 0; r < 14; r++) {
+            ZF1[f][r] = splitmix() & ~1ULL;
+            ZF2[f][r] = splitmix() & ~1ULL;
+        }
     for (int k = 0; k < 64; k++) {
         ZW1[k] = splitmix() & ~1ULL;
         ZW2[k] = splitmix() & ~1ULL;
@@ -159,6 +167,10 @@ static void apply_move(state_t *s, int32_t code, const int64_t *v)
         s[LEN + dst] = (state_t)(m + count);
     }
     take(s, src, count);
+    if (code & HOME_FLAG) { /* then the card uncovered goes home */
+        s[FOUND + SUIT[s[PILE_CAP * src + s[LEN + src] - 1]]] += 1;
+        take(s, src, 1);
+    }
 }
 
 static inline int is_safe(const state_t *s, int card, int fret)
@@ -182,6 +194,48 @@ static inline int is_safe(const state_t *s, int card, int fret)
 }
 
 static inline int free_talon(const int64_t *v) { return v[V_DRAW] == 1 && v[V_PASSES] == 0; }
+
+/* A safe card X ready for its foundation but covered by a run, when its
+ * twin Y (same rank and colour) is a pile top: move the run onto Y and send
+ * X home (logged as SHIFT_MARK + 8 * pile of X + pile of Y). The state key
+ * cannot tell this layout from the one with the runs of X and Y exchanged,
+ * in which X is a top, so autoplay must play X in both. */
+static int free_buried(state_t *s, int fret, int16_t *log, int end, int *changed)
+{
+    for (int suit = 0; suit < 4; suit++) {
+        int f = s[FOUND + suit];
+        if (f >= 13)
+            continue;
+        int x = suit * 13 + f;
+        int y = (3 - suit) * 13 + f;
+        if (!is_safe(s, x, fret))
+            continue;
+        for (int i = 0; i < NPILES; i++) {
+            int n = s[LEN + i];
+            for (int k = s[DOWN + i]; k < n - 1; k++) {
+                if (s[PILE_CAP * i + k] != x)
+                    continue;
+                for (int j = 0; j < NPILES; j++) {
+                    int m = s[LEN + j];
+                    if (j == i || m == 0 || s[PILE_CAP * j + m - 1] != y)
+                        continue;
+                    int count = n - 1 - k;
+                    for (int q = 0; q < count; q++)
+                        s[PILE_CAP * j + m + q] = s[PILE_CAP * i + k + 1 + q];
+                    s[LEN + j] = (state_t)(m + count);
+                    s[LEN + i] = (state_t)(k + 1);
+                    s[FOUND + suit] += 1;
+                    take(s, i, 1);
+                    if (log)
+                        log[end] = (int16_t)(SHIFT_MARK + 8 * i + j);
+                    *changed = 1;
+                    return end + 1;
+                }
+            }
+        }
+    }
+    return end;
+}
 
 /* Send safe cards home; log each (a pile, or TALON_MARK + card) when log is
  * not NULL. Returns the new end of the log. */
@@ -221,6 +275,8 @@ static int autoplay(state_t *s, const int64_t *v, int16_t *log, int end)
                 changed = 1;
             }
         }
+        if (!changed)
+            end = free_buried(s, fret, log, end, &changed);
     }
     return end;
 }
@@ -367,7 +423,7 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
                 int64_t mask = acc[key_of(base)] & ~(1LL << i);
                 for (int j = 0; mask; j++, mask >>= 1)
                     if (mask & 1)
-                        n = add(mv, pr, n, pack(i, j, k, base, 0), priority);
+                        n = add(mv, pr, n, pack(i, j, k, base, 0) | (plain || !partial ? 0 : HOME_FLAG), priority);
             }
             if (!whole && empty_mask && (any_empty != 0 || RANK[base] == 13)) {
                 int em = empty_mask;
@@ -429,7 +485,10 @@ static void pile_hash(const state_t *s, int i, uint64_t *o1, uint64_t *o2)
     int n = s[LEN + i];
     int down = s[DOWN + i];
     uint64_t p1 = 0x9E3779B97F4A7C15ULL, p2 = 0xD1B54A32D192ED03ULL;
-    for (int k = 0; k < n; k++) {
+    /* The hidden cards and the lowest face-up card: the rest of the face-up
+     * tableau follows from the other parts of the state, up to twins. */
+    int last = down < n - 1 ? down : n - 1;
+    for (int k = 0; k <= last; k++) {
         int up = k >= down;
         int card = s[PILE_CAP * i + k];
         p1 ^= Z1[up][k][card];
@@ -498,6 +557,10 @@ static void hash_at(SearchObject *o, int d, uint64_t *h1o, uint64_t *h2o)
     for (int i = 0; i < NPILES; i++) {
         h1 += ph1[i];
         h2 += ph2[i];
+    }
+    for (int f = 0; f < 4; f++) {
+        h1 ^= ZF1[f][s[FOUND + f]];
+        h2 ^= ZF2[f][s[FOUND + f]];
     }
     int wp = s[WP];
     if (o->v[V_PASSES] == 0 && (wp % o->v[V_DRAW] == 0 || wp == s[TLEN]))
@@ -946,6 +1009,7 @@ PyMODINIT_FUNC PyInit__ccore(void)
     PyModule_AddIntConstant(m, "MAX_DEPTH", MAX_DEPTH);
     PyModule_AddIntConstant(m, "MAX_MOVES", MAX_MOVES);
     PyModule_AddIntConstant(m, "TALON_MARK", TALON_MARK);
+    PyModule_AddIntConstant(m, "SHIFT_MARK", SHIFT_MARK);
     PyModule_AddIntConstant(m, "RUNNING", RUNNING);
     PyModule_AddIntConstant(m, "WON", WON);
     PyModule_AddIntConstant(m, "EXHAUSTED", EXHAUSTED);

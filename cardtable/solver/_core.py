@@ -2,7 +2,12 @@
 state hashing and a resumable depth-first search with a transposition table.
 
 Everything here works on the array state of :mod:`cardtable.solver._state`
-and is compiled by numba (``cache=True``: a second run starts at once).
+and is compiled by numba (``cache=True``: a second run starts at once). The
+depth-first searches of :func:`cardtable.solver.solve` run in the C port of
+these functions, :mod:`cardtable.solver._ccore`, which generates the same
+moves and keys (``tests/solver/test_ccore.py`` checks that both visit the
+same states); the kernels here serve the best-first probes
+(:mod:`cardtable.solver._best`), the environments and the tests.
 
 Soundness notes (each pruning keeps every win reachable):
 
@@ -44,16 +49,45 @@ Soundness notes (each pruning keeps every win reachable):
 - *Probes* (see :mod:`cardtable.solver.search`) search the same position in
   other orders; one that tries only some moves of each state (``V_WIDTH``)
   can find a win but never proves a loss.
-- *Twins*: moving part of a face-up run onto another pile uncovers a face-up
-  card ``e``; the target's top can only be ``e``'s twin (same rank and
-  colour), and the position reached is the current one with two runs on
-  twin cards exchanged, which plays the same. So such a move is tried only
-  when ``e`` can then go to its foundation (the rule Klondike-Solver and
-  lonelybot use); moves of part of a run to an empty pile are all tried.
+- *The state key forgets twins.* The key is built from the foundation
+  heights, each pile's face-down cards and its lowest face-up card, the
+  talon, the waste position and the pass: not from the rest of the face-up
+  tableau. That rest follows from the key up to *twins* (two cards of the
+  same rank and colour): the face-up tableau cards are the cards that are
+  nowhere else, and each one that is not the lowest of its pile lies on a
+  card of the rank above and the other colour, one of at most two twins.
+  So two layouts with one key differ only in which twin holds which run.
+  Such layouts are one state of the search, because every search step of
+  one has a counterpart in the other that reaches the same key (the key is
+  a bisimulation of the steps, so a depth-first search with a set of
+  visited keys still finds a win whenever there is one):
+
+  * a run moved onto a pile top has its counterpart: both layouts have as
+    many tops of each rank and colour (each face-up card not lowest in its
+    pile covers one card of the rank above), and moving a lowest card turns
+    up or empties the same pile in both. The talon, the foundations and
+    the empty piles are the same;
+  * a card ``x`` going home from a pile top: in the other layout ``x`` may
+    hold the run that lies on its twin ``y`` here. Then ``y`` is a top
+    there (at most one card of the rank below and the other colour is not
+    lowest in its pile, and here ``x`` holds it not), so the run can move
+    onto ``y`` and ``x`` go home: one search step, a move code carrying
+    ``HOME_FLAG``. Moving part of a run onto a pile is tried only in this
+    form: the target's top is the twin of the card uncovered, so the move
+    alone would not change the key;
+  * safe moves must not tell the layouts apart either, so :func:`autoplay`
+    also plays a safe card that the move above can uncover
+    (:func:`_free_buried`): then which safe cards go home depends on the
+    key alone.
+
+  Every pruning below and above reads only what the key holds (the ranks
+  and colours of the face-up cards, kings lowest in their piles, the
+  talon, the foundations), so it treats both layouts alike.
 - A foundation card is not brought back when autoplay would send it home at
   once.
 - The transposition table keys are two independent 64-bit hashes of the
-  canonical state; a false match needs a 128-bit collision.
+  state key above (the foundation heights hashed in, as the face-up cards
+  no longer are); a false match needs a 128-bit collision.
 """
 
 from __future__ import annotations
@@ -94,9 +128,15 @@ ZW1 = _rng.integers(0, 2**63, size=64, dtype=np.int64).astype(np.uint64) * np.ui
 ZW2 = _rng.integers(0, 2**63, size=64, dtype=np.int64).astype(np.uint64) * np.uint64(2)
 ZP1 = _rng.integers(0, 2**63, size=128, dtype=np.int64).astype(np.uint64) * np.uint64(2)
 ZP2 = _rng.integers(0, 2**63, size=128, dtype=np.int64).astype(np.uint64) * np.uint64(2)
+ZF1 = _rng.integers(0, 2**63, size=(4, 14), dtype=np.int64).astype(np.uint64) * np.uint64(2)
+ZF2 = _rng.integers(0, 2**63, size=(4, 14), dtype=np.int64).astype(np.uint64) * np.uint64(2)
+
+#: Move-code flag: after the move, the card it uncovers goes to its foundation.
+HOME_FLAG = 1 << 21
 
 MAX_MOVES = 1024
 TALON_MARK = 64
+SHIFT_MARK = 128
 MAX_DEPTH = 4000
 PASS_CAP = 100
 
@@ -173,6 +213,9 @@ def apply_move(s, code, v):
             s[PILE_CAP * dst + m + k] = s[base + k]
         s[LEN + dst] = m + count
     _take(s, src, count)
+    if code & HOME_FLAG:  # then the card uncovered goes home
+        s[FOUND + SUIT[s[PILE_CAP * src + s[LEN + src] - 1]]] += 1
+        _take(s, src, 1)
 
 
 @njit(cache=True, _nrt=False)
@@ -199,11 +242,48 @@ def free_talon(v):
 
 
 @njit(cache=True, _nrt=False)
+def _free_buried(s, fret):
+    """A safe card ``x`` ready for its foundation but covered by a run,
+    whose twin (same rank and colour) is a pile top: move the run onto the
+    twin and send ``x`` home. Returns ``8 * x's pile + twin's pile``, or -1
+    when there is no such card. (The state key cannot tell this layout from
+    the one with the runs on the twins exchanged, where ``x`` is a top.)"""
+    for suit in range(4):
+        f = s[FOUND + suit]
+        if f >= 13:
+            continue
+        x = suit * 13 + f
+        y = (3 - suit) * 13 + f
+        if not _safe(s, x, fret):
+            continue
+        for i in range(7):
+            n = s[LEN + i]
+            for k in range(s[DOWN + i], n - 1):
+                if s[PILE_CAP * i + k] != x:
+                    continue
+                for j in range(7):
+                    m = s[LEN + j]
+                    if j == i or m == 0 or s[PILE_CAP * j + m - 1] != y:
+                        continue
+                    count = n - 1 - k
+                    for q in range(count):
+                        s[PILE_CAP * j + m + q] = s[PILE_CAP * i + k + 1 + q]
+                    s[LEN + j] = m + count
+                    s[LEN + i] = k + 1
+                    s[FOUND + suit] += 1
+                    _take(s, i, 1)
+                    return 8 * i + j
+    return -1
+
+
+@njit(cache=True, _nrt=False)
 def autoplay(s, v, log, start):
     """Send safe tableau tops (and, when :func:`free_talon`, safe talon
-    cards) to the foundations until none is left. Each is written to ``log``
-    from ``start``: a pile index, or ``TALON_MARK + card`` for a talon card.
-    Returns the new end."""
+    cards) to the foundations until none is left; when none is, a safe card
+    that :func:`_free_buried` can uncover. Each is written to ``log`` from
+    ``start``: a pile index, ``TALON_MARK + card`` for a talon card, or
+    ``SHIFT_MARK + 8 * pile + twin's pile`` for an uncovered one. Returns
+    the new end."""
     fret = v[V_RETURN]
     end = start
     changed = True
@@ -230,6 +310,12 @@ def autoplay(s, v, log, start):
                 s[FOUND + SUIT[card]] += 1
                 _take(s, i, 1)
                 log[end] = i
+                end += 1
+                changed = True
+        if not changed:
+            shifted = _free_buried(s, fret)
+            if shifted >= 0:
+                log[end] = SHIFT_MARK + shifted
                 end += 1
                 changed = True
     return end
@@ -409,7 +495,8 @@ def generate(s, v, mv, pr, plain, acc):
                 j = 0
                 while mask:
                     if mask & 1:
-                        n = _add(mv, pr, n, _pack(i, j, k, base, 0), priority)
+                        n = _add(mv, pr, n, _pack(i, j, k, base, 0) | (0 if plain or not partial else HOME_FLAG),
+                                 priority)
                     mask >>= 1
                     j += 1
             if not whole and empty_mask and (any_empty != 0 or RANK[base] == 13):
@@ -470,7 +557,9 @@ def _pile_hash(s, i):
     down = s[DOWN + i]
     p1 = np.uint64(0x9E3779B97F4A7C15)
     p2 = np.uint64(0xD1B54A32D192ED03)
-    for k in range(n):
+    # The face-down cards and the lowest face-up card only: the rest of the
+    # face-up tableau follows from the other parts of the state, up to twins.
+    for k in range(min(down + 1, n)):
         up = 1 if k >= down else 0
         card = s[PILE_CAP * i + k]
         p1 ^= Z1[up, k, card]
@@ -496,6 +585,9 @@ def _combine(s, v, ph1, ph2, t1, t2):
     for i in range(7):
         h1 += ph1[i]
         h2 += ph2[i]
+    for f in range(4):
+        h1 ^= ZF1[f, s[FOUND + f]]
+        h2 ^= ZF2[f, s[FOUND + f]]
     wp = s[WP]
     if v[V_PASSES] == 0 and (wp % v[V_DRAW] == 0 or wp == s[TLEN]):
         # With unlimited passes these waste positions are all reachable from

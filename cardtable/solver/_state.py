@@ -47,6 +47,11 @@ LOC_FOUNDATION = 9
 V_DRAW, V_PASSES, V_ANY_EMPTY, V_RETURN, V_SALT, V_WIDTH = 0, 1, 2, 3, 4, 5
 
 
+#: Move-code flag of a tableau move: then the card it uncovers goes to its
+#: foundation (one search step; see :mod:`cardtable.solver._core`).
+HOME_FLAG = 1 << 21
+
+
 def pack(src: int, dst: int, count: int, card: int, recycle: int) -> int:
     """A move code: source, target, card count, the card moved (its deck
     index; the waste card for a talon move) and the recycle flag."""

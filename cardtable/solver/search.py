@@ -30,7 +30,7 @@ from cardtable.klondike.moves import DRAW, FOUNDATION, RECYCLE, WASTE, Move, int
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
 from cardtable.solver import _ccore
-from cardtable.solver._state import LOC_FOUNDATION, SRC_TALON, params, state_bytes, unpack
+from cardtable.solver._state import HOME_FLAG, LOC_FOUNDATION, SRC_TALON, params, state_bytes, unpack
 
 __all__ = ["DEFAULT_MAX_STATES", "SearchSchedule", "SolveResult", "SolverError", "relaxation", "solve"]
 
@@ -495,10 +495,24 @@ def _solution(position: Position, variant: Variant, codes: list[int]) -> list[Mo
 
 
 def _play_safe_moves(game: KlondikeGame, marks: list[int]) -> None:
-    """Play in ``game`` the safe foundation moves the core logged (a pile
-    index each, or ``TALON_MARK + card`` for a talon card)."""
+    """Play in ``game`` the safe foundation moves the core logged: a pile
+    index each, ``TALON_MARK + card`` for a talon card, or ``SHIFT_MARK +
+    8 * pile + other pile`` for a card uncovered by moving the run on it onto
+    its twin in the other pile."""
     for mark in marks:
-        if mark >= _ccore.TALON_MARK:
+        if mark >= _ccore.SHIFT_MARK:
+            pile, twin = divmod(mark - _ccore.SHIFT_MARK, 8)
+            cards, top = game.tableau[pile], game.tableau[twin][-1]
+            for count in range(1, len(cards)):
+                card = cards[-1 - count]
+                if (game.foundation[card.suit] + 1 == card.rank and card.rank == top.rank
+                        and card.is_red == top.is_red):
+                    break
+            else:
+                raise AssertionError("solver bug: no card to uncover")
+            game.play(interned(pile, twin, count))
+            game.play(interned(pile, FOUNDATION))
+        elif mark >= _ccore.TALON_MARK:
             _play_from_talon(game, Card.from_index(mark - _ccore.TALON_MARK), FOUNDATION)
         else:
             game.play(interned(mark, FOUNDATION))
@@ -511,6 +525,8 @@ def _expand_code(game: KlondikeGame, code: int) -> list[Move]:
     if src == LOC_FOUNDATION:
         return [interned(FOUNDATION, target, 1, Card.from_index(card).suit)]
     if src != SRC_TALON:
+        if code & HOME_FLAG:  # the run moves, then the card it uncovers goes home
+            return [interned(src, target, count), interned(src, FOUNDATION)]
         return [interned(src, target, count)]
     probe = game.clone()
     moves: list[Move] = []
