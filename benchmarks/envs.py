@@ -3,7 +3,7 @@
 in Kings Corner's AEC environment, with OpenSpiel's ``solitaire`` in the same
 run for the ratio.
 
-Run: ``python benchmarks/envs.py [--seconds 3] [--rounds 3] [--variant draw3] [--json]``
+Run: ``python benchmarks/envs.py [--seconds 3] [--rounds 3] [--variant draw3] [--engine] [--json]``
 (OpenSpiel comes with ``pip install -e '.[bench]'``; without it only
 cardtable's figures are printed).
 
@@ -23,6 +23,10 @@ face-down cards, are sampled and not counted):
   ``legal_actions_mask()``;
 - ``openspiel rl_environment``: OpenSpiel's own RL environment
   (``open_spiel.python.rl_environment.Environment("solitaire")``).
+
+``--engine`` also measures ``Klondike-v0`` played by the rules engine alone
+(the reference path the compiled step is tested against), the same
+environment as it stepped before its step was compiled.
 
 OpenSpiel's solitaire is draw 3 with the whole stock fanned out (every third
 card playable, no draw moves), so ``--variant draw3`` is the nearest
@@ -48,8 +52,13 @@ from cardtable.envs.kings_corner import raw_env
 Measure = Callable[[float], float]
 
 
-def klondike_single(variant: str, cap: int) -> Measure:
-    env = gym.make(cardtable.envs.KLONDIKE_ID, variant=variant, max_steps=cap)
+#: ``Klondike-v0`` stepped by the rules engine alone, made the way ``gym.make`` makes the real one.
+ENGINE_SPEC = gym.envs.registration.EnvSpec(id="KlondikeEngineOnly-v0",
+                                            entry_point="cardtable.envs._reference:EngineKlondikeEnv")
+
+
+def klondike_single(variant: str, cap: int, engine: bool = False) -> Measure:
+    env = gym.make(ENGINE_SPEC if engine else cardtable.envs.KLONDIKE_ID, variant=variant, max_steps=cap)
     rng = np.random.default_rng(1)
 
     def run(seconds: float) -> float:
@@ -165,12 +174,15 @@ def main() -> None:
     parser.add_argument("--variant", default="draw3", help="cardtable rule set (default draw3)")
     parser.add_argument("--cap", type=int, default=150, help="steps per episode at most (default 150)")
     parser.add_argument("--sync-envs", type=int, default=4, help="environments in the sync vector (default 4)")
+    parser.add_argument("--engine", action="store_true", help="also measure Klondike-v0 played by the engine alone")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
     measures: dict[str, Measure] = {
         "cardtable Klondike-v0": klondike_single(args.variant, args.cap),
     }
+    if args.engine:
+        measures["cardtable Klondike-v0, engine alone"] = klondike_single(args.variant, args.cap, engine=True)
     closers = []
     for label, count, mode in ((f"cardtable make_vec sync x{args.sync_envs}", args.sync_envs, "sync"),
                                ("cardtable make_vec async x2", 2, "async")):

@@ -10,9 +10,16 @@ Importing :mod:`cardtable.envs` registers the id, so::
     action = int(env.np_random.choice(info["action_mask"].nonzero()[0]))
     observation, reward, terminated, truncated, info = env.step(action)
 
-The environment is a thin client of :class:`~cardtable.klondike.KlondikeGame`:
-the engine lists the legal moves and plays them; the environment only numbers
-the moves, encodes the player's view and keeps the episode's clock.
+The environment plays by the rules of :class:`~cardtable.klondike.KlondikeGame`,
+the authority, but a step does not go through it: one compiled call
+(:mod:`cardtable.envs._fast`) lists the legal moves with the solver core's
+move generator, which lists exactly the engine's moves, plays the action,
+encodes the player's view and keeps the episode's clock, over the solver's
+array state. A differential test holds every mask, observation, reward and
+episode end to the engine played alone. The engine's copy of the game,
+:attr:`KlondikeEnv.game`, catches up with the episode's moves when it is read
+(by :meth:`~KlondikeEnv.view`, :meth:`~KlondikeEnv.render` and the
+dead-position search).
 
 Actions
 -------
@@ -133,6 +140,7 @@ import numpy as np
 from gymnasium import spaces
 
 from cardtable.cards import Card, Suit
+from cardtable.envs import _fast
 from cardtable.errors import IllegalMoveError, RulesError
 from cardtable.klondike.formats import read_layout
 from cardtable.klondike.game import KlondikeGame, KlondikeOutcome
@@ -141,6 +149,7 @@ from cardtable.klondike.position import DealError, Position
 from cardtable.klondike.render import render
 from cardtable.klondike.variant import Variant
 from cardtable.klondike.view import KlondikeView
+from cardtable.solver._state import STATE_SIZE, encode
 
 __all__ = [
     "ACTION_COUNT",
@@ -376,6 +385,12 @@ class KlondikeEnv(gym.Env[np.ndarray, np.int64]):
     makes the stop action legal; ``illegal_action`` says what an illegal
     action does. ``render_mode="ansi"`` makes :meth:`render` return the
     engine's text picture of the table.
+
+    A step runs in one compiled call (:mod:`cardtable.envs._fast`, over the
+    solver core's array state); the engine's copy of the game,
+    :attr:`game`, is brought up to date only when it is asked for. The
+    settings (``variant``, ``reward_kind``, ``max_steps``, ...) are read at
+    each :meth:`reset`.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 (Gymnasium reads it from the class)
@@ -411,20 +426,16 @@ class KlondikeEnv(gym.Env[np.ndarray, np.int64]):
         self.action_space = spaces.Discrete(ACTION_COUNT)
         low, high = _bounds()
         self.observation_space = spaces.Box(low, high, dtype=np.int16)
-        #: The game being played (the referee's copy: it knows the hidden cards).
-        self.game = KlondikeGame(Position.from_seed(0), self.variant)
         #: The cardtable deal number of the current deal, or ``None`` for a given layout.
         self.deal_seed: int | None = 0
-        self._view = self.game.view()
-        self._legal = _legal_bytes(self._view.legal_moves, self.allow_stop)
-        self._encoder = _Encoder()
+        self._b8, self._obs, self._b32, self._b64, self._hist = _fast.new_arrays()
+        self._mask = self._b8[1, :ACTION_COUNT]
+        self._ctl = self._b64[0]
+        self._settings: tuple[object, ...] = ()
+        self._seen: set[bytes] = set()
+        self._begin(None, 0)
+        _fast.reset(self._b8, self._obs, self._b32, self._b64)
         self._over = True
-        self._steps = 0
-        self._stall = 0
-        self._best_foundation = 0
-        self._fewest_down = 0
-        self._banked = 0.0
-        self._seen: set[tuple[object, ...]] = set()
 
     # ----- starting ------------------------------------------------------------------------
 
@@ -434,20 +445,61 @@ class KlondikeEnv(gym.Env[np.ndarray, np.int64]):
         observation and ``{"action_mask": ...}``."""
         super().reset(seed=seed)
         start, deal_seed = self._start(options or {})
-        self.game = game = KlondikeGame(start, self.variant)
+        if start is not None:
+            start.check_pass_limit(self.variant.passes)  # a pass the variant never reaches is no game
+        self._begin(start, deal_seed)
         self.deal_seed = deal_seed
-        self._steps = self._stall = 0
-        self._best_foundation = game.foundation_count()
-        self._fewest_down = sum(game.face_down)
-        self._banked = 0.0
-        self._seen = {game.key()} if self.truncate_on_repeat else set()
+        status = _fast.reset(self._b8, self._obs, self._b32, self._b64)
+        self._seen.clear()
+        if self.truncate_on_repeat:
+            self._seen.add(self._b64[3].tobytes())
         self._over = False
-        observation, info, terminated, outcome = self._look()
-        if terminated:  # a layout with nothing left to do: any step ends the episode at once
-            info["outcome"] = outcome
-        return observation, info
+        info: dict[str, Any] = {"action_mask": self._mask.copy()}
+        if status:  # a layout with nothing left to do: any step ends the episode at once
+            info["outcome"] = _OUTCOMES[status]
+        return self._obs.copy(), info
 
-    def _start(self, options: dict[str, Any]) -> tuple[Position, int | None]:
+    def _begin(self, start: Position | None, deal_seed: int | None) -> None:
+        """Load ``start`` (``None``: the deal of ``deal_seed``) into the
+        arrays; the engine's game follows when asked for."""
+        self._configure()
+        self._first = start
+        self._first_seed = deal_seed
+        self._game: KlondikeGame | None = None
+        self._synced = 0
+        self._view: KlondikeView | None = None
+        ctl = self._ctl
+        if start is None:
+            assert deal_seed is not None
+            _fast.deal(self._b8, np.uint64(deal_seed))
+            ctl[_fast.C_PASS] = 1
+        else:
+            self._b8[0, :STATE_SIZE] = encode(start)
+            ctl[_fast.C_PASS] = start.pass_number
+        ctl[_fast.C_MOVES] = ctl[_fast.C_STEPS] = ctl[_fast.C_STALL] = ctl[_fast.C_BANKED] = 0
+
+    def _configure(self) -> None:
+        """Give the compiled step the rules and settings (read at each reset)."""
+        settings = (self.variant, self.reward_kind, self.max_steps, self.stall_limit, self.truncate_on_repeat,
+                    self.allow_stop, self.illegal_action)
+        if settings == self._settings:
+            return
+        if self.reward_kind not in REWARDS:
+            raise RulesError(f"unknown reward {self.reward_kind!r}; choose from {', '.join(REWARDS)}")
+        self._settings = settings
+        ctl, variant = self._ctl, self.variant
+        ctl[_fast.C_PASS_LIMIT] = 0 if variant.passes is None else variant.passes
+        ctl[_fast.C_MAX_STEPS] = self.max_steps
+        ctl[_fast.C_STALL_LIMIT] = 0 if self.stall_limit is None else self.stall_limit
+        ctl[_fast.C_REWARD] = _fast.REWARD_KINDS.index(self.reward_kind)
+        ctl[_fast.C_RAISE] = self.illegal_action == "raise"
+        ctl[_fast.C_REPEAT] = self.truncate_on_repeat
+        self._b64[2] = _fast.variant_row(variant.draw, variant.empty == "any", variant.foundation_return)
+        self._b64[4, :53] = [variant.scoring.money(cards) for cards in range(53)]
+        self._mask[STOP] = self.allow_stop
+
+    def _start(self, options: dict[str, Any]) -> tuple[Position | None, int | None]:
+        """The layout to start from, or ``None`` and the deal number."""
         unknown = set(options) - {"deal", "deal_seed"}
         if unknown:
             raise RulesError(f"unknown reset option(s): {', '.join(sorted(map(str, unknown)))}; "
@@ -468,9 +520,8 @@ class KlondikeEnv(gym.Env[np.ndarray, np.int64]):
             number = options["deal_seed"]
             if isinstance(number, bool) or not isinstance(number, int | np.integer) or not 0 <= number < 2**64:
                 raise RulesError(f"'deal_seed' must be a whole number from 0 to 2**64-1, not {number!r}")
-            return Position.from_seed(int(number)), int(number)
-        number = int(self.np_random.integers(0, 2**63))
-        return Position.from_seed(number), number
+            return None, int(number)
+        return None, int(self.np_random.integers(0, 2**63))
 
     # ----- playing -----------------------------------------------------------------------------
 
@@ -478,80 +529,46 @@ class KlondikeEnv(gym.Env[np.ndarray, np.int64]):
         """Take one action; returns ``(observation, reward, terminated, truncated, info)``."""
         if self._over:
             raise RulesError("the episode is over: call reset() first")
-        game = self.game
         index = int(action)
-        self._steps += 1
-        before = game.foundation_count()
-        stopped = False
-        if not 0 <= index < ACTION_COUNT or not self._legal[index]:
-            if self.illegal_action == "raise":
-                self._steps -= 1
-                raise IllegalMoveError(self._why_illegal(index))
-        elif index == STOP:
-            stopped = True
-        else:
-            game.play(_MOVES[index])
-        after = game.foundation_count()
-        if self.reward_kind == "foundation":
-            reward = float(after - before)
-        elif self.reward_kind == "win":
-            reward = 1.0 if after == 52 and before < 52 else 0.0
-        else:
-            money = float(self.variant.scoring.money(after))
-            reward, self._banked = money - self._banked, money
-        observation, info, terminated, outcome = self._look()
-        truncated = False
-        if not terminated and stopped:
-            terminated, outcome = True, "stopped"
-        if not terminated:
-            terminated, truncated, outcome = self._clock()
+        status, reward = _step(self._b8, self._obs, self._b32, self._b64, self._hist,
+                               index if 0 <= index < ACTION_COUNT else -1)
+        if status:
+            return self._finish(status, index, reward)
+        return self._obs.copy(), reward, False, False, {"action_mask": self._mask.copy()}
+
+    def _finish(self, status: int, index: int, reward: float) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """The rest of a step that ends the episode or needs more than the compiled call."""
+        if status == _fast.ILLEGAL:
+            raise IllegalMoveError(self._why_illegal(index))
+        ctl = self._ctl
+        terminated = truncated = False
+        outcome = event = ""
+        if status in _OUTCOMES:
+            terminated, outcome = True, _OUTCOMES[status]
+        elif status == _fast.STALLED:
+            event = "stalled"
+        elif status == _fast.CLOCK:
+            key = self._b64[3].tobytes()
+            if ctl[_fast.C_PROGRESS]:
+                self._seen.clear()
+            elif key in self._seen:
+                event = "repeated position"
+            self._seen.add(key)
+        if event:
+            if self.game.progress_possible(self.dead_search_limit) is False:
+                terminated, outcome = True, _OUTCOME_NO_PROGRESS
+            else:
+                truncated, outcome = True, event
+        elif not terminated and ctl[_fast.C_STEPS] >= self.max_steps:
+            truncated, outcome = True, "max steps"
+        info: dict[str, Any] = {"action_mask": self._mask.copy()}
         if terminated or truncated:
             self._over = True
             info["outcome"] = outcome
-            info["foundation"] = after
-        return observation, reward, terminated, truncated, info
-
-    def _look(self) -> tuple[np.ndarray, dict[str, Any], bool, str]:
-        """Observe the position; note whether the rules have ended the game."""
-        view = self._view = self.game.view()
-        legal = view.legal_moves
-        self._legal = flags = _legal_bytes(legal, self.allow_stop)
-        info = {"action_mask": np.frombuffer(bytearray(flags), dtype=np.int8)}
-        observation = self._encoder.encode(view)
-        if sum(view.foundation) == 52:  # won, even where kings could come back from the foundations
-            return observation, info, True, "won"
-        if not legal:
-            return observation, info, True, "no legal move"
-        return observation, info, False, ""
-
-    def _clock(self) -> tuple[bool, bool, str]:
-        """The environment's limits: (terminated, truncated, outcome)."""
-        view = self._view
-        found, down = sum(view.foundation), sum(view.face_down)
-        event = ""
-        if found > self._best_foundation or down < self._fewest_down:
-            self._best_foundation = max(found, self._best_foundation)
-            self._fewest_down = min(down, self._fewest_down)
-            self._stall = 0
-            self._seen.clear()
-            if self.truncate_on_repeat:
-                self._seen.add(self.game.key())
-        else:
-            self._stall += 1
-            if self.stall_limit is not None and self._stall >= self.stall_limit:
-                event = "stalled"
-            elif self.truncate_on_repeat:
-                key = self.game.key()
-                if key in self._seen:
-                    event = "repeated position"
-                self._seen.add(key)
-        if event:
-            if self.game.progress_possible(self.dead_search_limit) is False:
-                return True, False, KlondikeOutcome.NO_PROGRESS.value.removeprefix("lost: ")
-            return False, True, event
-        if self._steps >= self.max_steps:
-            return False, True, "max steps"
-        return False, False, ""
+            info["foundation"] = int(ctl[_fast.C_FOUND])
+        elif ctl[_fast.C_MOVES] == len(self._hist):
+            self._hist = np.concatenate([self._hist, np.zeros_like(self._hist)])
+        return self._obs.copy(), reward, terminated, truncated, info
 
     def _why_illegal(self, index: int) -> str:
         if not 0 <= index < ACTION_COUNT:
@@ -563,14 +580,35 @@ class KlondikeEnv(gym.Env[np.ndarray, np.int64]):
 
     # ----- what the player sees ---------------------------------------------------------------
 
+    @property
+    def game(self) -> KlondikeGame:
+        """The game being played: the referee's copy, which knows the hidden
+        cards. It is the engine's :class:`~cardtable.klondike.KlondikeGame`,
+        brought up to date with the episode's moves when read; a new episode
+        starts a new one."""
+        game = self._game
+        if game is None:
+            if self._first is None:
+                self._first = Position.from_seed(self._first_seed or 0)
+            game = self._game = KlondikeGame(self._first, self.variant)
+        played = int(self._ctl[_fast.C_MOVES])
+        if self._synced < played:
+            for index in self._hist[self._synced:played].tolist():
+                game.play(_MOVES[index])
+            self._synced = played
+        return game
+
     def action_masks(self) -> np.ndarray:
         """The legal actions now, as ``np.int8`` (1: legal), the same as the
         last ``info["action_mask"]``."""
-        return np.frombuffer(bytearray(self._legal), dtype=np.int8)
+        return self._mask.copy()
 
     def view(self) -> KlondikeView:
         """The player's view of the position now."""
-        return self._view
+        view = self._view
+        if view is None or view.moves_played != self._ctl[_fast.C_MOVES]:
+            view = self._view = self.game.view()
+        return view
 
     def render(self) -> str | None:
         """With ``render_mode="ansi"``: the table as text (face-down cards as
@@ -578,6 +616,12 @@ class KlondikeEnv(gym.Env[np.ndarray, np.int64]):
         if self.render_mode != "ansi":
             return None
         return render(self.game.position(), unicode=False, passes=self.variant.passes, draw=self.variant.draw)
+
+
+_step = _fast.step
+#: What a step result from the compiled call that ends the game by its rules says.
+_OUTCOMES = {_fast.WON: "won", _fast.NO_MOVES: "no legal move", _fast.STOPPED: "stopped"}
+_OUTCOME_NO_PROGRESS = KlondikeOutcome.NO_PROGRESS.value.removeprefix("lost: ")
 
 
 def _check_fits(position: Position) -> None:

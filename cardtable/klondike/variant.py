@@ -40,7 +40,14 @@ Every place a rule change must touch:
 8. the simulator's compiled copy: ``cardtable/sim/_fast.py``, which plays only
    the rule identities ``cardtable/sim/runner.py`` names (compared by
    :meth:`Variant.rules_key`, so a new field sends games to the engine until
-   the kernel learns it); held by ``tests/sim/test_fast_priority.py``.
+   the kernel learns it); held by ``tests/sim/test_fast_priority.py``;
+9. the solver's C core, ``cardtable/solver/_ccore.c``: a port of the
+   depth-first kernels of ``_core.py``, held to them state for state by
+   ``tests/solver/test_ccore.py``;
+10. the environment's compiled step, ``cardtable/envs/_fast.py``: the pass
+    limit, the Vegas money table from ``Scoring.money`` and the action
+    numbering (it moves by the solver core's plain generator); held by
+    ``tests/envs/test_fast_matches_engine.py``.
 
 ``tests/test_rule_sites.py`` fails when a field is added to :class:`Variant` or
 :class:`Scoring` without :data:`RULE_FIELDS` learning it, pointing here.

@@ -19,7 +19,7 @@ solution is replayed in it before it is reported.
 from typing import TYPE_CHECKING, Any
 
 from cardtable.solver.hint import Hint, heuristic_move, hint
-from cardtable.solver.search import DEFAULT_MAX_STATES, SolverError, SolveResult, relaxation, solve
+from cardtable.solver.search import DEFAULT_MAX_STATES, TIMED_MAX_STATES, SolverError, SolveResult, relaxation, solve
 from cardtable.solver.winnable import WINNABLE_STATE_BUDGET, candidate_seeds, winnable_deal, winnable_seed
 
 if TYPE_CHECKING:
@@ -39,6 +39,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "DEFAULT_MAX_STATES",
+    "TIMED_MAX_STATES",
     "WINNABLE_STATE_BUDGET",
     "Hint",
     "SolveResult",

@@ -71,7 +71,7 @@ B_CTL_SIZE = 14
 NEED_ROOM = 4
 
 #: Bumped with every change to the core functions these kernels inline.
-CORE_REVISION = 3
+CORE_REVISION = 5
 
 #: The arrays :func:`best_start` takes, in order (then ``weight`` and
 #: ``width``), by their names in :func:`new_best_context`.

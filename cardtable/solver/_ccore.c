@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 enum {
     PILE_CAP = 52,
@@ -40,7 +41,6 @@ enum {
 };
 enum { SRC_TALON = 7, LOC_FOUNDATION = 9 };
 enum { HOME_FLAG = 1 << 21 };
-enum { SHIFT_MARK = 128 };
 enum { MAX_MOVES = 1024, TALON_MARK = 64, MAX_DEPTH = 4000, PASS_CAP = 100 };
 enum { RUNNING = 0, WON = 1, EXHAUSTED = 2, TABLE_FULL = 3 };
 enum { V_DRAW, V_PASSES, V_ANY_EMPTY, V_RETURN, V_SALT, V_WIDTH, V_SIZE };
@@ -195,48 +195,6 @@ static inline int is_safe(const state_t *s, int card, int fret)
 
 static inline int free_talon(const int64_t *v) { return v[V_DRAW] == 1 && v[V_PASSES] == 0; }
 
-/* A safe card X ready for its foundation but covered by a run, when its
- * twin Y (same rank and colour) is a pile top: move the run onto Y and send
- * X home (logged as SHIFT_MARK + 8 * pile of X + pile of Y). The state key
- * cannot tell this layout from the one with the runs of X and Y exchanged,
- * in which X is a top, so autoplay must play X in both. */
-static int free_buried(state_t *s, int fret, int16_t *log, int end, int *changed)
-{
-    for (int suit = 0; suit < 4; suit++) {
-        int f = s[FOUND + suit];
-        if (f >= 13)
-            continue;
-        int x = suit * 13 + f;
-        int y = (3 - suit) * 13 + f;
-        if (!is_safe(s, x, fret))
-            continue;
-        for (int i = 0; i < NPILES; i++) {
-            int n = s[LEN + i];
-            for (int k = s[DOWN + i]; k < n - 1; k++) {
-                if (s[PILE_CAP * i + k] != x)
-                    continue;
-                for (int j = 0; j < NPILES; j++) {
-                    int m = s[LEN + j];
-                    if (j == i || m == 0 || s[PILE_CAP * j + m - 1] != y)
-                        continue;
-                    int count = n - 1 - k;
-                    for (int q = 0; q < count; q++)
-                        s[PILE_CAP * j + m + q] = s[PILE_CAP * i + k + 1 + q];
-                    s[LEN + j] = (state_t)(m + count);
-                    s[LEN + i] = (state_t)(k + 1);
-                    s[FOUND + suit] += 1;
-                    take(s, i, 1);
-                    if (log)
-                        log[end] = (int16_t)(SHIFT_MARK + 8 * i + j);
-                    *changed = 1;
-                    return end + 1;
-                }
-            }
-        }
-    }
-    return end;
-}
-
 /* Send safe cards home; log each (a pile, or TALON_MARK + card) when log is
  * not NULL. Returns the new end of the log. */
 static int autoplay(state_t *s, const int64_t *v, int16_t *log, int end)
@@ -275,8 +233,6 @@ static int autoplay(state_t *s, const int64_t *v, int16_t *log, int end)
                 changed = 1;
             }
         }
-        if (!changed)
-            end = free_buried(s, fret, log, end, &changed);
     }
     return end;
 }
@@ -589,20 +545,41 @@ static int table_insert(uint64_t *table, int bits, uint64_t h1, uint64_t h2)
     return 1;
 }
 
+/* A zeroed table of 2**bits entries: mapped pages (zero until written),
+ * asked to be huge pages, as the probes land anywhere in it. */
+static uint64_t *table_alloc(int bits)
+{
+    size_t size = ((size_t)2 << bits) * sizeof(uint64_t);
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    if (size >= ((size_t)2 << 20))
+        madvise(p, size, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+static void table_free(uint64_t *table, int bits)
+{
+    if (table)
+        munmap(table, ((size_t)2 << bits) * sizeof(uint64_t));
+}
+
 /* Double the table; 0 when it is at its largest or memory ran out. */
 static int grow_table(SearchObject *o)
 {
     if (o->table_bits >= o->max_bits)
         return 0;
     int bits = o->table_bits + 1;
-    uint64_t *bigger = calloc((size_t)2 << bits, sizeof(uint64_t));
+    uint64_t *bigger = table_alloc(bits);
     if (!bigger)
         return 0;
     size_t size = (size_t)1 << o->table_bits;
     for (size_t idx = 0; idx < size; idx++)
         if (o->table[2 * idx] != 0)
             table_insert(bigger, bits, o->table[2 * idx], o->table[2 * idx + 1]);
-    free(o->table);
+    table_free(o->table, o->table_bits);
     o->table = bigger;
     o->table_bits = bits;
     return 1;
@@ -747,7 +724,7 @@ static void Search_dealloc(SearchObject *o)
     free(o->ph2);
     free(o->th1);
     free(o->th2);
-    free(o->table);
+    table_free(o->table, o->table_bits);
     Py_TYPE(o)->tp_free((PyObject *)o);
 }
 
@@ -779,7 +756,7 @@ static int Search_init(SearchObject *o, PyObject *args, PyObject *kwds)
     o->th2 = malloc(depth * sizeof(uint64_t));
     o->table_bits = start_bits < max_bits ? start_bits : max_bits;
     o->max_bits = max_bits;
-    o->table = calloc((size_t)2 << o->table_bits, sizeof(uint64_t));
+    o->table = table_alloc(o->table_bits);
     if (!o->states || !o->mv || !o->nm || !o->mi || !o->ph1 || !o->ph2 || !o->th1 || !o->th2 || !o->table) {
         PyErr_NoMemory();
         return -1;
@@ -1009,7 +986,6 @@ PyMODINIT_FUNC PyInit__ccore(void)
     PyModule_AddIntConstant(m, "MAX_DEPTH", MAX_DEPTH);
     PyModule_AddIntConstant(m, "MAX_MOVES", MAX_MOVES);
     PyModule_AddIntConstant(m, "TALON_MARK", TALON_MARK);
-    PyModule_AddIntConstant(m, "SHIFT_MARK", SHIFT_MARK);
     PyModule_AddIntConstant(m, "RUNNING", RUNNING);
     PyModule_AddIntConstant(m, "WON", WON);
     PyModule_AddIntConstant(m, "EXHAUSTED", EXHAUSTED);

@@ -75,10 +75,11 @@ Soundness notes (each pruning keeps every win reachable):
     ``HOME_FLAG``. Moving part of a run onto a pile is tried only in this
     form: the target's top is the twin of the card uncovered, so the move
     alone would not change the key;
-  * safe moves must not tell the layouts apart either, so :func:`autoplay`
-    also plays a safe card that the move above can uncover
-    (:func:`_free_buried`): then which safe cards go home depends on the
-    key alone.
+  * safe moves do not tell the layouts apart: a safe card ready for its
+    foundation never has a card on it when autoplay stops (the cards that
+    could lie on it, one rank lower and the other colour, are on their
+    foundations, or are aces, which autoplay sends home first), so it is a
+    top in every layout of its key.
 
   Every pruning below and above reads only what the key holds (the ranks
   and colours of the face-up cards, kings lowest in their piles, the
@@ -136,7 +137,6 @@ HOME_FLAG = 1 << 21
 
 MAX_MOVES = 1024
 TALON_MARK = 64
-SHIFT_MARK = 128
 MAX_DEPTH = 4000
 PASS_CAP = 100
 
@@ -242,48 +242,11 @@ def free_talon(v):
 
 
 @njit(cache=True, _nrt=False)
-def _free_buried(s, fret):
-    """A safe card ``x`` ready for its foundation but covered by a run,
-    whose twin (same rank and colour) is a pile top: move the run onto the
-    twin and send ``x`` home. Returns ``8 * x's pile + twin's pile``, or -1
-    when there is no such card. (The state key cannot tell this layout from
-    the one with the runs on the twins exchanged, where ``x`` is a top.)"""
-    for suit in range(4):
-        f = s[FOUND + suit]
-        if f >= 13:
-            continue
-        x = suit * 13 + f
-        y = (3 - suit) * 13 + f
-        if not _safe(s, x, fret):
-            continue
-        for i in range(7):
-            n = s[LEN + i]
-            for k in range(s[DOWN + i], n - 1):
-                if s[PILE_CAP * i + k] != x:
-                    continue
-                for j in range(7):
-                    m = s[LEN + j]
-                    if j == i or m == 0 or s[PILE_CAP * j + m - 1] != y:
-                        continue
-                    count = n - 1 - k
-                    for q in range(count):
-                        s[PILE_CAP * j + m + q] = s[PILE_CAP * i + k + 1 + q]
-                    s[LEN + j] = m + count
-                    s[LEN + i] = k + 1
-                    s[FOUND + suit] += 1
-                    _take(s, i, 1)
-                    return 8 * i + j
-    return -1
-
-
-@njit(cache=True, _nrt=False)
 def autoplay(s, v, log, start):
     """Send safe tableau tops (and, when :func:`free_talon`, safe talon
-    cards) to the foundations until none is left; when none is, a safe card
-    that :func:`_free_buried` can uncover. Each is written to ``log`` from
-    ``start``: a pile index, ``TALON_MARK + card`` for a talon card, or
-    ``SHIFT_MARK + 8 * pile + twin's pile`` for an uncovered one. Returns
-    the new end."""
+    cards) to the foundations until none is left. Each is written to ``log``
+    from ``start``: a pile index, or ``TALON_MARK + card`` for a talon card.
+    Returns the new end."""
     fret = v[V_RETURN]
     end = start
     changed = True
@@ -310,12 +273,6 @@ def autoplay(s, v, log, start):
                 s[FOUND + SUIT[card]] += 1
                 _take(s, i, 1)
                 log[end] = i
-                end += 1
-                changed = True
-        if not changed:
-            shifted = _free_buried(s, fret)
-            if shifted >= 0:
-                log[end] = SHIFT_MARK + shifted
                 end += 1
                 changed = True
     return end

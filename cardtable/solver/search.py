@@ -19,6 +19,7 @@ order, and growing an array replaces its entry.
 
 from __future__ import annotations
 
+import importlib
 import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -32,10 +33,15 @@ from cardtable.klondike.variant import Variant
 from cardtable.solver import _ccore
 from cardtable.solver._state import HOME_FLAG, LOC_FOUNDATION, SRC_TALON, params, state_bytes, unpack
 
-__all__ = ["DEFAULT_MAX_STATES", "SearchSchedule", "SolveResult", "SolverError", "relaxation", "solve"]
+__all__ = ["DEFAULT_MAX_STATES", "TIMED_MAX_STATES", "SearchSchedule", "SolveResult", "SolverError", "relaxation",
+           "solve"]
 
-#: The state budget when none is given (it bounds memory too; see :func:`solve`).
+#: The state budget when neither a budget nor a time limit is given (the
+#: answer is then the same on any machine; it bounds memory too: see :func:`solve`).
 DEFAULT_MAX_STATES = 20_000_000
+#: The state budget when a time limit is given but no budget: the clock
+#: governs, and this only caps memory, at about 2 GiB (see :func:`solve`).
+TIMED_MAX_STATES = 40_000_000
 
 Result = Literal["won", "unwinnable", "unknown"]
 
@@ -204,17 +210,16 @@ class _BestSearch(_Search):
 
     def __init__(self, position: Position, variant: Variant, budget: int, weight: int, width: int, *,
                  label: str = "") -> None:
-        from cardtable.solver import _best
         from cardtable.solver._state import encode, variant_params
 
-        self._best = _best
+        self._best = importlib.import_module("cardtable.solver._best")  # numba kernels, untyped
         self._setup(budget, width)
         v = variant_params(variant)
-        self.arrays = _best.new_best_context(min(self.max_bits, _START_BITS), 1 << _START_BITS, v)
+        self.arrays = self._best.new_best_context(min(self.max_bits, _START_BITS), 1 << _START_BITS, v)
         self.arrays["states"][0] = encode(position)
         self.ctl = self.arrays["ctl"]
         self.label = label or f"best-first (weight {weight}, {_width_text(width)})"
-        _best.best_start(*self.args(_best.START_ARGS), weight, width)
+        self._best.best_start(*self.args(self._best.START_ARGS), weight, width)
 
     def args(self, names: tuple[str, ...]) -> tuple[Any, ...]:
         """The arrays called ``names``, in that order: a kernel's arguments."""
@@ -306,7 +311,9 @@ class SearchSchedule:
                  max_states: int | None = None) -> None:
         self.began = time.perf_counter()
         #: The total state budget of every search together.
-        self.budget = DEFAULT_MAX_STATES if max_states is None else max_states
+        if max_states is None:
+            max_states = DEFAULT_MAX_STATES if timeout is None else TIMED_MAX_STATES
+        self.budget = max_states
         if self.budget < 1:
             raise SolverError(f"the state budget must be at least 1, not {self.budget}")
         if timeout is not None and timeout <= 0:
@@ -433,10 +440,14 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     """Decide whether ``position`` can be won under ``variant``.
 
     ``timeout`` (seconds) and ``max_states`` bound the search; when one runs
-    out the result is ``unknown``. ``max_states`` counts the states of every
-    search below together, and their tables grow with the states they hold,
-    so memory stays bounded: at most about 70 bytes a state (2.4 GB for 52
-    million states, say). A bad budget or timeout raises :class:`SolverError`.
+    out the result is ``unknown``, and its ``reason`` says which. With
+    neither, the budget is :data:`DEFAULT_MAX_STATES` (the same answer on
+    any machine); with a time limit alone, the clock governs and the budget
+    is :data:`TIMED_MAX_STATES`, which only caps memory. ``max_states``
+    counts the states of every search below together, and their tables grow
+    with the states they hold, so memory stays bounded: at most about 45
+    bytes a state (under 2 GiB at :data:`TIMED_MAX_STATES`). A bad budget or
+    timeout raises :class:`SolverError`.
 
     The main search is one exhaustive depth-first search. Depth-first search
     can sink its time into a lost subtree that another move order would have
@@ -495,24 +506,10 @@ def _solution(position: Position, variant: Variant, codes: list[int]) -> list[Mo
 
 
 def _play_safe_moves(game: KlondikeGame, marks: list[int]) -> None:
-    """Play in ``game`` the safe foundation moves the core logged: a pile
-    index each, ``TALON_MARK + card`` for a talon card, or ``SHIFT_MARK +
-    8 * pile + other pile`` for a card uncovered by moving the run on it onto
-    its twin in the other pile."""
+    """Play in ``game`` the safe foundation moves the core logged (a pile
+    index each, or ``TALON_MARK + card`` for a talon card)."""
     for mark in marks:
-        if mark >= _ccore.SHIFT_MARK:
-            pile, twin = divmod(mark - _ccore.SHIFT_MARK, 8)
-            cards, top = game.tableau[pile], game.tableau[twin][-1]
-            for count in range(1, len(cards)):
-                card = cards[-1 - count]
-                if (game.foundation[card.suit] + 1 == card.rank and card.rank == top.rank
-                        and card.is_red == top.is_red):
-                    break
-            else:
-                raise AssertionError("solver bug: no card to uncover")
-            game.play(interned(pile, twin, count))
-            game.play(interned(pile, FOUNDATION))
-        elif mark >= _ccore.TALON_MARK:
+        if mark >= _ccore.TALON_MARK:
             _play_from_talon(game, Card.from_index(mark - _ccore.TALON_MARK), FOUNDATION)
         else:
             game.play(interned(mark, FOUNDATION))
