@@ -1,21 +1,45 @@
-"""Benchmark: cardtable's solver against Klondike-Solver (PyPI ``pyksolve``).
+"""Benchmark: cardtable's solver against other exact Klondike solvers.
 
-Both solve the same random deals (``Position.from_seed(start + i)``) in the
-same run, one after the other in this process. Klondike-Solver plays
-unlimited passes, kings only in empty piles and foundation cards allowed
-back, so the comparison runs on ``thoughtful1`` and ``thoughtful3``; the
-limited-pass modes (draw 3 with three passes, draw 1 with one pass) run
-cardtable alone, since no peer solves them.
+Every solver takes the same random deals (``Position.from_seed(start + i)``)
+in the same run, one after the other: cardtable in this process, then
+Klondike-Solver (PyPI ``pyksolve``, also in this process), then the peers
+built by hand that are present, each as a child process with the same time
+limit (docs/peers.md says how to build them):
 
-For each mode it prints the deals decided (won plus unwinnable) within the
-timeout, won / unwinnable / unknown counts, the winnable share of decided
-deals with its 95% Wilson interval, the median and mean seconds per deal,
-and every disagreement (one says won, the other unwinnable). Every cardtable
-win has been replayed in the engine by the solver; Klondike-Solver's wins are
-replayed here too.
+* Solvitaire, when a ``solvitaire`` program is on the PATH or ``--solvitaire``
+  names one; it reads the deal as Solvitaire JSON.
+* lonelybot, when ``--lonelybot`` names its ``lonecli`` (or the
+  ``lonelybot-solve`` driver); it reads the deal as an exact seed.
+
+The peers play draw 1 or draw 3 with unlimited passes, kings only in empty
+piles, and foundation cards allowed back, so they run on ``thoughtful1`` and
+``thoughtful3`` (modes ``draw1`` and ``draw3``); the limited-pass modes
+(draw 3 with three passes, draw 1 with one pass) run cardtable alone. The
+one rule difference left is Solvitaire's: its Klondike presets move part of
+a built group onto another pile only when the card it uncovers can go to a
+foundation (should that ever change a verdict, the deal is listed as a
+disagreement).
+
+For each mode and solver it prints the deals decided (won plus unwinnable)
+within the timeout, won / unwinnable / unknown counts, the winnable share of
+decided deals with its 95% Wilson interval, the median, mean and 90th
+percentile of seconds per deal (a deal that hit the limit counts with the
+time it took), peak memory, the time ratios against cardtable, and every
+disagreement (one says won, another unwinnable). Every cardtable win has been
+replayed in the engine by the solver; Klondike-Solver's wins are replayed
+here too. cardtable's times are taken on warm code: before each mode it
+solves one deal outside the set, which is not counted.
+
+Peak memory: for a peer, GNU time's figure for each run (the largest and the
+median are shown); for cardtable, the peak resident memory of this process
+so far (it includes Python, numpy and the compiled core), and its growth
+since the warm-up. Klondike-Solver runs inside this process, so it has no
+figure of its own.
 
     python benchmarks/solver.py --deals 1000 --timeout 60
-    python benchmarks/solver.py --deals 100 --modes draw1 draw3 --jsonl results.jsonl
+    python benchmarks/solver.py --deals 100 --modes draw1 draw3 --timeout 30 \\
+        --lonelybot /root/peers/lonelybot-solve/target/release/lonelybot-solve
+    python benchmarks/solver.py --deals 100 --modes draw1 draw3 --jsonl results.jsonl --no-peer
 
 Klondike-Solver has no time limit, only a state limit (``--peer-states``,
 its fast mode's default 5,000,000); a peer answer that took longer than
@@ -25,12 +49,21 @@ its fast mode's default 5,000,000); a peer answer that took longer than
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
+import resource
+import shutil
 import statistics
 import sys
+import tempfile
 import time
+from dataclasses import dataclass, field
 from typing import TextIO
 
+from _peers import solve_lonelybot, solve_solvitaire
+
+from cardtable.errors import UsageError
 from cardtable.klondike import KlondikeGame, Move, Position, Variant
 from cardtable.klondike.formats import moves_from_klondike_solver, to_pysol
 from cardtable.solver import solve
@@ -42,6 +75,10 @@ MODES = {
     "draw3-3passes": (Variant.preset("thoughtful3").replace(passes=3), None),
     "draw1-1pass": (Variant.preset("thoughtful1").replace(passes=1), None),
 }
+
+RULES_NOTE = ("  rules: every solver plays draw {draw}, unlimited passes, kings only in empty piles, foundation "
+              "cards allowed back;\n  Solvitaire moves part of a built group onto another pile only when the "
+              "card it uncovers can go to a foundation")
 
 
 def peer_solve(position: Position, draw: int, max_states: int) -> tuple[str, float, list[str]]:
@@ -73,83 +110,226 @@ def _replays(position: Position, variant: Variant, moves: list[str]) -> bool:
     return game.is_won()
 
 
-def _line(name: str, results: list[str], times: list[float], timeout: float) -> str:
-    won = sum(r == "won" for r in results)
-    lost = sum(r == "unwinnable" for r in results)
-    decided = [r != "unknown" and t <= timeout for r, t in zip(results, times, strict=True)]
-    text = (f"  {name:<16} decided {sum(decided)}/{len(results)} ({100 * sum(decided) / len(results):.1f}%)"
-            f"  won {won}  unwinnable {lost}  unknown {len(results) - won - lost}"
-            f"  median {statistics.median(times):.4f} s  mean {statistics.fmean(times):.4f} s")
-    if won + lost:
-        low, high = wilson(won, won + lost)
-        share = 100 * won / (won + lost)
-        text += f"\n  {'':<16} winnable {share:.2f}% of decided (95% {100 * low:.2f}..{100 * high:.2f}%)"
+@dataclass
+class Tally:
+    """One solver's answers in one mode, deal by deal."""
+
+    name: str
+    results: list[str] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+    peaks_kib: list[int] = field(default_factory=list)
+    own_seconds: list[float] = field(default_factory=list)
+
+    def add(self, result: str, seconds: float, peak_kib: int | None = None, own_seconds: float | None = None,
+            ) -> None:
+        self.results.append(result)
+        self.seconds.append(seconds)
+        if peak_kib is not None:
+            self.peaks_kib.append(peak_kib)
+        if own_seconds is not None:
+            self.own_seconds.append(own_seconds)
+
+    def decided(self, timeout: float) -> list[str]:
+        """Each deal's answer, ``unknown`` where it came after the time limit."""
+        return [r if t <= timeout else "unknown" for r, t in zip(self.results, self.seconds, strict=True)]
+
+
+def _p90(values: list[float]) -> float:
+    return statistics.quantiles(values, n=10, method="inclusive")[-1] if len(values) > 1 else values[0]
+
+
+def _mb(kib: float) -> str:
+    return f"{kib / 1024:.0f} MB" if kib >= 10 * 1024 else f"{kib / 1024:.1f} MB"
+
+
+def _line(tally: Tally, timeout: float, memory: str) -> str:
+    results = tally.decided(timeout)
+    times = tally.seconds
+    won = results.count("won")
+    lost = results.count("unwinnable")
+    decided = won + lost
+    text = (f"  {tally.name:<16} decided {decided}/{len(results)} ({100 * decided / len(results):.1f}%)"
+            f"  won {won}  unwinnable {lost}  unknown {len(results) - decided}"
+            f"\n  {'':<16} median {statistics.median(times):.4f} s  mean {statistics.fmean(times):.4f} s"
+            f"  p90 {_p90(times):.4f} s  {memory}")
+    if tally.own_seconds:
+        own = tally.own_seconds
+        text += (f"\n  {'':<16} by its own clock (no program start): median {statistics.median(own):.4f} s"
+                 f"  mean {statistics.fmean(own):.4f} s")
+    if decided:
+        low, high = wilson(won, decided)
+        text += (f"\n  {'':<16} winnable {100 * won / decided:.2f}% of decided"
+                 f" (95% {100 * low:.2f}..{100 * high:.2f}%)")
     return text
 
 
-def run_mode(name: str, seeds: list[int], timeout: float, peer_states: int, peer: bool,
-             rows: list[dict[str, object]], max_states: int, log: TextIO | None = None) -> str:
+def _peak_kib() -> int:
+    """This process's peak resident memory so far, in KiB (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+@dataclass(frozen=True)
+class Peers:
+    """Which solvers besides cardtable take part."""
+
+    klondike_solver: bool
+    solvitaire: str | None
+    lonelybot: str | None
+    peer_states: int
+
+
+def run_mode(name: str, seeds: list[int], timeout: float, peers: Peers, rows: list[dict[str, object]],
+             max_states: int, log: TextIO | None = None) -> str:
     variant, draw = MODES[name]
-    ours: list[str] = []
-    our_times: list[float] = []
-    theirs: list[str] = []
-    their_times: list[float] = []
+    warm_seed = seeds[0] - 1 if seeds[0] > 0 else seeds[-1] + 1
+    with contextlib.suppress(Exception):  # a solver bug shows again on the deals themselves
+        solve(Position.from_seed(warm_seed), variant, timeout=min(timeout, 10.0), max_states=200_000)
+    base_kib = _peak_kib()
+    ours = Tally("cardtable")
+    tallies: list[Tally] = []
+    if draw is not None:
+        if peers.klondike_solver:
+            tallies.append(Tally("Klondike-Solver"))
+        if peers.solvitaire:
+            tallies.append(Tally("Solvitaire"))
+        if peers.lonelybot:
+            tallies.append(Tally("lonelybot"))
     problems: list[str] = []
-    for n, seed in enumerate(seeds, 1):
-        position = Position.from_seed(seed)
-        result = solve(position, variant, timeout=timeout, max_states=max_states)
-        ours.append(result.result)
-        our_times.append(result.seconds)
-        row: dict[str, object] = {"mode": name, "seed": seed, "result": result.result,
-                                  "seconds": result.seconds, "states": result.states}
-        if peer and draw is not None:
-            their, seconds, moves = peer_solve(position, draw, peer_states)
-            theirs.append(their)
-            their_times.append(seconds)
-            row.update(peer=their, peer_seconds=seconds)
-            if their == "won" and not _replays(position, variant, moves):
-                problems.append(f"seed {seed}: Klondike-Solver's solution does not replay")
-            if {their, result.result} == {"won", "unwinnable"}:
-                problems.append(f"seed {seed}: cardtable {result.result}, Klondike-Solver {their}")
-        rows.append(row)
-        if log is not None:  # written as it goes, so an interrupted run keeps what it did
-            log.write(json.dumps(row) + "\n")
-            log.flush()
-        print(f"\r{name}: {n}/{len(seeds)}", end="", file=sys.stderr, flush=True)
+    with tempfile.TemporaryDirectory(prefix="cardtable-bench-") as folder:
+        for n, seed in enumerate(seeds, 1):
+            position = Position.from_seed(seed)
+            began = time.perf_counter()
+            try:
+                result = solve(position, variant, timeout=timeout, max_states=max_states)
+                verdict, states = result.result, result.states
+            except Exception as error:  # a solver bug: reported with the deal, and the run goes on
+                verdict, states = "unknown", 0
+                problems.append(f"seed {seed}: cardtable raised {type(error).__name__}: {error}")
+            ours.add(verdict, time.perf_counter() - began)
+            row: dict[str, object] = {"mode": name, "seed": seed, "result": verdict,
+                                      "seconds": ours.seconds[-1], "states": states,
+                                      "cardtable_peak_kib": _peak_kib()}
+            verdicts = {"cardtable": ours.decided(timeout)[-1]}
+            for tally in tallies:
+                assert draw is not None
+                if tally.name == "Klondike-Solver":
+                    their, seconds, moves = peer_solve(position, draw, peers.peer_states)
+                    tally.add(their, seconds)
+                    row.update(peer=their, peer_seconds=seconds)
+                    if their == "won" and not _replays(position, variant, moves):
+                        problems.append(f"seed {seed}: Klondike-Solver's solution does not replay")
+                else:
+                    if tally.name == "Solvitaire":
+                        run = solve_solvitaire(peers.solvitaire or "", position, draw, timeout, folder)
+                    else:
+                        run = solve_lonelybot(peers.lonelybot or "", position, draw, timeout)
+                    tally.add(run.result, run.seconds, run.peak_kib, run.own_seconds)
+                    if not run.killed and (run.status != 0 or run.own_seconds is None):
+                        problems.append(f"seed {seed}: {tally.name} failed (exit status {run.status}); "
+                                        f"it printed {run.output.strip()[-200:]!r}")
+                    key = tally.name.lower()
+                    row.update({key: run.result, f"{key}_seconds": run.seconds,
+                                f"{key}_own_seconds": run.own_seconds, f"{key}_peak_kib": run.peak_kib})
+                verdicts[tally.name] = tally.decided(timeout)[-1]
+            if {"won", "unwinnable"} <= set(verdicts.values()):
+                problems.append(f"seed {seed}: " + ", ".join(f"{k} {v}" for k, v in verdicts.items()))
+            rows.append(row)
+            if log is not None:  # written as it goes, so an interrupted run keeps what it did
+                log.write(json.dumps(row) + "\n")
+                log.flush()
+            print(f"\r{name}: {n}/{len(seeds)}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     out = [f"{name} ({variant.describe()}), {len(seeds)} deals, seeds {seeds[0]}..{seeds[-1]}, timeout {timeout:g} s"]
-    out.append(_line("cardtable", ours, our_times, timeout))
-    if theirs:
-        out.append(_line("Klondike-Solver", theirs, their_times, timeout))
-        ratio_median = statistics.median(our_times) / max(statistics.median(their_times), 1e-9)
-        ratio_mean = statistics.fmean(our_times) / max(statistics.fmean(their_times), 1e-9)
-        out.append(f"  cardtable/Klondike-Solver: median time x{ratio_median:.3f}, mean time x{ratio_mean:.3f}")
+    if tallies:
+        out.append(RULES_NOTE.format(draw=draw))
+    peak = _peak_kib()
+    out.append(_line(ours, timeout, f"peak {_mb(peak)} (this process; +{_mb(peak - base_kib)} since the warm-up)"))
+    for tally in tallies:
+        if tally.peaks_kib:
+            memory = f"peak {_mb(max(tally.peaks_kib))} (median run {_mb(statistics.median(tally.peaks_kib))})"
+        else:
+            memory = "peak: no figure (runs in this process)" if tally.name == "Klondike-Solver" else "peak: no figure"
+        out.append(_line(tally, timeout, memory))
+    for tally in tallies:
+        ratio_median = statistics.median(ours.seconds) / max(statistics.median(tally.seconds), 1e-9)
+        ratio_mean = statistics.fmean(ours.seconds) / max(statistics.fmean(tally.seconds), 1e-9)
+        against = sum({a, b} == {"won", "unwinnable"}
+                      for a, b in zip(ours.decided(timeout), tally.decided(timeout), strict=True))
+        out.append(f"  cardtable/{tally.name}: median time x{ratio_median:.3g}, mean time x{ratio_mean:.3g};"
+                   f" disagreements with cardtable {against}")
     out.append(f"  disagreements: {len(problems)}")
     out.extend(f"    {p}" for p in problems)
     return "\n".join(out)
+
+
+def _program(path: str, option: str) -> str:
+    """``path`` if it names an executable file, else a :class:`UsageError`."""
+    found = shutil.which(path) if os.sep not in path else (path if os.access(path, os.X_OK) else None)
+    if found is None or not os.path.isfile(found):
+        raise UsageError(f"{option} {path}: not an executable program")
+    return found
+
+
+def _have_pyksolve() -> bool:
+    try:
+        import pyksolve.solver  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=1000, help="deals per mode (default 1000)")
     parser.add_argument("--start", type=int, default=1_000_000, help="first seed (default 1000000)")
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per deal (default 60)")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per deal and solver (default 60)")
     parser.add_argument("--peer-states", type=int, default=5_000_000,
                         help="Klondike-Solver's state limit (default 5,000,000, its own default)")
     parser.add_argument("--max-states", type=int, default=60_000_000,
                         help="cardtable's state budget (default 60,000,000: about 4 GB at most)")
     parser.add_argument("--no-peer", action="store_true", help="run cardtable alone")
+    parser.add_argument("--solvitaire", metavar="PATH",
+                        help="Solvitaire's program (default: 'solvitaire' on the PATH, if there is one)")
+    parser.add_argument("--lonelybot", metavar="PATH",
+                        help="lonelybot's lonecli (or the lonelybot-solve driver); lonelybot runs only when given")
     parser.add_argument("--modes", nargs="+", choices=list(MODES), default=list(MODES))
     parser.add_argument("--jsonl", metavar="FILE", help="also write one JSON line per deal and mode")
     args = parser.parse_args(argv)
+    try:
+        if args.deals < 1:
+            raise UsageError(f"--deals {args.deals}: at least 1")
+        if args.start < 0:
+            raise UsageError(f"--start {args.start}: a seed is a whole number >= 0")
+        if not args.timeout > 0:
+            raise UsageError(f"--timeout {args.timeout:g}: more than 0 seconds")
+        solvitaire = lonelybot = None
+        if not args.no_peer:
+            if args.solvitaire is not None:
+                solvitaire = _program(args.solvitaire, "--solvitaire")
+            else:
+                solvitaire = shutil.which("solvitaire")
+            if args.lonelybot is not None:
+                lonelybot = _program(args.lonelybot, "--lonelybot")
+        log = open(args.jsonl, "w", encoding="utf-8") if args.jsonl else None  # noqa: SIM115
+    except (UsageError, OSError) as error:
+        print(f"solver.py: error: {error}", file=sys.stderr)
+        return 2
+    klondike_solver = not args.no_peer and _have_pyksolve()
+    peers = Peers(klondike_solver, solvitaire, lonelybot, args.peer_states)
+    if not args.no_peer:
+        present = [name for name, there in (("Klondike-Solver", klondike_solver), ("Solvitaire", solvitaire),
+                                            ("lonelybot", lonelybot)) if there]
+        absent = [name for name, there in (("Klondike-Solver (pip install pyksolve)", klondike_solver),
+                                           ("Solvitaire (no solvitaire on the PATH)", solvitaire),
+                                           ("lonelybot (no --lonelybot)", lonelybot)) if not there]
+        print(f"peers: {', '.join(present) or 'none'}" + (f"; not running: {', '.join(absent)}" if absent else ""),
+              flush=True)
     seeds = list(range(args.start, args.start + args.deals))
     solve(Position.from_seed(0), Variant.preset("thoughtful3"), max_states=10)  # load the compiled core
     rows: list[dict[str, object]] = []
-    log = open(args.jsonl, "w", encoding="utf-8") if args.jsonl else None  # noqa: SIM115
     try:
         for name in args.modes:
-            report = run_mode(name, seeds, args.timeout, args.peer_states, not args.no_peer, rows,
-                              args.max_states, log)
+            report = run_mode(name, seeds, args.timeout, peers, rows, args.max_states, log)
             print(report, flush=True)
     finally:
         if log is not None:

@@ -480,9 +480,38 @@ typedef struct {
     int table_bits, max_bits;
     int32_t mv_tmp[MAX_MOVES], pr_tmp[MAX_MOVES];
     int64_t acc[64];
+    /* The children of the states on the path, made when a state is
+     * expanded (a stack: those of depth d start at kbase[d]); their keys are
+     * computed then and their table slots prefetched, so that the probes of
+     * one state's children overlap. */
+    state_t *kids;
+    uint64_t *kh;      /* 2 words per child */
+    int8_t *kwon;
+    int64_t *kbase;    /* MAX_DEPTH + 1 */
+    int64_t kcap;
     int64_t depth, states_seen, status, filled, cut, peak, tried;
     int busy;
 } SearchObject;
+
+/* The rest of the key, after the talon and the piles: the foundations,
+ * the waste position and the pass. */
+static inline void finish_key(const SearchObject *o, const state_t *s, uint64_t *h1, uint64_t *h2)
+{
+    for (int f = 0; f < 4; f++) {
+        *h1 ^= ZF1[f][s[FOUND + f]];
+        *h2 ^= ZF2[f][s[FOUND + f]];
+    }
+    int wp = s[WP];
+    if (o->v[V_PASSES] == 0 && (wp % o->v[V_DRAW] == 0 || wp == s[TLEN]))
+        wp = 0;
+    *h1 ^= ZW1[wp];
+    *h2 ^= ZW2[wp];
+    if (o->v[V_PASSES] != 0) {
+        *h1 ^= ZP1[s[PASS]];
+        *h2 ^= ZP2[s[PASS]];
+    }
+    *h1 |= 1ULL;
+}
 
 static void hash_at(SearchObject *o, int d, uint64_t *h1o, uint64_t *h2o)
 {
@@ -514,20 +543,37 @@ static void hash_at(SearchObject *o, int d, uint64_t *h1o, uint64_t *h2o)
         h1 += ph1[i];
         h2 += ph2[i];
     }
-    for (int f = 0; f < 4; f++) {
-        h1 ^= ZF1[f][s[FOUND + f]];
-        h2 ^= ZF2[f][s[FOUND + f]];
+    finish_key(o, s, &h1, &h2);
+    *h1o = h1;
+    *h2o = h2;
+}
+
+/* The key of a child of states[d], computed as hash_at would compute it at
+ * depth d + 1, without writing the per-depth caches. */
+static void child_key(SearchObject *o, int d, const state_t *s, uint64_t *h1o, uint64_t *h2o)
+{
+    const state_t *p = o->states + (size_t)d * STATE_SIZE;
+    const uint64_t *pp1 = o->ph1 + (size_t)d * NPILES, *pp2 = o->ph2 + (size_t)d * NPILES;
+    uint64_t h1, h2;
+    if (s[TLEN] != p[TLEN])
+        talon_hash(s, &h1, &h2);
+    else {
+        h1 = o->th1[d];
+        h2 = o->th2[d];
     }
-    int wp = s[WP];
-    if (o->v[V_PASSES] == 0 && (wp % o->v[V_DRAW] == 0 || wp == s[TLEN]))
-        wp = 0;
-    h1 ^= ZW1[wp];
-    h2 ^= ZW2[wp];
-    if (o->v[V_PASSES] != 0) {
-        h1 ^= ZP1[s[PASS]];
-        h2 ^= ZP2[s[PASS]];
+    for (int i = 0; i < NPILES; i++) {
+        if (s[LEN + i] != p[LEN + i] || s[DOWN + i] != p[DOWN + i]) {
+            uint64_t a, b;
+            pile_hash(s, i, &a, &b);
+            h1 += a;
+            h2 += b;
+        } else {
+            h1 += pp1[i];
+            h2 += pp2[i];
+        }
     }
-    *h1o = h1 | 1ULL;
+    finish_key(o, s, &h1, &h2);
+    *h1o = h1;
     *h2o = h2;
 }
 
@@ -600,6 +646,27 @@ static void sort_moves(int32_t *mv, int32_t *pr, int n)
     }
 }
 
+static int grow_kids(SearchObject *o, int64_t need)
+{
+    int64_t cap = o->kcap;
+    while (cap < need)
+        cap *= 2;
+    state_t *kids = realloc(o->kids, (size_t)cap * STATE_SIZE);
+    if (!kids)
+        return 0;
+    o->kids = kids;
+    uint64_t *kh = realloc(o->kh, (size_t)cap * 2 * sizeof(uint64_t));
+    if (!kh)
+        return 0;
+    o->kh = kh;
+    int8_t *kwon = realloc(o->kwon, (size_t)cap);
+    if (!kwon)
+        return 0;
+    o->kwon = kwon;
+    o->kcap = cap;
+    return 1;
+}
+
 static void expand(SearchObject *o, int d)
 {
     int n = generate(o->states + (size_t)d * STATE_SIZE, o->v, o->mv_tmp, o->pr_tmp, 0, o->acc);
@@ -617,6 +684,26 @@ static void expand(SearchObject *o, int d)
     memcpy(o->mv + (size_t)d * MAX_MOVES, o->mv_tmp, (size_t)n * sizeof(int32_t));
     o->nm[d] = n;
     o->mi[d] = 0;
+    int64_t base = d == 0 ? 0 : o->kbase[d - 1] + o->nm[d - 1];
+    o->kbase[d] = base;
+    if ((d > 0 && o->kbase[d - 1] < 0) || (base + n > o->kcap && !grow_kids(o, base + n))) {
+        o->kbase[d] = -1; /* no room: the children are made one by one */
+        return;
+    }
+    const state_t *parent = o->states + (size_t)d * STATE_SIZE;
+    uint64_t mask = ((uint64_t)1 << o->table_bits) - 1;
+    for (int a = 0; a < n; a++) {
+        int64_t idx = base + a;
+        state_t *child = o->kids + (size_t)idx * STATE_SIZE;
+        memcpy(child, parent, STATE_SIZE);
+        apply_move(child, o->mv_tmp[a], o->v);
+        autoplay(child, o->v, NULL, 0);
+        o->kwon[idx] = (int8_t)trivially_won(child, o->v);
+        if (!o->kwon[idx]) {
+            child_key(o, d, child, &o->kh[2 * idx], &o->kh[2 * idx + 1]);
+            __builtin_prefetch(&o->table[2 * (o->kh[2 * idx] & mask)]);
+        }
+    }
 }
 
 static int64_t run_search(SearchObject *o, int64_t budget)
@@ -641,22 +728,35 @@ static int64_t run_search(SearchObject *o, int64_t budget)
             }
             continue;
         }
-        int32_t code = o->mv[(size_t)d * MAX_MOVES + o->mi[d]];
+        int a = o->mi[d];
         o->mi[d]++;
         o->tried++;
         state_t *child = o->states + (size_t)(d + 1) * STATE_SIZE;
-        memcpy(child, child - STATE_SIZE, STATE_SIZE);
-        apply_move(child, code, o->v);
-        autoplay(child, o->v, NULL, 0);
-        if (trivially_won(child, o->v)) {
-            o->depth = d + 1;
-            o->status = WON;
-            return WON;
-        }
         uint64_t h1, h2;
-        hash_at(o, d + 1, &h1, &h2);
-        if (!table_insert(o->table, o->table_bits, h1, h2))
-            continue;
+        if (o->kbase[d] >= 0) { /* made when the state was expanded */
+            int64_t idx = o->kbase[d] + a;
+            if (o->kwon[idx]) {
+                o->depth = d + 1;
+                o->status = WON;
+                return WON;
+            }
+            if (!table_insert(o->table, o->table_bits, o->kh[2 * idx], o->kh[2 * idx + 1]))
+                continue;
+            memcpy(child, o->kids + (size_t)idx * STATE_SIZE, STATE_SIZE);
+            hash_at(o, d + 1, &h1, &h2); /* fills the caches of depth d + 1 */
+        } else {
+            memcpy(child, child - STATE_SIZE, STATE_SIZE);
+            apply_move(child, o->mv[(size_t)d * MAX_MOVES + a], o->v);
+            autoplay(child, o->v, NULL, 0);
+            if (trivially_won(child, o->v)) {
+                o->depth = d + 1;
+                o->status = WON;
+                return WON;
+            }
+            hash_at(o, d + 1, &h1, &h2);
+            if (!table_insert(o->table, o->table_bits, h1, h2))
+                continue;
+        }
         o->states_seen++;
         o->filled++;
         if (d + 1 >= max_depth) {
@@ -725,6 +825,10 @@ static void Search_dealloc(SearchObject *o)
     free(o->th1);
     free(o->th2);
     table_free(o->table, o->table_bits);
+    free(o->kids);
+    free(o->kh);
+    free(o->kwon);
+    free(o->kbase);
     Py_TYPE(o)->tp_free((PyObject *)o);
 }
 
@@ -757,7 +861,13 @@ static int Search_init(SearchObject *o, PyObject *args, PyObject *kwds)
     o->table_bits = start_bits < max_bits ? start_bits : max_bits;
     o->max_bits = max_bits;
     o->table = table_alloc(o->table_bits);
-    if (!o->states || !o->mv || !o->nm || !o->mi || !o->ph1 || !o->ph2 || !o->th1 || !o->th2 || !o->table) {
+    o->kcap = 4096;
+    o->kids = malloc((size_t)o->kcap * STATE_SIZE);
+    o->kh = malloc((size_t)o->kcap * 2 * sizeof(uint64_t));
+    o->kwon = malloc((size_t)o->kcap);
+    o->kbase = malloc(depth * sizeof(int64_t));
+    if (!o->states || !o->mv || !o->nm || !o->mi || !o->ph1 || !o->ph2 || !o->th1 || !o->th2 || !o->table ||
+        !o->kids || !o->kh || !o->kwon || !o->kbase) {
         PyErr_NoMemory();
         return -1;
     }

@@ -1,0 +1,238 @@
+"""Solvers run as separate programs, for the solver benchmark.
+
+Two exact Klondike solvers are built by hand (docs/peers.md says how):
+
+Solvitaire
+    ``solvitaire --type klondike|klondike-deal-1 --classify --timeout MS DEAL.json``
+    reads the deal as Solvitaire JSON (:func:`cardtable.klondike.formats.to_solvitaire`)
+    and prints one CSV line whose last field is ``solved``, ``unsolvable``,
+    ``timed-out``, ``memory-limit-reached`` or ``terminated``.
+lonelybot
+    ``lonecli solve exact SEED DRAW`` (or the ``lonelybot-solve`` driver,
+    which takes the same arguments) reads the deal as an *exact seed*: the
+    rank of the 52-card permutation (:func:`lonelybot_seed`); it prints
+    ``Solvable in N moves``, ``Impossible`` or ``Terminated``.
+
+Each run is a child process, timed from start to exit, its peak resident
+memory reported by GNU time (``/usr/bin/time``, Debian's ``time`` package).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from subprocess import DEVNULL, Popen, TimeoutExpired
+
+from cardtable.cards import Card
+from cardtable.klondike import Position
+from cardtable.klondike.formats import to_solvitaire
+from cardtable.klondike.position import PILE_COUNT
+
+#: lonelybot's card number is ``rank_index * 4 + suit_index``, suits in this order.
+LONELYBOT_SUITS = "hdcs"
+#: Every number below this is an exact seed: 52!
+LONELYBOT_SEEDS = 80658175170943878571660636856403766975289505440883277824000000000000
+
+_SOLVITAIRE_RESULTS = {"solved": "won", "unsolvable": "unwinnable"}
+
+
+def _is_fresh_deal(position: Position) -> bool:
+    return (not position.waste and not any(position.foundation) and position.pass_number == 1
+            and [len(p) for p in position.tableau] == list(range(1, PILE_COUNT + 1))
+            and list(position.face_down) == list(range(PILE_COUNT)))
+
+
+def lonelybot_order(position: Position) -> list[Card]:
+    """The 52 cards in the order lonelybot deals them: pile 1 to pile 7,
+    each from bottom to top, then the stock in the order it is drawn.
+    Only a fresh deal has an order; anything else raises :class:`ValueError`."""
+    if not _is_fresh_deal(position):
+        raise ValueError("lonelybot takes a fresh deal only (seven piles of 1 to 7 cards, no waste, "
+                         "empty foundations)")
+    return [card for pile in position.tableau for card in pile] + list(reversed(position.stock))
+
+
+def _lonelybot_number(card: Card) -> int:
+    return (card.rank - 1) * 4 + LONELYBOT_SUITS.index(card.suit.letter)
+
+
+def lonelybot_seed(position: Position) -> int:
+    """lonelybot's exact seed of a fresh deal: the inverse of its
+    ``exact_shuffle``, which starts from the cards in number order and, for
+    i = 1 .. 51, swaps card i with card ``seed % (i + 1)`` and divides the
+    seed by ``i + 1``."""
+    numbers = [_lonelybot_number(card) for card in lonelybot_order(position)]
+    seed = 0
+    for i in range(len(numbers) - 1, 0, -1):
+        where = numbers.index(i, 0, i + 1)
+        seed = seed * (i + 1) + where
+        numbers[where], numbers[i] = numbers[i], numbers[where]
+    return seed
+
+
+def lonelybot_deal(seed: int) -> Position:
+    """The deal of an exact seed (as lonelybot deals it), for checking a conversion."""
+    if not 0 <= seed < LONELYBOT_SEEDS:
+        raise ValueError(f"an exact seed is a whole number below 52!, not {seed}")
+    numbers = list(range(52))
+    for i in range(1, 52):
+        seed, where = divmod(seed, i + 1)
+        numbers[i], numbers[where] = numbers[where], numbers[i]
+    cards = [Card(n // 4 + 1, _suit(LONELYBOT_SUITS[n % 4])) for n in numbers]
+    piles, start = [], 0
+    for size in range(1, PILE_COUNT + 1):
+        piles.append(tuple(cards[start:start + size]))
+        start += size
+    return Position(tableau=tuple(piles), face_down=tuple(range(PILE_COUNT)),
+                    stock=tuple(reversed(cards[start:])), waste=(), foundation=(0, 0, 0, 0))
+
+
+def _suit(letter: str) -> int:
+    return "cdhs".index(letter)
+
+
+def parse_lonelybot(text: str) -> tuple[str, float | None]:
+    """``(verdict, seconds)`` from what ``lonecli solve`` printed: the
+    verdict ``won``, ``unwinnable`` or ``unknown``, and the seconds of its
+    ``Run in N ms`` line (its own clock, without starting the program), or
+    ``None``."""
+    verdict, seconds = "unknown", None
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("Run in ") and line.endswith(" ms"):
+            with contextlib.suppress(ValueError):
+                seconds = float(line[len("Run in "):-len(" ms")]) / 1000
+        elif line.startswith("Solvable in "):
+            verdict = "won"
+        elif line == "Impossible":
+            verdict = "unwinnable"
+    return verdict, seconds
+
+
+def parse_solvitaire(text: str) -> tuple[str, float | None]:
+    """``(verdict, seconds)`` from Solvitaire's ``--classify`` line
+    (``[seed], type, milliseconds, states, ..., type``) or, without
+    ``--classify``, its ``Solution Type:`` and ``Time Taken
+    (milliseconds):`` lines; the verdict is ``won``, ``unwinnable`` or
+    ``unknown``, the seconds its own clock's (``None`` if not printed)."""
+    verdict, seconds = "unknown", None
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("Solution Type:"):
+            verdict = _SOLVITAIRE_RESULTS.get(line.split(":", 1)[1].strip(), "unknown")
+        elif line.startswith("Time Taken (milliseconds):"):
+            with contextlib.suppress(ValueError):
+                seconds = int(line.split(":", 1)[1]) / 1000
+        elif line.count(",") >= 3 and not line.startswith("["):
+            fields = [f.strip() for f in line.split(",")]
+            verdict = _SOLVITAIRE_RESULTS.get(fields[-1], "unknown")
+            with contextlib.suppress(ValueError):
+                seconds = int(fields[2]) / 1000
+    return verdict, seconds
+
+
+@dataclass(frozen=True)
+class PeerRun:
+    """One run of a solver program: its verdict, wall seconds from start to
+    exit, the seconds it reported itself (``None`` if it did not), peak
+    resident memory in KiB (``None`` if unknown), whether it was killed at
+    the time limit, its exit status, and what it printed."""
+
+    result: str
+    seconds: float
+    own_seconds: float | None
+    peak_kib: int | None
+    killed: bool
+    status: int
+    output: str
+
+
+#: GNU time, which reports the peak memory of the one program it runs.
+TIME = "/usr/bin/time"
+
+
+def run_program(argv: Sequence[str], timeout: float) -> tuple[str, float, int | None, bool, int]:
+    """Run ``argv`` with no input under GNU time; kill it after ``timeout``
+    seconds. Returns ``(stdout, seconds, peak_kib, killed, status)``.
+
+    The peak is GNU time's ``%M``: the program is started from that small
+    process, so its figure is the program's own. (A program started straight
+    from this process would count this process's memory too: Linux carries
+    the memory high-water mark of the process that forked it across ``exec``.)
+    Without GNU time the peak is ``None``."""
+    with tempfile.TemporaryDirectory() as folder:
+        report = Path(folder) / "time"
+        command = [TIME, "-f", "%M", "-o", str(report), *argv] if os.path.exists(TIME) else list(argv)
+        with open(Path(folder) / "out", "w+b") as out:
+            began = time.perf_counter()
+            process = Popen(command, stdin=DEVNULL, stdout=out, stderr=DEVNULL)
+            killed = False
+            try:
+                process.wait(timeout)
+            except TimeoutExpired:
+                killed = True
+                _kill_tree(process.pid)
+                process.wait()
+            seconds = time.perf_counter() - began
+            out.seek(0)
+            text = out.read().decode("utf-8", "replace")
+        peak = parse_time_report(report.read_text(encoding="utf-8")) if report.exists() else None
+    return text, seconds, peak, killed, process.returncode
+
+
+def _kill_tree(pid: int) -> None:
+    """Kill ``pid``'s children (the program GNU time runs), then ``pid``."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        children = []
+    for child in children:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(int(child), signal.SIGKILL)
+    if not children:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def parse_time_report(text: str) -> int | None:
+    """The peak KiB in GNU time's ``-f %M`` report (its last line; a line
+    before it may say the program was killed by a signal)."""
+    lines = text.strip().splitlines()
+    return int(lines[-1]) if lines and lines[-1].strip().isdigit() else None
+
+
+def solvitaire_command(binary: str, deal_file: str, draw: int, timeout: float) -> list[str]:
+    """Solvitaire's command line for a deal file (its own limit set to ``timeout``)."""
+    kind = "klondike-deal-1" if draw == 1 else "klondike"
+    if draw not in (1, 3):
+        raise ValueError(f"Solvitaire's Klondike presets draw 1 or 3 cards, not {draw}")
+    return [binary, "--type", kind, "--classify", "--timeout", str(max(1, round(timeout * 1000))), deal_file]
+
+
+def lonelybot_command(binary: str, position: Position, draw: int) -> list[str]:
+    """lonelybot's command line for a deal."""
+    return [binary, "solve", "exact", str(lonelybot_seed(position)), str(draw)]
+
+
+def solve_solvitaire(binary: str, position: Position, draw: int, timeout: float, folder: str) -> PeerRun:
+    """Run Solvitaire on ``position`` (a deal file is written in ``folder``)."""
+    deal = Path(folder) / "deal.json"
+    deal.write_text(to_solvitaire(position), encoding="utf-8")
+    # Its own clock stops it at the limit; the kill a little later is a backstop.
+    text, seconds, peak, killed, status = run_program(solvitaire_command(binary, str(deal), draw, timeout),
+                                                      timeout + 5)
+    verdict, own = parse_solvitaire(text)
+    return PeerRun("unknown" if killed else verdict, seconds, own, peak, killed, status, text)
+
+
+def solve_lonelybot(binary: str, position: Position, draw: int, timeout: float) -> PeerRun:
+    """Run lonelybot on ``position``; it has no limit of its own, so it is killed at ``timeout``."""
+    text, seconds, peak, killed, status = run_program(lonelybot_command(binary, position, draw), timeout)
+    verdict, own = parse_lonelybot(text)
+    return PeerRun("unknown" if killed else verdict, seconds, own, peak, killed, status, text)

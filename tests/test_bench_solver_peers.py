@@ -1,0 +1,191 @@
+"""The pure parts of the solver benchmark's peers (benchmarks/_peers.py):
+deal conversion to each peer's input and parsing of what each peer prints.
+The peers themselves need not be installed: outputs are recorded samples."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from cardtable.cards import Card, new_deck
+from cardtable.klondike import Position
+from cardtable.klondike.formats import from_solvitaire, to_solvitaire
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def _load(name: str) -> ModuleType:
+    sys.path.insert(0, str(BENCHMARKS))  # solver.py imports _peers as a sibling
+    try:
+        spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+
+
+peers = _load("_peers")
+
+# Exact seeds printed by this conversion and solved by lonelybot's driver:
+# seed 0's deal is unwinnable at draw 3 and seed 3's winnable, as cardtable,
+# Solvitaire and Klondike-Solver also say.
+LONELYBOT_SEEDS = {
+    0: 69792587436622783300009093771669142753715266688676695057315029717008,
+    3: 18262659059716987191297141231161141261347702940866416272077069685720,
+}
+
+
+# ----- lonelybot's exact seed ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 7, 1_000_000, 2**40 + 5])
+def test_lonelybot_seed_round_trips(seed: int) -> None:
+    position = Position.from_seed(seed)
+    exact = peers.lonelybot_seed(position)
+    assert 0 <= exact < peers.LONELYBOT_SEEDS
+    assert peers.lonelybot_deal(exact) == position
+
+
+@pytest.mark.parametrize(("seed", "exact"), sorted(LONELYBOT_SEEDS.items()))
+def test_lonelybot_seed_is_the_recorded_one(seed: int, exact: int) -> None:
+    assert peers.lonelybot_seed(Position.from_seed(seed)) == exact
+
+
+def test_lonelybot_order_is_piles_then_stock_as_drawn() -> None:
+    position = Position.from_seed(11)
+    order = peers.lonelybot_order(position)
+    assert sorted(order) == sorted(new_deck())
+    # Pile i (1-based) holds cards i(i-1)/2 .. i(i+1)/2 - 1, bottom to top.
+    for i, pile in enumerate(position.tableau, 1):
+        assert tuple(order[i * (i - 1) // 2:i * (i + 1) // 2]) == pile
+    # Then the stock, the card drawn first (the top, last in cardtable's stock) first.
+    assert order[28] == position.stock[-1]
+    assert order[51] == position.stock[0]
+
+
+def test_lonelybot_card_numbers() -> None:
+    # exact_shuffle swaps card i with card seed % (i + 1) for i = 1 .. 51, so
+    # the last seed keeps lonelybot's number order (rank by rank; hearts,
+    # diamonds, clubs, spades within a rank) and seed 0 moves the last card first.
+    identity = peers.lonelybot_order(peers.lonelybot_deal(peers.LONELYBOT_SEEDS - 1))
+    assert [str(c) for c in identity[:6]] == ["Ah", "Ad", "Ac", "As", "2h", "2d"]
+    assert [str(c) for c in identity[-2:]] == ["Kc", "Ks"]
+    rotated = peers.lonelybot_order(peers.lonelybot_deal(0))
+    assert rotated == [identity[-1], *identity[:-1]]
+
+
+def test_lonelybot_takes_only_fresh_deals() -> None:
+    position = Position.from_seed(5)
+    moved = Position(tableau=position.tableau, face_down=position.face_down, stock=position.stock[:-1],
+                     waste=position.stock[-1:], foundation=position.foundation)
+    with pytest.raises(ValueError, match="fresh deal"):
+        peers.lonelybot_seed(moved)
+    with pytest.raises(ValueError, match="below 52!"):
+        peers.lonelybot_deal(peers.LONELYBOT_SEEDS)
+
+
+def test_lonelybot_command() -> None:
+    assert peers.lonelybot_command("lonecli", Position.from_seed(3), 3) == [
+        "lonecli", "solve", "exact", str(LONELYBOT_SEEDS[3]), "3"]
+
+
+# ----- Solvitaire's deal file --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [0, 3, 99])
+def test_solvitaire_deal_holds_the_layout(seed: int) -> None:
+    position = Position.from_seed(seed)
+    data = json.loads(to_solvitaire(position))
+    piles = data["tableau piles"]
+    assert [len(p) for p in piles] == list(range(1, 8))
+    # Only each pile's top card is face up (upper-case suit letter).
+    assert all(card[-1].isupper() == (j == len(pile) - 1) for pile in piles for j, card in enumerate(pile))
+    cards = [Card.parse(c) for pile in piles for c in pile] + [Card.parse(c) for c in data["stock"]]
+    assert sorted(cards) == sorted(new_deck())
+    assert from_solvitaire(to_solvitaire(position)) == position
+
+
+def test_solvitaire_command() -> None:
+    assert peers.solvitaire_command("solvitaire", "d.json", 3, 30) == [
+        "solvitaire", "--type", "klondike", "--classify", "--timeout", "30000", "d.json"]
+    assert peers.solvitaire_command("solvitaire", "d.json", 1, 0.5)[2] == "klondike-deal-1"
+    with pytest.raises(ValueError, match="draw 1 or 3"):
+        peers.solvitaire_command("solvitaire", "d.json", 2, 30)
+
+
+# ----- parsing what the peers print (recorded from real runs) ---------------------------------------
+
+SOLVITAIRE_CLASSIFY = {
+    ", unsolvable, 138, 47701, 26683, 47700, 3725, 0, 22958, 24593, 23, 0, unsolvable\n": ("unwinnable", 0.138),
+    ", solved, 0, 275, 102, 193, 30, 0, 72, 97, 82, 82, solved\n": ("won", 0.0),
+    ", timed-out, 30000, 18395014, 3251557, 18394978, 1068, 0, 3250489, 6291469, 95, 36, timed-out\n":
+        ("unknown", 30.0),
+}
+
+SOLVITAIRE_REPORT = """Deal:
+--- Foundations ---------
+[]	[]	[]	[]
+===================================
+Solution Type: unsolvable
+States Searched: 47701
+Unique States Searched: 26683
+Backtracks: 47700
+Dominance Moves: 3725
+States Removed From Cache: 0
+Final States In Cache: 22958
+Final Buckets In Cache: 24593
+Maximum Search Depth: 23
+Final Search Depth: 0
+Time Taken (milliseconds): 79
+"""
+
+
+@pytest.mark.parametrize(("text", "expected"), sorted(SOLVITAIRE_CLASSIFY.items()))
+def test_parse_solvitaire_classify(text: str, expected: tuple[str, float]) -> None:
+    assert peers.parse_solvitaire(text) == expected
+
+
+def test_parse_solvitaire_report() -> None:
+    assert peers.parse_solvitaire(SOLVITAIRE_REPORT) == ("unwinnable", 0.079)
+    assert peers.parse_solvitaire(SOLVITAIRE_REPORT.replace("unsolvable", "solved")) == ("won", 0.079)
+    assert peers.parse_solvitaire(SOLVITAIRE_REPORT.replace("unsolvable", "memory-limit-reached"))[0] == "unknown"
+
+
+def test_parse_solvitaire_nothing() -> None:
+    assert peers.parse_solvitaire("") == ("unknown", None)
+    assert peers.parse_solvitaire("[error] Error parsing deal file: bad card\n") == ("unknown", None)
+
+
+def test_parse_lonelybot() -> None:
+    assert peers.parse_lonelybot("Run in 0.830266 ms\nImpossible\n") == ("unwinnable", pytest.approx(0.000830266))
+    solved = "Run in 0.14113 ms\nStatistic\nTotal visit: 119\nSolvable in 86 moves\n\nPS A♦, R 5♠,\n"
+    assert peers.parse_lonelybot(solved) == ("won", pytest.approx(0.00014113))
+    assert peers.parse_lonelybot("Run in 5000.1 ms\nTerminated\n") == ("unknown", pytest.approx(5.0001))
+    assert peers.parse_lonelybot("") == ("unknown", None)
+
+
+def test_parse_time_report() -> None:
+    assert peers.parse_time_report("2268\n") == 2268
+    assert peers.parse_time_report("Command terminated by signal 9\n57440\n") == 57440
+    assert peers.parse_time_report("") is None
+
+
+# ----- the benchmark's command line ---------------------------------------------------------------
+
+
+def test_benchmark_refuses_a_missing_peer_program(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    solver = _load("solver")
+    missing = tmp_path / "no-such-lonecli"
+    assert solver.main(["--deals", "1", "--lonelybot", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--lonelybot" in err and str(missing) in err
+    assert solver.main(["--deals", "0", "--no-peer"]) == 2
+    assert "--deals" in capsys.readouterr().err
