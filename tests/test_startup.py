@@ -1,6 +1,7 @@
 """Start-up: building the parser and running the commands that need no
 compiled kernel import no numba (nor numpy, matplotlib or the solver), so
-they answer at once. Each check runs in a fresh interpreter."""
+they answer at once, and an easy solve loads the solver's C core but no
+numba. Each check runs in a fresh interpreter."""
 
 from __future__ import annotations
 
@@ -74,5 +75,13 @@ def test_kings_corner_replay_imports_no_numba(files: Path) -> None:
 
 
 def test_the_probe_sees_a_kernel_when_one_is_used(files: Path) -> None:
-    status, loaded = _loaded(["deal", "--seed", "5", "--winnable", "--variant", "seed-002"], files)
-    assert status == 0 and "numba" in loaded and "cardtable.solver" in loaded
+    status, loaded = _loaded(["simulate", "--games", "20", "--no-store", "--no-progress"], files)
+    assert status == 0 and "numba" in loaded
+
+
+def test_an_easy_solve_loads_the_solver_but_no_jit(files: Path) -> None:
+    # The depth-first core is C: a deal decided before the first best-first
+    # probe joins never loads numba (nor numpy).
+    for argv in (["solve", "--seed", "2"], ["deal", "--seed", "5", "--winnable", "--variant", "seed-002"]):
+        status, loaded = _loaded(argv, files)
+        assert status == 0 and loaded == ["cardtable.solver"], (argv, loaded)

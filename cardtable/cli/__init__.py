@@ -4,8 +4,10 @@ One module per command group: :mod:`.klondike` (``variants``, ``deal``,
 ``show``, ``replay``), :mod:`.simulate` (``simulate``, ``runs``, ``compare``,
 ``strategies``), :mod:`.solve` (``solve``, ``hint``) and :mod:`.kings_corner`
 (the ``kings-corner`` group, with the human seat in :mod:`.kings_corner_seat`),
-:mod:`.play` (``play``, the Textual app of :mod:`cardtable.app`) and
-:mod:`.stats` (``stats``, the statistics of games played).
+:mod:`.play` (``play``, the Textual app of :mod:`cardtable.app`),
+:mod:`.stats` (``stats``, the statistics of games played) and :mod:`.study`
+(the ``study`` group: ``winnability`` studies over many deals, kept in the
+results store).
 What they share lives in :mod:`._options` (argument types, the variant
 options, colour, progress bars) and, with the app, in :mod:`cardtable._files`
 (reading files, atomic writes). No group imports another.
@@ -66,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     3
     """
     from cardtable import __version__
-    from cardtable.cli import kings_corner, klondike, play, simulate, solve, stats
+    from cardtable.cli import kings_corner, klondike, play, simulate, solve, stats, study
 
     parser = argparse.ArgumentParser(
         prog="cardtable",
@@ -74,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"cardtable {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for group in (klondike, simulate, solve, kings_corner, play, stats):
+    for group in (klondike, simulate, solve, kings_corner, play, stats, study):
         group.register(subparsers)
     return parser
 

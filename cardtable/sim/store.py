@@ -42,6 +42,15 @@ no played games. A person's Kings Corner hands (:class:`PlayedHand`, written by
 (:class:`HandStats`): hands and matches played and won, the mean penalty, and
 streaks of matches won.
 
+Studies (:mod:`cardtable.solver.study`) keep one row per deal and solver
+budget (:class:`StudyDeal`, written by :meth:`ResultsStore.add_study_deal`
+as each deal is solved), keyed by the rules that decide winnability, the
+seed and the budget, so a study can be run again, extended or given a
+larger budget without solving a deal twice; each study asked for is listed
+(:class:`StudyInfo`, :meth:`ResultsStore.record_study`). A store made before
+studies were kept gains both tables the first time it is opened for writing;
+read-only, it simply has no studies.
+
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "results.sqlite"
 >>> with ResultsStore(path) as store:
@@ -82,8 +91,8 @@ if TYPE_CHECKING:
     from cardtable.kings_corner.match import HandResult
     from cardtable.sim.runner import Batch
 
-__all__ = ["SCHEMA_VERSION", "HandStats", "PlayStats", "PlayedGame", "PlayedHand", "ResultsStore", "RunInfo",
-           "default_store_path", "kings_corner_label", "variant_label"]
+__all__ = ["SCHEMA_VERSION", "STUDY_SEED_LIMIT", "HandStats", "PlayStats", "PlayedGame", "PlayedHand", "ResultsStore",
+           "RunInfo", "StudyDeal", "StudyInfo", "default_store_path", "kings_corner_label", "variant_label"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -142,8 +151,8 @@ CREATE TABLE IF NOT EXISTS hands (
 
 #: The schema version this module writes (``PRAGMA user_version``): 0 for
 #: stores made before versions were kept, 2 once runs could be resumed, 3
-#: once a person's Kings Corner hands were kept.
-SCHEMA_VERSION = 3
+#: once a person's Kings Corner hands were kept, 4 once studies were kept.
+SCHEMA_VERSION = 4
 
 #: Columns added since the first stores, by table: (name, type).
 _ADDED_COLUMNS = {
@@ -187,6 +196,54 @@ CREATE TABLE IF NOT EXISTS played_hands (
 );
 CREATE INDEX IF NOT EXISTS played_hands_by_label ON played_hands (label, id);
 """
+
+
+#: Studies: each deal solved under one budget (``study_deals``: ``rules`` is
+#: the JSON of the rules that decide winnability, ``budget`` the budget's key
+#: of :func:`_budget_key`, ``moves`` the winning line, space-separated), and
+#: each study asked for (``studies``: what, under which rules, which seeds and
+#: budget; ``label`` names the variant as it was last given).
+_STUDY_SCHEMA = """
+CREATE TABLE IF NOT EXISTS study_deals (
+    rules TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    budget TEXT NOT NULL,
+    timeout REAL,
+    max_states INTEGER NOT NULL,
+    result TEXT NOT NULL,
+    states INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    reason TEXT,
+    moves TEXT NOT NULL,
+    solved TEXT NOT NULL,
+    PRIMARY KEY (rules, seed, budget)
+);
+CREATE TABLE IF NOT EXISTS studies (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    label TEXT NOT NULL,
+    first_seed INTEGER NOT NULL,
+    deals INTEGER NOT NULL,
+    budget TEXT NOT NULL,
+    timeout REAL,
+    max_states INTEGER NOT NULL,
+    updated TEXT NOT NULL,
+    UNIQUE (kind, rules, first_seed, budget)
+);
+"""
+
+#: The largest seed a study keeps (SQLite integers are signed 64-bit words).
+STUDY_SEED_LIMIT = 2**63 - 1
+
+
+def _budget_key(timeout: float | None, max_states: int) -> str:
+    """The text a budget is keyed by: equal budgets, equal keys.
+
+    >>> _budget_key(30, 50_000), _budget_key(None, 50_000)
+    ('timeout=30.0 max_states=50000', 'timeout=none max_states=50000')
+    """
+    return f"timeout={'none' if timeout is None else repr(float(timeout))} max_states={int(max_states)}"
 
 
 _RUN_COLUMNS = ("id, created, kind, strategy, variant, seed, deals_file, games_requested, games_played, status,"
@@ -420,6 +477,74 @@ def _play_stats(label: str, games: list[tuple[bool, float, int]]) -> PlayStats:
         fewest_moves=min(m for _, m in wins) if wins else None)
 
 
+@dataclass(frozen=True)
+class StudyDeal:
+    """One deal of a study solved under one budget.
+
+    ``rules`` is the JSON text of the rules the deal was solved under (a
+    study's key, :func:`cardtable.solver.study.study_rules`), ``seed`` the
+    deal number, ``timeout`` (None: no time limit) and ``max_states`` the
+    budget. ``result`` is ``won``, ``unwinnable`` or ``unknown`` (then
+    ``reason`` says which budget ran out), ``states`` and ``seconds`` what
+    the search took, ``moves`` the winning line. ``solved`` is when it was
+    stored (``YYYY-MM-DD HH:MM:SS``, local time); left empty, the store fills
+    it in.
+
+    A value that cannot describe a solved deal raises :class:`ValueError`.
+    """
+
+    rules: str
+    seed: int
+    timeout: float | None
+    max_states: int
+    result: str
+    states: int
+    seconds: float
+    reason: str = ""
+    moves: tuple[str, ...] = ()
+    solved: str = ""
+
+    def __post_init__(self) -> None:
+        if self.result not in ("won", "unwinnable", "unknown"):
+            raise ValueError(f"result must be won, unwinnable or unknown, not {self.result!r}")
+        if not 0 <= self.seed <= STUDY_SEED_LIMIT:
+            raise ValueError(f"a study's seeds go from 0 to {STUDY_SEED_LIMIT}, not {self.seed}")
+        if self.max_states < 1 or (self.timeout is not None and not 0 < self.timeout < math.inf):
+            raise ValueError(f"not a solver budget: timeout {self.timeout!r}, max_states {self.max_states!r}")
+
+    @property
+    def decided(self) -> bool:
+        """Won or proven unwinnable."""
+        return self.result != "unknown"
+
+
+@dataclass(frozen=True)
+class StudyInfo:
+    """A study asked for: its ``kind`` (``winnability``), the ``rules`` it
+    solves under (as in :class:`StudyDeal`) and the ``label`` of the variant
+    as last given, the seeds ``first_seed`` to ``first_seed + deals - 1``
+    (the most ever asked for), the budget, and when it was last run."""
+
+    id: int
+    kind: str
+    rules: str
+    label: str
+    first_seed: int
+    deals: int
+    timeout: float | None
+    max_states: int
+    updated: str
+
+
+_STUDY_COLUMNS = "id, kind, rules, label, first_seed, deals, timeout, max_states, updated"
+
+
+def _study_info(row: tuple[Any, ...]) -> StudyInfo:
+    sid, kind, rules, label, first_seed, deals, timeout, max_states, updated = row
+    return StudyInfo(int(sid), str(kind), str(rules), str(label), int(first_seed), int(deals),
+                     None if timeout is None else float(timeout), int(max_states), str(updated))
+
+
 class ResultsStore:
     """A SQLite file of runs and games, and of the games a person played.
 
@@ -446,11 +571,12 @@ class ResultsStore:
                     raise StoreError(f"{self.path}: not a cardtable results store (it has no runs and games tables)")
                 with self._guard("create the results store"):
                     self._db.executescript(f"BEGIN; {_SCHEMA} {_PLAYED_SCHEMA} {_PLAYED_HANDS_SCHEMA} {_UNIT_SCHEMA}"
-                                           f" PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
-                tables |= {"runs", "games", "played", "played_hands", "solves", "hands"}
+                                           f" {_STUDY_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+                tables |= {"runs", "games", "played", "played_hands", "solves", "hands", "study_deals", "studies"}
             elif create:
                 self._migrate(tables)
-                tables |= {"played", "played_hands", "solves", "hands"}
+                tables |= {"played", "played_hands", "solves", "hands", "study_deals", "studies"}
+            self._has_studies = {"study_deals", "studies"} <= tables
             self._has_played = "played" in tables
             self._has_played_hands = "played_hands" in tables
             self._has_units = {"solves", "hands"} <= tables
@@ -473,10 +599,11 @@ class ResultsStore:
                        for table in _ADDED_COLUMNS}
         missing = [f"ALTER TABLE {table} ADD COLUMN {name} {kind};" for table, columns in _ADDED_COLUMNS.items()
                    for name, kind in columns if name not in present[table]]
-        if version >= SCHEMA_VERSION and not missing and {"played", "played_hands", "solves", "hands"} <= tables:
+        if version >= SCHEMA_VERSION and not missing \
+                and {"played", "played_hands", "solves", "hands", "study_deals", "studies"} <= tables:
             return
         script = "".join(missing) + (_PLAYED_SCHEMA if "played" not in tables else "") + _PLAYED_HANDS_SCHEMA \
-            + _UNIT_SCHEMA
+            + _UNIT_SCHEMA + _STUDY_SCHEMA
         with self._guard("upgrade the results store"):
             self._db.executescript(f"BEGIN; {script} PRAGMA user_version = {max(version, SCHEMA_VERSION)}; COMMIT;")
 
@@ -758,6 +885,69 @@ class ResultsStore:
         for hand in self.played_hands(label):
             hands.setdefault(hand.label, []).append((hand.won, hand.penalty, hand.match_won))
         return [_hand_stats(name, hands[name]) for name in sorted(hands)]
+
+    def add_study_deal(self, deal: StudyDeal) -> None:
+        """Keep one solved deal of a study, in a transaction of its own (so a
+        study stopped at any moment keeps every deal it finished). A deal
+        solved again under the same rules and budget replaces the old row."""
+        self._need_writable("store a study's deal")
+        solved = deal.solved or time.strftime("%Y-%m-%d %H:%M:%S")
+        with self._guard("store a study's deal"), self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO study_deals (rules, seed, budget, timeout, max_states, result, states,"
+                " seconds, reason, moves, solved) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (deal.rules, deal.seed, _budget_key(deal.timeout, deal.max_states), deal.timeout, deal.max_states,
+                 deal.result, deal.states, float(deal.seconds), deal.reason or None, " ".join(deal.moves), solved))
+
+    def study_deals(self, rules: str, first_seed: int, last_seed: int) -> list[StudyDeal]:
+        """Every stored row of the deals ``first_seed`` to ``last_seed`` under
+        ``rules``, whatever their budget: by seed, then oldest first."""
+        if not self._has_studies:
+            return []
+        with self._guard("read a study"):
+            found = self._db.execute(
+                "SELECT seed, timeout, max_states, result, states, seconds, reason, moves, solved FROM study_deals"
+                " WHERE rules = ? AND seed BETWEEN ? AND ? ORDER BY seed, solved, rowid",
+                (rules, first_seed, min(last_seed, STUDY_SEED_LIMIT))).fetchall()
+        return [StudyDeal(rules, int(seed), None if timeout is None else float(timeout), int(states_cap), str(result),
+                          int(states), float(seconds), str(reason or ""), tuple(str(moves).split()), str(solved))
+                for seed, timeout, states_cap, result, states, seconds, reason, moves, solved in found]
+
+    def record_study(self, *, kind: str, rules: str, label: str, first_seed: int, deals: int,
+                     timeout: float | None, max_states: int) -> StudyInfo:
+        """List a study as asked for now: a new one, or the same study (kind,
+        rules, first seed and budget) with its label and time brought up to
+        date and its deals the most ever asked for. Returns it as stored."""
+        self._need_writable("record a study")
+        now = time.strftime("%Y-%m-%d %H:%M:%S")
+        budget = _budget_key(timeout, max_states)
+        with self._guard("record a study"), self._db:
+            known = self._db.execute(
+                "UPDATE studies SET label = ?, deals = MAX(deals, ?), updated = ?"
+                " WHERE kind = ? AND rules = ? AND first_seed = ? AND budget = ?",
+                (label, deals, now, kind, rules, first_seed, budget)).rowcount
+            if not known:
+                self._db.execute(
+                    "INSERT INTO studies (kind, rules, label, first_seed, deals, budget, timeout, max_states, updated)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (kind, rules, label, first_seed, deals, budget, timeout, max_states, now))
+            row = self._db.execute(
+                f"SELECT {_STUDY_COLUMNS} FROM studies WHERE kind = ? AND rules = ? AND first_seed = ? AND budget = ?",
+                (kind, rules, first_seed, budget)).fetchone()
+        return _study_info(row)
+
+    def studies(self, kind: str | None = None, rules: str | None = None) -> list[StudyInfo]:
+        """The studies asked for (of one kind, under some rules), oldest first."""
+        if not self._has_studies:
+            return []
+        query, values = f"SELECT {_STUDY_COLUMNS} FROM studies WHERE 1", list[str]()
+        if kind is not None:
+            query, values = query + " AND kind = ?", [*values, kind]
+        if rules is not None:
+            query, values = query + " AND rules = ?", [*values, rules]
+        with self._guard("list studies"):
+            rows = self._db.execute(query + " ORDER BY id", values).fetchall()
+        return [_study_info(row) for row in rows]
 
     @staticmethod
     def _info(row: tuple[Any, ...]) -> RunInfo:

@@ -54,7 +54,7 @@ from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
 from cardtable.sim.executor import Executor
 from cardtable.sim.store import STUDY_SEED_LIMIT, ResultsStore, StudyDeal, StudyInfo, variant_label
-from cardtable.solver.search import DEFAULT_MAX_STATES, SolverError
+from cardtable.solver.search import DEFAULT_MAX_STATES, TIMED_MAX_STATES, SolverError
 from cardtable.stats import wilson
 
 __all__ = ["DEFAULT_FIRST_SEED", "KIND", "Budget", "StudyPlan", "WinnabilityReport", "plan_study", "run_winnability",
@@ -87,21 +87,25 @@ def study_rules(variant: Variant) -> str:
 @dataclass(frozen=True)
 class Budget:
     """What each search may spend: ``timeout`` seconds (None: no time limit)
-    and ``max_states`` states (the solver's own default unless told).
+    and ``max_states`` states (unless told, the solver's own default:
+    :data:`~cardtable.solver.search.TIMED_MAX_STATES` under a time limit, else
+    :data:`~cardtable.solver.search.DEFAULT_MAX_STATES`).
 
     A budget that cannot bound a search raises
     :class:`~cardtable.solver.SolverError` when built.
 
     >>> Budget(30.0).describe()
-    '30 s and 20,000,000 states a deal'
+    '30 s and 40,000,000 states a deal'
     >>> Budget(60.0).allows_more_than(Budget(30.0)), Budget(30.0, 10).allows_more_than(Budget(60.0, 10))
     (True, False)
     """
 
     timeout: float | None = None
-    max_states: int = DEFAULT_MAX_STATES
+    max_states: int = None  # type: ignore[assignment]  # set in __post_init__ when not given
 
     def __post_init__(self) -> None:
+        if self.max_states is None:
+            object.__setattr__(self, "max_states", DEFAULT_MAX_STATES if self.timeout is None else TIMED_MAX_STATES)
         if isinstance(self.max_states, bool) or not isinstance(self.max_states, int) or self.max_states < 1:
             raise SolverError(f"the state budget must be a whole number of at least 1, not {self.max_states!r}")
         if self.timeout is not None and (isinstance(self.timeout, bool) or not isinstance(self.timeout, int | float)
