@@ -814,7 +814,22 @@ static int read_state(PyObject *obj, state_t *out)
     return 0;
 }
 
-static void Search_dealloc(SearchObject *o)
+/* The buffers of one finished search, kept for the next one: a solve in a
+ * running process then touches memory already mapped (most solves are
+ * small, and mapping fresh pages costs more than the search). Only a small
+ * table and a small child stack are kept; the GIL guards the pool. */
+enum { POOL_TABLE_BITS = 16, POOL_KIDS = 1 << 16 };
+static struct {
+    int full;
+    state_t *states, *kids;
+    int32_t *mv, *nm, *mi;
+    uint64_t *ph1, *ph2, *th1, *th2, *kh, *table;
+    int8_t *kwon;
+    int64_t *kbase, kcap;
+    int table_bits;
+} pool;
+
+static void release_buffers(SearchObject *o)
 {
     free(o->states);
     free(o->mv);
@@ -829,7 +844,84 @@ static void Search_dealloc(SearchObject *o)
     free(o->kh);
     free(o->kwon);
     free(o->kbase);
+}
+
+static void Search_dealloc(SearchObject *o)
+{
+    if (!pool.full && o->states && o->mv && o->nm && o->mi && o->ph1 && o->ph2 && o->th1 && o->th2 && o->kids &&
+        o->kh && o->kwon && o->kbase && o->kcap <= POOL_KIDS) {
+        pool.states = o->states;
+        pool.mv = o->mv;
+        pool.nm = o->nm;
+        pool.mi = o->mi;
+        pool.ph1 = o->ph1;
+        pool.ph2 = o->ph2;
+        pool.th1 = o->th1;
+        pool.th2 = o->th2;
+        pool.kids = o->kids;
+        pool.kh = o->kh;
+        pool.kwon = o->kwon;
+        pool.kbase = o->kbase;
+        pool.kcap = o->kcap;
+        if (o->table && o->table_bits <= POOL_TABLE_BITS) {
+            pool.table = o->table;
+            pool.table_bits = o->table_bits;
+        } else {
+            table_free(o->table, o->table_bits);
+            pool.table = NULL;
+        }
+        pool.full = 1;
+    } else {
+        release_buffers(o);
+    }
     Py_TYPE(o)->tp_free((PyObject *)o);
+}
+
+/* Buffers for a new search: the pool's, or fresh ones. */
+static int take_buffers(SearchObject *o)
+{
+    size_t depth = MAX_DEPTH + 1;
+    if (pool.full) {
+        pool.full = 0;
+        o->states = pool.states;
+        o->mv = pool.mv;
+        o->nm = pool.nm;
+        o->mi = pool.mi;
+        o->ph1 = pool.ph1;
+        o->ph2 = pool.ph2;
+        o->th1 = pool.th1;
+        o->th2 = pool.th2;
+        o->kids = pool.kids;
+        o->kh = pool.kh;
+        o->kwon = pool.kwon;
+        o->kbase = pool.kbase;
+        o->kcap = pool.kcap;
+        if (pool.table && pool.table_bits == o->table_bits) {
+            o->table = pool.table;
+            memset(o->table, 0, ((size_t)2 << o->table_bits) * sizeof(uint64_t));
+        } else {
+            table_free(pool.table, pool.table_bits);
+            o->table = table_alloc(o->table_bits);
+        }
+        pool.table = NULL;
+        return o->table != NULL;
+    }
+    o->states = malloc(depth * STATE_SIZE);
+    o->mv = malloc(depth * MAX_MOVES * sizeof(int32_t));
+    o->nm = malloc(depth * sizeof(int32_t));
+    o->mi = malloc(depth * sizeof(int32_t));
+    o->ph1 = malloc(depth * NPILES * sizeof(uint64_t));
+    o->ph2 = malloc(depth * NPILES * sizeof(uint64_t));
+    o->th1 = malloc(depth * sizeof(uint64_t));
+    o->th2 = malloc(depth * sizeof(uint64_t));
+    o->table = table_alloc(o->table_bits);
+    o->kcap = 4096;
+    o->kids = malloc((size_t)o->kcap * STATE_SIZE);
+    o->kh = malloc((size_t)o->kcap * 2 * sizeof(uint64_t));
+    o->kwon = malloc((size_t)o->kcap);
+    o->kbase = malloc(depth * sizeof(int64_t));
+    return o->states && o->mv && o->nm && o->mi && o->ph1 && o->ph2 && o->th1 && o->th2 && o->table && o->kids &&
+           o->kh && o->kwon && o->kbase;
 }
 
 static int Search_init(SearchObject *o, PyObject *args, PyObject *kwds)
@@ -849,25 +941,9 @@ static int Search_init(SearchObject *o, PyObject *args, PyObject *kwds)
     }
     if (read_params(params, o->v) < 0)
         return -1;
-    size_t depth = MAX_DEPTH + 1;
-    o->states = malloc(depth * STATE_SIZE);
-    o->mv = malloc(depth * MAX_MOVES * sizeof(int32_t));
-    o->nm = malloc(depth * sizeof(int32_t));
-    o->mi = malloc(depth * sizeof(int32_t));
-    o->ph1 = malloc(depth * NPILES * sizeof(uint64_t));
-    o->ph2 = malloc(depth * NPILES * sizeof(uint64_t));
-    o->th1 = malloc(depth * sizeof(uint64_t));
-    o->th2 = malloc(depth * sizeof(uint64_t));
     o->table_bits = start_bits < max_bits ? start_bits : max_bits;
     o->max_bits = max_bits;
-    o->table = table_alloc(o->table_bits);
-    o->kcap = 4096;
-    o->kids = malloc((size_t)o->kcap * STATE_SIZE);
-    o->kh = malloc((size_t)o->kcap * 2 * sizeof(uint64_t));
-    o->kwon = malloc((size_t)o->kcap);
-    o->kbase = malloc(depth * sizeof(int64_t));
-    if (!o->states || !o->mv || !o->nm || !o->mi || !o->ph1 || !o->ph2 || !o->th1 || !o->th2 || !o->table ||
-        !o->kids || !o->kh || !o->kwon || !o->kbase) {
+    if (!take_buffers(o)) {
         PyErr_NoMemory();
         return -1;
     }

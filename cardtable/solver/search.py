@@ -496,8 +496,7 @@ def _solution(position: Position, variant: Variant, codes: list[int]) -> list[Mo
     marks, ends = _ccore.safe_moves_along(state_bytes(position), codes, params(variant))
     _play_safe_moves(game, marks[:ends[0]])
     for step, code in enumerate(codes, 1):
-        for move in _expand_code(game, code):
-            game.play(move)
+        _play_code(game, code)
         _play_safe_moves(game, marks[ends[step - 1]:ends[step]])
     _finish(game)
     if not game.is_won():
@@ -515,31 +514,27 @@ def _play_safe_moves(game: KlondikeGame, marks: list[int]) -> None:
             game.play(interned(mark, FOUNDATION))
 
 
-def _expand_code(game: KlondikeGame, code: int) -> list[Move]:
-    """The engine moves of one core move code, played on a copy to find the draws."""
+def _play_code(game: KlondikeGame, code: int) -> None:
+    """Play one core move code in ``game``: a talon move draws (recycling at
+    most once) until its card is the waste top, then plays it."""
     src, dst, count, card, recycle = unpack(code)
     target = FOUNDATION if dst == LOC_FOUNDATION else dst
     if src == LOC_FOUNDATION:
-        return [interned(FOUNDATION, target, 1, Card.from_index(card).suit)]
-    if src != SRC_TALON:
-        if code & HOME_FLAG:  # the run moves, then the card it uncovers goes home
-            return [interned(src, target, count), interned(src, FOUNDATION)]
-        return [interned(src, target, count)]
-    probe = game.clone()
-    moves: list[Move] = []
-    draw = DRAW
-    if recycle:
-        while probe.stock:
-            probe.play(draw)
-            moves.append(draw)
-        probe.play(RECYCLE)
-        moves.append(RECYCLE)
-    want = Card.from_index(card)
-    while not probe.waste or probe.waste[-1] is not want:
-        probe.play(draw)  # raises if the stock runs out: a core bug
-        moves.append(draw)
-    moves.append(interned(WASTE, target))
-    return moves
+        game.play(interned(FOUNDATION, target, 1, Card.from_index(card).suit))
+    elif src != SRC_TALON:
+        game.play(interned(src, target, count))
+        if code & HOME_FLAG:  # then the card it uncovers goes home
+            game.play(interned(src, FOUNDATION))
+    else:
+        draw = DRAW
+        if recycle:
+            while game.stock:
+                game.play(draw)
+            game.play(RECYCLE)
+        want = Card.from_index(card)
+        while not game.waste or game.waste[-1] is not want:
+            game.play(draw)  # raises if the stock runs out: a core bug
+        game.play(interned(WASTE, target))
 
 
 def _play_from_talon(game: KlondikeGame, card: Card, target: int) -> None:

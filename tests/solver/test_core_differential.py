@@ -27,7 +27,7 @@ from cardtable.klondike import KlondikeGame, Move, Position, Variant
 from cardtable.klondike.moves import FOUNDATION, STOCK, WASTE
 from cardtable.solver import _best, _core
 from cardtable.solver._state import LOC_FOUNDATION, SRC_TALON, decode, encode, plain_move, unpack, variant_params
-from cardtable.solver.search import _BestSearch, _expand_code, _play_safe_moves, _Search
+from cardtable.solver.search import _BestSearch, _play_code, _play_safe_moves, _Search
 
 GAMES = 40  # random games per variant; every other position met is checked
 
@@ -197,8 +197,7 @@ def test_core_matches_engine(variant: Variant) -> None:
             child = state.copy()
             _core.apply_move(child, code, v)
             after = game.clone()
-            for move in _expand_code(after, code):
-                after.play(move)
+            _play_code(after, code)
             assert decode(child) == after.position()
         checked += 1
     assert checked >= 20 * GAMES
@@ -243,8 +242,7 @@ def test_winning_lines_keep_the_array_state_in_step() -> None:
                 assert _same_position(state, game)
                 path = search.winning_path()
                 for code in path:
-                    for move in _expand_code(game, code):
-                        game.play(move)
+                    _play_code(game, code)
                     _core.apply_move(state, code, v)
                     step = log[:_core.autoplay(state, v, log, 0)].tolist()
                     _play_safe_moves(game, step)
