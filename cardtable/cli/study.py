@@ -71,7 +71,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help=f"give up on a deal after this long (default {DEFAULT_TIMEOUT:g}, or none with --max-states: "
                         "then the answers are the same on any machine)")
     p.add_argument("--max-states", type=max_states, default=None, metavar="N",
-                   help="give up on a deal after N states (default: the solver's 20,000,000)")
+                   help="give up on a deal after N states (default: the solver's own, 40,000,000 under a time "
+                        "limit, else 20,000,000)")
     p.add_argument("--workers", type=worker_count, default=None, metavar="K",
                    help=f"processes to use (default 1), or the workers of --cluster local (default: all cores; "
                         f"this machine has {os.cpu_count()})")
