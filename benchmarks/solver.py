@@ -179,7 +179,7 @@ class Peers:
 
 
 def run_mode(name: str, seeds: list[int], timeout: float, peers: Peers, rows: list[dict[str, object]],
-             max_states: int, log: TextIO | None = None) -> str:
+             max_states: int | None, log: TextIO | None = None) -> str:
     variant, draw = MODES[name]
     warm_seed = seeds[0] - 1 if seeds[0] > 0 else seeds[-1] + 1
     with contextlib.suppress(Exception):  # a solver bug shows again on the deals themselves
@@ -285,9 +285,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per deal and solver (default 60)")
     parser.add_argument("--peer-states", type=int, default=5_000_000,
                         help="Klondike-Solver's state limit (default 5,000,000, its own default)")
-    parser.add_argument("--max-states", type=int, default=60_000_000,
-                        help="cardtable's state budget (default 60,000,000: about 4 GB at most)")
+    parser.add_argument("--max-states", type=int, default=None,
+                        help="cardtable's state budget (default: the solver's own under a time limit, 40,000,000, "
+                             "under 2 GiB)")
     parser.add_argument("--no-peer", action="store_true", help="run cardtable alone")
+    parser.add_argument("--no-klondike-solver", action="store_true",
+                        help="leave Klondike-Solver out (it is the slowest peer)")
     parser.add_argument("--solvitaire", metavar="PATH",
                         help="Solvitaire's program (default: 'solvitaire' on the PATH, if there is one)")
     parser.add_argument("--lonelybot", metavar="PATH",
@@ -314,12 +317,13 @@ def main(argv: list[str] | None = None) -> int:
     except (UsageError, OSError) as error:
         print(f"solver.py: error: {error}", file=sys.stderr)
         return 2
-    klondike_solver = not args.no_peer and _have_pyksolve()
+    klondike_solver = not args.no_peer and not args.no_klondike_solver and _have_pyksolve()
     peers = Peers(klondike_solver, solvitaire, lonelybot, args.peer_states)
     if not args.no_peer:
         present = [name for name, there in (("Klondike-Solver", klondike_solver), ("Solvitaire", solvitaire),
                                             ("lonelybot", lonelybot)) if there]
-        absent = [name for name, there in (("Klondike-Solver (pip install pyksolve)", klondike_solver),
+        absent = [name for name, there in (("Klondike-Solver (--no-klondike-solver, or pip install pyksolve)",
+                                            klondike_solver),
                                            ("Solvitaire (no solvitaire on the PATH)", solvitaire),
                                            ("lonelybot (no --lonelybot)", lonelybot)) if not there]
         print(f"peers: {', '.join(present) or 'none'}" + (f"; not running: {', '.join(absent)}" if absent else ""),
