@@ -99,6 +99,12 @@ _PROBE_BEST = ((1, 3), (1, 4), (2, 0))
 _PROBE_WIDTHS = (2, 0, 3)
 
 
+#: The relaxed search may hold this many times the main search's states:
+#: when the relaxation is lost too, its proof is usually the shorter one
+#: (``benchmarks/solver_heuristics.py``), and when it is won it stops at once.
+_RELAXED_SHARE = 2
+
+
 def _probe_order(k: int) -> tuple[str, int, int]:
     """The kind (``"best"`` or ``"depth"``), the estimate weight (best-first)
     or salt (depth-first), and the width of the ``k``-th probe, from 0."""
@@ -290,9 +296,9 @@ class SearchSchedule:
     1. the main search runs until it has grown by a quarter (to at least
        50,000 states), within the states left;
     2. the search under the :func:`relaxation` (from the first round on,
-       when the variant has one) runs up to :attr:`relaxed_budget` states: as
-       many as the main search has, within the states left. When it finds no
-       win, there is none;
+       when the variant has one) runs up to :attr:`relaxed_budget` states:
+       twice as many as the main search has, within the states left. When it
+       finds no win, there is none;
     3. once the main search has :attr:`next_probe` states, a probe joins and
        the threshold doubles;
     4. the live probes share :attr:`allowance`: an eighth of what the main
@@ -382,8 +388,9 @@ class SearchSchedule:
             # Only now: most deals are decided sooner.
             self.relaxed = _Search(self.position, self.easier, budget, label="relaxed")
         if self.relaxed is not None and self.relaxed.running:
-            # As many states as the main search has; a win there proves nothing.
-            self.relaxed_budget = min(main.states, self.relaxed.states + budget - self._counted - main.states)
+            # Up to twice the main search's states; a win there proves nothing.
+            self.relaxed_budget = min(_RELAXED_SHARE * main.states,
+                                      self.relaxed.states + budget - self._counted - main.states)
             self.relaxed.advance(self.relaxed_budget, self.deadline)
             if self.relaxed.exhausted:
                 self.finished = self.relaxed
@@ -464,8 +471,8 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     where it was.
 
     Unless the variant already draws one card with unlimited passes, a
-    search under its :func:`relaxation` also runs, with as many states as
-    the main search: every line of play under the variant can be played
+    search under its :func:`relaxation` also runs, with up to twice as many
+    states as the main search: every line of play under the variant can be played
     there, so when it finds no win there is none. (A loss there is often far
     quicker to prove: the waste pointer drops out of the state. A win there
     proves nothing, and that search then stops.)
