@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from cardtable.bots import STRATEGIES, make_player
+from cardtable.bots import STRATEGIES, GreedyPlayer, make_player
 from cardtable.cards import Card, SplitMix64, new_deck
 from cardtable.errors import UsageError
 from cardtable.game import play_out
@@ -88,7 +88,7 @@ def test_greedy_never_moves_a_card_straight_back() -> None:
     rules = Variant.preset("draw1")
     for seed in range(1, 40):
         game = KlondikeGame.from_seed(seed, rules)
-        player = make_player("greedy")
+        player = GreedyPlayer()
         player.new_game(seed)
         last: Move | None = None
         while (move := player.choose(KlondikeView.of(game))) is not None:
@@ -193,3 +193,45 @@ def test_the_expert_is_a_strategy_and_checks_its_options() -> None:
         ExpertPlayer(samples=0)
     with pytest.raises(UsageError):
         ExpertPlayer(seconds=0)
+
+
+def _open_layout(seed: int) -> Position:
+    """Deal ``seed`` with only each pile's top card on the table, face up, and every
+    other card in the stock: nothing is face down."""
+    dealt = Position.from_seed(seed)
+    stock = tuple(card for pile in dealt.tableau for card in pile[:-1]) + dealt.stock
+    return Position(tuple((pile[-1],) for pile in dealt.tableau), (0,) * 7, stock, (), (0, 0, 0, 0), 1)
+
+
+def test_the_expert_wins_what_the_solver_wins_when_nothing_is_hidden() -> None:
+    # Once it has looked through the stock every guess is the deal itself, so
+    # the plan it plays is a winning line, played to the end.
+    from cardtable.bots.expert import ExpertPlayer
+    from cardtable.solver import solve
+
+    rules = Variant.preset("seed-001")
+    greedy_won = 0
+    for seed in range(1, 7):
+        position = _open_layout(seed)
+        assert solve(position, rules, max_states=2000).result == "won"
+        game = KlondikeGame(position, rules)
+        player = ExpertPlayer(samples=2, max_states=2000)
+        player.new_game(seed)
+        play_out(game, [player], max_actions=3000)
+        assert game.is_won(), f"deal {seed}: the expert stopped after {len(game.moves)} moves"
+        other = KlondikeGame(position, rules)
+        greedy = make_player("greedy")
+        greedy.new_game(seed)
+        play_out(other, [greedy], max_actions=3000)
+        greedy_won += other.is_won()
+    assert greedy_won < 6  # the deals are no walkover
+
+
+def test_the_expert_out_of_time_still_plays_a_legal_game_to_the_end() -> None:
+    from cardtable.bots.expert import ExpertPlayer
+
+    game = KlondikeGame.from_seed(5, Variant.preset("seed-002"))
+    player = ExpertPlayer(samples=64, max_states=5000, seconds=1e-6)
+    player.new_game(5)
+    play_out(game, [player], max_actions=3000)  # the engine refuses an illegal move
+    assert 0 < len(game.moves) < 3000

@@ -1,15 +1,25 @@
 """``expert``: a hidden-information player by hindsight optimisation.
 
-At a decision that matters, the player deals the cards it has not seen at
-random, in ways that agree with everything it has seen
-(:func:`~cardtable.bots.hindsight.sample_position`), solves each guessed deal
-with the solver under a small state budget, and plays the first move that wins
-the most guesses. It then follows the winning line of one of those guesses for
-as long as the table still looks the way that guess says it should: nothing
-new has been seen, so that guess still agrees with everything seen and its line
-still wins it. As soon as a card turns up that tells the guess apart, it guesses
-again. Safe cards go home without a search, and when no guess is won (or the
-time for the move runs out first) it plays the ``greedy`` player's move.
+At a decision that matters, the player holds a set of guessed deals: the cards
+it has not seen, dealt at random in ways that agree with everything it has seen
+(:func:`~cardtable.bots.hindsight.sample_position`). It solves each guess with
+the solver under a small state budget. A won guess's line is cut after its
+first move that shows something new (a face-down card turned up, or a stock
+card not seen yet drawn): that *plan* is what the guess proposes, since moves
+that show nothing new teach nothing and deciding between them again later
+would be deciding on the same knowledge. The plans most guesses propose are
+then weighed on every guess (each guess played through the plan and solved
+from there), a plan that can no longer catch the leader being left untried,
+and the plan that wins the most guesses is played to its end. Then the player
+decides afresh.
+
+The guesses outlive the decision: each is played through the chosen plan, and
+it stays as long as it still looks like the table (what the plan showed
+agrees with it). The line the solver found after the plan stays with it, so
+only new guesses, dealt to fill the set again, and the survivors whose line
+is unknown cost a search. Safe cards go home without a search, and when no
+guess is won (or the time for the decision runs out first) it plays the
+``greedy`` player's move.
 
 The player sees only its :class:`~cardtable.klondike.view.KlondikeView`. It
 remembers the order of the stock from the last time the whole stock lay in the
@@ -20,6 +30,7 @@ sees too.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 
 from cardtable.bots.base import KlondikeBot
 from cardtable.bots.hindsight import sample_position, solve_sample
@@ -28,7 +39,6 @@ from cardtable.cards import Card, SplitMix64
 from cardtable.errors import UsageError
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import FOUNDATION, WASTE, Move
-from cardtable.klondike.position import Position
 from cardtable.klondike.view import KlondikeView
 
 __all__ = ["ExpertPlayer"]
@@ -36,6 +46,12 @@ __all__ = ["ExpertPlayer"]
 
 # How often the same table may be seen before the player stops.
 _REPEATS = 4
+# How many of the leading plans are tried on the guesses they did not win.
+_CONTENDERS = 4
+# A guess tried after another guess's plan gets this many times the budget: its
+# own line was found along the solver's favourite path, and a budget cut short on
+# the other path would count as a loss and favour the plans the solver likes.
+_TRIED_FACTOR = 4
 
 
 def _visible(view: KlondikeView) -> tuple[object, ...]:
@@ -43,19 +59,61 @@ def _visible(view: KlondikeView) -> tuple[object, ...]:
     return (view.face_up, view.face_down, view.stock_count, view.waste, view.foundation, view.pass_number)
 
 
+def _visible_in(game: KlondikeGame) -> tuple[object, ...]:
+    """What a guessed game would show, in the form of :func:`_visible`."""
+    return (tuple(tuple(game.tableau[i][game.face_down[i]:]) for i in range(7)), tuple(game.face_down),
+            len(game.stock), tuple(game.waste), tuple(game.foundation), game.pass_number)
+
+
+# A plan's key: what the table shows before its last move, and that move.
+_Key = tuple[tuple[object, ...], Move]
+
+
+@dataclass(slots=True)
+class _Guess:
+    """One guessed deal played along with the table, and what the solver said of it.
+
+    ``line`` is a winning line from the current table (empty when not solved yet)
+    and ``lost`` says the solver found no win from here. ``tried`` holds, for
+    the plans weighed at the last decision (by key), the winning line after that
+    plan (None: none found)."""
+
+    game: KlondikeGame
+    line: list[Move] = field(default_factory=list)
+    lost: bool = False
+    tried: dict[_Key, list[Move] | None] = field(default_factory=dict)
+
+    @property
+    def solved(self) -> bool:
+        return self.lost or bool(self.line)
+
+    def settle(self, line: list[Move] | None) -> None:
+        self.line, self.lost, self.tried = (list(line), False, {}) if line else ([], True, {})
+
+
+@dataclass(slots=True)
+class _Plan:
+    """Moves that see nothing new, then the one move that does (or the rest of a won game)."""
+
+    key: _Key
+    moves: list[Move]
+    votes: int = 0
+
+
 class ExpertPlayer(KlondikeBot):
     """Hindsight optimisation over guessed deals (see the module documentation).
 
     ``samples`` guessed deals per decision, each solved within ``max_states``
-    states; ``seconds`` bounds the guessing for one move (None: no bound). A
-    table seen before gets the greedy move, and the player stops when it sees
-    the same table a fifth time or after ``max_moves`` moves.
+    states (four times that when a guess is tried after another guess's plan);
+    ``seconds`` bounds the guessing and solving for one decision (None: no
+    bound). A table seen before gets the greedy move, and the player stops
+    when it sees the same table a fifth time or after ``max_moves`` moves.
     """
 
     name = "expert"
     summary = "guesses the hidden cards, solves the guesses and plays the move that wins most (hindsight)"
 
-    def __init__(self, samples: int = 8, max_states: int = 5000, seconds: float | None = None,
+    def __init__(self, samples: int = 48, max_states: int = 5000, seconds: float | None = None,
                  max_moves: int = 2000) -> None:
         if samples < 1 or max_states < 1 or (seconds is not None and seconds <= 0):
             raise UsageError("the expert needs at least one sample, a positive state budget and time")
@@ -71,15 +129,15 @@ class ExpertPlayer(KlondikeBot):
         self._rng = SplitMix64(seed ^ 0xE59E27)
         self._greedy.new_game(seed)
         self._stock_order: tuple[Card, ...] = ()
-        self._plan: list[Move] = []
-        self._guess: KlondikeGame | None = None
+        self._guesses: list[_Guess] = []
+        self._plan: list[Move] = []  # already played in every guess
         self._passes = _PassCounter(2)
         self._scouting = True
         self._visits: dict[tuple[object, ...], int] = {}
 
     def choose(self, view: KlondikeView) -> Move | None:
-        """The next move: the plan's, a safe card home, a fresh hindsight choice, or
-        the greedy move; None once two whole passes went by with no card moved."""
+        """The next move: the plan's, a safe card home, a fresh hindsight choice,
+        or the greedy move; None once two whole passes went by with no card moved."""
         if view.stock_count == 0:
             self._stock_order = tuple(reversed(view.waste))
         seen = _visible(view)
@@ -87,13 +145,24 @@ class ExpertPlayer(KlondikeBot):
         if visits > _REPEATS or view.moves_played >= self.max_moves:
             return None  # going round in circles: the guesses disagree on a lost game
         scouting = self._scouting
-        move = self._greedy_move(view) if visits > 1 else self._choose(view)
+        planned = False
+        if self._plan and visits == 1 and self._plan[0] in view.legal_moves:
+            move: Move | None = self._plan.pop(0)
+            planned = True
+        else:
+            if self._plan:  # the guesses are ahead of the table: start again
+                self._plan, self._guesses = [], []
+            move = self._greedy.choose(view) if visits > 1 else self._choose(view)
+            if self._plan:  # a fresh plan, already played in the guesses
+                planned = True
         if move is not None:
             self._passes.note(move)
             if scouting:
                 self._passes.reset()  # looking through the stock is no idle pass
             elif self._passes.exhausted:
                 return None
+            if not planned:
+                self._guesses = [guess for guess in self._guesses if _advance(guess, move)]
         return move
 
     def _choose(self, view: KlondikeView) -> Move | None:
@@ -104,22 +173,15 @@ class ExpertPlayer(KlondikeBot):
         fallback = self._greedy.choose(view)
         if not view.legal_moves:
             return None
-        if self._guess is not None and self._plan and _visible(KlondikeView.of(self._guess)) == _visible(view):
-            return self._follow(view, fallback)
-        self._plan, self._guess = [], None
         if fallback is not None and _safe_home(view, fallback):
             return fallback
         if len(view.legal_moves) == 1:
             return view.legal_moves[0]
-        self._hindsight(view)
-        if self._plan:
-            return self._follow(view, fallback)
-        return fallback
-
-    def _greedy_move(self, view: KlondikeView) -> Move | None:
-        """The greedy move, where the table has been seen before."""
-        self._plan, self._guess = [], None
-        return self._greedy.choose(view)
+        plan = self._hindsight(view)
+        if not plan:
+            return fallback
+        self._plan = plan
+        return self._plan.pop(0)
 
     def _scout(self, view: KlondikeView) -> Move | None:
         """Under unlimited passes with a free turn-over, look through the whole stock
@@ -136,39 +198,123 @@ class ExpertPlayer(KlondikeBot):
         self._scouting = False
         return None
 
-    def _follow(self, view: KlondikeView, fallback: Move | None) -> Move | None:
-        move = self._plan.pop(0)
-        if move not in view.legal_moves or self._guess is None:
-            self._plan, self._guess = [], None
-            return fallback
-        self._guess.play(move)
-        return move
-
-    def _hindsight(self, view: KlondikeView) -> None:
-        """Guess, solve, vote; keep the line of a guess won by the winning move."""
-        known = self._stock_order[:view.stock_count] if self._stock_order else ()
+    def _hindsight(self, view: KlondikeView) -> list[Move]:
+        """Guess, solve, weigh the plans the won guesses start with on every guess;
+        the plan that wins the most guesses, already played in them (empty: no guess won)."""
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        votes: dict[Move, int] = {}
-        lines: dict[Move, tuple[list[Move], Position]] = {}
-        for done in range(self.samples):
-            position = sample_position(view, self._rng, known)
-            line = solve_sample(position, view, self.max_states)
-            if line:
-                first = line[0]
-                votes[first] = votes.get(first, 0) + 1
-                if first not in lines:
-                    lines[first] = (line, position)
-            ranked = [*sorted(votes.values(), reverse=True), 0, 0]
-            left = self.samples - done - 1
-            if ranked[0] > ranked[1] + left:
-                break  # no later guess can change the winner
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-        if not votes:
-            return
-        best = max(votes, key=lambda move: votes[move])
-        line, position = lines[best]
-        self._plan, self._guess = list(line), KlondikeGame(position, view.variant)
+        seen = _visible(view)
+        guesses = [guess for guess in self._guesses if _visible_in(guess.game) == seen]
+        known = self._stock_order[:view.stock_count] if self._stock_order else ()
+        while len(guesses) < self.samples:
+            guesses.append(_Guess(KlondikeGame(sample_position(view, self._rng, known), view.variant)))
+        self._guesses = guesses
+        plans: dict[_Key, _Plan] = {}
+        own: list[_Plan | None] = []
+        for guess in guesses:
+            if not guess.solved:
+                if deadline is not None and time.perf_counter() > deadline:
+                    own.append(None)
+                    continue
+                guess.settle(solve_sample(guess.game.position(), view, self.max_states))
+            if not guess.line:
+                own.append(None)
+                continue
+            plan = _first_plan(guess, view.stock_count - len(known))
+            plan = plans.setdefault(plan.key, plan)
+            plan.votes += 1
+            own.append(plan)
+        if not plans:
+            return []
+        order = sorted(plans.values(), key=lambda plan: -plan.votes)  # stable: ties keep first-seen order
+        won = sum(1 for plan in own if plan is not None)
+        best, best_wins = order[0], -1
+        for plan in order[:_CONTENDERS]:
+            if won <= best_wins:
+                break  # winning every won guess would only tie
+            wins = self._wins(plan, guesses, own, best_wins, view, deadline)
+            if wins > best_wins:
+                best, best_wins = plan, wins
+        self._guesses = [guess for guess, plan in zip(guesses, own, strict=True)
+                         if _follow(guess, best, plan)]
+        return list(best.moves)
+
+    def _wins(self, plan: _Plan, guesses: list[_Guess], own: list[_Plan | None], to_beat: int,
+              view: KlondikeView, deadline: float | None) -> int:
+        """How many guesses ``plan`` wins, trying it where unknown; stops early (with
+        a count no higher than ``to_beat``) once it cannot win more."""
+        wins, open_ = 0, sum(1 for mine in own if mine is not None)
+        for guess, mine in zip(guesses, own, strict=True):
+            if mine is None:
+                continue  # no win from here, so none after any plan
+            if mine is plan:
+                wins += 1
+            elif plan.key in guess.tried:
+                wins += guess.tried[plan.key] is not None
+            else:
+                if wins + open_ <= to_beat or (deadline is not None and time.perf_counter() > deadline):
+                    return min(wins, to_beat)
+                after = guess.game.clone()
+                line: list[Move] | None = None
+                if all(_play(after, move) for move in plan.moves):
+                    budget = self.max_states * _TRIED_FACTOR
+                    line = [] if after.is_won() else solve_sample(after.position(), view, budget)
+                guess.tried[plan.key] = line
+                wins += line is not None
+            open_ -= 1
+        return wins
+
+
+def _play(game: KlondikeGame, move: Move) -> bool:
+    if not game.is_legal(move):
+        return False
+    game.play(move)
+    return True
+
+
+def _advance(guess: _Guess, move: Move) -> bool:
+    """Play ``move`` in the guess and keep what is still known; False when it
+    cannot be played there (the guess no longer fits)."""
+    if not _play(guess.game, move):
+        return False
+    if guess.line and guess.line[0] == move:
+        guess.line = guess.line[1:]
+    elif not guess.lost:
+        guess.line = []
+    guess.tried = {}
+    return True
+
+
+def _follow(guess: _Guess, chosen: _Plan, mine: _Plan | None) -> bool:
+    """Play the ``chosen`` plan in the guess (whose own plan is ``mine``) and keep
+    its winning line where one is known; False when the plan cannot be played there."""
+    line: list[Move] | None = []  # empty: not known yet
+    if guess.lost:
+        line = None
+    elif mine is not None and mine.key == chosen.key:
+        # The same table and the same last move: the guess stands where its own plan leads.
+        line = guess.line[len(mine.moves):]
+    elif chosen.key in guess.tried:
+        line = guess.tried[chosen.key]
+    if not all(_play(guess.game, move) for move in chosen.moves):
+        return False
+    guess.line, guess.lost, guess.tried = line or [], line is None, {}
+    return True
+
+
+def _first_plan(guess: _Guess, unknown_stock: int) -> _Plan:
+    """The start of the guess's winning line up to the first move that shows
+    something new: a face-down card turned, or a stock card not seen yet drawn
+    (the ``unknown_stock`` top cards of the stock)."""
+    game = guess.game.clone()
+    for index, move in enumerate(guess.line):
+        key = (_visible_in(game), move)
+        if move.is_draw and unknown_stock > 0:
+            return _Plan(key, guess.line[:index + 1])
+        down = sum(game.face_down)
+        game.play(move)
+        if sum(game.face_down) < down:
+            return _Plan(key, guess.line[:index + 1])
+    return _Plan((_visible_in(guess.game), guess.line[0]), list(guess.line))
 
 
 def _safe_home(view: KlondikeView, move: Move) -> bool:
