@@ -468,27 +468,33 @@ static void talon_hash(const state_t *s, uint64_t *o1, uint64_t *o2)
 
 /* ---- the search ------------------------------------------------------- */
 
+/* The memory of a search (see Search_dealloc for why it is kept). */
 typedef struct {
-    PyObject_HEAD
-    int64_t v[V_SIZE];
-    state_t *states;   /* (MAX_DEPTH + 1) * STATE_SIZE */
-    int32_t *mv;       /* (MAX_DEPTH + 1) * MAX_MOVES */
-    int32_t *nm, *mi;  /* MAX_DEPTH + 1 */
+    state_t *states;     /* (MAX_DEPTH + 1) * STATE_SIZE */
+    int32_t *mv;         /* (MAX_DEPTH + 1) * MAX_MOVES */
+    int32_t *nm, *mi;    /* MAX_DEPTH + 1 */
     uint64_t *ph1, *ph2; /* (MAX_DEPTH + 1) * NPILES */
     uint64_t *th1, *th2; /* MAX_DEPTH + 1 */
-    uint64_t *table;   /* 2 words per entry */
-    int table_bits, max_bits;
-    int32_t mv_tmp[MAX_MOVES], pr_tmp[MAX_MOVES];
-    int64_t acc[64];
+    uint64_t *table;     /* 2 words per entry */
+    int table_bits;
     /* The children of the states on the path, made when a state is
      * expanded (a stack: those of depth d start at kbase[d]); their keys are
      * computed then and their table slots prefetched, so that the probes of
      * one state's children overlap. */
     state_t *kids;
-    uint64_t *kh;      /* 2 words per child */
+    uint64_t *kh;        /* 2 words per child */
     int8_t *kwon;
-    int64_t *kbase;    /* MAX_DEPTH + 1 */
+    int64_t *kbase;      /* MAX_DEPTH + 1 */
     int64_t kcap;
+} Buffers;
+
+typedef struct {
+    PyObject_HEAD
+    int64_t v[V_SIZE];
+    Buffers b;
+    int max_bits;
+    int32_t mv_tmp[MAX_MOVES], pr_tmp[MAX_MOVES];
+    int64_t acc[64];
     int64_t depth, states_seen, status, filled, cut, peak, tried;
     int busy;
 } SearchObject;
@@ -515,12 +521,12 @@ static inline void finish_key(const SearchObject *o, const state_t *s, uint64_t 
 
 static void hash_at(SearchObject *o, int d, uint64_t *h1o, uint64_t *h2o)
 {
-    const state_t *s = o->states + (size_t)d * STATE_SIZE;
-    uint64_t *ph1 = o->ph1 + (size_t)d * NPILES, *ph2 = o->ph2 + (size_t)d * NPILES;
+    const state_t *s = o->b.states + (size_t)d * STATE_SIZE;
+    uint64_t *ph1 = o->b.ph1 + (size_t)d * NPILES, *ph2 = o->b.ph2 + (size_t)d * NPILES;
     if (d == 0) {
         for (int i = 0; i < NPILES; i++)
             pile_hash(s, i, &ph1[i], &ph2[i]);
-        talon_hash(s, &o->th1[d], &o->th2[d]);
+        talon_hash(s, &o->b.th1[d], &o->b.th2[d]);
     } else {
         const state_t *p = s - STATE_SIZE;
         for (int i = 0; i < NPILES; i++) {
@@ -532,13 +538,13 @@ static void hash_at(SearchObject *o, int d, uint64_t *h1o, uint64_t *h2o)
             }
         }
         if (s[TLEN] != p[TLEN]) {
-            talon_hash(s, &o->th1[d], &o->th2[d]);
+            talon_hash(s, &o->b.th1[d], &o->b.th2[d]);
         } else {
-            o->th1[d] = o->th1[d - 1];
-            o->th2[d] = o->th2[d - 1];
+            o->b.th1[d] = o->b.th1[d - 1];
+            o->b.th2[d] = o->b.th2[d - 1];
         }
     }
-    uint64_t h1 = o->th1[d], h2 = o->th2[d];
+    uint64_t h1 = o->b.th1[d], h2 = o->b.th2[d];
     for (int i = 0; i < NPILES; i++) {
         h1 += ph1[i];
         h2 += ph2[i];
@@ -552,14 +558,14 @@ static void hash_at(SearchObject *o, int d, uint64_t *h1o, uint64_t *h2o)
  * depth d + 1, without writing the per-depth caches. */
 static void child_key(SearchObject *o, int d, const state_t *s, uint64_t *h1o, uint64_t *h2o)
 {
-    const state_t *p = o->states + (size_t)d * STATE_SIZE;
-    const uint64_t *pp1 = o->ph1 + (size_t)d * NPILES, *pp2 = o->ph2 + (size_t)d * NPILES;
+    const state_t *p = o->b.states + (size_t)d * STATE_SIZE;
+    const uint64_t *pp1 = o->b.ph1 + (size_t)d * NPILES, *pp2 = o->b.ph2 + (size_t)d * NPILES;
     uint64_t h1, h2;
     if (s[TLEN] != p[TLEN])
         talon_hash(s, &h1, &h2);
     else {
-        h1 = o->th1[d];
-        h2 = o->th2[d];
+        h1 = o->b.th1[d];
+        h2 = o->b.th2[d];
     }
     for (int i = 0; i < NPILES; i++) {
         if (s[LEN + i] != p[LEN + i] || s[DOWN + i] != p[DOWN + i]) {
@@ -615,19 +621,19 @@ static void table_free(uint64_t *table, int bits)
 /* Double the table; 0 when it is at its largest or memory ran out. */
 static int grow_table(SearchObject *o)
 {
-    if (o->table_bits >= o->max_bits)
+    if (o->b.table_bits >= o->max_bits)
         return 0;
-    int bits = o->table_bits + 1;
+    int bits = o->b.table_bits + 1;
     uint64_t *bigger = table_alloc(bits);
     if (!bigger)
         return 0;
-    size_t size = (size_t)1 << o->table_bits;
+    size_t size = (size_t)1 << o->b.table_bits;
     for (size_t idx = 0; idx < size; idx++)
-        if (o->table[2 * idx] != 0)
-            table_insert(bigger, bits, o->table[2 * idx], o->table[2 * idx + 1]);
-    table_free(o->table, o->table_bits);
-    o->table = bigger;
-    o->table_bits = bits;
+        if (o->b.table[2 * idx] != 0)
+            table_insert(bigger, bits, o->b.table[2 * idx], o->b.table[2 * idx + 1]);
+    table_free(o->b.table, o->b.table_bits);
+    o->b.table = bigger;
+    o->b.table_bits = bits;
     return 1;
 }
 
@@ -648,28 +654,28 @@ static void sort_moves(int32_t *mv, int32_t *pr, int n)
 
 static int grow_kids(SearchObject *o, int64_t need)
 {
-    int64_t cap = o->kcap;
+    int64_t cap = o->b.kcap;
     while (cap < need)
         cap *= 2;
-    state_t *kids = realloc(o->kids, (size_t)cap * STATE_SIZE);
+    state_t *kids = realloc(o->b.kids, (size_t)cap * STATE_SIZE);
     if (!kids)
         return 0;
-    o->kids = kids;
-    uint64_t *kh = realloc(o->kh, (size_t)cap * 2 * sizeof(uint64_t));
+    o->b.kids = kids;
+    uint64_t *kh = realloc(o->b.kh, (size_t)cap * 2 * sizeof(uint64_t));
     if (!kh)
         return 0;
-    o->kh = kh;
-    int8_t *kwon = realloc(o->kwon, (size_t)cap);
+    o->b.kh = kh;
+    int8_t *kwon = realloc(o->b.kwon, (size_t)cap);
     if (!kwon)
         return 0;
-    o->kwon = kwon;
-    o->kcap = cap;
+    o->b.kwon = kwon;
+    o->b.kcap = cap;
     return 1;
 }
 
 static void expand(SearchObject *o, int d)
 {
-    int n = generate(o->states + (size_t)d * STATE_SIZE, o->v, o->mv_tmp, o->pr_tmp, 0, o->acc);
+    int n = generate(o->b.states + (size_t)d * STATE_SIZE, o->v, o->mv_tmp, o->pr_tmp, 0, o->acc);
     int64_t salt = o->v[V_SALT];
     if (salt != 0) {
         for (int a = 0; a < n; a++) {
@@ -681,27 +687,27 @@ static void expand(SearchObject *o, int d)
     sort_moves(o->mv_tmp, o->pr_tmp, n);
     if (o->v[V_WIDTH] > 0 && n > o->v[V_WIDTH])
         n = (int)o->v[V_WIDTH];
-    memcpy(o->mv + (size_t)d * MAX_MOVES, o->mv_tmp, (size_t)n * sizeof(int32_t));
-    o->nm[d] = n;
-    o->mi[d] = 0;
-    int64_t base = d == 0 ? 0 : o->kbase[d - 1] + o->nm[d - 1];
-    o->kbase[d] = base;
-    if ((d > 0 && o->kbase[d - 1] < 0) || (base + n > o->kcap && !grow_kids(o, base + n))) {
-        o->kbase[d] = -1; /* no room: the children are made one by one */
+    memcpy(o->b.mv + (size_t)d * MAX_MOVES, o->mv_tmp, (size_t)n * sizeof(int32_t));
+    o->b.nm[d] = n;
+    o->b.mi[d] = 0;
+    int64_t base = d == 0 ? 0 : o->b.kbase[d - 1] + o->b.nm[d - 1];
+    o->b.kbase[d] = base;
+    if ((d > 0 && o->b.kbase[d - 1] < 0) || (base + n > o->b.kcap && !grow_kids(o, base + n))) {
+        o->b.kbase[d] = -1; /* no room: the children are made one by one */
         return;
     }
-    const state_t *parent = o->states + (size_t)d * STATE_SIZE;
-    uint64_t mask = ((uint64_t)1 << o->table_bits) - 1;
+    const state_t *parent = o->b.states + (size_t)d * STATE_SIZE;
+    uint64_t mask = ((uint64_t)1 << o->b.table_bits) - 1;
     for (int a = 0; a < n; a++) {
         int64_t idx = base + a;
-        state_t *child = o->kids + (size_t)idx * STATE_SIZE;
+        state_t *child = o->b.kids + (size_t)idx * STATE_SIZE;
         memcpy(child, parent, STATE_SIZE);
         apply_move(child, o->mv_tmp[a], o->v);
         autoplay(child, o->v, NULL, 0);
-        o->kwon[idx] = (int8_t)trivially_won(child, o->v);
-        if (!o->kwon[idx]) {
-            child_key(o, d, child, &o->kh[2 * idx], &o->kh[2 * idx + 1]);
-            __builtin_prefetch(&o->table[2 * (o->kh[2 * idx] & mask)]);
+        o->b.kwon[idx] = (int8_t)trivially_won(child, o->v);
+        if (!o->b.kwon[idx]) {
+            child_key(o, d, child, &o->b.kh[2 * idx], &o->b.kh[2 * idx + 1]);
+            __builtin_prefetch(&o->b.table[2 * (o->b.kh[2 * idx] & mask)]);
         }
     }
 }
@@ -714,12 +720,12 @@ static int64_t run_search(SearchObject *o, int64_t budget)
     int64_t limit = o->states_seen + budget;
     int max_depth = MAX_DEPTH;
     for (;;) {
-        if (o->filled >= ((int64_t)3 << o->table_bits) / 4 && !grow_table(o)) {
+        if (o->filled >= ((int64_t)3 << o->b.table_bits) / 4 && !grow_table(o)) {
             o->depth = d;
             o->status = TABLE_FULL;
             return TABLE_FULL;
         }
-        if (o->mi[d] >= o->nm[d]) {
+        if (o->b.mi[d] >= o->b.nm[d]) {
             d--;
             if (d < 0) {
                 o->status = EXHAUSTED;
@@ -728,25 +734,25 @@ static int64_t run_search(SearchObject *o, int64_t budget)
             }
             continue;
         }
-        int a = o->mi[d];
-        o->mi[d]++;
+        int a = o->b.mi[d];
+        o->b.mi[d]++;
         o->tried++;
-        state_t *child = o->states + (size_t)(d + 1) * STATE_SIZE;
+        state_t *child = o->b.states + (size_t)(d + 1) * STATE_SIZE;
         uint64_t h1, h2;
-        if (o->kbase[d] >= 0) { /* made when the state was expanded */
-            int64_t idx = o->kbase[d] + a;
-            if (o->kwon[idx]) {
+        if (o->b.kbase[d] >= 0) { /* made when the state was expanded */
+            int64_t idx = o->b.kbase[d] + a;
+            if (o->b.kwon[idx]) {
                 o->depth = d + 1;
                 o->status = WON;
                 return WON;
             }
-            if (!table_insert(o->table, o->table_bits, o->kh[2 * idx], o->kh[2 * idx + 1]))
+            if (!table_insert(o->b.table, o->b.table_bits, o->b.kh[2 * idx], o->b.kh[2 * idx + 1]))
                 continue;
-            memcpy(child, o->kids + (size_t)idx * STATE_SIZE, STATE_SIZE);
+            memcpy(child, o->b.kids + (size_t)idx * STATE_SIZE, STATE_SIZE);
             hash_at(o, d + 1, &h1, &h2); /* fills the caches of depth d + 1 */
         } else {
             memcpy(child, child - STATE_SIZE, STATE_SIZE);
-            apply_move(child, o->mv[(size_t)d * MAX_MOVES + a], o->v);
+            apply_move(child, o->b.mv[(size_t)d * MAX_MOVES + a], o->v);
             autoplay(child, o->v, NULL, 0);
             if (trivially_won(child, o->v)) {
                 o->depth = d + 1;
@@ -754,7 +760,7 @@ static int64_t run_search(SearchObject *o, int64_t budget)
                 return WON;
             }
             hash_at(o, d + 1, &h1, &h2);
-            if (!table_insert(o->table, o->table_bits, h1, h2))
+            if (!table_insert(o->b.table, o->b.table_bits, h1, h2))
                 continue;
         }
         o->states_seen++;
@@ -819,109 +825,76 @@ static int read_state(PyObject *obj, state_t *out)
  * small, and mapping fresh pages costs more than the search). Only a small
  * table and a small child stack are kept; the GIL guards the pool. */
 enum { POOL_TABLE_BITS = 16, POOL_KIDS = 1 << 16 };
-static struct {
-    int full;
-    state_t *states, *kids;
-    int32_t *mv, *nm, *mi;
-    uint64_t *ph1, *ph2, *th1, *th2, *kh, *table;
-    int8_t *kwon;
-    int64_t *kbase, kcap;
-    int table_bits;
-} pool;
+static Buffers pool;
+static int pool_full;
 
-static void release_buffers(SearchObject *o)
+static int complete(const Buffers *b)
 {
-    free(o->states);
-    free(o->mv);
-    free(o->nm);
-    free(o->mi);
-    free(o->ph1);
-    free(o->ph2);
-    free(o->th1);
-    free(o->th2);
-    table_free(o->table, o->table_bits);
-    free(o->kids);
-    free(o->kh);
-    free(o->kwon);
-    free(o->kbase);
+    return b->states && b->mv && b->nm && b->mi && b->ph1 && b->ph2 && b->th1 && b->th2 && b->table && b->kids &&
+           b->kh && b->kwon && b->kbase;
+}
+
+static void release_buffers(Buffers *b)
+{
+    free(b->states);
+    free(b->mv);
+    free(b->nm);
+    free(b->mi);
+    free(b->ph1);
+    free(b->ph2);
+    free(b->th1);
+    free(b->th2);
+    table_free(b->table, b->table_bits);
+    free(b->kids);
+    free(b->kh);
+    free(b->kwon);
+    free(b->kbase);
 }
 
 static void Search_dealloc(SearchObject *o)
 {
-    if (!pool.full && o->states && o->mv && o->nm && o->mi && o->ph1 && o->ph2 && o->th1 && o->th2 && o->kids &&
-        o->kh && o->kwon && o->kbase && o->kcap <= POOL_KIDS) {
-        pool.states = o->states;
-        pool.mv = o->mv;
-        pool.nm = o->nm;
-        pool.mi = o->mi;
-        pool.ph1 = o->ph1;
-        pool.ph2 = o->ph2;
-        pool.th1 = o->th1;
-        pool.th2 = o->th2;
-        pool.kids = o->kids;
-        pool.kh = o->kh;
-        pool.kwon = o->kwon;
-        pool.kbase = o->kbase;
-        pool.kcap = o->kcap;
-        if (o->table && o->table_bits <= POOL_TABLE_BITS) {
-            pool.table = o->table;
-            pool.table_bits = o->table_bits;
-        } else {
-            table_free(o->table, o->table_bits);
-            pool.table = NULL;
-        }
-        pool.full = 1;
+    if (!pool_full && complete(&o->b) && o->b.kcap <= POOL_KIDS && o->b.table_bits <= POOL_TABLE_BITS) {
+        pool = o->b;
+        pool_full = 1;
     } else {
-        release_buffers(o);
+        release_buffers(&o->b);
     }
     Py_TYPE(o)->tp_free((PyObject *)o);
 }
 
-/* Buffers for a new search: the pool's, or fresh ones. */
-static int take_buffers(SearchObject *o)
+/* Buffers for a new search with a table of 2**bits entries: the pool's, or
+ * fresh ones. */
+static int take_buffers(Buffers *b, int bits)
 {
     size_t depth = MAX_DEPTH + 1;
-    if (pool.full) {
-        pool.full = 0;
-        o->states = pool.states;
-        o->mv = pool.mv;
-        o->nm = pool.nm;
-        o->mi = pool.mi;
-        o->ph1 = pool.ph1;
-        o->ph2 = pool.ph2;
-        o->th1 = pool.th1;
-        o->th2 = pool.th2;
-        o->kids = pool.kids;
-        o->kh = pool.kh;
-        o->kwon = pool.kwon;
-        o->kbase = pool.kbase;
-        o->kcap = pool.kcap;
-        if (pool.table && pool.table_bits == o->table_bits) {
-            o->table = pool.table;
-            memset(o->table, 0, ((size_t)2 << o->table_bits) * sizeof(uint64_t));
+    if (pool_full) {
+        pool_full = 0;
+        *b = pool;
+        if (b->table_bits == bits) {
+            memset(b->table, 0, ((size_t)2 << bits) * sizeof(uint64_t));
         } else {
-            table_free(pool.table, pool.table_bits);
-            o->table = table_alloc(o->table_bits);
+            table_free(b->table, b->table_bits);
+            b->table_bits = bits;
+            b->table = table_alloc(bits);
         }
-        pool.table = NULL;
-        return o->table != NULL;
+        return complete(b);
     }
-    o->states = malloc(depth * STATE_SIZE);
-    o->mv = malloc(depth * MAX_MOVES * sizeof(int32_t));
-    o->nm = malloc(depth * sizeof(int32_t));
-    o->mi = malloc(depth * sizeof(int32_t));
-    o->ph1 = malloc(depth * NPILES * sizeof(uint64_t));
-    o->ph2 = malloc(depth * NPILES * sizeof(uint64_t));
-    o->th1 = malloc(depth * sizeof(uint64_t));
-    o->th2 = malloc(depth * sizeof(uint64_t));
-    o->table = table_alloc(o->table_bits);
-    o->kcap = 4096;
-    o->kids = malloc((size_t)o->kcap * STATE_SIZE);
-    o->kh = malloc((size_t)o->kcap * 2 * sizeof(uint64_t));
-    o->kwon = malloc((size_t)o->kcap);
-    o->kbase = malloc(depth * sizeof(int64_t));
-    return o->states && o->mv && o->nm && o->mi && o->ph1 && o->ph2 && o->th1 && o->th2 && o->table && o->kids &&
-           o->kh && o->kwon && o->kbase;
+    b->states = malloc(depth * STATE_SIZE);
+    b->mv = malloc(depth * MAX_MOVES * sizeof(int32_t));
+    b->nm = malloc(depth * sizeof(int32_t));
+    b->mi = malloc(depth * sizeof(int32_t));
+    b->ph1 = malloc(depth * NPILES * sizeof(uint64_t));
+    b->ph2 = malloc(depth * NPILES * sizeof(uint64_t));
+    b->th1 = malloc(depth * sizeof(uint64_t));
+    b->th2 = malloc(depth * sizeof(uint64_t));
+    b->table_bits = bits;
+    b->table = table_alloc(bits);
+    b->kcap = 4096;
+    b->kids = malloc((size_t)b->kcap * STATE_SIZE);
+    b->kh = malloc((size_t)b->kcap * 2 * sizeof(uint64_t));
+    b->kwon = malloc((size_t)b->kcap);
+    b->kbase = malloc(depth * sizeof(int64_t));
+    return complete(b);
 }
 
 static int Search_init(SearchObject *o, PyObject *args, PyObject *kwds)
@@ -931,7 +904,7 @@ static int Search_init(SearchObject *o, PyObject *args, PyObject *kwds)
     int max_bits, start_bits = 14;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOi|i", kwlist, &state_obj, &params, &max_bits, &start_bits))
         return -1;
-    if (o->states) {
+    if (o->b.states) {
         PyErr_SetString(PyExc_RuntimeError, "a search is set up once");
         return -1;
     }
@@ -941,22 +914,21 @@ static int Search_init(SearchObject *o, PyObject *args, PyObject *kwds)
     }
     if (read_params(params, o->v) < 0)
         return -1;
-    o->table_bits = start_bits < max_bits ? start_bits : max_bits;
     o->max_bits = max_bits;
-    if (!take_buffers(o)) {
+    if (!take_buffers(&o->b, start_bits < max_bits ? start_bits : max_bits)) {
         PyErr_NoMemory();
         return -1;
     }
-    if (read_state(state_obj, o->states) < 0)
+    if (read_state(state_obj, o->b.states) < 0)
         return -1;
     /* start: safe moves first, then the root */
-    autoplay(o->states, o->v, NULL, 0);
+    autoplay(o->b.states, o->v, NULL, 0);
     o->depth = 0;
     o->states_seen = 1;
     o->cut = 0;
     o->peak = 0;
     o->tried = 0;
-    if (trivially_won(o->states, o->v)) {
+    if (trivially_won(o->b.states, o->v)) {
         o->status = WON;
         o->filled = 0;
         return 0;
@@ -964,7 +936,7 @@ static int Search_init(SearchObject *o, PyObject *args, PyObject *kwds)
     o->status = RUNNING;
     uint64_t h1, h2;
     hash_at(o, 0, &h1, &h2);
-    table_insert(o->table, o->table_bits, h1, h2);
+    table_insert(o->b.table, o->b.table_bits, h1, h2);
     o->filled = 1;
     expand(o, 0);
     return 0;
@@ -975,7 +947,7 @@ static PyObject *Search_run(SearchObject *o, PyObject *arg)
     long long budget = PyLong_AsLongLong(arg);
     if (budget == -1 && PyErr_Occurred())
         return NULL;
-    if (!o->states) {
+    if (!o->b.states) {
         PyErr_SetString(PyExc_RuntimeError, "the search was not set up");
         return NULL;
     }
@@ -1002,7 +974,7 @@ static PyObject *Search_path(SearchObject *o, PyObject *Py_UNUSED(ignored))
     if (!list)
         return NULL;
     for (int64_t d = 0; d < o->depth; d++) {
-        PyObject *code = PyLong_FromLong(o->mv[(size_t)d * MAX_MOVES + o->mi[d] - 1]);
+        PyObject *code = PyLong_FromLong(o->b.mv[(size_t)d * MAX_MOVES + o->b.mi[d] - 1]);
         if (!code) {
             Py_DECREF(list);
             return NULL;
@@ -1014,7 +986,7 @@ static PyObject *Search_path(SearchObject *o, PyObject *Py_UNUSED(ignored))
 
 static PyObject *Search_table_size(SearchObject *o, void *Py_UNUSED(closure))
 {
-    return PyLong_FromLongLong((long long)1 << o->table_bits);
+    return PyLong_FromLongLong((long long)1 << o->b.table_bits);
 }
 
 #define CTL_GETTER(name, field)                                                  \

@@ -99,6 +99,17 @@ _PROBE_BEST = ((1, 3), (1, 4), (2, 0))
 _PROBE_WIDTHS = (2, 0, 3)
 
 
+def default_max_states(timeout: float | None) -> int:
+    """The state budget of a search given no budget: :data:`TIMED_MAX_STATES`
+    under a time limit (the clock governs; this caps memory), else
+    :data:`DEFAULT_MAX_STATES` (the same answer on any machine).
+
+    >>> default_max_states(None), default_max_states(60.0)
+    (20000000, 40000000)
+    """
+    return DEFAULT_MAX_STATES if timeout is None else TIMED_MAX_STATES
+
+
 #: The relaxed search may hold this many times the main search's states:
 #: when the relaxation is lost too, its proof is usually the shorter one
 #: (``benchmarks/solver_heuristics.py``), and when it is won it stops at once.
@@ -317,9 +328,7 @@ class SearchSchedule:
                  max_states: int | None = None) -> None:
         self.began = time.perf_counter()
         #: The total state budget of every search together.
-        if max_states is None:
-            max_states = DEFAULT_MAX_STATES if timeout is None else TIMED_MAX_STATES
-        self.budget = max_states
+        self.budget = default_max_states(timeout) if max_states is None else max_states
         if self.budget < 1:
             raise SolverError(f"the state budget must be at least 1, not {self.budget}")
         if timeout is not None and timeout <= 0:

@@ -54,7 +54,7 @@ from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
 from cardtable.sim.executor import Executor
 from cardtable.sim.store import STUDY_SEED_LIMIT, ResultsStore, StudyDeal, StudyInfo, variant_label
-from cardtable.solver.search import DEFAULT_MAX_STATES, TIMED_MAX_STATES, SolverError
+from cardtable.solver.search import SolverError, default_max_states
 from cardtable.stats import wilson
 
 __all__ = ["DEFAULT_FIRST_SEED", "KIND", "Budget", "StudyPlan", "WinnabilityReport", "plan_study", "run_winnability",
@@ -88,8 +88,7 @@ def study_rules(variant: Variant) -> str:
 class Budget:
     """What each search may spend: ``timeout`` seconds (None: no time limit)
     and ``max_states`` states (unless told, the solver's own default:
-    :data:`~cardtable.solver.search.TIMED_MAX_STATES` under a time limit, else
-    :data:`~cardtable.solver.search.DEFAULT_MAX_STATES`).
+    :func:`~cardtable.solver.search.default_max_states`).
 
     A budget that cannot bound a search raises
     :class:`~cardtable.solver.SolverError` when built.
@@ -105,7 +104,7 @@ class Budget:
 
     def __post_init__(self) -> None:
         if self.max_states is None:
-            object.__setattr__(self, "max_states", DEFAULT_MAX_STATES if self.timeout is None else TIMED_MAX_STATES)
+            object.__setattr__(self, "max_states", default_max_states(self.timeout))
         if isinstance(self.max_states, bool) or not isinstance(self.max_states, int) or self.max_states < 1:
             raise SolverError(f"the state budget must be a whole number of at least 1, not {self.max_states!r}")
         if self.timeout is not None and (isinstance(self.timeout, bool) or not isinstance(self.timeout, int | float)
