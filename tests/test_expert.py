@@ -9,7 +9,7 @@ import pytest
 
 from cardtable.bots import STRATEGIES, GreedyPlayer, make_player
 from cardtable.cards import Card, SplitMix64, new_deck
-from cardtable.errors import UsageError
+from cardtable.errors import RulesError, UsageError
 from cardtable.game import play_out
 from cardtable.klondike import KlondikeGame, Variant
 from cardtable.klondike.moves import Move
@@ -193,6 +193,30 @@ def test_the_expert_is_a_strategy_and_checks_its_options() -> None:
         ExpertPlayer(samples=0)
     with pytest.raises(UsageError):
         ExpertPlayer(seconds=0)
+    with pytest.raises(UsageError, match="seconds"):
+        ExpertPlayer(seconds=float("nan"))
+
+
+def test_a_strategy_string_sets_the_expert_options() -> None:
+    from cardtable.bots import parse_strategy, strategy_name
+    from cardtable.bots.expert import ExpertPlayer
+
+    player = make_player("expert  samples=7 states=1234 seconds=0.25")
+    assert isinstance(player, ExpertPlayer)
+    assert (player.samples, player.max_states, player.seconds) == (7, 1234, 0.25)
+    assert strategy_name("expert samples=7") == "expert"
+    assert parse_strategy("greedy") == ("greedy", {})
+    for text, words in [("expert samples=many", "samples needs a whole number, not 'many'"),
+                        ("expert seconds=soon", "seconds needs a number"),
+                        ("expert depth=3", "'depth=3' is not an option"),
+                        ("expert samples", "'samples' is not an option"),
+                        ("priority states=3", "takes no options"),
+                        ("experts", "unknown strategy 'experts'")]:
+        with pytest.raises(RulesError) as caught:
+            make_player(text)
+        assert words in str(caught.value), text
+    with pytest.raises(UsageError, match="at least one sample, not 0"):
+        make_player("expert samples=0")
 
 
 def _open_layout(seed: int) -> Position:

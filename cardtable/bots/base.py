@@ -4,6 +4,7 @@ Klondike's views and moves."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from typing import ClassVar
 
 from cardtable.klondike.moves import Move
 from cardtable.klondike.view import KlondikeView
@@ -25,6 +26,10 @@ class KlondikeBot(ABC):
     name: str = ""
     #: One line for ``cardtable strategies``.
     summary: str = ""
+    #: The options a strategy string may give after the name
+    #: (``"expert samples=64 states=20000"``): option name to the constructor
+    #: argument it sets, the type it converts to, and one line of help.
+    options: ClassVar[dict[str, tuple[str, type, str]]] = {}
 
     def new_game(self, seed: int = 0) -> None:  # noqa: B027 - optional hook, empty by default
         """Forget the last game; ``seed`` feeds any randomness the player uses."""

@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass, field
 
 from cardtable.bots.base import KlondikeBot
-from cardtable.bots.hindsight import sample_position, solve_sample
+from cardtable.bots.hindsight import Line, sample_position, solve_sample
 from cardtable.bots.simple import GreedyPlayer, _PassCounter
 from cardtable.cards import Card, SplitMix64
 from cardtable.errors import UsageError
@@ -79,16 +79,16 @@ class _Guess:
     plan (None: none found)."""
 
     game: KlondikeGame
-    line: list[Move] = field(default_factory=list)
+    line: Line = field(default_factory=Line)
     lost: bool = False
-    tried: dict[_Key, list[Move] | None] = field(default_factory=dict)
+    tried: dict[_Key, Line | None] = field(default_factory=dict)
 
     @property
     def solved(self) -> bool:
         return self.lost or bool(self.line)
 
-    def settle(self, line: list[Move] | None) -> None:
-        self.line, self.lost, self.tried = (list(line), False, {}) if line else ([], True, {})
+    def settle(self, line: Line | None) -> None:
+        self.line, self.lost, self.tried = (line, False, {}) if line else (Line(), True, {})
 
 
 @dataclass(slots=True)
@@ -112,11 +112,20 @@ class ExpertPlayer(KlondikeBot):
 
     name = "expert"
     summary = "guesses the hidden cards, solves the guesses and plays the move that wins most (hindsight)"
+    options = {
+        "samples": ("samples", int, "guessed deals per decision"),
+        "states": ("max_states", int, "state budget of the search of each guess"),
+        "seconds": ("seconds", float, "time for one decision's guessing and solving"),
+    }
 
     def __init__(self, samples: int = 48, max_states: int = 5000, seconds: float | None = None,
                  max_moves: int = 2000) -> None:
-        if samples < 1 or max_states < 1 or (seconds is not None and seconds <= 0):
-            raise UsageError("the expert needs at least one sample, a positive state budget and time")
+        if samples < 1:
+            raise UsageError(f"the expert needs at least one sample, not {samples}")
+        if max_states < 1:
+            raise UsageError(f"the expert's state budget (states) must be at least 1, not {max_states}")
+        if seconds is not None and not 0 < seconds < float("inf"):
+            raise UsageError(f"the expert's time per decision (seconds) must be a positive number, not {seconds}")
         self.samples = samples
         self.max_states = max_states
         self.seconds = seconds
@@ -215,7 +224,7 @@ class ExpertPlayer(KlondikeBot):
                 if deadline is not None and time.perf_counter() > deadline:
                     own.append(None)
                     continue
-                guess.settle(solve_sample(guess.game.position(), view, self.max_states))
+                guess.settle(solve_sample(guess.game, self.max_states))
             if not guess.line:
                 own.append(None)
                 continue
@@ -231,7 +240,7 @@ class ExpertPlayer(KlondikeBot):
         for plan in order[:_CONTENDERS]:
             if won <= best_wins:
                 break  # winning every won guess would only tie
-            wins = self._wins(plan, guesses, own, best_wins, view, deadline)
+            wins = self._wins(plan, guesses, own, best_wins, deadline)
             if wins > best_wins:
                 best, best_wins = plan, wins
         self._guesses = [guess for guess, plan in zip(guesses, own, strict=True)
@@ -239,7 +248,7 @@ class ExpertPlayer(KlondikeBot):
         return list(best.moves)
 
     def _wins(self, plan: _Plan, guesses: list[_Guess], own: list[_Plan | None], to_beat: int,
-              view: KlondikeView, deadline: float | None) -> int:
+              deadline: float | None) -> int:
         """How many guesses ``plan`` wins, trying it where unknown; stops early (with
         a count no higher than ``to_beat``) once it cannot win more."""
         wins, open_ = 0, sum(1 for mine in own if mine is not None)
@@ -254,10 +263,10 @@ class ExpertPlayer(KlondikeBot):
                 if wins + open_ <= to_beat or (deadline is not None and time.perf_counter() > deadline):
                     return min(wins, to_beat)
                 after = guess.game.clone()
-                line: list[Move] | None = None
+                line: Line | None = None
                 if all(_play(after, move) for move in plan.moves):
                     budget = self.max_states * _TRIED_FACTOR
-                    line = [] if after.is_won() else solve_sample(after.position(), view, budget)
+                    line = Line() if after.is_won() else solve_sample(after, budget)
                 guess.tried[plan.key] = line
                 wins += line is not None
             open_ -= 1
@@ -276,10 +285,10 @@ def _advance(guess: _Guess, move: Move) -> bool:
     cannot be played there (the guess no longer fits)."""
     if not _play(guess.game, move):
         return False
-    if guess.line and guess.line[0] == move:
-        guess.line = guess.line[1:]
+    if guess.line[0] == move:
+        guess.line.drop(1)
     elif not guess.lost:
-        guess.line = []
+        guess.line = Line()
     guess.tried = {}
     return True
 
@@ -287,17 +296,17 @@ def _advance(guess: _Guess, move: Move) -> bool:
 def _follow(guess: _Guess, chosen: _Plan, mine: _Plan | None) -> bool:
     """Play the ``chosen`` plan in the guess (whose own plan is ``mine``) and keep
     its winning line where one is known; False when the plan cannot be played there."""
-    line: list[Move] | None = []  # empty: not known yet
+    line: Line | None = Line()  # empty: not known yet
     if guess.lost:
         line = None
     elif mine is not None and mine.key == chosen.key:
         # The same table and the same last move: the guess stands where its own plan leads.
-        line = guess.line[len(mine.moves):]
+        line = guess.line.drop(len(mine.moves))
     elif chosen.key in guess.tried:
         line = guess.tried[chosen.key]
     if not all(_play(guess.game, move) for move in chosen.moves):
         return False
-    guess.line, guess.lost, guess.tried = line or [], line is None, {}
+    guess.line, guess.lost, guess.tried = line or Line(), line is None, {}
     return True
 
 
@@ -306,15 +315,18 @@ def _first_plan(guess: _Guess, unknown_stock: int) -> _Plan:
     something new: a face-down card turned, or a stock card not seen yet drawn
     (the ``unknown_stock`` top cards of the stock)."""
     game = guess.game.clone()
-    for index, move in enumerate(guess.line):
+    line = guess.line
+    moves: list[Move] = []
+    while (move := line[len(moves)]) is not None:
+        moves.append(move)
         key = (_visible_in(game), move)
         if move.is_draw and unknown_stock > 0:
-            return _Plan(key, guess.line[:index + 1])
+            return _Plan(key, moves)
         down = sum(game.face_down)
         game.play(move)
         if sum(game.face_down) < down:
-            return _Plan(key, guess.line[:index + 1])
-    return _Plan((_visible_in(guess.game), guess.line[0]), list(guess.line))
+            return _Plan(key, moves)
+    return _Plan((_visible_in(guess.game), moves[0]), moves)
 
 
 def _safe_home(view: KlondikeView, move: Move) -> bool:

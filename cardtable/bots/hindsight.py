@@ -11,14 +11,15 @@ foundations, and the stock cards whose order the player saw on an earlier pass.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from cardtable.cards import Card, SplitMix64, new_deck
+from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import Move
 from cardtable.klondike.position import Position
 from cardtable.klondike.view import KlondikeView
 
-__all__ = ["sample_position", "solve_sample", "unseen_cards"]
+__all__ = ["Line", "sample_position", "solve_sample", "unseen_cards"]
 
 
 def unseen_cards(view: KlondikeView, known_stock: Sequence[Card] = ()) -> list[Card]:
@@ -50,10 +51,47 @@ def sample_position(view: KlondikeView, rng: SplitMix64, known_stock: Sequence[C
     return Position(tuple(piles), view.face_down, stock, view.waste, view.foundation, view.pass_number)
 
 
-def solve_sample(position: Position, view: KlondikeView, max_states: int) -> list[Move] | None:
-    """A winning line for a guessed ``position`` under ``view``'s variant, or None when
-    the search finds none within ``max_states``."""
-    from cardtable.solver import solve  # the compiled solver loads only when an expert plays
+class Line:
+    """A winning line of a guessed game, turned into moves only as far as it is
+    read (most readers want its first few moves): ``line[k]`` is its ``k``-th
+    move from where it now stands (None past its end), :meth:`drop` moves its
+    start on, and it is true while moves are left."""
 
-    result = solve(position, view.variant, max_states=max_states)
-    return result.moves if result.result == "won" else None
+    __slots__ = ("_more", "_moves", "_start")
+
+    def __init__(self, moves: Iterable[Move] = ()) -> None:
+        self._moves: list[Move] = []
+        self._more: Iterator[Move] | None = iter(moves)
+        self._start = 0
+
+    def __getitem__(self, k: int) -> Move | None:
+        want = self._start + k
+        while len(self._moves) <= want and self._more is not None:
+            move = next(self._more, None)
+            if move is None:
+                self._more = None
+            else:
+                self._moves.append(move)
+        return self._moves[want] if want < len(self._moves) else None
+
+    def __bool__(self) -> bool:
+        return self[0] is not None
+
+    def drop(self, count: int) -> Line:
+        """Move the start on by ``count`` moves (already played); the line itself."""
+        self._start += count
+        return self
+
+    def rest(self) -> list[Move]:
+        """Every move left, read to the end."""
+        self[1 << 30]
+        return self._moves[self._start:]
+
+
+def solve_sample(game: KlondikeGame, max_states: int) -> Line | None:
+    """A winning line for a guessed game under its variant, or None when one
+    depth-first search finds none within ``max_states`` states."""
+    from cardtable.solver.search import line_moves, search_line  # the compiled solver loads only when an expert plays
+
+    codes = search_line(game, max_states)
+    return None if codes is None else Line(line_moves(game, codes))

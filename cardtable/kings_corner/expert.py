@@ -139,11 +139,14 @@ class ExpertBot(StrategicBot):
     name = "expert"
     weights = EXPERT
 
-    def __init__(self, seed: int = 0, samples: int = 8, candidates: int = 4) -> None:
+    def __init__(self, seed: int = 0, samples: int = 8, candidates: int = 4, rival: float = 0.0,
+                 mode: int = 0) -> None:
         if samples < 1 or candidates < 1:
             raise UsageError("the expert needs at least one sample and one candidate")
         self.samples = samples
         self.candidates = candidates
+        self.rival = rival
+        self.mode = mode
         super().__init__(seed)
 
     def new_game(self, seed: int = 0) -> None:
@@ -197,7 +200,13 @@ class ExpertBot(StrategicBot):
                 elif not acted:
                     idle = 1
                 penalties = _play_out(hands, list(piles), deck, (me + 1) % players, idle)
-                totals[number] += penalties[me]
+                others = penalties[:me] + penalties[me + 1:]
+                if self.mode == 0:
+                    totals[number] += penalties[me] - self.rival * min(others)
+                elif self.mode == 1:
+                    totals[number] += penalties[me] - self.rival * sum(others) / len(others)
+                else:
+                    totals[number] += (penalties[me] > min(others)) + 0.01 * penalties[me]
         best = min(range(len(ranked)), key=lambda number: (totals[number], number))
         return ranked[best]
 

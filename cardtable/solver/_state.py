@@ -30,6 +30,8 @@ from cardtable.klondike.variant import Variant
 if TYPE_CHECKING:
     import numpy as np
 
+    from cardtable.klondike.game import KlondikeGame
+
 PILE_CAP = 52
 LEN = PILE_CAP * PILE_COUNT
 DOWN = LEN + PILE_COUNT
@@ -63,8 +65,9 @@ def unpack(code: int) -> tuple[int, int, int, int, int]:
     return code & 15, (code >> 4) & 15, (code >> 8) & 63, (code >> 14) & 63, (code >> 20) & 1
 
 
-def state_bytes(position: Position) -> bytes:
-    """The array state of a position as bytes (what the C core reads; no numpy needed)."""
+def state_bytes(position: Position | KlondikeGame) -> bytes:
+    """The array state of a position, or of a game's current position, as bytes
+    (what the C core reads; no numpy needed)."""
     s = bytearray(STATE_SIZE)
     for i, pile in enumerate(position.tableau):
         for k, card in enumerate(pile):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import importlib
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -33,8 +34,8 @@ from cardtable.klondike.variant import Variant
 from cardtable.solver import _ccore
 from cardtable.solver._state import HOME_FLAG, LOC_FOUNDATION, SRC_TALON, params, state_bytes, unpack
 
-__all__ = ["DEFAULT_MAX_STATES", "TIMED_MAX_STATES", "SearchSchedule", "SolveResult", "SolverError", "relaxation",
-           "solve"]
+__all__ = ["DEFAULT_MAX_STATES", "TIMED_MAX_STATES", "SearchSchedule", "SolveResult", "SolverError", "line_moves",
+           "relaxation", "search_line", "solve"]
 
 #: The state budget when neither a budget nor a time limit is given (the
 #: answer is then the same on any machine; it bounds memory too: see :func:`solve`).
@@ -500,24 +501,52 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
 
 def _solution(position: Position, variant: Variant, codes: list[int]) -> list[Move]:
     """The engine moves of the winning line ``codes`` (core move codes from
-    ``position``), replayed and completed.
+    ``position``), replayed and completed (see :func:`line_moves`)."""
+    return list(line_moves(KlondikeGame(position, variant), codes))
+
+
+def line_moves(game: KlondikeGame, codes: list[int]) -> Iterator[Move]:
+    """The engine moves of the winning line ``codes`` (core move codes from
+    ``game``'s position), replayed on a copy of ``game`` and completed, one by
+    one as they are read: a reader that wants only the first few pays only for
+    those.
 
     The searches play every safe foundation move after each move without
     logging it for us; they are found again here in one compiled call,
     ``safe_moves_along`` of :mod:`cardtable.solver._ccore`, which replays the line
     on the array state as the searches do.
     A trivially won end is finished by playing the lowest card each time.
+    Raises AssertionError at the end when the line does not win (a solver bug).
     """
-    game = KlondikeGame(position, variant)
-    marks, ends = _ccore.safe_moves_along(state_bytes(position), codes, params(variant))
+    game = game.clone()
+    stack = game._stack
+    seen = len(stack)
+    marks, ends = _ccore.safe_moves_along(state_bytes(game), codes, params(game.variant))
     _play_safe_moves(game, marks[:ends[0]])
     for step, code in enumerate(codes, 1):
         _play_code(game, code)
         _play_safe_moves(game, marks[ends[step - 1]:ends[step]])
+        for entry in stack[seen:]:
+            yield entry[0]
+        seen = len(stack)
     _finish(game)
+    for entry in stack[seen:]:
+        yield entry[0]
     if not game.is_won():
         raise AssertionError("solver bug: the solution does not win when replayed")
-    return game.moves
+
+
+def search_line(game: KlondikeGame, max_states: int) -> list[int] | None:
+    """The core move codes of a win from ``game``'s position, found by one
+    depth-first search (the main search of :func:`solve`) within
+    ``max_states`` states, or None when it finds none (lost, or out of
+    budget). For many small searches, such as a player's guessed deals:
+    :func:`line_moves` turns the codes into moves."""
+    if max_states < 1:
+        raise SolverError(f"the state budget must be at least 1, not {max_states}")
+    bits = _table_bits(max_states)
+    core = _ccore.Search(state_bytes(game), params(game.variant), bits, min(bits, _START_BITS))
+    return list(core.path()) if core.run(max_states) == _ccore.WON else None
 
 
 def _play_safe_moves(game: KlondikeGame, marks: list[int]) -> None:

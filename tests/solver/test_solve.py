@@ -101,6 +101,31 @@ def test_won_deals_replay(preset: str) -> None:
     assert won > 0
 
 
+@pytest.mark.parametrize("preset", ["thoughtful3", "seed-002"])
+def test_one_small_search_gives_the_answer_and_line_of_solve(preset: str) -> None:
+    # search_line is solve's main search alone; below the first probe's
+    # threshold solve runs nothing else, so the two agree move for move, and a
+    # line read in part gives the first moves of the whole line.
+    from cardtable.solver.search import line_moves, search_line
+
+    variant = Variant.preset(preset)
+    answers = set()
+    for seed in range(12):
+        game = KlondikeGame(Position.from_seed(seed), variant)
+        game.play(game.legal_moves()[0])  # from mid game too
+        result = solve(game.position(), variant, max_states=20_000)
+        codes = search_line(game, 20_000)
+        answers.add(codes is not None)
+        assert (codes is not None) == (result.result == "won")
+        if codes is not None:
+            assert list(line_moves(game, codes)) == result.moves
+            first = line_moves(game, codes)
+            assert [next(first) for _ in range(3)] == result.moves[:3]
+    assert answers == {True, False}
+    with pytest.raises(SolverError):
+        search_line(KlondikeGame.from_seed(1, variant), 0)
+
+
 def test_budget_gives_unknown_and_says_why() -> None:
     result = solve(Position.from_seed(1), Variant.preset("thoughtful3"), max_states=100)
     assert result.result == "unknown" and not result.decided
