@@ -47,7 +47,7 @@ def klondike(games: int, expert_games: int, expert: str, workers: int) -> None:
     for setting in _SETTINGS:
         variant = Variant.preset(setting)
         print(f"\n## Klondike, {setting}: {variant.describe()}\n", flush=True)
-        print("| player | games | won | 95% interval | foundation cards | net $ a game | CPU s a game |")
+        print("| player | games | won | 95% interval | foundation cards | net $ a game | core-seconds a game |")
         print("|---|---|---|---|---|---|---|", flush=True)
         for name in players:
             count = expert_games if name == expert else games

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from cardtable.bots.base import KlondikeBot
 from cardtable.bots.hindsight import Line, sample_position, solve_sample
@@ -112,13 +113,13 @@ class ExpertPlayer(KlondikeBot):
 
     name = "expert"
     summary = "guesses the hidden cards, solves the guesses and plays the move that wins most (hindsight)"
-    options = {
+    options: ClassVar[dict[str, tuple[str, type, str]]] = {
         "samples": ("samples", int, "guessed deals per decision"),
         "states": ("max_states", int, "state budget of the search of each guess"),
         "seconds": ("seconds", float, "time for one decision's guessing and solving"),
     }
 
-    def __init__(self, samples: int = 48, max_states: int = 5000, seconds: float | None = None,
+    def __init__(self, samples: int = 48, max_states: int = 20_000, seconds: float | None = None,
                  max_moves: int = 2000) -> None:
         if samples < 1:
             raise UsageError(f"the expert needs at least one sample, not {samples}")

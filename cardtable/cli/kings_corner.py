@@ -59,7 +59,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     match = commands.add_parser(
         "match", help="bots against bots, with win rates",
-        description="Play hands between bots with seats rotated; report win rates (95%% Wilson "
+        description="Play hands between bots with seats rotated; report win rates (95% Wilson "
         "interval), mean penalty points and turns. The same seed gives the same result "
         "for any number of workers.",
     )

@@ -3,15 +3,22 @@ hand out on guessed deals.
 
 The ``strategic`` search (:mod:`~cardtable.kings_corner.strategic`) lists the
 positions the bot can end its turn in, with weights tuned for matches (shed
-cards and kings rather than hold them back). When the few best of them differ,
-the bot deals the cards it has not seen at random, consistently with what it
-sees (each other player's hand size and the deck count), and plays each
-candidate out to the end of the hand, every seat playing the ``greedy`` way.
-The candidate that leaves it the fewest penalty points on average over these
-deals is played; the same deals serve every candidate, so the comparison is
-fair. This is determinized (information-set) Monte Carlo: the bot sees only
-its own :class:`~cardtable.kings_corner.game.KingsCornerView`, and the guessed
-deals come from its own seeded generator.
+cards and kings rather than hold them back). When the best of them differ, the
+bot deals the cards it has not seen at random, consistently with what it sees
+(each other player's hand size and the deck count), and plays each candidate
+out to the end of the hand, every seat playing the ``greedy`` way (its own seat
+sheds its kings first). A candidate scores its own penalty points less half
+the fewest any other player is left with: a match is won by the lowest total,
+so a hand that leaves a rival with more is worth more. The same deals serve
+every candidate, so the comparison is fair. The sixteen best candidates are
+played out on a quarter of the deals, and the four best of those on the rest;
+the one with the best mean is played.
+
+This is determinized (information-set) Monte Carlo: the bot sees only its own
+:class:`~cardtable.kings_corner.game.KingsCornerView`, and the guessed deals
+come from its own seeded generator. The play-outs run on card indices (a table
+says which card fits on which), which makes them several times quicker than on
+:class:`~cardtable.cards.Card` objects.
 
 >>> from cardtable.game import play_out
 >>> from cardtable.kings_corner.game import KingsCornerGame
@@ -57,10 +64,22 @@ class _Candidates(_Search):
             self.found[key] = (value, hand, list(piles), list(path))
 
 
-def _greedy_turn(hand: list[Card], piles: list[_Pile]) -> bool:
-    """Play a turn the ``greedy`` bot's way on compact piles: a pile move while there
-    is one, else the first card of the hand that fits, until neither is left.
-    Returns whether anything was played or moved."""
+# The rollouts play on card indices: _FITS[top][card] says ``card`` may go on
+# ``top``, _KING[card] that it is a king, _POINTS[card] its penalty points.
+_FITS: list[list[bool]] = [[Card.from_index(card).fits_on(Card.from_index(top)) for card in range(52)]
+                           for top in range(52)]
+_KING: list[bool] = [Card.from_index(card).rank == KING for card in range(52)]
+_POINTS: list[int] = [10 if king else 1 for king in _KING]
+
+# (bottom, top) card indices of a pile, or None when it is empty.
+_IntPile = tuple[int, int] | None
+
+
+def _greedy_turn(hand: list[int], piles: list[_IntPile]) -> bool:
+    """Play a turn the ``greedy`` bot's way on compact piles of card indices: a pile
+    move while there is one, else the first card of the hand that fits, until
+    neither is left. Returns whether anything was played or moved."""
+    fits, king = _FITS, _KING
     acted = False
     while hand:
         moved = False
@@ -74,11 +93,11 @@ def _greedy_turn(hand: list[Card], piles: list[_Pile]) -> bool:
                     continue
                 onto = piles[target]
                 if onto is None:
-                    if target >= 4 and bottom.rank == KING:
+                    if target >= 4 and king[bottom]:
                         piles[target], piles[source] = pile, None
                         moved = True
                         break
-                elif bottom in _CHILDREN[onto[1]]:
+                elif fits[onto[1]][bottom]:
                     piles[target], piles[source] = (onto[0], pile[1]), None
                     moved = True
                     break
@@ -89,11 +108,11 @@ def _greedy_turn(hand: list[Card], piles: list[_Pile]) -> bool:
                 for target in range(8):
                     onto = piles[target]
                     if onto is None:
-                        if target < 4 or card.rank == KING:
+                        if target < 4 or king[card]:
                             piles[target] = (card, card)
                             moved = True
                             break
-                    elif card in _CHILDREN[onto[1]]:
+                    elif fits[onto[1]][card]:
                         piles[target] = (onto[0], card)
                         moved = True
                         break
@@ -106,11 +125,11 @@ def _greedy_turn(hand: list[Card], piles: list[_Pile]) -> bool:
     return acted
 
 
-def _penalty(hand: list[Card]) -> int:
-    return sum(10 if card.rank == KING else 1 for card in hand)
+def _penalty(hand: list[int]) -> int:
+    return sum(_POINTS[card] for card in hand)
 
 
-def _play_out(hands: list[list[Card]], piles: list[_Pile], deck: list[Card],
+def _play_out(hands: list[list[int]], piles: list[_IntPile], deck: list[int],
               turn: int, idle: int) -> list[int]:
     """Each seat's penalty points once the hand is played out the greedy way from
     ``turn``'s move (``idle``: turns in a row passed without acting)."""
@@ -133,20 +152,24 @@ def _play_out(hands: list[list[Card]], piles: list[_Pile], deck: list[Card],
 
 class ExpertBot(StrategicBot):
     """Plans with the strategic search under :data:`EXPERT` weights, then chooses among
-    the ``candidates`` best end positions by playing each out on ``samples`` guessed
-    deals (see the module documentation)."""
+    the ``candidates`` best end positions by playing each out on a quarter of
+    ``samples`` guessed deals, and the ``finalists`` best of them on the rest. A
+    play-out scores the bot's penalty points less ``rival`` times the fewest of
+    any other player (see the module documentation)."""
 
     name = "expert"
     weights = EXPERT
 
-    def __init__(self, seed: int = 0, samples: int = 8, candidates: int = 4, rival: float = 0.0,
-                 mode: int = 0) -> None:
-        if samples < 1 or candidates < 1:
-            raise UsageError("the expert needs at least one sample and one candidate")
+    def __init__(self, seed: int = 0, samples: int = 48, candidates: int = 16, finalists: int = 4,
+                 rival: float = 0.5) -> None:
+        if samples < 1 or candidates < 1 or finalists < 1:
+            raise UsageError("the expert needs at least one sample, one candidate and one finalist")
+        if not 0 <= rival <= 1:
+            raise UsageError(f"the expert's rival weight must be between 0 and 1, not {rival}")
         self.samples = samples
         self.candidates = candidates
+        self.finalists = finalists
         self.rival = rival
-        self.mode = mode
         super().__init__(seed)
 
     def new_game(self, seed: int = 0) -> None:
@@ -171,29 +194,40 @@ class ExpertBot(StrategicBot):
         self, view: KingsCornerView,
         ranked: list[tuple[float, tuple[Card, ...], list[_Pile], list[Action]]],
     ) -> tuple[float, tuple[Card, ...], list[_Pile], list[Action]]:
-        """The candidate with the lowest mean penalty over the guessed deals."""
+        """The candidate with the best (lowest) mean score over the guessed deals."""
         seen: set[Card] = set(view.hand)
         for pile in view.piles:
             seen.update(pile)
-        unseen = sorted(_all_cards() - seen)
+        unseen = [card.index for card in sorted(_all_cards() - seen)]
         players = view.players
         me = view.player
         totals = [0.0] * len(ranked)
+        compact = [([card.index for card in hand], [None if pile is None else (pile[0].index, pile[1].index)
+                                                    for pile in piles], bool(path))
+                   for _, hand, piles, path in ranked]
+        deals: list[tuple[list[list[int]], list[int]]] = []
         for _ in range(self.samples):
             cards = list(unseen)
             for index in range(len(cards) - 1, 0, -1):
                 other = self._rng.below(index + 1)
                 cards[index], cards[other] = cards[other], cards[index]
-            dealt: list[list[Card]] = []
+            dealt: list[list[int]] = []
             for seat in range(players):
                 size = 0 if seat == me else view.hand_sizes[seat]
                 dealt.append(cards[:size])
                 del cards[:size]
-            for number, (_, hand, piles, path) in enumerate(ranked):
+            deals.append((dealt, cards))
+        alive = list(range(len(ranked)))
+        first = max(1, self.samples // 4) if len(alive) > self.finalists else self.samples
+        for count, (dealt, cards) in enumerate(deals):
+            if count == first:
+                alive = sorted(alive, key=lambda number: (totals[number], number))[:self.finalists]
+            for number in alive:
+                hand, piles, played = compact[number]
                 hands = [list(h) for h in dealt]
-                hands[me] = list(hand)
+                hands[me] = sorted(hand, key=lambda card: not _KING[card])  # kings first
                 deck = list(cards)
-                acted = bool(path) or view.turn_actions > 0
+                acted = played or view.turn_actions > 0
                 idle = 0
                 if deck:
                     hands[me].append(deck.pop())
@@ -201,13 +235,8 @@ class ExpertBot(StrategicBot):
                     idle = 1
                 penalties = _play_out(hands, list(piles), deck, (me + 1) % players, idle)
                 others = penalties[:me] + penalties[me + 1:]
-                if self.mode == 0:
-                    totals[number] += penalties[me] - self.rival * min(others)
-                elif self.mode == 1:
-                    totals[number] += penalties[me] - self.rival * sum(others) / len(others)
-                else:
-                    totals[number] += (penalties[me] > min(others)) + 0.01 * penalties[me]
-        best = min(range(len(ranked)), key=lambda number: (totals[number], number))
+                totals[number] += penalties[me] - self.rival * min(others)
+        best = min(alive, key=lambda number: (totals[number], number))
         return ranked[best]
 
 
