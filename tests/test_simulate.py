@@ -156,7 +156,23 @@ def test_compare_side_by_side(capsys: pytest.CaptureFixture[str]) -> None:
 def test_strategies_lists_each(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "strategies")
     assert code == 0
-    assert [line.split()[0] for line in out.splitlines()] == ["priority", "turns", "greedy", "random", "expert"]
+    names = [line.split()[0] for line in out.splitlines() if not line.startswith(" ")]
+    assert names == ["priority", "turns", "greedy", "random", "expert"]
+    options = [line.split()[0] for line in out.splitlines() if line.startswith(" ")]
+    assert options == ["samples=INT:", "states=INT:", "seconds=FLOAT:"]
+    assert "(default 20000)" in out and "(default no limit)" in out
+
+
+def test_the_expert_takes_its_options_in_the_strategy(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "--strategy", "expert samples=4 states=500", "--variant", "seed-002",
+                       "--games", "3", "--workers", "2", "--json", "--no-store", "--record", "0", "--no-progress")
+    assert code == 0
+    data = json.loads(out)
+    assert data["strategy"] == "expert samples=4 states=500" and data["games"] == 3
+    code, _, err = run(capsys, "simulate", "--strategy", "expert samples=lots", "--games", "3", "--no-store")
+    assert code == 2 and "option samples needs a whole number, not 'lots'" in err
+    code, _, err = run(capsys, "compare", "greedy", "expert depth=2", "--games", "3")
+    assert code == 2 and "'depth=2' is not an option" in err
 
 
 def test_bad_options(capsys: pytest.CaptureFixture[str]) -> None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cardtable.bots import STRATEGIES
+from cardtable.bots import STRATEGIES, make_player, strategy_name
 from cardtable.errors import UsageError
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
@@ -59,12 +59,14 @@ def compare_strategies(
     ``diff_win_rate_low``, ``diff_win_rate_high``, ``diff_foundation``,
     ``diff_foundation_low``, ``diff_foundation_high``.
 
-    An unknown strategy raises :class:`~cardtable.errors.UsageError` naming the
-    known ones; an interrupted run raises KeyboardInterrupt.
+    A strategy may carry options (``"expert samples=96"``). An unknown strategy
+    raises :class:`~cardtable.errors.UsageError` naming the known ones, and a bad
+    option :class:`~cardtable.errors.RulesError`; an interrupted run raises KeyboardInterrupt.
     """
     for name in strategies:
-        if name not in STRATEGIES:
+        if ":" in name or strategy_name(name) not in STRATEGIES:
             raise UsageError(f"unknown strategy {name!r}; known: {', '.join(STRATEGIES)}")
+        make_player(name)  # its options are checked before any game
     executor = executor or LocalExecutor(workers)
     table: list[Results] = []
     for name in strategies:
