@@ -2,7 +2,8 @@
 hands and matches at four and at two seats.
 
     python benchmarks/players.py [--games 10000] [--expert-games 2000] [--expert 'expert']
-                                 [--matches 2000] [--workers 2] [--skip-klondike] [--skip-kings-corner]
+                                 [--matches 2000] [--seats 4 2] [--workers 2]
+                                 [--skip-klondike] [--skip-kings-corner]
 
 Klondike (deals from seeds 1..N, the same deals for every player):
 
@@ -69,9 +70,9 @@ def klondike(games: int, expert_games: int, expert: str, workers: int) -> None:
                   f" --workers {workers} --record 0")
 
 
-def kings_corner(matches: int, workers: int) -> None:
-    """Each bot against greedy bots, at four seats and at two."""
-    for seats in (4, 2):
+def kings_corner(matches: int, workers: int, tables: tuple[int, ...] = (4, 2)) -> None:
+    """Each bot against greedy bots, at four seats and at two (``tables``)."""
+    for seats in tables:
         print(f"\n## Kings Corner, {seats} players: each bot in entry 1 against greedy bots,"
               f" matches to 25 points\n", flush=True)
         print("| bot | hands | hands won | 95% interval | mean penalty | matches | matches won | 95% interval |")
@@ -106,6 +107,7 @@ def main() -> None:
     parser.add_argument("--expert-games", type=int, default=2000, help="Klondike deals for the expert (slower)")
     parser.add_argument("--expert", default="expert", help="the expert's strategy string, options included")
     parser.add_argument("--matches", type=int, default=2000, help="Kings Corner matches per line-up (at least)")
+    parser.add_argument("--seats", type=int, nargs="+", default=[4, 2], help="Kings Corner table sizes")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--skip-klondike", action="store_true")
     parser.add_argument("--skip-kings-corner", action="store_true")
@@ -113,7 +115,7 @@ def main() -> None:
     if not args.skip_klondike:
         klondike(args.games, args.expert_games, args.expert, args.workers)
     if not args.skip_kings_corner:
-        kings_corner(args.matches, args.workers)
+        kings_corner(args.matches, args.workers, tuple(args.seats))
 
 
 if __name__ == "__main__":
