@@ -134,3 +134,17 @@ def test_moved_cards() -> None:
 def test_game_defaults() -> None:
     g = KlondikeGame()
     assert g.variant == Variant() and len(g.stock) == 24
+
+
+def test_move_count_and_moves_from_follow_play_and_undo() -> None:
+    from cardtable.klondike import KlondikeGame
+
+    game = KlondikeGame.from_seed(3)
+    played = []
+    for _ in range(5):
+        move = game.legal_moves()[0]
+        game.play(move)
+        played.append(move)
+    assert game.move_count == 5 and game.moves_from(0) == played and game.moves_from(3) == played[3:]
+    game.undo()
+    assert game.move_count == 4 and game.moves_from(2) == played[2:4]

@@ -94,7 +94,8 @@ def parse_strategy(text: str) -> tuple[str, dict[str, object]]:
 
 def strategy_name(text: str) -> str:
     """The strategy's name alone, without its options."""
-    return text.split()[0] if text.split() else text
+    words = text.split()
+    return words[0] if words else text
 
 
 def _env_adapter(name: str) -> ModuleType:

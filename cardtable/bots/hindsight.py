@@ -82,11 +82,6 @@ class Line:
         self._start += count
         return self
 
-    def rest(self) -> list[Move]:
-        """Every move left, read to the end."""
-        self[1 << 30]
-        return self._moves[self._start:]
-
 
 def solve_sample(game: KlondikeGame, max_states: int) -> Line | None:
     """A winning line for a guessed game under its variant, or None when one

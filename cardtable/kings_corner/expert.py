@@ -36,7 +36,7 @@ from cardtable.errors import UsageError
 from cardtable.kings_corner.actions import DRAW, PASS, Action, PlayCard
 from cardtable.kings_corner.game import KingsCornerView
 from cardtable.kings_corner.strategic import _CHILDREN, StrategicBot, Weights, _key, _Pile, _Search
-from cardtable.kings_corner.table import KING
+from cardtable.kings_corner.table import KING, penalty_points
 
 __all__ = ["EXPERT", "ExpertBot"]
 
@@ -69,7 +69,7 @@ class _Candidates(_Search):
 _FITS: list[list[bool]] = [[Card.from_index(card).fits_on(Card.from_index(top)) for card in range(52)]
                            for top in range(52)]
 _KING: list[bool] = [Card.from_index(card).rank == KING for card in range(52)]
-_POINTS: list[int] = [10 if king else 1 for king in _KING]
+_POINTS: list[int] = [penalty_points([Card.from_index(card)]) for card in range(52)]
 
 # (bottom, top) card indices of a pile, or None when it is empty.
 _IntPile = tuple[int, int] | None

@@ -145,6 +145,15 @@ class KlondikeGame:
         return [entry[0] for entry in self._stack]
 
     @property
+    def move_count(self) -> int:
+        """How many moves have been played (``len(moves)`` without building the list)."""
+        return len(self._stack)
+
+    def moves_from(self, index: int) -> list[Move]:
+        """The moves played from the ``index``-th on (0 for every move), oldest first."""
+        return [entry[0] for entry in self._stack[index:]]
+
+    @property
     def passes_left(self) -> int | None:
         """Passes through the stock still to come after this one (``None``: unlimited)."""
         if self.variant.passes is None:

@@ -519,19 +519,16 @@ def line_moves(game: KlondikeGame, codes: list[int]) -> Iterator[Move]:
     Raises AssertionError at the end when the line does not win (a solver bug).
     """
     game = game.clone()
-    stack = game._stack
-    seen = len(stack)
+    seen = game.move_count
     marks, ends = _ccore.safe_moves_along(state_bytes(game), codes, params(game.variant))
     _play_safe_moves(game, marks[:ends[0]])
     for step, code in enumerate(codes, 1):
         _play_code(game, code)
         _play_safe_moves(game, marks[ends[step - 1]:ends[step]])
-        for entry in stack[seen:]:
-            yield entry[0]
-        seen = len(stack)
+        yield from game.moves_from(seen)
+        seen = game.move_count
     _finish(game)
-    for entry in stack[seen:]:
-        yield entry[0]
+    yield from game.moves_from(seen)
     if not game.is_won():
         raise AssertionError("solver bug: the solution does not win when replayed")
 
