@@ -259,3 +259,34 @@ def test_the_expert_out_of_time_still_plays_a_legal_game_to_the_end() -> None:
     player.new_game(5)
     play_out(game, [player], max_actions=3000)  # the engine refuses an illegal move
     assert 0 < len(game.moves) < 3000
+
+
+def _plan_layout(waste: str, piles: list[str]) -> Position:
+    """Pile 1 is a face-down card under the first card of ``piles``; the other
+    piles hold one face-up card each; one waste card; every other card in the stock."""
+    tops = [Card.parse(text) for text in piles]
+    down = Card.parse("Kc")
+    on_table = {*tops, down, Card.parse(waste)}
+    stock = tuple(card for card in new_deck() if card not in on_table)
+    tableau = [(down, tops[0])] + [(top,) for top in tops[1:]] + [()] * (7 - len(tops))
+    return Position(tuple(tableau), (1,) + (0,) * 6, stock, (Card.parse(waste),), (0, 0, 0, 0))
+
+
+def test_a_plan_is_played_lean_keeping_only_what_its_last_move_needs() -> None:
+    # A guess's solver puts the waste card away before turning the face-down card
+    # up; the lean plan turns it up first and leaves the waste card for later.
+    from cardtable.bots.expert import _lean, _Plan, _visible_in
+
+    rules = Variant.preset("seed-001")
+    game = KlondikeGame(_plan_layout("9c", ["5h", "6s", "Td"]), rules)
+    moves = [Move.parse(text) for text in ("W>3", "D", "D", "1>2")]
+    lean = _lean(_Plan((), moves), game, unknown_stock=0)
+    assert lean is not None and lean.moves == [Move.parse("1>2")]
+    assert lean.key == (_visible_in(game), Move.parse("1>2"))  # the table as it stands: nothing before
+    assert lean.commits == 1 and _Plan((), moves).commits == 2
+    # The waste card is the landing spot the last move needs: nothing is left out.
+    game = KlondikeGame(_plan_layout("6c", ["5h", "7d"]), rules)
+    assert _lean(_Plan((), [Move.parse("W>2"), Move.parse("1>2")]), game, unknown_stock=0) is None
+    # A plan that ends by drawing an unseen card is played as it is.
+    game = KlondikeGame(_plan_layout("9c", ["5h", "6s", "Td"]), rules)
+    assert _lean(_Plan((), [Move.parse("W>3"), Move.parse("D")]), game, unknown_stock=10) is None

@@ -9,9 +9,12 @@ card not seen yet drawn): that *plan* is what the guess proposes, since moves
 that show nothing new teach nothing and deciding between them again later
 would be deciding on the same knowledge. The plans most guesses propose are
 then weighed on every guess (each guess played through the plan and solved
-from there), a plan that can no longer catch the leader being left untried,
-and the plan that wins the most guesses is played to its end. Then the player
-decides afresh.
+from there), a plan that can no longer catch the leader being left untried.
+Each is weighed in its lean form too: only the moves its last move needs, the
+rest (such as waste cards put away, which the guess's solver chose knowing the
+hidden cards) left until the new card is seen. The plan that wins the most
+guesses, the leaner on a tie, is played to its end. Then the player decides
+afresh.
 
 The guesses outlive the decision: each is played through the chosen plan, and
 it stays as long as it still looks like the table (what the plan showed
@@ -30,6 +33,7 @@ sees too.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -99,6 +103,11 @@ class _Plan:
     key: _Key
     moves: list[Move]
     votes: int = 0
+
+    @property
+    def commits(self) -> int:
+        """How many of its moves are more than turning the stock over."""
+        return sum(1 for move in self.moves if not (move.is_draw or move.is_recycle))
 
 
 class ExpertPlayer(KlondikeBot):
@@ -238,11 +247,11 @@ class ExpertPlayer(KlondikeBot):
         order = sorted(plans.values(), key=lambda plan: -plan.votes)  # stable: ties keep first-seen order
         won = sum(1 for plan in own if plan is not None)
         best, best_wins = order[0], -1
-        for plan in order[:_CONTENDERS]:
-            if won <= best_wins:
-                break  # winning every won guess would only tie
-            wins = self._wins(plan, guesses, own, best_wins, deadline)
-            if wins > best_wins:
+        for plan in _with_lean(order[:_CONTENDERS], plans, guesses[0].game, view.stock_count - len(known)):
+            if won < best_wins:
+                break  # winning every won guess would not even tie
+            wins = self._wins(plan, guesses, own, best_wins - 1, deadline)
+            if wins > best_wins or (wins == best_wins and plan.commits < best.commits):
                 best, best_wins = plan, wins
         self._guesses = [guess for guess, plan in zip(guesses, own, strict=True)
                          if _follow(guess, best, plan)]
@@ -328,6 +337,59 @@ def _first_plan(guess: _Guess, unknown_stock: int) -> _Plan:
         if sum(game.face_down) < down:
             return _Plan(key, moves)
     return _Plan((_visible_in(guess.game), moves[0]), moves)
+
+
+def _with_lean(contenders: list[_Plan], plans: dict[_Key, _Plan], game: KlondikeGame,
+               unknown_stock: int) -> Iterator[_Plan]:
+    """Each contender, then its lean form (see :func:`_lean`) where that is another plan."""
+    given: set[_Key] = set()
+    for plan in contenders:
+        for each in (plan, _lean(plan, game, unknown_stock)):
+            if each is not None and each.key not in given:
+                given.add(each.key)
+                yield plans.setdefault(each.key, each)
+
+
+def _lean(plan: _Plan, game: KlondikeGame, unknown_stock: int) -> _Plan | None:
+    """The plan with only the moves its last move needs: each other move that is
+    more than turning the stock over is left out where the rest still plays and
+    the last move still turns a face-down card up; then the stock is turned only
+    as far as the last card it still plays from the waste. A guess's solver picks
+    those moves knowing the hidden cards; left for later, they are picked once the
+    card is seen. None when nothing can be left out or the plan ends in a draw."""
+    last = plan.moves[-1]
+    if last.is_draw or last.is_recycle or len(plan.moves) == 1:
+        return None
+    moves = list(plan.moves)
+    for index in range(len(moves) - 2, -1, -1):
+        move = moves[index]
+        if not (move.is_draw or move.is_recycle):
+            trial = moves[:index] + moves[index + 1:]
+            if _reveals(game, trial, unknown_stock) is not None:
+                moves = trial
+    from_waste = max((index for index, move in enumerate(moves) if move.source == WASTE and not move.is_recycle),
+                     default=-1)
+    moves = moves[:from_waste + 1] + [move for move in moves[from_waste + 1:] if not (move.is_draw or move.is_recycle)]
+    if len(moves) == len(plan.moves):
+        return None
+    before = _reveals(game, moves, unknown_stock)
+    return None if before is None else _Plan((before, last), moves)
+
+
+def _reveals(game: KlondikeGame, moves: list[Move], unknown_stock: int) -> tuple[object, ...] | None:
+    """What the table shows before the last of ``moves`` when they all play in
+    ``game`` (a copy is played), none but the last shows a new card, and the last
+    turns a face-down card up; None otherwise."""
+    game = game.clone()
+    for move in moves[:-1]:
+        down = sum(game.face_down)
+        if (move.is_draw and unknown_stock > 0) or not _play(game, move) or sum(game.face_down) < down:
+            return None
+    seen = _visible_in(game)
+    down = sum(game.face_down)
+    if not _play(game, moves[-1]) or sum(game.face_down) == down:
+        return None
+    return seen
 
 
 def _safe_home(view: KlondikeView, move: Move) -> bool:
