@@ -290,3 +290,34 @@ def test_a_plan_is_played_lean_keeping_only_what_its_last_move_needs() -> None:
     # A plan that ends by drawing an unseen card is played as it is.
     game = KlondikeGame(_plan_layout("9c", ["5h", "6s", "Td"]), rules)
     assert _lean(_Plan((), [Move.parse("W>3"), Move.parse("D")]), game, unknown_stock=10) is None
+
+
+def test_the_expert_leaves_a_long_shot_to_the_greedy_move() -> None:
+    # With chase=1 a plan is played only when every guess wins it; on one-pass
+    # deals few guesses win, so the first choices are the greedy player's.
+    from cardtable.bots.expert import ExpertPlayer
+
+    rules = Variant.preset("seed-002")
+    differs = 0
+    for seed in range(1, 9):
+        view = KlondikeView.of(KlondikeGame.from_seed(seed, rules))
+        greedy = GreedyPlayer()
+        greedy.new_game(seed)
+        choices = []
+        for chase in (1.0, 0.0):
+            player = ExpertPlayer(samples=8, max_states=2000, chase=chase)
+            player.new_game(seed)
+            choices.append(player.choose(view))
+        assert choices[0] == greedy.choose(view), f"deal {seed}"
+        differs += choices[1] != choices[0]
+    assert differs > 0  # chasing the win plays otherwise
+
+
+def test_the_expert_checks_its_chase() -> None:
+    from cardtable.bots.expert import ExpertPlayer
+
+    assert ExpertPlayer().chase is None
+    for bad in (-0.1, 1.5, float("nan")):
+        with pytest.raises(UsageError, match="chase must be a share"):
+            ExpertPlayer(chase=bad)
+    assert make_player("expert chase=0.5").chase == 0.5  # type: ignore[attr-defined]

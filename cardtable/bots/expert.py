@@ -57,6 +57,10 @@ _CONTENDERS = 4
 # own line was found along the solver's favourite path, and a budget cut short on
 # the other path would count as a loss and favour the plans the solver likes.
 _TRIED_FACTOR = 4
+# Where each card on the foundations is paid (Vegas scoring), a plan is played
+# only when it wins at least this share of the guesses; a long shot at winning
+# gives up cards that the greedy move would have kept.
+_CHASE_PAID = 0.25
 
 
 def _visible(view: KlondikeView) -> tuple[object, ...]:
@@ -116,7 +120,10 @@ class ExpertPlayer(KlondikeBot):
     ``samples`` guessed deals per decision, each solved within ``max_states``
     states (four times that when a guess is tried after another guess's plan);
     ``seconds`` bounds the guessing and solving for one decision (None: no
-    bound). A table seen before gets the greedy move, and the player stops
+    bound). ``chase`` is the share of the guesses the best plan must win to be
+    played; below it the player makes the greedy move (None: 0, or a quarter
+    where each foundation card is paid, as under Vegas scoring, since a long
+    shot at a win gives up cards). A table seen before gets the greedy move, and the player stops
     when it sees the same table a fifth time or after ``max_moves`` moves.
     """
 
@@ -126,17 +133,22 @@ class ExpertPlayer(KlondikeBot):
         "samples": ("samples", int, "guessed deals per decision"),
         "states": ("max_states", int, "state budget of the search of each guess"),
         "seconds": ("seconds", float, "time for one decision's guessing and solving"),
+        "chase": ("chase", float, "share of the guesses a plan must win to be played rather than the greedy move "
+                  "(default 0, or 0.25 where each card is paid, as under Vegas scoring)"),
     }
 
     def __init__(self, samples: int = 48, max_states: int = 20_000, seconds: float | None = None,
-                 max_moves: int = 2000) -> None:
+                 chase: float | None = None, max_moves: int = 2000) -> None:
         if samples < 1:
             raise UsageError(f"the expert needs at least one sample, not {samples}")
         if max_states < 1:
             raise UsageError(f"the expert's state budget (states) must be at least 1, not {max_states}")
         if seconds is not None and not 0 < seconds < float("inf"):
             raise UsageError(f"the expert's time per decision (seconds) must be a positive number, not {seconds}")
+        if chase is not None and not 0 <= chase <= 1:
+            raise UsageError(f"the expert's chase must be a share of the guesses, from 0 to 1, not {chase}")
         self.samples = samples
+        self.chase = chase
         self.max_states = max_states
         self.seconds = seconds
         self.max_moves = max_moves
@@ -253,6 +265,11 @@ class ExpertPlayer(KlondikeBot):
             wins = self._wins(plan, guesses, own, best_wins - 1, deadline)
             if wins > best_wins or (wins == best_wins and plan.commits < best.commits):
                 best, best_wins = plan, wins
+        chase = self.chase
+        if chase is None:
+            chase = _CHASE_PAID if view.variant.scoring.kind == "vegas" else 0.0
+        if best_wins < chase * len(guesses):
+            return []  # a long shot: the greedy move keeps more cards
         self._guesses = [guess for guess, plan in zip(guesses, own, strict=True)
                          if _follow(guess, best, plan)]
         return list(best.moves)
