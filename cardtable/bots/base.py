@@ -30,6 +30,9 @@ class KlondikeBot(ABC):
     #: (``"expert samples=64 states=20000"``): option name to the constructor
     #: argument it sets, the type it converts to, and one line of help.
     options: ClassVar[dict[str, tuple[str, type, str]]] = {}
+    #: How ``cardtable strategies`` shows an option's default where the
+    #: constructor's default (None: "no limit") would not say it.
+    option_defaults: ClassVar[dict[str, str]] = {}
 
     def new_game(self, seed: int = 0) -> None:  # noqa: B027 - optional hook, empty by default
         """Forget the last game; ``seed`` feeds any randomness the player uses."""

@@ -111,7 +111,7 @@ class _Plan:
     @property
     def commits(self) -> int:
         """How many of its moves are more than turning the stock over."""
-        return sum(1 for move in self.moves if not (move.is_draw or move.is_recycle))
+        return sum(1 for move in self.moves if not _turns_stock(move))
 
 
 class ExpertPlayer(KlondikeBot):
@@ -123,8 +123,9 @@ class ExpertPlayer(KlondikeBot):
     bound). ``chase`` is the share of the guesses the best plan must win to be
     played; below it the player makes the greedy move (None: 0, or a quarter
     where each foundation card is paid, as under Vegas scoring, since a long
-    shot at a win gives up cards). A table seen before gets the greedy move, and the player stops
-    when it sees the same table a fifth time or after ``max_moves`` moves.
+    shot at a win gives up cards). A table seen before gets the greedy move,
+    and the player stops when it sees the same table a fifth time or after
+    ``max_moves`` moves.
     """
 
     name = "expert"
@@ -133,9 +134,10 @@ class ExpertPlayer(KlondikeBot):
         "samples": ("samples", int, "guessed deals per decision"),
         "states": ("max_states", int, "state budget of the search of each guess"),
         "seconds": ("seconds", float, "time for one decision's guessing and solving"),
-        "chase": ("chase", float, "share of the guesses a plan must win to be played rather than the greedy move "
-                  "(default 0, or 0.25 where each card is paid, as under Vegas scoring)"),
+        "chase": ("chase", float, "share of the guesses a plan must win to be played rather than the greedy move"),
     }
+    option_defaults: ClassVar[dict[str, str]] = {
+        "chase": f"0, or {_CHASE_PAID} where each card is paid, as under Vegas scoring"}
 
     def __init__(self, samples: int = 48, max_states: int = 20_000, seconds: float | None = None,
                  chase: float | None = None, max_moves: int = 2000) -> None:
@@ -375,18 +377,18 @@ def _lean(plan: _Plan, game: KlondikeGame, unknown_stock: int) -> _Plan | None:
     those moves knowing the hidden cards; left for later, they are picked once the
     card is seen. None when nothing can be left out or the plan ends in a draw."""
     last = plan.moves[-1]
-    if last.is_draw or last.is_recycle or len(plan.moves) == 1:
+    if _turns_stock(last) or len(plan.moves) == 1:
         return None
     moves = list(plan.moves)
     for index in range(len(moves) - 2, -1, -1):
         move = moves[index]
-        if not (move.is_draw or move.is_recycle):
+        if not _turns_stock(move):
             trial = moves[:index] + moves[index + 1:]
             if _reveals(game, trial, unknown_stock) is not None:
                 moves = trial
     from_waste = max((index for index, move in enumerate(moves) if move.source == WASTE and not move.is_recycle),
                      default=-1)
-    moves = moves[:from_waste + 1] + [move for move in moves[from_waste + 1:] if not (move.is_draw or move.is_recycle)]
+    moves = moves[:from_waste + 1] + [move for move in moves[from_waste + 1:] if not _turns_stock(move)]
     if len(moves) == len(plan.moves):
         return None
     before = _reveals(game, moves, unknown_stock)
@@ -407,6 +409,11 @@ def _reveals(game: KlondikeGame, moves: list[Move], unknown_stock: int) -> tuple
     if not _play(game, moves[-1]) or sum(game.face_down) == down:
         return None
     return seen
+
+
+def _turns_stock(move: Move) -> bool:
+    """A draw or a recycle: the stock turned over, nothing committed."""
+    return move.is_draw or move.is_recycle
 
 
 def _safe_home(view: KlondikeView, move: Move) -> bool:

@@ -462,6 +462,6 @@ def _cmd_strategies(args: argparse.Namespace) -> int:
         print(f"{name:<{width}}  {cls.summary} (plays {HOME_VARIANTS[name]} unless told)")
         for option, (argument, kind, text) in cls.options.items():
             default = inspect.signature(cls).parameters[argument].default
-            shown = "" if "(default" in text else f" (default {'no limit' if default is None else default})"
-            print(f"{'':<{width}}    {option}={kind.__name__.upper()}: {text}{shown}")
+            shown = cls.option_defaults.get(option, "no limit" if default is None else default)
+            print(f"{'':<{width}}    {option}={kind.__name__.upper()}: {text} (default {shown})")
     return 0
