@@ -321,3 +321,49 @@ def test_the_expert_checks_its_chase() -> None:
         with pytest.raises(UsageError, match="chase must be a share"):
             ExpertPlayer(chase=bad)
     assert make_player("expert chase=0.5").chase == 0.5  # type: ignore[attr-defined]
+
+
+def test_the_expert_takes_a_second_look_at_a_close_call() -> None:
+    # A second look changes some of the games on draw-3 deals (it only ever
+    # reorders close calls), and the games stay legal and reproducible.
+    from cardtable.bots.expert import ExpertPlayer
+
+    rules = Variant.preset("seed-001")
+    differs = 0
+    for seed in range(1, 7):
+        moves = []
+        for second in (0, 4, 4):
+            game = KlondikeGame.from_seed(seed, rules)
+            player = ExpertPlayer(samples=8, max_states=2000, second=second)
+            player.new_game(seed)
+            play_out(game, [player], max_actions=3000)
+            assert len(game.moves) < 3000
+            moves.append(list(game.moves))
+        assert moves[1] == moves[2], f"deal {seed}: not reproducible"
+        differs += moves[0] != moves[1]
+    assert differs > 0
+
+
+def test_the_expert_checks_its_second_look() -> None:
+    from cardtable.bots.expert import ExpertPlayer
+
+    with pytest.raises(UsageError, match="second look"):
+        ExpertPlayer(second=-1)
+    assert make_player("expert second=3").second == 3  # type: ignore[attr-defined]
+
+
+def test_a_second_look_with_nothing_left_hidden_is_the_solver_verdict() -> None:
+    # With no card face down there is nothing to guess: the game is won after
+    # the next plan exactly when the solver wins it.
+    from cardtable.bots.expert import ExpertPlayer
+    from cardtable.solver import solve
+
+    rules = Variant.preset("seed-001")
+    player = ExpertPlayer(max_states=2000, second=3)
+    for seed in range(1, 5):
+        position = _open_layout(seed)
+        won = solve(position, rules, max_states=2000).result == "won"
+        assert player._wins_unseen(KlondikeGame(position, rules)) == won
+    game = KlondikeGame(_open_layout(1), rules)
+    game.play(next(move for move in game.legal_moves() if move.is_draw))
+    assert player._wins_unseen(game) == (solve(game.position(), rules, max_states=2000).result == "won")

@@ -16,6 +16,15 @@ hidden cards) left until the new card is seen. The plan that wins the most
 guesses, the leaner on a tie, is played to its end. Then the player decides
 afresh.
 
+Hindsight flatters a plan after which the right next step depends on cards
+still hidden: every guess's solver sees them. So a close call (plans within a
+tenth of the guesses of the best) gets a *second look*, once the whole stock
+is known: each of the best three is played on the first 16 guesses, and in
+each the next plan is chosen the way a player would, by the votes of a few
+guesses of the cards still hidden there; the plan is credited with the guess
+only when the guess is still won after that next plan. The close plan with
+the most such wins is played.
+
 The guesses outlive the decision: each is played through the chosen plan, and
 it stays as long as it still looks like the table (what the plan showed
 agrees with it). The line the solver found after the plan stays with it, so
@@ -61,6 +70,11 @@ _TRIED_FACTOR = 4
 # only when it wins at least this share of the guesses; a long shot at winning
 # gives up cards that the greedy move would have kept.
 _CHASE_PAID = 0.25
+# A close call: the plans within this share of the guesses of the best one get a
+# second look, the best _SECOND_PLANS of them, on the first _SECOND_GUESSES guesses.
+_CLOSE = 0.1
+_SECOND_PLANS = 3
+_SECOND_GUESSES = 16
 
 
 def _visible(view: KlondikeView) -> tuple[object, ...]:
@@ -123,9 +137,10 @@ class ExpertPlayer(KlondikeBot):
     bound). ``chase`` is the share of the guesses the best plan must win to be
     played; below it the player makes the greedy move (None: 0, or a quarter
     where each foundation card is paid, as under Vegas scoring, since a long
-    shot at a win gives up cards). A table seen before gets the greedy move,
-    and the player stops when it sees the same table a fifth time or after
-    ``max_moves`` moves.
+    shot at a win gives up cards). ``second`` is the number of guesses that
+    choose the next plan in the second look at a close call (0: no second
+    look). A table seen before gets the greedy move, and the player stops when
+    it sees the same table a fifth time or after ``max_moves`` moves.
     """
 
     name = "expert"
@@ -135,12 +150,13 @@ class ExpertPlayer(KlondikeBot):
         "states": ("max_states", int, "state budget of the search of each guess"),
         "seconds": ("seconds", float, "time for one decision's guessing and solving"),
         "chase": ("chase", float, "share of the guesses a plan must win to be played rather than the greedy move"),
+        "second": ("second", int, "guesses for the next choice in a second look at a close call (0: no second look)"),
     }
     option_defaults: ClassVar[dict[str, str]] = {
         "chase": f"0, or {_CHASE_PAID} where each card is paid, as under Vegas scoring"}
 
     def __init__(self, samples: int = 48, max_states: int = 20_000, seconds: float | None = None,
-                 chase: float | None = None, max_moves: int = 2000) -> None:
+                 chase: float | None = None, second: int = 6, max_moves: int = 2000) -> None:
         if samples < 1:
             raise UsageError(f"the expert needs at least one sample, not {samples}")
         if max_states < 1:
@@ -149,7 +165,10 @@ class ExpertPlayer(KlondikeBot):
             raise UsageError(f"the expert's time per decision (seconds) must be a positive number, not {seconds}")
         if chase is not None and not 0 <= chase <= 1:
             raise UsageError(f"the expert's chase must be a share of the guesses, from 0 to 1, not {chase}")
+        if second < 0:
+            raise UsageError(f"the expert's second look needs a count of guesses, 0 or more, not {second}")
         self.samples = samples
+        self.second = second
         self.chase = chase
         self.max_states = max_states
         self.seconds = seconds
@@ -261,12 +280,20 @@ class ExpertPlayer(KlondikeBot):
         order = sorted(plans.values(), key=lambda plan: -plan.votes)  # stable: ties keep first-seen order
         won = sum(1 for plan in own if plan is not None)
         best, best_wins = order[0], -1
+        scores: list[tuple[_Plan, int]] = []
         for plan in _with_lean(order[:_CONTENDERS], plans, guesses[0].game, view.stock_count - len(known)):
             if won < best_wins:
                 break  # winning every won guess would not even tie
             wins = self._wins(plan, guesses, own, best_wins - 1, deadline)
+            scores.append((plan, wins))
             if wins > best_wins or (wins == best_wins and plan.commits < best.commits):
                 best, best_wins = plan, wins
+        if self.second and len(known) == view.stock_count:
+            close = best_wins - max(1, int(_CLOSE * len(guesses)))
+            rivals = [plan for plan, wins in sorted(scores, key=lambda each: -each[1])
+                      if wins >= close and plan is not best][:_SECOND_PLANS - 1]
+            if rivals:
+                best = self._second_look([best, *rivals], guesses[:_SECOND_GUESSES], deadline)
         chase = self.chase
         if chase is None:
             chase = _CHASE_PAID if view.variant.scoring.kind == "vegas" else 0.0
@@ -300,6 +327,46 @@ class ExpertPlayer(KlondikeBot):
                 wins += line is not None
             open_ -= 1
         return wins
+
+    def _second_look(self, plans: list[_Plan], guesses: list[_Guess], deadline: float | None) -> _Plan:
+        """The plan, of a close call's ``plans`` (the best first), that wins the most
+        ``guesses`` when its next plan is chosen without seeing their hidden cards."""
+        best, best_wins = plans[0], -1
+        for plan in plans:
+            wins = 0
+            for guess in guesses:
+                if guess.lost or guess.tried.get(plan.key, Line()) is None:
+                    continue  # lost even seeing every card
+                if deadline is not None and time.perf_counter() > deadline:
+                    return plans[0]
+                after = guess.game.clone()
+                if all(_play(after, move) for move in plan.moves):
+                    wins += after.is_won() or self._wins_unseen(after)
+            if wins > best_wins:
+                best, best_wins = plan, wins
+        return best
+
+    def _wins_unseen(self, game: KlondikeGame) -> bool:
+        """Whether ``game`` (the stock known) is still won after the next plan chosen
+        by the votes of ``second`` guesses of its hidden cards, the rest seen."""
+        if sum(game.face_down) > 1:
+            view = KlondikeView.of(game)
+            known = tuple(game.stock)
+            plans: dict[_Key, _Plan] = {}
+            for _ in range(self.second):
+                guessed = KlondikeGame(sample_position(view, self._rng, known), view.variant)
+                line = solve_sample(guessed, self.max_states)
+                if line:
+                    plan = _first_plan(_Guess(guessed, line), 0)
+                    plans.setdefault(plan.key, plan).votes += 1
+            if not plans:
+                return False
+            choice = max(plans.values(), key=lambda plan: plan.votes)
+            if not all(_play(game, move) for move in choice.moves):
+                return False
+            if game.is_won():
+                return True
+        return solve_sample(game, self.max_states * _TRIED_FACTOR) is not None
 
 
 def _play(game: KlondikeGame, move: Move) -> bool:
