@@ -205,6 +205,15 @@ def test_summary_counts() -> None:
     assert s.foundation_mean == 16.0
 
 
+def test_the_foundation_interval_stays_within_a_game() -> None:
+    # Two games far apart: the normal interval would run below 0 and above 52 cards.
+    few = summarize_games([GameResult(0, "", False, 0, (), -52, 0), GameResult(1, "", False, 14, (), 18, 0)], 1.0)
+    assert (few.foundation_mean, few.foundation_low) == (7.0, 0.0) and few.foundation_high > 14
+    many = summarize_games([GameResult(0, "", True, 52, (), 208, 0), GameResult(1, "", False, 40, (), 148, 0)], 1.0)
+    assert many.foundation_high == 52.0 and 34 < many.foundation_low < 46
+    assert many.net_high > 208  # money has no such bound here: the interval is left as it is
+
+
 def test_paired_difference() -> None:
     mean, low, high = paired_difference([1.0, 0.0, 1.0, 0.0], [1.0, 1.0, 1.0, 0.0])
     assert mean == 0.25 and low < mean < high

@@ -96,6 +96,7 @@ def summarize_games(results: Sequence[GameResult], seconds: float, scoring: str 
     won = int((foundation == 52).sum())
     low, high = wilson(won, n)
     f_mean, f_low, f_high = _mean_interval(foundation)
+    f_low, f_high = max(f_low, 0.0), min(f_high, 52.0)  # a game places 0 to 52 cards, and so does the mean
     n_mean, n_low, n_high = _mean_interval(net)
     s_mean, s_low, s_high = _mean_interval(score)
     return Summary(
