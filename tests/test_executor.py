@@ -148,12 +148,25 @@ def test_sigterm_during_main_unwinds_like_ctrl_c_and_exits_143(capsys: pytest.Ca
     from cardtable.cli import main
 
     previous = signal.getsignal(signal.SIGTERM)
-    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGTERM))
-    timer.start()
+    done = threading.Event()
+
+    def terminate_once_handled() -> None:
+        # The signal goes only once main has its handler in place and has had a
+        # second to start the match, however slowly a loaded machine imports.
+        deadline = time.monotonic() + 60
+        while signal.getsignal(signal.SIGTERM) is previous and time.monotonic() < deadline:
+            if done.wait(0.05):
+                return
+        if not done.wait(1.0):
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    sender = threading.Thread(target=terminate_once_handled, daemon=True)
+    sender.start()
     try:
         status = main(["kings-corner", "match", "--games", "3000000", "--workers", "1", "--quiet"])
     finally:
-        timer.cancel()
+        done.set()
+        sender.join()
     assert status == 143
     assert "cardtable: interrupted by SIGTERM: reported the " in capsys.readouterr().err
     assert signal.getsignal(signal.SIGTERM) is previous
