@@ -11,9 +11,9 @@ For three jobs it times the library's own entry points on each backend with
   ``cardtable solve --deals`` sends them: one deal a unit to local processes,
   :data:`~cardtable.solver.batch.CLUSTER_CHUNK` deals a unit to Dask.
 
-Backends: ``local`` is :class:`~cardtable.sim.executor.LocalExecutor` (local
+Backends: ``local`` is :class:`~cardtable.runs.executor.LocalExecutor` (local
 processes), ``dask`` a ``LocalCluster`` of that many one-thread worker
-processes started by :class:`~cardtable.sim.cluster.DaskExecutor`, or the
+processes started by :class:`~cardtable.runs.cluster.DaskExecutor`, or the
 scheduler given with ``--cluster tcp://HOST:PORT`` (its workers, whatever
 their number, are then measured as they are). Every figure is the best of
 ``--repeat`` runs after a warm-up run (numba's cache loaded in every worker).
@@ -43,8 +43,8 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 
 from cardtable.klondike import Position, Variant
-from cardtable.sim.cluster import DaskExecutor
-from cardtable.sim.executor import Executor, LocalExecutor
+from cardtable.runs.cluster import DaskExecutor
+from cardtable.runs.executor import Executor, LocalExecutor
 from cardtable.sim.runner import ENGINE_CHUNK, KERNEL_CHUNK, RunSpec, play_batch, run_games, uses_kernel
 from cardtable.solver import solve_batch
 from cardtable.solver.batch import CLUSTER_CHUNK

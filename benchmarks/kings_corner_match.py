@@ -9,7 +9,7 @@ import argparse
 import os
 import time
 
-from cardtable.kings_corner.match import run_hands, summarize_hands
+from cardtable.sim.match import run_hands, summarize_hands
 
 
 def main() -> None:

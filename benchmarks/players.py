@@ -27,8 +27,8 @@ import argparse
 import shlex
 import time
 
-from cardtable.kings_corner.match import run_hands, summarize_hands
 from cardtable.klondike import Variant
+from cardtable.sim.match import run_hands, summarize_hands
 from cardtable.sim.runner import RunSpec, run_games
 from cardtable.stats import mean_interval, wilson
 

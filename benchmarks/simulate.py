@@ -73,10 +73,10 @@ def run(games: int, python_games: int, repeat: int, cold: bool = False, cpu: int
         best = min(best, time.perf_counter() - start)
     fast_rate = games / best
 
-    from cardtable.bots.priority import play_priority_game
+    from cardtable.bots.klondike.priority import play_priority_game
     from cardtable.klondike import KlondikeGame, Variant
 
-    name = "cardtable.bots.priority.play_priority_game"
+    name = "cardtable.bots.klondike.priority.play_priority_game"
     variant = Variant.preset("seed-002")
     python_foundation = []
     start = time.perf_counter()

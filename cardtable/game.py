@@ -19,14 +19,15 @@ player case. An :class:`Agent` chooses an action from a view; every Klondike
 bot and every Kings Corner bot is one, so :func:`play_out` runs either game.
 
 >>> from cardtable.klondike import KlondikeGame, Variant
->>> from cardtable.bots import make_player
+>>> from cardtable.bots.klondike import make_player
 >>> game = KlondikeGame.from_seed(3, Variant.preset("seed-002"))
 >>> isinstance(game, GameState), isinstance(make_player("priority"), Agent)
 (True, True)
 >>> _ = play_out(game, [make_player("priority")])
 >>> len(game.moves) > 0, game.current_player() in (0, None)
 (True, True)
->>> from cardtable.kings_corner import KingsCornerGame, make_bot
+>>> from cardtable.kings_corner import KingsCornerGame
+>>> from cardtable.bots.kings_corner import make_bot
 >>> table = KingsCornerGame.from_seed(players=2, seed=5)
 >>> _ = play_out(table, [make_bot("greedy"), make_bot("strategic")])
 >>> table.is_over(), len(table.returns())

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from klondike_helpers import game
 
-from cardtable.bots import (
+from cardtable.bots.klondike import (
     STRATEGIES,
     GreedyPlayer,
     KlondikeView,
@@ -18,7 +18,7 @@ from cardtable.bots import (
     TurnsPlayer,
     make_player,
 )
-from cardtable.bots.priority import play_priority_game
+from cardtable.bots.klondike.priority import play_priority_game
 from cardtable.cards import Card
 from cardtable.klondike import DRAW, RECYCLE, KlondikeGame, Move, Variant
 

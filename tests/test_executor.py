@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from cardtable.sim.executor import Executor, LocalExecutor
+from cardtable.runs.executor import Executor, LocalExecutor
 
 
 def slow_square(unit: tuple[int, float]) -> int:

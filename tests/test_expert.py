@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from cardtable.bots import STRATEGIES, GreedyPlayer, make_player
+from cardtable.bots.klondike import STRATEGIES, GreedyPlayer, make_player
 from cardtable.cards import Card, SplitMix64, new_deck
 from cardtable.errors import RulesError, UsageError
 from cardtable.game import play_out
@@ -120,7 +120,7 @@ def test_greedy_games_keep_every_card_and_end() -> None:
 
 
 def test_a_guessed_deal_agrees_with_the_view() -> None:
-    from cardtable.bots.hindsight import sample_position
+    from cardtable.bots.klondike.hindsight import sample_position
 
     game = KlondikeGame.from_seed(4, Variant.preset("seed-001"))
     for _ in range(5):
@@ -138,7 +138,7 @@ def _visible_of(view: KlondikeView) -> tuple[object, ...]:
 
 
 def _expert_game(seed: int, variant: str, player_seed: int = 0) -> tuple[KlondikeGame, list[Move]]:
-    from cardtable.bots.expert import ExpertPlayer
+    from cardtable.bots.klondike.expert import ExpertPlayer
 
     game = KlondikeGame.from_seed(seed, Variant.preset(variant))
     player = ExpertPlayer(samples=4, max_states=2000)
@@ -164,7 +164,7 @@ def test_the_expert_plays_legal_moves_keeps_every_card_and_is_reproducible(varia
 def test_the_expert_decides_from_the_view_alone(variant: str) -> None:
     # Under seed-002 (one pass) it guesses from the first move; under seed-001 it
     # first looks through the stock.
-    from cardtable.bots.expert import ExpertPlayer
+    from cardtable.bots.klondike.expert import ExpertPlayer
 
     rules = Variant.preset(variant)
     for seed in (1, 3):
@@ -186,7 +186,7 @@ def test_the_expert_decides_from_the_view_alone(variant: str) -> None:
 
 
 def test_the_expert_is_a_strategy_and_checks_its_options() -> None:
-    from cardtable.bots.expert import ExpertPlayer
+    from cardtable.bots.klondike.expert import ExpertPlayer
 
     assert make_player("expert").name == "expert"
     with pytest.raises(UsageError):
@@ -198,8 +198,8 @@ def test_the_expert_is_a_strategy_and_checks_its_options() -> None:
 
 
 def test_a_strategy_string_sets_the_expert_options() -> None:
-    from cardtable.bots import parse_strategy, strategy_name
-    from cardtable.bots.expert import ExpertPlayer
+    from cardtable.bots.klondike import parse_strategy, strategy_name
+    from cardtable.bots.klondike.expert import ExpertPlayer
 
     player = make_player("expert  samples=7 states=1234 seconds=0.25")
     assert isinstance(player, ExpertPlayer)
@@ -230,7 +230,7 @@ def _open_layout(seed: int) -> Position:
 def test_the_expert_wins_what_the_solver_wins_when_nothing_is_hidden() -> None:
     # Once it has looked through the stock every guess is the deal itself, so
     # the plan it plays is a winning line, played to the end.
-    from cardtable.bots.expert import ExpertPlayer
+    from cardtable.bots.klondike.expert import ExpertPlayer
     from cardtable.solver import solve
 
     rules = Variant.preset("seed-001")
@@ -252,7 +252,7 @@ def test_the_expert_wins_what_the_solver_wins_when_nothing_is_hidden() -> None:
 
 
 def test_the_expert_out_of_time_still_plays_a_legal_game_to_the_end() -> None:
-    from cardtable.bots.expert import ExpertPlayer
+    from cardtable.bots.klondike.expert import ExpertPlayer
 
     game = KlondikeGame.from_seed(5, Variant.preset("seed-002"))
     player = ExpertPlayer(samples=64, max_states=5000, seconds=1e-6)
@@ -275,7 +275,7 @@ def _plan_layout(waste: str, piles: list[str]) -> Position:
 def test_a_plan_is_played_lean_keeping_only_what_its_last_move_needs() -> None:
     # A guess's solver puts the waste card away before turning the face-down card
     # up; the lean plan turns it up first and leaves the waste card for later.
-    from cardtable.bots.expert import _lean, _Plan, _visible_in
+    from cardtable.bots.klondike.expert import _lean, _Plan, _visible_in
 
     rules = Variant.preset("seed-001")
     game = KlondikeGame(_plan_layout("9c", ["5h", "6s", "Td"]), rules)
@@ -295,7 +295,7 @@ def test_a_plan_is_played_lean_keeping_only_what_its_last_move_needs() -> None:
 def test_the_expert_leaves_a_long_shot_to_the_greedy_move() -> None:
     # With chase=1 a plan is played only when every guess wins it; on one-pass
     # deals few guesses win, so the first choices are the greedy player's.
-    from cardtable.bots.expert import ExpertPlayer
+    from cardtable.bots.klondike.expert import ExpertPlayer
 
     rules = Variant.preset("seed-002")
     differs = 0
@@ -314,7 +314,7 @@ def test_the_expert_leaves_a_long_shot_to_the_greedy_move() -> None:
 
 
 def test_the_expert_checks_its_chase() -> None:
-    from cardtable.bots.expert import ExpertPlayer
+    from cardtable.bots.klondike.expert import ExpertPlayer
 
     assert ExpertPlayer().chase is None
     for bad in (-0.1, 1.5, float("nan")):
@@ -326,7 +326,7 @@ def test_the_expert_checks_its_chase() -> None:
 def test_the_expert_takes_a_second_look_at_a_close_call() -> None:
     # A second look changes some of the games on draw-3 deals (it only ever
     # reorders close calls), and the games stay legal and reproducible.
-    from cardtable.bots.expert import ExpertPlayer
+    from cardtable.bots.klondike.expert import ExpertPlayer
 
     rules = Variant.preset("seed-001")
     differs = 0
@@ -345,7 +345,7 @@ def test_the_expert_takes_a_second_look_at_a_close_call() -> None:
 
 
 def test_the_expert_checks_its_second_look() -> None:
-    from cardtable.bots.expert import ExpertPlayer
+    from cardtable.bots.klondike.expert import ExpertPlayer
 
     with pytest.raises(UsageError, match="second look"):
         ExpertPlayer(second=-1)
@@ -355,7 +355,7 @@ def test_the_expert_checks_its_second_look() -> None:
 def test_a_second_look_with_nothing_left_hidden_is_the_solver_verdict() -> None:
     # With no card face down there is nothing to guess: the game is won after
     # the next plan exactly when the solver wins it.
-    from cardtable.bots.expert import ExpertPlayer
+    from cardtable.bots.klondike.expert import ExpertPlayer
     from cardtable.solver import solve
 
     rules = Variant.preset("seed-001")

@@ -36,10 +36,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cardtable.bots.kings_corner import BOTS, make_bot
 from cardtable.cards import MAX_SEED, Card, Suit, parse_cards
 from cardtable.errors import CardtableError
-from cardtable.kings_corner import HandRecord, KingsCornerGame, PilePosition, make_bot, parse_action
-from cardtable.kings_corner.bots import BOTS
+from cardtable.kings_corner import HandRecord, KingsCornerGame, PilePosition, parse_action
 from cardtable.klondike import (
     PRESETS,
     DealError,

@@ -7,10 +7,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardtable.bots import STRATEGIES, make_player
+from cardtable.bots.kings_corner import BOTS, make_bot
+from cardtable.bots.klondike import STRATEGIES, make_player
 from cardtable.errors import IllegalMoveError, NotationError
 from cardtable.game import Agent, GameState, play_out
-from cardtable.kings_corner import BOTS, KingsCornerGame, make_bot
+from cardtable.kings_corner import KingsCornerGame
 from cardtable.klondike import KlondikeGame, Variant
 
 

@@ -18,16 +18,13 @@ PACKAGE = Path(__file__).resolve().parent.parent / "cardtable"
 FACES = ("cardtable.cli", "cardtable.app", "cardtable.envs", "cardtable._files")
 #: Library modules and packages: everything that is not a face.
 LIBRARY = ("cardtable.cards", "cardtable.errors", "cardtable.game", "cardtable.stats", "cardtable.klondike",
-           "cardtable.kings_corner", "cardtable.bots", "cardtable.sim", "cardtable.solver")
-#: The rules engines: the cards, Klondike, and Kings Corner's table, actions, game, records and rendering.
-ENGINE = ("cardtable.cards", "cardtable.klondike", "cardtable.kings_corner.table", "cardtable.kings_corner.actions",
-          "cardtable.kings_corner.game", "cardtable.kings_corner.errors", "cardtable.kings_corner.record",
-          "cardtable.kings_corner.render")
+           "cardtable.kings_corner", "cardtable.bots", "cardtable.sim", "cardtable.solver", "cardtable.runs")
+#: The rules engines: the cards, Klondike and Kings Corner.
+ENGINE = ("cardtable.cards", "cardtable.klondike", "cardtable.kings_corner")
 #: What the engine must not import: players, search and simulation.
-ENGINE_CLIENTS = ("cardtable.bots", "cardtable.solver", "cardtable.sim", "cardtable.kings_corner.bots",
-                  "cardtable.kings_corner.strategic", "cardtable.kings_corner.match")
+ENGINE_CLIENTS = ("cardtable.bots", "cardtable.solver", "cardtable.sim", "cardtable.runs")
 #: Players that must see only what a player sees.
-BOTS = ("cardtable.bots", "cardtable.kings_corner.bots", "cardtable.kings_corner.strategic")
+BOTS = ("cardtable.bots",)
 #: The full-information search.
 FULL_SEARCH = ("cardtable.solver",)
 
@@ -118,3 +115,20 @@ def test_a_violation_is_caught(tmp_path: Path) -> None:
     source.write_text("def f():\n    from cardtable.cli import main\n    import argparse\n    print('x')\n")
     assert {"cardtable.cli", "argparse"} <= imports(source)
     assert "print" in calls(source)
+
+
+#: The games: what the runs floor must never know.
+GAMES = ("cardtable.cards", "cardtable.klondike", "cardtable.kings_corner", "cardtable.bots", "cardtable.solver",
+         "cardtable.sim")
+
+
+@pytest.mark.parametrize("name", [name for name in MODULES if within(name, ("cardtable.runs",))])
+def test_the_runs_floor_knows_no_game(name: str) -> None:
+    bad = sorted(m for m in imports(MODULES[name]) if within(m, GAMES))
+    assert not bad, f"{name} imports {bad}"
+
+
+@pytest.mark.parametrize("name", [name for name in MODULES if within(name, ("cardtable.solver", "cardtable.kings_corner"))])
+def test_the_solver_and_kings_corner_import_no_simulator(name: str) -> None:
+    bad = sorted(m for m in imports(MODULES[name]) if within(m, ("cardtable.sim",)))
+    assert not bad, f"{name} imports {bad}"

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from cli_helpers import run
 
-from cardtable.bots.priority import play_priority_game
+from cardtable.bots.klondike.priority import play_priority_game
 from cardtable.errors import StoreError, UsageError
 from cardtable.klondike import KlondikeGame, KlondikeRecord, Move, Position, Scoring, Variant
+from cardtable.runs.executor import LocalExecutor
 from cardtable.sim import fast
 from cardtable.sim.compare import compare_strategies
-from cardtable.sim.executor import LocalExecutor
 from cardtable.sim.runner import Batch, GameResult, RunSpec, play_batch, play_game, run_games, uses_kernel
 from cardtable.sim.stats import mean_interval, summarize_games, wilson
 from cardtable.sim.store import ResultsStore

@@ -3,7 +3,7 @@
 The app is a thin client of the library: the engine
 (:class:`~cardtable.kings_corner.KingsCornerGame`) decides what is legal and
 explains what is not, the bots choose their actions from their own views, and
-the strategic bot's :func:`~cardtable.kings_corner.strategic.plan_turn` gives
+the strategic bot's :func:`~cardtable.bots.kings_corner.strategic.plan_turn` gives
 hints. The bots' actions are shown one by one with a Textual timer (``delay``
 seconds apart; space plays the rest at once). Hands go on until someone's
 penalty total reaches ``target``, seeded and rotated exactly as the line seat
@@ -27,16 +27,16 @@ from textual.widgets import Static
 
 from cardtable._files import atomic_write_text
 from cardtable.app.screens import show_page
+from cardtable.bots.kings_corner import Bot, make_bot
+from cardtable.bots.kings_corner.strategic import plan_turn
 from cardtable.cards import Card
 from cardtable.errors import CardtableError
 from cardtable.kings_corner.actions import DRAW, PASS, Action, Draw, MovePile, Pass, PlayCard
-from cardtable.kings_corner.bots import Bot, make_bot
 from cardtable.kings_corner.game import KingsCornerGame
-from cardtable.kings_corner.match import derive_seed
 from cardtable.kings_corner.record import HandRecord
 from cardtable.kings_corner.render import card_text, describe_action
-from cardtable.kings_corner.strategic import plan_turn
 from cardtable.kings_corner.table import CORNERS, PilePosition
+from cardtable.sim.match import derive_seed
 
 __all__ = ["DEFAULT_SAVE", "HELP", "KingsCornerApp"]
 

@@ -133,7 +133,7 @@ def cluster_address(text: str) -> str:
     >>> cluster_address("tcp://127.0.0.1:8786")
     'tcp://127.0.0.1:8786'
     """
-    from cardtable.sim.cluster import ClusterError, check_address
+    from cardtable.runs.cluster import ClusterError, check_address
 
     try:
         return check_address(text)

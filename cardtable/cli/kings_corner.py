@@ -3,7 +3,7 @@
 Sub-commands: ``match`` (bots against bots, statistics), ``play`` (you against
 bots, in :mod:`cardtable.cli.kings_corner_seat`), ``record`` (one bot hand
 written as a record) and ``replay`` (check and show a record). A thin layer:
-the work is done in :mod:`cardtable.kings_corner.match` (imported by the
+the work is done in :mod:`cardtable.sim.match` (imported by the
 commands that play, as it brings the process pool) and
 :mod:`cardtable.kings_corner.record`.
 """
@@ -37,7 +37,7 @@ from cardtable.kings_corner.record import HandRecord
 from cardtable.kings_corner.render import describe_action, table_text
 
 if TYPE_CHECKING:
-    from cardtable.kings_corner.match import HandResult, MatchReport
+    from cardtable.sim.match import HandResult, MatchReport
     from cardtable.sim.store import ResultsStore
 
 __all__ = ["register"]
@@ -143,8 +143,8 @@ def _resume_match(args: argparse.Namespace) -> ResultsStore:
 def _match(args: argparse.Namespace) -> int:
     from contextlib import ExitStack
 
-    from cardtable.kings_corner.match import check_players, run_hands, summarize_hands
-    from cardtable.sim.cluster import open_executor
+    from cardtable.runs.cluster import open_executor
+    from cardtable.sim.match import check_players, run_hands, summarize_hands
     from cardtable.sim.store import ResultsStore, default_store_path
 
     store: ResultsStore | None = None
@@ -261,7 +261,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _record(args: argparse.Namespace) -> int:
-    from cardtable.kings_corner.match import check_players, record_of
+    from cardtable.sim.match import check_players, record_of
 
     check_output(args.out)
     players = [name.strip().lower() for name in args.players.split(",")]

@@ -18,17 +18,17 @@ from dataclasses import dataclass, field
 from rich.console import Console
 from rich.text import Text
 
+from cardtable.bots.kings_corner import Bot, make_bot
+from cardtable.bots.kings_corner.strategic import plan_turn
 from cardtable.cards import Card, CardError
 from cardtable.errors import CardtableError, UsageError
 from cardtable.kings_corner.actions import DRAW, PASS, Action, MovePile, PlayCard
-from cardtable.kings_corner.bots import Bot, make_bot
 from cardtable.kings_corner.errors import ActionNotationError, TableError
 from cardtable.kings_corner.game import KingsCornerGame
-from cardtable.kings_corner.match import derive_seed
 from cardtable.kings_corner.record import HandRecord
 from cardtable.kings_corner.render import card_text, describe_action, view_text
-from cardtable.kings_corner.strategic import plan_turn
 from cardtable.kings_corner.table import PilePosition
+from cardtable.sim.match import derive_seed
 
 __all__ = ["HELP", "Command", "HumanSeat", "parse_command"]
 

@@ -127,7 +127,7 @@ def _kings_corner_settings(args: argparse.Namespace) -> _KingsCornerSettings:
     values = {dest: getattr(args, dest) if getattr(args, dest) is not None else default
               for dest, default in _KINGS_CORNER_DEFAULTS.items()}
     level = values["level"].strip().lower()
-    from cardtable.kings_corner.bots import make_bot
+    from cardtable.bots.kings_corner import make_bot
 
     make_bot(level)  # an unknown level: a one-line error before anything starts
     return _KingsCornerSettings(opponents=_checked(whole_number(1, "--opponents", 5), values["opponents"]),

@@ -19,7 +19,7 @@ from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING, Any
 
 from cardtable._files import AtomicWriter, atomic_write_bytes, check_output, read_deals_file
-from cardtable.bots import HOME_VARIANTS, STRATEGIES, make_player, strategy_name
+from cardtable.bots.klondike import HOME_VARIANTS, STRATEGIES, make_player, strategy_name
 from cardtable.cli._options import (
     add_cluster_argument,
     add_variant_arguments,
@@ -200,7 +200,7 @@ def _resume_simulate(args: argparse.Namespace) -> tuple[ResultsStore, int, dict[
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from cardtable.sim.cluster import open_executor
+    from cardtable.runs.cluster import open_executor
     from cardtable.sim.runner import RunSpec, run_games
     from cardtable.sim.stats import summarize_games
 

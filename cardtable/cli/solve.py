@@ -122,7 +122,7 @@ def _cmd_batch(args: argparse.Namespace, variant: Variant | None) -> int:
     rows solved so far (the output file is written with them, empty when
     none finished), says how many and how to finish, and returns 130 (143
     for SIGTERM)."""
-    from cardtable.sim.cluster import open_executor
+    from cardtable.runs.cluster import open_executor
     from cardtable.sim.store import ResultsStore, default_store_path
     from cardtable.solver import solve_batch, summarize_solves
 

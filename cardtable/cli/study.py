@@ -123,7 +123,7 @@ def _cmd_winnability(args: argparse.Namespace) -> int:
     """Run a winnability study. Interrupted (Ctrl-C, SIGTERM), it reports the
     figures of the deals answered so far, says how many it kept and how to
     carry on, and returns 130 (143 for SIGTERM)."""
-    from cardtable.sim.cluster import ClusterError, open_executor
+    from cardtable.runs.cluster import ClusterError, open_executor
     from cardtable.sim.store import STUDY_SEED_LIMIT, ResultsStore
     from cardtable.solver.study import DEFAULT_FIRST_SEED, StudyPlan, run_winnability, winnability_report
 

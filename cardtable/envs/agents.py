@@ -25,7 +25,7 @@ player at the table:
   arguments (or only ``seed``) and returns one, or a ready cardtable player.
 
 >>> import gymnasium as gym
->>> from cardtable.bots import make_player
+>>> from cardtable.bots.klondike import make_player
 >>> env = gym.make("cardtable/Klondike-v0", variant="seed-002", allow_stop=True)
 >>> policy = klondike_policy(make_player("priority"), "seed-002")
 >>> returns = evaluate(env, policy, episodes=3, seed=1)
@@ -42,7 +42,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from cardtable.bots.base import KlondikeBot
+from cardtable.bots.klondike.base import KlondikeBot
 from cardtable.envs import kings_corner as _kc
 from cardtable.envs import klondike as _kl
 from cardtable.errors import IllegalMoveError, RulesError
@@ -349,7 +349,7 @@ def evaluate_table(env: Any, policies: dict[str, Policy], episodes: int = 100, s
     ``seed + i``, and a policy with ``new_game`` is told of each new one.
 
     >>> from cardtable.envs.kings_corner import raw_env
-    >>> from cardtable.kings_corner import make_bot
+    >>> from cardtable.bots.kings_corner import make_bot
     >>> table = raw_env(num_players=2)
     >>> players = {"player_0": kings_corner_policy(make_bot("strategic")),
     ...            "player_1": kings_corner_policy(make_bot("random"))}

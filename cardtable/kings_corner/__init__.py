@@ -1,11 +1,13 @@
 """Kings Corner: the multiplayer shedding game of seed 003, for 2 to 6 players.
 
 The rules engine (:mod:`.table`, :mod:`.actions`, :mod:`.game`) does no I/O.
-Records (:mod:`.record`), bots (:mod:`.bots`), matches (:mod:`.match`) and text
-rendering (:mod:`.render`) are clients of it; so are the faces outside the
-library: the command line (:mod:`cardtable.cli.kings_corner`) and its human
-seat (:mod:`cardtable.cli.kings_corner_seat`).
+Records (:mod:`.record`) and text rendering (:mod:`.render`) are clients of
+it; so are its players (:mod:`cardtable.bots.kings_corner`), its matches
+(:mod:`cardtable.sim.match`) and the faces outside the library: the command
+line (:mod:`cardtable.cli.kings_corner`) and its human seat
+(:mod:`cardtable.cli.kings_corner_seat`).
 
+>>> from cardtable.bots.kings_corner import make_bot
 >>> game = KingsCornerGame.from_seed(players=3, seed=42)
 >>> bots = [make_bot("greedy"), make_bot("strategic"), make_bot("random", seed=1)]
 >>> while not game.is_over():
@@ -24,7 +26,6 @@ from cardtable.kings_corner.actions import (
     PlayCard,
     parse_action,
 )
-from cardtable.kings_corner.bots import BOTS, Bot, GreedyBot, RandomBot, StrategicBot, make_bot
 from cardtable.kings_corner.errors import (
     ActionNotationError,
     DeckError,
@@ -46,18 +47,15 @@ from cardtable.kings_corner.table import (
 )
 
 __all__ = [
-    "BOTS",
     "CORNERS",
     "DRAW",
     "PASS",
     "REGULAR",
     "Action",
     "ActionNotationError",
-    "Bot",
     "Deck",
     "DeckError",
     "Draw",
-    "GreedyBot",
     "HandOutcome",
     "HandRecord",
     "IllegalActionError",
@@ -70,11 +68,8 @@ __all__ = [
     "PilePosition",
     "PlayCard",
     "Player",
-    "RandomBot",
     "RecordError",
-    "StrategicBot",
     "TableError",
-    "make_bot",
     "parse_action",
     "penalty_points",
 ]

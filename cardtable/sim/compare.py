@@ -24,11 +24,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cardtable.bots import STRATEGIES, make_player, strategy_name
+from cardtable.bots.klondike import STRATEGIES, make_player, strategy_name
 from cardtable.errors import UsageError
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
-from cardtable.sim.executor import Executor, LocalExecutor
+from cardtable.runs.executor import Executor, LocalExecutor
 from cardtable.sim.runner import Results, RunSpec, run_games
 from cardtable.sim.stats import money_text, summarize_games
 from cardtable.stats import paired_difference

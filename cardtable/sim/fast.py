@@ -15,7 +15,7 @@ empty piles, no foundation return, Vegas money ($52 to play, $5 a card). The
 
 When (a) or (b) empties the waste and the stock is not empty, a draw follows
 at once (and is recorded as a move). The same strategy, played through the
-rules engine, is :mod:`cardtable.bots.priority`; the two agree move for move.
+rules engine, is :mod:`cardtable.bots.klondike.priority`; the two agree move for move.
 
 Deals here are arrays of 52 card indices (``Card.index``) in dealing order,
 as in :meth:`cardtable.klondike.Position.from_deal_cards`.

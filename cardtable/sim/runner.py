@@ -5,7 +5,7 @@ Game ``i`` of a run with seed ``S`` starts from the deal of seed ``S + i``
 seeded from the same number, so every game depends only on its index: results
 are identical for the same seed whatever the number of workers. The games of
 a run are cut into blocks of indices, the units an
-:class:`~cardtable.sim.executor.Executor` hands out.
+:class:`~cardtable.runs.executor.Executor` hands out.
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from functools import partial
 from itertools import pairwise
 from typing import TYPE_CHECKING, overload
 
-from cardtable.bots import KlondikeView, make_player
+from cardtable.bots.klondike import KlondikeView, make_player
 from cardtable.cards import MAX_SEED, CardError
 from cardtable.errors import UsageError
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
-from cardtable.sim.executor import Executor, LocalExecutor
+from cardtable.runs.executor import Executor, LocalExecutor
 
 if TYPE_CHECKING:
     import numpy as np

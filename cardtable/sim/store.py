@@ -88,7 +88,7 @@ from cardtable.errors import StoreError
 from cardtable.klondike.variant import PRESETS, Variant
 
 if TYPE_CHECKING:
-    from cardtable.kings_corner.match import HandResult
+    from cardtable.sim.match import HandResult
     from cardtable.sim.runner import Batch
 
 __all__ = ["SCHEMA_VERSION", "STUDY_SEED_LIMIT", "HandStats", "PlayStats", "PlayedGame", "PlayedHand", "ResultsStore",
@@ -750,7 +750,7 @@ class ResultsStore:
 
     def hands(self, run_id: int) -> list[HandResult]:
         """Every stored hand of a run, in index order."""
-        from cardtable.kings_corner.match import HandResult
+        from cardtable.sim.match import HandResult
 
         if not self._has_units:
             return []

@@ -1,6 +1,6 @@
 """Solving many deals: rows in deal order, spread over processes, and their summary.
 
-Deals go to an :class:`~cardtable.sim.executor.Executor` one a unit by
+Deals go to an :class:`~cardtable.runs.executor.Executor` one a unit by
 default (a solve can take a long time), or ``chunk`` at a time, and each row
 is ``{"deal": label, **SolveResult.to_dict()}``. A batch can be finished
 later: given the rows already solved (``done``), only the other deals run.
@@ -28,7 +28,7 @@ from functools import partial
 
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
-from cardtable.sim.executor import Executor, LocalExecutor
+from cardtable.runs.executor import Executor, LocalExecutor
 from cardtable.solver.search import solve
 from cardtable.stats import wilson
 
@@ -72,7 +72,7 @@ def solve_batch(
 
     ``timeout`` and ``max_states`` bound each search (see
     :func:`cardtable.solver.solve`). The deals run on ``executor`` (default:
-    a :class:`~cardtable.sim.executor.LocalExecutor` with ``workers``
+    a :class:`~cardtable.runs.executor.LocalExecutor` with ``workers``
     processes, one unless told; ``None`` for every core), ``chunk`` deals a
     unit (default: one on local processes, :data:`CLUSTER_CHUNK` on any other
     executor, where handing out a unit costs more). ``done`` maps deal indices to rows already solved: those deals are

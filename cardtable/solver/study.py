@@ -52,7 +52,7 @@ from typing import cast
 
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
-from cardtable.sim.executor import Executor
+from cardtable.runs.executor import Executor
 from cardtable.sim.store import STUDY_SEED_LIMIT, ResultsStore, StudyDeal, StudyInfo, variant_label
 from cardtable.solver.search import SolverError, default_max_states
 from cardtable.stats import wilson

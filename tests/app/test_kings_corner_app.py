@@ -15,14 +15,14 @@ from textual.pilot import Pilot
 
 from cardtable.app.kings_corner import HELP, KingsCornerApp
 from cardtable.app.screens import TextScreen
+from cardtable.bots.kings_corner import make_bot
 from cardtable.cards import Card
 from cardtable.cli.kings_corner_seat import HumanSeat
 from cardtable.kings_corner.actions import DRAW, PASS, MovePile, PlayCard
-from cardtable.kings_corner.bots import make_bot
 from cardtable.kings_corner.game import KingsCornerGame
-from cardtable.kings_corner.match import derive_seed
 from cardtable.kings_corner.record import HandRecord
 from cardtable.kings_corner.table import PilePosition
+from cardtable.sim.match import derive_seed
 from cardtable.sim.store import ResultsStore
 
 Script = Callable[[Pilot[None], KingsCornerApp], Awaitable[None]]

@@ -17,8 +17,8 @@ import pytest
 from cluster.dask_helpers import Cluster, cardtable, finish, free_port, run_status, unit_counts, wait_for
 
 from cardtable.cli import main
-from cardtable.kings_corner.match import run_hands
 from cardtable.klondike import Position, Variant
+from cardtable.sim.match import run_hands
 from cardtable.sim.runner import RunSpec, run_games
 from cardtable.solver import solve_batch
 
@@ -71,7 +71,7 @@ def test_kings_corner_match_on_the_cluster(cluster: Cluster, tmp_path: Path) -> 
     store = tmp_path / "data" / "results.sqlite"
     assert unit_counts(store, "hands") == {index: 1 for index in range(300)}
     local = run_hands(players.split(","), 300, seed=9, workers=1)
-    from cardtable.kings_corner.match import summarize_hands
+    from cardtable.sim.match import summarize_hands
 
     expected = summarize_hands(players.split(","), local, 9, 25).to_dict()
     report.pop("seconds")
@@ -80,7 +80,7 @@ def test_kings_corner_match_on_the_cluster(cluster: Cluster, tmp_path: Path) -> 
 
 def test_an_unreachable_scheduler_is_one_line_naming_it(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("cardtable.sim.cluster.CONNECT_TIMEOUT", 1.0)
+    monkeypatch.setattr("cardtable.runs.cluster.CONNECT_TIMEOUT", 1.0)
     address = f"tcp://127.0.0.1:{free_port()}"
     code = main(["simulate", "--games", "10", "--cluster", address, "--store", str(tmp_path / "s.sqlite")])
     _, err = capsys.readouterr()
@@ -107,7 +107,7 @@ def test_without_dask_the_error_says_what_to_install(capsys: pytest.CaptureFixtu
 
 
 def test_the_library_and_the_local_commands_never_import_dask(tmp_path: Path) -> None:
-    probe = ("import sys, cardtable, cardtable.sim, cardtable.sim.cluster, cardtable.solver\n"
+    probe = ("import sys, cardtable, cardtable.sim, cardtable.runs.cluster, cardtable.solver\n"
              "from cardtable.cli import main\n"
              "assert main(['simulate', '--games', '3', '--no-store', '--record', '0', '--workers', '1']) == 0\n"
              "assert main(['kings-corner', 'match', '--games', '3', '--no-store', '--workers', '1']) == 0\n"
@@ -126,8 +126,8 @@ def test_only_the_cluster_module_imports_dask_and_only_inside_functions() -> Non
     def dask(names: set[str]) -> list[str]:
         return sorted(name for name in names if name.split(".")[0] in ("dask", "distributed"))
 
-    assert [name for name, path in MODULES.items() if dask(imports(path))] == ["cardtable.sim.cluster"]
-    tree = ast.parse(MODULES["cardtable.sim.cluster"].read_text(encoding="utf-8"))
+    assert [name for name, path in MODULES.items() if dask(imports(path))] == ["cardtable.runs.cluster"]
+    tree = ast.parse(MODULES["cardtable.runs.cluster"].read_text(encoding="utf-8"))
     statements = [node for node in tree.body if isinstance(node, ast.Import | ast.ImportFrom)]
     top_level = {alias.name for node in statements for alias in node.names}
     top_level |= {node.module or "" for node in statements if isinstance(node, ast.ImportFrom)}

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from cluster.dask_helpers import Cluster, cardtable, finish, run_status, unit_counts, wait_for
 
-from cardtable.kings_corner.match import run_hands, summarize_hands
 from cardtable.klondike import Position, Variant
+from cardtable.sim.match import run_hands, summarize_hands
 from cardtable.sim.runner import RunSpec, run_games
 from cardtable.solver import solve_batch
 

@@ -13,7 +13,8 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from cardtable.bots import make_player
+from cardtable.bots.kings_corner import make_bot
+from cardtable.bots.klondike import make_player
 from cardtable.envs import KLONDIKE_ID
 from cardtable.envs.agents import (
     PolicyBot,
@@ -27,7 +28,7 @@ from cardtable.envs.kings_corner import raw_env
 from cardtable.envs.klondike import KlondikeEnv
 from cardtable.errors import CardtableError, IllegalMoveError, RulesError
 from cardtable.game import play_out
-from cardtable.kings_corner import KingsCornerGame, make_bot
+from cardtable.kings_corner import KingsCornerGame
 from cardtable.klondike import KlondikeGame, Variant
 
 POLICIES = '''

@@ -5,19 +5,17 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cardtable.bots.kings_corner import GreedyBot, StrategicBot, make_bot
+from cardtable.bots.kings_corner.strategic import plan_turn
 from cardtable.cards import Card, new_deck
 from cardtable.kings_corner import (
     DRAW,
-    GreedyBot,
     KingsCornerGame,
     KingsCornerView,
     MovePile,
     PilePosition,
     PlayCard,
-    StrategicBot,
-    make_bot,
 )
-from cardtable.kings_corner.strategic import plan_turn
 
 C = Card.parse
 N, E, S, W, NE, SE, SW, NW = PilePosition

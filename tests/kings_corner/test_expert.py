@@ -6,15 +6,15 @@ from collections import Counter
 
 import pytest
 
+from cardtable.bots.kings_corner import make_bot
+from cardtable.bots.kings_corner.expert import ExpertBot
 from cardtable.cards import Card, SplitMix64, new_deck, shuffled_deck
 from cardtable.errors import UsageError
 from cardtable.game import play_out
 from cardtable.kings_corner.actions import DRAW, PASS, Action, PlayCard
-from cardtable.kings_corner.bots import make_bot
-from cardtable.kings_corner.expert import ExpertBot
 from cardtable.kings_corner.game import KingsCornerGame, KingsCornerView
-from cardtable.kings_corner.match import play_hand
 from cardtable.kings_corner.table import PilePosition
+from cardtable.sim.match import play_hand
 
 
 class _Checked:
@@ -119,7 +119,7 @@ def test_the_expert_is_in_the_registry_and_rejects_empty_options() -> None:
 def test_the_playouts_play_each_turn_as_the_greedy_bot_does(players: int) -> None:
     # The expert weighs its plans by playing hands out the greedy way on card
     # indices; every turn of real greedy hands must come out the same there.
-    from cardtable.kings_corner.expert import _greedy_turn
+    from cardtable.bots.kings_corner.expert import _greedy_turn
 
     turns = 0
     for seed in range(12):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from cardtable.kings_corner import KingsCornerError
-from cardtable.kings_corner.match import (
+from cardtable.runs.executor import LocalExecutor
+from cardtable.sim.match import (
     HandResult,
     derive_seed,
     play_hand,
@@ -13,7 +14,6 @@ from cardtable.kings_corner.match import (
     summarize_hands,
     wilson_interval,
 )
-from cardtable.sim.executor import LocalExecutor
 
 
 def test_seats_rotate_hand_by_hand() -> None:

@@ -17,7 +17,7 @@ from cardtable.kings_corner import (
     PilePosition,
     PlayCard,
 )
-from cardtable.kings_corner.match import derive_seed
+from cardtable.sim.match import derive_seed
 
 
 @pytest.mark.parametrize(("text", "command"), [

@@ -5,7 +5,7 @@ fast path and a reference bot playing through :class:`KlondikeGame` make the
 same moves on thousands of deals; and every fast-path move list replays
 legally in the engine to the same foundation count and Vegas score.
 
-The reference is the shared bot, :func:`cardtable.bots.priority.play_priority_game`;
+The reference is the shared bot, :func:`cardtable.bots.klondike.priority.play_priority_game`;
 the small engine-driven bot below is a second, independent reading of the
 seed, held to the same moves.
 """
@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardtable.bots.priority import play_priority_game
+from cardtable.bots.klondike.priority import play_priority_game
 from cardtable.cards import Card, shuffled_deck
 from cardtable.klondike import DRAW, FOUNDATION, WASTE, KlondikeGame, Move, Position, Variant
 from cardtable.sim import fast
@@ -80,7 +80,7 @@ def local_priority_game(game: KlondikeGame) -> list[Move]:
         play(DRAW)
 
 
-REFERENCE_NAME, REFERENCE = "cardtable.bots.priority.play_priority_game", play_priority_game
+REFERENCE_NAME, REFERENCE = "cardtable.bots.klondike.priority.play_priority_game", play_priority_game
 
 
 def reference_moves(deal: np.ndarray, reference: Callable[[KlondikeGame], list[Move]] = REFERENCE

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from cardtable.errors import StoreError
-from cardtable.kings_corner.match import run_hands
 from cardtable.klondike import Variant
+from cardtable.sim.match import run_hands
 from cardtable.sim.runner import Batch, RunSpec, play_batch, run_games
 from cardtable.sim.store import SCHEMA_VERSION, ResultsStore
 

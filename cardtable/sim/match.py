@@ -20,13 +20,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
+from cardtable.bots.kings_corner import make_bot
 from cardtable.cards import SplitMix64
 from cardtable.game import play_out
-from cardtable.kings_corner.bots import make_bot
 from cardtable.kings_corner.errors import TableError
 from cardtable.kings_corner.game import MAX_PLAYERS, MIN_PLAYERS, KingsCornerGame
 from cardtable.kings_corner.record import HandRecord
-from cardtable.sim.executor import Executor, LocalExecutor
+from cardtable.runs.executor import Executor, LocalExecutor
 from cardtable.stats import wilson
 
 __all__ = [
@@ -122,7 +122,7 @@ def run_hands(
     """Play hands ``0 .. games-1`` and return their results in order.
 
     The hands run in blocks on ``executor`` (default: a
-    :class:`~cardtable.sim.executor.LocalExecutor` with ``workers``
+    :class:`~cardtable.runs.executor.LocalExecutor` with ``workers``
     processes, :func:`os.cpu_count` unless told; 1 plays in this process).
     ``progress`` is called with the number of hands just done, ``on_hands``
     with the results of each block as it finishes (in order). A

@@ -45,7 +45,7 @@ The bot plays any variant; with draw 1 step 6 looks at the one card drawn.
 
 from __future__ import annotations
 
-from cardtable.bots.base import KlondikeBot
+from cardtable.bots.klondike.base import KlondikeBot
 from cardtable.klondike.moves import DRAW, FOUNDATION, RECYCLE, WASTE, Move
 from cardtable.klondike.view import KlondikeView
 

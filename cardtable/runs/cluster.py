@@ -1,8 +1,8 @@
 """Running units on a Dask cluster: the :class:`DaskExecutor`.
 
 :class:`DaskExecutor` is the cluster backend of the
-:class:`~cardtable.sim.executor.Executor` protocol: the same results in the
-same unit order as :class:`~cardtable.sim.executor.LocalExecutor`, spread
+:class:`~cardtable.runs.executor.Executor` protocol: the same results in the
+same unit order as :class:`~cardtable.runs.executor.LocalExecutor`, spread
 over the workers of a Dask scheduler (``tcp://host:8786``) or of a
 ``LocalCluster`` it starts on this machine (address ``"local"``).
 
@@ -23,7 +23,7 @@ another machine, gives the same result.
 >>> check_address("http://x")
 Traceback (most recent call last):
 ...
-cardtable.sim.cluster.ClusterError: 'http://x' is not a Dask scheduler address: give 'local' or tcp://HOST:PORT
+cardtable.runs.cluster.ClusterError: 'http://x' is not a Dask scheduler address: give 'local' or tcp://HOST:PORT
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from cardtable.errors import UsageError
-from cardtable.sim.executor import Executor, LocalExecutor
+from cardtable.runs.executor import Executor, LocalExecutor
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -95,7 +95,7 @@ def dask_setup(worker: object) -> None:
 
 
 class DaskExecutor:
-    """An :class:`~cardtable.sim.executor.Executor` on a Dask cluster.
+    """An :class:`~cardtable.runs.executor.Executor` on a Dask cluster.
 
     ``address`` is a scheduler (``tcp://host:8786``) or ``"local"`` to start
     a ``LocalCluster`` of ``workers`` processes (default :func:`os.cpu_count`)
@@ -127,7 +127,7 @@ class DaskExecutor:
             if self.address == "local":
                 self._cluster = distributed.LocalCluster(
                     n_workers=max(1, workers or os.cpu_count() or 1), threads_per_worker=1, processes=True,
-                    dashboard_address=None, silence_logs=logging.CRITICAL, preload=["cardtable.sim.cluster"])
+                    dashboard_address=None, silence_logs=logging.CRITICAL, preload=["cardtable.runs.cluster"])
                 self._client: Client = distributed.Client(self._cluster, timeout=timeout, set_as_default=False)
             else:
                 self._client = distributed.Client(self.address, timeout=timeout, set_as_default=False)
@@ -232,7 +232,7 @@ def open_executor(cluster: str | None, workers: int | None = None) -> Iterator[E
     """The executor a command runs on: a :class:`DaskExecutor` on ``cluster``
     (a scheduler address, or ``"local"`` for a ``LocalCluster`` of
     ``workers`` processes), closed at the end of the ``with`` block; without
-    ``cluster``, a :class:`~cardtable.sim.executor.LocalExecutor` of
+    ``cluster``, a :class:`~cardtable.runs.executor.LocalExecutor` of
     ``workers`` processes (Dask is not imported).
 
     >>> with open_executor(None, 2) as executor:

@@ -36,7 +36,7 @@ stock runs out, and stops after a whole pass in which no card moved; on seed
 
 from __future__ import annotations
 
-from cardtable.bots.base import KlondikeBot
+from cardtable.bots.klondike.base import KlondikeBot
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import DRAW, FOUNDATION, RECYCLE, WASTE, Move
 from cardtable.klondike.view import KlondikeView

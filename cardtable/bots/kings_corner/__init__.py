@@ -9,9 +9,9 @@ Python's :mod:`random`.
 - ``random``: any legal action, uniformly (ending the turn included).
 - ``greedy``: the seed authors' AI: move a pile when it can, else play the
   first card of its hand that fits somewhere, repeat, then draw.
-- ``strategic``: plans the whole turn (see :mod:`~cardtable.kings_corner.strategic`).
+- ``strategic``: plans the whole turn (see :mod:`~cardtable.bots.kings_corner.strategic`).
 - ``expert``: plans the turn, then checks its best plans on guessed deals
-  (see :mod:`~cardtable.kings_corner.expert`).
+  (see :mod:`~cardtable.bots.kings_corner.expert`).
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
+from cardtable.bots.kings_corner.strategic import StrategicBot
 from cardtable.cards import SplitMix64
 from cardtable.game import Agent
 from cardtable.kings_corner.actions import Action, MovePile, PlayCard
 from cardtable.kings_corner.errors import TableError
 from cardtable.kings_corner.game import KingsCornerView
-from cardtable.kings_corner.strategic import StrategicBot
 
 __all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "StrategicBot", "make_bot"]
 
@@ -104,6 +104,6 @@ def make_bot(name: str, seed: int = 0) -> Bot:
 
 # The expert builds on the strategic search and plays guessed deals out the greedy
 # way, so it is registered once both exist.
-from cardtable.kings_corner.expert import ExpertBot  # noqa: E402
+from cardtable.bots.kings_corner.expert import ExpertBot  # noqa: E402
 
 BOTS["expert"] = ExpertBot

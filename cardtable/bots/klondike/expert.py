@@ -2,7 +2,7 @@
 
 At a decision that matters, the player holds a set of guessed deals: the cards
 it has not seen, dealt at random in ways that agree with everything it has seen
-(:func:`~cardtable.bots.hindsight.sample_position`). It solves each guess with
+(:func:`~cardtable.bots.klondike.hindsight.sample_position`). It solves each guess with
 the solver under a small state budget. A won guess's line is cut after its
 first move that shows something new (a face-down card turned up, or a stock
 card not seen yet drawn): that *plan* is what the guess proposes, since moves
@@ -46,9 +46,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from cardtable.bots.base import KlondikeBot
-from cardtable.bots.hindsight import Line, sample_position, solve_sample
-from cardtable.bots.simple import GreedyPlayer, _PassCounter
+from cardtable.bots.klondike.base import KlondikeBot
+from cardtable.bots.klondike.hindsight import Line, sample_position, solve_sample
+from cardtable.bots.klondike.simple import GreedyPlayer, _PassCounter
 from cardtable.cards import Card, SplitMix64
 from cardtable.errors import UsageError
 from cardtable.klondike.game import KlondikeGame

@@ -1,7 +1,7 @@
 """The ``expert`` bot: it plans its turn, then checks the best plans by playing the
 hand out on guessed deals.
 
-The ``strategic`` search (:mod:`~cardtable.kings_corner.strategic`) lists the
+The ``strategic`` search (:mod:`~cardtable.bots.kings_corner.strategic`) lists the
 positions the bot can end its turn in, with weights tuned for matches (shed
 cards and kings rather than hold them back). When the best of them differ, the
 bot deals the cards it has not seen at random, consistently with what it sees
@@ -22,7 +22,7 @@ says which card fits on which), which makes them several times quicker than on
 
 >>> from cardtable.game import play_out
 >>> from cardtable.kings_corner.game import KingsCornerGame
->>> from cardtable.kings_corner.bots import make_bot
+>>> from cardtable.bots.kings_corner import make_bot
 >>> game = play_out(KingsCornerGame.from_seed(players=2, seed=3),
 ...                 [make_bot("expert", seed=1), make_bot("greedy")])
 >>> game.is_over()
@@ -31,11 +31,11 @@ True
 
 from __future__ import annotations
 
+from cardtable.bots.kings_corner.strategic import _CHILDREN, StrategicBot, Weights, _key, _Pile, _Search
 from cardtable.cards import Card, SplitMix64
 from cardtable.errors import UsageError
 from cardtable.kings_corner.actions import DRAW, PASS, Action, PlayCard
 from cardtable.kings_corner.game import KingsCornerView
-from cardtable.kings_corner.strategic import _CHILDREN, StrategicBot, Weights, _key, _Pile, _Search
 from cardtable.kings_corner.table import KING, penalty_points
 
 __all__ = ["EXPERT", "ExpertBot"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cardtable.bots.base import KlondikeBot
+from cardtable.bots.klondike.base import KlondikeBot
 from cardtable.cards import Card, SplitMix64
 from cardtable.klondike.moves import DRAW, FOUNDATION, RECYCLE, STOCK, WASTE, Move
 from cardtable.klondike.view import KlondikeView

@@ -7,7 +7,7 @@ as each result and every one before it are done. Because every unit carries
 its own seeds, the results never depend on how many workers ran them.
 
 :class:`LocalExecutor` runs units on local processes (or, with one worker,
-in this process); :class:`cardtable.sim.cluster.DaskExecutor` runs them on a
+in this process); :class:`cardtable.runs.cluster.DaskExecutor` runs them on a
 Dask cluster behind the same :class:`Executor` protocol.
 
 >>> list(LocalExecutor(workers=2).map(abs, [-3, 1, -2, 5]))
