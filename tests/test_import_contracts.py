@@ -128,7 +128,8 @@ def test_the_runs_floor_knows_no_game(name: str) -> None:
     assert not bad, f"{name} imports {bad}"
 
 
-@pytest.mark.parametrize("name", [name for name in MODULES if within(name, ("cardtable.solver", "cardtable.kings_corner"))])
+@pytest.mark.parametrize("name", [name for name in MODULES
+                                  if within(name, ("cardtable.solver", "cardtable.kings_corner"))])
 def test_the_solver_and_kings_corner_import_no_simulator(name: str) -> None:
     bad = sorted(m for m in imports(MODULES[name]) if within(m, ("cardtable.sim",)))
     assert not bad, f"{name} imports {bad}"

@@ -13,7 +13,7 @@ import pytest
 from cardtable.cli import stats as stats_cli
 from cardtable.errors import StoreError, UsageError
 from cardtable.klondike.variant import Variant, VariantError
-from cardtable.sim.store import PlayedGame, PlayedHand, PlayStats, ResultsStore, kings_corner_label, variant_label
+from cardtable.sim.store import PlayedGame, PlayedHand, PlayStats, ResultsStore, kings_corner_label
 
 DRAW1 = Variant.preset("draw1")
 THOUGHTFUL3 = Variant.preset("thoughtful3")
@@ -126,12 +126,12 @@ def test_played_games_come_back_as_recorded(tmp_path: Path) -> None:
 
 
 def test_variant_labels() -> None:
-    assert variant_label(DRAW1) == "draw1"
-    assert variant_label(Variant.preset("seed-002")) == "seed-002"
-    assert variant_label(CUSTOM) == CUSTOM_LABEL
+    assert DRAW1.label == "draw1"
+    assert Variant.preset("seed-002").label == "seed-002"
+    assert CUSTOM.label == CUSTOM_LABEL
     # A preset's name on other rules, or a preset's rules under another name, is custom.
-    assert variant_label(Variant(name="draw1", draw=3)) == f"custom: {Variant(draw=3).describe()}"
-    assert variant_label(Variant()) == f"custom: {DRAW1.describe()}"
+    assert Variant(name="draw1", draw=3).label == f"custom: {Variant(draw=3).describe()}"
+    assert Variant().label == f"custom: {DRAW1.describe()}"
     assert game(CUSTOM, True, 1.0, 1).options == CUSTOM.options()
 
 

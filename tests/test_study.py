@@ -23,7 +23,7 @@ from cli_helpers import run
 from cardtable.klondike import Position, Variant
 from cardtable.sim.store import SCHEMA_VERSION, ResultsStore, StudyDeal
 from cardtable.solver import solve_batch
-from cardtable.solver.study import Budget, plan_study, run_winnability, study_rules, winnability_report
+from cardtable.solver.study import Budget, plan_study, run_winnability, winnability_report
 from cardtable.stats import wilson
 
 BUDGET = ("--max-states", "50000")
@@ -156,7 +156,7 @@ def test_undecided_deals_are_tried_again_only_under_a_larger_budget(capsys: pyte
 
 
 def test_the_rules_of_a_retry() -> None:
-    rules = study_rules(Variant.preset("thoughtful1"))
+    rules = Variant.preset("thoughtful1").winnability_key
     open_row = StudyDeal(rules, 5, 30.0, 1000, "unknown", 10, 30.0, "time limit of 30 s reached")
     won_row = StudyDeal(rules, 6, None, 10, "won", 10, 0.1, moves=("D",))
     assert plan_study([open_row, won_row], range(5, 7), Budget(30.0, 1000)).todo == []
@@ -359,7 +359,7 @@ def test_a_version_3_store_gains_the_study_tables_in_place(capsys: pytest.Captur
     code, _, err = run(capsys, "study", "show", "--store", str(path))  # read-only: no studies, nothing changed
     assert (code, err) == (0, "no studies stored\n")
     with ResultsStore(path, create=False) as store:
-        assert store.studies() == [] and store.study_deals(study_rules(Variant.preset("draw1")), 0, 10) == []
+        assert store.studies() == [] and store.study_deals(Variant.preset("draw1").winnability_key, 0, 10) == []
     assert path.read_bytes() == before
     report = _study(capsys, path, "--deals", "5", *BUDGET)
     assert report["solved_now"] == 5
@@ -375,7 +375,7 @@ def test_a_version_3_store_gains_the_study_tables_in_place(capsys: pytest.Captur
 
 
 def test_a_study_row_checks_itself() -> None:
-    rules = study_rules(Variant.preset("draw3"))
+    rules = Variant.preset("draw3").winnability_key
     with pytest.raises(ValueError, match="result must be won, unwinnable or unknown"):
         StudyDeal(rules, 1, None, 10, "lost", 1, 0.1)
     with pytest.raises(ValueError, match="a study's seeds go from 0 to"):

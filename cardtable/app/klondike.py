@@ -41,7 +41,6 @@ from cardtable.klondike import (
 )
 from cardtable.klondike.moves import location_name
 from cardtable.klondike.narrate import describe_move
-from cardtable.sim.store import variant_label
 
 __all__ = ["HELP", "HINT_MAX_STATES", "HINT_TIMEOUT", "VERDICT_MAX_STATES", "KlondikeApp"]
 
@@ -328,7 +327,7 @@ class KlondikeApp(App[None]):
             except (OSError, CardtableError) as error:
                 self._balances = {}
                 self.message = f"{self.message} Could not read the balance: {error}"
-        return self._balances.get(variant_label(self.game.variant), 0)
+        return self._balances.get(self.game.variant.label, 0)
 
     def _carry_balance(self) -> str:
         """Add this game's Vegas result to the carried balance, once, when it
@@ -338,7 +337,7 @@ class KlondikeApp(App[None]):
         if self.balance_path is None or self._carried or not game.moves or game.variant.scoring.kind != "vegas":
             return ""
         self._carried = True
-        label = variant_label(game.variant)
+        label = game.variant.label
         try:
             balances = autosave.read_balances(self.balance_path)
             balances[label] = balances.get(label, 0) + game.score
@@ -426,7 +425,7 @@ class KlondikeApp(App[None]):
         self._verdict = None
         self.cursor = Spot(0, 0)
         self.message = (f"New game: {'winnable deal' if self.winnable else 'seed'} {self.seed}, "
-                        f"{variant_label(variant)}.{trouble}")
+                        f"{variant.label}.{trouble}")
         self._settle()
 
     # ----- picking up and putting down -----------------------------------------------------------
@@ -609,13 +608,13 @@ class KlondikeApp(App[None]):
     def stats_text(self) -> str:
         """The statistics page: this variant's figures first, then every other
         variant played (from the results store; nothing is written)."""
-        from cardtable.sim.store import ResultsStore, variant_label
+        from cardtable.sim.store import ResultsStore
 
         if self.stats_path is None:
             return "No statistics are kept in this session (--no-stats).\nAny key closes this."
         if not self.stats_path.exists():
             return "No games finished yet: a won game, or one left for a new game, counts.\nAny key closes this."
-        current = variant_label(self.game.variant)
+        current = self.game.variant.label
         try:
             with ResultsStore(self.stats_path, create=False) as store:
                 every = store.play_stats()

@@ -44,7 +44,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _label(args: argparse.Namespace, listed: set[str]) -> str | None:
     """The variant label asked for, or None for every variant: a preset and
     flags, or a label exactly as listed (custom ones too)."""
-    from cardtable.sim.store import variant_label
 
     flags = [f"--{name.replace('_', '-')}" for name in _VARIANT_FLAGS if getattr(args, name) is not None]
     if args.variant is None:
@@ -54,7 +53,7 @@ def _label(args: argparse.Namespace, listed: set[str]) -> str | None:
         return None
     if not flags and (args.variant in listed or args.variant.startswith("custom: ")):
         return str(args.variant)
-    return variant_label(variant_from_args(args))  # an unknown preset is a VariantError
+    return variant_from_args(args).label  # an unknown preset is a VariantError
 
 
 def _time_text(seconds: float | None) -> str:

@@ -207,11 +207,11 @@ class _Progress:
 def _cmd_show(args: argparse.Namespace) -> int:
     """List the stored winnability studies (of one variant's rules, when named)."""
     from cardtable.sim.store import ResultsStore
-    from cardtable.solver.study import stored_winnability, study_rules
+    from cardtable.solver.study import stored_winnability
 
     rules = None
     if args.variant is not None:
-        rules = study_rules(variant_from_args(args))
+        rules = variant_from_args(args).winnability_key
     else:
         flags = [f"--{name.replace('_', '-')}" for name in _VARIANT_FLAGS if getattr(args, name) is not None]
         if flags:

@@ -55,6 +55,7 @@ Every place a rule change must touch:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Literal, TypeVar
@@ -161,6 +162,8 @@ class Scoring:
 
 
 _EMPTY_RULES = ("king", "any")
+#: The fields that decide whether a deal can be won (scoring does not).
+_WINNABILITY_FIELDS = ("draw", "passes", "empty", "foundation_return")
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,6 +257,46 @@ class Variant:
         game only when its key is one the kernel was written for, so a field
         added here sends games back to the engine until the kernel learns it."""
         return tuple(getattr(self, f.name) for f in fields(self) if f.name != "name")
+
+    @property
+    def kernel_key(self) -> tuple[object, ...]:
+        """The key a compiled kernel selects games by: :meth:`rules_key`, so
+        that a kernel takes a game only when it was written for every rule
+        and the scoring in force.
+
+        >>> Variant.preset("seed-002").kernel_key == Variant.preset("seed-002").replace(name="x").kernel_key
+        True
+        """
+        return self.rules_key()
+
+    @property
+    def winnability_key(self) -> str:
+        """The key a winnability study of this variant is kept under: the rules
+        that decide whether a deal can be won, as JSON. Variants with the same
+        rules share it whatever their name or scoring.
+
+        >>> Variant.preset("thoughtful3").winnability_key
+        '{"draw": 3, "empty": "king", "foundation_return": true, "passes": "unlimited"}'
+        >>> Variant.preset("draw1").winnability_key == Variant.preset("standard1").winnability_key
+        True
+        """
+        options = self.options()
+        return json.dumps({name: options[name] for name in _WINNABILITY_FIELDS}, sort_keys=True)
+
+    @property
+    def label(self) -> str:
+        """The name a person's games of this variant are kept under: the
+        preset's name when the variant is that preset exactly, else
+        ``custom:`` and its description.
+
+        >>> Variant.preset("draw3").label
+        'draw3'
+        >>> Variant.preset("draw3").replace(passes=3).label
+        'custom: draw 3, 3 passes, kings in empty piles, no foundation return, no scoring'
+        """
+        if PRESETS.get(self.name) == self:
+            return self.name
+        return f"custom: {self.describe()}"
 
     def replace(self, **changes: object) -> Variant:
         """A copy with some options changed (its name becomes ``custom``

@@ -215,14 +215,14 @@ def _play_from(spec: RunSpec, index: int, start: Position, bot_seed: int) -> Gam
 #: Vegas money, and the same game unscored. Any other variant, even one that
 #: differs in a field added later, is played through the engine.
 PRIORITY_KERNEL_RULES: frozenset[tuple[object, ...]] = frozenset({
-    Variant.preset("seed-002").rules_key(),
-    Variant.preset("seed-002").replace(scoring="none").rules_key(),
+    Variant.preset("seed-002").kernel_key,
+    Variant.preset("seed-002").replace(scoring="none").kernel_key,
 })
 
 
 def uses_kernel(spec: RunSpec) -> bool:
     """True when ``spec``'s games go to the compiled kernel: the ``priority``
-    strategy, a variant whose :meth:`~Variant.rules_key` the kernel was
+    strategy, a variant whose :attr:`~Variant.kernel_key` the kernel was
     written for, and fresh deals only (the kernel cannot start in mid game).
 
     >>> uses_kernel(RunSpec("priority", Variant.preset("seed-002")))
@@ -230,7 +230,7 @@ def uses_kernel(spec: RunSpec) -> bool:
     >>> uses_kernel(RunSpec("priority", Variant.preset("seed-002").replace(passes=3)))
     False
     """
-    return (spec.strategy == "priority" and spec.variant.rules_key() in PRIORITY_KERNEL_RULES
+    return (spec.strategy == "priority" and spec.variant.kernel_key in PRIORITY_KERNEL_RULES
             and (spec.deals is None or all(position.is_deal for position in spec.deals)))
 
 

@@ -33,7 +33,7 @@ first time it is opened for writing, and stays readable read-only.
 
 A person's games (:class:`PlayedGame`, one row each, written by
 :meth:`ResultsStore.record_played`) are kept under their variant's label
-(:func:`variant_label`), and :meth:`ResultsStore.play_stats` sums them up per
+(:attr:`Variant.label <cardtable.klondike.Variant.label>`), and :meth:`ResultsStore.play_stats` sums them up per
 label (:class:`PlayStats`). A store made before played games were kept gains
 their table the first time it is opened for writing; read-only, it simply has
 no played games. A person's Kings Corner hands (:class:`PlayedHand`, written by
@@ -85,14 +85,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardtable.errors import StoreError
-from cardtable.klondike.variant import PRESETS, Variant
+from cardtable.klondike.variant import Variant
 
 if TYPE_CHECKING:
     from cardtable.sim.match import HandResult
     from cardtable.sim.runner import Batch
 
 __all__ = ["SCHEMA_VERSION", "STUDY_SEED_LIMIT", "HandStats", "PlayStats", "PlayedGame", "PlayedHand", "ResultsStore",
-           "RunInfo", "StudyDeal", "StudyInfo", "default_store_path", "kings_corner_label", "variant_label"]
+           "RunInfo", "StudyDeal", "StudyInfo", "default_store_path", "kings_corner_label"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -294,26 +294,11 @@ class RunInfo:
     summary: dict[str, object] | None
 
 
-def variant_label(variant: Variant) -> str:
-    """The name a person's games of ``variant`` are kept under: the preset's
-    name when ``variant`` is that preset exactly, else ``custom:`` and its
-    description.
-
-    >>> variant_label(Variant.preset("draw3"))
-    'draw3'
-    >>> variant_label(Variant.preset("draw3").replace(passes=3))
-    'custom: draw 3, 3 passes, kings in empty piles, no foundation return, no scoring'
-    """
-    if PRESETS.get(variant.name) == variant:
-        return variant.name
-    return f"custom: {variant.describe()}"
-
-
 @dataclass(frozen=True)
 class PlayedGame:
     """One game a person played to its end (won, or given up).
 
-    ``variant`` is the label of :func:`variant_label` and ``options`` the
+    ``variant`` is the label of :attr:`~cardtable.klondike.Variant.label` and ``options`` the
     variant's :meth:`~cardtable.klondike.variant.Variant.options`; ``start``
     is the deal or position string the game began from; ``seconds`` the time
     it took, ``moves`` the moves made and ``foundation`` the cards on the
@@ -355,7 +340,7 @@ class PlayedGame:
     def of(cls, variant: Variant, *, start: str, won: bool, seconds: float, moves: int, foundation: int,
            finished: str = "") -> PlayedGame:
         """A played game of ``variant``, its label and options filled in."""
-        return cls(variant_label(variant), variant.options(), start, won, seconds, moves, foundation, finished)
+        return cls(variant.label, variant.options(), start, won, seconds, moves, foundation, finished)
 
 
 @dataclass(frozen=True)
@@ -482,7 +467,7 @@ class StudyDeal:
     """One deal of a study solved under one budget.
 
     ``rules`` is the JSON text of the rules the deal was solved under (a
-    study's key, :func:`cardtable.solver.study.study_rules`), ``seed`` the
+    study's key, :attr:`~cardtable.klondike.Variant.winnability_key`), ``seed`` the
     deal number, ``timeout`` (None: no time limit) and ``max_states`` the
     budget. ``result`` is ``won``, ``unwinnable`` or ``unknown`` (then
     ``reason`` says which budget ran out), ``states`` and ``seconds`` what

@@ -11,8 +11,9 @@ the seconds a deal took (:class:`WinnabilityReport`).
 Each deal is kept in the results store the moment it is solved
 (:meth:`ResultsStore.add_study_deal
 <cardtable.sim.store.ResultsStore.add_study_deal>`), keyed by the rules that
-decide winnability (:func:`study_rules`: the draw, the passes, what fills an
-empty pile and foundation return; not the preset's name nor the scoring),
+decide winnability (:attr:`~cardtable.klondike.Variant.winnability_key`: the
+draw, the passes, what fills an empty pile and foundation return; not the
+preset's name nor the scoring),
 the seed and the budget. Which deals a study solves (:func:`plan_study`):
 
 - a deal decided (won, or proven unwinnable) under any budget is never
@@ -53,12 +54,12 @@ from typing import cast
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
 from cardtable.runs.executor import Executor
-from cardtable.sim.store import STUDY_SEED_LIMIT, ResultsStore, StudyDeal, StudyInfo, variant_label
+from cardtable.sim.store import STUDY_SEED_LIMIT, ResultsStore, StudyDeal, StudyInfo
 from cardtable.solver.search import SolverError, default_max_states
 from cardtable.stats import wilson
 
 __all__ = ["DEFAULT_FIRST_SEED", "KIND", "Budget", "StudyPlan", "WinnabilityReport", "plan_study", "run_winnability",
-           "stored_winnability", "study_rules", "winnability_report"]
+           "stored_winnability", "winnability_report"]
 
 #: The kind of study this module keeps (:attr:`StudyInfo.kind <cardtable.sim.store.StudyInfo.kind>`).
 KIND = "winnability"
@@ -67,21 +68,6 @@ KIND = "winnability"
 DEFAULT_FIRST_SEED = 1
 
 #: The variant options that decide whether a deal can be won.
-_RULES = ("draw", "passes", "empty", "foundation_return")
-
-
-def study_rules(variant: Variant) -> str:
-    """The key a study of ``variant`` is kept under: its rules that decide
-    winnability as JSON. Presets with the same rules share it whatever their
-    name or scoring.
-
-    >>> study_rules(Variant.preset("thoughtful3"))
-    '{"draw": 3, "empty": "king", "foundation_return": true, "passes": "unlimited"}'
-    >>> study_rules(Variant.preset("draw1")) == study_rules(Variant.preset("standard1"))
-    True
-    """
-    options = variant.options()
-    return json.dumps({name: options[name] for name in _RULES}, sort_keys=True)
 
 
 @dataclass(frozen=True)
@@ -146,7 +132,7 @@ def plan_study(stored: Iterable[StudyDeal], seeds: range, budget: Budget) -> Stu
     """Split ``seeds`` into the deals ``stored`` rows already answer under
     ``budget`` and those to solve (see the module's rules).
 
-    >>> rules = study_rules(Variant.preset("draw1"))
+    >>> rules = Variant.preset("draw1").winnability_key
     >>> rows = [StudyDeal(rules, 1, None, 1000, "unknown", 1000, 0.1, "state budget of 1000 states reached"),
     ...         StudyDeal(rules, 2, None, 1000, "won", 40, 0.01)]
     >>> plan = plan_study(rows, range(1, 4), Budget(max_states=1000))
@@ -186,7 +172,7 @@ def _p90(values: list[float]) -> float:
 class WinnabilityReport:
     """What a winnability study found.
 
-    ``label`` names the variant (:func:`~cardtable.sim.store.variant_label`)
+    ``label`` names the variant (:attr:`~cardtable.klondike.Variant.label`)
     and ``rules`` are the options that decide winnability; the study covers
     ``deals`` deals from ``first_seed`` under ``budget``. Of the deals
     answered, ``won`` were won, ``unwinnable`` proven unwinnable and
@@ -313,10 +299,10 @@ def winnability_report(store: ResultsStore, variant: Variant, *, first_seed: int
                        solved_now: int = 0, wall_seconds: float | None = None) -> WinnabilityReport:
     """The study's figures from the store alone, solving nothing (deals not
     answered yet are ``pending``)."""
-    rules = study_rules(variant)
+    rules = variant.winnability_key
     seeds = _seeds(first_seed, deals)
     plan = plan_study(store.study_deals(rules, seeds.start, seeds.stop - 1), seeds, budget)
-    return _report(variant_label(variant), rules, first_seed, deals, budget, plan, solved_now, wall_seconds)
+    return _report(variant.label, rules, first_seed, deals, budget, plan, solved_now, wall_seconds)
 
 
 def run_winnability(store: ResultsStore, variant: Variant, *, first_seed: int = DEFAULT_FIRST_SEED, deals: int,
@@ -337,9 +323,9 @@ def run_winnability(store: ResultsStore, variant: Variant, *, first_seed: int = 
     from cardtable.solver.batch import solve_batch  # the batch layer imports the search's compiled core
 
     began = clock()
-    rules = study_rules(variant)
+    rules = variant.winnability_key
     seeds = _seeds(first_seed, deals)
-    store.record_study(kind=KIND, rules=rules, label=variant_label(variant), first_seed=first_seed, deals=deals,
+    store.record_study(kind=KIND, rules=rules, label=variant.label, first_seed=first_seed, deals=deals,
                        timeout=budget.timeout, max_states=budget.max_states)
     plan = plan_study(store.study_deals(rules, seeds.start, seeds.stop - 1), seeds, budget)
     if on_start is not None:
@@ -362,7 +348,7 @@ def run_winnability(store: ResultsStore, variant: Variant, *, first_seed: int = 
         solve_batch([(str(seed), Position.from_seed(seed)) for seed in todo], variant, timeout=budget.timeout,
                     max_states=budget.max_states, workers=workers, executor=executor, on_solved=keep)
     done = StudyPlan(answers, [])
-    return _report(variant_label(variant), rules, first_seed, deals, budget, done, len(answers) - len(plan.answers),
+    return _report(variant.label, rules, first_seed, deals, budget, done, len(answers) - len(plan.answers),
                    clock() - began)
 
 

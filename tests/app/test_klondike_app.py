@@ -515,7 +515,7 @@ def test_the_table_in_ascii_and_in_unicode(tmp_path: Path) -> None:
 
 
 def test_finished_and_abandoned_games_count_in_the_statistics(tmp_path: Path) -> None:
-    from cardtable.sim.store import ResultsStore, variant_label
+    from cardtable.sim.store import ResultsStore
 
     store = tmp_path / "results.sqlite"
     position = layout(["Kh Qc", "Kc"], stock="Qh", foundation=(11, 13, 11, 13))
@@ -530,7 +530,7 @@ def test_finished_and_abandoned_games_count_in_the_statistics(tmp_path: Path) ->
 
     drive(new_app(tmp_path, KlondikeGame(position, variant), stats_path=store), win_then_abandon)
     with ResultsStore(store, create=False) as results:
-        (stats,) = results.play_stats(variant_label(variant))
+        (stats,) = results.play_stats(variant.label)
         games = results.played_games()
     assert (stats.played, stats.won, stats.current_streak, stats.best_streak) == (2, 1, 0, 1)
     assert stats.fewest_moves == 5 and [g.won for g in games] == [True, False]  # D, W>F, then three fly home

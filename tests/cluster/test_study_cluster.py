@@ -12,7 +12,7 @@ from cluster.dask_helpers import Cluster, cardtable, finish
 
 from cardtable.klondike import Variant
 from cardtable.sim.store import ResultsStore
-from cardtable.solver.study import Budget, run_winnability, study_rules
+from cardtable.solver.study import Budget, run_winnability
 
 
 def test_a_study_on_the_cluster_matches_a_local_one(cluster: Cluster, tmp_path: Path) -> None:
@@ -30,7 +30,7 @@ def test_a_study_on_the_cluster_matches_a_local_one(cluster: Cluster, tmp_path: 
     variant = Variant.preset("thoughtful1")
     with ResultsStore(tmp_path / "local.sqlite") as local:
         expected = run_winnability(local, variant, first_seed=20, deals=16, budget=Budget(max_states=50_000))
-        rules = study_rules(variant)
+        rules = variant.winnability_key
         assert answers == [(deal.seed, deal.result, deal.states) for deal in local.study_deals(rules, 20, 35)]
     for key in ("won", "unwinnable", "undecided", "winnable_low", "winnable_high"):
         assert report[key] == expected.to_dict()[key]
