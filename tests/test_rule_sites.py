@@ -29,3 +29,19 @@ def test_rules_key_covers_every_field_but_the_name() -> None:
         changed = "standard" if field.name == "kind" else value + 1
         scoring = Scoring(**{**{f.name: getattr(base.scoring, f.name) for f in fields(Scoring)}, field.name: changed})
         assert base.replace(scoring=scoring).rules_key() != base.rules_key(), field.name
+
+
+def test_a_variant_owns_its_identity() -> None:
+    base = Variant.preset("thoughtful3")
+    # The winnability key: the rules that decide a deal, not the name nor the scoring.
+    assert base.replace(name="renamed").winnability_key == base.winnability_key
+    assert base.replace(scoring="vegas").winnability_key == base.winnability_key
+    for name, other in {"draw": 1, "passes": 3, "empty": "any", "foundation_return": False}.items():
+        assert base.replace(**{name: other}).winnability_key != base.winnability_key, name
+    # The kernel key: every rule and the scoring, never the name.
+    assert base.replace(name="renamed").kernel_key == base.kernel_key
+    assert base.replace(scoring="vegas").kernel_key != base.kernel_key
+    # The label: a preset's own name only when it is that preset exactly.
+    assert base.label == "thoughtful3"
+    assert base.replace(passes=3).label == f"custom: {base.replace(passes=3).describe()}"
+    assert Variant(name="thoughtful3", draw=1).label.startswith("custom: draw 1")
