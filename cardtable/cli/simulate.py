@@ -439,7 +439,6 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from cardtable.stats import Z95
 
     names = args.strategies
-    load_policy_support(names)
     variant = _variant(args, names[0])
     deals = _read_starts(args.deals)
     count = _game_count(args.games, deals)
