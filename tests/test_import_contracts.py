@@ -2,7 +2,8 @@
 never reaches out to its clients, and bots never see the full deal.
 
 Every import in every module is read from its source (imports inside
-functions count too), so a lazy import cannot slip past.
+functions count too, and so do ``importlib.import_module("...")`` and
+``__import__("...")`` with a literal name), so a lazy import cannot slip past.
 """
 
 from __future__ import annotations
@@ -38,12 +39,43 @@ def within(name: str, prefixes: tuple[str, ...]) -> bool:
     return any(name == p or name.startswith(p + ".") for p in prefixes)
 
 
+def _literal(node: ast.expr | None) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _imported_by_call(node: ast.Call) -> str | None:
+    """The module a call of ``importlib.import_module``, ``import_module`` or
+    ``__import__`` imports, when its name is a literal (a relative one resolved
+    against a literal ``package``); else None."""
+    func = node.func
+    if isinstance(func, ast.Name):
+        called = func.id
+    elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        called = f"{func.value.id}.{func.attr}"
+    else:
+        return None
+    if called not in ("importlib.import_module", "import_module", "__import__") or not node.args:
+        return None
+    name = _literal(node.args[0])
+    if name is None or not name.startswith("."):
+        return name
+    package = next((_literal(k.value) for k in node.keywords if k.arg == "package"),
+                   _literal(node.args[1]) if len(node.args) > 1 and called != "__import__" else None)
+    if package is None:
+        return None
+    level = len(name) - len(name.lstrip("."))
+    anchor = package.split(".")[: len(package.split(".")) - level + 1]
+    return ".".join([*anchor, name[level:]] if name[level:] else anchor)
+
+
 def imports(path: Path) -> set[str]:
     """Every module the source imports, relative imports resolved."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found: set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
+        if isinstance(node, ast.Call) and (by_name := _imported_by_call(node)) is not None:
+            found.add(by_name)
+        elif isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
@@ -115,6 +147,21 @@ def test_a_violation_is_caught(tmp_path: Path) -> None:
     source.write_text("def f():\n    from cardtable.cli import main\n    import argparse\n    print('x')\n")
     assert {"cardtable.cli", "argparse"} <= imports(source)
     assert "print" in calls(source)
+
+
+def test_an_import_by_name_is_caught(tmp_path: Path) -> None:
+    # A module loaded by a literal name counts as imported; a name only known when it runs cannot be read.
+    source = tmp_path / "probe.py"
+    source.write_text("import importlib\nfrom importlib import import_module\n\n"
+                      "def f(name):\n"
+                      "    importlib.import_module('cardtable.envs.agents')\n"
+                      "    import_module('.kings_corner', package='cardtable.envs')\n"
+                      "    __import__('cardtable.app')\n"
+                      "    importlib.import_module('..cli', 'cardtable.sim')\n"
+                      "    return importlib.import_module(name)\n")
+    assert imports(source) == {"importlib", "importlib.import_module", "cardtable.envs.agents",
+                               "cardtable.envs.kings_corner", "cardtable.app", "cardtable.cli"}
+    assert "cardtable.solver._best" in imports(MODULES["cardtable.solver.search"])
 
 
 #: The games: what the runs floor must never know.

@@ -7,4 +7,80 @@
 
 Each game's players are imported from its own package, so a Kings Corner
 match never loads the Klondike solver that Klondike's expert needs.
+
+Players the library does not define itself, such as a policy written for the
+environments (named ``module.path:attribute``), come from a game's
+:class:`StrategyResolvers`: whoever knows how to make them registers a
+resolver there (importing :mod:`cardtable.envs` registers the policies), and
+``make_player`` / ``make_bot`` ask the registry for any name that is not one
+of their own. The library never imports what registers into it.
 """
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+__all__ = ["StrategyResolvers", "is_policy_name"]
+
+P = TypeVar("P")
+
+#: How to install what policies need, for the errors that say so.
+_RL_HINT = 'pip install "cardtable[rl]"'
+
+
+def is_policy_name(name: str) -> bool:
+    """Whether a strategy name names a policy written for the environments:
+    ``module.path:attribute``.
+
+    >>> is_policy_name("mypkg.policies:best"), is_policy_name("expert samples=8")
+    (True, False)
+    """
+    return ":" in name
+
+
+def _policies_need_the_environments(what: str, name: str) -> str:
+    """The error for a policy name when nothing resolves policies in this process."""
+    return (f"{what} {name!r} is a policy, and policies need the environments: import cardtable.envs "
+            f"(which needs {_RL_HINT})")
+
+
+class StrategyResolvers(Generic[P]):
+    """The resolvers of one game's players by name: each is a predicate on
+    the name and a function making the player from the name and a seed.
+
+    A registry lives for the process; a name is resolved by the first
+    resolver, in the order they were registered, whose predicate accepts it.
+
+    >>> shouting = StrategyResolvers[str]("example")
+    >>> shouting.resolve("loud:hello") is None
+    True
+    >>> shouting.register(lambda name: name.startswith("loud:"), lambda name, seed: f"{name.upper()} {seed}")
+    >>> shouting.resolve("loud:hello", seed=3)
+    'LOUD:HELLO 3'
+    >>> shouting
+    StrategyResolvers('example', 1 resolver)
+    """
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self._resolvers: list[tuple[Callable[[str], bool], Callable[[str, int], P]]] = []
+
+    def __repr__(self) -> str:
+        count = len(self._resolvers)
+        return f"StrategyResolvers({self.game!r}, {count} resolver{'' if count == 1 else 's'})"
+
+    def register(self, accepts: Callable[[str], bool], resolver: Callable[[str, int], P]) -> None:
+        """Resolve the names ``accepts(name)`` holds for with ``resolver(name,
+        seed)``. Registering the same pair again changes nothing (a module
+        imported twice registers once)."""
+        if (accepts, resolver) not in self._resolvers:
+            self._resolvers.append((accepts, resolver))
+
+    def resolve(self, name: str, seed: int = 0) -> P | None:
+        """The player the first accepting resolver makes, or None when no
+        resolver accepts ``name``."""
+        for accepts, resolver in self._resolvers:
+            if accepts(name):
+                return resolver(name, seed)
+        return None

@@ -31,6 +31,7 @@ from cardtable.cli._options import (
     whole_number,
     worker_count,
 )
+from cardtable.cli._policies import load_policy_support
 from cardtable.errors import CardtableError, RecordError
 from cardtable.kings_corner.game import KingsCornerGame
 from cardtable.kings_corner.record import HandRecord
@@ -155,6 +156,7 @@ def _match(args: argparse.Namespace) -> int:
             store = stack.enter_context(_resume_match(args))
             run = args.resume
             done = store.hands(run)
+        load_policy_support(args.players.split(","), "bot")
         players = check_players(args.players.split(","))
         try:  # reach the cluster before the match is recorded
             executor = stack.enter_context(open_executor(args.cluster, args.workers))
@@ -265,6 +267,7 @@ def _record(args: argparse.Namespace) -> int:
 
     check_output(args.out)
     players = [name.strip().lower() for name in args.players.split(",")]
+    load_policy_support(players, "bot")
     record = record_of(check_players(players), args.hand, args.seed)
     text = record.to_json() if args.json else record.to_text()
     if args.out is None:

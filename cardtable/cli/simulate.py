@@ -35,6 +35,7 @@ from cardtable.cli._options import (
     whole_number,
     worker_count,
 )
+from cardtable.cli._policies import load_policy_support
 from cardtable.errors import CardtableError, UsageError
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
@@ -213,6 +214,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         variant = _variant(args, args.strategy)
     strategy = args.strategy
     try:
+        load_policy_support([strategy])
         make_player(strategy)  # an unknown strategy or policy fails here, before any game
         check_output(args.plot)  # before the games, not after them
         check_output(args.output)

@@ -2,7 +2,12 @@
 
 They need the ``rl`` extras (``pip install "cardtable[rl]"``: Gymnasium and
 PettingZoo); the rest of cardtable never imports them. Importing this package
-registers ``cardtable/Klondike-v0`` with Gymnasium::
+registers ``cardtable/Klondike-v0`` with Gymnasium, and policies named
+``module.path:attribute`` as strategies of both games (in
+:data:`cardtable.bots.klondike.RESOLVERS` and
+:data:`cardtable.bots.kings_corner.RESOLVERS`, so that
+:func:`~cardtable.bots.klondike.make_player` and
+:func:`~cardtable.bots.kings_corner.make_bot` play them)::
 
     import gymnasium as gym
     import cardtable.envs  # registers cardtable/Klondike-v0
@@ -30,6 +35,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardtable.bots import is_policy_name
+from cardtable.bots.kings_corner import RESOLVERS as _KINGS_CORNER_RESOLVERS
+from cardtable.bots.kings_corner import Bot
+from cardtable.bots.klondike import RESOLVERS as _KLONDIKE_RESOLVERS
+from cardtable.bots.klondike import KlondikeBot
 from cardtable.envs._deps import INSTALL_HINT, require
 
 require("gymnasium")
@@ -73,6 +83,24 @@ KLONDIKE_ID = "cardtable/Klondike-v0"
 
 if KLONDIKE_ID not in gymnasium.registry:
     gymnasium.register(id=KLONDIKE_ID, entry_point="cardtable.envs.klondike:KlondikeEnv")
+
+
+# Policies as strategies. The adapters are imported when a policy is asked
+# for: they need PettingZoo, which Klondike's environment alone does not.
+def _klondike_policy_player(name: str, seed: int) -> KlondikeBot:
+    from cardtable.envs.agents import klondike_player
+
+    return klondike_player(name, seed)
+
+
+def _kings_corner_policy_bot(name: str, seed: int) -> Bot:
+    from cardtable.envs.agents import kings_corner_bot
+
+    return kings_corner_bot(name, seed)
+
+
+_KLONDIKE_RESOLVERS.register(is_policy_name, _klondike_policy_player)
+_KINGS_CORNER_RESOLVERS.register(is_policy_name, _kings_corner_policy_bot)
 
 
 def __getattr__(name: str) -> Any:

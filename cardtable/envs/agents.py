@@ -17,12 +17,14 @@ player at the table:
 - :func:`evaluate` (Gymnasium) and :func:`evaluate_table` (PettingZoo) play
   policies through an environment and return what each episode paid.
 - :func:`klondike_player` and :func:`kings_corner_bot` load a policy named
-  ``module.path:attribute``; the strategy registries
-  (:func:`cardtable.bots.make_player`, :func:`cardtable.kings_corner.make_bot`)
-  send such names here, so ``cardtable simulate --strategy mypkg.policies:best``
-  and ``cardtable kings-corner match --players mypkg.policies:best,greedy``
-  play a policy. The attribute is a policy, a callable that takes no
-  arguments (or only ``seed``) and returns one, or a ready cardtable player.
+  ``module.path:attribute``; :mod:`cardtable.envs` registers them with the
+  games' strategy resolvers when imported, so
+  :func:`cardtable.bots.klondike.make_player` and
+  :func:`cardtable.bots.kings_corner.make_bot` send such names here, and
+  ``cardtable simulate --strategy mypkg.policies:best`` and ``cardtable
+  kings-corner match --players mypkg.policies:best,greedy`` play a policy.
+  The attribute is a policy, a callable that takes no arguments (or only
+  ``seed``) and returns one, or a ready cardtable player.
 
 >>> import gymnasium as gym
 >>> from cardtable.bots.klondike import make_player
@@ -298,10 +300,11 @@ def _as_policy(loaded: object, spec: str) -> Policy:
     return loaded
 
 
-def klondike_player(spec: str) -> KlondikeBot:
+def klondike_player(spec: str, seed: int = 0) -> KlondikeBot:
     """The Klondike player a ``module.path:attribute`` strategy names: a ready
-    player is used as it is, a policy is wrapped in a :class:`PolicyPlayer`."""
-    loaded = load_policy(spec)
+    player is used as it is, a policy is wrapped in a :class:`PolicyPlayer`
+    (``seed`` goes to a factory that takes one, see :func:`load_policy`)."""
+    loaded = load_policy(spec, seed)
     if isinstance(loaded, KlondikeBot):
         return loaded
     if _is_player(loaded):

@@ -37,6 +37,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from cardtable._json import read_json_object
 from cardtable._text import TAG_NAME, clip, escape_tag, tag_problem, unescape_tag
 from cardtable.cards import Card, CardError, format_cards, parse_cards
 from cardtable.errors import CardtableError, RecordError
@@ -211,20 +212,11 @@ class HandRecord:
     @classmethod
     def from_json(cls, text: str) -> HandRecord:
         """Read the JSON form; raises :class:`RecordError` naming the bad field."""
-        try:
-            data = json.loads(text.removeprefix("\ufeff"))
-        except RecursionError:
-            raise RecordError("JSON record: nested too deeply to be a record") from None
-        except json.JSONDecodeError as error:
-            raise RecordError(f"not JSON: {error}") from None
-        except ValueError as error:  # a number too long to read, say
-            raise RecordError(f"JSON record: {clip(str(error), 100)}") from None
-        if not isinstance(data, dict):
-            raise RecordError("a JSON record is an object with players, deck and actions")
-        unknown = sorted(set(data) - {"game", "players", "deck", "actions", "tags", "result"})
-        if unknown:
-            raise RecordError(f"unknown field {clip(unknown[0], 30)}: a JSON record holds game, players, deck, "
-                              "actions, tags and result")
+        data = read_json_object(
+            text, error=RecordError, what="JSON record", nested="a record", syntax="not JSON: {error}",
+            not_object="a JSON record is an object with players, deck and actions",
+            fields=("game", "players", "deck", "actions", "tags", "result"),
+            unknown_field="unknown field {field}: a JSON record holds game, players, deck, actions, tags and result")
         if data.get("game", "Kings Corner") != "Kings Corner":
             raise RecordError(f"field 'game': this is a record of {clip(str(data['game']), 30)}, not of Kings Corner")
         players = data.get("players")

@@ -45,6 +45,7 @@ from __future__ import annotations
 import json
 import re
 
+from cardtable._json import read_json_object
 from cardtable._text import clip
 from cardtable.cards import MAX_SEED, RANK_NAMES, Card, CardError, Suit
 from cardtable.klondike.moves import MoveError
@@ -184,16 +185,10 @@ def _solvitaire_card(card: Card, face_up: bool) -> str:
 
 def from_solvitaire(text: str) -> Position:
     """Read Solvitaire's deal JSON; errors name the pile and card."""
-    try:
-        data = json.loads(text.removeprefix("\ufeff"))
-    except RecursionError:
-        raise DealError("Solvitaire JSON: nested too deeply to be a deal") from None
-    except json.JSONDecodeError as error:
-        raise DealError(f"Solvitaire JSON, line {error.lineno}: {error.msg}") from None
-    except ValueError as error:  # a number too long to read, say
-        raise DealError(f"Solvitaire JSON: {clip(str(error), 100)}") from None
-    if not isinstance(data, dict) or "tableau piles" not in data:
-        raise DealError("Solvitaire JSON: expected an object with a 'tableau piles' field")
+    shape = "Solvitaire JSON: expected an object with a 'tableau piles' field"
+    data = read_json_object(text, error=DealError, what="Solvitaire JSON", nested="a deal", not_object=shape)
+    if "tableau piles" not in data:
+        raise DealError(shape)
     piles_data = data["tableau piles"]
     if not isinstance(piles_data, list) or len(piles_data) != PILE_COUNT:
         raise DealError(f"Solvitaire JSON: 'tableau piles' must list {PILE_COUNT} piles")

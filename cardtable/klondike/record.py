@@ -38,6 +38,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from cardtable._json import read_json_object
 from cardtable._text import TAG_NAME, clip, escape_tag, tag_problem, unescape_tag
 from cardtable.errors import RecordError, ReplayError, RulesError
 from cardtable.klondike.game import KlondikeGame
@@ -215,20 +216,11 @@ class KlondikeRecord:
     @classmethod
     def from_json(cls, text: str) -> KlondikeRecord:
         """Read the JSON form; errors name the field."""
-        try:
-            data = json.loads(text.removeprefix("\ufeff"))
-        except RecursionError:
-            raise RecordError("JSON record: nested too deeply to be a record") from None
-        except json.JSONDecodeError as error:
-            raise RecordError(f"JSON record, line {error.lineno}: {error.msg}") from None
-        except ValueError as error:  # a number too long to read, say
-            raise RecordError(f"JSON record: {clip(str(error), 100)}") from None
-        if not isinstance(data, dict):
-            raise RecordError("JSON record: expected an object")
-        unknown = sorted(set(data) - {"headers", "variant", "deal", "position", "moves"})
-        if unknown:
-            raise RecordError(f"JSON record: unknown field {clip(unknown[0], 30)}; "
-                              "the fields are headers, variant, deal, position and moves")
+        data = read_json_object(
+            text, error=RecordError, what="JSON record", nested="a record",
+            not_object="JSON record: expected an object", fields=("headers", "variant", "deal", "position", "moves"),
+            unknown_field="JSON record: unknown field {field}; "
+                          "the fields are headers, variant, deal, position and moves")
         options = data.get("variant", {})
         if not isinstance(options, dict):
             raise RecordError("JSON record, field 'variant': expected an object of variant options")

@@ -150,6 +150,34 @@ def test_the_registries_load_policies_by_name(policy_module: str) -> None:
     assert hand.is_over()
 
 
+_UNREGISTERED = """
+import sys
+from cardtable.bots.kings_corner import make_bot
+from cardtable.bots.klondike import make_player
+from cardtable.errors import RulesError
+for make in (make_player, make_bot):
+    try:
+        make("ct_test_policies:first_legal")
+    except RulesError as error:
+        print(type(error).__name__, error)
+import cardtable.envs
+print(type(make_player("ct_test_policies:first_legal")).__name__,
+      type(make_bot("ct_test_policies:last_legal")).__name__, "cardtable.envs.agents" in sys.modules)
+"""
+
+
+def test_importing_the_environments_registers_the_policies(policy_module: str) -> None:
+    # A fresh interpreter: the library alone resolves no policy, and says what is missing.
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([policy_module, os.environ.get("PYTHONPATH", "")]))
+    result = subprocess.run([sys.executable, "-c", _UNREGISTERED], capture_output=True, text=True, env=env,
+                            timeout=120, check=True)
+    hint = 'import cardtable.envs (which needs pip install "cardtable[rl]")'
+    assert result.stdout.splitlines() == [
+        f"RulesError strategy 'ct_test_policies:first_legal' is a policy, and policies need the environments: {hint}",
+        f"TableError bot 'ct_test_policies:first_legal' is a policy, and policies need the environments: {hint}",
+        "PolicyPlayer PolicyBot True"]
+
+
 @pytest.mark.parametrize(("name", "message"), [
     ("no_such_module_here:policy", "cannot import module 'no_such_module_here'"),
     ("ct_test_policies:missing", "has no attribute 'missing'"),

@@ -16,9 +16,9 @@ Python's :mod:`random`.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 
+from cardtable.bots import StrategyResolvers, _policies_need_the_environments, is_policy_name
 from cardtable.bots.kings_corner.strategic import StrategicBot
 from cardtable.cards import SplitMix64
 from cardtable.game import Agent
@@ -26,7 +26,7 @@ from cardtable.kings_corner.actions import Action, MovePile, PlayCard
 from cardtable.kings_corner.errors import TableError
 from cardtable.kings_corner.game import KingsCornerView
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "StrategicBot", "make_bot"]
+__all__ = ["BOTS", "RESOLVERS", "Bot", "GreedyBot", "RandomBot", "StrategicBot", "make_bot"]
 
 
 #: A Kings Corner bot: a :class:`cardtable.game.Agent` of this game's views and actions.
@@ -81,18 +81,24 @@ BOTS: dict[str, Callable[[int], Bot]] = {
     "strategic": StrategicBot,
 }
 
+#: The bots of names that are not in :data:`BOTS`, such as policies (importing
+#: :mod:`cardtable.envs` registers them).
+RESOLVERS: StrategyResolvers[Bot] = StrategyResolvers("kings-corner")
+
 
 def make_bot(name: str, seed: int = 0) -> Bot:
-    """A bot by name (``random``, ``greedy``, ``strategic``); raises
+    """A bot by name (``random``, ``greedy``, ``strategic``, ``expert``), or
+    of a name a resolver in :data:`RESOLVERS` accepts; raises
     :class:`TableError` for an unknown name. A policy written for the
-    environments is named ``module.path:attribute`` (see
-    :mod:`cardtable.envs.agents`, which needs ``pip install "cardtable[rl]"``)."""
-    if ":" in name:
-        try:
-            adapter = importlib.import_module("cardtable.envs.agents")
-        except ImportError as error:
-            raise TableError(f"bot {name!r} is a policy, and policies need the environments: {error}") from None
-        return adapter.kings_corner_bot(name, seed)
+    environments is named ``module.path:attribute``, and resolved once
+    :mod:`cardtable.envs` is imported (see :mod:`cardtable.envs.agents`, which
+    needs ``pip install "cardtable[rl]"``)."""
+    if is_policy_name(name) or name.strip().lower() not in BOTS:
+        bot = RESOLVERS.resolve(name, seed)
+        if bot is not None:
+            return bot
+        if is_policy_name(name):
+            raise TableError(_policies_need_the_environments("bot", name))
     try:
         factory = BOTS[name.strip().lower()]
     except KeyError:

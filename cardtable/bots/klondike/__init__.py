@@ -7,9 +7,7 @@
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
-
+from cardtable.bots import StrategyResolvers, _policies_need_the_environments, is_policy_name
 from cardtable.bots.klondike.base import KlondikeBot
 from cardtable.bots.klondike.priority import PriorityPlayer, play_priority_game
 from cardtable.bots.klondike.simple import GreedyPlayer, RandomPlayer
@@ -18,6 +16,7 @@ from cardtable.errors import RulesError
 from cardtable.klondike.view import KlondikeView
 
 __all__ = [
+    "RESOLVERS",
     "STRATEGIES",
     "GreedyPlayer",
     "KlondikeBot",
@@ -40,10 +39,15 @@ STRATEGIES: dict[str, type[KlondikeBot]] = {
 #: unless told otherwise).
 HOME_VARIANTS: dict[str, str] = {"priority": "seed-002", "turns": "seed-000", "greedy": "draw1", "random": "draw1"}
 
+#: The players of names that are not in :data:`STRATEGIES`, such as policies
+#: (importing :mod:`cardtable.envs` registers them).
+RESOLVERS: StrategyResolvers[KlondikeBot] = StrategyResolvers("klondike")
+
 
 def make_player(name: str) -> KlondikeBot:
-    """A new player of the named strategy, or of a policy written for the
-    environments, named ``module.path:attribute`` (see
+    """A new player of the named strategy, or of a name a resolver in
+    :data:`RESOLVERS` accepts: a policy written for the environments, named
+    ``module.path:attribute``, once :mod:`cardtable.envs` is imported (see
     :mod:`cardtable.envs.agents`, which needs ``pip install "cardtable[rl]"``).
 
     A strategy's options follow its name, separated by spaces
@@ -52,8 +56,12 @@ def make_player(name: str) -> KlondikeBot:
     >>> make_player("expert samples=16 states=2000").samples
     16
     """
-    if ":" in name:
-        return _env_adapter(name).klondike_player(name)
+    if is_policy_name(name) or strategy_name(name) not in STRATEGIES:
+        player = RESOLVERS.resolve(name)
+        if player is not None:
+            return player
+        if is_policy_name(name):
+            raise RulesError(_policies_need_the_environments("strategy", name))
     base, options = parse_strategy(name)
     return STRATEGIES[base](**options)
 
@@ -96,15 +104,6 @@ def strategy_name(text: str) -> str:
     """The strategy's name alone, without its options."""
     words = text.split()
     return words[0] if words else text
-
-
-def _env_adapter(name: str) -> ModuleType:
-    """The environments' adapter module, loaded by name only when a policy is
-    asked for: the library never depends on the environments otherwise."""
-    try:
-        return importlib.import_module("cardtable.envs.agents")
-    except ImportError as error:
-        raise RulesError(f"strategy {name!r} is a policy, and policies need the environments: {error}") from None
 
 
 # The expert plays the greedy move when its guesses fail, so it is registered
