@@ -36,7 +36,7 @@ bot and every Kings Corner bot is one, so :func:`play_out` runs either game.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 __all__ = ["Agent", "GameState", "play_out"]
@@ -126,24 +126,52 @@ class Agent(Protocol[V_contra, A_co]):
         ...
 
 
-def play_out(state: S, agents: Sequence[Agent[Any, Any]], *, max_actions: int | None = None) -> S:
+def play_out(
+    state: S,
+    agents: Sequence[Agent[Any, Any] | None],
+    *,
+    max_actions: int | None = None,
+    on_action: Callable[[int, Any], None] | None = None,
+) -> S:
     """Let ``agents`` (one per seat) act until no action is left, an agent of
-    a one-player game stops, or ``max_actions`` actions were taken; returns
-    ``state``, which has been played on.
+    a one-player game stops, a seat without an agent is to act, or
+    ``max_actions`` actions were taken; returns ``state``, which has been
+    played on.
+
+    A seat whose agent is ``None`` is played from outside (a person at the
+    table): the play stops when its turn comes, to go on once it has acted.
+    ``on_action(player, action)`` is called after each action is played.
 
     An agent that stops in a game of several seats is a bug in that agent and
     raises :class:`RuntimeError`.
+
+    >>> from cardtable.kings_corner import KingsCornerGame
+    >>> from cardtable.bots.kings_corner import make_bot
+    >>> table = KingsCornerGame.from_seed(players=2, seed=5)
+    >>> played = []
+    >>> _ = play_out(table, [None, make_bot("greedy")], on_action=lambda seat, action: played.append(seat))
+    >>> table.current_player(), played
+    (0, [])
+    >>> table.play(table.legal_actions()[-1])  # seat 0 ends its turn
+    >>> _ = play_out(table, [None, make_bot("greedy")], on_action=lambda seat, action: played.append(seat))
+    >>> table.current_player(), set(played)
+    (0, {1})
     """
     taken = 0
     while max_actions is None or taken < max_actions:
         player = state.current_player()
         if player is None:
             break
-        action = agents[player].choose(state.view(player))
+        agent = agents[player]
+        if agent is None:
+            break
+        action = agent.choose(state.view(player))
         if action is None:
             if state.num_players == 1:
                 break
-            raise RuntimeError(f"agent {agents[player].name!r} in seat {player} chose no action")
+            raise RuntimeError(f"agent {agent.name!r} in seat {player} chose no action")
         state.play(action)
         taken += 1
+        if on_action is not None:
+            on_action(player, action)
     return state
