@@ -16,7 +16,13 @@ In the style of OpenSpiel's game/state split, a game state offers:
 Klondike (:class:`cardtable.klondike.KlondikeGame`) is its one-player case
 and Kings Corner (:class:`cardtable.kings_corner.KingsCornerGame`) its 2-to-6
 player case. An :class:`Agent` chooses an action from a view; every Klondike
-bot and every Kings Corner bot is one, so :func:`play_out` runs either game.
+bot and every Kings Corner bot is one, so :func:`play_out` runs either game,
+and every runner (a simulation, a match, a table with a person at it) plays
+through it.
+
+A player who guesses what it cannot see asks its view for
+:class:`HiddenCards` (the unseen cards and the places they fill) and deals
+them with its own seeded generator: both games' experts guess that one way.
 
 >>> from cardtable.klondike import KlondikeGame, Variant
 >>> from cardtable.bots.klondike import make_player
@@ -37,15 +43,19 @@ bot and every Kings Corner bot is one, so :func:`play_out` runs either game.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
-__all__ = ["Agent", "GameState", "play_out"]
+from cardtable.cards import SplitMix64
+
+__all__ = ["Agent", "GameState", "HiddenCards", "play_out"]
 
 A = TypeVar("A")
 V_co = TypeVar("V_co", covariant=True)
 A_co = TypeVar("A_co", covariant=True)
 V_contra = TypeVar("V_contra", contravariant=True)
 S = TypeVar("S", bound="GameState[Any, Any]")
+C = TypeVar("C")
 
 
 @runtime_checkable
@@ -124,6 +134,59 @@ class Agent(Protocol[V_contra, A_co]):
     def choose(self, view: V_contra) -> A_co | None:
         """The next action, or ``None`` to stop."""
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenCards(Generic[C]):
+    """The cards a seat cannot see and the hidden places they fill, as the
+    seat knows them: a game's view gives them (``hidden_cards()``).
+
+    ``unseen`` lists the cards in the game's fixed order (deck order);
+    ``slots`` says how many of them each hidden place holds, place by place
+    (the face-down cards of a pile, another player's hand); the cards left
+    over fill the last place, the stock or the deck. What the seat has seen
+    in place (a face-up card, the stock order it saw on an earlier pass) is
+    not among them.
+
+    >>> from cardtable.cards import Card
+    >>> hidden = HiddenCards(tuple(Card.parse(c) for c in "Ah 2h 3h 4h 5h".split()), (2, 0, 1))
+    >>> hidden.rest
+    2
+    >>> places, rest = hidden.deal(SplitMix64(7))
+    >>> [len(place) for place in places], len(rest)
+    ([2, 0, 1], 2)
+    >>> sorted(places[0] + places[2] + rest) == list(hidden.unseen)
+    True
+    """
+
+    unseen: tuple[C, ...]
+    slots: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if any(size < 0 for size in self.slots) or sum(self.slots) > len(self.unseen):
+            raise ValueError(f"{len(self.unseen)} unseen cards cannot fill places of {list(self.slots)} cards")
+
+    @property
+    def rest(self) -> int:
+        """How many unseen cards are left for the last place (the stock or the deck)."""
+        return len(self.unseen) - sum(self.slots)
+
+    def deal(self, rng: SplitMix64) -> tuple[list[list[C]], list[C]]:
+        """A guess that agrees with everything the seat has seen: the unseen
+        cards shuffled by ``rng`` (Fisher-Yates, from the last card down, one
+        :meth:`~cardtable.cards.SplitMix64.below` draw per card but the first),
+        dealt to the slots in order; returns the slots' cards and the cards
+        left over, in the shuffled order."""
+        cards = list(self.unseen)
+        for index in range(len(cards) - 1, 0, -1):
+            other = rng.below(index + 1)
+            cards[index], cards[other] = cards[other], cards[index]
+        places = []
+        start = 0
+        for size in self.slots:
+            places.append(cards[start:start + size])
+            start += size
+        return places, cards[start:]
 
 
 def play_out(

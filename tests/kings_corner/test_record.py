@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cardtable.bots.kings_corner import make_bot
 from cardtable.cards import Card, new_deck
 from cardtable.kings_corner import (
     DRAW,
@@ -19,7 +20,6 @@ from cardtable.kings_corner import (
     PilePosition,
     PlayCard,
     RecordError,
-    make_bot,
     parse_action,
 )
 
