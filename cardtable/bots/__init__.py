@@ -6,5 +6,8 @@
   ``greedy``, ``strategic``, ``expert``) and :func:`make_bot`.
 
 Each game's players are imported from its own package, so a Kings Corner
-match never loads the Klondike solver that Klondike's expert needs.
+match never loads the Klondike solver that Klondike's expert needs. Both
+experts guess what their seat cannot see the same way: the view says which
+cards are hidden and where (``hidden_cards()``), and
+:class:`cardtable.game.HiddenCards` deals them from the bot's seeded generator.
 """
