@@ -6,7 +6,8 @@ is seated and seeded by the one rule every Kings Corner table keeps (the app's
 and the line seat's too): entry ``i`` of the player list sits in seat
 ``(i + g) mod players`` in hand ``g``, so every entry moves first equally
 often; hand ``g`` is dealt from :func:`~cardtable.cards.shuffled_deck` with
-seed ``derive_seed(seed, g)`` and each bot gets ``derive_seed(seed, g, i + 1)``.
+seed ``derive_seed(seed, g)`` and each bot gets ``derive_seed(seed, g, i + 1)``
+(:func:`~cardtable.kings_corner.session.derive_seed`).
 A hand's result depends only on ``(seed, g)`` and never on how the hands are
 spread over worker processes.
 
