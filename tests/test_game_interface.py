@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 
 from cardtable.bots.kings_corner import BOTS, make_bot
 from cardtable.bots.klondike import STRATEGIES, make_player
+from cardtable.cards import Card, SplitMix64
 from cardtable.errors import IllegalMoveError, NotationError
-from cardtable.game import Agent, GameState, play_out
+from cardtable.game import Agent, GameState, HiddenCards, play_out
 from cardtable.kings_corner import KingsCornerGame
 from cardtable.klondike import KlondikeGame, Variant
 
@@ -129,3 +130,57 @@ def test_views_show_only_what_the_seat_sees() -> None:
     assert mine.hand == table.hand(2) and mine.hand_sizes == table.hand_sizes
     others = {card for seat in (0, 1, 3) for card in table.hand(seat)}
     assert not others & set(mine.hand) and not hasattr(mine, "deck_cards")
+
+
+def test_play_out_stops_at_a_seat_without_an_agent_and_reports_each_action() -> None:
+    table = KingsCornerGame.from_seed(players=3, seed=2)
+    table.play(table.legal_actions()[-1])  # seat 0 ends its first turn
+    played: list[tuple[int, object]] = []
+    play_out(table, [None, make_bot("greedy"), make_bot("strategic")],
+             on_action=lambda seat, action: played.append((seat, action)))
+    assert table.current_player() == 0 and not table.is_over()
+    assert played == [(seat, action) for seat, action in zip(_seats_of(table), table.history[1:], strict=True)]
+    assert {seat for seat, _ in played} == {1, 2}
+    before = len(table.history)
+    play_out(table, [make_bot("greedy"), None, None], max_actions=1)
+    assert len(table.history) == before + 1
+
+
+def _seats_of(table: KingsCornerGame) -> list[int]:
+    """The seat of each action after the first, replayed from the deal."""
+    replay = KingsCornerGame(table.players, table.initial_deck)
+    seats = []
+    for action in table.history:
+        seats.append(replay.turn)
+        replay.play(action)
+    return seats[1:]
+
+
+def test_hidden_cards_are_dealt_into_their_places_from_the_seeded_generator() -> None:
+    cards = tuple(Card.from_index(index) for index in range(20))
+    hidden = HiddenCards(cards, (3, 0, 5))
+    places, rest = hidden.deal(SplitMix64(4))
+    assert [len(place) for place in places] == [3, 0, 5] and len(rest) == hidden.rest == 12
+    assert sorted(card for place in [*places, rest] for card in place) == list(cards)
+    assert hidden.deal(SplitMix64(4)) == (places, rest)
+    assert hidden.deal(SplitMix64(5)) != (places, rest)
+    with pytest.raises(ValueError, match="cannot fill"):
+        HiddenCards(cards, (15, 6))
+
+
+def test_each_game_says_which_cards_its_seat_cannot_see() -> None:
+    game = klondike(5)
+    for _ in range(4):
+        game.play(game.legal_actions()[-1])
+    hidden = game.view().hidden_cards()
+    face_down = [pile[:down] for pile, down in zip(game.tableau, game.face_down, strict=True)]
+    assert set(hidden.unseen) == {card for cards in face_down for card in cards} | set(game.stock)
+    assert hidden.slots == tuple(game.face_down) and hidden.rest == len(game.stock)
+    table = play_out(KingsCornerGame.from_seed(players=4, seed=6), [make_bot("greedy")] * 4, max_actions=9)
+    view = table.view(1)
+    hidden_kc = view.hidden_cards()
+    held = {card for seat in range(4) for card in table.hand(seat)} | {c for pile in table.piles for c in pile}
+    others = {card for seat in (0, 2, 3) for card in table.hand(seat)}
+    assert set(hidden_kc.unseen) == others | (set(Card._all) - held)
+    assert hidden_kc.slots == (table.hand_sizes[0], 0, table.hand_sizes[2], table.hand_sizes[3])
+    assert hidden_kc.rest == table.deck_count

@@ -2,18 +2,23 @@
 
 The app is a thin client of the library: the engine
 (:class:`~cardtable.kings_corner.KingsCornerGame`) decides what is legal and
-explains what is not, the bots choose their actions from their own views, and
-the strategic bot's :func:`~cardtable.bots.kings_corner.strategic.plan_turn` gives
-hints. The bots' actions are shown one by one with a Textual timer (``delay``
-seconds apart; space plays the rest at once). Hands go on until someone's
-penalty total reaches ``target``, seeded and rotated exactly as the line seat
-(:class:`cardtable.cli.kings_corner_seat.HumanSeat`) does it. See :data:`HELP`.
+explains what is not, the table
+(:class:`~cardtable.kings_corner.session.KingsCornerSession`) deals the hands,
+seats and seeds the bots and keeps the penalty totals, the bots choose their
+actions from their own views, and the strategic bot's
+:func:`~cardtable.bots.kings_corner.strategic.plan_turn` gives hints. The bots'
+actions are shown one by one with a Textual timer (``delay`` seconds apart;
+space plays the rest at once). Hands go on until someone's penalty total
+reaches ``target``, dealt, seated and seeded by the table's one rule, as in the
+line seat (:class:`cardtable.cli.kings_corner_seat.HumanSeat`) and in bot
+matches. See :data:`HELP`.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
@@ -27,7 +32,7 @@ from textual.widgets import Static
 
 from cardtable._files import atomic_write_text
 from cardtable.app.screens import show_page
-from cardtable.bots.kings_corner import Bot, make_bot
+from cardtable.bots.kings_corner import make_bot
 from cardtable.bots.kings_corner.strategic import plan_turn
 from cardtable.cards import Card
 from cardtable.errors import CardtableError
@@ -35,8 +40,8 @@ from cardtable.kings_corner.actions import DRAW, PASS, Action, Draw, MovePile, P
 from cardtable.kings_corner.game import KingsCornerGame
 from cardtable.kings_corner.record import HandRecord
 from cardtable.kings_corner.render import card_text, describe_action
+from cardtable.kings_corner.session import KingsCornerSession
 from cardtable.kings_corner.table import CORNERS, PilePosition
-from cardtable.sim.match import derive_seed
 
 __all__ = ["DEFAULT_SAVE", "HELP", "KingsCornerApp"]
 
@@ -162,9 +167,9 @@ class HandView(Static):
 
 class KingsCornerApp(App[None]):
     """You and ``opponents`` bots of ``level`` at a Kings Corner table, hand after
-    hand until a penalty total reaches ``target``. Hand ``h`` is dealt from
-    ``derive_seed(seed, h)`` and you move first in hand 0, then the first player
-    rotates, as in the line seat."""
+    hand until a penalty total reaches ``target``. The table is a
+    :class:`~cardtable.kings_corner.session.KingsCornerSession` with you as its
+    first entry: you move first in hand 0, then the first player rotates."""
 
     TITLE = "cardtable: Kings Corner"
     CSS = """
@@ -213,14 +218,10 @@ class KingsCornerApp(App[None]):
         self.delay = delay
         self.ascii_only = ascii_only
         self.players = opponents + 1
-        #: Penalty totals of the match, "You" first, then Bot 1, Bot 2...
-        self.totals = [0] * self.players
-        self.entry_names = ["You"] + [f"Bot {i}" for i in range(1, self.players)]
-        self.hand_number = 0
-        self.game = KingsCornerGame.from_seed(self.players, derive_seed(self.seed, 0))
-        self.me = 0
-        self.names = list(self.entry_names)
-        self._bots: dict[int, Bot] = {}
+        #: The table: the hands, the seats and the match's penalty totals.
+        self.session = KingsCornerSession(
+            [None] + [partial(make_bot, level)] * opponents, self.seed, target=target,
+            names=["You"] + [f"Bot {i}" for i in range(1, self.players)])
         #: "you", "bots", "hand-over" or "match-over".
         self.phase = "you"
         self.chosen: Card | PilePosition | None = None
@@ -253,6 +254,36 @@ class KingsCornerApp(App[None]):
 
     def on_resize(self) -> None:
         self._refresh()
+
+    @property
+    def game(self) -> KingsCornerGame:
+        """The hand in play."""
+        return self.session.game
+
+    @property
+    def hand_number(self) -> int:
+        """The hand in play, counted from 0."""
+        return self.session.hand
+
+    @property
+    def me(self) -> int:
+        """Your seat this hand."""
+        return self.session.seat_of(0)
+
+    @property
+    def names(self) -> list[str]:
+        """Who sits in each seat this hand."""
+        return list(self.session.seat_names)
+
+    @property
+    def entry_names(self) -> list[str]:
+        """"You", then Bot 1, Bot 2..."""
+        return list(self.session.names)
+
+    @property
+    def totals(self) -> list[int]:
+        """Penalty totals of the match, "You" first, then Bot 1, Bot 2..."""
+        return self.session.score.totals
 
     @property
     def hand_cards(self) -> list[Card]:
@@ -311,16 +342,8 @@ class KingsCornerApp(App[None]):
     # ----- hands and turns -----------------------------------------------------------------------
 
     def _deal(self, hand: int) -> None:
-        self.hand_number = hand
         self._hand_started = time.monotonic()
-        self.game = KingsCornerGame.from_seed(self.players, derive_seed(self.seed, hand))
-        self.me = hand % self.players  # who moves first rotates hand by hand
-        self._bots = {}
-        for seat in range(self.players):
-            entry = (seat - self.me) % self.players
-            self.names[seat] = self.entry_names[entry]
-            if seat != self.me:
-                self._bots[seat] = make_bot(self.level, derive_seed(self.seed, hand, entry))
+        self.session.deal(hand)  # who moves first rotates hand by hand
         self.recent = []
         self.chosen, self.hint, self.cursor = None, [], 0
         self._next_turn(f"Hand {hand + 1}: {self.names[0]} to start. ")
@@ -329,7 +352,7 @@ class KingsCornerApp(App[None]):
         """Hand the table to whoever moves now: you, the bots, or the end of the hand."""
         if self.game.is_over():
             self._finish_hand()
-        elif self.game.turn == self.me:
+        elif not self.session.bot_to_act:
             self.phase = "you"
             self._turn_start = len(self.game.history)
             self.chosen, self.hint = None, []
@@ -342,20 +365,15 @@ class KingsCornerApp(App[None]):
             else:
                 self._play_bots()
 
-    def _bot_action(self) -> None:
-        seat = self.game.turn
-        action = self._bots[seat].choose(self.game.view(seat))
-        if action is None:
-            raise RuntimeError(f"bot {self._bots[seat].name!r} in seat {seat} chose no action")
-        self.game.play(action)
+    def _bot_acted(self, seat: int, action: Action) -> None:
         self.recent.append(describe_action(action, self.names[seat], not self.ascii_only))
 
     def _bot_step(self) -> None:
         self._timer = None
         if self.phase != "bots":
             return
-        self._bot_action()
-        if self.game.is_over() or self.game.turn == self.me:
+        self.session.play_bots(max_actions=1, on_action=self._bot_acted)
+        if not self.session.bot_to_act:
             self._next_turn()
         else:
             self._refresh()
@@ -366,13 +384,12 @@ class KingsCornerApp(App[None]):
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        while not self.game.is_over() and self.game.turn != self.me:
-            self._bot_action()
+        self.session.play_bots(on_action=self._bot_acted)
         self._next_turn()
 
     def _record(self) -> HandRecord:
         """The hand so far, named and seeded as the line seat keeps it."""
-        return HandRecord.from_game(self.game, [("Names", ",".join(self.names)), ("Seed", str(self.seed))])
+        return self.session.record()
 
     def _write(self, path: Path) -> str | None:
         """Write the hand's record to ``path``; the reason when that failed."""
@@ -392,21 +409,18 @@ class KingsCornerApp(App[None]):
         self._say("\n".join([note, *before]))
 
     def _finish_hand(self) -> None:
-        outcome = self.game.outcome()
-        assert outcome is not None
+        outcome = self.session.score_hand()
         if self.save_path is not None:
             failure = self._write(self.save_path)
             if failure is not None:
                 self.recent.append(f"Could not save the hand: {failure}")
-        for seat in range(self.players):
-            self.totals[(seat - self.me) % self.players] += outcome.penalties[seat]
         if outcome.winner is None:
             ended = "Stalemate: the deck is empty and nobody could play."
         else:
             ended = f"{self.names[outcome.winner]} emptied {'your' if outcome.winner == self.me else 'their'} hand!"
         points = ", ".join(f"{self.names[s]} {outcome.penalties[s]}" for s in range(self.players))
         self.chosen, self.hint = None, []
-        over = max(self.totals) >= self.target
+        over = self.session.score.is_over
         trouble = self._record_hand(outcome.winner == self.me, outcome.penalties[self.me],
                                     self.totals[0] == min(self.totals) if over else None)
         if trouble:
@@ -414,7 +428,7 @@ class KingsCornerApp(App[None]):
         if over:
             self.phase = "match-over"
             low = min(self.totals)
-            winners = [n for n, t in zip(self.entry_names, self.totals, strict=True) if t == low]
+            winners = [self.entry_names[entry] for entry in self.session.score.leaders]
             verb = "win" if winners == ["You"] or len(winners) > 1 else "wins"
             self._say(f"{ended} Points: {points}.\nMatch over: {' and '.join(winners)} {verb} with {low}. "
                       "q quits.")

@@ -6,7 +6,10 @@
   ``greedy``, ``strategic``, ``expert``) and :func:`make_bot`.
 
 Each game's players are imported from its own package, so a Kings Corner
-match never loads the Klondike solver that Klondike's expert needs.
+match never loads the Klondike solver that Klondike's expert needs. Both
+experts guess what their seat cannot see the same way: the view says which
+cards are hidden and where (``hidden_cards()``), and
+:class:`cardtable.game.HiddenCards` deals them from the bot's seeded generator.
 
 Players the library does not define itself, such as a policy written for the
 environments (named ``module.path:attribute``), come from a game's

@@ -5,8 +5,10 @@ The person is shown only their own view and types short commands (see
 :data:`HELP`); a command that cannot be used raises
 :class:`~cardtable.errors.UsageError`, shown at the prompt. Bots' actions are
 printed as they happen. Hands are played until someone's penalty total
-reaches the target; the lowest total wins. Input and output are passed in, so
-the loop can be driven by a script.
+reaches the target; the lowest total wins. The table is a
+:class:`~cardtable.kings_corner.session.KingsCornerSession`, so hands are
+dealt, seated and the bots seeded as in a bot match and in the terminal app.
+Input and output are passed in, so the loop can be driven by a script.
 """
 
 from __future__ import annotations
@@ -14,11 +16,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from rich.console import Console
 from rich.text import Text
 
-from cardtable.bots.kings_corner import Bot, make_bot
+from cardtable.bots.kings_corner import make_bot
 from cardtable.bots.kings_corner.strategic import plan_turn
 from cardtable.cards import Card, CardError
 from cardtable.errors import CardtableError, UsageError
@@ -27,8 +30,8 @@ from cardtable.kings_corner.errors import ActionNotationError, TableError
 from cardtable.kings_corner.game import KingsCornerGame
 from cardtable.kings_corner.record import HandRecord
 from cardtable.kings_corner.render import card_text, describe_action, view_text
+from cardtable.kings_corner.session import KingsCornerSession
 from cardtable.kings_corner.table import PilePosition
-from cardtable.sim.match import derive_seed
 
 __all__ = ["HELP", "Command", "HumanSeat", "parse_command"]
 
@@ -124,7 +127,6 @@ class HumanSeat:
     console: Console = field(default_factory=lambda: Console(highlight=False))
     read: Callable[[str], str] = input
     on_hand_end: Callable[[HandRecord], None] | None = None
-    totals: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not 1 <= self.opponents <= 5:
@@ -132,8 +134,14 @@ class HumanSeat:
         make_bot(self.level)  # fail early on an unknown level
         if self.seed is None:
             self.seed = time.time_ns() & ((1 << 63) - 1)
-        self.totals = [0] * (self.opponents + 1)
-        self._names = ["You"] + [f"Bot {i}" for i in range(1, self.opponents + 1)]
+        names = ["You"] + [f"Bot {i}" for i in range(1, self.opponents + 1)]
+        self._session = KingsCornerSession([None] + [partial(make_bot, self.level)] * self.opponents, self.seed,
+                                           target=self.target, names=names)
+
+    @property
+    def totals(self) -> list[int]:
+        """The penalty totals of the match, "You" first, then Bot 1, Bot 2..."""
+        return self._session.score.totals
 
     # -- output ------------------------------------------------------------------
 
@@ -150,18 +158,18 @@ class HumanSeat:
         self._say(f"Kings Corner: you against {self.opponents} {self.level} bot"
                   f"{'s' * (self.opponents > 1)}; first to {self.target} penalty points"
                   " ends the match. Type h for help.", "bold")
+        session = self._session
         hand = 0
         while True:
             finished = self._play_hand(hand)
             if not finished:
                 self._say("You left the table.")
                 return 0
-            if max(self.totals) >= self.target:
-                low = min(self.totals)
-                winners = [self._names[i] for i, t in enumerate(self.totals) if t == low]
+            if session.score.is_over:
+                winners = [session.names[entry] for entry in session.score.leaders]
                 self._say(f"Match over: {' and '.join(winners)} "
                           f"{'win' if winners == ['You'] or len(winners) > 1 else 'wins'}"
-                          f" with {low} points.", "bold")
+                          f" with {min(self.totals)} points.", "bold")
                 return 0
             if not self._ask("Press Enter for the next hand (q to quit): ", allow_quit=True):
                 self._say("You left the table.")
@@ -178,59 +186,46 @@ class HumanSeat:
         return answer if answer.strip() else " "
 
     def _play_hand(self, hand: int) -> bool:
-        players = self.opponents + 1
-        assert self.seed is not None
-        game = KingsCornerGame.from_seed(players, derive_seed(self.seed, hand))
-        me = hand % players  # who moves first rotates hand by hand
-        bots: dict[int, Bot] = {}
-        names = [""] * players
-        for seat in range(players):
-            entry = (seat - me) % players
-            names[seat] = self._names[entry]
-            if seat != me:
-                bots[seat] = make_bot(self.level, derive_seed(self.seed, hand, entry))
-        self._seat_names = names
+        session = self._session
+        game = session.deal(hand)
+        me = session.seat_of(0)
+        names = session.seat_names
         self._say(f"\n— Hand {hand + 1} —  {names[0]} to start.", "bold")
         while not game.is_over():
-            if game.turn == me:
-                if not self._human_turn(game, me):
-                    self._finish(game, names, me)
-                    return False
-            else:
-                seat = game.turn
-                action = bots[seat].choose(game.view())
-                if action is None:
-                    raise RuntimeError(f"bot {bots[seat].name!r} in seat {seat} chose no action")
-                game.play(action)
-                self._say("  " + describe_action(action, names[seat], self.unicode))
-                if self.delay:
-                    time.sleep(self.delay)
-        self._finish(game, names, me)
+            if session.bot_to_act:
+                session.play_bots(on_action=self._bot_acted)
+            elif not self._human_turn(game, me):
+                self._finish()
+                return False
+        self._finish()
         return True
 
-    def _finish(self, game: KingsCornerGame, names: list[str], me: int) -> None:
-        outcome = game.outcome()
-        if outcome is not None:
+    def _bot_acted(self, seat: int, action: Action) -> None:
+        self._say("  " + describe_action(action, self._session.seat_names[seat], self.unicode))
+        if self.delay:
+            time.sleep(self.delay)
+
+    def _finish(self) -> None:
+        session = self._session
+        game, names, me = session.game, session.seat_names, session.seat_of(0)
+        if game.is_over():
+            outcome = session.score_hand()
             if outcome.winner is None:
                 self._say("Stalemate: the deck is empty and nobody could play.", "bold")
             else:
                 self._say(f"{names[outcome.winner]} emptied "
                           f"{'your' if outcome.winner == me else 'their'} hand!", "bold")
-            players = game.players
-            for seat in range(players):
-                self.totals[(seat - me) % players] += outcome.penalties[seat]
             self._say("Penalty points this hand: " + ", ".join(
-                f"{names[s]} {outcome.penalties[s]}" for s in range(players)))
+                f"{names[s]} {outcome.penalties[s]}" for s in range(game.players)))
             self._say("Totals: " + ", ".join(
-                f"{self._names[e]} {self.totals[e]}" for e in range(players)))
+                f"{session.names[e]} {self.totals[e]}" for e in range(game.players)))
         if self.on_hand_end is not None:
-            self.on_hand_end(HandRecord.from_game(
-                game, [("Names", ",".join(names)), ("Seed", str(self.seed))]))
+            self.on_hand_end(session.record())
 
     def _human_turn(self, game: KingsCornerGame, me: int) -> bool:
         start = len(game.history)
         self._say("")
-        self._say(view_text(game.view(me), self._seat_names, self.unicode))
+        self._say(view_text(game.view(me), self._session.seat_names, self.unicode))
         while game.turn == me and not game.is_over():
             line = self._ask("your move> ")
             if line is None:
@@ -245,7 +240,7 @@ class HumanSeat:
             if command.word == "help":
                 self._say(HELP)
             elif command.word == "board":
-                self._say(view_text(game.view(me), self._seat_names, self.unicode))
+                self._say(view_text(game.view(me), self._session.seat_names, self.unicode))
             elif command.word == "moves":
                 self._say("  ".join(str(a) for a in game.legal_actions()))
             elif command.word == "hint":
@@ -254,7 +249,7 @@ class HumanSeat:
             elif command.word == "undo":
                 if len(game.history) > start:
                     self._say(f"Took back: {game.undo()}")
-                    self._say(view_text(game.view(me), self._seat_names, self.unicode))
+                    self._say(view_text(game.view(me), self._session.seat_names, self.unicode))
                 else:
                     self._say("Nothing to undo this turn.", "yellow")
             else:
@@ -269,7 +264,7 @@ class HumanSeat:
                 elif action == PASS:
                     self._say("You passed.")
                 elif not game.is_over():
-                    self._say(view_text(game.view(me), self._seat_names, self.unicode))
+                    self._say(view_text(game.view(me), self._session.seat_names, self.unicode))
         return True
 
     def _action(self, game: KingsCornerGame, command: Command) -> Action:

@@ -2,10 +2,13 @@
 
 The rules engine (:mod:`.table`, :mod:`.actions`, :mod:`.game`) does no I/O.
 Records (:mod:`.record`) and text rendering (:mod:`.render`) are clients of
-it; so are its players (:mod:`cardtable.bots.kings_corner`), its matches
-(:mod:`cardtable.sim.match`) and the faces outside the library: the command
-line (:mod:`cardtable.cli.kings_corner`) and its human seat
-(:mod:`cardtable.cli.kings_corner_seat`).
+it, and so is the table (:mod:`.session`: the seats, the hands of a match and
+their scores, with the one rule that deals the hands and seeds the bots). Its
+players (:mod:`cardtable.bots.kings_corner`), its matches
+(:mod:`cardtable.sim.match`) and the faces outside the library, the terminal
+app (:mod:`cardtable.app.kings_corner`), the command line
+(:mod:`cardtable.cli.kings_corner`) and its human seat
+(:mod:`cardtable.cli.kings_corner_seat`), all sit at that table.
 
 >>> from cardtable.bots.kings_corner import make_bot
 >>> game = KingsCornerGame.from_seed(players=3, seed=42)
@@ -36,6 +39,7 @@ from cardtable.kings_corner.errors import (
 )
 from cardtable.kings_corner.game import HandOutcome, KingsCornerGame, KingsCornerView
 from cardtable.kings_corner.record import HandRecord
+from cardtable.kings_corner.session import KingsCornerSession, MatchScore
 from cardtable.kings_corner.table import (
     CORNERS,
     REGULAR,
@@ -61,7 +65,9 @@ __all__ = [
     "IllegalActionError",
     "KingsCornerError",
     "KingsCornerGame",
+    "KingsCornerSession",
     "KingsCornerView",
+    "MatchScore",
     "MovePile",
     "Pass",
     "Pile",

@@ -33,7 +33,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from cardtable.cards import Card, shuffled_deck
+from cardtable.cards import Card, new_deck, shuffled_deck
+from cardtable.game import HiddenCards
 from cardtable.kings_corner.actions import DRAW, PASS, Action, Draw, MovePile, Pass, PlayCard, parse_action
 from cardtable.kings_corner.errors import DeckError, IllegalActionError, TableError
 from cardtable.kings_corner.table import (
@@ -121,6 +122,23 @@ class KingsCornerView:
     def legal_actions(self) -> list[Action]:
         """The legal actions (same order as :meth:`KingsCornerGame.legal_actions`)."""
         return legal_actions_for(self.hand, self.piles, self.deck_count)
+
+    def hidden_cards(self) -> HiddenCards[Card]:
+        """The cards this player cannot see (every card not in its hand or on a
+        pile), in deck order, to fill the other players' hands seat by seat
+        (its own seat takes none); the rest is the deck.
+
+        >>> view = KingsCornerGame.from_seed(players=3, seed=1).view(0)
+        >>> hidden = view.hidden_cards()
+        >>> len(hidden.unseen), hidden.slots, hidden.rest
+        (41, (0, 7, 7), 27)
+        """
+        seen = set(self.hand)
+        for pile in self.piles:
+            seen.update(pile)
+        unseen = tuple(card for card in new_deck() if card not in seen)
+        slots = tuple(0 if seat == self.player else size for seat, size in enumerate(self.hand_sizes))
+        return HiddenCards(unseen, slots)
 
 
 # What undo needs: the action, the acting seat's hand, the touched piles, the deck

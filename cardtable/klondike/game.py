@@ -540,7 +540,10 @@ class KlondikeGame:
         """
         if sum(self.foundation) == 52:
             return None
-        return 0 if self.stock or self.legal_moves() else None
+        # A draw or a recycle is a move: the full list is needed only without them.
+        if self.stock or (self.waste and self._may_recycle()):
+            return 0
+        return 0 if self.legal_moves() else None
 
     def legal_actions(self) -> list[Move]:
         """The same as :meth:`legal_moves`."""

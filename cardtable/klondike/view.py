@@ -7,15 +7,18 @@ been seen face up), the foundations, the pass number, the variant and the
 legal moves. It keeps no reference to the game, so a player cannot reach a
 face-down card or the stock order through it. The rules it answers
 (:meth:`KlondikeView.accepts`, :meth:`KlondikeView.fits_foundation`) are the
-variant's own.
+variant's own; :meth:`KlondikeView.hidden_cards` says what a player guessing
+the hidden cards must deal, and where.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from cardtable.cards import Card
+from cardtable.cards import Card, new_deck
+from cardtable.game import HiddenCards
 from cardtable.klondike.moves import Move
 from cardtable.klondike.variant import Variant
 
@@ -58,6 +61,29 @@ class KlondikeView:
     def player(self) -> int:
         """The seat this view belongs to: always 0 in Klondike."""
         return 0
+
+    def hidden_cards(self, known_stock: Sequence[Card] = ()) -> HiddenCards[Card]:
+        """The cards the player has not seen in place, in deck order (all but
+        the face-up ones, the waste, the foundations and ``known_stock``), to
+        fill the face-down cards of each pile, pile by pile; the rest is the
+        unknown part of the stock.
+
+        ``known_stock`` is the bottom of the stock, bottom first, as the
+        player saw it on an earlier pass (at most :attr:`stock_count` cards).
+
+        >>> from cardtable.klondike import KlondikeGame
+        >>> hidden = KlondikeGame.from_seed(1).view().hidden_cards()
+        >>> len(hidden.unseen), hidden.slots, hidden.rest
+        (45, (0, 1, 2, 3, 4, 5, 6), 24)
+        """
+        if len(known_stock) > self.stock_count:
+            raise ValueError(f"{len(known_stock)} known stock cards but the stock holds {self.stock_count}")
+        seen = set(self.waste) | set(known_stock)
+        for run in self.face_up:
+            seen.update(run)
+        unseen = tuple(card for card in new_deck()
+                       if card not in seen and card.rank > self.foundation[card.suit])
+        return HiddenCards(unseen, self.face_down)
 
     def legal_actions(self) -> list[Move]:
         """The legal moves, as a list (the name the shared game interface uses)."""

@@ -1,16 +1,21 @@
 """Bot-versus-bot play: many hands, seats rotated, deals seeded, run on many cores.
 
-``--games N`` counts *hands* (deals). Entry ``i`` of the player list sits in
-seat ``(i + g) mod players`` in hand ``g``, so every entry moves first equally
-often. Hand ``g`` is dealt from :func:`~cardtable.cards.shuffled_deck` with seed
-``derive_seed(seed, g)`` and each bot gets ``derive_seed(seed, g, i + 1)``, so a
-hand's result depends only on ``(seed, g)`` and never on how the hands are
+``--games N`` counts *hands* (deals). Each hand is played at a
+:class:`~cardtable.kings_corner.session.KingsCornerSession` of the bots, so it
+is seated and seeded by the one rule every Kings Corner table keeps (the app's
+and the line seat's too): entry ``i`` of the player list sits in seat
+``(i + g) mod players`` in hand ``g``, so every entry moves first equally
+often; hand ``g`` is dealt from :func:`~cardtable.cards.shuffled_deck` with
+seed ``derive_seed(seed, g)`` and each bot gets ``derive_seed(seed, g, i + 1)``
+(:func:`~cardtable.kings_corner.session.derive_seed`).
+A hand's result depends only on ``(seed, g)`` and never on how the hands are
 spread over worker processes.
 
 Matches are then read off the hands in order: penalty points add up hand by
-hand until someone reaches the target (25 by default); the lowest total wins the
-match (a tie shares it) and the next hand starts a new match. Hands after the
-last finished match are left out of the match figures.
+hand (a :class:`~cardtable.kings_corner.session.MatchScore`) until someone
+reaches the target (25 by default); the lowest total wins the match (a tie
+shares it) and the next hand starts a new match. Hands after the last
+finished match are left out of the match figures.
 """
 
 from __future__ import annotations
@@ -21,11 +26,10 @@ from dataclasses import dataclass
 from functools import partial
 
 from cardtable.bots.kings_corner import make_bot
-from cardtable.cards import SplitMix64
-from cardtable.game import play_out
 from cardtable.kings_corner.errors import TableError
 from cardtable.kings_corner.game import MAX_PLAYERS, MIN_PLAYERS, KingsCornerGame
 from cardtable.kings_corner.record import HandRecord
+from cardtable.kings_corner.session import MATCH_TARGET, KingsCornerSession, MatchScore
 from cardtable.runs.executor import Executor, LocalExecutor
 from cardtable.stats import wilson
 
@@ -34,23 +38,12 @@ __all__ = [
     "HandResult",
     "MatchReport",
     "check_players",
-    "derive_seed",
     "play_hand",
     "record_of",
     "run_hands",
     "summarize_hands",
     "wilson_interval",
 ]
-
-_MASK = (1 << 64) - 1
-
-
-def derive_seed(seed: int, *parts: int) -> int:
-    """A 64-bit seed mixed from ``seed`` and ``parts`` with SplitMix64 (stable everywhere)."""
-    state = seed & _MASK
-    for part in parts:
-        state = SplitMix64(state ^ ((part * 0xD1B54A32D192ED03) & _MASK)).next()
-    return state
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,30 +58,28 @@ class HandResult:
     turns: int
 
 
+def _session(players: Sequence[str], index: int, seed: int) -> KingsCornerSession:
+    """Hand ``index`` of a match between ``players``, played out."""
+    session = KingsCornerSession([partial(make_bot, name) for name in players], seed, names=players, hand=index)
+    session.play_bots()
+    return session
+
+
 def play_hand(
     players: Sequence[str], index: int, seed: int = 0
 ) -> tuple[HandResult, KingsCornerGame]:
     """Play hand ``index`` of a match between ``players`` (bot names, in entry order)."""
-    count = len(players)
-    seating = tuple((seat - index) % count for seat in range(count))
-    bots = [make_bot(players[entry], derive_seed(seed, index, entry + 1)) for entry in seating]
-    game = play_out(KingsCornerGame.from_seed(count, derive_seed(seed, index)), bots)
-    outcome = game.outcome()
+    session = _session(players, index, seed)
+    outcome = session.game.outcome()
     assert outcome is not None
-    penalties = [0] * count
-    for seat, entry in enumerate(seating):
-        penalties[entry] = outcome.penalties[seat]
-    winner = None if outcome.winner is None else seating[outcome.winner]
-    return HandResult(index, seating, winner, tuple(penalties), outcome.turns), game
+    winner = None if outcome.winner is None else session.seating[outcome.winner]
+    result = HandResult(index, session.seating, winner, session.by_entry(outcome.penalties), outcome.turns)
+    return result, session.game
 
 
 def record_of(players: Sequence[str], index: int, seed: int = 0) -> HandRecord:
     """The record of hand ``index``, with the bots' names in seat order."""
-    result, game = play_hand(players, index, seed)
-    names = ",".join(players[entry] for entry in result.seating)
-    return HandRecord.from_game(
-        game, [("Names", names), ("Seed", str(seed)), ("Hand", str(index))]
-    )
+    return _session(players, index, seed).record(("Hand", str(index)))
 
 
 def _play_range(players: tuple[str, ...], seed: int, hands: Sequence[int]) -> list[HandResult]:
@@ -224,22 +215,21 @@ class MatchReport:
 
 def _matches(results: Sequence[HandResult], count: int, target: int) -> tuple[int, list[float]]:
     won = [0.0] * count
-    totals = [0] * count
+    score = MatchScore(count, target)
     matches = 0
     for result in results:
-        totals = [total + penalty for total, penalty in zip(totals, result.penalties, strict=True)]
-        if max(totals) >= target:
-            low = min(totals)
-            leaders = [entry for entry, total in enumerate(totals) if total == low]
+        score.add(result.penalties)
+        if score.is_over:
+            leaders = score.leaders
             for entry in leaders:
                 won[entry] += 1 / len(leaders)
             matches += 1
-            totals = [0] * count
+            score = MatchScore(count, target)
     return matches, won
 
 
 def summarize_hands(
-    players: Sequence[str], results: Sequence[HandResult], seed: int = 0, target: int = 25
+    players: Sequence[str], results: Sequence[HandResult], seed: int = 0, target: int = MATCH_TARGET
 ) -> MatchReport:
     """Figures for a run of hands (in order), matches to ``target`` points included."""
     count = len(players)

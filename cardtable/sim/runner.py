@@ -5,7 +5,9 @@ Game ``i`` of a run with seed ``S`` starts from the deal of seed ``S + i``
 seeded from the same number, so every game depends only on its index: results
 are identical for the same seed whatever the number of workers. The games of
 a run are cut into blocks of indices, the units an
-:class:`~cardtable.runs.executor.Executor` hands out.
+:class:`~cardtable.runs.executor.Executor` hands out. A game goes through the
+rules engine with :func:`cardtable.game.play_out`, the loop every runner of
+every game shares, unless the compiled kernel plays it (:func:`uses_kernel`).
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ from functools import partial
 from itertools import pairwise
 from typing import TYPE_CHECKING, overload
 
-from cardtable.bots.klondike import KlondikeView, make_player
+from cardtable.bots.klondike import make_player
 from cardtable.cards import MAX_SEED, CardError
 from cardtable.errors import UsageError
+from cardtable.game import play_out
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
@@ -199,11 +202,7 @@ def _play_from(spec: RunSpec, index: int, start: Position, bot_seed: int) -> Gam
     game = KlondikeGame(start, spec.variant)
     player = make_player(spec.strategy)
     player.new_game(bot_seed)
-    while True:
-        move = player.choose(KlondikeView.of(game))
-        if move is None:
-            break
-        game.play(move)
+    play_out(game, [player])
     moves = tuple(str(m) for m in game.moves) if spec.keep_moves else ()
     found = game.foundation_count()
     return GameResult(index, _start_text(start), game.is_won(), found, moves, spec.variant.scoring.money(found),

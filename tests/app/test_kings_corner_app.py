@@ -21,8 +21,8 @@ from cardtable.cli.kings_corner_seat import HumanSeat
 from cardtable.kings_corner.actions import DRAW, PASS, MovePile, PlayCard
 from cardtable.kings_corner.game import KingsCornerGame
 from cardtable.kings_corner.record import HandRecord
+from cardtable.kings_corner.session import derive_seed
 from cardtable.kings_corner.table import PilePosition
-from cardtable.sim.match import derive_seed
 from cardtable.sim.store import ResultsStore
 
 Script = Callable[[Pilot[None], KingsCornerApp], Awaitable[None]]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from cardtable.kings_corner import KingsCornerError
+from cardtable.kings_corner.session import derive_seed
 from cardtable.runs.executor import LocalExecutor
 from cardtable.sim.match import (
     HandResult,
-    derive_seed,
     play_hand,
     run_hands,
     summarize_hands,

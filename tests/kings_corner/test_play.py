@@ -17,7 +17,7 @@ from cardtable.kings_corner import (
     PilePosition,
     PlayCard,
 )
-from cardtable.sim.match import derive_seed
+from cardtable.kings_corner.session import derive_seed
 
 
 @pytest.mark.parametrize(("text", "command"), [

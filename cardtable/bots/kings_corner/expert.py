@@ -5,7 +5,10 @@ The ``strategic`` search (:mod:`~cardtable.bots.kings_corner.strategic`) lists t
 positions the bot can end its turn in, with weights tuned for matches (shed
 cards and kings rather than hold them back). When the best of them differ, the
 bot deals the cards it has not seen at random, consistently with what it sees
-(each other player's hand size and the deck count), and plays each candidate
+(each other player's hand size and the deck count: the view's
+:meth:`~cardtable.kings_corner.game.KingsCornerView.hidden_cards`, dealt by
+the game-level sampler :class:`cardtable.game.HiddenCards`, which the Klondike
+expert guesses with too), and plays each candidate
 out to the end of the hand, every seat playing the ``greedy`` way (its own seat
 sheds its kings first). A candidate scores its own penalty points less half
 the fewest any other player is left with: a match is won by the lowest total,
@@ -31,7 +34,7 @@ True
 
 from __future__ import annotations
 
-from cardtable.bots.kings_corner.strategic import _CHILDREN, StrategicBot, Weights, _key, _Pile, _Search
+from cardtable.bots.kings_corner.strategic import StrategicBot, Weights, _key, _Pile, _Search
 from cardtable.cards import Card, SplitMix64
 from cardtable.errors import UsageError
 from cardtable.kings_corner.actions import DRAW, PASS, Action, PlayCard
@@ -195,10 +198,7 @@ class ExpertBot(StrategicBot):
         ranked: list[tuple[float, tuple[Card, ...], list[_Pile], list[Action]]],
     ) -> tuple[float, tuple[Card, ...], list[_Pile], list[Action]]:
         """The candidate with the best (lowest) mean score over the guessed deals."""
-        seen: set[Card] = set(view.hand)
-        for pile in view.piles:
-            seen.update(pile)
-        unseen = [card.index for card in sorted(_all_cards() - seen)]
+        hidden = view.hidden_cards()
         players = view.players
         me = view.player
         totals = [0.0] * len(ranked)
@@ -207,16 +207,8 @@ class ExpertBot(StrategicBot):
                    for _, hand, piles, path in ranked]
         deals: list[tuple[list[list[int]], list[int]]] = []
         for _ in range(self.samples):
-            cards = list(unseen)
-            for index in range(len(cards) - 1, 0, -1):
-                other = self._rng.below(index + 1)
-                cards[index], cards[other] = cards[other], cards[index]
-            dealt: list[list[int]] = []
-            for seat in range(players):
-                size = 0 if seat == me else view.hand_sizes[seat]
-                dealt.append(cards[:size])
-                del cards[:size]
-            deals.append((dealt, cards))
+            guessed, rest = hidden.deal(self._rng)
+            deals.append(([[card.index for card in cards] for cards in guessed], [card.index for card in rest]))
         alive = list(range(len(ranked)))
         first = max(1, self.samples // 4) if len(alive) > self.finalists else self.samples
         for count, (dealt, cards) in enumerate(deals):
@@ -239,6 +231,3 @@ class ExpertBot(StrategicBot):
         best = min(alive, key=lambda number: (totals[number], number))
         return ranked[best]
 
-
-def _all_cards() -> set[Card]:
-    return set(_CHILDREN)

@@ -7,48 +7,32 @@ face-down cards and the unseen part of the stock with the cards the player has
 not seen, at random, and :func:`solve_sample` solves that guess under a small
 budget. What is known stays as seen: the face-up cards, the waste, the
 foundations, and the stock cards whose order the player saw on an earlier pass.
-"""
+The guess is dealt by the game-level sampler, :class:`cardtable.game.HiddenCards`,
+the one the Kings Corner expert guesses with too."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
-from cardtable.cards import Card, SplitMix64, new_deck
+from cardtable.cards import Card, SplitMix64
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import Move
 from cardtable.klondike.position import Position
 from cardtable.klondike.view import KlondikeView
 
-__all__ = ["Line", "sample_position", "solve_sample", "unseen_cards"]
-
-
-def unseen_cards(view: KlondikeView, known_stock: Sequence[Card] = ()) -> list[Card]:
-    """The cards the player has not seen in place: every card but the face-up ones,
-    the waste, the foundations and ``known_stock``, in deck order."""
-    seen = set(view.waste) | set(known_stock)
-    for run in view.face_up:
-        seen.update(run)
-    return [card for card in new_deck()
-            if card not in seen and card.rank > view.foundation[card.suit]]
+__all__ = ["Line", "sample_position", "solve_sample"]
 
 
 def sample_position(view: KlondikeView, rng: SplitMix64, known_stock: Sequence[Card] = ()) -> Position:
-    """A position that looks exactly like ``view``: the unseen cards are shuffled into
-    the face-down places and the stock. ``known_stock`` is the bottom of the stock,
-    bottom first, as the player saw it on an earlier pass (at most
+    """A position that looks exactly like ``view``: the unseen cards
+    (:meth:`KlondikeView.hidden_cards`) are dealt by ``rng`` into the face-down
+    places and the stock. ``known_stock`` is the bottom of the stock, bottom
+    first, as the player saw it on an earlier pass (at most
     ``view.stock_count`` cards); the rest of the stock is guessed."""
-    if len(known_stock) > view.stock_count:
-        raise ValueError(f"{len(known_stock)} known stock cards but the stock holds {view.stock_count}")
-    cards = unseen_cards(view, known_stock)
-    for index in range(len(cards) - 1, 0, -1):
-        other = rng.below(index + 1)
-        cards[index], cards[other] = cards[other], cards[index]
-    piles = []
-    for run, down in zip(view.face_up, view.face_down, strict=True):
-        piles.append(tuple(cards[:down]) + run)
-        del cards[:down]
-    stock = tuple(known_stock) + tuple(cards)
-    return Position(tuple(piles), view.face_down, stock, view.waste, view.foundation, view.pass_number)
+    places, rest = view.hidden_cards(known_stock).deal(rng)
+    piles = tuple(tuple(place) + run for place, run in zip(places, view.face_up, strict=True))
+    stock = tuple(known_stock) + tuple(rest)
+    return Position(piles, view.face_down, stock, view.waste, view.foundation, view.pass_number)
 
 
 class Line:

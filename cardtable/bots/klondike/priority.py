@@ -37,6 +37,7 @@ stock runs out, and stops after a whole pass in which no card moved; on seed
 from __future__ import annotations
 
 from cardtable.bots.klondike.base import KlondikeBot
+from cardtable.game import play_out
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import DRAW, FOUNDATION, RECYCLE, WASTE, Move
 from cardtable.klondike.view import KlondikeView
@@ -112,12 +113,8 @@ class PriorityPlayer(KlondikeBot):
 
 
 def play_priority_game(game: KlondikeGame) -> list[Move]:
-    """Play ``game`` to the end with :class:`PriorityPlayer`; returns the moves made."""
-    player = PriorityPlayer()
-    made: list[Move] = []
-    while True:
-        move = player.choose(KlondikeView.of(game))
-        if move is None:
-            return made
-        game.play(move)
-        made.append(move)
+    """Play ``game`` to the end with :class:`PriorityPlayer` (through
+    :func:`cardtable.game.play_out`); returns the moves made."""
+    start = game.move_count
+    play_out(game, [PriorityPlayer()])
+    return game.moves_from(start)
