@@ -4,7 +4,8 @@
 - :mod:`cardtable.sim.fast`: the compiled ``priority`` kernel;
 - :mod:`cardtable.sim.stats`, :mod:`cardtable.sim.compare`: summaries with
   95% intervals, strategies side by side;
-- :mod:`cardtable.sim.store`: the results store; :mod:`cardtable.sim.plot`: pictures.
+- :mod:`cardtable.sim.played`: a person's games and hands and their statistics, in the
+  results store (:mod:`cardtable.runs.store`); :mod:`cardtable.sim.plot`: pictures.
 
 Runs are carried out on :mod:`cardtable.runs` (local processes or a Dask
 cluster). Nothing is imported here, so that importing one part loads no other.
