@@ -1,5 +1,6 @@
-"""Options and helpers every command group shares: argparse types, the
-Klondike variant options, colour, and progress bars on stderr.
+"""Options and helpers every command group shares: argparse types, stored
+runs taken up and interrupted (through :class:`~cardtable.runs.stored.StoredRun`),
+the Klondike variant options, colour, and progress bars on stderr.
 
 Nothing here imports the solver, the simulator, numba, numpy or matplotlib:
 building the parser must stay cheap.

@@ -114,11 +114,8 @@ class StoredRun:
 
     def resume_hint(self, command: str, store: str | None) -> str:
         """How to finish the run: ``command`` is the ``cardtable`` command
-        that ran it, ``store`` the ``--store`` it was given.
-
-        >>> StoredRun(None, 7, {}, "games").resume_hint("simulate", "my runs.sqlite")  # type: ignore[arg-type]
-        "finish it with 'cardtable simulate --resume 7 --store 'my runs.sqlite''"
-        """
+        that ran it, ``store`` the ``--store`` it was given (None: the
+        default store)."""
         where = f" --store {shlex.quote(store)}" if store else ""
         return f"finish it with 'cardtable {command} --resume {self.id}{where}'"
 
