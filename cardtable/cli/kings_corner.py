@@ -171,7 +171,7 @@ def _match(args: argparse.Namespace) -> int:
         if args.cluster is not None:
             quiet_cluster_logs()
         if stored is None and not args.no_store:
-            stored = stack.enter_context(_start_match(args, tuple(players)))
+            stored = stack.enter_context(_start_match(args, players))
         hint = resume_hint(stored, "kings-corner match", args)
 
         def keep(hands: list[HandResult]) -> None:
