@@ -13,7 +13,19 @@ import pytest
 from cardtable.cli import stats as stats_cli
 from cardtable.errors import StoreError, UsageError
 from cardtable.klondike.variant import Variant, VariantError
-from cardtable.sim.store import PlayedGame, PlayedHand, PlayStats, ResultsStore, kings_corner_label
+from cardtable.runs.store import ResultsStore
+from cardtable.sim.played import (
+    PlayedGame,
+    PlayedHand,
+    PlayStats,
+    hand_stats,
+    kings_corner_label,
+    play_stats,
+    played_games,
+    played_hands,
+    record_hand,
+    record_played,
+)
 
 DRAW1 = Variant.preset("draw1")
 THOUGHTFUL3 = Variant.preset("thoughtful3")
@@ -61,7 +73,7 @@ def store_path(tmp_path: Path) -> Path:
     path = tmp_path / "results.sqlite"
     with ResultsStore(path) as store:
         for variant, won, seconds, moves in SEQUENCE:
-            store.record_played(game(variant, won, seconds, moves))
+            record_played(store, game(variant, won, seconds, moves))
     return path
 
 
@@ -84,40 +96,40 @@ def run_stats(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 
 def test_every_figure_per_variant(store_path: Path) -> None:
     with ResultsStore(store_path, create=False) as store:
-        custom, draw1, thoughtful3 = store.play_stats()
+        custom, draw1, thoughtful3 = play_stats(store)
         assert draw1 == PlayStats("draw1", played=9, won=7, win_rate=7 / 9, current_streak=2, best_streak=4,
                                   best_seconds=250.5, fewest_moves=118)
         assert thoughtful3 == PlayStats("thoughtful3", played=3, won=1, win_rate=1 / 3, current_streak=0,
                                         best_streak=1, best_seconds=610.0, fewest_moves=230)
         assert custom == PlayStats(CUSTOM_LABEL, played=1, won=0, win_rate=0.0, current_streak=0, best_streak=0,
                                    best_seconds=None, fewest_moves=None)
-        assert store.play_stats("draw1") == [draw1]
-        assert store.play_stats(CUSTOM_LABEL) == [custom]
-        assert store.play_stats("draw3") == [PlayStats("draw3", 0, 0, 0.0, 0, 0, None, None)]
+        assert play_stats(store, "draw1") == [draw1]
+        assert play_stats(store, CUSTOM_LABEL) == [custom]
+        assert play_stats(store, "draw3") == [PlayStats("draw3", 0, 0, 0.0, 0, 0, None, None)]
     assert draw1.to_dict() == {"variant": "draw1", "played": 9, "won": 7, "win_rate": 7 / 9, "current_streak": 2,
                                "best_streak": 4, "best_seconds": 250.5, "fewest_moves": 118}
 
 
 def test_a_streak_runs_to_the_latest_game(tmp_path: Path) -> None:
     with ResultsStore(tmp_path / "s.sqlite") as store:
-        store.record_played(game(DRAW1, True, 100.0, 90))
-        assert [(s.current_streak, s.best_streak) for s in store.play_stats()] == [(1, 1)]
-        store.record_played(game(DRAW1, False, 100.0, 90))
-        assert [(s.current_streak, s.best_streak) for s in store.play_stats()] == [(0, 1)]
-        store.record_played(game(THOUGHTFUL3, True, 100.0, 90))  # another variant's win is no part of it
-        assert [(s.current_streak, s.best_streak) for s in store.play_stats("draw1")] == [(0, 1)]
+        record_played(store, game(DRAW1, True, 100.0, 90))
+        assert [(s.current_streak, s.best_streak) for s in play_stats(store)] == [(1, 1)]
+        record_played(store, game(DRAW1, False, 100.0, 90))
+        assert [(s.current_streak, s.best_streak) for s in play_stats(store)] == [(0, 1)]
+        record_played(store, game(THOUGHTFUL3, True, 100.0, 90))  # another variant's win is no part of it
+        assert [(s.current_streak, s.best_streak) for s in play_stats(store, "draw1")] == [(0, 1)]
         for _ in range(3):
-            store.record_played(game(DRAW1, True, 100.0, 90))
-        assert [(s.current_streak, s.best_streak) for s in store.play_stats("draw1")] == [(3, 3)]
+            record_played(store, game(DRAW1, True, 100.0, 90))
+        assert [(s.current_streak, s.best_streak) for s in play_stats(store, "draw1")] == [(3, 3)]
 
 
 def test_played_games_come_back_as_recorded(tmp_path: Path) -> None:
     with ResultsStore(tmp_path / "s.sqlite") as store:
-        store.record_played(game(CUSTOM, False, 12.25, 7, start="deal-string"))
-        store.record_played(PlayedGame.of(DRAW1, start="seed 9", won=True, seconds=99.0, moves=101, foundation=52,
+        record_played(store, game(CUSTOM, False, 12.25, 7, start="deal-string"))
+        record_played(store, PlayedGame.of(DRAW1, start="seed 9", won=True, seconds=99.0, moves=101, foundation=52,
                                           finished="2026-11-01 12:00:00"))
-        first, second = store.played_games()
-        assert store.played_games("draw1") == [second]
+        first, second = played_games(store)
+        assert played_games(store, "draw1") == [second]
     assert (first.variant, first.start, first.won, first.seconds, first.moves, first.foundation) == \
         (CUSTOM_LABEL, "deal-string", False, 12.25, 7, 9)
     assert Variant.from_options(first.options) == CUSTOM
@@ -151,18 +163,18 @@ def test_an_old_store_read_only_has_no_played_games_and_stays_unchanged(tmp_path
     path = old_store(tmp_path)
     before = path.read_bytes()
     with ResultsStore(path, create=False) as store:
-        assert store.play_stats() == []
-        assert store.played_games() == []
-        assert [s.played for s in store.play_stats("draw1")] == [0]
+        assert play_stats(store) == []
+        assert played_games(store) == []
+        assert [s.played for s in play_stats(store, "draw1")] == [0]
         with pytest.raises(StoreError, match=r"old\.sqlite: cannot record a played game"):
-            store.record_played(game(DRAW1, True, 1.0, 1))
+            record_played(store, game(DRAW1, True, 1.0, 1))
         assert [run.strategy for run in store.runs()] == ["priority"]
     assert path.read_bytes() == before
     # Opened for writing, it gains the table and keeps its runs.
     with ResultsStore(path) as store:
-        store.record_played(game(DRAW1, True, 1.0, 1))
+        record_played(store, game(DRAW1, True, 1.0, 1))
     with ResultsStore(path, create=False) as store:
-        assert [(s.variant, s.played) for s in store.play_stats()] == [("draw1", 1)]
+        assert [(s.variant, s.played) for s in play_stats(store)] == [("draw1", 1)]
         assert [run.strategy for run in store.runs()] == ["priority"]
 
 
@@ -170,7 +182,7 @@ def test_a_read_only_store_with_the_table_refuses_to_record(store_path: Path) ->
     before = store_path.read_bytes()
     with ResultsStore(store_path, create=False) as store, \
             pytest.raises(StoreError, match=r"results\.sqlite: cannot record a played game"):
-        store.record_played(game(DRAW1, True, 1.0, 1))
+        record_played(store, game(DRAW1, True, 1.0, 1))
     assert store_path.read_bytes() == before
 
 
@@ -288,14 +300,14 @@ def hands_path(tmp_path: Path) -> Path:
         for played in (hand(1, True, 0), hand(2, False, 12), hand(3, True, 0, True),
                        hand(1, False, 3), hand(2, False, 20, False), hand(1, True, 0),
                        hand(1, False, 4, True, kings_corner_label(1, "greedy", 10))):
-            store.record_hand(played)
+            record_hand(store, played)
     return path
 
 
 def test_hand_statistics_per_table(hands_path: Path) -> None:
     with ResultsStore(hands_path, create=False) as store:
-        stats = {s.label: s for s in store.hand_stats()}
-        again = store.played_hands(TABLE)
+        stats = {s.label: s for s in hand_stats(store)}
+        again = played_hands(store, TABLE)
     assert list(stats) == ["1 greedy bot, to 10 points", "3 strategic bots, to 25 points"]
     mine = stats[TABLE]
     assert (mine.hands, mine.hands_won, mine.matches, mine.matches_won) == (6, 3, 2, 1)
@@ -316,14 +328,14 @@ def test_a_played_hand_that_cannot_be_is_refused(changes: dict[str, object]) -> 
 def test_an_older_store_gains_the_hands_table_when_written(tmp_path: Path) -> None:
     path = old_store(tmp_path)
     with ResultsStore(path, create=False) as store:
-        assert store.hand_stats() == []
+        assert hand_stats(store) == []
         with pytest.raises(StoreError, match="cannot record a played hand"):
-            store.record_hand(hand(1, True, 0))
+            record_hand(store, hand(1, True, 0))
     with ResultsStore(path) as store:
-        store.record_hand(hand(1, True, 0))
+        record_hand(store, hand(1, True, 0))
         assert [run.strategy for run in store.runs()] == ["priority"]
     with ResultsStore(path, create=False) as store:
-        assert [(s.label, s.hands_won) for s in store.hand_stats()] == [(TABLE, 1)]
+        assert [(s.label, s.hands_won) for s in hand_stats(store)] == [(TABLE, 1)]
 
 
 def test_stats_kings_corner(hands_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from cardtable.sim.store import ResultsStore
+from cardtable.runs.store import ResultsStore
 
 
 def _start(tmp_path: Path, *args: str) -> subprocess.Popen[str]:

@@ -16,11 +16,11 @@ from cardtable.bots.klondike.priority import play_priority_game
 from cardtable.errors import StoreError, UsageError
 from cardtable.klondike import KlondikeGame, KlondikeRecord, Move, Position, Scoring, Variant
 from cardtable.runs.executor import LocalExecutor
+from cardtable.runs.store import ResultsStore
 from cardtable.sim import fast
 from cardtable.sim.compare import compare_strategies
 from cardtable.sim.runner import Batch, GameResult, RunSpec, play_batch, play_game, run_games, uses_kernel
 from cardtable.sim.stats import mean_interval, summarize_games, wilson
-from cardtable.sim.store import ResultsStore
 from cardtable.stats import paired_difference
 
 SEED_002 = Variant.preset("seed-002")
@@ -115,7 +115,7 @@ def test_results_store_lists_and_shows_runs(tmp_path: Path, capsys: pytest.Captu
     code, _, err = run(capsys, "runs", "show", "9", "--store", store)
     assert code == 2 and "no run 9" in err
     with ResultsStore(store) as db:
-        assert len(db.games(1)) == 40
+        assert len(db.units("games", 1)) == 40
 
 
 def test_interrupted_run_keeps_finished_games(tmp_path: Path) -> None:
@@ -341,9 +341,10 @@ def test_store_keeps_games_with_the_variant_money(tmp_path: Path) -> None:
         run_id = store.start_run(kind="simulate", strategy="greedy", variant=dear.options(), seed=1,
                                  deals_file=None, games=12)
         run_games(RunSpec("greedy", dear, seed=1, keep_moves=False), 12, workers=1, chunk=5,
-                  on_batch=lambda batch: store.add_games(run_id, batch, dear))
+                  on_batch=lambda batch: store.add_units("games", run_id, batch.rows(dear)))
         store.finish_run(run_id, "finished", {})
-        assert [net for _, _, f, net in store.games(run_id)] == [3 * f - 100 for _, _, f, _ in store.games(run_id)]
+        games = store.units("games", run_id)  # index, deal, won, foundation, net, ...
+        assert [net for _, _, _, _, net, *_ in games] == [3 * f - 100 for _, _, _, f, *_ in games]
     with ResultsStore(path, create=False) as store:
         assert [run.games_played for run in store.runs()] == [12]
         with pytest.raises(StoreError, match="no run 9"):

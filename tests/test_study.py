@@ -21,9 +21,11 @@ import pytest
 from cli_helpers import run
 
 from cardtable.klondike import Position, Variant
-from cardtable.sim.store import SCHEMA_VERSION, ResultsStore, StudyDeal
+from cardtable.runs.store import SCHEMA_VERSION, ResultsStore
+from cardtable.sim.played import play_stats
 from cardtable.solver import solve_batch
 from cardtable.solver.study import Budget, plan_study, run_winnability, winnability_report
+from cardtable.solver.study_store import StudyDeal, studies, study_deals
 from cardtable.stats import wilson
 
 BUDGET = ("--max-states", "50000")
@@ -359,7 +361,7 @@ def test_a_version_3_store_gains_the_study_tables_in_place(capsys: pytest.Captur
     code, _, err = run(capsys, "study", "show", "--store", str(path))  # read-only: no studies, nothing changed
     assert (code, err) == (0, "no studies stored\n")
     with ResultsStore(path, create=False) as store:
-        assert store.studies() == [] and store.study_deals(Variant.preset("draw1").winnability_key, 0, 10) == []
+        assert studies(store) == [] and study_deals(store, Variant.preset("draw1").winnability_key, 0, 10) == []
     assert path.read_bytes() == before
     report = _study(capsys, path, "--deals", "5", *BUDGET)
     assert report["solved_now"] == 5
@@ -369,8 +371,8 @@ def test_a_version_3_store_gains_the_study_tables_in_place(capsys: pytest.Captur
         assert db.execute("SELECT COUNT(*) FROM played").fetchone() == (1,)
     with ResultsStore(path, create=False) as store:
         assert [(run.id, run.status) for run in store.runs()] == [(1, "finished")]
-        assert store.play_stats()[0].played == 1
-        [study] = store.studies()
+        assert play_stats(store)[0].played == 1
+        [study] = studies(store)
         assert (study.kind, study.label, study.first_seed, study.deals) == ("winnability", "thoughtful3", 1, 5)
 
 

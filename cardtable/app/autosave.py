@@ -1,6 +1,6 @@
 """The game in progress, kept in the per-user data folder after every move.
 
-The folder is the results store's (:func:`cardtable.sim.store.default_store_path`):
+The folder is the results store's (:func:`cardtable.runs.store.default_store_path`):
 ``$CARDTABLE_DATA``, else ``$XDG_DATA_HOME/cardtable``, else
 ``~/.local/share/cardtable``. The file holds the engine's game record text,
 written atomically, so a killed app loses nothing.
@@ -15,7 +15,7 @@ from pathlib import Path
 from cardtable._files import atomic_write_text, read_text
 from cardtable.errors import CardtableError
 from cardtable.klondike import KlondikeGame, KlondikeRecord
-from cardtable.sim.store import default_store_path
+from cardtable.runs.store import default_store_path
 
 __all__ = ["AUTOSAVE_NAME", "BALANCE_NAME", "autosave_path", "balance_path", "clear", "read_balances", "restore",
            "save", "write_balances"]

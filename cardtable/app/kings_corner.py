@@ -440,14 +440,15 @@ class KingsCornerApp(App[None]):
         """Keep the hand in your statistics; what went wrong, if anything."""
         if self.stats_path is None:
             return ""
-        from cardtable.sim.store import PlayedHand, ResultsStore, kings_corner_label
+        from cardtable.runs.store import ResultsStore
+        from cardtable.sim.played import PlayedHand, kings_corner_label, record_hand
 
         hand = PlayedHand(kings_corner_label(self.opponents, self.level, self.target), str(self.seed),
                           self.hand_number + 1, won, penalty, round(time.monotonic() - self._hand_started, 3),
                           match_won)
         try:
             with ResultsStore(self.stats_path) as store:
-                store.record_hand(hand)
+                record_hand(store, hand)
         except (OSError, CardtableError) as error:
             return f"Could not keep the statistics: {error}"
         return ""

@@ -368,14 +368,15 @@ class KlondikeApp(App[None]):
         if self._recorded or self.stats_path is None or not game.moves:
             return
         self._recorded = True
-        from cardtable.sim.store import PlayedGame, ResultsStore
+        from cardtable.runs.store import ResultsStore
+        from cardtable.sim.played import PlayedGame, record_played
 
         seconds = self._finished_after if self._finished_after is not None else time.monotonic() - self._started
         start = game.start.deal_string() if game.start.is_deal else str(game.start)
         try:
             with ResultsStore(self.stats_path) as store:
-                store.record_played(PlayedGame.of(game.variant, start=start, won=won, seconds=round(seconds, 3),
-                                                  moves=len(game.moves), foundation=game.foundation_count()))
+                record_played(store, PlayedGame.of(game.variant, start=start, won=won, seconds=round(seconds, 3),
+                                                   moves=len(game.moves), foundation=game.foundation_count()))
         except (OSError, CardtableError) as error:
             self.message = f"{self.message} Could not keep the statistics: {error}"
 
@@ -608,7 +609,8 @@ class KlondikeApp(App[None]):
     def stats_text(self) -> str:
         """The statistics page: this variant's figures first, then every other
         variant played (from the results store; nothing is written)."""
-        from cardtable.sim.store import ResultsStore
+        from cardtable.runs.store import ResultsStore
+        from cardtable.sim.played import play_stats
 
         if self.stats_path is None:
             return "No statistics are kept in this session (--no-stats).\nAny key closes this."
@@ -617,7 +619,7 @@ class KlondikeApp(App[None]):
         current = self.game.variant.label
         try:
             with ResultsStore(self.stats_path, create=False) as store:
-                every = store.play_stats()
+                every = play_stats(store)
         except (OSError, CardtableError) as error:
             return f"The statistics cannot be read: {error}\nAny key closes this."
         every.sort(key=lambda s: (s.variant != current, s.variant))

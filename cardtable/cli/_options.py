@@ -1,5 +1,6 @@
-"""Options and helpers every command group shares: argparse types, the
-Klondike variant options, colour, and progress bars on stderr.
+"""Options and helpers every command group shares: argparse types, stored
+runs taken up and interrupted (through :class:`~cardtable.runs.stored.StoredRun`),
+the Klondike variant options, colour, and progress bars on stderr.
 
 Nothing here imports the solver, the simulator, numba, numpy or matplotlib:
 building the parser must stay cheap.
@@ -10,18 +11,19 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import shlex
 import sys
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from cardtable.errors import StoreError, UsageError
+from cardtable.errors import CardtableError, UsageError
 from cardtable.klondike.variant import Variant, parse_passes
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from cardtable.klondike.record import KlondikeRecord
-    from cardtable.sim.store import ResultsStore
+    from cardtable.runs.stored import StoredRun
 
 __all__ = [
     "MAX_WORKERS",
@@ -30,15 +32,19 @@ __all__ = [
     "add_variant_arguments",
     "check_resume_options",
     "cluster_address",
+    "hinted",
+    "interrupted",
     "max_states",
     "option_defaults",
     "pause",
     "progress_bar",
     "quiet_cluster_logs",
-    "resume_command",
+    "resume_hint",
     "run_id",
     "seconds",
     "seed",
+    "store_path",
+    "take_up_run",
     "use_color",
     "variant_from_args",
     "whole_number",
@@ -180,43 +186,53 @@ def check_resume_options(args: argparse.Namespace, defaults: dict[str, tuple[str
                          f"with it (these can: {may})")
 
 
-def take_up_run(args: argparse.Namespace, kind: str, allowed: Collection[str],
-                fit: Callable[[ResultsStore, dict[str, Any]], None]) -> tuple[ResultsStore, dict[str, Any]]:
-    """Take up stored run ``args.resume`` of ``kind`` (``--resume``): check
-    that only ``allowed`` options were given with it, open the store, mark
-    the run as running here, and hand its options to ``fit``, which puts
-    them back into ``args`` (and raises a :class:`UsageError` when the run
-    cannot be finished, a changed deals file say). Returns the open store
-    and the run's options. When anything fails, the run keeps the status it
-    had and the store is closed."""
+def store_path(args: argparse.Namespace) -> str | Path:
+    """The results store of ``--store``, else the default one."""
+    from cardtable.runs.store import default_store_path
+
+    return args.store or default_store_path()
+
+
+def take_up_run(args: argparse.Namespace, kind: str, table: str, allowed: Collection[str],
+                fit: Callable[[dict[str, Any]], None]) -> StoredRun:
+    """Take up stored run ``args.resume`` of ``kind`` (``--resume``), its
+    units in ``table``: check that only ``allowed`` options were given with
+    it, then :meth:`StoredRun.resume <cardtable.runs.stored.StoredRun.resume>`
+    it, ``fit`` putting its options back into ``args`` (and raising a
+    :class:`UsageError` when the run cannot be finished, a changed deals
+    file say)."""
     check_resume_options(args, args.option_defaults, allowed)  # --no-store among the refused
-    from cardtable.sim.store import ResultsStore, default_store_path
+    from cardtable.runs.stored import StoredRun
 
-    path = args.store or default_store_path()
-    if not os.path.isfile(path):
-        raise StoreError(f"{path}: no results store there")
-    store = ResultsStore(path)
-    params: dict[str, Any] | None = None
+    return StoredRun.resume(store_path(args), args.resume, table=table, kind=kind, fit=fit)
+
+
+def resume_hint(run: StoredRun | None, command: str, args: argparse.Namespace) -> str:
+    """What an interrupted run's message ends with: how to finish it with
+    ``cardtable command`` (nothing when the run is not stored)."""
+    return f"; {run.resume_hint(command, args.store)}" if run is not None else ""
+
+
+@contextmanager
+def hinted(hint: str) -> Iterator[None]:
+    """A :class:`~cardtable.errors.CardtableError` in the block (a lost
+    cluster) ends with ``hint``: what finished is stored."""
     try:
-        before = store.run(args.resume)
-        _, params = store.resume_run(args.resume, kind)
-        fit(store, params)
-    except BaseException:
-        if params is not None:  # taken up, then found unfit: leave it as it was
-            store.finish_run(args.resume, before.status, before.summary or {})
-        store.close()
-        raise
-    return store, params
+        yield
+    except CardtableError as error:
+        if not hint:
+            raise
+        raise type(error)(f"{error}{hint}") from None
 
 
-def resume_command(command: str, run: int, store: str | None) -> str:
-    """The command that finishes run ``run``.
+def interrupted(kept: str, hint: str) -> int:
+    """Say on stderr that the command was interrupted and what it ``kept``
+    (and the ``hint``); returns the exit status (130, or 143 for SIGTERM)."""
+    from cardtable.cli import interruption
 
-    >>> resume_command("simulate", 7, None)
-    'cardtable simulate --resume 7'
-    """
-    where = f" --store {shlex.quote(store)}" if store else ""
-    return f"cardtable {command} --resume {run}{where}"
+    what, status = interruption()
+    print(f"cardtable: {what}: {kept}{hint}", file=sys.stderr)
+    return status
 
 
 # ----- the Klondike variant ------------------------------------------------------------------------

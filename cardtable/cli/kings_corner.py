@@ -20,13 +20,16 @@ from typing import TYPE_CHECKING, Any
 from cardtable._files import atomic_write_text, check_output, read_text
 from cardtable.cli._options import (
     add_cluster_argument,
+    hinted,
+    interrupted,
     option_defaults,
     pause,
     progress_bar,
     quiet_cluster_logs,
-    resume_command,
+    resume_hint,
     run_id,
     seed,
+    store_path,
     take_up_run,
     whole_number,
     worker_count,
@@ -38,8 +41,8 @@ from cardtable.kings_corner.record import HandRecord
 from cardtable.kings_corner.render import describe_action, table_text
 
 if TYPE_CHECKING:
-    from cardtable.sim.match import HandResult, MatchReport
-    from cardtable.sim.store import ResultsStore
+    from cardtable.runs.stored import StoredRun
+    from cardtable.sim.match import MatchReport
 
 __all__ = ["register"]
 
@@ -131,91 +134,78 @@ def _no_command(parser: argparse.ArgumentParser) -> int:
 _RESUME_OPTIONS = ("resume", "cluster", "workers", "store", "quiet", "json")
 
 
-def _resume_match(args: argparse.Namespace) -> ResultsStore:
+def _resume_match(args: argparse.Namespace) -> StoredRun:
     """Take up a stored match: its options go back into ``args``."""
 
-    def fit(store: ResultsStore, params: dict[str, Any]) -> None:
+    def fit(params: dict[str, Any]) -> None:
         args.players, args.games = params["players"], params["games"]
         args.seed, args.target = params["seed"], params["target"]
 
-    return take_up_run(args, "kings-corner", _RESUME_OPTIONS, fit)[0]
+    return take_up_run(args, "kings-corner", "hands", _RESUME_OPTIONS, fit)
+
+
+def _start_match(args: argparse.Namespace, players: tuple[str, ...]) -> StoredRun:
+    """Record a new match, with the options that finish it."""
+    from cardtable.runs.stored import StoredRun
+
+    params: dict[str, object] = {"players": ",".join(players), "games": args.games, "seed": args.seed,
+                                 "target": args.target}
+    return StoredRun.start(store_path(args), table="hands", kind="kings-corner", strategy=",".join(players),
+                           variant={"name": "kings-corner", "players": len(players)}, seed=args.seed,
+                           deals_file=None, units=args.games, params=params)
 
 
 def _match(args: argparse.Namespace) -> int:
     from contextlib import ExitStack
 
     from cardtable.runs.cluster import open_executor
-    from cardtable.sim.match import check_players, run_hands, summarize_hands
-    from cardtable.sim.store import ResultsStore, default_store_path
+    from cardtable.sim.match import HandResult, check_players, run_hands, summarize_hands
 
-    store: ResultsStore | None = None
-    run: int | None = None
+    stored: StoredRun | None = None
     done: list[HandResult] = []
     with ExitStack() as stack:
-        if args.resume is not None:
-            store = stack.enter_context(_resume_match(args))
-            run = args.resume
-            done = store.hands(run)
+        if args.resume is not None:  # marked interrupted should anything below fail
+            stored = stack.enter_context(_resume_match(args))
+            done = [HandResult.from_row(row) for row in stored.units()]
         load_policy_support(args.players.split(","), "bot")
         players = check_players(args.players.split(","))
-        try:  # reach the cluster before the match is recorded
-            executor = stack.enter_context(open_executor(args.cluster, args.workers))
-            if args.cluster is not None:
-                quiet_cluster_logs()
-        except BaseException:
-            if store is not None and run is not None:
-                store.finish_run(run, "interrupted", {})
-            raise
-        if store is None and not args.no_store:
-            store = stack.enter_context(ResultsStore(args.store or default_store_path()))
-            params: dict[str, object] = {"players": ",".join(players), "games": args.games, "seed": args.seed,
-                                         "target": args.target}
-            run = store.start_run(kind="kings-corner", strategy=",".join(players),
-                                  variant={"name": "kings-corner", "players": len(players)}, seed=args.seed,
-                                  deals_file=None, games=args.games, params=params)
-        hint = f"; finish it with '{resume_command('kings-corner match', run, args.store)}'" if run else ""
+        executor = stack.enter_context(open_executor(args.cluster, args.workers))  # before the match is recorded
+        if args.cluster is not None:
+            quiet_cluster_logs()
+        if stored is None and not args.no_store:
+            stored = stack.enter_context(_start_match(args, players))
+        hint = resume_hint(stored, "kings-corner match", args)
 
         def keep(hands: list[HandResult]) -> None:
             results.extend(hands)
-            if store is not None and run is not None:
-                store.add_hands(run, hands)
+            if stored is not None:
+                stored.add([hand.to_row() for hand in hands])
 
         started = time.perf_counter()
         left = args.games - len(done)
         show = not args.quiet and sys.stderr.isatty() and (left >= 50 or args.cluster is not None)
         results: list[HandResult] = list(done)
-        interrupted = False
-        label = "hands" + (f" (run {run}, {len(done):,} stored)" if done else "")
-        try:
-            with progress_bar(left, label, enabled=show, rate_unit="hands") as advance:
-                try:
-                    run_hands(players, args.games, args.seed, args.workers, advance if show else None,
-                              executor=executor, on_hands=keep, done=done)
-                except KeyboardInterrupt:  # report the hands played so far
-                    interrupted = True
-        except CardtableError as error:  # a lost cluster: what finished is stored
-            if store is not None and run is not None:
-                store.finish_run(run, "interrupted", {})
-                raise type(error)(f"{error}{hint}") from None
-            raise
+        stopped = False
+        label = "hands" + (f" (run {stored.id if stored else None}, {len(done):,} stored)" if done else "")
+        with hinted(hint), progress_bar(left, label, enabled=show, rate_unit="hands") as advance:
+            try:
+                run_hands(players, args.games, args.seed, args.workers, advance if show else None,
+                          executor=executor, on_hands=keep, done=done)
+            except KeyboardInterrupt:  # report the hands played so far
+                stopped = True
         results.sort(key=lambda result: result.index)
         elapsed = time.perf_counter() - started
         report = summarize_hands(list(players), results, args.seed, args.target)
-        if store is not None and run is not None:
-            store.finish_run(run, "interrupted" if interrupted else "finished", report.to_dict())
+        if stored is not None:
+            stored.finish(report.to_dict(), interrupted=stopped)
     if args.json:
         data = report.to_dict()
         data["seconds"] = round(elapsed, 3)
         print(json.dumps(data, indent=1))
     else:
         print(_report_text(report, elapsed, len(results) - len(done)))
-    if interrupted:
-        from cardtable.cli import interruption
-
-        what, status = interruption()
-        print(f"cardtable: {what}: reported the {len(results):,} of {args.games:,} hands played{hint}",
-              file=sys.stderr)
-        return status
+    if stopped:
+        return interrupted(f"reported the {len(results):,} of {args.games:,} hands played", hint)
     return 0
 
 

@@ -221,7 +221,7 @@ def _stats_path(args: argparse.Namespace) -> Path | None:
         return None
     if args.store:
         return Path(args.store)
-    from cardtable.sim.store import default_store_path
+    from cardtable.runs.store import default_store_path
 
     return default_store_path()
 

@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from cardtable._files import AtomicWriter, atomic_write_bytes, check_output, read_deals_file
@@ -23,12 +24,15 @@ from cardtable.bots.klondike import HOME_VARIANTS, STRATEGIES, make_player, stra
 from cardtable.cli._options import (
     add_cluster_argument,
     add_variant_arguments,
+    hinted,
+    interrupted,
     option_defaults,
     progress_bar,
     quiet_cluster_logs,
-    resume_command,
+    resume_hint,
     run_id,
     seed,
+    store_path,
     take_up_run,
     use_color,
     variant_from_args,
@@ -41,8 +45,11 @@ from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
 
 if TYPE_CHECKING:
-    from cardtable.sim.runner import Batch, GameResult, RunSpec
-    from cardtable.sim.store import ResultsStore, RunInfo
+    from cardtable.runs.executor import Executor
+    from cardtable.runs.store import RunInfo
+    from cardtable.runs.stored import StoredRun
+    from cardtable.sim.runner import Batch, GameResult, Results, RunSpec
+    from cardtable.sim.stats import Summary
 
 __all__ = ["register"]
 
@@ -136,14 +143,6 @@ def _variant(args: argparse.Namespace, strategy: str) -> Variant:
     return variant_from_args(args)
 
 
-def _open_store(args: argparse.Namespace) -> ResultsStore | None:
-    if args.no_store:
-        return None
-    from cardtable.sim.store import ResultsStore, default_store_path
-
-    return ResultsStore(args.store or default_store_path())
-
-
 def _record_text(spec: RunSpec, result: GameResult, color: bool, ascii_: bool, number: int) -> str:
     from cardtable.klondike.moves import Move
     from cardtable.klondike.narrate import narrate
@@ -182,11 +181,10 @@ def _deals_digest(deals: tuple[Position, ...] | None) -> str | None:
     return hashlib.sha256("\n".join(str(position) for position in deals).encode()).hexdigest()
 
 
-def _resume_simulate(args: argparse.Namespace) -> tuple[ResultsStore, int, dict[str, Any]]:
-    """Take up a stored run: its options go back into ``args``; returns the
-    store, the run id and the run's options."""
+def _resume_simulate(args: argparse.Namespace) -> StoredRun:
+    """Take up a stored run: its options go back into ``args``."""
 
-    def fit(store: ResultsStore, params: dict[str, Any]) -> None:
+    def fit(params: dict[str, Any]) -> None:
         for name in ("strategy", "seed", "deals", "games", "record", "output", "plot", "ascii", "color", "no_fast"):
             setattr(args, name, params[name])
         args.variant_options = params["variant"]
@@ -196,66 +194,75 @@ def _resume_simulate(args: argparse.Namespace) -> tuple[ResultsStore, int, dict[
                 raise UsageError(f"{params['deals']}: the deals file changed since run {args.resume} started; "
                                  "it cannot be finished with other deals")
 
-    store, params = take_up_run(args, "simulate", _RESUME_OPTIONS, fit)
-    return store, args.resume, params
+    return take_up_run(args, "simulate", "games", _RESUME_OPTIONS, fit)
+
+
+def _start_simulate(args: argparse.Namespace, variant: Variant, deals: tuple[Position, ...] | None,
+                    count: int) -> StoredRun:
+    """Record a new run, with the options that finish it."""
+    from cardtable.runs.stored import StoredRun
+
+    params = {"strategy": args.strategy, "variant": variant.options(), "seed": args.seed,
+              "deals": _where_from(args.deals), "deals_digest": _deals_digest(deals), "games": count,
+              "record": args.record, "output": _where_from(args.output), "plot": _where_from(args.plot),
+              "ascii": args.ascii, "color": args.color, "no_fast": args.no_fast}
+    return StoredRun.start(store_path(args), table="games", kind="simulate", strategy=args.strategy,
+                           variant=variant.options(), seed=None if deals else args.seed,
+                           deals_file=_where_from(args.deals), units=count, params=params)
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from cardtable.runs.cluster import open_executor
-    from cardtable.sim.runner import RunSpec, run_games
+    from cardtable.sim.runner import Batch, RunSpec
     from cardtable.sim.stats import summarize_games
 
-    store: ResultsStore | None = None
-    run_id: int | None = None
-    if args.resume is not None:
-        store, run_id, _ = _resume_simulate(args)
-        variant = Variant.from_options(args.variant_options)
-    else:
-        variant = _variant(args, args.strategy)
-    strategy = args.strategy
-    try:
-        load_policy_support([strategy])
-        make_player(strategy)  # an unknown strategy or policy fails here, before any game
+    stored = _resume_simulate(args) if args.resume is not None else None
+    with ExitStack() as stack:
+        if stored is not None:  # marked interrupted should anything below fail
+            stack.enter_context(stored)
+        variant = Variant.from_options(args.variant_options) if stored is not None else _variant(args, args.strategy)
+        load_policy_support([args.strategy])
+        make_player(args.strategy)  # an unknown strategy or policy fails here, before any game
         check_output(args.plot)  # before the games, not after them
         check_output(args.output)
         deals = _read_starts(args.deals)
         count = _game_count(args.games, deals)
-    except BaseException:
-        if store is not None and run_id is not None:
-            store.finish_run(run_id, "interrupted", {})
-        raise
-    keep_moves = bool(args.output) or args.record > 0
-    spec = RunSpec(strategy, variant, args.seed, deals, keep_moves=keep_moves)
-    workers = args.workers or os.cpu_count() or 1
-    stack = ExitStack()
-    try:  # reach the cluster before the run is recorded
-        executor = stack.enter_context(open_executor(args.cluster, workers))
+        spec = RunSpec(args.strategy, variant, args.seed, deals, keep_moves=bool(args.output) or args.record > 0)
+        workers = args.workers or os.cpu_count() or 1
+        executor = stack.enter_context(open_executor(args.cluster, workers))  # reached before the run is recorded
         if args.cluster is not None:
             quiet_cluster_logs()
-    except BaseException:
-        if store is not None and run_id is not None:
-            store.finish_run(run_id, "interrupted", {})
-        raise
+        if stored is None and not args.no_store:
+            stored = stack.enter_context(_start_simulate(args, variant, deals, count))
+        done = Batch.from_rows(stored.units()) if stored is not None and args.resume else None
+        hint = resume_hint(stored, "simulate", args)
+        results, seconds = _play(args, spec, count, executor, stored, done, hint)
+        summary = summarize_games(results, seconds) if results else None
+        if summary is not None and done is not None and len(done):
+            played = len(results) - len(done)  # the throughput of this session's games
+            summary = replace(summary, games_per_second=played / seconds if seconds > 0 else 0.0)
+        if stored is not None:
+            stored.finish(summary.to_dict() if summary else {}, interrupted=len(results) < count)
+    run = stored.id if stored is not None else None
+    _report(args, spec, count, workers, results, summary, done, run)
+    if len(results) < count:
+        return interrupted(f"kept the {len(results):,} of {count:,} games that finished", hint)
+    return 0
+
+
+def _play(args: argparse.Namespace, spec: RunSpec, count: int, executor: Executor, stored: StoredRun | None,
+          done: Batch | None, hint: str) -> tuple[Results, float]:
+    """Play the games ``done`` lacks, storing and writing each batch as it
+    finishes; the games in index order, and the seconds they took. A run
+    interrupted while its games are played ends quietly with those that
+    finished; the output file then keeps them. A lost cluster's error ends
+    with ``hint``."""
+    from cardtable.sim.runner import run_games
+
+    variant = spec.variant
+    output = AtomicWriter(args.output) if args.output else None
     try:
-        if store is None:
-            store = _open_store(args)
-            if store is not None:
-                params = {"strategy": strategy, "variant": variant.options(), "seed": args.seed,
-                          "deals": _where_from(args.deals), "deals_digest": _deals_digest(deals), "games": count,
-                          "record": args.record, "output": _where_from(args.output), "plot": _where_from(args.plot),
-                          "ascii": args.ascii, "color": args.color, "no_fast": args.no_fast}
-                run_id = store.start_run(kind="simulate", strategy=strategy, variant=variant.options(),
-                                         seed=None if deals else args.seed, deals_file=_where_from(args.deals),
-                                         games=count, params=params)
-        done = store.game_batch(run_id) if store is not None and run_id is not None and args.resume else None
-        resume_hint = f"; finish it with '{resume_command('simulate', run_id, args.store)}'" if run_id else ""
-        try:
-            output = AtomicWriter(args.output) if args.output else None
-        except KeyboardInterrupt:
-            if store is not None and run_id is not None:
-                store.finish_run(run_id, "interrupted", {})
-            raise
-        try:
+        with hinted(hint):
             left = count - (len(done) if done is not None else 0)
             show_progress = not args.no_progress and sys.stderr.isatty() and (left >= 2000 or args.cluster is not None)
             pending: dict[int, GameResult] = {}
@@ -271,15 +278,17 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             if done is not None and output is not None:
                 pending.update((r.index, r) for r in done.results(variant))
                 write_ready()
-            label = f"{strategy} on {variant.name}" + (f" (run {run_id}, {count - left:,} stored)" if done else "")
+            label = f"{spec.strategy} on {variant.name}"
+            if stored is not None and done:
+                label += f" (run {stored.id}, {count - left:,} stored)"
             started = time.perf_counter()
             with progress_bar(left, label, enabled=show_progress, rate_unit="games") as advance:
 
                 def on_batch(batch: Batch) -> None:
                     advance(len(batch))
                     with _signals_deferred():  # a batch is stored and written whole, or not at all
-                        if store is not None and run_id is not None:
-                            store.add_games(run_id, batch, variant)
+                        if stored is not None:
+                            stored.add(batch.rows(variant))
                         if output is not None:
                             pending.update((r.index, r) for r in batch.results(variant))
                             write_ready()
@@ -287,78 +296,57 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
                 results = run_games(spec, count, on_batch=on_batch, use_fast=not args.no_fast, executor=executor,
                                     done=done)
             seconds = time.perf_counter() - started
-            interrupted = len(results) < count
             if output is not None:
                 for index in sorted(pending):  # an interrupted run may leave gaps; keep what finished
                     output.write(json.dumps(pending[index].to_dict()) + "\n")
                 output.commit()
-        except CardtableError as error:  # a lost cluster: what finished is stored
-            if output is not None:
-                output.abandon()
-            if store is not None and run_id is not None:
-                store.finish_run(run_id, "interrupted", {})
-                raise type(error)(f"{error}{resume_hint}") from None
-            raise
-        except KeyboardInterrupt:  # outside the games (they end quietly): no temporary file left, the run marked
-            if output is not None:
-                output.abandon()
-            if store is not None and run_id is not None:
-                store.finish_run(run_id, "interrupted", {})
-            raise
-        summary = summarize_games(results, seconds) if results else None
-        if summary is not None and done is not None and len(done):
-            from dataclasses import replace
+    except (CardtableError, KeyboardInterrupt):  # a lost cluster, or Ctrl-C outside the games: no temporary file left
+        if output is not None:
+            output.abandon()
+        raise
+    return results, seconds
 
-            played = len(results) - len(done)  # the throughput of this session's games
-            summary = replace(summary, games_per_second=played / seconds if seconds > 0 else 0.0)
-        if store is not None and run_id is not None:
-            store.finish_run(run_id, "interrupted" if interrupted else "finished", summary.to_dict() if summary else {})
-            store.close()
+
+def _report(args: argparse.Namespace, spec: RunSpec, count: int, workers: int, results: Results,
+            summary: Summary | None, done: Batch | None, run: int | None) -> None:
+    """Print the records, the summary (or its JSON) and the plot's file."""
+    strategy, variant, deals = spec.strategy, spec.variant, spec.deals
+    if not args.json:
+        color = use_color(args)
+        for number, result in enumerate(results[: args.record], 1):
+            print(_record_text(spec, result, color, args.ascii, number))
+            print()
+        print(f"{strategy} on {variant.name} ({variant.describe()})")
+        if deals is None:
+            where = f"cluster {args.cluster}" if args.cluster else f"{workers} worker{'s' if workers != 1 else ''}"
+            print(f"deals from seeds {args.seed}..{args.seed + count - 1}, {where}")
+        if done is not None:
+            print(f"resumed run {run}: {len(done):,} games were stored, {len(results) - len(done):,} played now")
+        if summary is not None:
+            print(summary.text())
+        if run is not None:
+            print(f"stored as run {run} ('cardtable runs show {run}')")
+        if args.output:
+            print(f"games written to {args.output}")
+    else:
+        data = {"strategy": strategy, "variant": variant.options(), "seed": None if deals else args.seed,
+                "run": run, "interrupted": len(results) < count,
+                **(summary.to_dict() if summary else {"games": 0})}
+        print(json.dumps(data, indent=1))
+    if args.plot and results:
+        from cardtable.sim.plot import plot_png
+
+        title = f"{strategy} on {variant.name}, {len(results):,} games"
+        atomic_write_bytes(args.plot, plot_png(results, title=title))
         if not args.json:
-            color = use_color(args)
-            for number, result in enumerate(results[: args.record], 1):
-                print(_record_text(spec, result, color, args.ascii, number))
-                print()
-            print(f"{strategy} on {variant.name} ({variant.describe()})")
-            if deals is None:
-                where = f"cluster {args.cluster}" if args.cluster else f"{workers} worker{'s' if workers != 1 else ''}"
-                print(f"deals from seeds {args.seed}..{args.seed + count - 1}, {where}")
-            if done is not None:
-                print(f"resumed run {run_id}: {len(done):,} games were stored, {len(results) - len(done):,} played now")
-            if summary is not None:
-                print(summary.text())
-            if run_id is not None:
-                print(f"stored as run {run_id} ('cardtable runs show {run_id}')")
-            if args.output:
-                print(f"games written to {args.output}")
-        else:
-            data = {"strategy": strategy, "variant": variant.options(), "seed": None if deals else args.seed,
-                    "run": run_id, "interrupted": interrupted, **(summary.to_dict() if summary else {"games": 0})}
-            print(json.dumps(data, indent=1))
-        if args.plot and results:
-            from cardtable.sim.plot import plot_png
-
-            title = f"{strategy} on {variant.name}, {len(results):,} games"
-            atomic_write_bytes(args.plot, plot_png(results, title=title))
-            if not args.json:
-                print(f"plot written to {args.plot}")
-        if interrupted:
-            from cardtable.cli import interruption
-
-            what, status = interruption()
-            print(f"cardtable: {what}: kept the {len(results):,} of {count:,} games that finished{resume_hint}",
-                  file=sys.stderr)
-            return status
-        return 0
-    finally:
-        stack.close()
+            print(f"plot written to {args.plot}")
 
 
 def _cmd_runs(args: argparse.Namespace) -> int:
+    from cardtable.runs.store import ResultsStore
     from cardtable.sim.stats import money_text
-    from cardtable.sim.store import ResultsStore, default_store_path
 
-    path = args.store or default_store_path()
+    path = store_path(args)
     if not os.path.exists(path):
         if args.action == "show":
             raise UsageError(f"no run {args.id}: {path} does not exist (no runs stored yet)")

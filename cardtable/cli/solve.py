@@ -10,7 +10,6 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
@@ -18,27 +17,32 @@ from cardtable._files import atomic_write_text, check_output, read_deals_file, r
 from cardtable.cli._options import (
     add_cluster_argument,
     add_variant_arguments,
+    hinted,
+    interrupted,
     max_states,
     option_defaults,
     progress_bar,
     quiet_cluster_logs,
     refuse_rule_flags,
-    resume_command,
+    resume_hint,
     run_id,
     seconds,
     seed,
+    store_path,
     take_up_run,
     variant_from_args,
     whole_number,
     worker_count,
 )
-from cardtable.errors import CardtableError, UsageError
+from cardtable.errors import UsageError
 from cardtable.klondike.formats import load_start, read_layout
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
 
 if TYPE_CHECKING:
+    from cardtable.runs.executor import Executor
+    from cardtable.runs.stored import StoredRun
     from cardtable.solver import SolveResult
 
 __all__ = ["register"]
@@ -116,6 +120,40 @@ def _digest(deals: list[tuple[str, Position]]) -> str:
     return hashlib.sha256("\n".join(f"{label}\t{position}" for label, position in deals).encode()).hexdigest()
 
 
+def _resume_batch(args: argparse.Namespace) -> tuple[StoredRun, list[tuple[str, Position]]]:
+    """Take up a stored batch: its options go back into ``args``; returns
+    the run and its deals."""
+
+    deals: list[tuple[str, Position]] = []
+
+    def fit(params: dict[str, Any]) -> None:
+        nonlocal deals
+        args.deals, args.output = params["deals"], params["output"]
+        args.timeout, args.max_states = params["timeout"], params["max_states"]
+        deals = read_deals_file(str(args.deals))
+        if _digest(deals) != params["deals_digest"]:
+            raise UsageError(f"{args.deals}: the deals file changed since run {args.resume} started; "
+                             "it cannot be finished with other deals")
+
+    stored: StoredRun = take_up_run(args, "solve", "solves", _RESUME_OPTIONS, fit)
+    return stored, deals
+
+
+def _start_batch(args: argparse.Namespace, variant: Variant, deals: list[tuple[str, Position]],
+                 timeout: float | None) -> StoredRun:
+    """Record a new batch, with the options that finish it."""
+    from cardtable.runs.stored import StoredRun
+
+    deals_file = os.path.abspath(args.deals) if args.deals != "-" else "-"
+    params: dict[str, object] = {
+        "variant": variant.options(), "deals": deals_file, "deals_digest": _digest(deals),
+        "timeout": timeout, "max_states": args.max_states,
+        "output": os.path.abspath(args.output) if args.output not in (None, "-") else args.output}
+    return StoredRun.start(store_path(args), table="solves", kind="solve", strategy="solver",
+                           variant=variant.options(), seed=None, deals_file=deals_file, units=len(deals),
+                           params=params)
+
+
 def _cmd_batch(args: argparse.Namespace, variant: Variant | None) -> int:
     """Solve every deal of the file (or finish a stored batch). Every solved
     deal is stored as it arrives. Interrupted (Ctrl-C, SIGTERM), it keeps the
@@ -123,80 +161,31 @@ def _cmd_batch(args: argparse.Namespace, variant: Variant | None) -> int:
     none finished), says how many and how to finish, and returns 130 (143
     for SIGTERM)."""
     from cardtable.runs.cluster import open_executor
-    from cardtable.sim.store import ResultsStore, default_store_path
-    from cardtable.solver import solve_batch, summarize_solves
+    from cardtable.solver import summarize_solves
+    from cardtable.solver.batch import from_store_row
 
-    store: ResultsStore | None = None
-    run: int | None = None
-    done: dict[int, dict[str, object]] = {}
+    stored: StoredRun | None = None
     if args.resume is not None:
-        deals: list[tuple[str, Position]] = []
-
-        def fit(opened: ResultsStore, params: dict[str, Any]) -> None:
-            nonlocal deals, done
-            args.deals, args.output = params["deals"], params["output"]
-            args.timeout, args.max_states = params["timeout"], params["max_states"]
-            deals = read_deals_file(str(args.deals))
-            if _digest(deals) != params["deals_digest"]:
-                raise UsageError(f"{args.deals}: the deals file changed since run {args.resume} started; "
-                                 "it cannot be finished with other deals")
-            done = dict(opened.solves(args.resume))
-
-        store, stored = take_up_run(args, "solve", _RESUME_OPTIONS, fit)
-        run = args.resume
-        variant = Variant.from_options(dict(stored["variant"]))
+        stored, deals = _resume_batch(args)
+        variant = Variant.from_options(dict(stored.params["variant"]))
         timeout = args.timeout
     else:
         check_output(args.output)  # before the work, not after it
         deals = read_deals_file(args.deals)
         timeout = _timeout(args)
     assert variant is not None
-    stack = ExitStack()
-    try:
+    with ExitStack() as stack:
+        if stored is not None:  # marked interrupted should anything below fail
+            stack.enter_context(stored)
         executor = stack.enter_context(open_executor(args.cluster, args.workers or (None if args.cluster else 1)))
         if args.cluster is not None:
             quiet_cluster_logs()
-    except BaseException:
-        if store is not None and run is not None:
-            store.finish_run(run, "interrupted", {})
-        raise
-    with stack:
-        if store is None and not args.no_store:
-            store = stack.enter_context(ResultsStore(args.store or default_store_path()))
-            deals_file = os.path.abspath(args.deals) if args.deals != "-" else "-"
-            params: dict[str, object] = {
-                "variant": variant.options(), "deals": deals_file, "deals_digest": _digest(deals),
-                "timeout": timeout, "max_states": args.max_states,
-                "output": os.path.abspath(args.output) if args.output not in (None, "-") else args.output}
-            run = store.start_run(kind="solve", strategy="solver", variant=variant.options(), seed=None,
-                                  deals_file=deals_file, games=len(deals), params=params)
-        elif store is not None:
-            stack.callback(store.close)
-        hint = f"; finish it with '{resume_command('solve', run, args.store)}'" if run is not None else ""
-        rows = dict(done)
-
-        def keep(index: int, row: dict[str, object], advance: Callable[[int], None]) -> None:
-            rows[index] = row
-            if store is not None and run is not None:
-                store.add_solves(run, [(index, row)])
-            advance(1)
-
-        interrupted = False
-        label = "solving" + (f" (run {run}, {len(done):,} stored)" if done else "")
-        show = not args.no_progress
-        try:
-            with progress_bar(len(deals) - len(done), label, enabled=show, rate_unit="deals",
-                              transient=False) as advance:
-                try:
-                    solve_batch(deals, variant, timeout=timeout, max_states=args.max_states, executor=executor,
-                                done=done, on_solved=lambda index, row: keep(index, row, advance))
-                except KeyboardInterrupt:
-                    interrupted = True
-        except CardtableError as error:  # a lost cluster: what finished is stored
-            if store is not None and run is not None:
-                store.finish_run(run, "interrupted", {})
-                raise type(error)(f"{error}{hint}") from None
-            raise
+        if stored is None and not args.no_store:
+            stored = stack.enter_context(_start_batch(args, variant, deals, timeout))
+        done = dict(from_store_row(row) for row in stored.units()) if args.resume is not None and stored else {}
+        hint = resume_hint(stored, "solve", args)
+        with hinted(hint):
+            rows, stopped = _solve(args, deals, variant, timeout, executor, stored, done)
         ordered = [rows[index] for index in sorted(rows)]
         text = "".join(json.dumps(row) + "\n" for row in ordered)
         if args.output:
@@ -204,20 +193,42 @@ def _cmd_batch(args: argparse.Namespace, variant: Variant | None) -> int:
         else:
             sys.stdout.write(text)
         summary = summarize_solves(ordered)
-        if store is not None and run is not None:
-            store.finish_run(run, "interrupted" if interrupted else "finished", summary.to_dict())
+        if stored is not None:
+            stored.finish(summary.to_dict(), interrupted=stopped)
         print(summary.text(), file=sys.stderr)
         if done:
-            print(f"resumed run {run}: {len(done):,} deals were stored, {len(rows) - len(done):,} solved now",
-                  file=sys.stderr)
-    if interrupted:
-        from cardtable.cli import interruption
-
-        what, status = interruption()
-        print(f"cardtable: {what}: kept the {len(rows):,} of {len(deals):,} deals solved{hint}",
-              file=sys.stderr)
-        return status
+            print(f"resumed run {stored.id if stored else None}: {len(done):,} deals were stored, "
+                  f"{len(rows) - len(done):,} solved now", file=sys.stderr)
+    if stopped:
+        return interrupted(f"kept the {len(rows):,} of {len(deals):,} deals solved", hint)
     return 0
+
+
+def _solve(args: argparse.Namespace, deals: list[tuple[str, Position]], variant: Variant, timeout: float | None,
+           executor: Executor, stored: StoredRun | None,
+           done: dict[int, dict[str, object]]) -> tuple[dict[int, dict[str, object]], bool]:
+    """Solve the deals ``done`` lacks, storing each row as it arrives;
+    every row by deal index, and whether Ctrl-C (or SIGTERM) stopped it."""
+    from cardtable.solver import solve_batch
+    from cardtable.solver.batch import store_row
+
+    rows = dict(done)
+    label = "solving" + (f" (run {stored.id if stored else None}, {len(done):,} stored)" if done else "")
+    with progress_bar(len(deals) - len(done), label, enabled=not args.no_progress, rate_unit="deals",
+                      transient=False) as advance:
+
+        def keep(index: int, row: dict[str, object]) -> None:
+            rows[index] = row
+            if stored is not None:
+                stored.add([store_row(index, row)])
+            advance(1)
+
+        try:
+            solve_batch(deals, variant, timeout=timeout, max_states=args.max_states, executor=executor, done=done,
+                        on_solved=keep)
+        except KeyboardInterrupt:
+            return rows, True
+    return rows, False
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:

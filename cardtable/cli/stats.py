@@ -1,8 +1,8 @@
 """``cardtable stats``: a person's record in each Klondike variant they played,
 or (``cardtable stats kings-corner``) at each Kings Corner table.
 
-The figures come from the results store (:meth:`ResultsStore.play_stats
-<cardtable.sim.store.ResultsStore.play_stats>`), opened read-only: this
+The figures come from the results store (:func:`~cardtable.sim.played.play_stats`,
+:func:`~cardtable.sim.played.hand_stats`), opened read-only: this
 command never creates or changes a file.
 """
 
@@ -17,7 +17,7 @@ from cardtable.cli._options import add_variant_arguments, variant_from_args
 from cardtable.errors import UsageError
 
 if TYPE_CHECKING:
-    from cardtable.sim.store import HandStats, PlayStats
+    from cardtable.sim.played import HandStats, PlayStats
 
 __all__ = ["register"]
 
@@ -89,7 +89,8 @@ def _hands_table(rows: list[HandStats]) -> list[str]:
 
 
 def _cmd_kings_corner(args: argparse.Namespace) -> int:
-    from cardtable.sim.store import ResultsStore, default_store_path
+    from cardtable.runs.store import ResultsStore, default_store_path
+    from cardtable.sim.played import hand_stats
 
     flags = [f"--{name.replace('_', '-')}" for name in ("variant", *_VARIANT_FLAGS) if getattr(args, name) is not None]
     if flags:
@@ -98,7 +99,7 @@ def _cmd_kings_corner(args: argparse.Namespace) -> int:
     rows: list[HandStats] = []
     if os.path.exists(path):
         with ResultsStore(path, create=False) as store:
-            rows = [s for s in store.hand_stats() if s.hands]
+            rows = [s for s in hand_stats(store) if s.hands]
     if args.json:
         print(json.dumps([s.to_dict() for s in rows], indent=1))
     elif not rows:
@@ -109,7 +110,8 @@ def _cmd_kings_corner(args: argparse.Namespace) -> int:
 
 
 def _cmd_stats(args: argparse.Namespace) -> int:
-    from cardtable.sim.store import ResultsStore, default_store_path
+    from cardtable.runs.store import ResultsStore, default_store_path
+    from cardtable.sim.played import play_stats
 
     if args.game == "kings-corner":
         return _cmd_kings_corner(args)
@@ -119,8 +121,8 @@ def _cmd_stats(args: argparse.Namespace) -> int:
         print("[]" if args.json else f"no games played yet ({path} does not exist)")
         return 0
     with ResultsStore(path, create=False) as store:
-        label = _label(args, {s.variant for s in store.play_stats()})
-        rows = [s for s in store.play_stats(label) if s.played]
+        label = _label(args, {s.variant for s in play_stats(store)})
+        rows = [s for s in play_stats(store, label) if s.played]
     if args.json:
         print(json.dumps([s.to_dict() for s in rows], indent=1))
     elif not rows:

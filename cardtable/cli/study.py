@@ -21,11 +21,13 @@ from typing import TYPE_CHECKING
 from cardtable.cli._options import (
     add_cluster_argument,
     add_variant_arguments,
+    interrupted,
     max_states,
     progress_bar,
     quiet_cluster_logs,
     seconds,
     seed,
+    store_path,
     variant_from_args,
     whole_number,
     worker_count,
@@ -100,9 +102,7 @@ def _need_study(group: argparse.ArgumentParser) -> int:
 
 def _store_path(args: argparse.Namespace) -> str:
     """The store's path; a folder or other non-file there is refused."""
-    from cardtable.sim.store import default_store_path
-
-    path = str(args.store or default_store_path())
+    path = str(store_path(args))
     if os.path.isdir(path):
         raise StoreError(f"{path}: is a directory, not a results store")
     if os.path.exists(path) and not os.path.isfile(path):
@@ -124,8 +124,9 @@ def _cmd_winnability(args: argparse.Namespace) -> int:
     figures of the deals answered so far, says how many it kept and how to
     carry on, and returns 130 (143 for SIGTERM)."""
     from cardtable.runs.cluster import ClusterError, open_executor
-    from cardtable.sim.store import STUDY_SEED_LIMIT, ResultsStore
+    from cardtable.runs.store import ResultsStore
     from cardtable.solver.study import DEFAULT_FIRST_SEED, StudyPlan, run_winnability, winnability_report
+    from cardtable.solver.study_store import STUDY_SEED_LIMIT
 
     variant = variant_from_args(args)  # an unknown preset is a VariantError
     if args.workers is not None and args.cluster not in (None, "local"):
@@ -154,18 +155,14 @@ def _cmd_winnability(args: argparse.Namespace) -> int:
         except ClusterError as error:  # a lost scheduler: what finished is stored
             raise ClusterError(f"{error}; the deals solved are kept: run the same command to carry on") from None
         except KeyboardInterrupt:
-            from cardtable.cli import interruption
-
             advance.close()
             # Every deal that finished is stored: count them there.
             partial = winnability_report(store, variant, first_seed=first, deals=args.deals, budget=budget)
             solved_now = partial.answered - (partial.answered if answered_before is None else answered_before)
             partial = replace(partial, solved_now=solved_now)
             _print_report(partial.to_dict() if args.json else partial.text(), args.json)
-            what, status = interruption()
-            print(f"cardtable: {what}: kept the {solved_now:,} deals solved now ({partial.answered:,} of "
-                  f"{args.deals:,} answered); run the same command to carry on", file=sys.stderr)
-            return status
+            return interrupted(f"kept the {solved_now:,} deals solved now ({partial.answered:,} of {args.deals:,} "
+                               "answered)", "; run the same command to carry on")
     _print_report(report.to_dict() if args.json else report.text(), args.json)
     return 0
 
@@ -206,7 +203,7 @@ class _Progress:
 
 def _cmd_show(args: argparse.Namespace) -> int:
     """List the stored winnability studies (of one variant's rules, when named)."""
-    from cardtable.sim.store import ResultsStore
+    from cardtable.runs.store import ResultsStore
     from cardtable.solver.study import stored_winnability
 
     rules = None

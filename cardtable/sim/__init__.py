@@ -6,7 +6,8 @@
 - :mod:`cardtable.sim.fast`: the compiled ``priority`` kernel;
 - :mod:`cardtable.sim.stats`, :mod:`cardtable.sim.compare`: summaries with
   95% intervals, strategies side by side;
-- :mod:`cardtable.sim.store`: the results store; :mod:`cardtable.sim.plot`: pictures.
+- :mod:`cardtable.sim.played`: a person's games and hands and their statistics, in the
+  results store (:mod:`cardtable.runs.store`); :mod:`cardtable.sim.plot`: pictures.
 
 Every game is played through :func:`cardtable.game.play_out` (unless the
 compiled kernel plays it), and runs are carried out on :mod:`cardtable.runs`

@@ -20,10 +20,12 @@ finished match are left out of the match figures.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 from cardtable.bots.kings_corner import make_bot
 from cardtable.kings_corner.errors import TableError
@@ -56,6 +58,23 @@ class HandResult:
     winner: int | None
     penalties: tuple[int, ...]
     turns: int
+
+    def to_row(self) -> tuple[object, ...]:
+        """The hand as a row of the results store's ``hands`` table (the
+        seating and the penalties as JSON)."""
+        return (self.index, json.dumps(list(self.seating)), self.winner, json.dumps(list(self.penalties)), self.turns)
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> HandResult:
+        """The hand of a row of :meth:`to_row`.
+
+        >>> hand = HandResult(3, (1, 0), 0, (0, 7), 22)
+        >>> HandResult.from_row(hand.to_row()) == hand
+        True
+        """
+        index, seating, winner, penalties, turns = row
+        return cls(int(index), tuple(json.loads(seating)), None if winner is None else int(winner),
+                   tuple(json.loads(penalties)), int(turns))
 
 
 def _session(players: Sequence[str], index: int, seed: int) -> KingsCornerSession:

@@ -12,11 +12,12 @@ every game shares, unless the compiled kernel plays it (:func:`uses_kernel`).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from itertools import pairwise
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from cardtable.bots.klondike import make_player
 from cardtable.cards import MAX_SEED, CardError
@@ -124,6 +125,27 @@ class Batch:
         return cls([r.index for r in results], [r.foundation for r in results], [r.score for r in results],
                    [r.moves for r in results] if keep_moves else None,
                    [r.deal for r in results] if keep_deals else None)
+
+    def rows(self, variant: Variant) -> list[tuple[object, ...]]:
+        """The games as rows of the results store's ``games`` table (index,
+        deal, won, foundation, net, moves made, points, moves as JSON), the
+        net under ``variant``'s scoring; deal strings and moves only when
+        the batch carries them."""
+        deals = self.deals if self.deals is not None else [None] * len(self)
+        moves = self.moves if self.moves is not None else [None] * len(self)
+        return [(i, d, int(f == 52), f, variant.scoring.money(f), None if m is None else len(m), score,
+                 None if m is None else json.dumps(list(m)))
+                for i, d, f, m, score in zip(self.indices, deals, self.foundation, moves, self.score, strict=True)]
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[Sequence[Any]]) -> Batch:
+        """The games of :meth:`rows` back as one batch, in the rows' order
+        (with moves and deal strings when every game kept them)."""
+        moves = [tuple(json.loads(detail)) if detail is not None else None for *_, detail in rows]
+        deals = [deal for _, deal, *_ in rows]
+        return cls([int(row[0]) for row in rows], [int(row[3]) for row in rows], [int(row[6] or 0) for row in rows],
+                   [m for m in moves if m is not None] if rows and None not in moves else None,
+                   [str(d) for d in deals] if rows and None not in deals else None)
 
 
 class Results(Sequence[GameResult]):

@@ -3,7 +3,9 @@
 Deals go to an :class:`~cardtable.runs.executor.Executor` one a unit by
 default (a solve can take a long time), or ``chunk`` at a time, and each row
 is ``{"deal": label, **SolveResult.to_dict()}``. A batch can be finished
-later: given the rows already solved (``done``), only the other deals run.
+later: given the rows already solved (``done``), only the other deals run;
+:func:`store_row` and :func:`from_store_row` turn a row into the results
+store's ``solves`` row and back.
 
 Under a state budget alone (``max_states``, no ``timeout``) every answer, its
 moves and its states are the same on any machine and any worker; only the
@@ -21,10 +23,12 @@ seconds vary. With a ``timeout``, a deal near the limit may come out
 
 from __future__ import annotations
 
+import json
 import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
+from typing import Any
 
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
@@ -32,7 +36,7 @@ from cardtable.runs.executor import Executor, LocalExecutor
 from cardtable.solver.search import solve
 from cardtable.stats import wilson
 
-__all__ = ["CLUSTER_CHUNK", "SolveSummary", "solve_batch", "summarize_solves"]
+__all__ = ["CLUSTER_CHUNK", "SolveSummary", "from_store_row", "solve_batch", "store_row", "summarize_solves"]
 
 
 #: Deals a unit on a cluster: a Dask task costs a few milliseconds to hand
@@ -159,3 +163,27 @@ def summarize_solves(rows: Iterable[dict[str, object]]) -> SolveSummary:
         median_seconds=statistics.median(times) if times else None,
         mean_seconds=statistics.fmean(times) if times else None,
     )
+
+
+def store_row(index: int, row: Mapping[str, object]) -> tuple[object, ...]:
+    """Deal ``index``'s ``row`` (as :func:`solve_batch` gives it) as a row of
+    the results store's ``solves`` table (the moves as JSON).
+
+    >>> row = {"deal": "5", "result": "won", "moves": ["D", "W1"], "states": 40, "seconds": 0.25}
+    >>> store_row(0, row)
+    (0, '5', 'won', '["D", "W1"]', 40, 0.25, None)
+    >>> from_store_row(store_row(0, row)) == (0, row)
+    True
+    """
+    return (index, str(row["deal"]), str(row["result"]), json.dumps(row.get("moves", [])),
+            int(row["states"]), float(row["seconds"]), row.get("reason"))  # type: ignore[call-overload, arg-type]
+
+
+def from_store_row(values: Sequence[Any]) -> tuple[int, dict[str, object]]:
+    """``(index, row)`` of a row of :func:`store_row`."""
+    index, deal, result, moves, states, seconds, reason = values
+    row: dict[str, object] = {"deal": deal, "result": result, "moves": json.loads(moves), "states": int(states),
+                              "seconds": float(seconds)}
+    if reason:
+        row["reason"] = reason
+    return int(index), row

@@ -9,8 +9,7 @@ the bounds on the share of all deals whatever the undecided ones are, and
 the seconds a deal took (:class:`WinnabilityReport`).
 
 Each deal is kept in the results store the moment it is solved
-(:meth:`ResultsStore.add_study_deal
-<cardtable.sim.store.ResultsStore.add_study_deal>`), keyed by the rules that
+(:func:`~cardtable.solver.study_store.add_study_deal`), keyed by the rules that
 decide winnability (:attr:`~cardtable.klondike.Variant.winnability_key`: the
 draw, the passes, what fills an empty pile and foundation return; not the
 preset's name nor the scoring),
@@ -29,7 +28,7 @@ does no I/O of its own: everything goes through the store.
 
 >>> import tempfile, pathlib
 >>> from cardtable.klondike import Variant
->>> from cardtable.sim.store import ResultsStore
+>>> from cardtable.runs.store import ResultsStore
 >>> store = ResultsStore(pathlib.Path(tempfile.mkdtemp()) / "results.sqlite")
 >>> budget = Budget(max_states=50_000)
 >>> report = run_winnability(store, Variant.preset("thoughtful1"), first_seed=2, deals=3, budget=budget)
@@ -54,14 +53,23 @@ from typing import cast
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
 from cardtable.runs.executor import Executor
-from cardtable.sim.store import STUDY_SEED_LIMIT, ResultsStore, StudyDeal, StudyInfo
+from cardtable.runs.store import ResultsStore
 from cardtable.solver.search import SolverError, default_max_states
+from cardtable.solver.study_store import (
+    STUDY_SEED_LIMIT,
+    StudyDeal,
+    StudyInfo,
+    add_study_deal,
+    record_study,
+    studies,
+    study_deals,
+)
 from cardtable.stats import wilson
 
 __all__ = ["DEFAULT_FIRST_SEED", "KIND", "Budget", "StudyPlan", "WinnabilityReport", "plan_study", "run_winnability",
            "stored_winnability", "winnability_report"]
 
-#: The kind of study this module keeps (:attr:`StudyInfo.kind <cardtable.sim.store.StudyInfo.kind>`).
+#: The kind of study this module keeps (:attr:`StudyInfo.kind <cardtable.solver.study_store.StudyInfo.kind>`).
 KIND = "winnability"
 
 #: The first deal of a study unless told: deal number 1.
@@ -301,7 +309,7 @@ def winnability_report(store: ResultsStore, variant: Variant, *, first_seed: int
     answered yet are ``pending``)."""
     rules = variant.winnability_key
     seeds = _seeds(first_seed, deals)
-    plan = plan_study(store.study_deals(rules, seeds.start, seeds.stop - 1), seeds, budget)
+    plan = plan_study(study_deals(store, rules, seeds.start, seeds.stop - 1), seeds, budget)
     return _report(variant.label, rules, first_seed, deals, budget, plan, solved_now, wall_seconds)
 
 
@@ -325,9 +333,9 @@ def run_winnability(store: ResultsStore, variant: Variant, *, first_seed: int = 
     began = clock()
     rules = variant.winnability_key
     seeds = _seeds(first_seed, deals)
-    store.record_study(kind=KIND, rules=rules, label=variant.label, first_seed=first_seed, deals=deals,
-                       timeout=budget.timeout, max_states=budget.max_states)
-    plan = plan_study(store.study_deals(rules, seeds.start, seeds.stop - 1), seeds, budget)
+    record_study(store, kind=KIND, rules=rules, label=variant.label, first_seed=first_seed, deals=deals,
+                 timeout=budget.timeout, max_states=budget.max_states)
+    plan = plan_study(study_deals(store, rules, seeds.start, seeds.stop - 1), seeds, budget)
     if on_start is not None:
         on_start(plan)
     answers = dict(plan.answers)
@@ -339,7 +347,7 @@ def run_winnability(store: ResultsStore, variant: Variant, *, first_seed: int = 
         deal = StudyDeal(rules, todo[index], budget.timeout, budget.max_states, str(row["result"]),
                          int(cast(int, row["states"])), float(cast(float, row["seconds"])),
                          str(row.get("reason") or ""), line)
-        store.add_study_deal(deal)
+        add_study_deal(store, deal)
         answers[deal.seed] = deal
         if on_deal is not None:
             on_deal(deal)
@@ -356,9 +364,9 @@ def stored_winnability(store: ResultsStore, rules: str | None = None) -> list[tu
     """Every winnability study listed in ``store`` (under ``rules``, when
     given), oldest first, each with its figures from the stored deals."""
     found = []
-    for info in store.studies(KIND, rules):
+    for info in studies(store, KIND, rules):
         seeds = _seeds(info.first_seed, info.deals)
         budget = Budget(info.timeout, info.max_states)
-        plan = plan_study(store.study_deals(info.rules, seeds.start, seeds.stop - 1), seeds, budget)
+        plan = plan_study(study_deals(store, info.rules, seeds.start, seeds.stop - 1), seeds, budget)
         found.append((info, _report(info.label, info.rules, info.first_seed, info.deals, budget, plan, 0, None)))
     return found

@@ -23,7 +23,8 @@ from cardtable.kings_corner.game import KingsCornerGame
 from cardtable.kings_corner.record import HandRecord
 from cardtable.kings_corner.session import derive_seed
 from cardtable.kings_corner.table import PilePosition
-from cardtable.sim.store import ResultsStore
+from cardtable.runs.store import ResultsStore
+from cardtable.sim.played import hand_stats, played_hands
 
 Script = Callable[[Pilot[None], KingsCornerApp], Awaitable[None]]
 N, E, S, W = PilePosition.N, PilePosition.E, PilePosition.S, PilePosition.W
@@ -310,8 +311,8 @@ def test_each_finished_hand_and_the_match_count_in_the_statistics(tmp_path: Path
 
     drive(new_app(target=1, stats_path=store), script)
     with ResultsStore(store, create=False) as results:
-        (played,) = results.played_hands()
-        (stats,) = results.hand_stats()
+        (played,) = played_hands(results)
+        (stats,) = hand_stats(results)
     assert played.label == "3 expert bots, to 1 point" and played.match_seed == str(SEED) and played.hand == 1
     assert played.match_won is not None and stats.matches == 1 and stats.hands == 1
     assert played.won == (played.penalty == 0)

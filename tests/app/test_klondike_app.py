@@ -515,7 +515,8 @@ def test_the_table_in_ascii_and_in_unicode(tmp_path: Path) -> None:
 
 
 def test_finished_and_abandoned_games_count_in_the_statistics(tmp_path: Path) -> None:
-    from cardtable.sim.store import ResultsStore
+    from cardtable.runs.store import ResultsStore
+    from cardtable.sim.played import play_stats, played_games
 
     store = tmp_path / "results.sqlite"
     position = layout(["Kh Qc", "Kc"], stock="Qh", foundation=(11, 13, 11, 13))
@@ -530,8 +531,8 @@ def test_finished_and_abandoned_games_count_in_the_statistics(tmp_path: Path) ->
 
     drive(new_app(tmp_path, KlondikeGame(position, variant), stats_path=store), win_then_abandon)
     with ResultsStore(store, create=False) as results:
-        (stats,) = results.play_stats(variant.label)
-        games = results.played_games()
+        (stats,) = play_stats(results, variant.label)
+        games = played_games(results)
     assert (stats.played, stats.won, stats.current_streak, stats.best_streak) == (2, 1, 0, 1)
     assert stats.fewest_moves == 5 and [g.won for g in games] == [True, False]  # D, W>F, then three fly home
     assert games[1].start == Position.from_seed(8).deal_string() and games[1].moves == 1

@@ -34,7 +34,8 @@ from cardtable.app.kings_corner import KingsCornerApp
 from cardtable.app.klondike import KlondikeApp
 from cardtable.app.screens import TextScreen
 from cardtable.klondike import KlondikeGame, Position, Variant
-from cardtable.sim.store import PlayedGame, ResultsStore
+from cardtable.runs.store import ResultsStore
+from cardtable.sim.played import PlayedGame, record_played
 
 SnapCompare = Callable[..., bool]
 
@@ -157,7 +158,7 @@ def test_klondike_statistics(snap_compare: SnapCompare, tmp_path: Path, size: tu
              (draw3, False, 61.0, 22, 3)]
     with ResultsStore(store) as results:
         for number, (variant, won, seconds, moves, foundation) in enumerate(games):
-            results.record_played(PlayedGame.of(variant, start=Position.from_seed(number).deal_string(), won=won,
+            record_played(results, PlayedGame.of(variant, start=Position.from_seed(number).deal_string(), won=won,
                                                 seconds=seconds, moves=moves, foundation=foundation,
                                                 finished=f"2026-01-0{number + 1} 12:00:00"))
     app = klondike(tmp_path, seven(), stats_path=store)

@@ -11,8 +11,9 @@ from pathlib import Path
 from cluster.dask_helpers import Cluster, cardtable, finish
 
 from cardtable.klondike import Variant
-from cardtable.sim.store import ResultsStore
+from cardtable.runs.store import ResultsStore
 from cardtable.solver.study import Budget, run_winnability
+from cardtable.solver.study_store import study_deals
 
 
 def test_a_study_on_the_cluster_matches_a_local_one(cluster: Cluster, tmp_path: Path) -> None:
@@ -31,7 +32,7 @@ def test_a_study_on_the_cluster_matches_a_local_one(cluster: Cluster, tmp_path: 
     with ResultsStore(tmp_path / "local.sqlite") as local:
         expected = run_winnability(local, variant, first_seed=20, deals=16, budget=Budget(max_states=50_000))
         rules = variant.winnability_key
-        assert answers == [(deal.seed, deal.result, deal.states) for deal in local.study_deals(rules, 20, 35)]
+        assert answers == [(deal.seed, deal.result, deal.states) for deal in study_deals(local, rules, 20, 35)]
     for key in ("won", "unwinnable", "undecided", "winnable_low", "winnable_high"):
         assert report[key] == expected.to_dict()[key]
     status, out, err = finish(cardtable(tmp_path, *command), timeout=120)

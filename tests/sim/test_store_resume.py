@@ -15,11 +15,17 @@ import pytest
 
 from cardtable.errors import StoreError
 from cardtable.klondike import Variant
-from cardtable.sim.match import run_hands
+from cardtable.runs.store import SCHEMA_VERSION, ResultsStore
+from cardtable.sim.match import HandResult, run_hands
 from cardtable.sim.runner import Batch, RunSpec, play_batch, run_games
-from cardtable.sim.store import SCHEMA_VERSION, ResultsStore
+from cardtable.solver.batch import from_store_row, store_row
 
 DRAW1 = Variant.preset("draw1")
+
+
+def _games(store: ResultsStore, run: int) -> list[tuple[int, bool, int, int]]:
+    """(index, won, foundation, net) of every stored game of a run."""
+    return [(index, bool(won), foundation, net) for index, _, won, foundation, net, *_ in store.units("games", run)]
 
 #: A store as the first cardtable made it: no process columns, no params,
 #: no points or moves per game, no played games, solves or hands, version 0.
@@ -48,10 +54,10 @@ def test_a_unit_stored_twice_is_kept_once(tmp_path: Path) -> None:
     with ResultsStore(tmp_path / "s.sqlite") as store:
         run = store.start_run(kind="simulate", strategy="greedy", variant=DRAW1.options(), seed=3, deals_file=None,
                               games=6, params={"seed": 3})
-        store.add_games(run, Batch.of(games[:4], keep_moves=True, keep_deals=True), DRAW1)
-        store.add_games(run, Batch.of(games[2:], keep_moves=True, keep_deals=True), DRAW1)  # 2 and 3 again
+        store.add_units("games", run, Batch.of(games[:4], keep_moves=True, keep_deals=True).rows(DRAW1))
+        store.add_units("games", run, Batch.of(games[2:], keep_moves=True, keep_deals=True).rows(DRAW1))  # 2, 3 again
         assert store.run(run).games_played == 6
-        batch = store.game_batch(run)
+        batch = Batch.from_rows(store.units("games", run))
     assert batch.indices == list(range(6))
     assert batch.results(DRAW1) == games  # moves, deals and points come back as played
     with sqlite3.connect(tmp_path / "s.sqlite") as db, pytest.raises(sqlite3.IntegrityError):
@@ -77,15 +83,15 @@ def test_solved_deals_and_hands_round_trip(tmp_path: Path) -> None:
     with ResultsStore(tmp_path / "s.sqlite") as store:
         solve_run = store.start_run(kind="solve", strategy="solver", variant=DRAW1.options(), seed=None,
                                     deals_file="deals.txt", games=3, params={"timeout": None})
-        store.add_solves(solve_run, rows)
-        store.add_solves(solve_run, rows[:1])
+        store.add_units("solves", solve_run, [store_row(index, row) for index, row in rows])
+        store.add_units("solves", solve_run, [store_row(index, row) for index, row in rows[:1]])
         match_run = store.start_run(kind="kings-corner", strategy="greedy,random", variant={"name": "kings-corner"},
                                     seed=2, deals_file=None, games=5, params={"players": "greedy,random"})
-        store.add_hands(match_run, hands[3:])
-        store.add_hands(match_run, hands)
+        store.add_units("hands", match_run, [hand.to_row() for hand in hands[3:]])
+        store.add_units("hands", match_run, [hand.to_row() for hand in hands])
     with ResultsStore(tmp_path / "s.sqlite", create=False) as store:
-        assert store.solves(solve_run) == rows
-        assert store.hands(match_run) == hands
+        assert [from_store_row(row) for row in store.units("solves", solve_run)] == rows
+        assert [HandResult.from_row(row) for row in store.units("hands", match_run)] == hands
         assert [run.games_played for run in store.runs()] == [5, 2]
 
 
@@ -106,7 +112,7 @@ def test_resume_run_checks_the_run(tmp_path: Path) -> None:
 
 def test_a_run_whose_process_was_killed_can_be_resumed(tmp_path: Path) -> None:
     path = tmp_path / "s.sqlite"
-    code = ("import sys; from cardtable.sim.store import ResultsStore; "
+    code = ("import sys; from cardtable.runs.store import ResultsStore; "
             f"s = ResultsStore({str(path)!r}); s.start_run(kind='simulate', strategy='greedy', variant={{}}, "
             "seed=1, deals_file=None, games=3, params={'seed': 1}); s.close()")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)  # its process is gone now
@@ -122,18 +128,18 @@ def test_an_old_store_reads_as_before_and_is_upgraded_in_place(tmp_path: Path) -
     before = path.read_bytes()
     with ResultsStore(path, create=False) as store:  # read-only: nothing changes
         assert [(run.id, run.status, run.games_played) for run in store.runs()] == [(1, "finished", 2)]
-        assert store.games(1) == [(0, False, 7, -17), (1, True, 52, 208)]
-        assert store.game_batch(1).foundation == [7, 52]
-        assert store.solves(1) == [] and store.hands(1) == []
+        assert _games(store, 1) == [(0, False, 7, -17), (1, True, 52, 208)]
+        assert Batch.from_rows(store.units("games", 1)).foundation == [7, 52]
+        assert store.units("solves", 1) == [] and store.units("hands", 1) == []
         assert store.run_params(1) is None
     assert path.read_bytes() == before
     with ResultsStore(path) as store:  # writable: upgraded, old rows kept
-        assert store.games(1) == [(0, False, 7, -17), (1, True, 52, 208)]
+        assert _games(store, 1) == [(0, False, 7, -17), (1, True, 52, 208)]
         with pytest.raises(StoreError, match="stored by an older cardtable"):
             store.resume_run(1, "simulate")
         run = store.start_run(kind="simulate", strategy="greedy", variant=DRAW1.options(), seed=1,
                               deals_file=None, games=2, params={"seed": 1})
-        store.add_games(run, Batch.of(play_batch(RunSpec("greedy", DRAW1), range(2)), True, True), DRAW1)
+        store.add_units("games", run, Batch.of(play_batch(RunSpec("greedy", DRAW1), range(2)), True, True).rows(DRAW1))
         assert store.run_params(run) == {"seed": 1}
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)

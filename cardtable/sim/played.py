@@ -1,0 +1,294 @@
+"""A person's games and Kings Corner hands, and their statistics, in the
+results store (:mod:`cardtable.runs.store`).
+
+A person's Klondike games (:class:`PlayedGame`, one row each, written by
+:func:`record_played`) are kept under their variant's label
+(:attr:`Variant.label <cardtable.klondike.Variant.label>`), and
+:func:`play_stats` sums them up per label (:class:`PlayStats`). A person's
+Kings Corner hands (:class:`PlayedHand`, written by :func:`record_hand`)
+are kept under their table's label (:func:`kings_corner_label`), and
+:func:`hand_stats` sums them up (:class:`HandStats`): hands and matches
+played and won, the mean penalty, and streaks of matches won. A store made
+before played games (or hands) were kept gains their table the first time
+it is opened for writing; read-only, it simply has none.
+
+>>> import tempfile, pathlib
+>>> from cardtable.klondike import Variant
+>>> from cardtable.runs.store import ResultsStore
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "results.sqlite"
+>>> draw1 = Variant.preset("draw1")
+>>> with ResultsStore(path) as store:
+...     for won in (True, False, True, True):
+...         record_played(store, PlayedGame.of(draw1, start="seed 7", won=won, seconds=200.0 if won else 30.0,
+...                                            moves=120 if won else 15, foundation=52 if won else 4))
+>>> with ResultsStore(path, create=False) as store:
+...     stats, = play_stats(store)
+>>> (stats.variant, stats.played, stats.won, stats.current_streak, stats.best_streak, stats.fewest_moves)
+('draw1', 4, 3, 2, 2, 120)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from cardtable.klondike.variant import Variant
+from cardtable.runs.store import ResultsStore
+
+__all__ = ["HandStats", "PlayStats", "PlayedGame", "PlayedHand", "hand_stats", "kings_corner_label", "play_stats",
+           "played_games", "played_hands", "record_hand", "record_played"]
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """One game a person played to its end (won, or given up).
+
+    ``variant`` is the label of :attr:`~cardtable.klondike.Variant.label` and ``options`` the
+    variant's :meth:`~cardtable.klondike.variant.Variant.options`; ``start``
+    is the deal or position string the game began from; ``seconds`` the time
+    it took, ``moves`` the moves made and ``foundation`` the cards on the
+    foundations at the end (52 exactly when ``won``). ``finished`` is when it
+    ended (``YYYY-MM-DD HH:MM:SS``, local time); left empty, the store fills
+    it in. :meth:`of` builds one from a :class:`Variant`.
+
+    A value that cannot describe a game raises :class:`ValueError` when built.
+    """
+
+    variant: str
+    options: dict[str, object]
+    start: str
+    won: bool
+    seconds: float
+    moves: int
+    foundation: int
+    finished: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.variant:
+            raise ValueError("a played game needs its variant's label")
+        if isinstance(self.moves, bool) or not isinstance(self.moves, int) or self.moves < 0:
+            raise ValueError(f"moves must be a whole number >= 0, not {self.moves!r}")
+        if isinstance(self.foundation, bool) or not isinstance(self.foundation, int) \
+                or not 0 <= self.foundation <= 52:
+            raise ValueError(f"foundation must be a whole number from 0 to 52, not {self.foundation!r}")
+        if not isinstance(self.seconds, int | float) or not math.isfinite(self.seconds) or self.seconds < 0:
+            raise ValueError(f"seconds must be a number >= 0, not {self.seconds!r}")
+        if self.won != (self.foundation == 52):
+            raise ValueError(f"a game is won exactly when all 52 cards are on the foundations "
+                             f"(won={self.won!r}, foundation={self.foundation})")
+        try:
+            json.dumps(self.options)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"the variant options must be plain JSON values: {error}") from None
+
+    @classmethod
+    def of(cls, variant: Variant, *, start: str, won: bool, seconds: float, moves: int, foundation: int,
+           finished: str = "") -> PlayedGame:
+        """A played game of ``variant``, its label and options filled in."""
+        return cls(variant.label, variant.options(), start, won, seconds, moves, foundation, finished)
+
+    def to_row(self) -> dict[str, object]:
+        """The game as a row of the store's ``played`` table, stamped with
+        the time now when its ``finished`` is empty."""
+        return {"finished": self.finished or _now(), "variant": self.variant, "options": json.dumps(self.options),
+                "start": self.start, "won": int(self.won), "seconds": float(self.seconds), "moves": self.moves,
+                "foundation": self.foundation}
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> PlayedGame:
+        """The game of a row of the ``played`` table's :data:`_GAME_COLUMNS`."""
+        finished, label, options, start, won, seconds, moves, foundation = row
+        return cls(str(label), json.loads(str(options)), str(start), bool(won), float(seconds), int(moves),
+                   int(foundation), str(finished))
+
+
+@dataclass(frozen=True)
+class PlayStats:
+    """A person's record in one variant (by label).
+
+    ``current_streak`` counts the wins in a row up to the latest game (0 when
+    it was lost), ``best_streak`` the longest run of wins; ``best_seconds`` is
+    the fastest win and ``fewest_moves`` the fewest moves in a win (each None
+    before the first win). ``win_rate`` is ``won / played`` (0.0 before any
+    game).
+    """
+
+    variant: str
+    played: int
+    won: int
+    win_rate: float
+    current_streak: int
+    best_streak: int
+    best_seconds: float | None
+    fewest_moves: int | None
+
+    def to_dict(self) -> dict[str, object]:
+        """The figures as a plain dictionary (for JSON)."""
+        return asdict(self)
+
+
+def kings_corner_label(opponents: int, level: str, target: int) -> str:
+    """The name a person's Kings Corner hands are kept under: the table.
+
+    >>> kings_corner_label(3, "strategic", 25)
+    '3 strategic bots, to 25 points'
+    """
+    return f"{opponents} {level} bot{'s' if opponents != 1 else ''}, to {target} point{'s' if target != 1 else ''}"
+
+
+@dataclass(frozen=True)
+class PlayedHand:
+    """One Kings Corner hand a person played to its end.
+
+    ``label`` names the table (:func:`kings_corner_label`), ``match_seed``
+    the match and ``hand`` the hand in it (from 1); ``won`` says whether
+    they emptied their hand first, ``penalty`` is their penalty points in
+    the hand and ``seconds`` the time it took. On the match's last hand
+    ``match_won`` says whether their total was the lowest (a tie shares
+    the win); else it is None. ``finished`` as in :class:`PlayedGame`.
+
+    A value that cannot describe a hand raises :class:`ValueError` when built.
+    """
+
+    label: str
+    match_seed: str
+    hand: int
+    won: bool
+    penalty: int
+    seconds: float
+    match_won: bool | None = None
+    finished: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.label:
+            raise ValueError("a played hand needs its table's label")
+        for name in ("hand", "penalty"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < (1 if name == "hand" else 0):
+                raise ValueError(f"{name} must be a whole number >= {1 if name == 'hand' else 0}, not {value!r}")
+        if not math.isfinite(self.seconds) or self.seconds < 0:
+            raise ValueError(f"seconds must be a finite number >= 0, not {self.seconds!r}")
+        if self.won and self.penalty:
+            raise ValueError("a hand emptied first has no penalty points")
+
+    def to_row(self) -> dict[str, object]:
+        """The hand as a row of the store's ``played_hands`` table, stamped
+        with the time now when its ``finished`` is empty."""
+        return {"finished": self.finished or _now(), "label": self.label, "match_seed": self.match_seed,
+                "hand": self.hand, "won": int(self.won), "penalty": self.penalty, "seconds": float(self.seconds),
+                "match_won": None if self.match_won is None else int(self.match_won)}
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> PlayedHand:
+        """The hand of a row of the ``played_hands`` table's :data:`_HAND_COLUMNS`."""
+        label, seed, number, won, penalty, seconds, match_won, finished = row
+        return cls(str(label), str(seed), int(number), bool(won), int(penalty), float(seconds),
+                   None if match_won is None else bool(match_won), str(finished))
+
+
+@dataclass(frozen=True)
+class HandStats:
+    """A person's record at one Kings Corner table: hands played and won,
+    the mean penalty a hand, matches finished and won, and the current and
+    best streak of matches won."""
+
+    label: str
+    hands: int
+    hands_won: int
+    mean_penalty: float
+    matches: int
+    matches_won: int
+    match_win_rate: float
+    current_streak: int
+    best_streak: int
+
+    def to_dict(self) -> dict[str, object]:
+        """The figures as plain JSON values."""
+        return dict(self.__dict__)
+
+
+def _hand_stats(label: str, hands: list[tuple[bool, int, bool | None]]) -> HandStats:
+    """Sum up ``(won, penalty, match_won)`` of one table's hands, oldest first."""
+    matches = [match_won for _, _, match_won in hands if match_won is not None]
+    streak = best = 0
+    for match_won in matches:
+        streak = streak + 1 if match_won else 0
+        best = max(best, streak)
+    return HandStats(
+        label=label, hands=len(hands), hands_won=sum(won for won, _, _ in hands),
+        mean_penalty=sum(p for _, p, _ in hands) / len(hands) if hands else 0.0,
+        matches=len(matches), matches_won=sum(matches), match_win_rate=sum(matches) / len(matches) if matches else 0.0,
+        current_streak=streak, best_streak=best)
+
+
+def _play_stats(label: str, games: list[tuple[bool, float, int]]) -> PlayStats:
+    """Sum up ``(won, seconds, moves)`` of one label's games, oldest first."""
+    streak = best = 0
+    for won, _, _ in games:
+        streak = streak + 1 if won else 0
+        best = max(best, streak)
+    wins = [(seconds, moves) for won, seconds, moves in games if won]
+    return PlayStats(
+        variant=label, played=len(games), won=len(wins), win_rate=len(wins) / len(games) if games else 0.0,
+        current_streak=streak, best_streak=best,
+        best_seconds=min(s for s, _ in wins) if wins else None,
+        fewest_moves=min(m for _, m in wins) if wins else None)
+
+
+#: The columns of :meth:`PlayedGame.from_row` and :meth:`PlayedHand.from_row`.
+_GAME_COLUMNS = ("finished", "variant", "options", "start", "won", "seconds", "moves", "foundation")
+_HAND_COLUMNS = ("label", "match_seed", "hand", "won", "penalty", "seconds", "match_won", "finished")
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def record_played(store: ResultsStore, game: PlayedGame) -> None:
+    """Keep one game a person played (in one transaction), stamping it
+    with the time now when its ``finished`` is empty."""
+    store.append("played", game.to_row(), action="record a played game")
+
+
+def played_games(store: ResultsStore, variant: str | None = None) -> list[PlayedGame]:
+    """Every played game (or those of one variant label), oldest first."""
+    where = None if variant is None else {"variant": variant}
+    return [PlayedGame.from_row(row)
+            for row in store.select("played", _GAME_COLUMNS, where=where, action="read played games")]
+
+
+def play_stats(store: ResultsStore, variant: str | None = None) -> list[PlayStats]:
+    """A person's record in each variant label played, ordered by label;
+    given a label, just that one (all zeros when it was never played)."""
+    games: dict[str, list[tuple[bool, float, int]]] = {} if variant is None else {variant: []}
+    where = None if variant is None else {"variant": variant}
+    for label, won, seconds, moves in store.select("played", ("variant", "won", "seconds", "moves"), where=where,
+                                                   action="read played games"):
+        games.setdefault(str(label), []).append((bool(won), float(seconds), int(moves)))
+    return [_play_stats(label, games[label]) for label in sorted(games)]
+
+
+def record_hand(store: ResultsStore, hand: PlayedHand) -> None:
+    """Keep one Kings Corner hand a person played (in one transaction),
+    stamped with the time now when its ``finished`` is empty."""
+    store.append("played_hands", hand.to_row(), action="record a played hand")
+
+
+def played_hands(store: ResultsStore, label: str | None = None) -> list[PlayedHand]:
+    """Every Kings Corner hand a person played (or those at one table), oldest first."""
+    where = None if label is None else {"label": label}
+    return [PlayedHand.from_row(row)
+            for row in store.select("played_hands", _HAND_COLUMNS, where=where, action="read played hands")]
+
+
+def hand_stats(store: ResultsStore, label: str | None = None) -> list[HandStats]:
+    """A person's record at each Kings Corner table played, ordered by
+    label; given a label, just that one (all zeros when never played)."""
+    hands: dict[str, list[tuple[bool, int, bool | None]]] = {} if label is None else {label: []}
+    for hand in played_hands(store, label):
+        hands.setdefault(hand.label, []).append((hand.won, hand.penalty, hand.match_won))
+    return [_hand_stats(name, hands[name]) for name in sorted(hands)]
