@@ -21,12 +21,16 @@ of their own. The library never imports what registers into it.
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
-__all__ = ["StrategyResolvers", "is_policy_name"]
+__all__ = ["Resolver", "StrategyResolvers", "is_policy_name"]
 
 P = TypeVar("P")
+
+#: A resolver as registered: the predicate on a name, and the maker of a player from the name and a seed.
+Resolver = tuple[Callable[[str], bool], Callable[[str, int], P]]
 
 #: How to install what policies need, for the errors that say so.
 _RL_HINT = 'pip install "cardtable[rl]"'
@@ -67,7 +71,7 @@ class StrategyResolvers(Generic[P]):
 
     def __init__(self, game: str) -> None:
         self.game = game
-        self._resolvers: list[tuple[Callable[[str], bool], Callable[[str, int], P]]] = []
+        self._resolvers: list[Resolver[P]] = []
 
     def __repr__(self) -> str:
         count = len(self._resolvers)
@@ -87,3 +91,37 @@ class StrategyResolvers(Generic[P]):
             if accepts(name):
                 return resolver(name, seed)
         return None
+
+    def portable(self) -> tuple[Resolver[P], ...]:
+        """The registered resolvers that can travel to another process with
+        its work (those that pickle: functions defined at a module's top
+        level). Another process starts with an empty registry unless it was
+        forked: a Dask worker or a spawned process gets the resolvers with
+        each unit and :meth:`adopt` registers them there (unpickling a
+        function imports its module, which may register it itself)."""
+        travelling: list[Resolver[P]] = []
+        for pair in self._resolvers:
+            try:
+                pickle.dumps(pair)
+            except (pickle.PicklingError, AttributeError, TypeError):
+                continue
+            travelling.append(pair)
+        return tuple(travelling)
+
+    def adopt(self, resolvers: tuple[Resolver[P], ...]) -> None:
+        """Register ``resolvers`` (from :meth:`portable`) that this process
+        does not have yet.
+
+        >>> here = StrategyResolvers[str]("example")
+        >>> here.register(is_policy_name, lambda name, seed: name)
+        >>> here.portable()  # a lambda cannot travel
+        ()
+        >>> import operator
+        >>> here.register(is_policy_name, operator.mul)  # a top-level function travels
+        >>> there = StrategyResolvers[str]("example")
+        >>> there.adopt(here.portable())
+        >>> there.resolve("echo:", seed=2)
+        'echo:echo:'
+        """
+        for accepts, resolver in resolvers:
+            self.register(accepts, resolver)

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from cardtable.bots.kings_corner import make_bot
+from cardtable.bots import Resolver
+from cardtable.bots.kings_corner import RESOLVERS, Bot, make_bot
 from cardtable.kings_corner.errors import TableError
 from cardtable.kings_corner.game import MAX_PLAYERS, MIN_PLAYERS, KingsCornerGame
 from cardtable.kings_corner.record import HandRecord
@@ -101,7 +102,11 @@ def record_of(players: Sequence[str], index: int, seed: int = 0) -> HandRecord:
     return _session(players, index, seed).record(("Hand", str(index)))
 
 
-def _play_range(players: tuple[str, ...], seed: int, hands: Sequence[int]) -> list[HandResult]:
+def _play_range(players: tuple[str, ...], seed: int, resolvers: tuple[Resolver[Bot], ...],
+                hands: Sequence[int]) -> list[HandResult]:
+    """Play ``hands``; ``resolvers`` make the bots the library does not define
+    itself (a policy) in a worker that was not forked from this process."""
+    RESOLVERS.adopt(resolvers)
     return [play_hand(players, index, seed)[0] for index in hands]
 
 
@@ -157,7 +162,7 @@ def run_hands(
     chunk = max(1, min(200, left // (workers * 8))) if workers > 1 else max(1, min(50, left // 100))
     blocks = [_indices(todo[start:start + chunk]) for start in range(0, left, chunk)]
     results: list[HandResult] = [result for result in done if result.index < games]
-    for played in executor.map(partial(_play_range, names, seed), blocks):
+    for played in executor.map(partial(_play_range, names, seed, RESOLVERS.portable()), blocks):
         results.extend(played)
         if on_hands:
             on_hands(played)

@@ -19,7 +19,8 @@ from functools import partial
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, overload
 
-from cardtable.bots.klondike import make_player
+from cardtable.bots import Resolver
+from cardtable.bots.klondike import RESOLVERS, KlondikeBot, make_player
 from cardtable.cards import MAX_SEED, CardError
 from cardtable.errors import UsageError
 from cardtable.game import play_out
@@ -285,15 +286,18 @@ def play_batch(spec: RunSpec, indices: Sequence[int], *, use_fast: bool = True) 
     """Play the given games in this process (the compiled kernel where
     :func:`uses_kernel` allows, the engine otherwise)."""
     starts = None if spec.deals is None else [spec.deals[i] for i in indices]
-    return _play_block(spec, use_fast and uses_kernel(spec), (indices, starts)).results(spec.variant)
+    return _play_block(spec, use_fast and uses_kernel(spec), (), (indices, starts)).results(spec.variant)
 
 
 #: A unit of work: game indices, with their starts when the run was given them.
 _Block = tuple[Sequence[int], Sequence[Position] | None]
 
 
-def _play_block(spec: RunSpec, fast: bool, block: _Block) -> Batch:
-    """Play one block; ``spec`` travels without its starts (the block has its own)."""
+def _play_block(spec: RunSpec, fast: bool, resolvers: tuple[Resolver[KlondikeBot], ...], block: _Block) -> Batch:
+    """Play one block; ``spec`` travels without its starts (the block has its
+    own), with the resolvers of the players the library does not define
+    itself (a policy), for a worker that was not forked from this process."""
+    RESOLVERS.adopt(resolvers)
     indices, starts = block
     if fast:
         return _priority_fast(spec, indices, starts)
@@ -356,7 +360,7 @@ def run_games(
     fast = use_fast and uses_kernel(spec)
     size = chunk or (KERNEL_CHUNK if fast else ENGINE_CHUNK)
     executor = executor or LocalExecutor(workers)
-    task = partial(_play_block, replace(spec, deals=None), fast)
+    task = partial(_play_block, replace(spec, deals=None), fast, RESOLVERS.portable())
     batches: list[Batch] = [done] if done is not None and len(done) else []
     finished = set(done.indices) if done is not None else set()
     missing = [i for i in range(count) if i not in finished] if finished else range(count)

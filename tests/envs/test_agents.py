@@ -222,3 +222,41 @@ def test_the_command_line_plays_policies(policy_module: str, tmp_path: Path) -> 
     bad = _cli(policy_module, "kings-corner", "match", "--players", "nowhere_module:x,greedy", "--games", "3")
     assert bad.returncode == 2 and "cannot import module 'nowhere_module'" in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
+
+
+class _SpawnedExecutor:
+    """Units on one process started afresh (as a Dask worker or macOS starts
+    them), which inherits no registry from this one."""
+
+    workers = 1
+
+    def __init__(self, policy_dir: str) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        context = multiprocessing.get_context("spawn")
+        self._pool = ProcessPoolExecutor(1, mp_context=context, initializer=sys.path.insert,
+                                         initargs=(0, policy_dir))
+
+    def map(self, task: Any, units: Any) -> Any:
+        return self._pool.map(task, units)
+
+    def close(self) -> None:
+        self._pool.shutdown()
+
+
+def test_policies_play_on_a_process_that_was_not_forked(policy_module: str) -> None:
+    from cardtable.sim.match import run_hands
+    from cardtable.sim.runner import RunSpec, run_games
+
+    executor = _SpawnedExecutor(policy_module)
+    try:
+        spec = RunSpec("ct_test_policies:Seeded", Variant.preset("seed-002"), seed=4)
+        there = run_games(spec, 6, executor=executor, chunk=3)
+        here = run_games(spec, 6, workers=1)
+        assert [game.moves for game in there] == [game.moves for game in here] and len(here) == 6
+        players = ("ct_test_policies:Seeded", "greedy")
+        hands = run_hands(players, 4, 9, 1, executor=executor)
+        assert hands == run_hands(players, 4, 9, 1) and len(hands) == 4
+    finally:
+        executor.close()
