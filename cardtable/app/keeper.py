@@ -3,8 +3,9 @@ statistics of finished games, the Vegas balance carried from game to game
 and the autosave.
 
 Files that cannot be read or written never stop a game: each method that
-touches one returns the trouble to tell the player (a sentence starting
-with a space, to follow the message; "" when all went well).
+touches one returns the trouble to tell the player, "" when all went well
+(a sentence starting with a space, to follow the message; the autosave's
+stands alone).
 """
 
 from __future__ import annotations

@@ -269,7 +269,8 @@ class KlondikeApp(App[None]):
             return
         self.held = held
         self.hint_move = None
-        self.message = f"Picked up {self._describe(held)}: now choose where it goes (esc puts it back)."
+        cards = describe(self.game, held, ascii_only=self.ascii_only)
+        self.message = f"Picked up {cards}: now choose where it goes (esc puts it back)."
 
     def _put(self, spot: Spot) -> None:
         assert self.held is not None
@@ -281,9 +282,6 @@ class KlondikeApp(App[None]):
             self.message = move
         elif not self.play(move):
             self.held = None
-
-    def _describe(self, held: Held) -> str:
-        return describe(self.game, held, ascii_only=self.ascii_only)
 
     # ----- actions -------------------------------------------------------------------------------
 
@@ -297,7 +295,7 @@ class KlondikeApp(App[None]):
                 self.message = f"The whole face-up run of pile {pile + 1} is picked up."
                 return
             self.held = Held(pile, held.count + 1, grown=True)
-            self.message = f"Picked up {self._describe(self.held)}."
+            self.message = f"Picked up {describe(game, self.held, ascii_only=self.ascii_only)}."
         else:
             self._put(Spot(pile))
 
