@@ -145,6 +145,7 @@ class KlondikeApp(App[None]):
         self._settle(keep=False)  # opening a game changes no file: the autosave waits for a move
 
     def compute_marks(self) -> Marks:
+        """The table's highlights, computed anew whenever the state changes."""
         held = held_cards(self.game, self.held) if self.held is not None else ()
         return Marks.of(self.game, cursor=self.cursor, held=held, hint=self.hint_move)
 
