@@ -51,8 +51,8 @@ at all (a key that changes nothing on the screen).
 
 **Hints** (goal: under 1 s). The call the ``h`` key makes in a worker
 thread: :func:`cardtable.solver.hint` with the app's own budget
-(:data:`cardtable.app.klondike.HINT_TIMEOUT` seconds and
-:data:`~cardtable.app.klondike.HINT_MAX_STATES` states) on a copy of the
+(:data:`cardtable.app.advisor.HINT_TIMEOUT` seconds and
+:data:`~cardtable.app.advisor.HINT_MAX_STATES` states) on a copy of the
 game, on ``--deals`` fresh deals (seeds ``--seed`` onwards) in ``draw1`` and
 ``draw3``. Before them, the first two hints of the process are timed
 through the app itself (``h``, then the worker's answer on the screen), on
@@ -96,9 +96,10 @@ from textual._compositor import CompositorUpdate
 from textual.app import App
 from textual.pilot import Pilot
 
-from cardtable.app import klondike as klondike_app
+from cardtable.app import advisor
 from cardtable.app.kings_corner import KingsCornerApp
 from cardtable.app.klondike import KlondikeApp
+from cardtable.app.status import StatusBar
 from cardtable.kings_corner.actions import MovePile, PlayCard
 from cardtable.kings_corner.table import CORNERS, PilePosition
 from cardtable.klondike import FOUNDATION, WASTE, KlondikeGame, Variant
@@ -258,8 +259,9 @@ async def drive(app: App[Any], choose: Chooser, keys: int, rng: random.Random,
     silent: list[str] = []
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
-        for timer in list(app._timers):  # the status clock's tick (see the docstring)
-            timer.pause()
+        for node in (app, *app.query(StatusBar)):  # the status clock's tick (see the docstring)
+            for timer in list(node._timers):
+                timer.pause()
         clock = FrameClock(app)
         pressed = 0
         while pressed < keys:
@@ -347,15 +349,15 @@ async def _keys_during_hints(seed: int, hints: int) -> list[float]:
             assert driver is not None
             for _ in range(hints):
                 driver.send_message(events.Key("h", "h"))
-                while not app._hinting:
+                while not app._advisor.thinking:
                     await asyncio.sleep(0.001)
-                while app._hinting:
+                while app._advisor.thinking:
                     clock.clear()
                     began = time.perf_counter()
                     driver.send_message(events.Key("right", None))
                     while not clock.frames:
                         await asyncio.sleep(0.001)
-                    if app._hinting:  # the key was answered while the search still ran
+                    if app._advisor.thinking:  # the key was answered while the search still ran
                         seconds.append(clock.frames[0][0] - began)
                 await app.workers.wait_for_complete()
                 await pilot.pause()
@@ -364,7 +366,7 @@ async def _keys_during_hints(seed: int, hints: int) -> list[float]:
 
 def time_verdicts(positions: int, seed: int) -> dict[str, float | int]:
     """The check the Klondike app runs in a thread after each move (the
-    solver with :data:`cardtable.app.klondike.VERDICT_MAX_STATES` states), on
+    solver with :data:`cardtable.app.advisor.VERDICT_MAX_STATES` states), on
     ``positions`` positions of draw 1: ten from each deal from seed ``seed``
     on, each a few random legal moves after the last."""
     rng = random.Random(seed)
@@ -380,7 +382,7 @@ def time_verdicts(positions: int, seed: int) -> dict[str, float | int]:
                 if moves:
                     game.play(rng.choice(moves))
             began = time.perf_counter()
-            solve(game.position(), variant, max_states=klondike_app.VERDICT_MAX_STATES)
+            solve(game.position(), variant, max_states=advisor.VERDICT_MAX_STATES)
             seconds.append(time.perf_counter() - began)
     return summary(seconds[:positions])
 
@@ -388,7 +390,7 @@ def time_verdicts(positions: int, seed: int) -> dict[str, float | int]:
 def time_hints(deals: int, seed: int, app_seed: int) -> dict[str, Any]:
     """The app's hint call on fresh deals, in draw 1 and draw 3, after the
     first hints of the process through the app itself on deal ``app_seed``."""
-    timeout, max_states = klondike_app.HINT_TIMEOUT, klondike_app.HINT_MAX_STATES
+    timeout, max_states = advisor.HINT_TIMEOUT, advisor.HINT_MAX_STATES
     in_app = asyncio.run(_hints_in_the_app(app_seed, 2))
     results: dict[str, Any] = {"app_seed": app_seed, "app_first_hint_s": round(in_app[0], 3),
                                "app_second_hint_s": round(in_app[1], 3),

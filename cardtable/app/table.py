@@ -5,22 +5,27 @@ under a point, so the app can turn clicks into moves.
 Every card is one row: its rank and suit in red or black on a white face,
 face-down cards as backs. A pile too tall for the screen shows its face-down
 cards as one row with their count. Columns widen with the terminal.
+
+The keyboard cursor walks the same places: :func:`step_cursor` and
+:func:`clamp_cursor` say where it goes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.message import Message
+from textual.reactive import reactive
 from textual.widget import Widget
 
 from cardtable.cards import Card, Suit
-from cardtable.klondike import FOUNDATION, STOCK, WASTE, KlondikeGame
+from cardtable.klondike import FOUNDATION, STOCK, WASTE, KlondikeGame, Move
 
-__all__ = ["Marks", "Spot", "TableView"]
+__all__ = ["Marks", "Spot", "TableView", "clamp_cursor", "step_cursor"]
 
 #: Rows above the piles: the stock, waste and foundations row, a gap, the pile numbers.
 PILE_TOP = 3
@@ -44,10 +49,96 @@ class Marks:
 
     cursor: Spot | None = None
     held: set[Card] = field(default_factory=set)
-    held_place: Spot | None = None
     hinted: set[Card] = field(default_factory=set)
     hint_places: set[Spot] = field(default_factory=set)
 
+    @classmethod
+    def of(cls, game: KlondikeGame, *, cursor: Spot, held: Iterable[Card] = (), hint: Move | None = None) -> Marks:
+        """The marks of ``game`` with the cursor at ``cursor``, the ``held``
+        cards picked up and ``hint`` lit up (when still legal: the cards it
+        moves and where they go, or the stock for a draw).
+
+        >>> game = KlondikeGame.from_seed(7)
+        >>> marks = Marks.of(game, cursor=Spot(0, 0), hint=Move.parse("D"))
+        >>> marks.hint_places == {Spot(STOCK)}, marks.hinted
+        (True, set())
+        """
+        marks = cls(cursor=cursor, held=set(held))
+        if hint is not None and game.is_legal(hint):
+            if hint.is_draw or hint.is_recycle:
+                marks.hint_places.add(Spot(STOCK))
+            else:
+                marks.hinted = set(game.moved_cards(hint))
+                marks.hint_places.add(_target_spot(game, hint))
+        return marks
+
+
+def _target_spot(game: KlondikeGame, move: Move) -> Spot:
+    """Where ``move`` puts its cards: a foundation, or the top of a pile."""
+    if move.target == FOUNDATION:
+        card = game.moved_cards(move)[0]
+        return Spot(FOUNDATION, suit=card.suit)
+    pile = game.tableau[move.target]
+    return Spot(move.target, len(pile) - 1)
+
+
+# ----- the cursor --------------------------------------------------------------------------------
+
+
+def _top_row() -> list[Spot]:
+    """The top row, left to right: the stock, the waste and the four foundations."""
+    return [Spot(STOCK), Spot(WASTE), *(Spot(FOUNDATION, suit=s) for s in Suit)]
+
+
+def step_cursor(game: KlondikeGame, spot: Spot, across: int, down: int) -> Spot:
+    """Where the cursor at ``spot`` goes ``across`` columns (-1, 0, 1) or
+    ``down`` rows: the top row is stock, waste and the four foundations;
+    below are the piles, where up and down walk the face-up run (up from a
+    pile's first face-up card goes to the top row).
+
+    >>> game = KlondikeGame.from_seed(7)
+    >>> step_cursor(game, Spot(0, 0), 1, 0)
+    Spot(place=1, depth=1, suit=None)
+    >>> step_cursor(game, Spot(1, 1), 0, -1) == Spot(WASTE)
+    True
+    """
+    top_row = _top_row()
+    if spot.place in (STOCK, WASTE, FOUNDATION):
+        column = top_row.index(spot) if spot in top_row else 0
+        pile = column if column < 2 else column + 1
+        if across:
+            return top_row[(column + across) % len(top_row)]
+        if down > 0:
+            return Spot(pile, len(game.tableau[pile]) - 1)
+        return spot
+    pile = spot.place
+    cards, down_count = game.tableau[pile], game.face_down[pile]
+    if across:
+        pile = (pile + across) % 7
+        return Spot(pile, len(game.tableau[pile]) - 1)
+    if down < 0:
+        if spot.depth > down_count:
+            return Spot(pile, spot.depth - 1)
+        return top_row[pile if pile < 2 else min(pile - 1, 5)]
+    if spot.depth < len(cards) - 1:
+        return Spot(pile, spot.depth + 1)
+    return spot
+
+
+def clamp_cursor(game: KlondikeGame, spot: Spot) -> Spot:
+    """``spot``, or the top of its pile when the card it was on is gone or face down.
+
+    >>> clamp_cursor(KlondikeGame.from_seed(7), Spot(6, 2))
+    Spot(place=6, depth=6, suit=None)
+    """
+    if 0 <= spot.place < 7:
+        cards, down = game.tableau[spot.place], game.face_down[spot.place]
+        if not down <= spot.depth < len(cards):
+            return Spot(spot.place, len(cards) - 1)
+    return spot
+
+
+# ----- drawing -----------------------------------------------------------------------------------
 
 _RED = Style(color="red3", bgcolor="white", bold=True)
 _BLACK = Style(color="black", bgcolor="white", bold=True)
@@ -59,147 +150,63 @@ _HELD = Style(bgcolor="yellow")
 _HINT = Style(bgcolor="green3")
 
 
-class TableView(Widget):
-    """Draws ``game`` with ``marks``; ``on_spot(spot, clicks)`` hears every
-    click on a place (``clicks`` is 2 for a double click)."""
+class _Canvas:
+    """A grid of styled characters the size of the widget, the places drawn
+    on it (for clicks), and the measures and marks every area draws with."""
 
-    DEFAULT_CSS = "TableView { height: 1fr; width: 1fr; }"
-
-    def __init__(self, game: KlondikeGame, on_spot: Callable[[Spot, int], None], *,
-                 ascii_only: bool = False) -> None:
-        super().__init__()
-        self.game = game
-        self.marks = Marks()
+    def __init__(self, width: int, height: int, marks: Marks, *, ascii_only: bool) -> None:
+        self.width, self.height = width, height
+        self.grid: list[list[tuple[str, Style | None]]] = [[(" ", None)] * width for _ in range(height)]
+        self.hits: list[tuple[int, int, int, Spot]] = []  # (y, x0, x1, spot)
+        self.marks = marks
         self.ascii_only = ascii_only
-        self._on_spot = on_spot
-        self._hits: list[tuple[int, int, int, Spot]] = []  # (y, x0, x1, spot)
+        self.column = _column_width(width)
+        self.cell = max(4, min(8, self.column - 2))
+        self.back = "#" if ascii_only else "░"
 
-    # ----- geometry ------------------------------------------------------------------------------
+    def x(self, column: int) -> int:
+        """The first cell of a column of the table."""
+        return 1 + column * self.column
 
-    def _column(self) -> int:
-        return max(6, min(16, self.size.width // 7))
+    def put(self, x: int, y: int, text: str, style: Style | None, spot: Spot | None = None) -> None:
+        """Write ``text`` at (x, y), clipped to the grid; ``spot`` is what a click there means."""
+        if not 0 <= y < self.height:
+            return
+        for i, char in enumerate(text):
+            if 0 <= x + i < self.width:
+                self.grid[y][x + i] = (char, style)
+        if spot is not None:
+            self.hits.append((y, x, x + len(text), spot))
 
-    def _cell(self) -> int:
-        return max(4, min(8, self._column() - 2))
+    def mark(self, style: Style, spot: Spot, card: Card | None) -> Style:
+        """``style`` with the marks of ``card`` at ``spot``: picked up, hinted, under the cursor."""
+        marks = self.marks
+        if card is not None and card in marks.held:
+            style = style + _HELD
+        elif (card is not None and card in marks.hinted) or spot in marks.hint_places:
+            style = style + _HINT
+        if marks.cursor == spot:
+            style = style + _CURSOR
+        return style
 
-    def _x(self, column: int) -> int:
-        return 1 + column * self._column()
-
-    def spot_at(self, x: int, y: int) -> Spot | None:
-        """The place under the point (widget coordinates), or None."""
-        for hit_y, x0, x1, spot in self._hits:
-            if hit_y == y and x0 <= x < x1:
-                return spot
-        if y >= PILE_TOP - 1:  # anywhere in a pile's column below its cards
-            column = (x - 1) // self._column()
-            if 0 <= column < 7:
-                return Spot(column)
-        return None
-
-    def spot_position(self, spot: Spot) -> tuple[int, int] | None:
-        """Where ``spot`` is drawn (the first cell of its card), if it is."""
-        for hit_y, x0, _x1, hit in self._hits:
-            if hit == spot:
-                return x0, hit_y
-        return None
-
-    # ----- drawing -------------------------------------------------------------------------------
-
-    def _face(self, card: Card) -> tuple[str, Style]:
+    def face(self, card: Card) -> tuple[str, Style]:
+        """A card's face: its name and its colour."""
         text = str(card) if self.ascii_only else card.symbol()
         return text, _RED if card.is_red else _BLACK
 
-    def render(self) -> Text:
-        width, height = max(1, self.size.width), max(1, self.size.height)
-        grid: list[list[tuple[str, Style | None]]] = [[(" ", None)] * width for _ in range(height)]
-        hits: list[tuple[int, int, int, Spot]] = []
-        cell = self._cell()
+    def card(self, x: int, y: int, card: Card, spot: Spot) -> None:
+        """A whole card, face up, with its marks."""
+        text, style = self.face(card)
+        self.put(x, y, f" {text}".ljust(self.cell)[:self.cell], self.mark(style, spot, card), spot)
 
-        def put(x: int, y: int, text: str, style: Style | None, spot: Spot | None = None) -> None:
-            if not 0 <= y < height:
-                return
-            for i, char in enumerate(text):
-                if 0 <= x + i < width:
-                    grid[y][x + i] = (char, style)
-            if spot is not None:
-                hits.append((y, x, x + len(text), spot))
+    def empty(self, x: int, y: int, label: str, spot: Spot) -> None:
+        """An empty place, with ``label`` in it."""
+        self.put(x, y, f" {label}".ljust(self.cell), self.mark(_EMPTY, spot, None), spot)
 
-        def mark(style: Style, spot: Spot, card: Card | None) -> Style:
-            marks = self.marks
-            if card is not None and card in marks.held:
-                style = style + _HELD
-            elif (card is not None and card in marks.hinted) or spot in marks.hint_places:
-                style = style + _HINT
-            if marks.cursor == spot:
-                style = style + _CURSOR
-            return style
-
-        def card_cell(x: int, y: int, card: Card, spot: Spot, size: int = cell) -> None:
-            text, style = self._face(card)
-            put(x, y, f" {text}".ljust(size)[:size], mark(style, spot, card), spot)
-
-        game = self.game
-        back = "#" if self.ascii_only else "░"
-        # The stock: a back with the count, or the recycle mark when it is empty.
-        stock_spot = Spot(STOCK)
-        if game.stock:
-            put(self._x(0), 0, f"{back}{len(game.stock):>2} ".ljust(cell), mark(_BACK, stock_spot, None), stock_spot)
-        else:
-            again = game.passes_left is None or game.passes_left > 0
-            sign = ("R" if self.ascii_only else "↻") if again and game.waste else " "
-            put(self._x(0), 0, f" {sign}".ljust(cell), mark(_EMPTY, stock_spot, None), stock_spot)
-        # The waste: its top card, with the two beneath fanned in draw 3.
-        waste_spot = Spot(WASTE)
-        fan = game.waste[-3:] if game.variant.draw == 3 else game.waste[-1:]
-        x = self._x(1)
-        if not fan:
-            put(x, 0, " --".ljust(cell), mark(_EMPTY, waste_spot, None), waste_spot)
-        for i, card in enumerate(fan):
-            last = i == len(fan) - 1
-            text, style = self._face(card)
-            if last:
-                card_cell(x, 0, card, waste_spot)
-            else:
-                put(x, 0, f" {text}", style)
-                x += 3
-        # The foundations.
-        for suit in Suit:
-            spot = Spot(FOUNDATION, suit=suit)
-            rank = game.foundation[suit]
-            x = self._x(3 + suit)
-            if rank:
-                card_cell(x, 0, Card(rank, suit), spot)
-            else:
-                label = suit.letter if self.ascii_only else suit.symbol
-                put(x, 0, f" {label}".ljust(cell), mark(_EMPTY, spot, None), spot)
-        # The piles, numbered as the keys that pick them.
-        rows = height - PILE_TOP
-        for pile in range(7):
-            x = self._x(pile)
-            put(x, PILE_TOP - 1, f" {pile + 1}", _LABEL)
-            cards, down = game.tableau[pile], game.face_down[pile]
-            y = PILE_TOP
-            if not cards:
-                spot = Spot(pile)
-                put(x, y, " --".ljust(cell), mark(_EMPTY, spot, None), spot)
-                continue
-            first_up = down
-            if len(cards) > rows and down:  # too tall: the face-down cards on one row
-                put(x, y, f"{back}x{down}".ljust(cell), _BACK, Spot(pile, 0))
-                y += 1
-            else:
-                first_up = 0
-            start = max(first_up, len(cards) - (rows - (y - PILE_TOP)))
-            for index in range(start, len(cards)):
-                spot = Spot(pile, index)
-                if index < down:
-                    put(x, y, back * cell, mark(_BACK, spot, None), spot)
-                else:
-                    card_cell(x, y, cards[index], spot)
-                y += 1
-        self._hits = hits
+    def picture(self) -> Text:
+        """The grid as text, runs of one style in one span."""
         picture = Text()
-        for y, row in enumerate(grid):
+        for y, row in enumerate(self.grid):
             if y:
                 picture.append("\n")
             run, run_style = "", row[0][1]
@@ -211,9 +218,133 @@ class TableView(Widget):
             picture.append(run, run_style or "")
         return picture
 
-    # ----- mouse ---------------------------------------------------------------------------------
+
+def _column_width(width: int) -> int:
+    """The width of a column of the table, for a widget ``width`` cells wide."""
+    return max(6, min(16, width // 7))
+
+
+def _draw_stock(canvas: _Canvas, game: KlondikeGame) -> None:
+    """The stock: a back with the count, or the recycle mark when it is empty."""
+    spot = Spot(STOCK)
+    if game.stock:
+        text = f"{canvas.back}{len(game.stock):>2} ".ljust(canvas.cell)
+        canvas.put(canvas.x(0), 0, text, canvas.mark(_BACK, spot, None), spot)
+        return
+    again = game.passes_left is None or game.passes_left > 0
+    sign = ("R" if canvas.ascii_only else "↻") if again and game.waste else " "
+    canvas.empty(canvas.x(0), 0, sign, spot)
+
+
+def _draw_waste(canvas: _Canvas, game: KlondikeGame) -> None:
+    """The waste: its top card, with the two beneath fanned in draw 3."""
+    spot = Spot(WASTE)
+    fan = game.waste[-3:] if game.variant.draw == 3 else game.waste[-1:]
+    x = canvas.x(1)
+    if not fan:
+        canvas.empty(x, 0, "--", spot)
+        return
+    for card in fan[:-1]:
+        text, style = canvas.face(card)
+        canvas.put(x, 0, f" {text}", style)
+        x += 3
+    canvas.card(x, 0, fan[-1], spot)
+
+
+def _draw_foundations(canvas: _Canvas, game: KlondikeGame) -> None:
+    """The four foundations: the top card of each, or its suit when empty."""
+    for suit in Suit:
+        spot = Spot(FOUNDATION, suit=suit)
+        rank = game.foundation[suit]
+        x = canvas.x(3 + suit)
+        if rank:
+            canvas.card(x, 0, Card(rank, suit), spot)
+        else:
+            canvas.empty(x, 0, suit.letter if canvas.ascii_only else suit.symbol, spot)
+
+
+def _draw_pile(canvas: _Canvas, game: KlondikeGame, pile: int) -> None:
+    """A pile under its number (the key that picks it): a pile too tall for
+    the widget shows its face-down cards as one row with their count."""
+    x, cell, back = canvas.x(pile), canvas.cell, canvas.back
+    canvas.put(x, PILE_TOP - 1, f" {pile + 1}", _LABEL)
+    cards, down = game.tableau[pile], game.face_down[pile]
+    y = PILE_TOP
+    if not cards:
+        canvas.empty(x, y, "--", Spot(pile))
+        return
+    rows = canvas.height - PILE_TOP
+    first_up = down
+    if len(cards) > rows and down:
+        canvas.put(x, y, f"{back}x{down}".ljust(cell), _BACK, Spot(pile, 0))
+        y += 1
+    else:
+        first_up = 0
+    start = max(first_up, len(cards) - (rows - (y - PILE_TOP)))
+    for index in range(start, len(cards)):
+        spot = Spot(pile, index)
+        if index < down:
+            canvas.put(x, y, back * cell, canvas.mark(_BACK, spot, None), spot)
+        else:
+            canvas.card(x, y, cards[index], spot)
+        y += 1
+
+
+class TableView(Widget):
+    """Draws ``game`` with ``marks``, and posts :class:`TableView.Clicked`
+    for every click on a place."""
+
+    DEFAULT_CSS = "TableView { height: 1fr; width: 1fr; }"
+
+    #: The game drawn; it changes in place, so every assignment redraws.
+    game: reactive[KlondikeGame] = reactive(KlondikeGame, always_update=True)
+    #: What is highlighted.
+    marks: reactive[Marks] = reactive(Marks)
+
+    class Clicked(Message):
+        """A click on ``spot``; ``clicks`` is 2 for a double click."""
+
+        def __init__(self, spot: Spot, clicks: int) -> None:
+            super().__init__()
+            self.spot = spot
+            self.clicks = clicks
+
+    def __init__(self, game: KlondikeGame, *, ascii_only: bool = False) -> None:
+        super().__init__()
+        self.set_reactive(TableView.game, game)
+        self.ascii_only = ascii_only
+        self._hits: list[tuple[int, int, int, Spot]] = []  # (y, x0, x1, spot), as last drawn
+
+    def spot_at(self, x: int, y: int) -> Spot | None:
+        """The place under the point (widget coordinates), or None."""
+        for hit_y, x0, x1, spot in self._hits:
+            if hit_y == y and x0 <= x < x1:
+                return spot
+        if y >= PILE_TOP - 1:  # anywhere in a pile's column below its cards
+            column = (x - 1) // _column_width(self.size.width)
+            if 0 <= column < 7:
+                return Spot(column)
+        return None
+
+    def spot_position(self, spot: Spot) -> tuple[int, int] | None:
+        """Where ``spot`` is drawn (the first cell of its card), if it is."""
+        for hit_y, x0, _x1, hit in self._hits:
+            if hit == spot:
+                return x0, hit_y
+        return None
+
+    def render(self) -> Text:
+        canvas = _Canvas(max(1, self.size.width), max(1, self.size.height), self.marks, ascii_only=self.ascii_only)
+        game = self.game
+        _draw_stock(canvas, game)
+        _draw_waste(canvas, game)
+        _draw_foundations(canvas, game)
+        for pile in range(7):
+            _draw_pile(canvas, game, pile)
+        self._hits = canvas.hits
+        return canvas.picture()
 
     def on_click(self, event: events.Click) -> None:
         spot = self.spot_at(event.x, event.y)
         if spot is not None:
-            self._on_spot(spot, event.chain)
+            self.post_message(self.Clicked(spot, event.chain))

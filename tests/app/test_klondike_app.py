@@ -17,9 +17,11 @@ from klondike_helpers import layout
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, Label, Select
 
+import cardtable.app.advisor as advisor_module
 import cardtable.app.klondike as app_module
 from cardtable.app import autosave
-from cardtable.app.klondike import HELP, VERDICT_MAX_STATES, KlondikeApp
+from cardtable.app.advisor import VERDICT_MAX_STATES
+from cardtable.app.klondike import HELP, KlondikeApp
 from cardtable.app.new_game import NewGameScreen
 from cardtable.app.table import Spot, TableView
 from cardtable.cards import Card, Suit
@@ -311,7 +313,7 @@ def test_a_hint_names_a_winning_move_and_lights_it_up(tmp_path: Path) -> None:
 
 def test_a_hint_without_an_answer_in_time_falls_back_to_the_heuristic(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(app_module, "HINT_MAX_STATES", 1)
+    monkeypatch.setattr(advisor_module, "HINT_MAX_STATES", 1)
     async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
         await pilot.press("h")
         await app.workers.wait_for_complete()

@@ -2,8 +2,8 @@
 ``__snapshots__`` (pytest-textual-snapshot), at 80x24 and at 120x40.
 
 The pictures must not depend on the clock: the Klondike app reads the time
-through its module's ``time``, which these tests replace with a clock that
-never moves (the status line always says ``Time 0:00``); the Kings Corner
+through the ``time`` of :mod:`cardtable.app.keeper`, which these tests replace
+with a clock that never moves (the status line always says ``Time 0:00``); the Kings Corner
 bots play with no delay, so no timer is pending when the picture is taken.
 Hints run with a budget of states only (no time limit), so the solver gives
 the same answer on a busy machine as on an idle one. Every store, autosave
@@ -28,6 +28,8 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
+import cardtable.app.advisor as advisor_module
+import cardtable.app.keeper as keeper_module
 import cardtable.app.kings_corner as kings_corner_module
 import cardtable.app.klondike as klondike_module
 from cardtable.app.kings_corner import KingsCornerApp
@@ -44,7 +46,7 @@ SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40"
 
 
 class _StoppedClock:
-    """Stands in for the ``time`` module of the Klondike app: ``monotonic()``
+    """Stands in for the ``time`` module of the Klondike app's keeper: ``monotonic()``
     never moves, so the game's clock reads 0:00 whenever the picture is taken."""
 
     @staticmethod
@@ -55,7 +57,7 @@ class _StoppedClock:
 @pytest.fixture(autouse=True)
 def stopped_clock_and_own_data_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The stopped clock, and a data folder of the test's own (nothing reaches the user's)."""
-    monkeypatch.setattr(klondike_module, "time", _StoppedClock)
+    monkeypatch.setattr(keeper_module, "time", _StoppedClock)
     monkeypatch.setenv("CARDTABLE_DATA", str(tmp_path / "data"))
 
 
@@ -131,7 +133,7 @@ def test_klondike_a_card_picked_up_is_highlighted(snap_compare: SnapCompare, tmp
 def test_klondike_a_hint_lights_up_its_move(snap_compare: SnapCompare, tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> None:
     """Seed 2, thoughtful draw 1: the solver's winning move, its cards on green."""
-    monkeypatch.setattr(klondike_module, "HINT_TIMEOUT", None)  # the state budget alone bounds the search
+    monkeypatch.setattr(advisor_module, "HINT_TIMEOUT", None)  # the state budget alone bounds the search
     app = klondike(tmp_path, KlondikeGame(Position.from_seed(2), Variant.preset("thoughtful1")), seed=2)
     seen = Seen()
     assert snap_compare(app, run_before=seen.press("h"), terminal_size=size)

@@ -1,0 +1,175 @@
+"""What the Klondike app keeps besides the table: the game's clock, the
+statistics of finished games, the Vegas balance carried from game to game
+and the autosave.
+
+Files that cannot be read or written never stop a game: each method that
+touches one returns the trouble to tell the player, "" when all went well
+(a sentence starting with a space, to follow the message; the autosave's
+stands alone).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from cardtable.app import autosave
+from cardtable.app.status import clock_text
+from cardtable.errors import CardtableError
+from cardtable.klondike import KlondikeGame
+
+__all__ = ["Keeper"]
+
+
+class Keeper:
+    """The books of one app's games: ``stats_path`` is the results store
+    that keeps the statistics of finished games (None: none kept);
+    ``balance_path`` the file that carries the Vegas balance from game to
+    game (None: each game alone); ``autosave_path`` the file that keeps the
+    game after every move (None: no autosave).
+
+    >>> keeper = Keeper(stats_path=None, balance_path=None, autosave_path=None)
+    >>> game = KlondikeGame.from_seed(7)
+    >>> keeper.record(game, won=False), keeper.carry_balance(game), keeper.balance(game)
+    ('', '', (None, ''))
+    """
+
+    def __init__(self, *, stats_path: Path | None, balance_path: Path | None, autosave_path: Path | None) -> None:
+        self.stats_path = stats_path
+        self.balance_path = balance_path
+        self.autosave_path = autosave_path
+        self._balances: dict[str, int] | None = None  # read when first shown
+        self._carried = False  # this game's result is in the carried balance
+        self._recorded = False  # this game is in the statistics
+        self._started = time.monotonic()
+        self._finished_after: float | None = None
+
+    # ----- the clock ---------------------------------------------------------------------------------
+
+    def new_game(self) -> None:
+        """A new game starts: its clock runs from now, and nothing of it is kept yet."""
+        self._started = time.monotonic()
+        self._finished_after = None
+        self._recorded = False
+        self._carried = False
+
+    def seconds(self) -> float:
+        """The time the game has taken: until it was won, else until now."""
+        if self._finished_after is not None:
+            return self._finished_after
+        return time.monotonic() - self._started
+
+    def finish(self, game: KlondikeGame) -> str:
+        """The game is won: stop the clock, count the win and carry its Vegas
+        result, once (winning again after an undo changes nothing)."""
+        if self._finished_after is not None:
+            return ""
+        self._finished_after = time.monotonic() - self._started
+        return self.record(game, won=True) + self.carry_balance(game)
+
+    def resume(self) -> None:
+        """The game is not won (any more): the clock runs on."""
+        self._finished_after = None
+
+    # ----- the statistics ----------------------------------------------------------------------------
+
+    def record(self, game: KlondikeGame, *, won: bool) -> str:
+        """Count ``game`` in the statistics of its variant, once: a win when
+        it is won, a loss when it is left for a new game after a move."""
+        if self._recorded or self.stats_path is None or not game.moves:
+            return ""
+        self._recorded = True
+        from cardtable.runs.store import ResultsStore
+        from cardtable.sim.played import PlayedGame, record_played
+
+        start = game.start.deal_string() if game.start.is_deal else str(game.start)
+        try:
+            with ResultsStore(self.stats_path) as store:
+                record_played(store, PlayedGame.of(game.variant, start=start, won=won, seconds=round(self.seconds(), 3),
+                                                   moves=len(game.moves), foundation=game.foundation_count()))
+        except (OSError, CardtableError) as error:
+            return f" Could not keep the statistics: {error}"
+        return ""
+
+    def stats_text(self, current: str) -> str:
+        """The statistics page: the figures of variant ``current`` first,
+        then every other variant played (from the results store; nothing is written)."""
+        from cardtable.runs.store import ResultsStore
+        from cardtable.sim.played import play_stats
+
+        if self.stats_path is None:
+            return "No statistics are kept in this session (--no-stats).\nAny key closes this."
+        if not self.stats_path.exists():
+            return "No games finished yet: a won game, or one left for a new game, counts.\nAny key closes this."
+        try:
+            with ResultsStore(self.stats_path, create=False) as store:
+                every = play_stats(store)
+        except (OSError, CardtableError) as error:
+            return f"The statistics cannot be read: {error}\nAny key closes this."
+        every.sort(key=lambda s: (s.variant != current, s.variant))
+        lines = [f"{'Your games':<12} {'played':>6} {'won':>5} {'rate':>6} {'streak':>6} {'best':>5} "
+                 f"{'fastest':>8} {'fewest':>6}", ""]
+        for stats in every:
+            best_time = "-" if stats.best_seconds is None else clock_text(stats.best_seconds)
+            fewest = "-" if stats.fewest_moves is None else str(stats.fewest_moves)
+            lines.append(f"{stats.variant[:12]:<12} {stats.played:>6} {stats.won:>5} {stats.win_rate:>6.0%} "
+                         f"{stats.current_streak:>6} {stats.best_streak:>5} {best_time:>8} {fewest:>6}")
+        if not every:
+            lines.append("No games finished yet.")
+        elif every[0].variant != current:
+            lines.insert(2, f"{current[:60]}: no games finished yet")
+        lines += ["", "streak: wins in a row now; best: the longest; fastest and fewest: over wins.",
+                  "'cardtable stats' gives each variant's whole name. Any key closes this."]
+        return "\n".join(lines)
+
+    # ----- the Vegas balance across games ------------------------------------------------------------
+
+    def balance(self, game: KlondikeGame) -> tuple[int | None, str]:
+        """The balance the status bar shows for ``game`` when the Vegas
+        balance is carried across games: the earlier games' balance and this
+        game's score (None: not carried, or not Vegas scoring); and the
+        trouble reading the earlier balance, the first time (a file that
+        cannot be read counts as no balance)."""
+        if self.balance_path is None or game.variant.scoring.kind != "vegas":
+            return None, ""
+        trouble = ""
+        if self._balances is None:
+            try:
+                self._balances = autosave.read_balances(self.balance_path)
+            except (OSError, CardtableError) as error:
+                self._balances = {}
+                trouble = f" Could not read the balance: {error}"
+        return self._balances.get(game.variant.label, 0) + (0 if self._carried else game.score), trouble
+
+    def carry_balance(self, game: KlondikeGame) -> str:
+        """Add ``game``'s Vegas result to the carried balance, once, when it
+        counts: it was won, or left for a new game after a move."""
+        if self.balance_path is None or self._carried or not game.moves or game.variant.scoring.kind != "vegas":
+            return ""
+        self._carried = True
+        label = game.variant.label
+        try:
+            balances = autosave.read_balances(self.balance_path)
+            balances[label] = balances.get(label, 0) + game.score
+            autosave.write_balances(self.balance_path, balances)
+            self._balances = balances
+        except (OSError, CardtableError) as error:
+            return f" Could not keep the balance: {error}"
+        return ""
+
+    # ----- the autosave ------------------------------------------------------------------------------
+
+    def autosave(self, game: KlondikeGame, headers: dict[str, str]) -> str:
+        """Keep ``game`` (with ``headers``) in the autosave; returns why that failed (else "")."""
+        if self.autosave_path is None:
+            return ""
+        try:
+            autosave.save(self.autosave_path, game, headers)
+        except (OSError, CardtableError) as error:
+            return f"Could not autosave: {error}"
+        return ""
+
+    def clear_autosave(self) -> None:
+        """A finished game leaves no autosave."""
+        if self.autosave_path is not None:
+            autosave.clear(self.autosave_path)
