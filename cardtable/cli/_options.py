@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import signal
 import sys
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
@@ -358,3 +359,18 @@ def progress_bar(total: int, label: str, *, enabled: bool = True, rate_unit: str
     with Progress(*columns, console=Console(stderr=True), transient=transient) as progress:
         task = progress.add_task(label, total=total)
         yield lambda done: progress.advance(task, done)
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM until the block is done (they arrive after it),
+    so that a unit of work is counted, stored and written whole or not at all."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks
+        yield
+        return
+    held = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

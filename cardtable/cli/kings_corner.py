@@ -29,6 +29,7 @@ from cardtable.cli._options import (
     resume_hint,
     run_id,
     seed,
+    signals_held,
     store_path,
     take_up_run,
     whole_number,
@@ -177,9 +178,10 @@ def _match(args: argparse.Namespace) -> int:
         hint = resume_hint(stored, "kings-corner match", args)
 
         def keep(hands: list[HandResult]) -> None:
-            results.extend(hands)
-            if stored is not None:
-                stored.add([hand.to_row() for hand in hands])
+            with signals_held():  # hands are counted and stored whole, or not at all
+                if stored is not None:
+                    stored.add([hand.to_row() for hand in hands])
+                results.extend(hands)
 
         started = time.perf_counter()
         left = args.games - len(done)

@@ -11,11 +11,9 @@ import argparse
 import inspect
 import json
 import os
-import signal
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +30,7 @@ from cardtable.cli._options import (
     resume_hint,
     run_id,
     seed,
+    signals_held,
     store_path,
     take_up_run,
     use_color,
@@ -154,20 +153,6 @@ def _record_text(spec: RunSpec, result: GameResult, color: bool, ascii_: bool, n
     return narrate(record, unicode=not ascii_, color=color, title=f"Game {number} ({where}), strategy {spec.strategy}")
 
 
-@contextmanager
-def _signals_deferred() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM until the block is done (they arrive after it)."""
-    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks
-        yield
-        return
-    held = {signal.SIGINT, signal.SIGTERM}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-
 #: What ``simulate --resume`` may be given: how and where to run, not what to play.
 _RESUME_OPTIONS = ("resume", "cluster", "workers", "store", "no_progress", "json")
 
@@ -257,7 +242,7 @@ def _play(args: argparse.Namespace, spec: RunSpec, count: int, executor: Executo
     interrupted while its games are played ends quietly with those that
     finished; the output file then keeps them. A lost cluster's error ends
     with ``hint``."""
-    from cardtable.sim.runner import run_games
+    from cardtable.sim.runner import Results, run_games
 
     variant = spec.variant
     output = AtomicWriter(args.output) if args.output else None
@@ -284,17 +269,22 @@ def _play(args: argparse.Namespace, spec: RunSpec, count: int, executor: Executo
             started = time.perf_counter()
             with progress_bar(left, label, enabled=show_progress, rate_unit="games") as advance:
 
+                # The games kept are those stored and written: a signal between the
+                # executor's answer and the store cannot count a batch that was not kept.
+                kept: list[Batch] = [done] if done is not None and len(done) else []
+
                 def on_batch(batch: Batch) -> None:
-                    advance(len(batch))
-                    with _signals_deferred():  # a batch is stored and written whole, or not at all
+                    with signals_held():  # a batch is counted, stored and written whole, or not at all
                         if stored is not None:
                             stored.add(batch.rows(variant))
                         if output is not None:
                             pending.update((r.index, r) for r in batch.results(variant))
                             write_ready()
+                        kept.append(batch)
+                    advance(len(batch))
 
-                results = run_games(spec, count, on_batch=on_batch, use_fast=not args.no_fast, executor=executor,
-                                    done=done)
+                run_games(spec, count, on_batch=on_batch, use_fast=not args.no_fast, executor=executor, done=done)
+                results = Results(variant, kept)
             seconds = time.perf_counter() - started
             if output is not None:
                 for index in sorted(pending):  # an interrupted run may leave gaps; keep what finished

@@ -28,6 +28,7 @@ from cardtable.cli._options import (
     run_id,
     seconds,
     seed,
+    signals_held,
     store_path,
     take_up_run,
     variant_from_args,
@@ -218,9 +219,10 @@ def _solve(args: argparse.Namespace, deals: list[tuple[str, Position]], variant:
                       transient=False) as advance:
 
         def keep(index: int, row: dict[str, object]) -> None:
-            rows[index] = row
-            if stored is not None:
-                stored.add([store_row(index, row)])
+            with signals_held():  # a row is counted and stored whole, or not at all
+                if stored is not None:
+                    stored.add([store_row(index, row)])
+                rows[index] = row
             advance(1)
 
         try:
