@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from functools import partial
+from importlib import resources
 from pathlib import Path
 from typing import ClassVar
 
@@ -48,29 +49,7 @@ __all__ = ["DEFAULT_SAVE", "HELP", "KingsCornerApp"]
 #: Where ctrl+s writes the hand when ``--save`` names no file.
 DEFAULT_SAVE = "cardtable-hand.txt"
 
-HELP = """\
-Kings Corner: empty your hand first. A card goes on a pile one rank lower
-and of the other colour; an empty pile takes any card, a corner a king.
-A whole pile moves onto another when its bottom card fits that top card.
-
-  1-9          choose that card of your hand (counted from the left)
-  left, right  walk along your hand; space or enter chooses the card
-  n e s w      the pile North, East, South or West: with a card chosen,
-               play it there; with a pile chosen, move that pile there;
-               with nothing chosen, choose the pile to move
-  c 1-4        the corner NE, SE, SW or NW (c, then its number)
-  esc          put back what you chose
-  d            end the turn: draw a card (pass once the deck is empty)
-  u            undo your last action this turn
-  h            hint: what the strategic bot would do, lit up
-  space        while the bots play: the rest of their turn at once;
-               after a hand: deal the next one
-  ctrl+s       save the hand so far as a record ('cardtable kings-corner
-               replay' reads it)
-  ?            this help       q   quit
-Mouse: click a card of your hand, then a pile; or a pile, then another.
-Lowest penalty total wins: 10 a king left in hand, 1 any other card.
-Any key closes this."""
+HELP = resources.files("cardtable.app").joinpath("kings_corner_help.md").read_text(encoding="utf-8").removesuffix("\n")
 
 #: The corners in the order of the ``c 1-4`` keys.
 _CORNER_KEYS = CORNERS
@@ -172,18 +151,7 @@ class KingsCornerApp(App[None]):
     first entry: you move first in hand 0, then the first player rotates."""
 
     TITLE = "cardtable: Kings Corner"
-    CSS = """
-    Screen { layout: vertical; }
-    #head, #players, #totals { height: 1; }
-    #cross { grid-size: 3 3; grid-rows: 4; height: 12; }
-    PileBox { border: round $secondary; height: 4; padding: 0 1; }
-    PileBox.chosen { border: heavy $accent; }
-    PileBox.hinted { border: double $success; }
-    #deck { height: 4; content-align: center middle; text-align: center; }
-    #hand { border: round $primary; height: 4; }
-    #log { height: 1; color: $text-muted; }
-    #message { height: 3; }
-    """
+    CSS_PATH = "kings_corner.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(n), f"digit({n})", show=False) for n in range(1, 10)),
         *(Binding(p.name.lower(), f"pile('{p.name}')", show=False) for p in (

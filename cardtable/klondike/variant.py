@@ -23,7 +23,9 @@ Every place a rule change must touch:
 
 1. here: the field, its check in ``__post_init__``, the predicates above,
    :meth:`Variant.describe`, :meth:`Variant.options` / :meth:`Variant.from_options`
-   (records and JSON), the presets, and :data:`RULE_FIELDS`;
+   (records and JSON), the presets, :data:`RULE_FIELDS`, and
+   ``_WINNABILITY_FIELDS`` when the field can change whether a deal is won
+   (:attr:`Variant.winnability_key`, the key of winnability studies);
 2. ``cardtable/cards.py``: :meth:`~cardtable.cards.Card.fits_on`, the building
    rule both games share (Kings Corner asks it in ``kings_corner/table.py``);
 3. ``cardtable/klondike/game.py``: ``legal_moves`` (its run-length shortcut
@@ -39,7 +41,7 @@ Every place a rule change must touch:
    the engine by ``tests/solver/test_core_differential.py``;
 8. the simulator's compiled copy: ``cardtable/sim/_fast.py``, which plays only
    the rule identities ``cardtable/sim/runner.py`` names (compared by
-   :meth:`Variant.rules_key`, so a new field sends games to the engine until
+   :attr:`Variant.kernel_key`, so a new field sends games to the engine until
    the kernel learns it); held by ``tests/sim/test_fast_priority.py``;
 9. the solver's C core, ``cardtable/solver/_ccore.c``: a port of the
    depth-first kernels of ``_core.py``, held to them state for state by
