@@ -1,7 +1,8 @@
 """MkDocs hook: a module's docstring, read from the package, as Markdown.
 
 A page line ``<!-- docstring: cardtable.envs.klondike -->`` is replaced by
-that module's docstring at build time, so a page such as an environment's
+that module's docstring at build time (``<!-- docstring: MODULE ### -->``
+sets its section titles' level), so a page such as an environment's
 specification is the docstring the tests run (its examples are doctests) and
 cannot drift from it. The docstrings are written in the package's reST-like
 style; this turns its few forms into Markdown: underlined section titles,
@@ -18,7 +19,7 @@ from typing import Any
 
 from griffe import Extension, Object
 
-_MARKER = re.compile(r"^<!-- docstring: ([\w.]+) -->$", re.MULTILINE)
+_MARKER = re.compile(r"^<!-- docstring: ([\w.]+)(?: (#{1,6}))? -->$", re.MULTILINE)
 _ROLE = re.compile(r":(?:class|func|meth|data|attr|mod|exc|obj):`(~?)([^`]+)`")
 _TITLE_RULE = re.compile(r"^(-{3,}|={3,})$")
 
@@ -28,8 +29,16 @@ def _role(match: re.Match[str]) -> str:
     return f"`{target.rsplit('.', 1)[-1] if short else target}`"
 
 
+#: A star between two words or numbers is arithmetic (``2**64``), not emphasis.
+_ARITHMETIC_STAR = re.compile(r"(?<=[\w)])\*+(?=[\w(])")
+
+
 def _inline(line: str) -> str:
-    return _ROLE.sub(_role, line.replace("``", "`"))
+    parts = _ROLE.sub(_role, line.replace("``", "`")).split("`")
+    # Even parts are outside code spans.
+    return "`".join(
+        _ARITHMETIC_STAR.sub(lambda m: m.group(0).replace("*", "\\*"), part) if i % 2 == 0 else part
+        for i, part in enumerate(parts))
 
 
 def docstring_markdown(module_name: str, heading: str = "##") -> str:
@@ -81,7 +90,7 @@ def rest_to_markdown(doc: str, heading: str | None = "##") -> str:
 
 def on_page_markdown(markdown: str, **kwargs: Any) -> str:
     """Put each asked-for docstring in its place."""
-    return _MARKER.sub(lambda match: docstring_markdown(match.group(1)), markdown)
+    return _MARKER.sub(lambda match: docstring_markdown(match.group(1), match.group(2) or "##"), markdown)
 
 
 class RestDocstrings(Extension):
