@@ -102,3 +102,13 @@ def test_page_examples_run_as_shown(page: str, tmp_path: Path) -> None:
             assert runner.failures == 0, f"{page}: a Python example printed something else"
             ran += 1
     assert ran > 0
+
+
+def test_readme_links_reach_files() -> None:
+    """The README is the entry to the site: each of its links into the checkout names a file there."""
+    readme = (ROOT / "README.md").read_text()
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", readme)
+    local = [target for target in targets if "://" not in target]
+    assert "docs/index.md" in local and "LICENSE" in local
+    missing = [target for target in local if not (ROOT / target).is_file()]
+    assert missing == []
