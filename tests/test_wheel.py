@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tomllib
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -68,7 +69,9 @@ def test_wheel_builds_installs_and_plays(tmp_path: Path) -> None:
 
     where = _run([str(python), "-c", "import cardtable; print(cardtable.__file__)"], cwd=scratch, env=env).stdout
     assert Path(where.strip()).is_relative_to(venv)
-    assert cardtable("--version").strip() == "cardtable 0.1.0"
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert wheel.name.startswith(f"cardtable-{version}-")
+    assert cardtable("--version").strip() == f"cardtable {version}"
     assert len(cardtable("deal", "--seed", "1").split()) == 52
     assert cardtable("solve", "--seed", "1").startswith(("won", "unwinnable"))
     summary = cardtable("simulate", "--games", "100", "--no-store", "--record", "0").splitlines()
