@@ -13,10 +13,12 @@ import sys
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
-from cardtable._files import atomic_write_text, check_output, read_deals_file, read_text
+from cardtable._files import atomic_write_text, check_outputs, read_deals_file, read_text
 from cardtable.cli._options import (
     add_cluster_argument,
+    add_force_argument,
     add_variant_arguments,
+    check_force,
     hinted,
     interrupted,
     max_states,
@@ -65,6 +67,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     src.add_argument("--resume", type=run_id, default=None, metavar="RUN",
                      help="batch: finish a stored batch that was stopped (only its unsolved deals, with its "
                           "own options)")
+    add_force_argument(p)
     p.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
                    help="give up after this long (default 60, or none with --max-states: then the answers are "
                         "the same on any machine)")
@@ -166,18 +169,21 @@ def _cmd_batch(args: argparse.Namespace, variant: Variant | None) -> int:
     from cardtable.solver.batch import from_store_row
 
     stored: StoredRun | None = None
+    outputs = {"--output": args.output}
+    inputs = {"--deals": args.deals, "--store": None if args.no_store else store_path(args)}
     if args.resume is not None:
         stored, deals = _resume_batch(args)
         variant = Variant.from_options(dict(stored.params["variant"]))
         timeout = args.timeout
     else:
-        check_output(args.output)  # before the work, not after it
+        check_outputs(outputs, inputs)  # before the work, not after it
         deals = read_deals_file(args.deals)
         timeout = _timeout(args)
     assert variant is not None
     with ExitStack() as stack:
         if stored is not None:  # marked interrupted should anything below fail
             stack.enter_context(stored)
+            check_outputs({"--output": args.output}, {"--deals": args.deals, "--store": store_path(args)})
         executor = stack.enter_context(open_executor(args.cluster, args.workers or (None if args.cluster else 1)))
         if args.cluster is not None:
             quiet_cluster_logs()
@@ -234,6 +240,7 @@ def _solve(args: argparse.Namespace, deals: list[tuple[str, Position]], variant:
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
+    check_force(args)
     if args.resume is not None:
         return _cmd_batch(args, None)
     variant = variant_from_args(args)
