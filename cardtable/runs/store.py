@@ -311,6 +311,13 @@ def _is_busy(error: sqlite3.Error) -> bool:
     return "locked" in text or "busy" in text
 
 
+def _problems(rows: Sequence[tuple[Any, ...]]) -> list[str]:
+    """The lines of an ``integrity_check`` or ``quick_check`` answer that
+    name a problem (SQLite puts several in one row, under a header)."""
+    return [line for row in rows if row[0] != "ok" for line in str(row[0]).splitlines()
+            if line.strip() and not line.startswith("*** in database")]
+
+
 def check_store(path: str | os.PathLike[str]) -> list[str]:
     """The problems SQLite's full ``integrity_check`` finds in the store at
     ``path`` (none: the file is sound), opened read-only; a file that is
@@ -336,7 +343,7 @@ def check_store(path: str | os.PathLike[str]) -> list[str]:
         return [str(error)]
     finally:
         db.close()
-    problems = [str(row[0]) for row in rows if row[0] != "ok"]
+    problems = _problems(rows)
     if not problems and not {"runs", "games"} <= tables:
         problems.append("not a cardtable results store (it has no runs and games tables)")
     return problems
@@ -392,13 +399,14 @@ class ResultsStore:
         try:
             with self._guard("read the results store"):
                 tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            if not {"runs", "games"} <= tables and (tables or not create):
+            # An empty file is a store being made by another process: read-only, it reads as one with no runs.
+            if not {"runs", "games"} <= tables and tables:
                 raise StoreError(f"{self.path}: not a cardtable results store (it has no runs and games tables)")
             if tables and create:
                 self._check_quickly()  # before anything is written into it
             if create:
                 self._use_wal()
-            if not {"runs", "games"} <= tables:
+            if create and not tables:
                 self._run_script("create the results store",
                                  f"{_SCHEMA} {_PLAYED_SCHEMA} {_PLAYED_HANDS_SCHEMA} {_UNIT_SCHEMA} {_STUDY_SCHEMA}"
                                  f" PRAGMA user_version = {SCHEMA_VERSION};")
@@ -444,7 +452,7 @@ class ResultsStore:
             rows = self._db.execute("PRAGMA quick_check(5)").fetchall()
         except sqlite3.DatabaseError as error:
             rows = [(str(error),)]
-        problems = [str(row[0]) for row in rows if row[0] != "ok"]
+        problems = _problems(rows)
         if problems:
             raise StoreError(f"{self.path}: the results store is damaged ({problems[0]}); nothing was written to it "
                              f"('cardtable runs check --store {self.path}' says more)")
@@ -649,6 +657,8 @@ class ResultsStore:
 
     def runs(self, limit: int = 50) -> list[RunInfo]:
         """The newest runs first (a run whose process died shown as interrupted)."""
+        if "runs" not in self._tables:
+            return []
         with self._guard("list runs"):
             rows = self._db.execute(f"SELECT {self._run_columns()} FROM runs ORDER BY id DESC LIMIT ?",
                                     (limit,)).fetchall()
@@ -657,7 +667,8 @@ class ResultsStore:
     def run(self, run_id: int) -> RunInfo:
         """One run; :class:`StoreError` naming the id when there is none."""
         with self._guard("read a run"):
-            row = self._db.execute(f"SELECT {self._run_columns()} FROM runs WHERE id = ?", (run_id,)).fetchone()
+            row = None if "runs" not in self._tables else self._db.execute(
+                f"SELECT {self._run_columns()} FROM runs WHERE id = ?", (run_id,)).fetchone()
         if row is None:
             raise StoreError(f"no run {run_id} in {self.path}")
         return self._info(self._settle(row))
