@@ -318,6 +318,29 @@ def _problems(rows: Sequence[tuple[Any, ...]]) -> list[str]:
             if line.strip() and not line.startswith("*** in database")]
 
 
+def _open_read_only(path: Path) -> sqlite3.Connection:
+    """A read-only connection to the store at ``path``. When the file has
+    the hot journal of a killed writer (an older store in rollback mode),
+    which a read-only connection cannot roll back, the file is opened
+    read-write just long enough for SQLite to roll it back: that drops the
+    dead writer's unfinished transaction and nothing that was committed."""
+    uri = path.resolve().as_uri()
+    db = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=BUSY_SECONDS, isolation_level=None)
+    try:
+        db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        return db
+    except sqlite3.OperationalError as error:
+        db.close()
+        if "readonly" not in str(error).lower() or not os.access(path, os.W_OK):
+            raise
+    fixer = sqlite3.connect(f"{uri}?mode=rw", uri=True, timeout=BUSY_SECONDS, isolation_level=None)
+    try:
+        fixer.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()  # rolls the hot journal back
+    finally:
+        fixer.close()
+    return sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=BUSY_SECONDS, isolation_level=None)
+
+
 def check_store(path: str | os.PathLike[str]) -> list[str]:
     """The problems SQLite's full ``integrity_check`` finds in the store at
     ``path`` (none: the file is sound), opened read-only; a file that is
@@ -333,7 +356,7 @@ def check_store(path: str | os.PathLike[str]) -> list[str]:
     if not where.is_file():
         raise StoreError(f"{where}: no results store there")
     try:
-        db = sqlite3.connect(f"{where.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_SECONDS)
+        db = _open_read_only(where)
     except sqlite3.Error as error:
         return [str(error)]
     try:
@@ -395,7 +418,7 @@ class ResultsStore:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
             else:
-                self._db = self._connect_read_only()
+                self._db = _open_read_only(self.path)
         try:
             with self._guard("read the results store"):
                 tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -427,24 +450,6 @@ class ResultsStore:
         except BaseException:
             self._db.close()
             raise
-
-    def _connect_read_only(self) -> sqlite3.Connection:
-        """A read-only connection; when the file has the hot journal of a
-        killed writer (which a read-only connection cannot roll back), the
-        file is opened read-write just long enough for SQLite to roll it
-        back, which changes nothing that was committed."""
-        uri = self.path.resolve().as_uri()
-        db = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=BUSY_SECONDS, isolation_level=None)
-        try:
-            db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
-            return db
-        except sqlite3.OperationalError as error:
-            db.close()
-            if "readonly" not in str(error).lower() or not os.access(self.path, os.W_OK):
-                raise
-        with sqlite3.connect(f"{uri}?mode=rw", uri=True, timeout=BUSY_SECONDS, isolation_level=None) as fixer:
-            fixer.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()  # rolls the hot journal back
-        return sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=BUSY_SECONDS, isolation_level=None)
 
     def _check_quickly(self) -> None:
         """Refuse a damaged store before anything is written into it."""

@@ -165,3 +165,37 @@ def test_a_run_that_cannot_be_checked_is_taken_only_with_force(tmp_path: Path) -
     alone = _cardtable(tmp_path, "simulate", "--games", "3", "--force", "--store", str(store))
     assert (alone.returncode, alone.stderr) == (2, "cardtable: error: --force only goes with --resume RUN: it takes "
                                                    "up a run that may still be running\n")
+
+
+#: A writer of an older store (rollback journal) killed in the middle of a transaction big enough to spill into
+#: the file: it leaves a hot journal.
+_KILLED_WRITER = """
+import os, sqlite3, sys
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("PRAGMA journal_mode = DELETE")
+db.execute("PRAGMA cache_size = 1")
+db.execute("BEGIN")
+db.executemany("INSERT INTO games (run_id, idx, won, foundation, net) VALUES (1, ?, 0, 0, 0)",
+               [(index,) for index in range(1000, 21000)])
+os.kill(os.getpid(), 9)
+"""
+
+
+def test_read_only_commands_work_beside_the_hot_journal_of_a_killed_writer(tmp_path: Path) -> None:
+    store = tmp_path / "old.sqlite"
+    made = _cardtable(tmp_path, "simulate", "--strategy", "greedy", "--games", "20", "--workers", "1",
+                      "--record", "0", "--store", str(store))
+    assert made.returncode == 0, made.stderr
+    killed = subprocess.run([sys.executable, "-c", _KILLED_WRITER, str(store)], timeout=60, check=False)
+    assert killed.returncode == -signal.SIGKILL
+    assert Path(f"{store}-journal").stat().st_size > 0
+    listed = _cardtable(tmp_path, "runs", "--store", str(store), "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert [(run["id"], run["status"], run["games_played"]) for run in json.loads(listed.stdout)] == \
+        [(1, "finished", 20)]
+    for command in (("runs", "show", "1"), ("stats",), ("study", "show"), ("runs", "check")):
+        shown = _cardtable(tmp_path, *command, "--store", str(store))
+        assert shown.returncode == 0, (command, shown.stderr)
+    with sqlite3.connect(store) as db:  # the dead writer's rows were rolled back, the run's kept
+        assert db.execute("SELECT COUNT(*) FROM games").fetchone() == (20,)
+    db.close()
