@@ -37,8 +37,26 @@ def _runs(store: Path) -> list[tuple[int, str, int, int]]:
         return sorted((run.id, run.status, run.games_played, run.games_requested) for run in opened.runs())
 
 
+#: A reader that keeps one read transaction open for seconds (a slow report, an open ``sqlite3`` shell).
+_LONG_READER = """
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN")
+db.execute("SELECT COUNT(*) FROM games").fetchone()
+print("reading", flush=True)
+time.sleep(float(sys.argv[2]))
+db.execute("COMMIT")
+"""
+
+
 def test_four_writers_and_two_readers_share_one_store(tmp_path: Path) -> None:
     store = tmp_path / "shared.sqlite"
+    made = _cardtable(tmp_path, "simulate", "--strategy", "greedy", "--games", "3", "--workers", "1", "--record", "0",
+                      "--store", str(store))
+    assert made.returncode == 0, made.stderr
+    long_reader = subprocess.Popen([sys.executable, "-c", _LONG_READER, str(store), "8"], stdout=subprocess.PIPE,
+                                   text=True)
+    assert long_reader.stdout is not None and long_reader.stdout.readline() == "reading\n"
     writers = [subprocess.Popen([sys.executable, "-m", "cardtable", "simulate", "--strategy", "greedy", "--games",
                                  "150", "--workers", "1", "--record", "0", "--no-progress", "--seed", str(1000 * n),
                                  "--store", str(store)], cwd=tmp_path, env=_env(tmp_path), text=True,
@@ -66,13 +84,15 @@ def test_four_writers_and_two_readers_share_one_store(tmp_path: Path) -> None:
                 os.killpg(writer.pid, signal.SIGKILL)
         for reader in readers:
             reader.join(timeout=60)
+        long_reader.kill()
+        long_reader.wait(timeout=30)
     assert [writer.returncode for writer in writers] == [0] * 4, [err for _, err in outcomes]
     assert failures == []
     assert min(reads) >= 1  # the readers read while the writers wrote
-    assert _runs(store) == [(n, "finished", 150, 150) for n in range(1, 5)]
+    assert _runs(store) == [(1, "finished", 3, 3)] + [(n, "finished", 150, 150) for n in range(2, 6)]
     with sqlite3.connect(store) as db:
         assert db.execute("SELECT run_id, COUNT(*) FROM games GROUP BY run_id").fetchall() == \
-            [(n, 150) for n in range(1, 5)]
+            [(1, 3)] + [(n, 150) for n in range(2, 6)]
     db.close()
     checked = _cardtable(tmp_path, "runs", "check", "--store", str(store))
     assert (checked.returncode, checked.stdout) == (0, f"{store}: OK\n")
