@@ -179,6 +179,7 @@ def _resume_simulate(args: argparse.Namespace) -> StoredRun:
         for name in ("strategy", "seed", "deals", "games", "record", "output", "plot", "ascii", "color", "no_fast"):
             setattr(args, name, params[name])
         args.variant_options = params["variant"]
+        _check_outputs(args)  # the stored paths again: a file may have taken an output's place since
         if params["deals"] is not None:
             deals = _read_starts(str(params["deals"]))
             if _deals_digest(deals) != params["deals_digest"]:
@@ -202,6 +203,12 @@ def _start_simulate(args: argparse.Namespace, variant: Variant, deals: tuple[Pos
                            deals_file=_where_from(args.deals), units=count, params=params)
 
 
+def _check_outputs(args: argparse.Namespace) -> None:
+    """The outputs can be written, and none is the deals file, the store or the other output."""
+    check_outputs({"--output": args.output, "--plot": args.plot},
+                  {"--deals": args.deals, "--store": None if args.no_store else store_path(args)})
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from cardtable.runs.cluster import open_executor
     from cardtable.sim.runner import Batch, RunSpec
@@ -215,9 +222,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         variant = Variant.from_options(args.variant_options) if stored is not None else _variant(args, args.strategy)
         load_policy_support([args.strategy])
         make_player(args.strategy)  # an unknown strategy or policy fails here, before any game
-        # Before the games, not after them; an output is never the deals file, the store or the other output.
-        check_outputs({"--output": args.output, "--plot": args.plot},
-                      {"--deals": args.deals, "--store": None if args.no_store else store_path(args)})
+        _check_outputs(args)  # before the games, not after them
         deals = _read_starts(args.deals)
         count = _game_count(args.games, deals)
         spec = RunSpec(args.strategy, variant, args.seed, deals, keep_moves=bool(args.output) or args.record > 0)

@@ -134,6 +134,7 @@ def _resume_batch(args: argparse.Namespace) -> tuple[StoredRun, list[tuple[str, 
         nonlocal deals
         args.deals, args.output = params["deals"], params["output"]
         args.timeout, args.max_states = params["timeout"], params["max_states"]
+        check_outputs({"--output": args.output}, {"--deals": args.deals, "--store": store_path(args)})
         deals = read_deals_file(str(args.deals))
         if _digest(deals) != params["deals_digest"]:
             raise UsageError(f"{args.deals}: the deals file changed since run {args.resume} started; "
@@ -169,21 +170,20 @@ def _cmd_batch(args: argparse.Namespace, variant: Variant | None) -> int:
     from cardtable.solver.batch import from_store_row
 
     stored: StoredRun | None = None
-    outputs = {"--output": args.output}
-    inputs = {"--deals": args.deals, "--store": None if args.no_store else store_path(args)}
     if args.resume is not None:
         stored, deals = _resume_batch(args)
         variant = Variant.from_options(dict(stored.params["variant"]))
         timeout = args.timeout
     else:
-        check_outputs(outputs, inputs)  # before the work, not after it
+        # Before the work, not after it; the output is never the deals file or the store.
+        check_outputs({"--output": args.output},
+                      {"--deals": args.deals, "--store": None if args.no_store else store_path(args)})
         deals = read_deals_file(args.deals)
         timeout = _timeout(args)
     assert variant is not None
     with ExitStack() as stack:
         if stored is not None:  # marked interrupted should anything below fail
             stack.enter_context(stored)
-            check_outputs({"--output": args.output}, {"--deals": args.deals, "--store": store_path(args)})
         executor = stack.enter_context(open_executor(args.cluster, args.workers or (None if args.cluster else 1)))
         if args.cluster is not None:
             quiet_cluster_logs()

@@ -10,7 +10,9 @@ is never left half-written.
 
 Anything wrong with the file (not a store, unreadable, read-only, corrupt)
 raises :class:`~cardtable.errors.StoreError` naming it. Opening with
-``create=False`` (for listing runs) never creates or changes a file.
+``create=False`` (for listing runs) never creates a store or changes what
+it holds (SQLite may add its ``-wal`` and ``-shm`` files beside it, and
+rolls back the hot journal of a killed writer, see Sharing).
 
 The core knows the file's tables and their columns, never a game: it takes
 and returns plain rows (tuples and dictionaries of plain values), and each

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -85,3 +86,22 @@ def test_dev_stdout_into_a_pipe_is_streamed(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert [json.loads(line)["index"] for line in lines[:2]] == [0, 1]
+
+
+def test_a_resume_checks_its_stored_output_again(tmp_path: Path) -> None:
+    made = _cardtable(tmp_path, "simulate", "--strategy", "greedy", "--games", "4", "--workers", "1", "--record", "0",
+                      "--store", "s.sqlite", "--output", "games.jsonl")
+    assert made.returncode == 0, made.stderr
+    with sqlite3.connect(tmp_path / "s.sqlite") as db:  # stopped before its end, as a killed run is
+        db.execute("UPDATE runs SET status = 'interrupted' WHERE id = 1")
+    db.close()
+    (tmp_path / "games.jsonl").unlink()
+    (tmp_path / "games.jsonl").symlink_to("s.sqlite")  # the output's place is now the store's
+    refused = _cardtable(tmp_path, "simulate", "--resume", "1", "--store", "s.sqlite")
+    assert refused.returncode == 2
+    assert refused.stderr == (f"cardtable: error: --output {tmp_path / 'games.jsonl'}: is the same file as --store "
+                              "s.sqlite; give another file\n")
+    assert (tmp_path / "s.sqlite").read_bytes().startswith(b"SQLite format 3\0")  # still the store
+    assert (tmp_path / "games.jsonl").is_symlink()
+    listed = _cardtable(tmp_path, "runs", "--store", "s.sqlite", "--json")
+    assert [(run["status"], run["games_played"]) for run in json.loads(listed.stdout)] == [("interrupted", 4)]
