@@ -219,3 +219,25 @@ def test_read_only_commands_work_beside_the_hot_journal_of_a_killed_writer(tmp_p
     with sqlite3.connect(store) as db:  # the dead writer's rows were rolled back, the run's kept
         assert db.execute("SELECT COUNT(*) FROM games").fetchone() == (20,)
     db.close()
+
+
+def test_workers_left_behind_do_not_keep_a_dead_run_alive(tmp_path: Path) -> None:
+    store = tmp_path / "s.sqlite"
+    process = subprocess.Popen([sys.executable, "-m", "cardtable", "simulate", "--strategy", "greedy", "--games",
+                                "100000", "--workers", "2", "--record", "0", "--no-progress", "--store", str(store)],
+                               cwd=tmp_path, env=_env(tmp_path), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and process.poll() is None:  # its workers are forked by now
+            with contextlib.suppress(StoreError):
+                if _runs(store) and _runs(store)[0][2] > 0:
+                    break
+            time.sleep(0.1)
+        assert process.poll() is None and _runs(store)[0][2] > 0
+        process.kill()  # the main process only: its workers live on for now
+        process.wait(timeout=30)
+        assert _runs(store)[0][1] == "interrupted"
+    finally:
+        with contextlib.suppress(ProcessLookupError):  # the workers, if they outlived it
+            os.killpg(process.pid, signal.SIGKILL)
