@@ -346,7 +346,9 @@ def _open_read_only(path: Path) -> sqlite3.Connection:
 def check_store(path: str | os.PathLike[str]) -> list[str]:
     """The problems SQLite's full ``integrity_check`` finds in the store at
     ``path`` (none: the file is sound), opened read-only; a file that is
-    not a store, or cannot be read, is one problem. Nothing is changed.
+    not a store, or cannot be read, is one problem. Nothing is changed
+    (but the hot journal of a killed writer, rolled back as any read-only
+    opening does).
 
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "results.sqlite"
@@ -372,6 +374,7 @@ def check_store(path: str | os.PathLike[str]) -> list[str]:
     if not problems and not {"runs", "games"} <= tables:
         problems.append("not a cardtable results store (it has no runs and games tables)")
     return problems
+
 
 def default_store_path() -> Path:
     """Where the store lives unless ``--store`` says otherwise."""
