@@ -13,6 +13,7 @@ import os
 import stat
 import sys
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
@@ -20,7 +21,8 @@ from cardtable.errors import UsageError
 from cardtable.klondike.formats import read_deals
 from cardtable.klondike.position import Position
 
-__all__ = ["AtomicWriter", "atomic_write_bytes", "atomic_write_text", "check_output", "read_deals_file", "read_text"]
+__all__ = ["AtomicWriter", "atomic_write_bytes", "atomic_write_text", "check_output", "check_outputs",
+           "read_deals_file", "read_text"]
 
 
 def _umask() -> int:
@@ -29,32 +31,52 @@ def _umask() -> int:
     return mask
 
 
+def _same_as_stdout(info: os.stat_result) -> bool:
+    """Whether ``info`` is the file, pipe or terminal standard output goes to."""
+    try:
+        return os.path.samestat(info, os.fstat(sys.stdout.fileno()))
+    except (OSError, ValueError, AttributeError):  # no standard output, or not a real file (a test's capture)
+        return False
+
+
 def _where(path: str | os.PathLike[str]) -> tuple[Path, str, int]:
     """Where a write to ``path`` goes, and how: ``(target, how, mode)``.
 
-    ``how`` is ``"stdout"`` for ``-``; ``"plain"`` for something that exists
-    and is not a regular file (``/dev/null``, a FIFO, a terminal), written in
-    place as any Unix tool would; otherwise ``"atomic"``. A symbolic link is
-    followed, so the file it points at is replaced, never the link. ``mode``
-    is the permission bits the new file gets: the old file's, or the usual
-    ``0666`` less the umask for a new one. Errors name ``path`` as given.
+    ``how`` is ``"stdout"`` for ``-`` and for any path that names what
+    standard output goes to (``/dev/stdout``, ``/proc/self/fd/1``, or the
+    file stdout is redirected into): written through standard output, so a
+    pipe is streamed and a file opened for appending (``>>``) keeps its
+    earlier content. ``"append"`` is another ``/dev/fd/N``-style path to a
+    regular file, added to rather than replaced. ``"plain"`` is something
+    that exists and is not a regular file (``/dev/null``, a FIFO, a
+    terminal), written in place as any Unix tool would; otherwise
+    ``"atomic"``. A symbolic link is followed, so the file it points at is
+    replaced, never the link. ``mode`` is the permission bits the new file
+    gets: the old file's, or the usual ``0666`` less the umask for a new
+    one. Errors name ``path`` as given.
     """
     if str(path) == "-":
         return Path("-"), "stdout", 0
     given = Path(path)
-    target = Path(os.path.realpath(given))
     try:
-        info = os.stat(target)
+        info: os.stat_result | None = os.stat(given)  # through links, /dev/stdout's to a pipe too
     except FileNotFoundError:
         info = None
     except OSError as error:
         raise type(error)(error.errno, error.strerror, str(given)) from None
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise UsageError(f"{given}: is a directory, not a file")
+    if info is not None and _same_as_stdout(info):
+        return Path("-"), "stdout", 0
     if info is not None and not stat.S_ISREG(info.st_mode):
-        return target, "plain", 0
+        return given, "plain", 0
+    if info is not None and str(os.path.abspath(given)).startswith(("/dev/", "/proc/")):
+        return given, "append", 0  # a descriptor's file (/dev/fd/3): it was opened by whoever gave it
+    target = Path(os.path.realpath(given))
     folder = target.parent
     if not folder.is_dir():
+        if os.path.islink(given):
+            raise UsageError(f"{given}: a link to {target}, whose folder {folder} does not exist")
         raise UsageError(f"{given}: folder {given.parent} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise UsageError(f"{given}: folder {given.parent} is not writable")
@@ -74,6 +96,56 @@ def check_output(path: str | os.PathLike[str] | None) -> None:
     """
     if path is not None:
         _where(path)
+
+
+def _identity(path: str | os.PathLike[str]) -> tuple[object, ...] | None:
+    """What makes ``path`` one file: its device and inode when it exists
+    (through links), else the path it resolves to; None for ``-`` and for
+    what is not a regular file (a device, a pipe), which may be shared."""
+    if str(path) == "-":
+        return None
+    try:
+        info = os.stat(path)
+    except OSError:
+        return ("path", os.path.realpath(path))
+    return ("file", info.st_dev, info.st_ino) if stat.S_ISREG(info.st_mode) else None
+
+
+def check_outputs(outputs: Mapping[str, str | os.PathLike[str] | None],
+                  inputs: Mapping[str, str | os.PathLike[str] | None] | None = None) -> None:
+    """Check before any work that each of ``outputs`` (flag: path; None
+    for not given) can be written (:func:`check_output`), and that none is
+    the same file as another output or as one of ``inputs`` (a deals file,
+    the results store), compared by device and inode, through links.
+    Raises :class:`~cardtable.errors.UsageError` naming both otherwise.
+
+    >>> import tempfile, os
+    >>> folder = tempfile.mkdtemp()
+    >>> deals = os.path.join(folder, "deals.txt")
+    >>> open(deals, "w").close()
+    >>> try:
+    ...     check_outputs({"--output": deals}, {"--deals": deals})
+    ... except UsageError as error:
+    ...     print(str(error).replace(folder, "F"))
+    --output F/deals.txt: is the same file as --deals F/deals.txt; give another file
+    """
+    seen: dict[tuple[object, ...], tuple[str, str]] = {}
+    for flag, path in (inputs or {}).items():
+        if path is not None:
+            identity = _identity(path)
+            if identity is not None:
+                seen.setdefault(identity, (flag, str(path)))
+    for flag, path in outputs.items():
+        if path is None:
+            continue
+        check_output(path)
+        identity = _identity(path)
+        if identity is None:
+            continue
+        if identity in seen:
+            other, where = seen[identity]
+            raise UsageError(f"{flag} {path}: is the same file as {other} {where}; give another file")
+        seen[identity] = (flag, str(path))
 
 
 def _temporary_beside(target: Path, given: Path, mode: int) -> tuple[int, str]:
@@ -111,9 +183,9 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return
-    if how == "plain":
+    if how in ("plain", "append"):
         try:
-            with open(target, "wb") as handle:
+            with open(target, "wb" if how == "plain" else "ab") as handle:
                 handle.write(data)
         except OSError as error:
             raise type(error)(error.errno, error.strerror, str(path)) from None
@@ -174,8 +246,8 @@ class AtomicWriter:
         self._handle: TextIO
         if how == "stdout":
             self._handle = sys.stdout
-        elif how == "plain":
-            self._handle = open(self._target, "w", encoding="utf-8")  # noqa: SIM115 - closed by commit/abandon
+        elif how in ("plain", "append"):  # closed by commit or abandon
+            self._handle = open(self._target, "w" if how == "plain" else "a", encoding="utf-8")  # noqa: SIM115
         else:
             fd, self._tmp = _temporary_beside(self._target, self.path, mode)
             self._handle = os.fdopen(fd, "w", encoding="utf-8")
@@ -190,7 +262,7 @@ class AtomicWriter:
         if self._done:
             return
         self._done = True
-        if self._tmp is None:  # standard output, a device or a FIFO: written in place
+        if self._tmp is None:  # standard output, a device, a FIFO or a descriptor's file: written in place
             self._handle.flush()
             if self._handle is not sys.stdout:
                 self._handle.close()

@@ -29,8 +29,10 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_WORKERS",
     "add_cluster_argument",
+    "add_force_argument",
     "add_render_arguments",
     "add_variant_arguments",
+    "check_force",
     "check_resume_options",
     "cluster_address",
     "hinted",
@@ -194,18 +196,37 @@ def store_path(args: argparse.Namespace) -> str | Path:
     return args.store or default_store_path()
 
 
+def add_force_argument(parser: argparse.ArgumentParser) -> None:
+    """``--force``: with ``--resume``, take up a run whose process cannot be checked."""
+    parser.add_argument("--force", action="store_true",
+                        help="with --resume: take up a run marked running whose process cannot be checked from "
+                             "here (another host or container, or a run stored by an older cardtable); a run "
+                             "whose process still holds its lock is never taken")
+
+
+def check_force(args: argparse.Namespace) -> None:
+    """``--force`` means something only with ``--resume``."""
+    if getattr(args, "force", False) and getattr(args, "resume", None) is None:
+        raise UsageError("--force only goes with --resume RUN: it takes up a run that may still be running")
+
+
 def take_up_run(args: argparse.Namespace, kind: str, table: str, allowed: Collection[str],
                 fit: Callable[[dict[str, Any]], None]) -> StoredRun:
-    """Take up stored run ``args.resume`` of ``kind`` (``--resume``), its
-    units in ``table``: check that only ``allowed`` options were given with
-    it, then :meth:`StoredRun.resume <cardtable.runs.stored.StoredRun.resume>`
-    it, ``fit`` putting its options back into ``args`` (and raising a
+    """Take up stored run ``args.resume`` of ``kind`` (``--resume``, with
+    ``--force`` when given), its units in ``table``: check that only
+    ``allowed`` options (and ``--force``) were given with it, then
+    :meth:`StoredRun.resume <cardtable.runs.stored.StoredRun.resume>` it,
+    ``fit`` putting its options back into ``args`` (and raising a
     :class:`UsageError` when the run cannot be finished, a changed deals
-    file say)."""
-    check_resume_options(args, args.option_defaults, allowed)  # --no-store among the refused
+    file say). A forced take-over is warned about on stderr."""
+    check_resume_options(args, args.option_defaults, {*allowed, "force"})  # --no-store among the refused
     from cardtable.runs.stored import StoredRun
 
-    return StoredRun.resume(store_path(args), args.resume, table=table, kind=kind, fit=fit)
+    run = StoredRun.resume(store_path(args), args.resume, table=table, kind=kind, fit=fit,
+                           force=bool(getattr(args, "force", False)))
+    if run.warning:
+        print(f"cardtable: warning: {run.warning}", file=sys.stderr)
+    return run
 
 
 def resume_hint(run: StoredRun | None, command: str, args: argparse.Namespace) -> str:

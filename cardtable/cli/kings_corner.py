@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 from cardtable._files import atomic_write_text, check_output, read_text
 from cardtable.cli._options import (
     add_cluster_argument,
+    add_force_argument,
+    check_force,
     hinted,
     interrupted,
     option_defaults,
@@ -78,6 +80,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     match.add_argument("--resume", type=run_id, default=None, metavar="RUN",
                        help="finish a stored match that was stopped: play only its missing hands, then report "
                             "as an uninterrupted match")
+    add_force_argument(match)
     match.add_argument("--store", metavar="PATH", help="results store (default: the per-user data directory)")
     match.add_argument("--no-store", action="store_true", help="do not keep this match in the results store")
     match.add_argument("--target", type=whole_number(1), default=25,
@@ -162,6 +165,7 @@ def _match(args: argparse.Namespace) -> int:
     from cardtable.runs.cluster import open_executor
     from cardtable.sim.match import HandResult, check_players, run_hands, summarize_hands
 
+    check_force(args)
     stored: StoredRun | None = None
     done: list[HandResult] = []
     with ExitStack() as stack:

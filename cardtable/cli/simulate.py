@@ -17,11 +17,13 @@ from contextlib import ExitStack
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from cardtable._files import AtomicWriter, atomic_write_bytes, check_output, read_deals_file
+from cardtable._files import AtomicWriter, atomic_write_bytes, check_outputs, read_deals_file
 from cardtable.bots.klondike import HOME_VARIANTS, STRATEGIES, make_player, strategy_name
 from cardtable.cli._options import (
     add_cluster_argument,
+    add_force_argument,
     add_variant_arguments,
+    check_force,
     hinted,
     interrupted,
     option_defaults,
@@ -76,6 +78,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--resume", type=run_id, default=None, metavar="RUN",
                    help="finish a stored run that was stopped: play only its missing games, with its own "
                         "options, then report as an uninterrupted run")
+    add_force_argument(p)
     p.add_argument("--record", type=whole_number(0), default=2, metavar="K",
                    help="print the complete record of the first K games (default 2; 0 for none)")
     p.add_argument("--output", metavar="FILE.jsonl", help="one JSON object per game")
@@ -92,8 +95,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_variant_arguments(p, default=None)
     p.set_defaults(func=_cmd_simulate, option_defaults=option_defaults(p))
 
-    p = subparsers.add_parser("runs", help="list past simulation runs, or show one")
-    p.add_argument("action", nargs="?", choices=("list", "show"), default="list")
+    p = subparsers.add_parser("runs", help="list past simulation runs, or show one, or check the store",
+                              description="List the stored runs (newest first), show one ('runs show ID'), or "
+                                          "check the whole results store for damage ('runs check': SQLite's "
+                                          "integrity check; exit 0 when sound, 1 when damaged).")
+    p.add_argument("action", nargs="?", choices=("list", "show", "check"), default="list")
     p.add_argument("id", nargs="?", type=int, help="run id for 'show'")
     p.add_argument("--store", metavar="PATH", help="results store (default: the per-user data directory)")
     p.add_argument("--limit", type=whole_number(1, "--limit"), default=50, help="newest runs to list (default 50)")
@@ -173,6 +179,7 @@ def _resume_simulate(args: argparse.Namespace) -> StoredRun:
         for name in ("strategy", "seed", "deals", "games", "record", "output", "plot", "ascii", "color", "no_fast"):
             setattr(args, name, params[name])
         args.variant_options = params["variant"]
+        _check_outputs(args)  # the stored paths again: a file may have taken an output's place since
         if params["deals"] is not None:
             deals = _read_starts(str(params["deals"]))
             if _deals_digest(deals) != params["deals_digest"]:
@@ -196,11 +203,18 @@ def _start_simulate(args: argparse.Namespace, variant: Variant, deals: tuple[Pos
                            deals_file=_where_from(args.deals), units=count, params=params)
 
 
+def _check_outputs(args: argparse.Namespace) -> None:
+    """The outputs can be written, and none is the deals file, the store or the other output."""
+    check_outputs({"--output": args.output, "--plot": args.plot},
+                  {"--deals": args.deals, "--store": None if args.no_store else store_path(args)})
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from cardtable.runs.cluster import open_executor
     from cardtable.sim.runner import Batch, RunSpec
     from cardtable.sim.stats import summarize_games
 
+    check_force(args)
     stored = _resume_simulate(args) if args.resume is not None else None
     with ExitStack() as stack:
         if stored is not None:  # marked interrupted should anything below fail
@@ -208,8 +222,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         variant = Variant.from_options(args.variant_options) if stored is not None else _variant(args, args.strategy)
         load_policy_support([args.strategy])
         make_player(args.strategy)  # an unknown strategy or policy fails here, before any game
-        check_output(args.plot)  # before the games, not after them
-        check_output(args.output)
+        _check_outputs(args)  # before the games, not after them
         deals = _read_starts(args.deals)
         count = _game_count(args.games, deals)
         spec = RunSpec(args.strategy, variant, args.seed, deals, keep_moves=bool(args.output) or args.record > 0)
@@ -337,6 +350,8 @@ def _cmd_runs(args: argparse.Namespace) -> int:
     from cardtable.sim.stats import money_text
 
     path = store_path(args)
+    if args.action == "check":
+        return _check_runs_store(path)
     if not os.path.exists(path):
         if args.action == "show":
             raise UsageError(f"no run {args.id}: {path} does not exist (no runs stored yet)")
@@ -389,6 +404,22 @@ def _cmd_runs(args: argparse.Namespace) -> int:
             print(f"{r.id:>5}  {r.created}  {r.kind:<8} {r.strategy:<9} {r.variant.get('name', '?'):<12} "
                   f"{r.games_played:>9,} {_UNITS.get(r.kind, 'games'):<5}  {rate}  {net}  {r.status}")
     return 0
+
+
+def _check_runs_store(path: str | os.PathLike[str]) -> int:
+    """``runs check``: the store's full integrity check, read-only; 0 when sound, 1 when damaged."""
+    from cardtable.runs.store import check_store
+
+    problems = check_store(path)
+    if not problems:
+        print(f"{path}: OK")
+        return 0
+    print(f"{path}: damaged ({len(problems)} problem{'s' if len(problems) != 1 else ''} found):")
+    for problem in problems[:20]:
+        print(f"  {problem}")
+    if len(problems) > 20:
+        print(f"  and {len(problems) - 20} more")
+    return 1
 
 
 #: What a run of each kind counts.

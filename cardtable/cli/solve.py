@@ -13,10 +13,12 @@ import sys
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
-from cardtable._files import atomic_write_text, check_output, read_deals_file, read_text
+from cardtable._files import atomic_write_text, check_outputs, read_deals_file, read_text
 from cardtable.cli._options import (
     add_cluster_argument,
+    add_force_argument,
     add_variant_arguments,
+    check_force,
     hinted,
     interrupted,
     max_states,
@@ -65,6 +67,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     src.add_argument("--resume", type=run_id, default=None, metavar="RUN",
                      help="batch: finish a stored batch that was stopped (only its unsolved deals, with its "
                           "own options)")
+    add_force_argument(p)
     p.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
                    help="give up after this long (default 60, or none with --max-states: then the answers are "
                         "the same on any machine)")
@@ -131,6 +134,7 @@ def _resume_batch(args: argparse.Namespace) -> tuple[StoredRun, list[tuple[str, 
         nonlocal deals
         args.deals, args.output = params["deals"], params["output"]
         args.timeout, args.max_states = params["timeout"], params["max_states"]
+        check_outputs({"--output": args.output}, {"--deals": args.deals, "--store": store_path(args)})
         deals = read_deals_file(str(args.deals))
         if _digest(deals) != params["deals_digest"]:
             raise UsageError(f"{args.deals}: the deals file changed since run {args.resume} started; "
@@ -171,7 +175,9 @@ def _cmd_batch(args: argparse.Namespace, variant: Variant | None) -> int:
         variant = Variant.from_options(dict(stored.params["variant"]))
         timeout = args.timeout
     else:
-        check_output(args.output)  # before the work, not after it
+        # Before the work, not after it; the output is never the deals file or the store.
+        check_outputs({"--output": args.output},
+                      {"--deals": args.deals, "--store": None if args.no_store else store_path(args)})
         deals = read_deals_file(args.deals)
         timeout = _timeout(args)
     assert variant is not None
@@ -234,6 +240,7 @@ def _solve(args: argparse.Namespace, deals: list[tuple[str, Position]], variant:
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
+    check_force(args)
     if args.resume is not None:
         return _cmd_batch(args, None)
     variant = variant_from_args(args)

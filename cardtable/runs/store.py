@@ -10,7 +10,9 @@ is never left half-written.
 
 Anything wrong with the file (not a store, unreadable, read-only, corrupt)
 raises :class:`~cardtable.errors.StoreError` naming it. Opening with
-``create=False`` (for listing runs) never creates or changes a file.
+``create=False`` (for listing runs) never creates a store or changes what
+it holds (SQLite may add its ``-wal`` and ``-shm`` files beside it, and
+rolls back the hot journal of a killed writer, see Sharing).
 
 The core knows the file's tables and their columns, never a game: it takes
 and returns plain rows (tuples and dictionaries of plain values), and each
@@ -21,13 +23,34 @@ Runs
     Each run keeps its kind, who played, the variant, the units asked for
     and stored, its status and summary, the options it was started with
     (:meth:`ResultsStore.run_params`, to finish it later with ``--resume``)
-    and the process id and host name of the process that started it. A run
-    still ``running`` whose process is gone from this host (killed with
-    ``kill -9``, or the machine lost power) is shown as ``interrupted`` by
-    :meth:`ResultsStore.runs` and :meth:`ResultsStore.run`; a store opened
-    for writing also records that, a read-only one is left as it is. A run's
-    life from the command line goes through
-    :class:`~cardtable.runs.stored.StoredRun`.
+    and the process id and host name of the process that started it. While
+    a run is alive its process holds an OS file lock (``flock``) on
+    ``<store>.runs/<id>.lock``; the lock goes with the process however it
+    dies, in any container or namespace. A run still ``running`` whose lock
+    is free is shown as ``interrupted`` by :meth:`ResultsStore.runs` and
+    :meth:`ResultsStore.run` (a store opened for writing also records that,
+    a read-only one is left as it is), and can be resumed. A run stored
+    before runs held locks is judged by its process id on this host, as
+    before; when its liveness cannot be decided (another host, or a live
+    process id that may belong to someone else) :meth:`ResultsStore.liveness`
+    says ``unknown`` and only a forced resume takes it. A run's life from
+    the command line goes through :class:`~cardtable.runs.stored.StoredRun`.
+
+Sharing
+    Any number of processes may write and read one store at once: it is
+    kept in WAL journal mode, every connection waits for a busy file
+    (:data:`BUSY_SECONDS`), each write is one short ``BEGIN IMMEDIATE``
+    transaction, and a write that still finds the file locked is tried
+    again a few times before it fails. Readers see the last committed
+    state beside an open writer. A read-only open that meets the hot
+    journal of a killed writer (an older store in rollback mode) rolls it
+    back through a read-write connection that changes nothing else.
+
+Integrity
+    A store opened for writing is checked first (``PRAGMA quick_check``);
+    a damaged one is refused with a :class:`~cardtable.errors.StoreError`
+    naming the file, and nothing is written into it.
+    :func:`check_store` runs the full ``integrity_check``.
 
 Units
     A run's units live in one of the :data:`UNIT_TABLES` (``games``,
@@ -65,20 +88,24 @@ Versions
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import socket
 import sqlite3
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypeVar
 
 from cardtable.errors import StoreError
 
-__all__ = ["SCHEMA_VERSION", "UNIT_TABLES", "ResultsStore", "RunInfo", "default_store_path"]
+__all__ = ["BUSY_SECONDS", "SCHEMA_VERSION", "UNIT_TABLES", "Liveness", "ResultsStore", "RunInfo", "check_store",
+           "default_store_path"]
+
+_T = TypeVar("_T")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -253,6 +280,102 @@ def _process_alive(pid: int) -> bool:
         return True
 
 
+#: How long a connection waits for another process's write before SQLite
+#: reports the file busy.
+BUSY_SECONDS = 20.0
+
+#: A write that still finds the file busy is tried this many times more,
+#: waiting a little longer each time.
+_WRITE_RETRIES = 6
+
+#: What is known of a run's process: it holds the run's lock (or its
+#: process is alive here), it is gone, or it cannot be decided from here.
+Liveness = Literal["alive", "dead", "unknown"]
+
+#: The lock files this process holds, closed in a forked child so that a
+#: worker never keeps a run alive after its parent died.
+_HELD_LOCKS: set[int] = set()
+
+
+def _drop_held_locks_in_child() -> None:
+    for fd in _HELD_LOCKS:
+        with suppress(OSError):
+            os.close(fd)
+    _HELD_LOCKS.clear()
+
+
+os.register_at_fork(after_in_child=_drop_held_locks_in_child)
+
+
+def _is_busy(error: sqlite3.Error) -> bool:
+    """Whether ``error`` is SQLite's busy or locked file, worth trying again."""
+    text = str(error).lower()
+    return "locked" in text or "busy" in text
+
+
+def _problems(rows: Sequence[tuple[Any, ...]]) -> list[str]:
+    """The lines of an ``integrity_check`` or ``quick_check`` answer that
+    name a problem (SQLite puts several in one row, under a header)."""
+    return [line for row in rows if row[0] != "ok" for line in str(row[0]).splitlines()
+            if line.strip() and not line.startswith("*** in database")]
+
+
+def _open_read_only(path: Path) -> sqlite3.Connection:
+    """A read-only connection to the store at ``path``. When the file has
+    the hot journal of a killed writer (an older store in rollback mode),
+    which a read-only connection cannot roll back, the file is opened
+    read-write just long enough for SQLite to roll it back: that drops the
+    dead writer's unfinished transaction and nothing that was committed."""
+    uri = path.resolve().as_uri()
+    db = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=BUSY_SECONDS, isolation_level=None)
+    try:
+        db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        return db
+    except sqlite3.OperationalError as error:
+        db.close()
+        if "readonly" not in str(error).lower() or not os.access(path, os.W_OK):
+            raise
+    fixer = sqlite3.connect(f"{uri}?mode=rw", uri=True, timeout=BUSY_SECONDS, isolation_level=None)
+    try:
+        fixer.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()  # rolls the hot journal back
+    finally:
+        fixer.close()
+    return sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=BUSY_SECONDS, isolation_level=None)
+
+
+def check_store(path: str | os.PathLike[str]) -> list[str]:
+    """The problems SQLite's full ``integrity_check`` finds in the store at
+    ``path`` (none: the file is sound), opened read-only; a file that is
+    not a store, or cannot be read, is one problem. Nothing is changed
+    (but the hot journal of a killed writer, rolled back as any read-only
+    opening does).
+
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "results.sqlite"
+    >>> ResultsStore(path).close()
+    >>> check_store(path)
+    []
+    """
+    where = Path(path)
+    if not where.is_file():
+        raise StoreError(f"{where}: no results store there")
+    try:
+        db = _open_read_only(where)
+    except sqlite3.Error as error:
+        return [str(error)]
+    try:
+        rows = db.execute("PRAGMA integrity_check").fetchall()
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.Error as error:
+        return [str(error)]
+    finally:
+        db.close()
+    problems = _problems(rows)
+    if not problems and not {"runs", "games"} <= tables:
+        problems.append("not a cardtable results store (it has no runs and games tables)")
+    return problems
+
+
 def default_store_path() -> Path:
     """Where the store lives unless ``--store`` says otherwise."""
     base = os.environ.get("CARDTABLE_DATA")
@@ -293,24 +416,31 @@ class ResultsStore:
         self.path = Path(path)
         if not create and not self.path.is_file():
             raise StoreError(f"{self.path}: no results store there")
+        self._locks: dict[int, int] = {}  # the runs this store runs: run id -> its lock file
+        self._writable = create
         with self._guard("open the results store"):
             if create:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                self._db = sqlite3.connect(self.path)
+                self._db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
             else:
-                self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
+                self._db = _open_read_only(self.path)
         try:
             with self._guard("read the results store"):
                 tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            if not {"runs", "games"} <= tables:
-                if tables or not create:
-                    raise StoreError(f"{self.path}: not a cardtable results store (it has no runs and games tables)")
-                with self._guard("create the results store"):
-                    self._db.executescript(f"BEGIN; {_SCHEMA} {_PLAYED_SCHEMA} {_PLAYED_HANDS_SCHEMA} {_UNIT_SCHEMA}"
-                                           f" {_STUDY_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+            # An empty file is a store being made by another process: read-only, it reads as one with no runs.
+            if not {"runs", "games"} <= tables and tables:
+                raise StoreError(f"{self.path}: not a cardtable results store (it has no runs and games tables)")
+            if tables and create:
+                self._check_quickly()  # before anything is written into it
+            if create:
+                self._use_wal()
+            if create and not tables:
+                self._run_script("create the results store",
+                                 f"{_SCHEMA} {_PLAYED_SCHEMA} {_PLAYED_HANDS_SCHEMA} {_UNIT_SCHEMA} {_STUDY_SCHEMA}"
+                                 f" PRAGMA user_version = {SCHEMA_VERSION};")
                 tables |= {"runs", "games"} | _TABLES_SINCE_FIRST
             elif create:
-                self._migrate(tables)
+                self._migrate()
                 tables |= _TABLES_SINCE_FIRST
             # The unit tables came together, as did the study tables: a store has both of a pair or neither.
             if not {"solves", "hands"} <= tables:
@@ -322,27 +452,94 @@ class ResultsStore:
                 self._columns = {table: {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
                                  for table in ("runs", "games")}
             self._has_process = {"pid", "host"} <= self._columns["runs"]
-            self._writable = create
         except BaseException:
             self._db.close()
             raise
 
-    def _migrate(self, tables: set[str]) -> None:
+    def _check_quickly(self) -> None:
+        """Refuse a damaged store before anything is written into it."""
+        try:
+            rows = self._db.execute("PRAGMA quick_check(5)").fetchall()
+        except sqlite3.DatabaseError as error:
+            rows = [(str(error),)]
+        problems = _problems(rows)
+        if problems:
+            raise StoreError(f"{self.path}: the results store is damaged ({problems[0]}); nothing was written to it "
+                             f"('cardtable runs check --store {self.path}' says more)")
+
+    def _use_wal(self) -> None:
+        """Put the file in WAL journal mode (kept in the file), so readers and a writer do not block each other."""
+        for attempt in range(_WRITE_RETRIES + 1):
+            try:
+                mode = self._db.execute("PRAGMA journal_mode").fetchone()[0]
+                if str(mode).lower() != "wal":
+                    self._db.execute("PRAGMA journal_mode = WAL").fetchone()
+                return
+            except sqlite3.OperationalError as error:
+                if not _is_busy(error) or attempt == _WRITE_RETRIES:
+                    raise StoreError(f"{self.path}: cannot open the results store: {error}") from None
+                time.sleep(0.05 * 2 ** attempt)
+            except sqlite3.Error as error:
+                raise StoreError(f"{self.path}: cannot open the results store: {error}") from None
+
+    def _write(self, action: str, body: Callable[[], _T]) -> _T:
+        """Run ``body`` in one write transaction (``BEGIN IMMEDIATE``, so
+        it waits for other writers up front rather than failing halfway);
+        a file still busy after :data:`BUSY_SECONDS` is tried again a few
+        times. Errors are :class:`StoreError`\\ s saying ``action`` failed."""
+        for attempt in range(_WRITE_RETRIES + 1):
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    result = body()
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    if self._db.in_transaction:
+                        with suppress(sqlite3.Error):
+                            self._db.execute("ROLLBACK")
+                    raise
+                return result
+            except sqlite3.OperationalError as error:
+                if not _is_busy(error) or attempt == _WRITE_RETRIES:
+                    raise StoreError(f"{self.path}: cannot {action}: {error}") from None
+                time.sleep(0.05 * 2 ** attempt)
+            except (sqlite3.Error, OSError, json.JSONDecodeError) as error:
+                raise StoreError(f"{self.path}: cannot {action}: {error}") from None
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _run_script(self, action: str, script: str) -> None:
+        """Run the statements of ``script`` (none holds a ``;`` inside) in one write transaction."""
+        statements = [statement for statement in script.split(";") if statement.strip()]
+
+        def run() -> None:
+            for statement in statements:
+                self._db.execute(statement)
+
+        self._write(action, run)
+
+    def _migrate(self) -> None:
         """Bring a store made by an older cardtable up to :data:`SCHEMA_VERSION`
         in one transaction: missing tables and columns are added, nothing is
-        removed or rewritten, so its runs read as before."""
-        with self._guard("read the results store"):
+        removed or rewritten, so its runs read as before. The store is read
+        again inside the transaction, so two processes upgrading one store
+        at once do it once."""
+
+        def upgrade() -> None:
             version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+            tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             present = {table: {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
                        for table in _ADDED_COLUMNS}
-        missing = [f"ALTER TABLE {table} ADD COLUMN {name} {kind};" for table, columns in _ADDED_COLUMNS.items()
-                   for name, kind, _ in columns if name not in present[table]]
-        if version >= SCHEMA_VERSION and not missing and tables >= _TABLES_SINCE_FIRST:
-            return
-        script = "".join(missing) + (_PLAYED_SCHEMA if "played" not in tables else "") + _PLAYED_HANDS_SCHEMA \
-            + _UNIT_SCHEMA + _STUDY_SCHEMA
-        with self._guard("upgrade the results store"):
-            self._db.executescript(f"BEGIN; {script} PRAGMA user_version = {max(version, SCHEMA_VERSION)}; COMMIT;")
+            missing = [f"ALTER TABLE {table} ADD COLUMN {name} {kind};" for table, columns in _ADDED_COLUMNS.items()
+                       for name, kind, _ in columns if name not in present[table]]
+            if version >= SCHEMA_VERSION and not missing and tables >= _TABLES_SINCE_FIRST:
+                return
+            script = "".join(missing) + (_PLAYED_SCHEMA if "played" not in tables else "") + _PLAYED_HANDS_SCHEMA \
+                + _UNIT_SCHEMA + _STUDY_SCHEMA + f"PRAGMA user_version = {max(version, SCHEMA_VERSION)};"
+            for statement in script.split(";"):
+                if statement.strip():
+                    self._db.execute(statement)
+
+        self._write("upgrade the results store", upgrade)
 
     @contextmanager
     def _guard(self, action: str) -> Iterator[None]:
@@ -362,7 +559,10 @@ class ResultsStore:
         return table in self._tables
 
     def close(self) -> None:
-        """Close the file."""
+        """Close the file, letting go of the runs this store was running
+        (a run not finished is then judged interrupted)."""
+        for run_id in list(self._locks):
+            self._release(run_id)
         self._db.close()
 
     def __enter__(self) -> ResultsStore:
@@ -381,15 +581,32 @@ class ResultsStore:
                   deals_file: str | None, games: int, params: dict[str, object] | None = None) -> int:
         """Record a new run of ``games`` units; returns its id. ``params``
         (plain JSON values) are the options a later :meth:`resume_run` needs
-        to finish it."""
+        to finish it. This store holds the run's lock from before the run
+        is seen by anyone until :meth:`finish_run` or :meth:`close`."""
         self._need_writable("record a run")
-        with self._guard("record a run"), self._db:
+
+        def insert() -> int:
             cursor = self._db.execute(
                 "INSERT INTO runs (created, kind, strategy, variant, seed, deals_file, games_requested, status,"
                 " pid, host, params) VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)",
                 (time.strftime("%Y-%m-%d %H:%M:%S"), kind, strategy, json.dumps(variant), seed, deals_file, games,
                  os.getpid(), socket.gethostname(), None if params is None else json.dumps(params)))
-        return int(cursor.lastrowid or 0)
+            run_id = int(cursor.lastrowid or 0)
+            self._hold(run_id)  # before the commit: no reader sees the run without its lock
+            return run_id
+
+        try:
+            return self._write("record a run", insert)
+        except BaseException:
+            for run_id in [run_id for run_id in self._locks if self._run_missing(run_id)]:
+                self._release(run_id)
+            raise
+
+    def _run_missing(self, run_id: int) -> bool:
+        try:
+            return self._db.execute("SELECT 1 FROM runs WHERE id = ?", (run_id,)).fetchone() is None
+        except sqlite3.Error:
+            return True
 
     def run_params(self, run_id: int) -> dict[str, object] | None:
         """The options run ``run_id`` was started with (None for a run stored
@@ -401,13 +618,15 @@ class ResultsStore:
             (params,) = self._db.execute("SELECT params FROM runs WHERE id = ?", (run_id,)).fetchone()
         return None if params is None else dict(json.loads(str(params)))
 
-    def resume_run(self, run_id: int, kind: str) -> tuple[RunInfo, dict[str, object]]:
+    def resume_run(self, run_id: int, kind: str, *, force: bool = False) -> tuple[RunInfo, dict[str, object]]:
         """Take up run ``run_id`` of ``kind`` again in this process: it is
-        marked ``running`` under this process id and host. Returns the run and
-        its options. A :class:`StoreError` says why when there is no such run,
-        it is of another kind, it was stored before runs kept their options,
-        or it is still running (its process is alive on this host, or it runs
-        on another host)."""
+        marked ``running`` under this process id and host, and this store
+        holds its lock. Returns the run and its options. A
+        :class:`StoreError` says why when there is no such run, it is of
+        another kind, it was stored before runs kept their options, or it
+        is still running (its lock is held, or its process is alive). A run
+        whose liveness is ``unknown`` (:meth:`liveness`) is taken only with
+        ``force``."""
         self._need_writable("resume a run")
         info = self.run(run_id)
         if info.kind != kind:
@@ -415,53 +634,151 @@ class ResultsStore:
         params = self.run_params(run_id)
         if params is None:
             raise StoreError(f"run {run_id} was stored by an older cardtable that kept no options: start it again")
-        if info.status == "running":
-            with self._guard("read a run"):
-                pid, host = self._db.execute("SELECT pid, host FROM runs WHERE id = ?", (run_id,)).fetchone()
-            raise StoreError(f"run {run_id} is still running (process {pid} on {host}); stop it first")
-        with self._guard("resume a run"), self._db:
+
+        def take() -> None:
+            status, pid, host = self._db.execute("SELECT status, pid, host FROM runs WHERE id = ?",
+                                                 (run_id,)).fetchone()
+            if status == "running":
+                alive = self.liveness(run_id)
+                if alive == "alive":
+                    raise StoreError(f"run {run_id} is still running (process {pid} on {host}); stop it first")
+                if alive == "unknown" and not force:
+                    raise StoreError(f"run {run_id} may still be running (process {pid} on {host}, which cannot "
+                                     f"be checked from here); if it is not, take it over with --resume {run_id} "
+                                     "--force")
+            self._hold(run_id)
             self._db.execute("UPDATE runs SET status = 'running', pid = ?, host = ? WHERE id = ?",
                              (os.getpid(), socket.gethostname(), run_id))
+
+        try:
+            self._write("resume a run", take)
+        except BaseException:
+            if run_id in self._locks:
+                self._release(run_id, remove=False)
+            raise
         return self.run(run_id), params
 
     def finish_run(self, run_id: int, status: str, summary: dict[str, object]) -> None:
-        """Mark a run finished or interrupted, with its summary."""
-        with self._guard("finish a run"), self._db:
-            self._db.execute("UPDATE runs SET status = ?, summary = ? WHERE id = ?",
-                             (status, json.dumps(summary), run_id))
+        """Mark a run finished or interrupted, with its summary, and let go of its lock."""
+        self._write("finish a run", lambda: self._db.execute("UPDATE runs SET status = ?, summary = ? WHERE id = ?",
+                                                             (status, json.dumps(summary), run_id)))
+        if run_id in self._locks:
+            self._release(run_id)
 
     def runs(self, limit: int = 50) -> list[RunInfo]:
         """The newest runs first (a run whose process died shown as interrupted)."""
+        if "runs" not in self._tables:
+            return []
         with self._guard("list runs"):
             rows = self._db.execute(f"SELECT {self._run_columns()} FROM runs ORDER BY id DESC LIMIT ?",
                                     (limit,)).fetchall()
-            return [self._info(self._settle(row)) for row in rows]
+        return [self._info(self._settle(row)) for row in rows]
 
     def run(self, run_id: int) -> RunInfo:
         """One run; :class:`StoreError` naming the id when there is none."""
         with self._guard("read a run"):
-            row = self._db.execute(f"SELECT {self._run_columns()} FROM runs WHERE id = ?", (run_id,)).fetchone()
+            row = None if "runs" not in self._tables else self._db.execute(
+                f"SELECT {self._run_columns()} FROM runs WHERE id = ?", (run_id,)).fetchone()
         if row is None:
             raise StoreError(f"no run {run_id} in {self.path}")
-        with self._guard("read a run"):
-            return self._info(self._settle(row))
+        return self._info(self._settle(row))
 
     def _run_columns(self) -> str:
         return _RUN_COLUMNS + (", pid, host" if self._has_process else ", NULL, NULL")
 
+    def liveness(self, run_id: int) -> Liveness:
+        """Whether the process of run ``run_id`` (as last started or
+        resumed) is ``alive``, ``dead`` or ``unknown``: by its lock file
+        when it has one (held: alive; free: dead, wherever it ran); for a
+        run stored before runs held locks, by its process id on this host
+        (gone: dead), else unknown."""
+        if run_id in self._locks:
+            return "alive"
+        try:
+            fd = os.open(self._lock_path(run_id), os.O_RDONLY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return self._judged_by_process(run_id)
+        except OSError:
+            return "unknown"
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return "alive"
+        except OSError:
+            return "unknown"  # a file system without locks
+        finally:
+            os.close(fd)
+        return "dead"
+
+    def _judged_by_process(self, run_id: int) -> Liveness:
+        """A run without a lock file, judged as before runs held locks."""
+        if not self._has_process:
+            return "unknown"
+        with self._guard("read a run"):
+            row = self._db.execute("SELECT pid, host FROM runs WHERE id = ?", (run_id,)).fetchone()
+        if row is None or row[0] is None or row[1] != socket.gethostname():
+            return "unknown"
+        return "unknown" if _process_alive(int(row[0])) else "dead"
+
     def _settle(self, row: tuple[Any, ...]) -> tuple[Any, ...]:
         """``row`` with a ``running`` status made ``interrupted`` when the
-        process that started the run is gone from this host (and the change
-        stored, when the store is open for writing)."""
-        *fields, pid, host = row
-        if fields[9] != "running" or pid is None or host != socket.gethostname() or _process_alive(int(pid)):
+        run's process is gone (:meth:`liveness`), and the change stored
+        when the store is open for writing."""
+        fields = list(row[:-2])
+        if fields[9] != "running" or self.liveness(int(fields[0])) != "dead":
             return tuple(fields)
+        run_id = int(fields[0])
         if self._writable:
-            with self._db:
-                self._db.execute("UPDATE runs SET status = 'interrupted' WHERE id = ? AND status = 'running'",
-                                 (fields[0],))
-        fields[9] = "interrupted"
+            self._write("settle a run", lambda: self._db.execute(
+                "UPDATE runs SET status = 'interrupted' WHERE id = ? AND status = 'running'", (run_id,)))
+        with self._guard("read a run"):  # it may have finished while its lock was tried
+            (status,) = self._db.execute("SELECT status FROM runs WHERE id = ?", (run_id,)).fetchone()
+        fields[9] = "interrupted" if status == "running" else status
         return tuple(fields)
+
+    def _lock_path(self, run_id: int) -> Path:
+        return Path(f"{self.path}.runs") / f"{run_id}.lock"
+
+    def _hold(self, run_id: int) -> None:
+        """Take run ``run_id``'s lock for this store; a run whose lock is
+        held elsewhere is still running. A file system without locks leaves
+        the run unlocked (its liveness then reads as unknown)."""
+        if run_id in self._locks:
+            return
+        path = self._lock_path(run_id)
+        while True:
+            try:
+                path.parent.mkdir(exist_ok=True)
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            except OSError as error:
+                raise StoreError(f"{path}: cannot lock run {run_id}: {error.strerror}") from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise StoreError(f"run {run_id} is still running (another process holds {path}); "
+                                 "stop it first") from None
+            except OSError:
+                os.close(fd)
+                return
+            try:
+                same = os.path.samestat(os.fstat(fd), os.stat(path))
+            except OSError:
+                same = False
+            if same:
+                break
+            os.close(fd)  # a file its last holder removed as it let go: open the new one
+        self._locks[run_id] = fd
+        _HELD_LOCKS.add(fd)
+
+    def _release(self, run_id: int, *, remove: bool = True) -> None:
+        """Let go of run ``run_id``'s lock (and remove its file, once the run is settled)."""
+        fd = self._locks.pop(run_id)
+        _HELD_LOCKS.discard(fd)
+        if remove:
+            with suppress(OSError):
+                os.unlink(self._lock_path(run_id))
+        os.close(fd)
 
     @staticmethod
     def _info(row: tuple[Any, ...]) -> RunInfo:
@@ -482,11 +799,14 @@ class ResultsStore:
         self._need_writable(f"store {what}")
         names = ", ".join(("run_id", *columns))
         marks = ", ".join("?" * (len(columns) + 1))
-        with self._guard(f"store {what}"), self._db:
-            self._db.executemany(f"INSERT OR IGNORE INTO {table} ({names}) VALUES ({marks})",
-                                 [(run_id, *row) for row in rows])
+        values = [(run_id, *row) for row in rows]
+
+        def store() -> None:
+            self._db.executemany(f"INSERT OR IGNORE INTO {table} ({names}) VALUES ({marks})", values)
             self._db.execute(f"UPDATE runs SET games_played = (SELECT COUNT(*) FROM {table} WHERE run_id = ?)"
                              " WHERE id = ?", (run_id, run_id))
+
+        self._write(f"store {what}", store)
 
     def units(self, table: str, run_id: int) -> list[tuple[Any, ...]]:
         """Every stored unit of run ``run_id`` in ``table``, in index order,
@@ -510,17 +830,16 @@ class ResultsStore:
         if table not in self._tables:
             raise StoreError(f"{self.path}: cannot {action}: the store is open read-only "
                              f"and has no {_RECORD_TABLES[table]} table")
-        with self._guard(action), self._db:
-            self._db.execute(f"INSERT INTO {table} ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
-                             tuple(row.values()))
+        self._write(action, lambda: self._db.execute(
+            f"INSERT INTO {table} ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})", tuple(row.values())))
 
     def put(self, table: str, row: Mapping[str, object], *, action: str) -> None:
         """Add ``row`` to ``table`` in one transaction, replacing the row
         with the same key (``action`` as in :meth:`append`)."""
         self._need_writable(action)
-        with self._guard(action), self._db:
-            self._db.execute(f"INSERT OR REPLACE INTO {table} ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
-                             tuple(row.values()))
+        self._write(action, lambda: self._db.execute(
+            f"INSERT OR REPLACE INTO {table} ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+            tuple(row.values())))
 
     def upsert(self, table: str, row: Mapping[str, object], *, key: Sequence[str], most: Sequence[str] = (),
                action: str) -> tuple[Any, ...]:
@@ -533,13 +852,17 @@ class ResultsStore:
         known = tuple(row[name] for name in key)
         changes = [name for name in row if name not in key]
         sets = ", ".join(f"{name} = MAX({name}, ?)" if name in most else f"{name} = ?" for name in changes)
-        with self._guard(action), self._db:
+
+        def bring_up() -> tuple[Any, ...]:
             found = self._db.execute(f"UPDATE {table} SET {sets} WHERE {where}",
                                      (*(row[name] for name in changes), *known)).rowcount
             if not found:
                 self._db.execute(f"INSERT INTO {table} ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
                                  tuple(row.values()))
-            stored: tuple[Any, ...] = self._db.execute(f"SELECT * FROM {table} WHERE {where}", known).fetchone()
+            found_row: tuple[Any, ...] = self._db.execute(f"SELECT * FROM {table} WHERE {where}", known).fetchone()
+            return found_row
+
+        stored = self._write(action, bring_up)
         return stored
 
     def select(self, table: str, columns: Sequence[str], *, where: Mapping[str, object] | None = None,

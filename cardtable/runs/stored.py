@@ -55,6 +55,8 @@ class StoredRun:
         self.id = run_id
         self.params = params
         self.table = table
+        #: Set when a forced resume took up a run that might still be running: what to tell the user.
+        self.warning: str | None = None
         self._ended = False
 
     @classmethod
@@ -74,28 +76,36 @@ class StoredRun:
 
     @classmethod
     def resume(cls, path: str | os.PathLike[str], run_id: int, *, table: str, kind: str,
-               fit: Callable[[dict[str, Any]], None]) -> StoredRun:
+               fit: Callable[[dict[str, Any]], None], force: bool = False) -> StoredRun:
         """Take up stored run ``run_id`` of ``kind`` in the store at
         ``path``: mark it running here and hand its options to ``fit``, which
         raises when the run cannot be finished (a changed deals file, say).
         A :class:`~cardtable.errors.StoreError` says why when there is no
         store or no such run, the run is of another kind, or still running.
-        When anything fails, the run keeps the status it had and the store
-        is closed."""
+        With ``force`` a run whose liveness cannot be decided (stored before
+        runs held locks, by a process on another host) is taken up, and
+        :attr:`warning` says so. When anything fails, the run keeps the
+        status it had and the store is closed."""
         if not os.path.isfile(path):
             raise StoreError(f"{path}: no results store there")
         store = ResultsStore(path)
         params: dict[str, Any] | None = None
+        warning = None
         try:
             before = store.run(run_id)
-            _, params = store.resume_run(run_id, kind)
+            if before.status == "running" and store.liveness(run_id) == "unknown" and force:
+                warning = (f"run {run_id} was marked running by a process that cannot be checked from here; "
+                           "taken over with --force (if that process still runs, both now write to it)")
+            _, params = store.resume_run(run_id, kind, force=force)
             fit(params)
         except BaseException:
             if params is not None:  # taken up, then found unfit: leave it as it was
                 store.finish_run(run_id, before.status, before.summary or {})
             store.close()
             raise
-        return cls(store, run_id, params, table)
+        run = cls(store, run_id, params, table)
+        run.warning = warning
+        return run
 
     def units(self) -> list[tuple[Any, ...]]:
         """The units stored so far, in index order, as plain rows."""
