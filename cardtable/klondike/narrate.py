@@ -23,13 +23,23 @@ def _cards(cards: list[Card], unicode: bool) -> str:
     return " ".join(c.symbol() if unicode else str(c) for c in cards)
 
 
-def describe_move(game: KlondikeGame, move: Move, *, unicode: bool = True) -> str:
+def describe_move(game: KlondikeGame, move: Move, *, unicode: bool = True, seen_only: bool = False) -> str:
     """One legal move in words, as it would be played from ``game``'s position
-    (the game is left unchanged). A face-down card the move turns up is named."""
+    (the game is left unchanged). A face-down card the move turns up is named,
+    and so are the cards a draw turns up, unless ``seen_only``: then the words
+    name only cards the player sees before the move (as a hint must).
+
+    >>> from cardtable.klondike import KlondikeGame, Move, Variant
+    >>> game = KlondikeGame.from_seed(1, Variant.preset("draw3"))
+    >>> describe_move(game, Move.parse("D"), seen_only=True)
+    'draw 3 cards from the stock'
+    """
     cards = game.moved_cards(move)
     text = _cards(cards, unicode)
     source, target = move.source, move.target
     if source == STOCK:
+        if seen_only:
+            return f"draw {len(cards)} card{'s' if len(cards) != 1 else ''} from the stock"
         return f"draw {text}"
     if target == STOCK:
         return f"turn the waste over ({len(cards)} cards) to start pass {game.pass_number + 1}"
@@ -49,7 +59,9 @@ def describe_move(game: KlondikeGame, move: Move, *, unicode: bool = True) -> st
     if 0 <= source < 7:
         pile = game.tableau[source]
         left = len(pile) - move.count
-        if left and game.face_down[source] == left:
+        if left and game.face_down[source] == left and seen_only:
+            sentence += ", turning a card up"
+        elif left and game.face_down[source] == left:
             sentence += f", turning up {_cards([pile[left - 1]], unicode)}"
     return sentence
 
