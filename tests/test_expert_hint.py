@@ -8,11 +8,15 @@ import json
 from pathlib import Path
 
 import pytest
+from klondike_helpers import layout
 
+from cardtable._text import plural
 from cardtable.bots.klondike.expert import ExpertPlayer, view_seed
-from cardtable.bots.klondike.hint import expert_hint, plural, seen_stock
+from cardtable.bots.klondike.hint import expert_hint, seen_stock
 from cardtable.cli import main
 from cardtable.klondike import FOUNDATION, KlondikeGame, KlondikeRecord, Move, Position, Variant
+from cardtable.klondike.narrate import narrate
+from cardtable.solver import hint
 
 # A small budget keeps these tests quick; what they hold does not depend on it.
 SMALL = {"samples": 12, "max_states": 3000}
@@ -112,6 +116,22 @@ def test_counts_are_said_in_good_grammar() -> None:
     assert "of 1 guess from here" in expert_hint(game, samples=1, max_states=2000).describe()
 
 
+def test_one_of_a_thing_is_said_in_the_singular(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = KlondikeGame.from_seed(1, Variant.preset("draw1"))
+    game.play(Move.parse("D"))
+    record = KlondikeRecord.from_game(game)
+    assert "\n1 move, 0 cards on the foundations: lost" in narrate(record, unicode=False)
+    path = tmp_path / "one.txt"
+    path.write_text(str(record))
+    assert main(["replay", str(path), "--quiet"]) == 0
+    assert "one.txt: 1 move legal; 0 cards on the foundations" in capsys.readouterr().out
+    assert main(["show", str(path)]) == 0
+    assert "after 1 move: 0 cards on the foundations" in capsys.readouterr().out
+    # One card left in the waste to turn over, one move from a win.
+    last = KlondikeGame(layout([], stock="", waste="Ks", foundation=(13, 13, 13, 12)), Variant.preset("draw1"))
+    assert hint(last).describe() == "W>F (wins in 1 move)"
+
+
 def _record(tmp_path: Path, seed: int = 5, variant: str = "draw3", moves: int = 2) -> Path:
     game = KlondikeGame.from_seed(seed, Variant.preset(variant))
     for _ in range(moves):
@@ -145,3 +165,10 @@ def test_the_hint_command_peeks_only_when_asked_and_says_so(
     assert main(["hint", str(path), "--peek", "--samples", "4"]) == 2
     err = capsys.readouterr().err.strip()
     assert err == "cardtable: error: --samples: the peek does not guess; leave out --samples or --peek"
+
+
+def test_a_kings_corner_target_of_one_point_is_said_in_the_singular(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["kings-corner", "match", "--players", "greedy,random", "--games", "4", "--workers", "1",
+                 "--seed", "2", "--target", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "matches to 1 point:" in out and "1 points" not in out

@@ -25,6 +25,7 @@ from typing import Any
 
 from textual.app import App
 
+from cardtable._text import plural
 from cardtable.errors import CardtableError
 from cardtable.klondike import KlondikeGame, Move, Position, Variant
 from cardtable.klondike.narrate import describe_move
@@ -171,7 +172,7 @@ class Advisor:
         if found.move is None:
             text = "No legal move is left."
         elif found.winning:
-            text = f"Peek hint: {said}. This position can be won ({len(found.solution)} moves)."
+            text = f"Peek hint: {said}. This position can be won ({plural(len(found.solution), 'move')})."
         elif result == "unwinnable":
             text = f"Peek hint: {said} (best guess). This position cannot be won: u undoes, n deals anew."
         else:

@@ -31,6 +31,7 @@ from textual.containers import Vertical
 from textual.reactive import var
 
 from cardtable._files import atomic_write_text
+from cardtable._text import plural
 from cardtable.app.advisor import PEEK_LABEL, Advisor
 from cardtable.app.keeper import Keeper
 from cardtable.app.pickup import Held, describe, held_cards, pick_up, put_down
@@ -177,7 +178,7 @@ class KlondikeApp(App[None]):
             self.message = "All cards face up: they fly home. " + ("*" if self.ascii_only else "\u2728")
         if game.is_won():
             self.message += self._keeper.finish(game)
-            self.message = f"{self.message} You won in {len(game.moves)} moves! n: new game."
+            self.message = f"{self.message} You won in {plural(len(game.moves), 'move')}! n: new game."
             if keep:
                 self._keeper.clear_autosave()
         else:

@@ -14,6 +14,7 @@ from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
 from cardtable._files import atomic_write_text, check_output, read_deals_file, read_text
+from cardtable._text import plural
 from cardtable.cli._options import (
     add_cluster_argument,
     add_variant_arguments,
@@ -107,8 +108,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _result_line(result: SolveResult) -> str:
     extra = f" ({result.reason})" if result.reason else ""
-    moves = f", {len(result.moves)} moves" if result.result == "won" else ""
-    return f"{result.result}{extra}: {result.states} states, {result.seconds:.3f} s{moves}"
+    moves = f", {plural(len(result.moves), 'move')}" if result.result == "won" else ""
+    return f"{result.result}{extra}: {plural(result.states, 'state')}, {result.seconds:.3f} s{moves}"
 
 
 #: Seconds a deal may take unless told, when no state budget is given.

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from cardtable._text import plural
 from cardtable.cards import Card
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import FOUNDATION, STOCK, WASTE, Move
@@ -39,10 +40,10 @@ def describe_move(game: KlondikeGame, move: Move, *, unicode: bool = True, seen_
     source, target = move.source, move.target
     if source == STOCK:
         if seen_only:
-            return f"draw {len(cards)} card{'s' if len(cards) != 1 else ''} from the stock"
+            return f"draw {plural(len(cards), 'card')} from the stock"
         return f"draw {text}"
     if target == STOCK:
-        return f"turn the waste over ({len(cards)} cards) to start pass {game.pass_number + 1}"
+        return f"turn the waste over ({plural(len(cards), 'card')}) to start pass {game.pass_number + 1}"
     if source == WASTE:
         origin = "from the waste"
     elif source == FOUNDATION:
@@ -96,7 +97,7 @@ def narrate(record: KlondikeRecord, *, unicode: bool = True, color: bool = False
     lines += ["", render(game.position(), unicode=unicode, color=color, passes=variant.passes, draw=variant.draw), ""]
     found = game.foundation_count()
     outcome = "won" if game.is_won() else "lost"
-    tally = f"{len(record.moves)} moves, {found} card{'s' if found != 1 else ''} on the foundations: {outcome}"
+    tally = f"{plural(len(record.moves), 'move')}, {plural(found, 'card')} on the foundations: {outcome}"
     if scoring == "vegas":
         net = game.score
         tally += f". Paid ${variant.scoring.ante}, won ${variant.scoring.winnings(found)}: net {_money(net)}."

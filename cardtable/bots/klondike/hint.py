@@ -27,27 +27,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cardtable._text import plural
 from cardtable.bots.klondike.expert import Advice, ExpertPlayer
 from cardtable.cards import Card
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import Move
 from cardtable.klondike.narrate import describe_move
 
-__all__ = ["HINT_SAMPLES", "HINT_STATES", "ExpertHint", "expert_hint", "plural", "seen_stock"]
+__all__ = ["HINT_SAMPLES", "HINT_STATES", "ExpertHint", "expert_hint", "seen_stock"]
 
 #: The hint's budget: guessed deals, and the search states for each (about a second on one core).
 HINT_SAMPLES = 96
 HINT_STATES = 50_000
-
-
-def plural(count: int, noun: str, many: str | None = None) -> str:
-    """``count`` and ``noun``, in its plural ``many`` (default: ``noun`` + "s")
-    unless the count is one.
-
-    >>> plural(1, "move"), plural(2, "card"), plural(0, "point"), plural(1_000, "guess", "guesses")
-    ('1 move', '2 cards', '0 points', '1,000 guesses')
-    """
-    return f"{count:,} {noun if count == 1 else many or noun + 's'}"
 
 
 def seen_stock(game: KlondikeGame) -> tuple[Card, ...]:
