@@ -154,7 +154,7 @@ def test_the_hint_command_gives_the_experts_move_the_same_each_time(
     assert Move.parse(data["move"]) in game.legal_moves()
     assert main(argv) == 0
     line = capsys.readouterr().out.strip()
-    assert line.startswith(f"{data['move']}: {data['words']} (the expert wins {data['wins']} of 12 guesses")
+    assert line.startswith(f"{data['move']}: {data['words']}; the expert wins {data['wins']} of 12 guesses")
 
 
 def test_the_hint_command_peeks_only_when_asked_and_says_so(

@@ -105,14 +105,14 @@ class Advisor:
         """Ask whether ``game`` (a copy, kept by the search) can still be won,
         when the answer follows from what the player sees or the player peeks;
         the answer is heard only when it is proven lost."""
-        if not self.peek and not _all_seen(game):
-            return
-        self._app.run_worker(partial(self._judge, game), name="judge", group="verdict", exclusive=True,
-                             thread=True)
+        self._app.run_worker(partial(self._judge, game, self.peek), name="judge", group="verdict",
+                             exclusive=True, thread=True)
 
-    def _judge(self, game: KlondikeGame) -> None:
+    def _judge(self, game: KlondikeGame, peek: bool) -> None:
         from cardtable.solver import solve
 
+        if not peek and not _all_seen(game):
+            return  # the player cannot know yet, and the app does not say
         _solver_loaded.wait()
         try:
             result = solve(game.position(), game.variant, max_states=VERDICT_MAX_STATES).result

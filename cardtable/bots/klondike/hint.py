@@ -91,9 +91,9 @@ class ExpertHint:
         if self.advice.move is None:
             return "no legal move is left"
         if self.advice.fallback == "out of time":
-            return f"{self.words} (a quick guess: the expert ran out of time)"
-        why = f"; {self.advice.fallback}, so the quick greedy move" if self.advice.fallback else ""
-        return f"{self.words} (the expert {self.odds()}{why})"
+            return f"{self.words}; a quick guess: the expert ran out of time"
+        why = f" ({self.advice.fallback}: the quick greedy move)" if self.advice.fallback else ""
+        return f"{self.words}{why}; the expert {self.odds()}"
 
     def to_dict(self) -> dict[str, object]:
         """The hint as plain data for ``--json``."""
