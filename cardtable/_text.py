@@ -1,5 +1,6 @@
 """Small text helpers shared by every notation reader and both games' records.
 
+- :func:`plural` says a count with its noun ("1 move", "2 moves").
 - :func:`clip` quotes a piece of user input for an error message, cut short
   so that a message stays one readable line whatever was read.
 - :func:`check_tag_name`, :func:`tag_problem`, :func:`escape_tag` and :func:`unescape_tag` keep
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["TAG_NAME", "check_tag_name", "clip", "escape_tag", "tag_problem", "unescape_tag"]
+__all__ = ["TAG_NAME", "check_tag_name", "clip", "escape_tag", "plural", "tag_problem", "unescape_tag"]
 
 #: What a header name may be: a letter, then up to 39 letters, digits or ``_``.
 TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,39}", re.ASCII)
@@ -31,6 +32,16 @@ _UNSIMPLE = {"\\": "\\", '"': '"', "n": "\n", "r": "\r", "t": "\t"}
 #: ``\\n``, ``\\r`` or ``\\t``).
 _ESCAPE = re.compile(r'[\\"\x00-\x1f\x7f-\x9f\u2028\u2029]')
 _UNESCAPE = re.compile(r"\\(u[0-9A-Fa-f]{4}|.)", re.DOTALL)
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """``count`` (with thousands separators) and ``noun``, in its plural ``many``
+    (default: ``noun`` + "s") unless the count is one.
+
+    >>> plural(1, "move"), plural(2, "card"), plural(0, "point"), plural(1_000, "guess", "guesses")
+    ('1 move', '2 cards', '0 points', '1,000 guesses')
+    """
+    return f"{count:,} {noun if count == 1 else many or noun + 's'}"
 
 
 def clip(text: object, width: int = 60) -> str:

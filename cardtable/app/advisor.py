@@ -1,5 +1,15 @@
-"""The solver's word in the Klondike app: a hint when the player asks, and
-after each move whether the game can still be won.
+"""Hints and verdicts in the Klondike app, from the player's view unless the
+player asks to peek.
+
+A hint (``h``) is the ``expert``'s move from what the player sees
+(:func:`cardtable.bots.klondike.hint.expert_hint`), with the share of its
+guesses it wins from here; it never names or uses a card the player has not
+seen. After each move the app says when the game can no longer be won, but only
+when that follows from what the player sees: every card has been seen (none
+face down, the stock's order known), and the solver proves the loss. Peeking
+(``H``) is the solver's word with every card known, and shown as such: the
+hint becomes the next move of a winning line, and the verdict comes after
+every move.
 
 Every search runs in a worker thread of the app, on a copy of the game, so
 the table stays live; the answer comes back in the app's thread and is
@@ -15,13 +25,19 @@ from typing import Any
 
 from textual.app import App
 
+from cardtable._text import plural
 from cardtable.errors import CardtableError
 from cardtable.klondike import KlondikeGame, Move, Position, Variant
 from cardtable.klondike.narrate import describe_move
 
-__all__ = ["HINT_MAX_STATES", "HINT_TIMEOUT", "VERDICT_MAX_STATES", "Advisor"]
+__all__ = ["EXPERT_SECONDS", "HINT_MAX_STATES", "HINT_TIMEOUT", "PEEK_LABEL", "VERDICT_MAX_STATES", "Advisor"]
 
-#: The hint's search budget: small, so an answer comes at once.
+#: What peeking is, as the app says it.
+PEEK_LABEL = "peek: the solver's verdict with every card known"
+#: The expert hint's cap in seconds: its budget is counted in guesses and states (about a
+#: second), and only a much slower machine meets this cap, and then falls back to a quick move.
+EXPERT_SECONDS: float | None = 10.0
+#: The peek hint's search budget: small, so an answer comes at once.
 HINT_TIMEOUT = 1.0
 HINT_MAX_STATES = 300_000
 #: The state budget of the check after each move that tells when the game can no longer be won
@@ -47,13 +63,23 @@ def _load_solver() -> None:
         _solver_loaded.set()
 
 
+def _all_seen(game: KlondikeGame) -> bool:
+    """Whether the player of ``game`` has seen every card where it lies: none face
+    down, and the whole stock's order seen on an earlier pass."""
+    from cardtable.bots.klondike.hint import seen_stock
+
+    return not any(game.face_down) and len(seen_stock(game)) == len(game.stock)
+
+
 class Advisor:
-    """Asks the solver about the game ``current()`` returns, in ``app``'s
+    """Hints and verdicts for the game ``current()`` returns, in ``app``'s
     worker threads. ``tell(text)`` puts what to say in the message line;
     ``show_hint(move, text)`` shows a hint (``move`` None: no legal move is
     left); ``show_lost()`` says that the game is proven lost. Each is called
     in the app's thread, and only while the position is the one asked about
-    (else the hint says so, and a verdict says nothing)."""
+    (else the hint says so, and a verdict says nothing). ``peek`` (off at
+    first) lets the solver's full-information word through (see the module
+    documentation)."""
 
     def __init__(self, app: App[Any], current: Callable[[], KlondikeGame], *, unicode: bool,
                  tell: Callable[[str], None], show_hint: Callable[[Move | None, str], None],
@@ -66,6 +92,8 @@ class Advisor:
         self._show_lost = show_lost
         #: True from a hint's request until its answer.
         self.thinking = False
+        #: Whether the player peeks: hints and verdicts from the solver with every card known.
+        self.peek = False
 
     def load_solver(self) -> None:
         """Load the solver's compiled code in a thread, once a process."""
@@ -74,14 +102,17 @@ class Advisor:
     # ----- can the game still be won? ----------------------------------------------------------------
 
     def judge(self, game: KlondikeGame) -> None:
-        """Ask whether ``game`` (a copy, kept by the search) can still be won;
+        """Ask whether ``game`` (a copy, kept by the search) can still be won,
+        when the answer follows from what the player sees or the player peeks;
         the answer is heard only when it is proven lost."""
-        self._app.run_worker(partial(self._judge, game), name="judge", group="verdict", exclusive=True,
-                             thread=True)
+        self._app.run_worker(partial(self._judge, game, self.peek), name="judge", group="verdict",
+                             exclusive=True, thread=True)
 
-    def _judge(self, game: KlondikeGame) -> None:
+    def _judge(self, game: KlondikeGame, peek: bool) -> None:
         from cardtable.solver import solve
 
+        if not peek and not _all_seen(game):
+            return  # the player cannot know yet, and the app does not say
         _solver_loaded.wait()
         try:
             result = solve(game.position(), game.variant, max_states=VERDICT_MAX_STATES).result
@@ -96,19 +127,41 @@ class Advisor:
     # ----- hints -------------------------------------------------------------------------------------
 
     def hint(self, game: KlondikeGame) -> None:
-        """Look for the next move of ``game`` (a copy, kept by the search):
-        :data:`HINT_TIMEOUT` seconds and :data:`HINT_MAX_STATES` states for a
-        winning line, else the heuristic's best guess."""
+        """Look for the next move of ``game`` (a copy, kept by the search): the
+        expert's from the player's view, or, peeking, the first move of a winning
+        line the solver finds in :data:`HINT_TIMEOUT` seconds and
+        :data:`HINT_MAX_STATES` states, else the heuristic's best guess."""
         self.thinking = True
-        self._app.run_worker(partial(self._find_hint, game), name="find_hint", group="hint", exclusive=True,
-                             thread=True)
+        find = self._peek_hint if self.peek else self._expert_hint
+        self._app.run_worker(partial(find, game), name="find_hint", group="hint", exclusive=True, thread=True)
 
-    def _find_hint(self, game: KlondikeGame) -> None:
-        from cardtable.solver import hint
-
+    def _wait_for_solver(self) -> None:
         if not _solver_loaded.is_set():
             self._app.call_from_thread(self._tell, "Thinking... (loading the solver: the first time takes longer)")
             _solver_loaded.wait()
+
+    def _expert_hint(self, game: KlondikeGame) -> None:
+        from cardtable.bots.klondike.hint import expert_hint
+
+        self._wait_for_solver()
+        try:
+            found = expert_hint(game, seconds=EXPERT_SECONDS, unicode=self._unicode)
+        except CardtableError as error:
+            self._app.call_from_thread(self._failed, str(error))
+            return
+        if found.move is None:
+            text = "No legal move is left."
+        elif found.advice.fallback == "out of time":
+            text = f"Hint: {found.words} (a quick guess: the expert ran out of time)."
+        else:
+            why = f" ({found.advice.fallback}: the quick greedy move)" if found.advice.fallback else ""
+            text = f"Hint: {found.words}{why}. The expert {found.odds()}."
+        self._app.call_from_thread(self._hinted, game.key(), found.move, text)
+
+    def _peek_hint(self, game: KlondikeGame) -> None:
+        from cardtable.solver import hint
+
+        self._wait_for_solver()
         try:
             found = hint(game, timeout=HINT_TIMEOUT, max_states=HINT_MAX_STATES)
         except CardtableError as error:
@@ -119,11 +172,11 @@ class Advisor:
         if found.move is None:
             text = "No legal move is left."
         elif found.winning:
-            text = f"Hint: {said}. This position can be won ({len(found.solution)} moves)."
+            text = f"Peek hint: {said}. This position can be won ({plural(len(found.solution), 'move')})."
         elif result == "unwinnable":
-            text = f"Hint: {said} (best guess). This position cannot be won: u undoes, n deals anew."
+            text = f"Peek hint: {said} (best guess). This position cannot be won: u undoes, n deals anew."
         else:
-            text = f"Hint: {said} (best guess: the solver found no answer in time; not yet known)."
+            text = f"Peek hint: {said} (best guess: the solver found no answer in time; not yet known)."
         self._app.call_from_thread(self._hinted, game.key(), found.move, text)
 
     def _hinted(self, key: tuple[object, ...], move: Move | None, text: str) -> None:

@@ -32,6 +32,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from cardtable._files import atomic_write_text
+from cardtable._text import plural
 from cardtable.app.screens import show_page
 from cardtable.bots.kings_corner import make_bot
 from cardtable.bots.kings_corner.strategic import plan_turn
@@ -264,7 +265,7 @@ class KingsCornerApp(App[None]):
     def _refresh(self) -> None:
         game = self.game
         _show(self.query_one("#head", Static),
-              f"Kings Corner · hand {self.hand_number + 1} · the match ends at {self.target} points · "
+              f"Kings Corner · hand {self.hand_number + 1} · the match ends at {plural(self.target, 'point')} · "
               f"seed {self.seed} · ? help")
         moving = game.turn if not game.is_over() else None
         arrow = ">" if self.ascii_only else "▶"
@@ -398,8 +399,8 @@ class KingsCornerApp(App[None]):
             low = min(self.totals)
             winners = [self.entry_names[entry] for entry in self.session.score.leaders]
             verb = "win" if winners == ["You"] or len(winners) > 1 else "wins"
-            self._say(f"{ended} Points: {points}.\nMatch over: {' and '.join(winners)} {verb} with {low}. "
-                      "q quits.")
+            self._say(f"{ended} Points: {points}.\nMatch over: {' and '.join(winners)} {verb} "
+                      f"with {plural(low, 'point')}. q quits.")
         else:
             self.phase = "hand-over"
             self._say(f"{ended} Points: {points}.\nSpace or enter deals the next hand; q quits.")

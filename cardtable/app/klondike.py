@@ -1,8 +1,9 @@
 """Klondike in the terminal: the table, the keys, the mouse, hints and the autosave.
 
 The app is a thin client of the library: the engine
-(:class:`~cardtable.klondike.KlondikeGame`) decides what is legal, the solver
-gives hints (in a worker thread, so the table stays live), and after every
+(:class:`~cardtable.klondike.KlondikeGame`) decides what is legal, the expert
+gives hints from the player's view, and the solver its verdict with every card
+known only when the player peeks (in worker threads, so the table stays live), and after every
 move the game record is written to the autosave. See :data:`HELP` for the keys.
 
 The app holds the state of the table in reactive attributes (the game, the
@@ -10,7 +11,7 @@ cards picked up, the cursor, the hint, the message) and its widgets are
 bound to them: :class:`~cardtable.app.table.TableView` draws the table,
 :class:`~cardtable.app.status.StatusBar` and
 :class:`~cardtable.app.status.MessageLine` the two lines under it. The
-:class:`~cardtable.app.advisor.Advisor` asks the solver, the
+:class:`~cardtable.app.advisor.Advisor` asks the expert and the solver, the
 :class:`~cardtable.app.keeper.Keeper` keeps the clock, the statistics, the
 Vegas balance and the autosave, and :mod:`cardtable.app.pickup` turns
 places into moves. The looks are in ``klondike.tcss``, the help in
@@ -30,7 +31,8 @@ from textual.containers import Vertical
 from textual.reactive import var
 
 from cardtable._files import atomic_write_text
-from cardtable.app.advisor import Advisor
+from cardtable._text import plural
+from cardtable.app.advisor import PEEK_LABEL, Advisor
 from cardtable.app.keeper import Keeper
 from cardtable.app.pickup import Held, describe, held_cards, pick_up, put_down
 from cardtable.app.screens import TextScreen, show_page
@@ -84,6 +86,7 @@ class KlondikeApp(App[None]):
         Binding("u,ctrl+z", "undo", "undo", show=False),
         Binding("ctrl+y", "redo", "redo", show=False),
         Binding("h", "hint", "hint", show=False),
+        Binding("H", "peek", "peek", show=False),
         Binding("n", "new_game", "new game", show=False),
         Binding("s", "save", "save", show=False),
         Binding("question_mark", "help", "help", show=False),
@@ -175,7 +178,7 @@ class KlondikeApp(App[None]):
             self.message = "All cards face up: they fly home. " + ("*" if self.ascii_only else "\u2728")
         if game.is_won():
             self.message += self._keeper.finish(game)
-            self.message = f"{self.message} You won in {len(game.moves)} moves! n: new game."
+            self.message = f"{self.message} You won in {plural(len(game.moves), 'move')}! n: new game."
             if keep:
                 self._keeper.clear_autosave()
         else:
@@ -398,6 +401,17 @@ class KlondikeApp(App[None]):
     def action_cursor(self, across: int, down: int) -> None:
         """Move the cursor (see :func:`~cardtable.app.table.step_cursor`)."""
         self.cursor = step_cursor(self.game, self.cursor, across, down)
+
+    def action_peek(self) -> None:
+        """Turn peeking on or off: the solver's word with every card known."""
+        advisor = self._advisor
+        advisor.peek = not advisor.peek
+        if advisor.peek:
+            self.message = f"{PEEK_LABEL[:1].upper()}{PEEK_LABEL[1:]}: on. H: off."
+            if not self.game.is_won() and not self.proven_lost:
+                advisor.judge(self.game.clone())
+        else:
+            self.message = "Peek: off. Hints come from what you see. H: peek."
 
     def action_hint(self) -> None:
         if self._advisor.thinking:

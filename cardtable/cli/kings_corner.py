@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardtable._files import atomic_write_text, check_output, read_text
+from cardtable._text import plural
 from cardtable.cli._options import (
     add_cluster_argument,
     add_force_argument,
@@ -233,7 +234,7 @@ def _report_text(report: MatchReport, elapsed: float, played: int | None = None)
             f"{f'{low:.1%} – {high:.1%}':<15}{entry.mean_penalty:>8.2f}{turns:>14}"
             f"{entry.matches_won:>9.1f}"
         )
-    lines.append(f"matches to {report.target} points: {report.matches} finished"
+    lines.append(f"matches to {plural(report.target, 'point')}: {report.matches} finished"
                  " (lowest total wins, ties shared)")
     return "\n".join(lines)
 

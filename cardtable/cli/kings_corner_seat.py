@@ -21,6 +21,7 @@ from functools import partial
 from rich.console import Console
 from rich.text import Text
 
+from cardtable._text import plural
 from cardtable.bots.kings_corner import make_bot
 from cardtable.bots.kings_corner.strategic import plan_turn
 from cardtable.cards import Card, CardError
@@ -169,7 +170,7 @@ class HumanSeat:
                 winners = [session.names[entry] for entry in session.score.leaders]
                 self._say(f"Match over: {' and '.join(winners)} "
                           f"{'win' if winners == ['You'] or len(winners) > 1 else 'wins'}"
-                          f" with {min(self.totals)} points.", "bold")
+                          f" with {plural(min(self.totals), 'point')}.", "bold")
                 return 0
             if not self._ask("Press Enter for the next hand (q to quit): ", allow_quit=True):
                 self._say("You left the table.")

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from cardtable._files import atomic_write_text, check_output, read_text
+from cardtable._text import plural
 from cardtable.cli._options import (
     add_render_arguments,
     add_variant_arguments,
@@ -124,7 +125,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     if record is not None:
         game = record.replay()
         outcome = game.outcome()
-        print(f"\nafter {len(record.moves)} moves: {game.foundation_count()} cards on the "
+        print(f"\nafter {plural(len(record.moves), 'move')}: {plural(game.foundation_count(), 'card')} on the "
               f"foundations, {outcome.value if outcome else 'game in progress'}")
     return 0
 
@@ -138,7 +139,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
                      passes=game.variant.passes, draw=game.variant.draw))
         print()
     score = "" if game.variant.scoring.kind == "none" else f", score {game.score}"
-    print(f"{Path(args.file).name}: all {len(record.moves)} moves legal; "
-          f"{game.foundation_count()} cards on the foundations{score}; "
+    print(f"{Path(args.file).name}: {'' if len(record.moves) == 1 else 'all '}{plural(len(record.moves), 'move')} "
+          f"legal; {plural(game.foundation_count(), 'card')} on the foundations{score}; "
           f"{outcome.value if outcome else 'game in progress'}")
     return 0

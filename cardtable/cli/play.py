@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from cardtable._files import check_output, read_text
+from cardtable._text import plural
 from cardtable.cli._options import (
     add_variant_arguments,
     pause,
@@ -194,7 +195,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
             game = record.replay()
             args.winnable = "Winnable" in record.headers
             number = _header_number(record.headers.get("Winnable" if args.winnable else "Seed"))
-            notice = f"Welcome back: your game of {len(game.moves)} moves is restored. Press ? for the keys."
+            notice = f"Welcome back: your game of {plural(len(game.moves), 'move')} is restored. Press ? for the keys."
     if game is None:
         import secrets
 

@@ -14,6 +14,7 @@ from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
 from cardtable._files import atomic_write_text, check_outputs, read_deals_file, read_text
+from cardtable._text import plural
 from cardtable.cli._options import (
     add_cluster_argument,
     add_force_argument,
@@ -87,20 +88,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_variant_arguments(p, default="draw1")
     p.set_defaults(func=_cmd_solve, option_defaults=option_defaults(p))
 
-    p = subparsers.add_parser("hint", help="the next move of a winning line for a saved game or layout")
+    p = subparsers.add_parser(
+        "hint", help="the expert's next move for a saved game or layout, from what the player sees",
+        description="The expert's next move, from what the player sees: it guesses the hidden cards, "
+                    "solves its guesses and says how many of them it wins from here. The same table "
+                    "always gets the same hint. --peek asks the solver instead, with every card known.")
     p.add_argument("file", metavar="FILE", help="a game record or layout ('-' for stdin)")
-    p.add_argument("--timeout", type=seconds, default=10.0, metavar="SECONDS",
-                   help="search this long for a win (default 10)")
-    p.add_argument("--max-states", type=whole_number(1), default=None, metavar="N", help="state budget")
+    p.add_argument("--peek", action="store_true",
+                   help="peek: the solver's verdict with every card known (the next move of a winning line)")
+    p.add_argument("--samples", type=whole_number(1), default=None, metavar="N",
+                   help="the expert's guessed deals (default 96)")
+    p.add_argument("--max-states", type=whole_number(1), default=None, metavar="N",
+                   help="state budget: of the search of each guess (default 50,000), or of the peek's search")
+    p.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
+                   help="time bound: the expert falls back to a quick greedy move when it runs out "
+                        "(default none), the peek searches this long (default 10)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--ascii", action="store_true", help="name cards in ASCII (Qh) rather than with suit symbols")
     add_variant_arguments(p, default="draw1")
     p.set_defaults(func=_cmd_hint)
 
 
 def _result_line(result: SolveResult) -> str:
     extra = f" ({result.reason})" if result.reason else ""
-    moves = f", {len(result.moves)} moves" if result.result == "won" else ""
-    return f"{result.result}{extra}: {result.states} states, {result.seconds:.3f} s{moves}"
+    moves = f", {plural(len(result.moves), 'move')}" if result.result == "won" else ""
+    return f"{result.result}{extra}: {plural(result.states, 'state')}, {result.seconds:.3f} s{moves}"
 
 
 #: Seconds a deal may take unless told, when no state budget is given.
@@ -271,16 +283,37 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _cmd_hint(args: argparse.Namespace) -> int:
-    from cardtable.solver import hint
-
     variant = variant_from_args(args)
     position, record = load_start(read_text(args.file))
     refuse_rule_flags(args, record, args.file)
     game = record.replay() if record is not None else KlondikeGame(position, variant)
-    found = hint(game, timeout=args.timeout, max_states=args.max_states)
+    if args.peek:
+        if args.samples is not None:
+            raise UsageError("--samples: the peek does not guess; leave out --samples or --peek")
+        return _peek_hint(game, args)
+    from cardtable.bots.klondike.hint import HINT_SAMPLES, HINT_STATES, expert_hint
+
+    found = expert_hint(game, samples=args.samples or HINT_SAMPLES, max_states=args.max_states or HINT_STATES,
+                        seconds=args.timeout, unicode=not args.ascii)
     if args.json:
-        print(json.dumps({"move": str(found.move) if found.move else None, "winning": found.winning,
-                          **found.search.to_dict()}))
+        print(json.dumps({"hint": "expert", **found.to_dict()}))
+    elif found.move is None:
+        print("No legal move is left.")
     else:
-        print(found.describe())
+        print(f"{found.move}: {found.describe()}")
+    return 0
+
+
+def _peek_hint(game: KlondikeGame, args: argparse.Namespace) -> int:
+    from cardtable.klondike.narrate import describe_move
+    from cardtable.solver import hint
+
+    found = hint(game, timeout=10.0 if args.timeout is None else args.timeout, max_states=args.max_states)
+    words = "" if found.move is None else describe_move(game, found.move, unicode=not args.ascii)
+    if args.json:
+        print(json.dumps({"hint": "peek", "move": str(found.move) if found.move else None, "words": words,
+                          "winning": found.winning, **found.search.to_dict()}))
+    else:
+        print(f"peek: the solver's verdict with every card known: {found.describe()}"
+              + (f"; {words}" if words else ""))
     return 0

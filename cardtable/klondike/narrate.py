@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from cardtable._text import plural
 from cardtable.cards import Card
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import FOUNDATION, STOCK, WASTE, Move
@@ -23,16 +24,26 @@ def _cards(cards: list[Card], unicode: bool) -> str:
     return " ".join(c.symbol() if unicode else str(c) for c in cards)
 
 
-def describe_move(game: KlondikeGame, move: Move, *, unicode: bool = True) -> str:
+def describe_move(game: KlondikeGame, move: Move, *, unicode: bool = True, seen_only: bool = False) -> str:
     """One legal move in words, as it would be played from ``game``'s position
-    (the game is left unchanged). A face-down card the move turns up is named."""
+    (the game is left unchanged). A face-down card the move turns up is named,
+    and so are the cards a draw turns up, unless ``seen_only``: then the words
+    name only cards the player sees before the move (as a hint must).
+
+    >>> from cardtable.klondike import KlondikeGame, Move, Variant
+    >>> game = KlondikeGame.from_seed(1, Variant.preset("draw3"))
+    >>> describe_move(game, Move.parse("D"), seen_only=True)
+    'draw 3 cards from the stock'
+    """
     cards = game.moved_cards(move)
     text = _cards(cards, unicode)
     source, target = move.source, move.target
     if source == STOCK:
+        if seen_only:
+            return f"draw {plural(len(cards), 'card')} from the stock"
         return f"draw {text}"
     if target == STOCK:
-        return f"turn the waste over ({len(cards)} cards) to start pass {game.pass_number + 1}"
+        return f"turn the waste over ({plural(len(cards), 'card')}) to start pass {game.pass_number + 1}"
     if source == WASTE:
         origin = "from the waste"
     elif source == FOUNDATION:
@@ -49,7 +60,9 @@ def describe_move(game: KlondikeGame, move: Move, *, unicode: bool = True) -> st
     if 0 <= source < 7:
         pile = game.tableau[source]
         left = len(pile) - move.count
-        if left and game.face_down[source] == left:
+        if left and game.face_down[source] == left and seen_only:
+            sentence += ", turning a card up"
+        elif left and game.face_down[source] == left:
             sentence += f", turning up {_cards([pile[left - 1]], unicode)}"
     return sentence
 
@@ -84,7 +97,7 @@ def narrate(record: KlondikeRecord, *, unicode: bool = True, color: bool = False
     lines += ["", render(game.position(), unicode=unicode, color=color, passes=variant.passes, draw=variant.draw), ""]
     found = game.foundation_count()
     outcome = "won" if game.is_won() else "lost"
-    tally = f"{len(record.moves)} moves, {found} card{'s' if found != 1 else ''} on the foundations: {outcome}"
+    tally = f"{plural(len(record.moves), 'move')}, {plural(found, 'card')} on the foundations: {outcome}"
     if scoring == "vegas":
         net = game.score
         tally += f". Paid ${variant.scoring.ante}, won ${variant.scoring.winnings(found)}: net {_money(net)}."

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cardtable._text import plural
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import FOUNDATION, STOCK, WASTE, Move
 from cardtable.solver.search import SolveResult, solve
@@ -34,7 +35,7 @@ class Hint:
         if self.move is None:
             return "no legal move"
         if self.winning:
-            return f"{self.move} (wins in {len(self.solution)} moves)"
+            return f"{self.move} (wins in {plural(len(self.solution), 'move')})"
         why = "the position cannot be won" if self.search.result == "unwinnable" else "no win found in time"
         return f"{self.move} (best guess: {why})"
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
@@ -234,13 +235,17 @@ def lost_game() -> KlondikeGame:
     raise AssertionError("no lost game found")
 
 
-def test_a_game_the_solver_proves_lost_says_so(tmp_path: Path) -> None:
+def test_a_game_the_solver_proves_lost_says_so_when_peeking(tmp_path: Path) -> None:
     said = "The solver has proven this game lost: u undoes, n deals anew."
 
     async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert said in app.message  # the restored game is judged as it opens
+        assert said not in app.message  # cards are still hidden: the player cannot know
+        await pilot.press("H")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert said in app.message and "every card known" in app.message  # judged as peeking starts
         await pilot.press("d")
         assert said not in app.message and app.message.startswith("Draw ")
         assert "Cannot be won" in str(app.query_one("#status").render())  # still lost: said once
@@ -250,6 +255,35 @@ def test_a_game_the_solver_proves_lost_says_so(tmp_path: Path) -> None:
         assert app.message.startswith("Undid: draw") and said in app.message  # judged afresh after an undo
 
     drive(new_app(tmp_path, lost_game()), script)
+
+
+def test_a_lost_game_with_hidden_cards_gets_no_verdict_without_peeking(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        for key in ("d", "u"):
+            await pilot.press(key)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert "lost" not in app.message and "Cannot be won" not in str(app.query_one("#status").render())
+
+    game = lost_game()
+    assert any(game.face_down)
+    drive(new_app(tmp_path, game), script)
+
+
+def test_a_lost_game_with_every_card_seen_says_so_without_peeking(tmp_path: Path) -> None:
+    # Nothing face down, no stock, no pass left: the 2 of spades lies under six waste cards.
+    start = layout(["As", "Kh", "Qs", "3s", "4s", "6s", "7s"], stock="", waste="2s 5s 8s 9s Ts Js Ks",
+                   foundation=(13, 13, 12, 0))
+
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("3", "2")  # the queen of spades onto the king of hearts; the ace could still go home
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.game.outcome() is None
+        assert "The solver has proven this game lost" in app.message
+        assert "Cannot be won" in str(app.query_one("#status").render())
+
+    drive(new_app(tmp_path, KlondikeGame(start, Variant.preset("vegas1"))), script)
 
 
 def test_a_game_that_can_be_won_gets_no_such_word(tmp_path: Path) -> None:
@@ -296,26 +330,84 @@ def test_a_bad_balance_file_is_said_and_not_overwritten(tmp_path: Path) -> None:
 # ----- hints ---------------------------------------------------------------------------------------
 
 
-def test_a_hint_names_a_winning_move_and_lights_it_up(tmp_path: Path) -> None:
+def test_a_hint_is_the_experts_move_in_words_with_its_odds(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        move = app.hint_move
+        assert move is not None and app.game.is_legal(move)
+        words = describe_move(app.game, move, seen_only=True)
+        assert re.fullmatch(rf"Hint: {re.escape(words)}\. The expert wins \d+ of 96 guesses from here \(\d+%\)\.",
+                            message(app))
+        marks = app.table.marks
+        assert marks.hinted or marks.hint_places
+        first = message(app)
+        await pilot.press("h")  # the same table: the same hint
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert message(app) == first and app.hint_move == move
+
+    drive(new_app(tmp_path), script)
+
+
+def test_a_hint_names_no_card_the_player_has_not_seen(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        hidden = [card for pile, down in zip(app.game.tableau, app.game.face_down, strict=True)
+                  for card in pile[:down]] + list(app.game.stock)
+        for _ in range(6):
+            await pilot.press("h")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            said = message(app)
+            assert said.startswith("Hint: ")
+            assert not [card for card in hidden if card.symbol() in said]
+            assert app.hint_move is not None
+            app.play(app.hint_move)
+            hidden = [card for pile, down in zip(app.game.tableau, app.game.face_down, strict=True)
+                      for card in pile[:down]] + list(app.game.stock)
+
+    drive(new_app(tmp_path, KlondikeGame.from_seed(5, Variant.preset("draw3"))), script)
+
+
+def test_an_expert_hint_out_of_time_says_it_falls_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(advisor_module, "EXPERT_SECONDS", 1e-9)
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert message(app).endswith("(a quick guess: the expert ran out of time).")
+        assert app.hint_move is not None and app.game.is_legal(app.hint_move)
+
+    drive(new_app(tmp_path), script)
+
+
+def test_a_peek_hint_names_a_winning_move_and_lights_it_up(tmp_path: Path) -> None:
     game = KlondikeGame(Position.from_seed(2), Variant.preset("thoughtful1"))
     async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("H")
+        assert "peek: the solver's verdict with every card known: on" in message(app).lower()
         await pilot.press("h")
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert "can be won" in message(app)
         assert app.hint_move is not None and app.game.is_legal(app.hint_move)
-        assert message(app).startswith(f"Hint: {describe_move(app.game, app.hint_move)}. ")  # said in words
+        assert message(app).startswith(f"Peek hint: {describe_move(app.game, app.hint_move)}. ")  # said in words
         marks = app.table.marks
         assert marks.hinted or marks.hint_places
+        await pilot.press("H", "h")  # peeking off: the expert's hint again
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert message(app).startswith("Hint: ") and "The expert wins" in message(app)
 
     drive(new_app(tmp_path, game), script)
 
 
-def test_a_hint_without_an_answer_in_time_falls_back_to_the_heuristic(
+def test_a_peek_hint_without_an_answer_in_time_falls_back_to_the_heuristic(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(advisor_module, "HINT_MAX_STATES", 1)
     async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
-        await pilot.press("h")
+        await pilot.press("H", "h")
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert "best guess" in message(app)
@@ -324,10 +416,10 @@ def test_a_hint_without_an_answer_in_time_falls_back_to_the_heuristic(
     drive(new_app(tmp_path), script)
 
 
-def test_a_hint_in_a_lost_position_says_it_cannot_be_won(tmp_path: Path) -> None:
+def test_a_peek_hint_in_a_lost_position_says_it_cannot_be_won(tmp_path: Path) -> None:
     async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
         await app.workers.wait_for_complete()
-        await pilot.press("h")
+        await pilot.press("H", "h")
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert "(best guess). This position cannot be won: u undoes, n deals anew." in message(app)

@@ -132,12 +132,13 @@ def test_klondike_a_card_picked_up_is_highlighted(snap_compare: SnapCompare, tmp
 @pytest.mark.parametrize("size", SIZES)
 def test_klondike_a_hint_lights_up_its_move(snap_compare: SnapCompare, tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> None:
-    """Seed 2, thoughtful draw 1: the solver's winning move, its cards on green."""
-    monkeypatch.setattr(advisor_module, "HINT_TIMEOUT", None)  # the state budget alone bounds the search
+    """Seed 2, thoughtful draw 1: the expert's move from what the player sees, its cards on green,
+    and the share of its guesses it wins."""
+    monkeypatch.setattr(advisor_module, "EXPERT_SECONDS", None)  # the budget of guesses and states alone
     app = klondike(tmp_path, KlondikeGame(Position.from_seed(2), Variant.preset("thoughtful1")), seed=2)
     seen = Seen()
     assert snap_compare(app, run_before=seen.press("h"), terminal_size=size)
-    assert "can be won" in app.message and app.hint_move is not None and "can be won" in seen.text
+    assert "The expert wins" in app.message and app.hint_move is not None and "The expert wins" in seen.text
     assert app.table.marks.hinted or app.table.marks.hint_places
 
 

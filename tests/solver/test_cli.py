@@ -46,9 +46,10 @@ def test_solve_record_file_solves_from_its_last_position(tmp_path: Path, capsys:
     for move in data["moves"]:  # type: ignore[union-attr]
         game.play(Move.parse(move))
     assert game.is_won()
-    assert main(["hint", str(path), "--json"]) == 0
+    assert main(["hint", str(path), "--peek", "--json"]) == 0
     hint = _json_out(capsys)
-    assert hint["winning"] is True and hint["move"] == data["moves"][0]  # type: ignore[index]
+    assert hint["hint"] == "peek" and hint["winning"] is True
+    assert hint["move"] == data["moves"][0]  # type: ignore[index]
 
 
 def test_batch_writes_json_lines_and_a_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

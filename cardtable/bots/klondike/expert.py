@@ -41,8 +41,9 @@ sees too.
 
 from __future__ import annotations
 
+import hashlib
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -55,7 +56,7 @@ from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import FOUNDATION, WASTE, Move
 from cardtable.klondike.view import KlondikeView
 
-__all__ = ["ExpertPlayer"]
+__all__ = ["Advice", "ExpertPlayer", "view_seed"]
 
 
 # How often the same table may be seen before the player stops.
@@ -86,6 +87,45 @@ def _visible_in(game: KlondikeGame) -> tuple[object, ...]:
     """What a guessed game would show, in the form of :func:`_visible`."""
     return (tuple(tuple(game.tableau[i][game.face_down[i]:]) for i in range(7)), tuple(game.face_down),
             len(game.stock), tuple(game.waste), tuple(game.foundation), game.pass_number)
+
+
+def view_seed(view: KlondikeView, known_stock: Sequence[Card] = ()) -> int:
+    """A seed made from what the player sees (and the stock order ``known_stock``
+    seen on an earlier pass), so that the same view always gets the same guesses.
+
+    >>> from cardtable.klondike import KlondikeGame
+    >>> view_seed(KlondikeGame.from_seed(1).view()) == view_seed(KlondikeGame.from_seed(1).view())
+    True
+    """
+    def cards(run: Sequence[Card]) -> str:
+        return " ".join(str(card) for card in run)
+
+    text = "|".join([view.variant.label, ";".join(cards(pile) for pile in view.face_up),
+                     ",".join(map(str, view.face_down)), str(view.stock_count), cards(view.waste),
+                     ",".join(map(str, view.foundation)), str(view.pass_number), cards(known_stock)])
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """What the expert would play now, from the player's view alone.
+
+    ``move`` is None only when no move is legal. ``wins`` of the ``samples``
+    guessed deals are won after the move (each guess solved with its made-up
+    cards known), so ``wins / samples`` estimates the chance of winning from
+    here. ``fallback`` says why the move is the quicker ``greedy`` player's
+    instead (``"no guess was won"``, ``"out of time"``), or is None.
+    """
+
+    move: Move | None
+    wins: int
+    samples: int
+    fallback: str | None = None
+
+    @property
+    def chance(self) -> float | None:
+        """The estimated chance of winning from here (None when no guess was weighed in time)."""
+        return None if self.samples == 0 else self.wins / self.samples
 
 
 # A plan's key: what the table shows before its last move, and that move.
@@ -186,6 +226,8 @@ class ExpertPlayer(KlondikeBot):
         self._passes = _PassCounter(2)
         self._scouting = True
         self._visits: dict[tuple[object, ...], int] = {}
+        self._timed_out = False
+        self._weighed = (0, 0, 0)
 
     def choose(self, view: KlondikeView) -> Move | None:
         """The next move: the plan's, a safe card home, a fresh hindsight choice,
@@ -216,6 +258,49 @@ class ExpertPlayer(KlondikeBot):
             if not planned:
                 self._guesses = [guess for guess in self._guesses if _advance(guess, move)]
         return move
+
+    def advise(self, view: KlondikeView, known_stock: Sequence[Card] = ()) -> Advice:
+        """What the expert would play now from ``view`` alone, and how many of its
+        guesses it wins after that move: a hint that never looks at a hidden card.
+
+        ``known_stock`` is the bottom of the stock, bottom first, as the player
+        saw it when the whole stock last lay in the waste. The guesses are seeded
+        by :func:`view_seed`, so the same view gets the same advice (unless
+        ``seconds`` runs out first). The player's memory of an earlier game or
+        decision is forgotten. Among plans that win as many guesses, the one
+        whose first move a person would make first is chosen: a card to the
+        foundation, then a move that turns a card up, then others, a draw last.
+
+        >>> from cardtable.klondike import KlondikeGame, Variant
+        >>> game = KlondikeGame.from_seed(3, Variant.preset("draw1"))
+        >>> advice = ExpertPlayer(samples=8, max_states=2000).advise(game.view())
+        >>> advice.move in game.legal_moves(), advice.samples
+        (True, 8)
+        """
+        self.new_game(view_seed(view, known_stock))
+        self._scouting = False
+        self._stock_order = tuple(known_stock)
+        if not view.legal_moves:
+            return Advice(None, 0, 0)
+        fallback = self._greedy.choose(view)
+        plan = self._hindsight(view, person=True)
+        won, best_wins, count = self._weighed
+        if self._timed_out:
+            return Advice(fallback, 0, 0, "out of time")
+        if fallback is not None and _safe_home(view, fallback):
+            return Advice(fallback, won, count)  # it costs no guess its win
+        if len(view.legal_moves) == 1:
+            return Advice(view.legal_moves[0], won, count)
+        if not plan:
+            return Advice(fallback, best_wins, count, "no guess was won" if won == 0 else "a long shot")
+        return Advice(plan[0], best_wins, count)
+
+    def _late(self, deadline: float | None) -> bool:
+        """Whether the time for this decision is up (and say so in ``_timed_out``)."""
+        if deadline is None or time.perf_counter() <= deadline:
+            return False
+        self._timed_out = True
+        return True
 
     def _choose(self, view: KlondikeView) -> Move | None:
         if self._scouting:
@@ -250,10 +335,14 @@ class ExpertPlayer(KlondikeBot):
         self._scouting = False
         return None
 
-    def _hindsight(self, view: KlondikeView) -> list[Move]:
+    def _hindsight(self, view: KlondikeView, *, person: bool = False) -> list[Move]:
         """Guess, solve, weigh the plans the won guesses start with on every guess;
-        the plan that wins the most guesses, already played in them (empty: no guess won)."""
+        the plan that wins the most guesses, already played in them (empty: no guess won).
+        ``person``: a tie goes to the first move a person would play first, not the leaner plan.
+        ``_weighed`` keeps the guesses won, those the plan wins, and the guesses' count."""
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        self._timed_out = False
+        self._weighed = (0, 0, 0)
         seen = _visible(view)
         guesses = [guess for guess in self._guesses if _visible_in(guess.game) == seen]
         known = self._stock_order[:view.stock_count] if self._stock_order else ()
@@ -264,7 +353,7 @@ class ExpertPlayer(KlondikeBot):
         own: list[_Plan | None] = []
         for guess in guesses:
             if not guess.solved:
-                if deadline is not None and time.perf_counter() > deadline:
+                if self._late(deadline):
                     own.append(None)
                     continue
                 guess.settle(solve_sample(guess.game, self.max_states))
@@ -276,6 +365,7 @@ class ExpertPlayer(KlondikeBot):
             plan.votes += 1
             own.append(plan)
         if not plans:
+            self._weighed = (0, 0, len(guesses))
             return []
         order = sorted(plans.values(), key=lambda plan: -plan.votes)  # stable: ties keep first-seen order
         won = sum(1 for plan in own if plan is not None)
@@ -286,7 +376,7 @@ class ExpertPlayer(KlondikeBot):
                 break  # winning every won guess would not even tie
             wins = self._wins(plan, guesses, own, best_wins - 1, deadline)
             scores.append((plan, wins))
-            if wins > best_wins or (wins == best_wins and plan.commits < best.commits):
+            if wins > best_wins or (wins == best_wins and _rather(view, plan, best, person=person)):
                 best, best_wins = plan, wins
         if self.second and len(known) == view.stock_count:
             close = best_wins - max(1, int(_CLOSE * len(guesses)))
@@ -294,6 +384,8 @@ class ExpertPlayer(KlondikeBot):
                       if wins >= close and plan is not best][:_SECOND_PLANS - 1]
             if rivals:
                 best = self._second_look([best, *rivals], guesses[:_SECOND_GUESSES], deadline)
+                best_wins = dict((id(plan), wins) for plan, wins in scores)[id(best)]
+        self._weighed = (won, best_wins, len(guesses))
         chase = self.chase
         if chase is None:
             chase = _CHASE_PAID if view.variant.scoring.kind == "vegas" else 0.0
@@ -316,7 +408,7 @@ class ExpertPlayer(KlondikeBot):
             elif plan.key in guess.tried:
                 wins += guess.tried[plan.key] is not None
             else:
-                if wins + open_ <= to_beat or (deadline is not None and time.perf_counter() > deadline):
+                if wins + open_ <= to_beat or self._late(deadline):
                     return min(wins, to_beat)
                 after = guess.game.clone()
                 line: Line | None = None
@@ -337,7 +429,7 @@ class ExpertPlayer(KlondikeBot):
             for guess in guesses:
                 if guess.lost or guess.tried.get(plan.key, Line()) is None:
                     continue  # lost even seeing every card
-                if deadline is not None and time.perf_counter() > deadline:
+                if self._late(deadline):
                     return plans[0]
                 after = guess.game.clone()
                 if all(_play(after, move) for move in plan.moves):
@@ -476,6 +568,27 @@ def _reveals(game: KlondikeGame, moves: list[Move], unknown_stock: int) -> tuple
     if not _play(game, moves[-1]) or sum(game.face_down) == down:
         return None
     return seen
+
+
+def _rather(view: KlondikeView, plan: _Plan, best: _Plan, *, person: bool) -> bool:
+    """Whether ``plan`` is to be played rather than ``best``, which wins as many
+    guesses: the leaner one, or (``person``) the one whose first move a person
+    would play sooner, the leaner when that is the same."""
+    if person:
+        rank, best_rank = _person_rank(view, plan.moves[0]), _person_rank(view, best.moves[0])
+        if rank != best_rank:
+            return rank > best_rank
+    return plan.commits < best.commits
+
+
+def _person_rank(view: KlondikeView, move: Move) -> int:
+    """How soon a person would play ``move``: a card to the foundation (3), a move that
+    turns a card up (2), another move (1), turning the stock over (0)."""
+    if move.target == FOUNDATION and move.source != FOUNDATION:
+        return 3
+    if 0 <= move.source < 7 and move.count == len(view.face_up[move.source]) and view.face_down[move.source]:
+        return 2
+    return 0 if _turns_stock(move) else 1
 
 
 def _turns_stock(move: Move) -> bool:

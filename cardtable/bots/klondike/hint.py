@@ -1,0 +1,115 @@
+"""A hint from the player's view: what the ``expert`` would play now, in words,
+and how often it wins from here.
+
+:func:`expert_hint` hands the expert (:meth:`ExpertPlayer.advise
+<cardtable.bots.klondike.expert.ExpertPlayer.advise>`) only what the player
+sees: the game's :class:`~cardtable.klondike.view.KlondikeView` and the order of
+the stock as the player saw it when the whole stock last lay in the waste
+(:func:`seen_stock`). The expert guesses the rest, seeded by what it sees, so
+the same table always gets the same hint, and the words name no card the
+player has not seen. The budget is counted in guesses and search states, not
+seconds, so a hint does not depend on the machine; a ``seconds`` bound may cap
+it, and then the hint says it fell back to the quicker ``greedy`` move.
+
+The all-seeing solver's hint, which knows every card, is
+:func:`cardtable.solver.hint`: a peek, to be offered as such.
+
+>>> from cardtable.klondike import KlondikeGame, Variant
+>>> game = KlondikeGame.from_seed(3, Variant.preset("draw1"))
+>>> found = expert_hint(game, samples=8, max_states=2000)
+>>> found == expert_hint(game, samples=8, max_states=2000)
+True
+>>> found.move in game.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cardtable._text import plural
+from cardtable.bots.klondike.expert import Advice, ExpertPlayer
+from cardtable.cards import Card
+from cardtable.klondike.game import KlondikeGame
+from cardtable.klondike.moves import Move
+from cardtable.klondike.narrate import describe_move
+
+__all__ = ["HINT_SAMPLES", "HINT_STATES", "ExpertHint", "expert_hint", "seen_stock"]
+
+#: The hint's budget: guessed deals, and the search states for each (about a second on one core).
+HINT_SAMPLES = 96
+HINT_STATES = 50_000
+
+
+def seen_stock(game: KlondikeGame) -> tuple[Card, ...]:
+    """The bottom of ``game``'s stock, bottom first, as far as the player has
+    seen its order: the cards of the waste at the last moment the whole stock
+    lay in the waste (cards leave the stock from the top only, so what lies
+    below them keeps that order); empty when that never happened in this game.
+
+    >>> from cardtable.klondike import KlondikeGame, Move, Variant
+    >>> game = KlondikeGame.from_seed(1, Variant.preset("draw3"))
+    >>> seen_stock(game)
+    ()
+    >>> for move in ["D"] * 8 + ["R"]:  # the whole stock drawn, then turned over
+    ...     game.play(Move.parse(move))
+    >>> seen_stock(game) == tuple(game.stock) and len(seen_stock(game)) == 24
+    True
+    """
+    replay = KlondikeGame(game.start, game.variant)
+    order: tuple[Card, ...] = ()
+    for move in [None, *game.moves]:
+        if move is not None:
+            replay.play(move)
+        if not replay.stock:
+            order = tuple(reversed(replay.waste))
+    return order[:len(game.stock)]
+
+
+@dataclass(frozen=True, slots=True)
+class ExpertHint:
+    """The expert's :class:`~cardtable.bots.klondike.expert.Advice` for a game and
+    its move in words (``""`` when no move is legal), naming only seen cards."""
+
+    advice: Advice
+    words: str
+
+    @property
+    def move(self) -> Move | None:
+        """The move to play (None: no legal move is left)."""
+        return self.advice.move
+
+    def odds(self) -> str:
+        """The estimated chance in words: "wins 61 of 96 guesses from here (64%)"."""
+        advice = self.advice
+        if advice.chance is None:
+            return "weighed no guess in time"
+        return f"wins {advice.wins} of {plural(advice.samples, 'guess', 'guesses')} from here ({advice.chance:.0%})"
+
+    def describe(self) -> str:
+        """One line for a player: the move, then the expert's odds, and why it fell back when it did."""
+        if self.advice.move is None:
+            return "no legal move is left"
+        if self.advice.fallback == "out of time":
+            return f"{self.words}; a quick guess: the expert ran out of time"
+        why = f" ({self.advice.fallback}: the quick greedy move)" if self.advice.fallback else ""
+        return f"{self.words}{why}; the expert {self.odds()}"
+
+    def to_dict(self) -> dict[str, object]:
+        """The hint as plain data for ``--json``."""
+        advice = self.advice
+        return {"move": None if advice.move is None else str(advice.move), "words": self.words,
+                "wins": advice.wins, "samples": advice.samples, "chance": advice.chance,
+                "fallback": advice.fallback}
+
+
+def expert_hint(game: KlondikeGame, *, samples: int = HINT_SAMPLES, max_states: int = HINT_STATES,
+                seconds: float | None = None, unicode: bool = True) -> ExpertHint:
+    """The ``expert``'s move from what the player of ``game`` sees (its view and
+    :func:`seen_stock`), within ``samples`` guessed deals of ``max_states`` states
+    each, and ``seconds`` when given (None: no bound, and the same view always
+    gets the same hint)."""
+    expert = ExpertPlayer(samples=samples, max_states=max_states, seconds=seconds)
+    advice = expert.advise(game.view(), seen_stock(game))
+    words = "" if advice.move is None else describe_move(game, advice.move, unicode=unicode, seen_only=True)
+    return ExpertHint(advice, words)
