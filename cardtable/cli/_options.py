@@ -226,11 +226,17 @@ def hinted(hint: str) -> Iterator[None]:
         raise type(error)(f"{error}{hint}") from None
 
 
-def interrupted(kept: str, hint: str) -> int:
+def interrupted(kept: str, hint: str, executor: object = None) -> int:
     """Say on stderr that the command was interrupted and what it ``kept``
-    (and the ``hint``); returns the exit status (130, or 143 for SIGTERM)."""
-    from cardtable.cli import interruption
+    (and the ``hint``); returns the exit status (130, 143 for SIGTERM, 129
+    for SIGHUP). When the work stopped because a worker process of
+    ``executor`` kept dying, the line says so instead, and the status is 1."""
+    from cardtable.cli import EXIT_FAILED, interruption
 
+    lost = getattr(executor, "lost", None)
+    if lost is not None:
+        print(f"cardtable: {lost}; {kept}{hint}", file=sys.stderr)
+        return EXIT_FAILED
     what, status = interruption()
     print(f"cardtable: {what}: {kept}{hint}", file=sys.stderr)
     return status
@@ -363,12 +369,13 @@ def progress_bar(total: int, label: str, *, enabled: bool = True, rate_unit: str
 
 @contextmanager
 def signals_held() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM until the block is done (they arrive after it),
-    so that a unit of work is counted, stored and written whole or not at all."""
+    """Hold Ctrl-C, SIGTERM and SIGHUP until the block is done (they arrive
+    after it), so that a unit of work is counted, stored and written whole or
+    not at all."""
     if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks
         yield
         return
-    held = {signal.SIGINT, signal.SIGTERM}
+    held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
     try:
         yield

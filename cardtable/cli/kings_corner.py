@@ -207,7 +207,7 @@ def _match(args: argparse.Namespace) -> int:
     else:
         print(_report_text(report, elapsed, len(results) - len(done)))
     if stopped:
-        return interrupted(f"reported the {len(results):,} of {args.games:,} hands played", hint)
+        return interrupted(f"reported the {len(results):,} of {args.games:,} hands played", hint, executor)
     return 0
 
 

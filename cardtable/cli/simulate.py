@@ -231,7 +231,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     run = stored.id if stored is not None else None
     _report(args, spec, count, workers, results, summary, done, run)
     if len(results) < count:
-        return interrupted(f"kept the {len(results):,} of {count:,} games that finished", hint)
+        return interrupted(f"kept the {len(results):,} of {count:,} games that finished", hint, executor)
     return 0
 
 

@@ -201,7 +201,7 @@ def _cmd_batch(args: argparse.Namespace, variant: Variant | None) -> int:
             print(f"resumed run {stored.id if stored else None}: {len(done):,} deals were stored, "
                   f"{len(rows) - len(done):,} solved now", file=sys.stderr)
     if stopped:
-        return interrupted(f"kept the {len(rows):,} of {len(deals):,} deals solved", hint)
+        return interrupted(f"kept the {len(rows):,} of {len(deals):,} deals solved", hint, executor)
     return 0
 
 

@@ -162,7 +162,7 @@ def _cmd_winnability(args: argparse.Namespace) -> int:
             partial = replace(partial, solved_now=solved_now)
             _print_report(partial.to_dict() if args.json else partial.text(), args.json)
             return interrupted(f"kept the {solved_now:,} deals solved now ({partial.answered:,} of {args.deals:,} "
-                               "answered)", "; run the same command to carry on")
+                               "answered)", "; run the same command to carry on", executor)
     _print_report(report.to_dict() if args.json else report.text(), args.json)
     return 0
 
