@@ -33,6 +33,7 @@ __all__ = [
     "add_variant_arguments",
     "check_resume_options",
     "cluster_address",
+    "cluster_options",
     "hinted",
     "interrupted",
     "max_states",
@@ -149,11 +150,36 @@ def cluster_address(text: str) -> str:
 
 
 def add_cluster_argument(parser: argparse.ArgumentParser) -> None:
-    """``--cluster ADDRESS``: run the work on a Dask cluster."""
+    """``--cluster ADDRESS``: run the work on a Dask cluster; and
+    ``--cluster-timeout SECONDS``: how long to wait while it has no worker."""
     parser.add_argument("--cluster", type=cluster_address, default=None, metavar="ADDRESS",
                         help="run on a Dask cluster: a scheduler (tcp://HOST:8786), or 'local' to start one here "
                              "with --workers processes (needs: pip install \"cardtable[cluster]\"; every worker "
                              "needs cardtable installed)")
+    parser.add_argument("--cluster-timeout", type=seconds, default=_IDLE_TIMEOUT, metavar="SECONDS",
+                        help=f"with --cluster: stop (keeping the work finished) once the cluster has had no worker "
+                             f"for this long (default {_IDLE_TIMEOUT:g})")
+
+
+#: ``--cluster-timeout``'s default (:data:`cardtable.runs.cluster.IDLE_TIMEOUT`, not imported to keep Dask's
+#: module out of the parser).
+_IDLE_TIMEOUT = 60.0
+
+
+def cluster_options(args: argparse.Namespace) -> dict[str, Any]:
+    """What :func:`~cardtable.runs.cluster.open_executor` is given besides the
+    address and the workers: ``--cluster-timeout``, and a line on stderr once
+    the cluster has had no worker for a few seconds (and once one is back)."""
+    limit = float(getattr(args, "cluster_timeout", _IDLE_TIMEOUT))
+
+    def say(waited: float) -> None:
+        if waited > 0:
+            print(f"cardtable: no Dask worker for {waited:.0f} s; waiting up to {limit:g} s "
+                  "(--cluster-timeout) for one", file=sys.stderr)
+        else:
+            print("cardtable: a Dask worker is back; carrying on", file=sys.stderr)
+
+    return {"idle_timeout": limit, "on_idle": say}
 
 
 def quiet_cluster_logs() -> None:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from cardtable._files import atomic_write_text, check_output, read_text
 from cardtable.cli._options import (
     add_cluster_argument,
+    cluster_options,
     hinted,
     interrupted,
     option_defaults,
@@ -132,7 +133,7 @@ def _no_command(parser: argparse.ArgumentParser) -> int:
 
 
 #: What ``match --resume`` may be given: how and where to run, not what to play.
-_RESUME_OPTIONS = ("resume", "cluster", "workers", "store", "quiet", "json")
+_RESUME_OPTIONS = ("resume", "cluster", "cluster_timeout", "workers", "store", "quiet", "json")
 
 
 def _resume_match(args: argparse.Namespace) -> StoredRun:
@@ -170,7 +171,8 @@ def _match(args: argparse.Namespace) -> int:
             done = [HandResult.from_row(row) for row in stored.units()]
         load_policy_support(args.players.split(","), "bot")
         players = check_players(args.players.split(","))
-        executor = stack.enter_context(open_executor(args.cluster, args.workers))  # before the match is recorded
+        # before the match is recorded
+        executor = stack.enter_context(open_executor(args.cluster, args.workers, **cluster_options(args)))
         if args.cluster is not None:
             quiet_cluster_logs()
         if stored is None and not args.no_store:

@@ -22,6 +22,7 @@ from cardtable.bots.klondike import HOME_VARIANTS, STRATEGIES, make_player, stra
 from cardtable.cli._options import (
     add_cluster_argument,
     add_variant_arguments,
+    cluster_options,
     hinted,
     interrupted,
     option_defaults,
@@ -154,7 +155,7 @@ def _record_text(spec: RunSpec, result: GameResult, color: bool, ascii_: bool, n
 
 
 #: What ``simulate --resume`` may be given: how and where to run, not what to play.
-_RESUME_OPTIONS = ("resume", "cluster", "workers", "store", "no_progress", "json")
+_RESUME_OPTIONS = ("resume", "cluster", "cluster_timeout", "workers", "store", "no_progress", "json")
 
 
 def _deals_digest(deals: tuple[Position, ...] | None) -> str | None:
@@ -214,7 +215,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         count = _game_count(args.games, deals)
         spec = RunSpec(args.strategy, variant, args.seed, deals, keep_moves=bool(args.output) or args.record > 0)
         workers = args.workers or os.cpu_count() or 1
-        executor = stack.enter_context(open_executor(args.cluster, workers))  # reached before the run is recorded
+        # reached before the run is recorded
+        executor = stack.enter_context(open_executor(args.cluster, workers, **cluster_options(args)))
         if args.cluster is not None:
             quiet_cluster_logs()
         if stored is None and not args.no_store:

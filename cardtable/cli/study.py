@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from cardtable.cli._options import (
     add_cluster_argument,
     add_variant_arguments,
+    cluster_options,
     interrupted,
     max_states,
     progress_bar,
@@ -139,7 +140,8 @@ def _cmd_winnability(args: argparse.Namespace) -> int:
     answered_before: int | None = None
     with ExitStack() as stack:
         store = stack.enter_context(ResultsStore(path))
-        executor = stack.enter_context(open_executor(args.cluster, args.workers or (None if args.cluster else 1)))
+        executor = stack.enter_context(open_executor(args.cluster, args.workers or (None if args.cluster else 1),
+                                                           **cluster_options(args)))
         if args.cluster is not None:
             quiet_cluster_logs()
         advance = stack.enter_context(_Progress(args.deals, enabled=not args.no_progress))
