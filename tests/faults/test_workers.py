@@ -13,12 +13,12 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from contextlib import suppress
 from pathlib import Path
 
-from test_signals import _group_members, _store_rows, _wait_for
+from faults.fault_helpers import alive, children, finish, run, start
+from test_signals import _store_rows, _wait_for
 
 #: A policy whose worker process dies (SIGKILL, as the OOM killer sends) on
 #: deal 120, in a worker only: the command itself never runs a game.
@@ -40,68 +40,23 @@ class KillsOnDeal:
 '''
 
 
-def _start(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    """``cardtable ARGS`` in a process group of its own, its data in ``tmp_path``."""
-    return subprocess.Popen([sys.executable, "-m", "cardtable", *args], cwd=tmp_path, env=_env(tmp_path, env),
-                            text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-
-
-def _run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "cardtable", *args], cwd=tmp_path, env=_env(tmp_path, None),
-                          capture_output=True, text=True, timeout=120, check=False)
-
-
-def _env(tmp_path: Path, extra: dict[str, str] | None) -> dict[str, str]:
-    env = {**os.environ, "CARDTABLE_DATA": str(tmp_path / "data"), **(extra or {})}
-    env.pop("CARDTABLE_DEBUG", None)
-    return env
-
-
-def _children(pid: int) -> list[int]:
-    """The live child processes of ``pid``."""
-    found: list[int] = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            found += [int(child) for child in (task / "children").read_text().split()]
-        except OSError:
-            continue
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    except OSError:
-        return False
-    return fields[0] != "Z"
-
-
-def _finish(process: subprocess.Popen[str], timeout: float = 60) -> tuple[str, str]:
-    stdout, stderr = process.communicate(timeout=timeout)
-    deadline = time.monotonic() + 5
-    while _group_members(process.pid) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert _group_members(process.pid) == [], "a worker process outlived the command"
-    return stdout, stderr
-
-
 def _kill_one_worker(process: subprocess.Popen[str], tmp_path: Path) -> None:
     """Once the command has stored some work, kill -9 one of its workers."""
-    _wait_for(lambda: len(_children(process.pid)) == 2 and any(n > 0 for _, _, n in _store_rows(tmp_path)),
+    _wait_for(lambda: len(children(process.pid)) == 2 and any(n > 0 for _, _, n in _store_rows(tmp_path)),
               timeout=30)
     with suppress(ProcessLookupError):  # it had just finished: the test then checks a plain run
-        os.kill(_children(process.pid)[0], signal.SIGKILL)
+        os.kill(children(process.pid)[0], signal.SIGKILL)
 
 
 def test_a_killed_worker_is_replaced_and_the_games_are_those_of_an_unbroken_run(tmp_path: Path) -> None:
     games = ["simulate", "--games", "1500", "--no-fast", "--record", "0", "--no-progress"]
-    process = _start(tmp_path, *games, "--workers", "2", "--output", "killed.jsonl")
+    process = start(tmp_path, *games, "--workers", "2", "--output", "killed.jsonl")
     _kill_one_worker(process, tmp_path)
-    _, stderr = _finish(process)
+    _, stderr = finish(process)
     assert process.returncode == 0, stderr
     [(_, status, played)] = _store_rows(tmp_path)
     assert (status, played) == ("finished", 1500)
-    unbroken = _run(tmp_path, *games, "--workers", "1", "--no-store", "--output", "unbroken.jsonl")
+    unbroken = run(tmp_path, *games, "--workers", "1", "--no-store", "--output", "unbroken.jsonl")
     assert unbroken.returncode == 0, unbroken.stderr
     assert (tmp_path / "killed.jsonl").read_text() == (tmp_path / "unbroken.jsonl").read_text()
     assert list(tmp_path.glob("*.tmp")) == []
@@ -109,13 +64,13 @@ def test_a_killed_worker_is_replaced_and_the_games_are_those_of_an_unbroken_run(
 
 def test_a_match_with_a_killed_worker_plays_every_hand(tmp_path: Path) -> None:
     match = ["kings-corner", "match", "--players", "greedy,random", "--games", "600", "--json"]
-    process = _start(tmp_path, *match, "--workers", "2")
+    process = start(tmp_path, *match, "--workers", "2")
     _kill_one_worker(process, tmp_path)
-    stdout, stderr = _finish(process)
+    stdout, stderr = finish(process)
     assert process.returncode == 0, stderr
     [(_, status, played)] = _store_rows(tmp_path)
     assert (status, played) == ("finished", 600)
-    unbroken = _run(tmp_path, *match, "--workers", "1", "--no-store")
+    unbroken = run(tmp_path, *match, "--workers", "1", "--no-store")
     assert unbroken.returncode == 0, unbroken.stderr
     killed, whole = json.loads(stdout), json.loads(unbroken.stdout)
     killed.pop("seconds"), whole.pop("seconds")
@@ -125,9 +80,9 @@ def test_a_match_with_a_killed_worker_plays_every_hand(tmp_path: Path) -> None:
 def test_a_unit_that_kills_its_worker_twice_stops_the_run_cleanly(tmp_path: Path) -> None:
     (tmp_path / "ct_killer.py").write_text(KILLER, encoding="utf-8")
     env = {"PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
-    process = _start(tmp_path, "simulate", "--strategy", "ct_killer:KillsOnDeal", "--games", "300",
+    process = start(tmp_path, "simulate", "--strategy", "ct_killer:KillsOnDeal", "--games", "300",
                      "--workers", "2", "--output", "games.jsonl", "--record", "0", "--no-progress", env=env)
-    _, stderr = _finish(process)
+    _, stderr = finish(process)
     assert process.returncode == 1, stderr
     [(run, status, played)] = _store_rows(tmp_path)
     assert status == "interrupted" and 0 < played < 300
@@ -141,24 +96,24 @@ def test_a_unit_that_kills_its_worker_twice_stops_the_run_cleanly(tmp_path: Path
 
 
 def test_workers_die_with_a_killed_parent(tmp_path: Path) -> None:
-    process = _start(tmp_path, "simulate", "--games", "3000000", "--no-fast", "--workers", "2", "--record", "0",
+    process = start(tmp_path, "simulate", "--games", "3000000", "--no-fast", "--workers", "2", "--record", "0",
                      "--no-progress")
-    _wait_for(lambda: len(_children(process.pid)) == 2, timeout=30)
-    workers = _children(process.pid)
+    _wait_for(lambda: len(children(process.pid)) == 2, timeout=30)
+    workers = children(process.pid)
     os.kill(process.pid, signal.SIGKILL)
     process.communicate(timeout=10)
     deadline = time.monotonic() + 5
-    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not any(_alive(pid) for pid in workers), "a worker outlived its killed parent"
+    assert not any(alive(pid) for pid in workers), "a worker outlived its killed parent"
 
 
 def test_a_hangup_ends_a_run_as_sigterm_does(tmp_path: Path) -> None:
-    process = _start(tmp_path, "simulate", "--games", "3000000", "--no-fast", "--workers", "2", "--record", "0",
+    process = start(tmp_path, "simulate", "--games", "3000000", "--no-fast", "--workers", "2", "--record", "0",
                      "--output", "games.jsonl", "--no-progress")
     _wait_for(lambda: any(played > 0 for _, _, played in _store_rows(tmp_path)), timeout=30)
     os.killpg(process.pid, signal.SIGHUP)
-    _, stderr = _finish(process, timeout=20)
+    _, stderr = finish(process, timeout=20)
     assert process.returncode == 129, stderr
     [(run, status, played)] = _store_rows(tmp_path)
     assert status == "interrupted" and played > 0
