@@ -97,7 +97,8 @@ class LocalExecutor:
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = max(1, workers or os.cpu_count() or 1)
-        #: The :class:`WorkerLost` that stopped the last :meth:`map`, if any.
+        #: The :class:`WorkerLost` that stopped the latest :meth:`map`, if any
+        #: (for a caller that turned it into a shorter result, to say why).
         self.lost: WorkerLost | None = None
 
     def __repr__(self) -> str:
@@ -105,6 +106,7 @@ class LocalExecutor:
 
     def map(self, task: Callable[[U], R], units: Iterable[U]) -> Iterator[R]:
         """``task(unit)`` for each unit, yielded in unit order (see the class)."""
+        self.lost = None
         pending = iter(units)
         first = list(islice(pending, 2))
         if self.workers == 1 or len(first) < 2:
