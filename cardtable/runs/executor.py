@@ -10,6 +10,15 @@ its own seeds, the results never depend on how many workers ran them.
 in this process); :class:`cardtable.runs.cluster.DaskExecutor` runs them on a
 Dask cluster behind the same :class:`Executor` protocol.
 
+Processes die: the OOM killer sends SIGKILL, a unit may crash its
+interpreter. :class:`LocalExecutor` sees a dead worker at once (it waits on
+each worker's pipe and on its process together), runs the unit again on a
+new worker, and gives up on a unit that killed two workers, with
+:class:`WorkerLost`, a KeyboardInterrupt, so that callers keep what finished
+as they do on Ctrl-C. The other way round, workers die with the process that
+started them (:func:`die_with_parent`): a parent killed outright leaves no
+worker burning CPU.
+
 >>> list(LocalExecutor(workers=2).map(abs, [-3, 1, -2, 5]))
 [3, 1, 2, 5]
 >>> list(LocalExecutor(workers=1).map(len, ["deal", "", "seed"]))
