@@ -195,6 +195,7 @@ class _Pool:
         self._results: dict[int, _Reply] = {}
         self._deaths: dict[int, int] = {}
         self._retry: deque[int] = deque()
+        self._idle_deaths = 0
 
     def run(self, units: Iterator[Any]) -> Iterator[Any]:
         given: dict[int, Any] = {}  # position -> unit, until it is yielded
@@ -262,18 +263,22 @@ class _Pool:
                 worker.position = None
                 continue
             if worker.process.is_alive() and worker.process.sentinel not in ready:
-                continue  # readable, but the answer is not whole yet
+                continue  # its pipe closed as it dies: its sentinel will say so next
             worker.stop(kill=True)
+            worker.position = None
             died = worker.process.exitcode
             if not respawn:
-                worker.position = None
                 continue
-            self._workers[index] = _Worker(self._context)
-            if position is None:
+            if position is None:  # died between units: replaced, unless they all keep dying
+                self._idle_deaths += 1
+                if self._idle_deaths > 2 * len(self._workers):
+                    raise WorkerLost(f"worker processes keep dying ({_how(died)}) before they are given work")
+                self._workers[index] = _Worker(self._context)
                 continue
             self._deaths[position] = self._deaths.get(position, 0) + 1
             if self._deaths[position] >= 2:
                 raise WorkerLost(f"a worker process died ({_how(died)}) twice on the same unit")
+            self._workers[index] = _Worker(self._context)
             self._retry.append(position)
 
     def close(self, *, kill: bool = False) -> None:
