@@ -22,13 +22,17 @@ numba, numpy or matplotlib: the commands that need them import them.
 - a :class:`~cardtable.errors.CardtableError` (bad input of any kind):
   ``cardtable: error: MESSAGE``, exit status 2;
 - an :class:`OSError` about a path the user gave: the same, naming the path;
-- Ctrl-C (SIGINT): exit status 130; SIGTERM: exit status 143. For the length
-  of a command, SIGTERM raises :class:`Terminated` (a KeyboardInterrupt) in
-  the main thread, so it unwinds exactly as Ctrl-C does: temporary files go,
+- Ctrl-C (SIGINT): exit status 130; SIGTERM: exit status 143; SIGHUP (the
+  terminal went away): exit status 129. For the length of a command, SIGTERM
+  and SIGHUP raise :class:`Terminated` (a KeyboardInterrupt) in the main
+  thread, so they unwind exactly as Ctrl-C does: temporary files go,
   finished work is kept, a stored run is marked interrupted. The one line on
-  stderr says ``interrupted`` (Ctrl-C) or ``interrupted by SIGTERM`` (a
-  command that kept some work says how much, using :func:`interruption`).
-  The previous SIGTERM handler is restored afterwards;
+  stderr says ``interrupted`` (Ctrl-C) or ``interrupted by SIGTERM`` (or
+  ``SIGHUP``; a command that kept some work says how much, using
+  :func:`interruption`). The previous handlers are restored afterwards;
+- a worker process that died twice on the same unit
+  (:class:`~cardtable.runs.executor.WorkerLost`): the run stops as for an
+  interrupt, and the line says so; exit status 1;
 - a closed output pipe: exit status 0;
 - anything else is a bug: ``cardtable: internal error: TYPE: MESSAGE`` and
   a request to report it, exit status 70 (with ``CARDTABLE_DEBUG=1`` in the
@@ -47,9 +51,13 @@ from types import FrameType
 from typing import Any
 
 from cardtable.errors import CardtableError
+from cardtable.runs.executor import WorkerLost
 
-__all__ = ["EXIT_INTERNAL_ERROR", "EXIT_INTERRUPTED", "EXIT_TERMINATED", "EXIT_USAGE", "Terminated", "build_parser",
-           "interruption", "main"]
+__all__ = ["EXIT_FAILED", "EXIT_HANGUP", "EXIT_INTERNAL_ERROR", "EXIT_INTERRUPTED", "EXIT_TERMINATED", "EXIT_USAGE",
+           "Terminated", "build_parser", "interruption", "main"]
+
+#: Exit status when the work failed and stopped cleanly (a worker that kept dying).
+EXIT_FAILED = 1
 
 #: Exit status for bad input (as argparse uses for bad options).
 EXIT_USAGE = 2
@@ -57,6 +65,8 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 #: Exit status when terminated (128 + SIGTERM).
 EXIT_TERMINATED = 143
+#: Exit status when the terminal hung up (128 + SIGHUP).
+EXIT_HANGUP = 129
 #: Exit status for a bug (``EX_SOFTWARE`` of sysexits.h).
 EXIT_INTERNAL_ERROR = 70
 
@@ -82,30 +92,37 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 class Terminated(KeyboardInterrupt):
-    """SIGTERM arrived: raised in the main thread while a command runs, so
-    every ``except KeyboardInterrupt`` and ``finally`` runs as for Ctrl-C."""
+    """SIGTERM or SIGHUP arrived: raised in the main thread while a command
+    runs, so every ``except KeyboardInterrupt`` and ``finally`` runs as for
+    Ctrl-C."""
 
 
-#: Whether SIGTERM arrived during the command running now.
-_terminated = False
+#: The signals a command unwinds from as from Ctrl-C, with their exit status.
+_TERMINATING = {"SIGTERM": EXIT_TERMINATED, "SIGHUP": EXIT_HANGUP}
+
+#: The name of the terminating signal that arrived during the command running now.
+_terminated: str | None = None
 
 
 def interruption() -> tuple[str, int]:
     """How the command running now was interrupted, as the start of its
     message and its exit status: ``("interrupted by SIGTERM", 143)`` after
-    SIGTERM, else (Ctrl-C) ``("interrupted", 130)``.
+    SIGTERM, ``("interrupted by SIGHUP", 129)`` after SIGHUP, else (Ctrl-C)
+    ``("interrupted", 130)``.
 
     >>> interruption()
     ('interrupted', 130)
     """
-    return ("interrupted by SIGTERM", EXIT_TERMINATED) if _terminated else ("interrupted", EXIT_INTERRUPTED)
+    if _terminated is not None:
+        return f"interrupted by {_terminated}", _TERMINATING[_terminated]
+    return "interrupted", EXIT_INTERRUPTED
 
 
-def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+def _on_terminate(signum: int, frame: FrameType | None) -> None:
     global _terminated
-    if _terminated:
+    if _terminated is not None:
         return  # already unwinding: let the cleanup finish
-    _terminated = True
+    _terminated = signal.Signals(signum).name
     raise Terminated
 
 
@@ -115,21 +132,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     (:class:`SystemExit`, status 2)."""
     global _terminated
     in_main_thread = threading.current_thread() is threading.main_thread()
-    previous: Any = None
-    _terminated = False
+    previous: dict[signal.Signals, Any] = {}
+    _terminated = None
     if in_main_thread:
-        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+        for name in _TERMINATING:
+            if hasattr(signal, name):  # Windows has no SIGHUP
+                previous[signal.Signals[name]] = signal.signal(signal.Signals[name], _on_terminate)
     try:
         status = _run(argv)
-        if status == EXIT_INTERRUPTED and _terminated:
-            status = EXIT_TERMINATED
+        if status == EXIT_INTERRUPTED and _terminated is not None:
+            status = _TERMINATING[_terminated]
         return status
     except KeyboardInterrupt:  # SIGTERM while reporting an error
         return interruption()[1]
     finally:
-        if in_main_thread:
-            signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
-        _terminated = False
+        for signum, handler in previous.items():
+            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+        _terminated = None
 
 
 def _run(argv: Sequence[str] | None) -> int:
@@ -143,6 +162,9 @@ def _run(argv: Sequence[str] | None) -> int:
             print("cardtable: error: choose a command (cardtable COMMAND --help for one's options)", file=sys.stderr)
             return EXIT_USAGE
         return int(func(args) or 0)
+    except WorkerLost as error:  # a command that did not say what it kept
+        print(f"cardtable: {error}", file=sys.stderr)
+        return EXIT_FAILED
     except KeyboardInterrupt:
         what, status = interruption()
         print(f"cardtable: {what}", file=sys.stderr)

@@ -35,6 +35,7 @@ __all__ = [
     "check_force",
     "check_resume_options",
     "cluster_address",
+    "cluster_options",
     "hinted",
     "interrupted",
     "max_states",
@@ -151,11 +152,36 @@ def cluster_address(text: str) -> str:
 
 
 def add_cluster_argument(parser: argparse.ArgumentParser) -> None:
-    """``--cluster ADDRESS``: run the work on a Dask cluster."""
+    """``--cluster ADDRESS``: run the work on a Dask cluster; and
+    ``--cluster-timeout SECONDS``: how long to wait while it has no worker."""
     parser.add_argument("--cluster", type=cluster_address, default=None, metavar="ADDRESS",
                         help="run on a Dask cluster: a scheduler (tcp://HOST:8786), or 'local' to start one here "
                              "with --workers processes (needs: pip install \"cardtable[cluster]\"; every worker "
                              "needs cardtable installed)")
+    parser.add_argument("--cluster-timeout", type=seconds, default=_IDLE_TIMEOUT, metavar="SECONDS",
+                        help=f"with --cluster: stop (keeping the work finished) once the cluster has had no worker "
+                             f"for this long (default {_IDLE_TIMEOUT:g})")
+
+
+#: ``--cluster-timeout``'s default (:data:`cardtable.runs.cluster.IDLE_TIMEOUT`, not imported to keep Dask's
+#: module out of the parser).
+_IDLE_TIMEOUT = 60.0
+
+
+def cluster_options(args: argparse.Namespace) -> dict[str, Any]:
+    """What :func:`~cardtable.runs.cluster.open_executor` is given besides the
+    address and the workers: ``--cluster-timeout``, and a line on stderr once
+    the cluster has had no worker for a few seconds (and once one is back)."""
+    limit = float(getattr(args, "cluster_timeout", _IDLE_TIMEOUT))
+
+    def say(waited: float) -> None:
+        if waited > 0:
+            print(f"cardtable: no Dask worker for {waited:.0f} s; waiting up to {limit:g} s "
+                  "(--cluster-timeout) for one", file=sys.stderr)
+        else:
+            print("cardtable: a Dask worker is back; carrying on", file=sys.stderr)
+
+    return {"idle_timeout": limit, "on_idle": say}
 
 
 def quiet_cluster_logs() -> None:
@@ -247,11 +273,17 @@ def hinted(hint: str) -> Iterator[None]:
         raise type(error)(f"{error}{hint}") from None
 
 
-def interrupted(kept: str, hint: str) -> int:
+def interrupted(kept: str, hint: str, executor: object = None) -> int:
     """Say on stderr that the command was interrupted and what it ``kept``
-    (and the ``hint``); returns the exit status (130, or 143 for SIGTERM)."""
-    from cardtable.cli import interruption
+    (and the ``hint``); returns the exit status (130, 143 for SIGTERM, 129
+    for SIGHUP). When the work stopped because a worker process of
+    ``executor`` kept dying, the line says so instead, and the status is 1."""
+    from cardtable.cli import EXIT_FAILED, interruption
 
+    lost = getattr(executor, "lost", None)
+    if lost is not None:
+        print(f"cardtable: {lost}; {kept}{hint}", file=sys.stderr)
+        return EXIT_FAILED
     what, status = interruption()
     print(f"cardtable: {what}: {kept}{hint}", file=sys.stderr)
     return status
@@ -384,12 +416,13 @@ def progress_bar(total: int, label: str, *, enabled: bool = True, rate_unit: str
 
 @contextmanager
 def signals_held() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM until the block is done (they arrive after it),
-    so that a unit of work is counted, stored and written whole or not at all."""
+    """Hold Ctrl-C, SIGTERM and SIGHUP until the block is done (they arrive
+    after it), so that a unit of work is counted, stored and written whole or
+    not at all."""
     if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks
         yield
         return
-    held = {signal.SIGINT, signal.SIGTERM}
+    held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
     try:
         yield

@@ -23,6 +23,7 @@ from cardtable.cli._options import (
     add_cluster_argument,
     add_force_argument,
     check_force,
+    cluster_options,
     hinted,
     interrupted,
     option_defaults,
@@ -136,7 +137,7 @@ def _no_command(parser: argparse.ArgumentParser) -> int:
 
 
 #: What ``match --resume`` may be given: how and where to run, not what to play.
-_RESUME_OPTIONS = ("resume", "cluster", "workers", "store", "quiet", "json")
+_RESUME_OPTIONS = ("resume", "cluster", "cluster_timeout", "workers", "store", "quiet", "json")
 
 
 def _resume_match(args: argparse.Namespace) -> StoredRun:
@@ -175,7 +176,8 @@ def _match(args: argparse.Namespace) -> int:
             done = [HandResult.from_row(row) for row in stored.units()]
         load_policy_support(args.players.split(","), "bot")
         players = check_players(args.players.split(","))
-        executor = stack.enter_context(open_executor(args.cluster, args.workers))  # before the match is recorded
+        # before the match is recorded
+        executor = stack.enter_context(open_executor(args.cluster, args.workers, **cluster_options(args)))
         if args.cluster is not None:
             quiet_cluster_logs()
         if stored is None and not args.no_store:
@@ -212,7 +214,7 @@ def _match(args: argparse.Namespace) -> int:
     else:
         print(_report_text(report, elapsed, len(results) - len(done)))
     if stopped:
-        return interrupted(f"reported the {len(results):,} of {args.games:,} hands played", hint)
+        return interrupted(f"reported the {len(results):,} of {args.games:,} hands played", hint, executor)
     return 0
 
 

@@ -24,6 +24,7 @@ from cardtable.cli._options import (
     add_force_argument,
     add_variant_arguments,
     check_force,
+    cluster_options,
     hinted,
     interrupted,
     option_defaults,
@@ -160,7 +161,7 @@ def _record_text(spec: RunSpec, result: GameResult, color: bool, ascii_: bool, n
 
 
 #: What ``simulate --resume`` may be given: how and where to run, not what to play.
-_RESUME_OPTIONS = ("resume", "cluster", "workers", "store", "no_progress", "json")
+_RESUME_OPTIONS = ("resume", "cluster", "cluster_timeout", "workers", "store", "no_progress", "json")
 
 
 def _deals_digest(deals: tuple[Position, ...] | None) -> str | None:
@@ -227,7 +228,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         count = _game_count(args.games, deals)
         spec = RunSpec(args.strategy, variant, args.seed, deals, keep_moves=bool(args.output) or args.record > 0)
         workers = args.workers or os.cpu_count() or 1
-        executor = stack.enter_context(open_executor(args.cluster, workers))  # reached before the run is recorded
+        # reached before the run is recorded
+        executor = stack.enter_context(open_executor(args.cluster, workers, **cluster_options(args)))
         if args.cluster is not None:
             quiet_cluster_logs()
         if stored is None and not args.no_store:
@@ -244,7 +246,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     run = stored.id if stored is not None else None
     _report(args, spec, count, workers, results, summary, done, run)
     if len(results) < count:
-        return interrupted(f"kept the {len(results):,} of {count:,} games that finished", hint)
+        return interrupted(f"kept the {len(results):,} of {count:,} games that finished", hint, executor)
     return 0
 
 

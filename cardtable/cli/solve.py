@@ -20,6 +20,7 @@ from cardtable.cli._options import (
     add_force_argument,
     add_variant_arguments,
     check_force,
+    cluster_options,
     hinted,
     interrupted,
     max_states,
@@ -119,7 +120,7 @@ def _result_line(result: SolveResult) -> str:
 DEFAULT_TIMEOUT = 60.0
 
 #: What ``solve --resume`` may be given: how and where to run, not what to solve.
-_RESUME_OPTIONS = ("resume", "cluster", "workers", "store", "no_progress")
+_RESUME_OPTIONS = ("resume", "cluster", "cluster_timeout", "workers", "store", "no_progress")
 
 
 def _timeout(args: argparse.Namespace) -> float | None:
@@ -196,7 +197,8 @@ def _cmd_batch(args: argparse.Namespace, variant: Variant | None) -> int:
     with ExitStack() as stack:
         if stored is not None:  # marked interrupted should anything below fail
             stack.enter_context(stored)
-        executor = stack.enter_context(open_executor(args.cluster, args.workers or (None if args.cluster else 1)))
+        executor = stack.enter_context(open_executor(args.cluster, args.workers or (None if args.cluster else 1),
+                                                           **cluster_options(args)))
         if args.cluster is not None:
             quiet_cluster_logs()
         if stored is None and not args.no_store:
@@ -219,7 +221,7 @@ def _cmd_batch(args: argparse.Namespace, variant: Variant | None) -> int:
             print(f"resumed run {stored.id if stored else None}: {len(done):,} deals were stored, "
                   f"{len(rows) - len(done):,} solved now", file=sys.stderr)
     if stopped:
-        return interrupted(f"kept the {len(rows):,} of {len(deals):,} deals solved", hint)
+        return interrupted(f"kept the {len(rows):,} of {len(deals):,} deals solved", hint, executor)
     return 0
 
 

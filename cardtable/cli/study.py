@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from cardtable.cli._options import (
     add_cluster_argument,
     add_variant_arguments,
+    cluster_options,
     interrupted,
     max_states,
     progress_bar,
@@ -139,7 +140,8 @@ def _cmd_winnability(args: argparse.Namespace) -> int:
     answered_before: int | None = None
     with ExitStack() as stack:
         store = stack.enter_context(ResultsStore(path))
-        executor = stack.enter_context(open_executor(args.cluster, args.workers or (None if args.cluster else 1)))
+        executor = stack.enter_context(open_executor(args.cluster, args.workers or (None if args.cluster else 1),
+                                                           **cluster_options(args)))
         if args.cluster is not None:
             quiet_cluster_logs()
         advance = stack.enter_context(_Progress(args.deals, enabled=not args.no_progress))
@@ -162,7 +164,7 @@ def _cmd_winnability(args: argparse.Namespace) -> int:
             partial = replace(partial, solved_now=solved_now)
             _print_report(partial.to_dict() if args.json else partial.text(), args.json)
             return interrupted(f"kept the {solved_now:,} deals solved now ({partial.answered:,} of {args.deals:,} "
-                               "answered)", "; run the same command to carry on")
+                               "answered)", "; run the same command to carry on", executor)
     _print_report(report.to_dict() if args.json else report.text(), args.json)
     return 0
 

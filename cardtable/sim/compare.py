@@ -71,8 +71,9 @@ def compare_strategies(
     table: list[Results] = []
     for name in strategies:
         results = run_games(RunSpec(name, variant, seed, deals, keep_moves=False), count, executor=executor)
-        if len(results) < count:
-            raise KeyboardInterrupt
+        if len(results) < count:  # interrupted, or a worker kept dying: say which
+            lost = getattr(executor, "lost", None)
+            raise lost if isinstance(lost, KeyboardInterrupt) else KeyboardInterrupt
         table.append(results)
     rows: list[dict[str, object]] = []
     for place, (name, results) in enumerate(zip(strategies, table, strict=True)):
