@@ -137,8 +137,9 @@ CREATE TABLE IF NOT EXISTS hands (
 
 #: The schema version this module writes (``PRAGMA user_version``): 0 for
 #: stores made before versions were kept, 2 once runs could be resumed, 3
-#: once a person's Kings Corner hands were kept, 4 once studies were kept.
-SCHEMA_VERSION = 4
+#: once a person's Kings Corner hands were kept, 4 once studies were kept, 5
+#: once the browser table kept its players' games.
+SCHEMA_VERSION = 5
 
 #: Columns added since the first stores, by table: (name, type, what an
 #: older store reads in its place).
@@ -218,6 +219,20 @@ CREATE TABLE IF NOT EXISTS studies (
 );
 """
 
+#: The browser table's games in progress: one row per player and game, the
+#: game's saved text (a Klondike record), when its first move was played
+#: (seconds since the epoch) and when it was last saved.
+_WEB_SCHEMA = """
+CREATE TABLE IF NOT EXISTS web_games (
+    player TEXT NOT NULL,
+    game TEXT NOT NULL,
+    saved TEXT NOT NULL,
+    started REAL,
+    updated TEXT NOT NULL,
+    PRIMARY KEY (player, game)
+);
+"""
+
 #: The tables of a run's units, each with its columns after ``run_id`` (the
 #: unit's index first) and what its units are called in messages.
 UNIT_TABLES: Mapping[str, tuple[tuple[str, ...], str]] = {
@@ -228,9 +243,9 @@ UNIT_TABLES: Mapping[str, tuple[tuple[str, ...], str]] = {
 
 #: The other tables' names in messages.
 _RECORD_TABLES = {"played": "played games", "played_hands": "played hands", "study_deals": "study deals",
-                  "studies": "studies"}
+                  "studies": "studies", "web_games": "browser games"}
 
-_TABLES_SINCE_FIRST = {"played", "played_hands", "solves", "hands", "study_deals", "studies"}
+_TABLES_SINCE_FIRST = {"played", "played_hands", "solves", "hands", "study_deals", "studies", "web_games"}
 
 _RUN_COLUMNS = ("id, created, kind, strategy, variant, seed, deals_file, games_requested, games_played, status,"
                 " summary")
@@ -307,7 +322,7 @@ class ResultsStore:
                     raise StoreError(f"{self.path}: not a cardtable results store (it has no runs and games tables)")
                 with self._guard("create the results store"):
                     self._db.executescript(f"BEGIN; {_SCHEMA} {_PLAYED_SCHEMA} {_PLAYED_HANDS_SCHEMA} {_UNIT_SCHEMA}"
-                                           f" {_STUDY_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+                                           f" {_STUDY_SCHEMA} {_WEB_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
                 tables |= {"runs", "games"} | _TABLES_SINCE_FIRST
             elif create:
                 self._migrate(tables)
@@ -340,7 +355,7 @@ class ResultsStore:
         if version >= SCHEMA_VERSION and not missing and tables >= _TABLES_SINCE_FIRST:
             return
         script = "".join(missing) + (_PLAYED_SCHEMA if "played" not in tables else "") + _PLAYED_HANDS_SCHEMA \
-            + _UNIT_SCHEMA + _STUDY_SCHEMA
+            + _UNIT_SCHEMA + _STUDY_SCHEMA + _WEB_SCHEMA
         with self._guard("upgrade the results store"):
             self._db.executescript(f"BEGIN; {script} PRAGMA user_version = {max(version, SCHEMA_VERSION)}; COMMIT;")
 

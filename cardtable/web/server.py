@@ -1,0 +1,249 @@
+"""The browser table's server: one asyncio process (aiohttp) for every player.
+
+``GET /`` gives the page (``static/index.html``), ``/static/...`` its CSS and
+JavaScript modules, and ``/ws`` the one WebSocket of the protocol
+(:mod:`cardtable.web.protocol`). A player is a random id in an HttpOnly,
+SameSite=Lax cookie; their game is an engine object held in memory while one
+of their pages is open, and saved in the results store's ``web_games`` table
+after every change, so a reload, a server restart or a kill -9 finds it at the
+same move. Several pages of one player show the same game: each change is
+sent to all of them.
+
+Requests whose ``Host`` is not this server's (a DNS-rebinding page) and
+WebSockets opened from another site's page (their ``Origin``) get 403.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import secrets
+import sys
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from aiohttp import WSMsgType, web
+
+from cardtable.errors import CardtableError
+from cardtable.runs.store import ResultsStore
+from cardtable.web.klondike import KlondikeDealer, KlondikeTable
+from cardtable.web.protocol import MAX_MESSAGE_BYTES, ProtocolError, RateLimit, parse_message
+
+__all__ = ["COOKIE", "TableServer"]
+
+#: The cookie that names a player.
+COOKIE = "cardtable_player"
+_PLAYER = re.compile(r"[A-Za-z0-9_-]{16,64}")
+_LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1", "[::1]"}
+_log = logging.getLogger("cardtable.web")
+
+
+@dataclass
+class _Player:
+    """A player with pages open: their table and their sockets."""
+
+    table: KlondikeTable
+    sockets: set[web.WebSocketResponse] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class TableServer:
+    """Serves the Klondike table to browsers.
+
+    ``dealer`` says what a new player is dealt; ``store_path`` is the results
+    store that keeps every player's game; ``url`` is the address browsers
+    use (its host is accepted in ``Host`` and ``Origin`` as well as this
+    machine's loopback names when ``loopback``).
+    """
+
+    def __init__(self, dealer: KlondikeDealer, *, store_path: Path, url: str, title: str,
+                 loopback: bool = True) -> None:
+        self.dealer = dealer
+        self.store_path = store_path
+        self.url = url.rstrip("/")
+        self.title = title
+        self._loopback = loopback
+        self._url_host = (urlsplit(self.url).hostname or "").lower()
+        self._players: dict[str, _Player] = {}
+        self._sockets: weakref.WeakSet[web.WebSocketResponse] = weakref.WeakSet()
+        self._store: ResultsStore | None = None
+        self._page = resources.files("cardtable.web").joinpath("static", "index.html").read_text()
+
+    # ----- the application -------------------------------------------------------------------------
+
+    def application(self) -> web.Application:
+        """The aiohttp application (the store opens with it and closes after it)."""
+        app = web.Application(middlewares=[self._check_host], client_max_size=MAX_MESSAGE_BYTES)
+        static = Path(str(resources.files("cardtable.web").joinpath("static")))
+        app.router.add_get("/", self._index)
+        app.router.add_get("/ws", self._websocket)
+        app.router.add_static("/static/", static)
+        app.on_startup.append(self._open)
+        app.on_shutdown.append(self._close_sockets)
+        app.on_cleanup.append(self._close_store)
+        return app
+
+    def serve(self, host: str, port: int, *, announce: Callable[[str], None] | None = None) -> None:
+        """Serve until Ctrl-C or SIGTERM: then every socket is closed (every game is already saved)."""
+        app = self.application()
+        if announce is not None:
+            async def say(_app: web.Application) -> None:
+                announce(f"Serving {self.title} on {self.url}: open it in a web browser. Ctrl-C stops.")
+            app.on_startup.append(say)
+        web.run_app(app, host=host, port=port, print=None, access_log=None, handle_signals=True,
+                    shutdown_timeout=5.0)
+
+    async def _open(self, _app: web.Application) -> None:
+        self._store = ResultsStore(self.store_path)
+
+    async def _close_sockets(self, _app: web.Application) -> None:
+        for ws in list(self._sockets):
+            await ws.close(code=1001, message=b"the server is stopping")
+
+    async def _close_store(self, _app: web.Application) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    # ----- checks ----------------------------------------------------------------------------------
+
+    def _known_host(self, netloc: str) -> bool:
+        host = (urlsplit(f"//{netloc}").hostname or "").lower()
+        if host == self._url_host:
+            return True
+        return not self._loopback or host in _LOOPBACK_NAMES or f"[{host}]" in _LOOPBACK_NAMES
+
+    @web.middleware
+    async def _check_host(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        if not self._known_host(request.host):
+            return web.Response(status=403, text=f"unknown host {request.host[:60]!r}\n")
+        response: web.StreamResponse = await handler(request)
+        return response
+
+    def _same_origin(self, request: web.Request) -> bool:
+        origin = request.headers.get("Origin")
+        if origin is None:
+            return True  # not a browser page: browsers always send Origin on a WebSocket
+        parts = urlsplit(origin)
+        return parts.netloc.lower() == request.host.lower() or (
+            f"{parts.scheme}://{parts.netloc}".lower() == self.url.lower())
+
+    @staticmethod
+    def _player_id(request: web.Request) -> tuple[str, bool]:
+        """The request's player id, and whether it is new (to be set in the cookie)."""
+        given = request.cookies.get(COOKIE, "")
+        if _PLAYER.fullmatch(given):
+            return given, False
+        return secrets.token_urlsafe(18), True
+
+    @staticmethod
+    def _set_cookie(response: web.StreamResponse, player: str) -> None:
+        response.set_cookie(COOKIE, player, max_age=400 * 24 * 3600, httponly=True, samesite="Lax", path="/")
+
+    # ----- the page --------------------------------------------------------------------------------
+
+    async def _index(self, request: web.Request) -> web.Response:
+        response = web.Response(text=self._page.replace("{{title}}", self.title), content_type="text/html",
+                                headers={"Cache-Control": "no-store"})
+        player, new = self._player_id(request)
+        if new:
+            self._set_cookie(response, player)
+        return response
+
+    # ----- games -----------------------------------------------------------------------------------
+
+    def _load(self, player: str) -> KlondikeTable:
+        """The player's saved game, else a new one."""
+        assert self._store is not None
+        rows = self._store.select("web_games", ("saved", "started"),
+                                  where={"player": player, "game": KlondikeTable.game_name}, order="player",
+                                  action="read a browser game")
+        if rows:
+            try:
+                return KlondikeTable.restore(rows[0][0], rows[0][1])
+            except CardtableError as error:
+                _log.warning("player %s: their saved game cannot be read (%s); a new one is dealt",
+                             player[:8], error)
+        return self.dealer.first()
+
+    def _save(self, player: str, table: KlondikeTable) -> None:
+        assert self._store is not None
+        self._store.put("web_games", {"player": player, "game": table.game_name, "saved": table.saved(),
+                                      "started": table.started,
+                                      "updated": datetime.now(timezone.utc).isoformat(timespec="seconds")},
+                        action="keep a browser game")
+
+    # ----- the socket ------------------------------------------------------------------------------
+
+    async def _websocket(self, request: web.Request) -> web.StreamResponse:
+        if not self._same_origin(request):
+            return web.Response(status=403, text="cross-site WebSocket refused\n")
+        player_id, new = self._player_id(request)
+        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES * 4, heartbeat=30.0)
+        if new:
+            self._set_cookie(ws, player_id)
+        await ws.prepare(request)
+        self._sockets.add(ws)
+        player = self._players.get(player_id)
+        if player is None:
+            player = self._players[player_id] = _Player(self._load(player_id))
+        player.sockets.add(ws)
+        limit = RateLimit()
+        try:
+            await ws.send_json({"type": "view", "view": player.table.view(), "said": ""})
+            async for frame in ws:
+                if frame.type != WSMsgType.TEXT:
+                    if frame.type == WSMsgType.BINARY:
+                        await ws.send_json({"type": "error", "message": "binary messages are not spoken here"})
+                    continue
+                if not limit.allow():
+                    if limit.exhausted:
+                        await ws.close(code=1008, message=b"too many messages")
+                        break
+                    await ws.send_json({"type": "error", "message": "too many messages: slow down"})
+                    continue
+                await self._answer(player_id, player, ws, frame.data)
+        finally:
+            player.sockets.discard(ws)
+            self._sockets.discard(ws)
+            if not player.sockets and self._players.get(player_id) is player:
+                del self._players[player_id]  # kept in the store; loaded again on the next visit
+        return ws
+
+    async def _answer(self, player_id: str, player: _Player, ws: web.WebSocketResponse, text: str) -> None:
+        try:
+            message = parse_message(text)
+            if message["type"] == "hint":
+                await ws.send_json(await player.table.hint())
+                return
+            async with player.lock:
+                if message["type"] == "new" and self.dealer.winnable:
+                    said = await asyncio.to_thread(player.table.apply, message, self.dealer)
+                else:
+                    said = player.table.apply(message, self.dealer)
+                if message["type"] != "view":
+                    self._save(player_id, player.table)
+        except ProtocolError as error:
+            await ws.send_json({"type": "error", "message": str(error)})
+            return
+        except CardtableError as error:  # the store: the move stands in memory, the player is told
+            _log.warning("%s", error)
+            await ws.send_json({"type": "error", "message": f"not saved: {error}"})
+            return
+        reply = {"type": "view", "view": player.table.view(), "said": said}
+        targets = [ws] if message["type"] == "view" else list(player.sockets)
+        for socket in targets:
+            if not socket.closed:
+                await socket.send_json(reply)
+
+
+def configure_logging() -> None:
+    """One line per warning on stderr."""
+    logging.basicConfig(level=logging.WARNING, format="cardtable serve: %(message)s", stream=sys.stderr)
