@@ -1,0 +1,170 @@
+"""The browser table's protocol, spoken by a real aiohttp server on 127.0.0.1
+and a real client (no browser): bad messages get a one-line error and change
+nothing, a flood is closed, a cross-site page is refused, and no message ever
+names a card its player cannot see."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+
+from cardtable.bots.klondike import make_player
+from cardtable.klondike import Variant
+from cardtable.web.klondike import KlondikeDealer
+from cardtable.web.protocol import MAX_MESSAGE_BYTES
+from cardtable.web.server import COOKIE, TableServer
+
+CARD = re.compile(r"\b[A2-9TJQK][cdhs]\b")
+
+
+def serving(tmp_path: Path, test: Callable[[str], Awaitable[None]], *, seed: int = 7,
+            server_box: list[TableServer] | None = None) -> None:
+    """Run ``test(base_url)`` against a table server on a free loopback port."""
+    async def main() -> None:
+        server = TableServer(KlondikeDealer(Variant.preset("draw1"), seed=seed), store_path=tmp_path / "store.db",
+                             url="http://localhost:0", title="cardtable: Klondike")
+        if server_box is not None:
+            server_box.append(server)
+        runner = web.AppRunner(server.application(), access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        port = runner.addresses[0][1]
+        try:
+            await test(f"http://127.0.0.1:{port}")
+        finally:
+            await runner.cleanup()
+
+    asyncio.run(main())
+
+
+async def first_view(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
+    reply = await ws.receive_json(timeout=10)
+    assert reply["type"] == "view"
+    return dict(reply["view"])
+
+
+def test_bad_messages_get_an_error_and_change_nothing(tmp_path: Path) -> None:
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(f"{base}/ws") as ws:
+            before = await first_view(ws)
+            for text, words in [("{not json", "malformed JSON"), ("[1, 2]", "a JSON object, not a list"),
+                                ('{"kind": "draw"}', '"type" string'),
+                                ('{"type": "teleport"}', "unknown message type 'teleport'"),
+                                ('{"type": "move", "move": "1>2"}', "illegal move 1>2"),
+                                ('{"type": "move", "move": "9>9"}', "9>9"),
+                                ('{"type": "move"}', '"move"'),
+                                ('{"type": "undo"}', "nothing to undo"),
+                                ('{"type": "new", "deal": -3}', '"deal" must be'),
+                                (json.dumps({"type": "draw", "pad": "x" * MAX_MESSAGE_BYTES}), "message too large")]:
+                await ws.send_str(text)
+                reply = await ws.receive_json(timeout=10)
+                assert reply["type"] == "error" and words in reply["message"], (text, reply)
+                assert "\n" not in reply["message"] and "Traceback" not in reply["message"]
+            await ws.send_json({"type": "view"})
+            assert (await ws.receive_json(timeout=10))["view"] == before  # nothing changed
+            await ws.send_json({"type": "move", "move": "7>F"})
+            after = (await ws.receive_json(timeout=10))["view"]
+            assert after["foundation"] == [1, 0, 0, 0] and after["moves"] == 1
+
+    serving(tmp_path, test)
+
+
+def test_a_flood_is_throttled_then_closed_and_others_are_still_served(tmp_path: Path) -> None:
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession() as flooder, flooder.ws_connect(f"{base}/ws") as ws:
+            await first_view(ws)
+            for _ in range(400):
+                await ws.send_str('{"type": "view"}')
+            kinds = []
+            while True:
+                frame = await ws.receive(timeout=10)
+                if frame.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+                    break
+                kinds.append(json.loads(frame.data)["type"])
+            assert "error" in kinds and ws.close_code == 1008
+        async with aiohttp.ClientSession() as other, other.ws_connect(f"{base}/ws") as ws2:
+            assert (await first_view(ws2))["stock"] == 24
+
+    serving(tmp_path, test)
+
+
+def test_a_cross_site_page_and_a_foreign_host_are_refused(tmp_path: Path) -> None:
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession() as session:
+            try:
+                await session.ws_connect(f"{base}/ws", headers={"Origin": "http://evil.example"})
+            except aiohttp.WSServerHandshakeError as error:
+                assert error.status == 403
+            else:
+                raise AssertionError("a cross-site WebSocket was accepted")
+            async with session.get(f"{base}/", headers={"Host": "rebound.example:80"}) as response:
+                assert response.status == 403
+            async with session.ws_connect(f"{base}/ws", headers={"Origin": base}) as ws:
+                assert (await first_view(ws))["stock"] == 24
+
+    serving(tmp_path, test)
+
+
+def test_the_page_sets_an_http_only_player_cookie_and_the_game_is_kept(tmp_path: Path) -> None:
+    async def play(base: str) -> None:
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:
+            async with session.get(f"{base}/") as response:
+                assert "<title>cardtable: Klondike</title>" in await response.text()
+                cookie = response.cookies[COOKIE]
+                assert cookie["httponly"] and cookie["samesite"] == "Lax"
+            async with session.ws_connect(f"{base}/ws") as ws:
+                await first_view(ws)
+                await ws.send_json({"type": "draw"})
+                assert (await ws.receive_json(timeout=10))["view"]["moves"] == 1
+            (tmp_path / "cookie").write_text(cookie.value)
+
+    serving(tmp_path, play)
+
+    async def back(base: str) -> None:  # a new server on the same store: the same game at the same move
+        cookies = {COOKIE: (tmp_path / "cookie").read_text()}
+        async with aiohttp.ClientSession(cookies=cookies, cookie_jar=aiohttp.CookieJar(unsafe=True)) as session, \
+                session.ws_connect(f"{base}/ws") as ws:
+            view = await first_view(ws)
+            assert view["moves"] == 1 and len(view["waste"]) == 1 and view["deal"] == 7
+        async with aiohttp.ClientSession() as stranger, stranger.ws_connect(f"{base}/ws") as ws:
+            assert (await first_view(ws))["moves"] == 0  # another player has their own game
+
+    serving(tmp_path, back)
+
+
+def test_no_message_names_a_card_the_player_cannot_see(tmp_path: Path) -> None:
+    boxes: list[TableServer] = []
+
+    async def test(base: str) -> None:
+        bot = make_player("greedy")
+        async with aiohttp.ClientSession() as session, session.ws_connect(f"{base}/ws") as ws:
+            await first_view(ws)
+            game = next(iter(boxes[0]._players.values())).table.game
+            messages = 0
+            for _ in range(300):
+                if game.is_over():
+                    break
+                move = bot.choose(game.view())
+                if move is None:
+                    break
+                await ws.send_json({"type": "move", "move": str(move)})
+                text = await ws.receive_str(timeout=10)
+                messages += 1
+                visible = {str(card) for card in game.waste}
+                for pile in range(7):
+                    visible.update(str(card) for card in game.face_up(pile))
+                for suit, rank in enumerate(game.foundation):
+                    visible.update(f"{'A23456789TJQK'[r - 1]}{'cdhs'[suit]}" for r in range(1, rank + 1))
+                named = set(CARD.findall(text))
+                assert named <= visible, f"hidden cards sent: {named - visible}"
+            assert messages > 20
+
+    serving(tmp_path, test, seed=3, server_box=boxes)
