@@ -322,7 +322,8 @@ class ResultsStore:
                     raise StoreError(f"{self.path}: not a cardtable results store (it has no runs and games tables)")
                 with self._guard("create the results store"):
                     self._db.executescript(f"BEGIN; {_SCHEMA} {_PLAYED_SCHEMA} {_PLAYED_HANDS_SCHEMA} {_UNIT_SCHEMA}"
-                                           f" {_STUDY_SCHEMA} {_WEB_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+                                           f" {_STUDY_SCHEMA} {_WEB_SCHEMA}"
+                                           f" PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
                 tables |= {"runs", "games"} | _TABLES_SINCE_FIRST
             elif create:
                 self._migrate(tables)

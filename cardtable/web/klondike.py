@@ -30,8 +30,18 @@ from typing import Any, ClassVar
 
 from cardtable.cards import Card
 from cardtable.errors import CardtableError
-from cardtable.klondike import DRAW, FOUNDATION, RECYCLE, STOCK, WASTE, KlondikeGame, KlondikeRecord, Move, \
-    Position, Variant
+from cardtable.klondike import (
+    DRAW,
+    FOUNDATION,
+    RECYCLE,
+    STOCK,
+    WASTE,
+    KlondikeGame,
+    KlondikeRecord,
+    Move,
+    Position,
+    Variant,
+)
 from cardtable.web.protocol import ProtocolError, unknown_type
 
 __all__ = ["HINT_MAX_STATES", "HINT_TIMEOUT", "KlondikeDealer", "KlondikeTable"]

@@ -23,7 +23,7 @@ import sys
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -177,7 +177,7 @@ class TableServer:
         assert self._store is not None
         self._store.put("web_games", {"player": player, "game": table.game_name, "saved": table.saved(),
                                       "started": table.started,
-                                      "updated": datetime.now(timezone.utc).isoformat(timespec="seconds")},
+                                      "updated": datetime.now(UTC).isoformat(timespec="seconds")},
                         action="keep a browser game")
 
     # ----- the socket ------------------------------------------------------------------------------
