@@ -184,11 +184,14 @@ class KlondikeTable:
         if kind == "undo":
             if not game.can_undo:
                 raise ProtocolError("nothing to undo")
-            return f"Undid {game.undo()}."
+            return "Undone: " + self._describe(game.undo()).lower()
         if kind == "redo":
-            if not game.can_redo:
+            again = game.redo_move
+            if again is None:
                 raise ProtocolError("nothing to redo")
-            return f"Redid {game.redo()}."
+            said = self._describe(again)
+            game.redo()
+            return "Redone: " + said.lower()
         if kind == "restart":
             self.game = KlondikeGame(game.start, game.variant)
             self.started = None
@@ -228,7 +231,7 @@ class KlondikeTable:
         if move == RECYCLE:
             return "Turned the waste over."
         if move.source == STOCK:
-            return "Drew."
+            return "Drew from the stock."
         cards = game.moved_cards(move)
         head = _spoken(cards[0]).capitalize() + (f" and {len(cards) - 1} more" if len(cards) > 1 else "")
         if move.target == FOUNDATION:
@@ -271,7 +274,12 @@ class KlondikeTable:
             return {"type": "hint", "move": None, "text": f"No hint: {error}"}
         if found.move is None:
             return {"type": "hint", "move": None, "text": "No legal move is left."}
-        said = self._describe(found.move).rstrip(".")
+        if found.move == DRAW:
+            said = "draw from the stock"
+        elif found.move == RECYCLE:
+            said = "turn the waste over"
+        else:
+            said = "move the " + self._describe(found.move).rstrip(".").lower()
         if found.winning:
             text = f"Hint: {said}. This position can be won ({len(found.solution)} moves)."
         elif found.search.result == "unwinnable":

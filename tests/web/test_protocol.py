@@ -168,3 +168,29 @@ def test_no_message_names_a_card_the_player_cannot_see(tmp_path: Path) -> None:
             assert messages > 20
 
     serving(tmp_path, test, seed=3, server_box=boxes)
+
+
+def test_hint_undo_redo_restart_new_and_autofinish(tmp_path: Path) -> None:
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(f"{base}/ws") as ws:
+            await first_view(ws)
+
+            async def ask(message: dict[str, object]) -> dict[str, Any]:
+                await ws.send_json(message)
+                return dict(await ws.receive_json(timeout=30))
+
+            hint = await ask({"type": "hint"})
+            assert hint["type"] == "hint" and hint["move"] in (await ask({"type": "view"}))["view"]["legal"]
+            assert hint["text"].startswith("Hint: ")
+            played = await ask({"type": "move", "move": "7>F"})
+            assert played["said"] == "Ace of clubs from pile 7 to its foundation."
+            undone = await ask({"type": "undo"})
+            assert undone["view"]["moves"] == 0 and undone["view"]["canRedo"]
+            assert (await ask({"type": "redo"}))["view"]["foundation"] == [1, 0, 0, 0]
+            assert (await ask({"type": "autofinish"}))["message"] == "no card can go to the foundations now"
+            restarted = await ask({"type": "restart"})
+            assert restarted["view"]["moves"] == 0 and restarted["view"]["deal"] == 7
+            fresh = await ask({"type": "new", "deal": 12})
+            assert fresh["view"]["deal"] == 12 and fresh["said"] == "New deal 12."
+
+    serving(tmp_path, test)

@@ -323,9 +323,9 @@ table.addEventListener("pointermove", (event) => {
   drag.run.forEach((el) => { el.style.transform = `translate(${dx}px, ${dy}px)`; });
 });
 
-function dropTarget(x, y) {
+function dropTarget(x, y, run) {
   for (const el of document.elementsFromPoint(x, y)) {
-    if (drag.run.includes(el)) continue;
+    if (run.includes(el)) continue;
     const target = el.closest("[data-target]");
     if (target && table.contains(target)) return target.dataset.target;
   }
@@ -337,7 +337,7 @@ table.addEventListener("pointerup", (event) => {
   const current = drag;
   drag = null;
   if (current.moving) {
-    const target = dropTarget(event.clientX, event.clientY);
+    const target = dropTarget(event.clientX, event.clientY, current.run);
     current.run.forEach((el) => { el.classList.remove("dragging"); el.style.transform = ""; });
     selected = null;
     if (!tryPut(current.spot, target)) render();  // snapped back
