@@ -212,8 +212,16 @@ def test_a_server_restart_restores_the_game(serve: Callable[..., Served], browse
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
     page.goto(served.url)
-    card(page, "ace of clubs, pile 7").dblclick()
-    wait_for(lambda: served.moves() == ["7>F"], "the ace to go home")
+    # The keyboard alone: 7 picks up the ace, f sends it home; Tab and Enter pick up and put down.
+    card(page, "ace of clubs, pile 7").wait_for()
+    page.keyboard.press("7")
+    page.keyboard.press("f")
+    wait_for(lambda: served.moves() == ["7>F"], "7 then f to send the ace home")
+    card(page, "three of clubs, pile 5").focus()
+    page.keyboard.press("Enter")
+    card(page, "four of diamonds, pile 1").focus()
+    page.keyboard.press("Enter")
+    wait_for(lambda: served.moves() == ["7>F", "5>1"], "Enter, Enter to move the three")
     served.process.send_signal(signal.SIGTERM)
     assert served.process.wait(timeout=15) == 0
     assert "Traceback" not in served.process.communicate()[1]
@@ -221,7 +229,8 @@ def test_a_server_restart_restores_the_game(serve: Callable[..., Served], browse
     again = serve("klondike", "--seed", "7", data=served.data)
     page.goto(again.url)
     card(page, "ace of clubs, foundation").wait_for()
-    wait_for(lambda: "Moves 1" in page.locator("#status").inner_text(), "the restored game's status")
+    card(page, "three of clubs, pile 1").wait_for()
+    wait_for(lambda: "Moves 2" in page.locator("#status").inner_text(), "the restored game's status")
     context.close()
 
 
@@ -240,4 +249,47 @@ def test_a_phone_with_touch_draws_when_the_stock_is_tapped(serve: Callable[..., 
     wait_for(lambda: served.moves() == ["D"], "the tap to draw")
     card(page, "nine of clubs, waste").wait_for()
     page.screenshot(path=str(screenshots(tmp_path) / "web-klondike-phone.png"))
+    context.close()
+
+
+#: Plays moves on the player's game through a second socket of the same page (the same player),
+#: one after another, a little under the server's rate limit.
+_PLAY_LINE = """async (moves) => {
+  const ws = new WebSocket(new URL("/ws", location.href).href.replace("http", "ws"));
+  const next = () => new Promise((resolve) => ws.addEventListener("message", (e) => resolve(JSON.parse(e.data)),
+                                                                   { once: true }));
+  await next();
+  for (const move of moves) {
+    ws.send(JSON.stringify({ type: "move", move }));
+    const reply = await next();
+    if (reply.type !== "view") return reply.message;
+    await new Promise((resolve) => setTimeout(resolve, 22));
+  }
+  ws.close();
+  return "ok";
+}"""
+
+
+def test_a_whole_game_won_through_the_page(serve: Callable[..., Served], browser: Any, tmp_path: Path) -> None:
+    from cardtable.klondike import KlondikeGame, Position, Variant
+    from cardtable.solver import solve
+
+    line = [str(move) for move in solve(Position.from_seed(7), Variant.preset("draw1")).moves]
+    served = serve("klondike", "--seed", "7")
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(served.url)
+    card(page, "ace of clubs, pile 7").wait_for()
+    assert page.evaluate(_PLAY_LINE, line[:-1]) == "ok"
+    game = KlondikeGame.from_seed(7)
+    for move in line[:-1]:
+        game.play(game.parse_action(move))
+    last = game.parse_action(line[-1])
+    (moved,) = game.moved_cards(last)
+    where = "waste" if line[-1].startswith("W") else f"pile {last.source + 1}"
+    # The page followed the other socket's moves; its last card goes home with a double-click.
+    card(page, f"{moved.name()}, {where}").dblclick()
+    wait_for(lambda: served.moves() == line, "the winning move")
+    page.locator("#won").wait_for(state="visible")
+    assert "You won!" in page.locator("#message").inner_text()
     context.close()
