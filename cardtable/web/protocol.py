@@ -25,8 +25,9 @@ The view holds only what the player sees: each tableau pile as the number
 of its face-down cards and its face-up cards, the stock as a count, the
 waste, the foundations as the top rank of each suit. A message larger than
 :data:`MAX_MESSAGE_BYTES`, not JSON, not an object or of an unknown type is
-answered with an error and changes nothing; a client sending more than
-:data:`RATE` messages a second is answered with errors, then closed.
+answered with an error and changes nothing (one over four times that size
+closes the socket); a client sending more than :data:`RATE` messages a
+second is answered with errors, then closed; one hint is searched at a time.
 """
 
 from __future__ import annotations

@@ -36,12 +36,14 @@ from cardtable.runs.store import ResultsStore
 from cardtable.web.klondike import KlondikeDealer, KlondikeTable
 from cardtable.web.protocol import MAX_MESSAGE_BYTES, ProtocolError, RateLimit, parse_message
 
-__all__ = ["COOKIE", "TableServer"]
+__all__ = ["COOKIE", "MAX_PAGES", "TableServer", "configure_logging"]
 
 #: The cookie that names a player.
 COOKIE = "cardtable_player"
 _PLAYER = re.compile(r"[A-Za-z0-9_-]{16,64}")
 _LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1", "[::1]"}
+#: The most pages one player may have open at once.
+MAX_PAGES = 8
 _log = logging.getLogger("cardtable.web")
 
 
@@ -52,6 +54,8 @@ class _Player:
     table: KlondikeTable
     sockets: set[web.WebSocketResponse] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: True while the solver looks for this player's hint (one search at a time).
+    hinting: bool = False
 
 
 class TableServer:
@@ -194,6 +198,11 @@ class TableServer:
         player = self._players.get(player_id)
         if player is None:
             player = self._players[player_id] = _Player(self._load(player_id))
+        elif len(player.sockets) >= MAX_PAGES:
+            await ws.send_json({"type": "error", "message": f"too many pages open (at most {MAX_PAGES})"})
+            await ws.close(code=1008, message=b"too many pages")
+            self._sockets.discard(ws)
+            return ws
         player.sockets.add(ws)
         limit = RateLimit()
         try:
@@ -221,7 +230,13 @@ class TableServer:
         try:
             message = parse_message(text)
             if message["type"] == "hint":
-                await ws.send_json(await player.table.hint())
+                if player.hinting:
+                    raise ProtocolError("a hint is being looked for already")
+                player.hinting = True
+                try:
+                    await ws.send_json(await player.table.hint())
+                finally:
+                    player.hinting = False
                 return
             async with player.lock:
                 if message["type"] == "new" and self.dealer.winnable:

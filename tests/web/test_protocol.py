@@ -19,7 +19,7 @@ from cardtable.bots.klondike import make_player
 from cardtable.klondike import Variant
 from cardtable.web.klondike import KlondikeDealer
 from cardtable.web.protocol import MAX_MESSAGE_BYTES
-from cardtable.web.server import COOKIE, TableServer
+from cardtable.web.server import COOKIE, MAX_PAGES, TableServer
 
 CARD = re.compile(r"\b[A2-9TJQK][cdhs]\b")
 
@@ -192,5 +192,28 @@ def test_hint_undo_redo_restart_new_and_autofinish(tmp_path: Path) -> None:
             assert restarted["view"]["moves"] == 0 and restarted["view"]["deal"] == 7
             fresh = await ask({"type": "new", "deal": 12})
             assert fresh["view"]["deal"] == 12 and fresh["said"] == "New deal 12."
+
+    serving(tmp_path, test)
+
+
+def test_one_player_may_not_open_pages_without_end(tmp_path: Path) -> None:
+    async def test(base: str) -> None:
+        jar = aiohttp.CookieJar(unsafe=True)
+        async with aiohttp.ClientSession(cookie_jar=jar) as session:
+            async with session.get(f"{base}/"):
+                pass
+            pages = [await session.ws_connect(f"{base}/ws") for _ in range(MAX_PAGES)]
+            for ws in pages:
+                await first_view(ws)
+            extra = await session.ws_connect(f"{base}/ws")
+            reply = await extra.receive_json(timeout=10)
+            assert reply == {"type": "error", "message": f"too many pages open (at most {MAX_PAGES})"}
+            await extra.receive(timeout=10)
+            assert extra.closed and extra.close_code == 1008
+            await pages[0].send_json({"type": "draw"})  # the open pages play on, and all of them see it
+            for ws in pages:
+                assert (await ws.receive_json(timeout=10))["view"]["moves"] == 1
+            for ws in pages:
+                await ws.close()
 
     serving(tmp_path, test)
