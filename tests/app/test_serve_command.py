@@ -141,3 +141,9 @@ def test_the_terminal_page_with_public_warns_of_its_processes(tmp_path: Path) ->
         _out, err = process.communicate(timeout=15)
     assert f"cardtable: warning: serving on 0.0.0.0 port {port}: anyone who can reach this machine" in err
     assert "every session runs a game process on it" in err
+
+
+def test_an_abbreviated_option_is_not_taken_for_another(capsys: pytest.CaptureFixture[str]) -> None:
+    # '--po 8767' is no option of serve: it is refused, not served on port 8767 (nor passed on to play).
+    status, out, err = run(capsys, "serve", "--po", str(free_port()))
+    assert status == 2 and out == "" and "Serving" not in err and "Traceback" not in err
