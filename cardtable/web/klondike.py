@@ -65,6 +65,29 @@ def _place(location: int) -> str:
     return f"pile {location + 1}"
 
 
+def _finishing_line(game: KlondikeGame, *, draw: bool) -> list[Move]:
+    """The moves that send cards home from ``game`` (played on it), one
+    foundation move at a time; with ``draw``, drawing (and turning the waste
+    over) for more while no card is face down, until a whole round of the
+    stock sends nothing home."""
+    line: list[Move] = []
+    idle = 0
+    while not game.is_won():
+        home = next((m for m in game.legal_moves() if m.target == FOUNDATION and m.source != FOUNDATION), None)
+        if home is not None:
+            move, idle = home, 0
+        elif draw and not any(game.face_down) and idle <= len(game.stock) + len(game.waste) + 1:
+            turn = next((m for m in (DRAW, RECYCLE) if game.is_legal(m)), None)
+            if turn is None:
+                break
+            move, idle = turn, idle + 1
+        else:
+            break
+        game.play(move)
+        line.append(move)
+    return line
+
+
 @dataclass(frozen=True)
 class KlondikeDealer:
     """What a new deal is: the seed the first deal takes (None: a random
@@ -243,22 +266,17 @@ class KlondikeTable:
 
     def _autofinish(self) -> str:
         """Send every card that can go to the foundations there; when no card
-        is face down, draw through the stock for the rest."""
-        game, played = self.game, 0
-        for _ in range(2000):
-            home = [m for m in game.legal_moves() if m.target == FOUNDATION and m.source != FOUNDATION]
-            if home:
-                self._play(home[0])
-                played += 1
-                continue
-            if any(game.face_down) or game.is_won():
-                break
-            turn = next((m for m in (DRAW, RECYCLE) if game.is_legal(m)), None)
-            if turn is None:
-                break
-            self._play(turn)
-        if not played:
+        is face down and drawing through the stock wins the game, draw too."""
+        game = self.game
+        trial = game.clone()
+        line = _finishing_line(trial, draw=True)
+        if not trial.is_won():  # drawing does not finish it: only the cards that can go home now
+            line = _finishing_line(game.clone(), draw=False)
+        if not line:
             raise ProtocolError("no card can go to the foundations now")
+        for move in line:
+            self._play(move)
+        played = sum(1 for move in line if move.target == FOUNDATION)
         return f"Auto-finish sent {played} card{'s' if played != 1 else ''} home." + \
             (" You won!" if game.is_won() else "")
 

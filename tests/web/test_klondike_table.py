@@ -1,0 +1,48 @@
+"""One player's Klondike table, without a server: auto-finish, and the words
+it says naming only face-up cards."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardtable.klondike import Position, Variant
+from cardtable.solver import solve
+from cardtable.web.klondike import KlondikeDealer, KlondikeTable
+from cardtable.web.protocol import ProtocolError
+
+
+def table_after(moves: int | None = None) -> tuple[KlondikeTable, list[str]]:
+    """Deal 7 (draw 1) played along the solver's winning line until no card is face down."""
+    line = [str(move) for move in solve(Position.from_seed(7), Variant.preset("draw1")).moves]
+    table = KlondikeDealer(Variant.preset("draw1"), seed=7).first()
+    played = 0
+    for move in line:
+        if moves is None and not any(table.game.face_down):
+            break
+        if moves is not None and played == moves:
+            break
+        table.apply({"type": "move", "move": move})
+        played += 1
+    return table, line[played:]
+
+
+def test_auto_finish_draws_through_the_stock_when_that_wins() -> None:
+    table, rest = table_after()
+    assert rest and not table.game.is_won()
+    said = table.apply({"type": "autofinish"})
+    assert table.game.is_won() and said.endswith("You won!")
+    assert table.view()["won"] and table.view()["foundation"] == [13, 13, 13, 13]
+
+
+def test_auto_finish_with_nothing_to_send_home_changes_nothing() -> None:
+    table, _ = table_after(0)
+    assert table.apply({"type": "autofinish"}) == "Auto-finish sent 1 card home."  # the ace of clubs
+    with pytest.raises(ProtocolError, match="no card can go to the foundations now"):
+        table.apply({"type": "autofinish"})
+    assert table.view()["moves"] == 1
+
+
+def test_a_saved_table_comes_back_at_the_same_move() -> None:
+    table, _ = table_after(20)
+    again = KlondikeTable.restore(table.saved(), started=table.started)
+    assert again.view() == table.view()
