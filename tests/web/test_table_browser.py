@@ -249,6 +249,14 @@ def test_a_phone_with_touch_draws_when_the_stock_is_tapped(serve: Callable[..., 
     wait_for(lambda: served.moves() == ["D"], "the tap to draw")
     card(page, "nine of clubs, waste").wait_for()
     page.screenshot(path=str(screenshots(tmp_path) / "web-klondike-phone.png"))
+    # Settings: a red card back on blue felt, kept by this browser across a reload.
+    page.locator('button[data-action="settings"]').tap()
+    page.select_option('select[name="back"]', "red")
+    page.select_option('select[name="felt"]', "blue")
+    page.reload()
+    card(page, "nine of clubs, waste").wait_for()
+    assert page.evaluate("[document.documentElement.dataset.back, document.documentElement.dataset.felt]") \
+        == ["red", "blue"]
     context.close()
 
 

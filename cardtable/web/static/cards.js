@@ -83,13 +83,16 @@ export function cardSvg(text) {
   return svg;
 }
 
-/** The SVG of a card's back. */
+/** The SVG of a card's back (its colours are the page's --back, --back-line and --back-edge). */
 export function backSvg() {
   return `<svg viewBox="0 0 100 140" xmlns="http://www.w3.org/2000/svg" aria-hidden="true">
-    <defs><pattern id="lattice" width="10" height="10" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-      <rect width="10" height="10" fill="#23478f"/><path d="M0 5h10M5 0v10" stroke="#5b7fd1" stroke-width="1.6"/>
+    <defs><pattern id="cardtable-lattice" width="10" height="10" patternUnits="userSpaceOnUse"
+        patternTransform="rotate(45)">
+      <rect width="10" height="10" style="fill: var(--back)"/>
+      <path d="M0 5h10M5 0v10" style="stroke: var(--back-line)" stroke-width="1.6"/>
     </pattern></defs>
     <rect x="0.75" y="0.75" width="98.5" height="138.5" rx="7" fill="#fffdf7" stroke="#9a968a" stroke-width="1.5"/>
-    <rect x="7" y="7" width="86" height="126" rx="5" fill="url(#lattice)"/>
-    <rect x="7" y="7" width="86" height="126" rx="5" fill="none" stroke="#1a336b" stroke-width="2"/></svg>`;
+    <rect x="7" y="7" width="86" height="126" rx="5" fill="url(#cardtable-lattice)"/>
+    <rect x="7" y="7" width="86" height="126" rx="5" fill="none" style="stroke: var(--back-edge)" stroke-width="2"/>
+  </svg>`;
 }

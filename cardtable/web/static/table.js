@@ -8,6 +8,7 @@ const table = document.getElementById("table");
 const message = document.getElementById("message");
 const wonBox = document.getElementById("won");
 const help = document.getElementById("help");
+const settings = document.getElementById("settings");
 const probe = table.querySelector(".probe");
 
 let view = null;          // the last view from the server
@@ -391,6 +392,7 @@ function showHint(move) {
 
 function act(action) {
   if (action === "help") { help.showModal(); return; }
+  if (action === "settings") { settings.showModal(); return; }
   selected = null;
   send({ type: action });
 }
@@ -424,7 +426,7 @@ function pickOrPut(source) {
 }
 
 document.addEventListener("keydown", (event) => {
-  if (help.open || event.altKey || event.metaKey) return;
+  if (help.open || settings.open || event.altKey || event.metaKey) return;
   const key = event.key;
   if (event.ctrlKey) {
     if (key === "z") act("undo");
@@ -451,6 +453,22 @@ document.addEventListener("keydown", (event) => {
   } else return;
   event.preventDefault();
 });
+
+// The card back and the table colour, kept in this browser.
+const CHOICES = { back: ["blue", "red", "green"], felt: ["green", "blue", "red", "grey"] };
+for (const [name, values] of Object.entries(CHOICES)) {
+  const select = settings.querySelector(`select[name="${name}"]`);
+  let chosen = null;
+  try { chosen = localStorage.getItem(`cardtable.${name}`); } catch { chosen = null; }
+  if (!values.includes(chosen)) chosen = values[0];
+  select.value = chosen;
+  document.documentElement.dataset[name] = chosen;
+  select.addEventListener("change", () => {
+    if (!values.includes(select.value)) return;
+    document.documentElement.dataset[name] = select.value;
+    try { localStorage.setItem(`cardtable.${name}`, select.value); } catch { /* private mode: not kept */ }
+  });
+}
 
 window.addEventListener("resize", render);
 setInterval(tick, 1000);
