@@ -131,6 +131,11 @@ function place(key, html, x, y, z, options) {
     el.dataset.key = key;
     table.appendChild(el);
     elements.set(key, el);
+    if (options.from) {  // a drawn card slides from the stock
+      el.style.left = `${options.from[0]}px`;
+      el.style.top = `${options.from[1]}px`;
+      void el.offsetWidth;
+    }
   }
   if (el.dataset.face !== options.face) {
     el.innerHTML = html;
@@ -183,7 +188,8 @@ function render() {
     const x = pileX(m, 1) + Math.max(0, k) * m.w * 0.22;
     const top = i === view.waste.length - 1;
     place(keep(card), cardSvg(card), x, m.top, 10 + i,
-      { face: "up", card, selected: isSelected(card), label: top ? `${cardName(card)}, waste` : null });
+      { face: "up", card, selected: isSelected(card), label: top ? `${cardName(card)}, waste` : null,
+        from: [pileX(m, 0), m.top] });
   });
 
   // The foundations.
