@@ -538,6 +538,18 @@ class ResultsStore:
             self._db.execute(f"INSERT OR REPLACE INTO {table} ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
                              tuple(row.values()))
 
+    def put_rows(self, table: str, rows: Sequence[Mapping[str, object]], *, action: str) -> None:
+        """:meth:`put` for several rows (each with the same columns) in one
+        transaction: one commit for them all."""
+        if not rows:
+            return
+        self._need_writable(action)
+        columns = list(rows[0])
+        with self._guard(action), self._db:
+            self._db.executemany(f"INSERT OR REPLACE INTO {table} ({', '.join(columns)}) "
+                                 f"VALUES ({', '.join('?' * len(columns))})",
+                                 [tuple(row[name] for name in columns) for row in rows])
+
     def upsert(self, table: str, row: Mapping[str, object], *, key: Sequence[str], most: Sequence[str] = (),
                action: str) -> tuple[Any, ...]:
         """Bring the row of ``table`` with ``row``'s ``key`` columns up to

@@ -16,10 +16,13 @@ WebSockets opened from another site's page (their ``Origin``) get 403.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import contextlib
 import logging
 import re
 import secrets
 import sys
+import threading
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -58,6 +61,106 @@ class _Player:
     hinting: bool = False
 
 
+class _Keeper:
+    """The results store, owned by one thread of its own, so that the event
+    loop never waits on the disk. Saves queued while others are written go
+    together in the next transaction (one commit for them all; the latest
+    row of each player and game), and :meth:`save` returns once its row is
+    committed: a move is answered only when it is kept."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._saves: dict[tuple[str, str], tuple[dict[str, object], list[asyncio.Future[None]]]] = {}
+        self._loads: list[tuple[str, str, asyncio.Future[tuple[str, float | None] | None]]] = []
+        self._wake = threading.Condition()
+        self._stopping = False
+        self._opened: concurrent.futures.Future[None] = concurrent.futures.Future()
+        self._thread = threading.Thread(target=self._run, name="cardtable-web-store", daemon=True)
+
+    async def start(self) -> None:
+        """Open the store in its thread (a store that cannot be opened stops the server at once)."""
+        self._thread.start()
+        await asyncio.wrap_future(self._opened)
+
+    async def stop(self) -> None:
+        """Write every save queued, then close the store."""
+        with self._wake:
+            self._stopping = True
+            self._wake.notify()
+        await asyncio.to_thread(self._thread.join)
+
+    async def load(self, player: str, game: str) -> tuple[str, float | None] | None:
+        """The player's saved game: its text and the time of its first move (None: none kept)."""
+        future: asyncio.Future[tuple[str, float | None] | None] = asyncio.get_running_loop().create_future()
+        with self._wake:
+            self._loads.append((player, game, future))
+            self._wake.notify()
+        return await future
+
+    async def save(self, row: dict[str, object]) -> None:
+        """Keep ``row`` (a ``web_games`` row); returns once it is committed."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        key = (str(row["player"]), str(row["game"]))
+        with self._wake:
+            _, waiting = self._saves.get(key, (row, []))
+            self._saves[key] = (row, [*waiting, future])
+            self._wake.notify()
+        await future
+
+    def _run(self) -> None:
+        try:
+            store = ResultsStore(self._path)
+        except BaseException as error:
+            self._opened.set_exception(error)
+            return
+        self._opened.set_result(None)
+        try:
+            while True:
+                with self._wake:
+                    while not self._saves and not self._loads and not self._stopping:
+                        self._wake.wait()
+                    if not self._saves and not self._loads:
+                        return  # stopping, and nothing is left to write
+                    saves, self._saves = self._saves, {}
+                    loads, self._loads = self._loads, []
+                self._write(store, saves)
+                for player, game, future in loads:
+                    try:
+                        rows = store.select("web_games", ("saved", "started"), where={"player": player, "game": game},
+                                            order="player", action="read a browser game")
+                    except CardtableError as error:
+                        _settle(future, None, error)
+                    else:
+                        _settle(future, (rows[0][0], rows[0][1]) if rows else None, None)
+        finally:
+            store.close()
+
+    @staticmethod
+    def _write(store: ResultsStore,
+               saves: dict[tuple[str, str], tuple[dict[str, object], list[asyncio.Future[None]]]]) -> None:
+        failure: CardtableError | None = None
+        try:
+            store.put_rows("web_games", [row for row, _ in saves.values()], action="keep the browser games")
+        except CardtableError as error:
+            failure = error
+        for _, futures in saves.values():
+            for future in futures:
+                _settle(future, None, failure)
+
+
+def _settle(future: asyncio.Future[Any], result: object, failure: BaseException | None) -> None:
+    """Resolve ``future`` (of the event loop) from the store's thread."""
+    def settle() -> None:
+        if future.done():
+            return
+        if failure is not None:
+            future.set_exception(failure)
+        else:
+            future.set_result(result)
+    with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+        future.get_loop().call_soon_threadsafe(settle)
+
+
 class TableServer:
     """Serves the Klondike table to browsers.
 
@@ -77,7 +180,7 @@ class TableServer:
         self._url_host = (urlsplit(self.url).hostname or "").lower()
         self._players: dict[str, _Player] = {}
         self._sockets: weakref.WeakSet[web.WebSocketResponse] = weakref.WeakSet()
-        self._store: ResultsStore | None = None
+        self._keeper: _Keeper | None = None
         self._page = resources.files("cardtable.web").joinpath("static", "index.html").read_text()
 
     # ----- the application -------------------------------------------------------------------------
@@ -105,16 +208,17 @@ class TableServer:
                     shutdown_timeout=5.0)
 
     async def _open(self, _app: web.Application) -> None:
-        self._store = ResultsStore(self.store_path)
+        self._keeper = _Keeper(self.store_path)
+        await self._keeper.start()
 
     async def _close_sockets(self, _app: web.Application) -> None:
         for ws in list(self._sockets):
             await ws.close(code=1001, message=b"the server is stopping")
 
     async def _close_store(self, _app: web.Application) -> None:
-        if self._store is not None:
-            self._store.close()
-            self._store = None
+        if self._keeper is not None:
+            await self._keeper.stop()  # every save queued is written first
+            self._keeper = None
 
     # ----- checks ----------------------------------------------------------------------------------
 
@@ -163,26 +267,22 @@ class TableServer:
 
     # ----- games -----------------------------------------------------------------------------------
 
-    def _load(self, player: str) -> KlondikeTable:
+    async def _load(self, player: str) -> KlondikeTable:
         """The player's saved game, else a new one."""
-        assert self._store is not None
-        rows = self._store.select("web_games", ("saved", "started"),
-                                  where={"player": player, "game": KlondikeTable.game_name}, order="player",
-                                  action="read a browser game")
-        if rows:
+        assert self._keeper is not None
+        found = await self._keeper.load(player, KlondikeTable.game_name)
+        if found is not None:
             try:
-                return KlondikeTable.restore(rows[0][0], rows[0][1])
+                return KlondikeTable.restore(*found)
             except CardtableError as error:
                 _log.warning("player %s: their saved game cannot be read (%s); a new one is dealt",
                              player[:8], error)
         return self.dealer.first()
 
-    def _save(self, player: str, table: KlondikeTable) -> None:
-        assert self._store is not None
-        self._store.put("web_games", {"player": player, "game": table.game_name, "saved": table.saved(),
-                                      "started": table.started,
-                                      "updated": datetime.now(UTC).isoformat(timespec="seconds")},
-                        action="keep a browser game")
+    @staticmethod
+    def _row(player: str, table: KlondikeTable) -> dict[str, object]:
+        return {"player": player, "game": table.game_name, "saved": table.saved(), "started": table.started,
+                "updated": datetime.now(UTC).isoformat(timespec="seconds")}
 
     # ----- the socket ------------------------------------------------------------------------------
 
@@ -197,7 +297,10 @@ class TableServer:
         self._sockets.add(ws)
         player = self._players.get(player_id)
         if player is None:
-            player = self._players[player_id] = _Player(self._load(player_id))
+            table = await self._load(player_id)
+            player = self._players.get(player_id)  # another page of theirs may have loaded it meanwhile
+            if player is None:
+                player = self._players[player_id] = _Player(table)
         elif len(player.sockets) >= MAX_PAGES:
             await ws.send_json({"type": "error", "message": f"too many pages open (at most {MAX_PAGES})"})
             await ws.close(code=1008, message=b"too many pages")
@@ -243,8 +346,10 @@ class TableServer:
                     said = await asyncio.to_thread(player.table.apply, message, self.dealer)
                 else:
                     said = player.table.apply(message, self.dealer)
-                if message["type"] != "view":
-                    self._save(player_id, player.table)
+                row = self._row(player_id, player.table) if message["type"] != "view" else None
+            if row is not None:
+                assert self._keeper is not None
+                await self._keeper.save(row)
         except ProtocolError as error:
             await ws.send_json({"type": "error", "message": str(error)})
             return
