@@ -15,7 +15,7 @@ cards the player sees. A :class:`KlondikeDealer` decides what a new deal is
 >>> view["stock"], view["piles"][6]
 (24, {'down': 6, 'up': ['Ac']})
 >>> table.apply({"type": "move", "move": "7>F"})
-'Ace of clubs from pile 7 to its foundation.'
+'Ace of clubs from pile 7 to its foundation, turning up the six of spades.'
 >>> table.view()["foundation"], table.view()["piles"][6]["up"]
 ([1, 0, 0, 0], ['6s'])
 """
@@ -238,7 +238,11 @@ class KlondikeTable:
         if reason is not None:
             raise ProtocolError(f"illegal move {move}: {reason}")
         said = self._describe(move)
+        source = move.source
+        hidden_before = game.face_down[source] if 0 <= source < 7 else 0
         game.play(move)
+        if 0 <= source < 7 and game.face_down[source] < hidden_before:  # now face up: the player sees it
+            said = f"{said[:-1]}, turning up the {_spoken(game.tableau[source][-1])}."
         if self.started is None:
             self.started = time.time()
         if move == DRAW:

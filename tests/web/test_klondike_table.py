@@ -46,3 +46,11 @@ def test_a_saved_table_comes_back_at_the_same_move() -> None:
     table, _ = table_after(20)
     again = KlondikeTable.restore(table.saved(), started=table.started)
     assert again.view() == table.view()
+
+
+def test_a_move_that_turns_a_card_up_names_it_once_it_is_face_up() -> None:
+    table = KlondikeDealer(Variant.preset("draw1"), seed=7).first()
+    assert table.apply({"type": "move", "move": "2>4"}) == \
+        f"Six of diamonds from pile 2 onto the seven of spades in pile 4, turning up the " \
+        f"{table.game.tableau[1][-1].name()}."
+    assert table.view()["piles"][1] == {"down": 0, "up": [str(table.game.tableau[1][-1])]}

@@ -183,7 +183,7 @@ def test_hint_undo_redo_restart_new_and_autofinish(tmp_path: Path) -> None:
             assert hint["type"] == "hint" and hint["move"] in (await ask({"type": "view"}))["view"]["legal"]
             assert hint["text"].startswith("Hint: ")
             played = await ask({"type": "move", "move": "7>F"})
-            assert played["said"] == "Ace of clubs from pile 7 to its foundation."
+            assert played["said"] == "Ace of clubs from pile 7 to its foundation, turning up the six of spades."
             undone = await ask({"type": "undo"})
             assert undone["view"]["moves"] == 0 and undone["view"]["canRedo"]
             assert (await ask({"type": "redo"}))["view"]["foundation"] == [1, 0, 0, 0]
