@@ -277,6 +277,8 @@ class TableServer:
             except CardtableError as error:
                 _log.warning("player %s: their saved game cannot be read (%s); a new one is dealt",
                              player[:8], error)
+        if self.dealer.winnable:  # the solver finds the deal: not in the event loop, which serves everyone
+            return await asyncio.to_thread(self.dealer.first)
         return self.dealer.first()
 
     @staticmethod

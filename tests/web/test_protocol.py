@@ -26,11 +26,12 @@ CARD = re.compile(r"\b[A2-9TJQK][cdhs]\b")
 
 
 def serving(tmp_path: Path, test: Callable[[str], Awaitable[None]], *, seed: int = 7,
-            server_box: list[TableServer] | None = None) -> None:
+            server_box: list[TableServer] | None = None, winnable: bool = False) -> None:
     """Run ``test(base_url)`` against a table server on a free loopback port."""
     async def main() -> None:
-        server = TableServer(KlondikeDealer(Variant.preset("draw1"), seed=seed), store_path=tmp_path / "store.db",
-                             url="http://localhost:0", title="cardtable: Klondike")
+        dealer = KlondikeDealer(Variant.preset("draw1"), seed=seed, winnable=winnable)
+        server = TableServer(dealer, store_path=tmp_path / "store.db", url="http://localhost:0",
+                             title="cardtable: Klondike")
         if server_box is not None:
             server_box.append(server)
         runner = web.AppRunner(server.application(), access_log=None)
@@ -218,3 +219,21 @@ def test_one_player_may_not_open_pages_without_end(tmp_path: Path) -> None:
                 await ws.close()
 
     serving(tmp_path, test)
+
+
+def test_winnable_deals_are_dealt(tmp_path: Path) -> None:
+    from cardtable.solver import winnable_deal
+
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(f"{base}/ws") as ws:
+            view = await first_view(ws)
+            assert view["winnable"] and view["deal"] == 5
+            await ws.send_json({"type": "new", "deal": 6})
+            fresh = (await ws.receive_json(timeout=30))["view"]
+            assert fresh["winnable"] and fresh["deal"] == 6
+            # The game the server holds starts from the sixth winnable deal.
+            (player,) = boxes[0]._players.values()
+            assert player.table.game.start == winnable_deal(6, Variant.preset("draw1"))
+
+    boxes: list[TableServer] = []
+    serving(tmp_path, test, seed=5, server_box=boxes, winnable=True)
