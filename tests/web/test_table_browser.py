@@ -63,6 +63,11 @@ class Served:
 
     def moves(self) -> list[str] | None:
         """The moves of the one player's game in the store (None: no game kept yet)."""
+        record = self.record()
+        return None if record is None else [str(move) for move in record.moves]
+
+    def record(self) -> KlondikeRecord | None:
+        """The one player's game in the store (None: no game kept yet)."""
         store_path = self.data / "results.sqlite"
         if not store_path.exists():
             return None
@@ -71,7 +76,7 @@ class Served:
         if not rows:
             return None
         assert len(rows) == 1, "one player, one game"
-        return [str(move) for move in KlondikeRecord.parse(rows[0][0]).moves]
+        return KlondikeRecord.parse(rows[0][0])
 
 
 @pytest.fixture
@@ -231,6 +236,14 @@ def test_a_server_restart_restores_the_game(serve: Callable[..., Served], browse
     card(page, "ace of clubs, foundation").wait_for()
     card(page, "three of clubs, pile 1").wait_for()
     wait_for(lambda: "Moves 2" in page.locator("#status").inner_text(), "the restored game's status")
+
+    # New game, deal 12.
+    page.get_by_role("button", name="New game").click()
+    page.locator('input[name="number"]').fill("12")
+    page.get_by_role("button", name="Deal").click()
+    wait_for(lambda: (record := again.record()) is not None and record.headers.get("Seed") == "12"
+             and not record.moves, "deal 12 to be dealt")
+    wait_for(lambda: "Moves 0" in page.locator("#status").inner_text(), "the new deal's status")
     context.close()
 
 

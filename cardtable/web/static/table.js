@@ -9,6 +9,7 @@ const message = document.getElementById("message");
 const wonBox = document.getElementById("won");
 const help = document.getElementById("help");
 const settings = document.getElementById("settings");
+const dealDialog = document.getElementById("deal");
 const probe = table.querySelector(".probe");
 
 let view = null;          // the last view from the server
@@ -399,6 +400,7 @@ function showHint(move) {
 function act(action) {
   if (action === "help") { help.showModal(); return; }
   if (action === "settings") { settings.showModal(); return; }
+  if (action === "choose") { chooseDeal(); return; }
   selected = null;
   send({ type: action });
 }
@@ -432,7 +434,7 @@ function pickOrPut(source) {
 }
 
 document.addEventListener("keydown", (event) => {
-  if (help.open || settings.open || event.altKey || event.metaKey) return;
+  if (help.open || settings.open || dealDialog.open || event.altKey || event.metaKey) return;
   const key = event.key;
   if (event.ctrlKey) {
     if (key === "z") act("undo");
@@ -447,7 +449,7 @@ document.addEventListener("keydown", (event) => {
   else if (key === "u") act("undo");
   else if (key === "h") act("hint");
   else if (key === "a") act("autofinish");
-  else if (key === "n") act("new");
+  else if (key === "n") act("choose");
   else if (key === "?") act("help");
   else if (key === "Escape") { selected = null; render(); say("Put back."); }
   else if ((key === "Enter" || key === " ") && document.activeElement && table.contains(document.activeElement)) {
@@ -458,6 +460,25 @@ document.addEventListener("keydown", (event) => {
     if (again && again.isConnected) again.focus();
   } else return;
   event.preventDefault();
+});
+
+// The new-game dialog: a deal number, or a random deal, under the server's rules.
+function chooseDeal() {
+  const form = dealDialog.querySelector("form");
+  form.reset();
+  if (view) {
+    document.getElementById("deal-rules").textContent =
+      `Rules: ${view.variant}${view.winnable ? "; winnable deals only" : ""}.`;
+  }
+  dealDialog.showModal();
+}
+
+dealDialog.addEventListener("close", () => {
+  if (dealDialog.returnValue !== "deal") return;
+  const text = dealDialog.querySelector('input[name="number"]').value.trim();
+  selected = null;
+  if (/^[0-9]{1,9}$/.test(text)) send({ type: "new", deal: Number(text) });
+  else send({ type: "new" });
 });
 
 // The card back and the table colour, kept in this browser.
