@@ -260,7 +260,11 @@ def test_a_phone_with_touch_draws_when_the_stock_is_tapped(serve: Callable[..., 
     assert last["x"] + last["width"] <= PHONE["width"]
     stock.tap()
     wait_for(lambda: served.moves() == ["D"], "the tap to draw")
-    card(page, "nine of clubs, waste").wait_for()
+    drawn = card(page, "nine of clubs, waste")
+    drawn.wait_for()
+    waste = page.locator('[data-slot="waste"]')
+    # The drawn card slides from the stock and comes to rest on the waste.
+    wait_for(lambda: abs(drawn.bounding_box()["x"] - waste.bounding_box()["x"]) < 3, "the card to reach the waste")
     page.screenshot(path=str(screenshots(tmp_path) / "web-klondike-phone.png"))
     # Settings: a red card back on blue felt, kept by this browser across a reload.
     page.locator('button[data-action="settings"]').tap()
