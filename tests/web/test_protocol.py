@@ -237,3 +237,18 @@ def test_winnable_deals_are_dealt(tmp_path: Path) -> None:
 
     boxes: list[TableServer] = []
     serving(tmp_path, test, seed=5, server_box=boxes, winnable=True)
+
+
+def test_a_huge_message_closes_only_its_own_socket(tmp_path: Path) -> None:
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(f"{base}/ws") as ws, \
+                session.ws_connect(f"{base}/ws") as other:
+            await first_view(ws)
+            await first_view(other)
+            await ws.send_str(json.dumps({"type": "draw", "pad": "x" * 1_000_000}))
+            frame = await ws.receive(timeout=10)
+            assert frame.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR)
+            await other.send_json({"type": "draw"})
+            assert (await other.receive_json(timeout=10))["view"]["moves"] == 1
+
+    serving(tmp_path, test)
