@@ -147,3 +147,13 @@ def test_an_abbreviated_option_is_not_taken_for_another(capsys: pytest.CaptureFi
     # '--po 8767' is no option of serve: it is refused, not served on port 8767 (nor passed on to play).
     status, out, err = run(capsys, "serve", "--po", str(free_port()))
     assert status == 2 and out == "" and "Serving" not in err and "Traceback" not in err
+
+
+def test_a_store_that_is_not_one_is_one_line_before_serving(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "notes.sqlite"
+    bad.write_text("not a database\n")
+    status, out, err = run(capsys, "serve", "--port", str(free_port()), "--store", str(bad))
+    assert status == 2 and out == "" and "Serving" not in err
+    assert err.strip() == f"cardtable: error: {bad}: cannot read the results store: file is not a database"
+    assert bad.read_text() == "not a database\n"  # left as it was
