@@ -6,7 +6,9 @@ clients (``--clients``, each a player of its own: no cookie, so each gets a
 new id and its own game). Each client, after a random start within one
 pause, plays ``--moves`` moves one at a time, ``--pause`` seconds apart, the
 way people play: a draw, then its undo, and so on (each one is checked by the
-engine and saved in the results store, as every move is).
+engine and saved in the results store, as every move is; after a pause the
+solver judges whether the game can still be won, in a thread, one search at a
+time for the whole server).
 
 Reported for each N: the round trip of a move (from sending it to receiving
 the new view: median, 95th percentile and maximum), the time from opening a
@@ -61,6 +63,8 @@ async def client(url: str, moves: int, pause: float, trips: list[float], opens: 
                 sent = time.perf_counter()
                 await ws.send_json({"type": "draw" if index % 2 == 0 else "undo"})
                 reply = await ws.receive_json()
+                while reply["type"] == "notice":  # an earlier move's verdict (the game cannot be won)
+                    reply = await ws.receive_json()
                 trips.append(time.perf_counter() - sent)
                 assert reply["type"] == "view", reply
 

@@ -44,11 +44,24 @@ from cardtable.klondike import (
 )
 from cardtable.web.protocol import ProtocolError, unknown_type
 
-__all__ = ["HINT_MAX_STATES", "HINT_TIMEOUT", "KlondikeDealer", "KlondikeTable"]
+__all__ = [
+    "HINT_MAX_STATES",
+    "HINT_TIMEOUT",
+    "LOST_NOTICE",
+    "VERDICT_MAX_STATES",
+    "KlondikeDealer",
+    "KlondikeTable",
+    "proven_lost",
+]
 
 #: The hint's search budget: small, so an answer comes at once (as the terminal app's).
 HINT_TIMEOUT = 1.0
 HINT_MAX_STATES = 300_000
+#: The state budget of the check after each move that says when the game can no longer be won (the
+#: terminal app's: a millisecond or so for most positions; one it cannot decide in this budget says nothing).
+VERDICT_MAX_STATES = 50_000
+#: What the player is told when the game is proven lost.
+LOST_NOTICE = "This game can no longer be won: undo, or deal anew."
 #: The largest deal number a client may ask for.
 _MAX_NUMBER = 10**9
 
@@ -86,6 +99,27 @@ def _finishing_line(game: KlondikeGame, *, draw: bool) -> list[Move]:
         game.play(move)
         line.append(move)
     return line
+
+
+def proven_lost(game: KlondikeGame) -> bool:
+    """Whether the solver proves, within :data:`VERDICT_MAX_STATES` states,
+    that ``game`` can no longer be won (it reads the whole deal: only this
+    verdict reaches the player, never a card).
+
+    >>> from cardtable.klondike import Variant
+    >>> proven_lost(KlondikeGame.from_seed(7, Variant.preset("draw1")))
+    False
+    >>> proven_lost(KlondikeGame.from_seed(21, Variant.preset("draw1")))
+    True
+    """
+    if game.is_won():
+        return False
+    from cardtable.solver import solve
+
+    try:
+        return solve(game.position(), game.variant, max_states=VERDICT_MAX_STATES).result == "unwinnable"
+    except CardtableError:
+        return False
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ From the server::
 
     {"type": "view", "view": {...}, "said": "what happened"}   the player's view after a change
     {"type": "hint", "move": "3>5" | null, "text": "..."}
+    {"type": "notice", "text": "..."}                          after a move: the game can no longer be won
     {"type": "error", "message": "..."}                        nothing changed
 
 The view holds only what the player sees: each tableau pile as the number

@@ -36,7 +36,7 @@ from aiohttp import WSMsgType, web
 
 from cardtable.errors import CardtableError
 from cardtable.runs.store import ResultsStore
-from cardtable.web.klondike import KlondikeDealer, KlondikeTable
+from cardtable.web.klondike import LOST_NOTICE, KlondikeDealer, KlondikeTable, proven_lost
 from cardtable.web.protocol import MAX_MESSAGE_BYTES, ProtocolError, RateLimit, parse_message
 
 __all__ = ["COOKIE", "MAX_PAGES", "TableServer", "configure_logging"]
@@ -45,6 +45,8 @@ __all__ = ["COOKIE", "MAX_PAGES", "TableServer", "configure_logging"]
 COOKIE = "cardtable_player"
 _PLAYER = re.compile(r"[A-Za-z0-9_-]{16,64}")
 _LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1", "[::1]"}
+#: Seconds after a move before its verdict is searched (moves made meanwhile are judged together).
+_VERDICT_DELAY = 0.3
 #: The most pages one player may have open at once.
 MAX_PAGES = 8
 _log = logging.getLogger("cardtable.web")
@@ -59,6 +61,10 @@ class _Player:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: True while the solver looks for this player's hint (one search at a time).
     hinting: bool = False
+    #: True while the solver judges whether this player's game can still be won; ``rejudge``: the
+    #: game changed meanwhile, judge again once done.
+    judging: bool = False
+    rejudge: bool = False
 
 
 class _Keeper:
@@ -181,6 +187,9 @@ class TableServer:
         self._players: dict[str, _Player] = {}
         self._sockets: weakref.WeakSet[web.WebSocketResponse] = weakref.WeakSet()
         self._keeper: _Keeper | None = None
+        #: One verdict search at a time for the whole server (a verdict is advice; moves come first).
+        self._verdict_slot = asyncio.Semaphore(1)
+        self._tasks: set[asyncio.Task[None]] = set()
         self._page = resources.files("cardtable.web").joinpath("static", "index.html").read_text()
 
     # ----- the application -------------------------------------------------------------------------
@@ -364,6 +373,37 @@ class TableServer:
         for socket in targets:
             if not socket.closed:
                 await socket.send_json(reply)
+        if message["type"] != "view" and player.table.game.moves:
+            self._judge_soon(player)
+
+    def _judge_soon(self, player: _Player) -> None:
+        """Ask the solver, in a thread, whether the player's game can still be
+        won; tell their pages when it cannot (and the game has not moved on)."""
+        if player.judging:
+            player.rejudge = True
+            return
+        player.judging = True
+        task = asyncio.get_running_loop().create_task(self._judge(player))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _judge(self, player: _Player) -> None:
+        try:
+            while True:
+                await asyncio.sleep(_VERDICT_DELAY)  # a player moving fast is judged once they pause
+                player.rejudge = False
+                game = player.table.game.clone()
+                async with self._verdict_slot:
+                    lost = await asyncio.to_thread(proven_lost, game)
+                if player.rejudge:
+                    continue
+                if lost and player.table.game.key() == game.key():
+                    for socket in list(player.sockets):
+                        if not socket.closed:
+                            await socket.send_json({"type": "notice", "text": LOST_NOTICE})
+                return
+        finally:
+            player.judging = False
 
 
 def configure_logging() -> None:

@@ -159,6 +159,9 @@ def test_no_message_names_a_card_the_player_cannot_see(tmp_path: Path) -> None:
                     break
                 await ws.send_json({"type": "move", "move": str(move)})
                 text = await ws.receive_str(timeout=10)
+                while json.loads(text)["type"] == "notice":  # a verdict may come between: read on to the view
+                    assert not CARD.findall(text)
+                    text = await ws.receive_str(timeout=10)
                 messages += 1
                 visible = {str(card) for card in game.waste}
                 for pile in range(7):
@@ -250,5 +253,30 @@ def test_a_huge_message_closes_only_its_own_socket(tmp_path: Path) -> None:
             assert frame.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR)
             await other.send_json({"type": "draw"})
             assert (await other.receive_json(timeout=10))["view"]["moves"] == 1
+
+    serving(tmp_path, test)
+
+
+def test_a_game_that_can_no_longer_be_won_is_told_so(tmp_path: Path) -> None:
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(f"{base}/ws") as ws:
+            await first_view(ws)
+            await ws.send_json({"type": "draw"})
+            assert (await ws.receive_json(timeout=10))["type"] == "view"
+            notice = await ws.receive_json(timeout=30)
+            assert notice == {"type": "notice", "text": "This game can no longer be won: undo, or deal anew."}
+
+    serving(tmp_path, test, seed=21)  # deal 21 (draw 1) cannot be won
+
+
+def test_a_game_that_can_be_won_gets_no_notice(tmp_path: Path) -> None:
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(f"{base}/ws") as ws:
+            await first_view(ws)
+            await ws.send_json({"type": "move", "move": "7>F"})
+            assert (await ws.receive_json(timeout=10))["type"] == "view"
+            await asyncio.sleep(0.5)  # the verdict has had its time
+            await ws.send_json({"type": "view"})
+            assert (await ws.receive_json(timeout=10))["type"] == "view"  # no notice came first
 
     serving(tmp_path, test)

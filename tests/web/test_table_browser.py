@@ -208,7 +208,7 @@ def test_drag_click_double_click_keys_and_reload(serve: Callable[..., Served], b
     hidden |= {str(c) for c in game.stock[:-1]}  # the top stock card was drawn once, then undone
     named = {c for frame in frames for c in CARD.findall(frame)}
     assert frames and not named & hidden, sorted(named & hidden)
-    assert all(json.loads(frame)["type"] in ("view", "error", "hint") for frame in frames)
+    assert all(json.loads(frame)["type"] in ("view", "error", "hint", "notice") for frame in frames)
     context.close()
 
 

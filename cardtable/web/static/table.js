@@ -48,6 +48,8 @@ function receive(reply) {
   } else if (reply.type === "error") {
     say(reply.message.charAt(0).toUpperCase() + reply.message.slice(1) + ".");
     render();
+  } else if (reply.type === "notice") {
+    say(reply.text);
   } else if (reply.type === "hint") {
     say(reply.text);
     if (reply.move) showHint(reply.move);
