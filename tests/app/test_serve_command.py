@@ -4,6 +4,7 @@ the command each terminal session runs, and a clean stop."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -85,11 +87,23 @@ def _start(tmp_path: Path, *argv: str) -> tuple[subprocess.Popen[str], int]:
     pytest.fail(f"the server did not listen: {process.communicate()}")
 
 
+@contextlib.contextmanager
+def _stopped_if_failing(process: subprocess.Popen[str]) -> Iterator[None]:
+    """A failing check leaves no server running."""
+    try:
+        yield
+    except BaseException:
+        process.kill()
+        process.communicate()
+        raise
+
+
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
 def test_the_server_says_where_to_go_and_stops_cleanly(tmp_path: Path, stop: signal.Signals) -> None:
     process, port = _start(tmp_path, "--draw", "3")
-    page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read().decode()
-    assert "<title>cardtable: Klondike</title>" in page and "/static/table.js" in page  # the card table
+    with _stopped_if_failing(process):
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read().decode()
+        assert "<title>cardtable: Klondike</title>" in page and "/static/table.js" in page  # the card table
     process.send_signal(stop)
     _out, err = process.communicate(timeout=15)
     assert process.returncode == 0
@@ -100,8 +114,9 @@ def test_the_server_says_where_to_go_and_stops_cleanly(tmp_path: Path, stop: sig
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
 def test_the_terminal_page_says_where_to_go_and_stops_cleanly(tmp_path: Path, stop: signal.Signals) -> None:
     process, port = _start(tmp_path, "--terminal", "--draw", "3")
-    page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read().decode()
-    assert f"ws://localhost:{port}/ws" in page  # the page's websocket points back at this server
+    with _stopped_if_failing(process):
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read().decode()
+        assert f"ws://localhost:{port}/ws" in page  # the page's websocket points back at this server
     process.send_signal(stop)
     _out, err = process.communicate(timeout=15)
     assert process.returncode == 0
