@@ -13,7 +13,7 @@ DOC = Path(__file__).resolve().parent.parent / "docs" / "architecture.md"
 
 #: The floors, top to bottom as in the document; floor 0 is left out of the picture.
 FLOORS = {
-    "cli": 7, "app": 7, "envs": 7,
+    "cli": 7, "app": 7, "web": 7, "envs": 7,
     "_files": 6,
     "sim": 5,
     "bots": 4, "solver": 4,
@@ -23,7 +23,7 @@ FLOORS = {
     "errors": 0, "_text": 0, "_json": 0,
 }
 #: The arrows that stay on their floor, each with the document's reason.
-SIDEWAYS = {("cli", "app"), ("cli", "envs"), ("bots", "solver")}
+SIDEWAYS = {("cli", "app"), ("cli", "web"), ("cli", "envs"), ("bots", "solver")}
 
 
 def room(module: str) -> str | None:

@@ -15,8 +15,9 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "cardtable"
 
-#: Faces: the command line, the app and the environments, and the file reading and writing they share.
-FACES = ("cardtable.cli", "cardtable.app", "cardtable.envs", "cardtable._files")
+#: Faces: the command line, the app, the browser table and the environments, and the file reading and
+#: writing they share.
+FACES = ("cardtable.cli", "cardtable.app", "cardtable.web", "cardtable.envs", "cardtable._files")
 #: Library modules and packages: everything that is not a face.
 LIBRARY = ("cardtable.cards", "cardtable.errors", "cardtable.game", "cardtable.stats", "cardtable.klondike",
            "cardtable.kings_corner", "cardtable.bots", "cardtable.sim", "cardtable.solver", "cardtable.runs")
@@ -120,7 +121,8 @@ def test_the_library_imports_no_face_and_does_no_terminal_io(name: str) -> None:
     assert not used, f"{name} uses {sorted(used)}"
 
 
-@pytest.mark.parametrize("name", [name for name in MODULES if within(name, ("cardtable.app", "cardtable.envs"))])
+@pytest.mark.parametrize("name", [name for name in MODULES
+                                  if within(name, ("cardtable.app", "cardtable.web", "cardtable.envs"))])
 def test_the_app_and_the_environments_do_not_reach_into_the_command_line(name: str) -> None:
     # The command line starts the app (``play``, ``serve``); nothing reaches back into it.
     bad = sorted(m for m in imports(MODULES[name]) if within(m, ("cardtable.cli",)))

@@ -1,7 +1,9 @@
 """``cardtable play``: Klondike or Kings Corner in the terminal (the Textual apps in
 :mod:`cardtable.app`; ``--plain`` gives Kings Corner's line-by-line seat), and
-``cardtable serve``: the same apps in a web browser (textual-serve runs one
-``cardtable play`` process for each browser session).
+``cardtable serve``: Klondike at a card table in a web browser (:mod:`cardtable.web`,
+one process for every player), or with ``--terminal`` (and for Kings Corner) the
+terminal apps in a browser page (textual-serve runs one ``cardtable play`` process
+for each browser session).
 
 Everything the user gives is checked here, before the app starts, so bad
 input ends in one line and exit status 2. Textual is imported only when the
@@ -243,13 +245,17 @@ _LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 def _register_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "serve", help="play in a web browser: serve the game app over HTTP",
-        description="Serve the game app to web browsers: each browser session runs its own "
-                    "'cardtable play' (one game per session). By default only this machine can connect "
-                    "(127.0.0.1); serving to other machines needs --public. The game and its options are "
-                    "those of 'cardtable play', e.g. 'cardtable serve klondike --variant vegas'.",
-        epilog="Served games keep your autosave and statistics as 'cardtable play' does; with --public "
-               "each visitor gets a fresh game and nothing is kept, unless play options ask for it.")
+        "serve", help="play in a web browser: a Klondike card table, or the terminal apps, over HTTP",
+        allow_abbrev=False,  # '--po 8767' is no option: taken as --port here, it would reach 'play' as well
+        description="Serve a game to web browsers. Klondike: a card table (drag and drop, touch, keys) "
+                    "served by this one process for every player; each player (a cookie) keeps their own "
+                    "game in the results store after every move, and a new player is dealt --seed N, a "
+                    "--winnable deal or a random one, in the chosen variant. Kings Corner, or Klondike with "
+                    "--terminal: the terminal app in a browser page, one 'cardtable play' per session. "
+                    "By default only this machine can connect (127.0.0.1); serving to other machines needs "
+                    "--public.",
+        epilog="The terminal page keeps your autosave and statistics as 'cardtable play' does; with "
+               "--public each visitor gets a fresh game and nothing is kept, unless play options ask for it.")
     parser.add_argument("--host", metavar="HOST",
                         help="the address to listen on (default 127.0.0.1; 0.0.0.0 with --public)")
     parser.add_argument("--port", metavar="PORT", type=whole_number(1, "--port", 65535), default=8000,
@@ -259,6 +265,9 @@ def _register_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     parser.add_argument("--url", metavar="URL",
                         help="the address browsers use to reach this server, when it is not http://HOST:PORT "
                              "(behind a proxy, or with --host 0.0.0.0)")
+    parser.add_argument("--terminal", action="store_true",
+                        help="Klondike: serve the terminal app's page (one 'cardtable play' per session) "
+                             "instead of the card table; Kings Corner always is")
     add_play_arguments(parser)
     parser.set_defaults(func=_cmd_serve)
 
@@ -269,6 +278,7 @@ def _serve_options() -> argparse.ArgumentParser:
     for flag in ("--host", "--port", "--url"):
         parser.add_argument(flag)
     parser.add_argument("--public", action="store_true")
+    parser.add_argument("--terminal", action="store_true")
     return parser
 
 
@@ -329,11 +339,36 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             raise UsageError(f"cannot listen on {host} port {args.port}: {error.strerror}") from None
     url = args.url or f"http://{'localhost' if host in _LOOPBACK else host}:{args.port}"
     if args.public:
+        cost = "" if args.game == "klondike" and not args.terminal else ", and every session runs a game process on it"
         print(f"cardtable: warning: serving on {host} port {args.port}: anyone who can reach this machine "
-              "can play here, and every session runs a game process on it", file=sys.stderr)
+              f"can play here{cost}", file=sys.stderr)
+    if args.game == "klondike" and not args.terminal:
+        return _serve_table(args, host=host, url=url)
     command = serve_command(options, game=args.game, public=args.public)
     from cardtable.app.serve import GameServer
 
     GameServer(shlex.join(command), host=host, port=args.port, url=url,
                title=f"cardtable: {args.game.replace('-', ' ').title()}").serve()
+    return 0
+
+
+#: Play options the card table does not take (they belong to the terminal page), as (dest, flag).
+_TERMINAL_ONLY = (("file", "--file"), ("save", "--save"), ("ascii", "--ascii"), ("no_autosave", "--no-autosave"),
+                  ("cumulative", "--cumulative"), ("no_stats", "--no-stats"))
+
+
+def _serve_table(args: argparse.Namespace, *, host: str, url: str) -> int:
+    """Serve the Klondike card table (:mod:`cardtable.web`)."""
+    for dest, flag in _TERMINAL_ONLY:
+        if getattr(args, dest) not in (None, False):
+            raise UsageError(f"{flag} is an option of the terminal page: add --terminal, or leave it out")
+    from cardtable.runs.store import default_store_path
+    from cardtable.web.klondike import KlondikeDealer
+    from cardtable.web.server import TableServer, configure_logging
+
+    dealer = KlondikeDealer(variant_from_args(args), seed=args.seed, winnable=args.winnable)
+    configure_logging()
+    server = TableServer(dealer, store_path=Path(args.store) if args.store else default_store_path(), url=url,
+                         title="cardtable: Klondike", loopback=host in _LOOPBACK)
+    server.serve(host, args.port, announce=lambda text: print(text, file=sys.stderr, flush=True))
     return 0

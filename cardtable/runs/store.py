@@ -164,8 +164,9 @@ CREATE TABLE IF NOT EXISTS hands (
 
 #: The schema version this module writes (``PRAGMA user_version``): 0 for
 #: stores made before versions were kept, 2 once runs could be resumed, 3
-#: once a person's Kings Corner hands were kept, 4 once studies were kept.
-SCHEMA_VERSION = 4
+#: once a person's Kings Corner hands were kept, 4 once studies were kept, 5
+#: once the browser table kept its players' games.
+SCHEMA_VERSION = 5
 
 #: Columns added since the first stores, by table: (name, type, what an
 #: older store reads in its place).
@@ -245,6 +246,20 @@ CREATE TABLE IF NOT EXISTS studies (
 );
 """
 
+#: The browser table's games in progress: one row per player and game, the
+#: game's saved text (a Klondike record), when its first move was played
+#: (seconds since the epoch) and when it was last saved.
+_WEB_SCHEMA = """
+CREATE TABLE IF NOT EXISTS web_games (
+    player TEXT NOT NULL,
+    game TEXT NOT NULL,
+    saved TEXT NOT NULL,
+    started REAL,
+    updated TEXT NOT NULL,
+    PRIMARY KEY (player, game)
+);
+"""
+
 #: The tables of a run's units, each with its columns after ``run_id`` (the
 #: unit's index first) and what its units are called in messages.
 UNIT_TABLES: Mapping[str, tuple[tuple[str, ...], str]] = {
@@ -255,9 +270,9 @@ UNIT_TABLES: Mapping[str, tuple[tuple[str, ...], str]] = {
 
 #: The other tables' names in messages.
 _RECORD_TABLES = {"played": "played games", "played_hands": "played hands", "study_deals": "study deals",
-                  "studies": "studies"}
+                  "studies": "studies", "web_games": "browser games"}
 
-_TABLES_SINCE_FIRST = {"played", "played_hands", "solves", "hands", "study_deals", "studies"}
+_TABLES_SINCE_FIRST = {"played", "played_hands", "solves", "hands", "study_deals", "studies", "web_games"}
 
 _RUN_COLUMNS = ("id, created, kind, strategy, variant, seed, deals_file, games_requested, games_played, status,"
                 " summary")
@@ -437,6 +452,7 @@ class ResultsStore:
             if create and not tables:
                 self._run_script("create the results store",
                                  f"{_SCHEMA} {_PLAYED_SCHEMA} {_PLAYED_HANDS_SCHEMA} {_UNIT_SCHEMA} {_STUDY_SCHEMA}"
+                                 f" {_WEB_SCHEMA}"
                                  f" PRAGMA user_version = {SCHEMA_VERSION};")
                 tables |= {"runs", "games"} | _TABLES_SINCE_FIRST
             elif create:
@@ -534,7 +550,7 @@ class ResultsStore:
             if version >= SCHEMA_VERSION and not missing and tables >= _TABLES_SINCE_FIRST:
                 return
             script = "".join(missing) + (_PLAYED_SCHEMA if "played" not in tables else "") + _PLAYED_HANDS_SCHEMA \
-                + _UNIT_SCHEMA + _STUDY_SCHEMA + f"PRAGMA user_version = {max(version, SCHEMA_VERSION)};"
+                + _UNIT_SCHEMA + _STUDY_SCHEMA + _WEB_SCHEMA + f"PRAGMA user_version = {max(version, SCHEMA_VERSION)};"
             for statement in script.split(";"):
                 if statement.strip():
                     self._db.execute(statement)
@@ -840,6 +856,17 @@ class ResultsStore:
         self._write(action, lambda: self._db.execute(
             f"INSERT OR REPLACE INTO {table} ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
             tuple(row.values())))
+
+    def put_rows(self, table: str, rows: Sequence[Mapping[str, object]], *, action: str) -> None:
+        """:meth:`put` for several rows (each with the same columns) in one
+        transaction: one commit for them all."""
+        if not rows:
+            return
+        self._need_writable(action)
+        columns = list(rows[0])
+        self._write(action, lambda: self._db.executemany(
+            f"INSERT OR REPLACE INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+            [tuple(row[name] for name in columns) for row in rows]))
 
     def upsert(self, table: str, row: Mapping[str, object], *, key: Sequence[str], most: Sequence[str] = (),
                action: str) -> tuple[Any, ...]:

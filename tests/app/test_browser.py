@@ -1,4 +1,6 @@
-"""``cardtable serve`` in a real browser: Debian's Chromium, driven by Playwright.
+"""``cardtable serve``'s terminal page (``--terminal``, and Kings Corner) in a real browser:
+Debian's Chromium, driven by Playwright (the Klondike card table's own browser tests
+are in ``tests/web/test_table_browser.py``).
 
 The server runs as its own process on 127.0.0.1, exactly as a user starts
 it; each page gets its own ``cardtable play`` process. The browser is the
@@ -188,7 +190,7 @@ def stock_cell(columns: int, rows: int) -> tuple[int, int, int]:
 
 def test_klondike_in_the_browser_draws_when_the_stock_is_clicked(serve: Callable[..., Served], browser: Any,
                                                                  tmp_path: Path) -> None:
-    served = serve("klondike", "--seed", "7")
+    served = serve("klondike", "--terminal", "--seed", "7")
     page, terminal = open_game(browser, served.url)
     row, stock_column, waste_column = stock_cell(terminal.columns, terminal.rows)
     waste_box = terminal.cells(waste_column, row, 4)
@@ -211,7 +213,7 @@ def test_klondike_in_the_browser_draws_when_the_stock_is_clicked(serve: Callable
 
 
 def test_each_browser_session_is_its_own_game(serve: Callable[..., Served], browser: Any) -> None:
-    served = serve("klondike", "--seed", "11", "--no-autosave", "--no-stats")
+    served = serve("klondike", "--terminal", "--seed", "11", "--no-autosave", "--no-stats")
     first, _ = open_game(browser, served.url)
     second, _ = open_game(browser, served.url)
     sessions = wait_for(lambda: len(found := _play_processes(served.process.pid)) == 2 and found,

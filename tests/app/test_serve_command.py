@@ -1,8 +1,10 @@
 """``cardtable serve``: its checks before serving (one line, exit 2), the
-warning of ``--public``, the command each session runs, and a clean stop."""
+warning of ``--public``, the card table and the terminal page (``--terminal``),
+the command each terminal session runs, and a clean stop."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -10,6 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -84,11 +87,36 @@ def _start(tmp_path: Path, *argv: str) -> tuple[subprocess.Popen[str], int]:
     pytest.fail(f"the server did not listen: {process.communicate()}")
 
 
+@contextlib.contextmanager
+def _stopped_if_failing(process: subprocess.Popen[str]) -> Iterator[None]:
+    """A failing check leaves no server running."""
+    try:
+        yield
+    except BaseException:
+        process.kill()
+        process.communicate()
+        raise
+
+
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
 def test_the_server_says_where_to_go_and_stops_cleanly(tmp_path: Path, stop: signal.Signals) -> None:
     process, port = _start(tmp_path, "--draw", "3")
-    page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read().decode()
-    assert f"ws://localhost:{port}/ws" in page  # the page's websocket points back at this server
+    with _stopped_if_failing(process):
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read().decode()
+        assert "<title>cardtable: Klondike</title>" in page and "/static/table.js" in page  # the card table
+    process.send_signal(stop)
+    _out, err = process.communicate(timeout=15)
+    assert process.returncode == 0
+    assert f"Serving cardtable: Klondike on http://localhost:{port}: open it in a web browser" in err
+    assert "Traceback" not in err and "warning" not in err
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_the_terminal_page_says_where_to_go_and_stops_cleanly(tmp_path: Path, stop: signal.Signals) -> None:
+    process, port = _start(tmp_path, "--terminal", "--draw", "3")
+    with _stopped_if_failing(process):
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read().decode()
+        assert f"ws://localhost:{port}/ws" in page  # the page's websocket points back at this server
     process.send_signal(stop)
     _out, err = process.communicate(timeout=15)
     assert process.returncode == 0
@@ -100,8 +128,47 @@ def test_public_warns_and_listens_beyond_loopback(tmp_path: Path) -> None:
     process, port = _start(tmp_path, "--public", "--url", "http://cards.example:8000/")
     try:
         page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read().decode()
+        assert "<title>cardtable: Klondike</title>" in page
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _out, err = process.communicate(timeout=15)
+    assert f"cardtable: warning: serving on 0.0.0.0 port {port}: anyone who can reach this machine" in err
+    assert "game process" not in err  # the card table is one process for every player
+    assert "Serving cardtable: Klondike on http://cards.example:8000: open it" in err
+
+
+@pytest.mark.parametrize("argv", [["--save", "game.txt"], ["--no-autosave"], ["--ascii"], ["--cumulative"]])
+def test_the_card_table_refuses_the_terminal_pages_options(argv: list[str], tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "serve", "--port", str(free_port()), *argv)
+    assert status == 2 and out == ""
+    assert err.strip() == f"cardtable: error: {argv[0]} is an option of the terminal page: add --terminal, " \
+                          "or leave it out"
+
+
+def test_the_terminal_page_with_public_warns_of_its_processes(tmp_path: Path) -> None:
+    process, port = _start(tmp_path, "--terminal", "--public", "--url", "http://cards.example:8000/")
+    try:
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read().decode()
         assert "ws://cards.example:8000/ws" in page  # --url is the address the page gives the browser
     finally:
         process.send_signal(signal.SIGTERM)
         _out, err = process.communicate(timeout=15)
     assert f"cardtable: warning: serving on 0.0.0.0 port {port}: anyone who can reach this machine" in err
+    assert "every session runs a game process on it" in err
+
+
+def test_an_abbreviated_option_is_not_taken_for_another(capsys: pytest.CaptureFixture[str]) -> None:
+    # '--po 8767' is no option of serve: it is refused, not served on port 8767 (nor passed on to play).
+    status, out, err = run(capsys, "serve", "--po", str(free_port()))
+    assert status == 2 and out == "" and "Serving" not in err and "Traceback" not in err
+
+
+def test_a_store_that_is_not_one_is_one_line_before_serving(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "notes.sqlite"
+    bad.write_text("not a database\n")
+    status, out, err = run(capsys, "serve", "--port", str(free_port()), "--store", str(bad))
+    assert status == 2 and out == "" and "Serving" not in err
+    assert err.strip() == f"cardtable: error: {bad}: cannot read the results store: file is not a database"
+    assert bad.read_text() == "not a database\n"  # left as it was

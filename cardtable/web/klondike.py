@@ -1,0 +1,345 @@
+"""One player's Klondike game at the browser table: the messages it takes,
+the view it sends, and how it is kept.
+
+A :class:`KlondikeTable` holds a :class:`~cardtable.klondike.KlondikeGame`
+and answers the protocol's messages (:mod:`cardtable.web.protocol`). Every
+view it sends is built from the game's player view
+(:class:`~cardtable.klondike.KlondikeView`): face-down cards and the stock
+are counts, never cards. What it says after a move, and a hint, name only
+cards the player sees. A :class:`KlondikeDealer` decides what a new deal is
+(the server's ``--seed``, ``--winnable`` and variant).
+
+>>> from cardtable.klondike import Variant
+>>> table = KlondikeDealer(Variant.preset("draw1"), seed=7).first()
+>>> view = table.view()
+>>> view["stock"], view["piles"][6]
+(24, {'down': 6, 'up': ['Ac']})
+>>> table.apply({"type": "move", "move": "7>F"})
+'Ace of clubs from pile 7 to its foundation, turning up the six of spades.'
+>>> table.view()["foundation"], table.view()["piles"][6]["up"]
+([1, 0, 0, 0], ['6s'])
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from cardtable.cards import Card
+from cardtable.errors import CardtableError
+from cardtable.klondike import (
+    DRAW,
+    FOUNDATION,
+    RECYCLE,
+    STOCK,
+    WASTE,
+    KlondikeGame,
+    KlondikeRecord,
+    Move,
+    Position,
+    Variant,
+)
+from cardtable.web.protocol import ProtocolError, unknown_type
+
+__all__ = [
+    "HINT_MAX_STATES",
+    "HINT_TIMEOUT",
+    "LOST_NOTICE",
+    "VERDICT_MAX_STATES",
+    "KlondikeDealer",
+    "KlondikeTable",
+    "proven_lost",
+]
+
+#: The hint's search budget: small, so an answer comes at once (as the terminal app's).
+HINT_TIMEOUT = 1.0
+HINT_MAX_STATES = 300_000
+#: The state budget of the check after each move that says when the game can no longer be won (the
+#: terminal app's: a millisecond or so for most positions; one it cannot decide in this budget says nothing).
+VERDICT_MAX_STATES = 50_000
+#: What the player is told when the game is proven lost.
+LOST_NOTICE = "This game can no longer be won: undo, or deal anew."
+#: The largest deal number a client may ask for.
+_MAX_NUMBER = 10**9
+
+
+def _spoken(card: Card) -> str:
+    return card.name()
+
+
+def _place(location: int) -> str:
+    if location == WASTE:
+        return "the waste"
+    if location == FOUNDATION:
+        return "its foundation"
+    return f"pile {location + 1}"
+
+
+def _finishing_line(game: KlondikeGame, *, draw: bool) -> list[Move]:
+    """The moves that send cards home from ``game`` (played on it), one
+    foundation move at a time; with ``draw``, drawing (and turning the waste
+    over) for more while no card is face down, until a whole round of the
+    stock sends nothing home."""
+    line: list[Move] = []
+    idle = 0
+    while not game.is_won():
+        home = next((m for m in game.legal_moves() if m.target == FOUNDATION and m.source != FOUNDATION), None)
+        if home is not None:
+            move, idle = home, 0
+        elif draw and not any(game.face_down) and idle <= len(game.stock) + len(game.waste) + 1:
+            turn = next((m for m in (DRAW, RECYCLE) if game.is_legal(m)), None)
+            if turn is None:
+                break
+            move, idle = turn, idle + 1
+        else:
+            break
+        game.play(move)
+        line.append(move)
+    return line
+
+
+def proven_lost(game: KlondikeGame) -> bool:
+    """Whether the solver proves, within :data:`VERDICT_MAX_STATES` states,
+    that ``game`` can no longer be won (it reads the whole deal: only this
+    verdict reaches the player, never a card).
+
+    >>> from cardtable.klondike import Variant
+    >>> proven_lost(KlondikeGame.from_seed(7, Variant.preset("draw1")))
+    False
+    >>> proven_lost(KlondikeGame.from_seed(21, Variant.preset("draw1")))
+    True
+    """
+    if game.is_won():
+        return False
+    from cardtable.solver import solve
+
+    try:
+        return solve(game.position(), game.variant, max_states=VERDICT_MAX_STATES).result == "unwinnable"
+    except CardtableError:
+        return False
+
+
+@dataclass(frozen=True)
+class KlondikeDealer:
+    """What a new deal is: the seed the first deal takes (None: a random
+    one), whether deals are proven winnable, and the variant."""
+
+    variant: Variant
+    seed: int | None = None
+    winnable: bool = False
+
+    def first(self) -> KlondikeTable:
+        """A new player's first game."""
+        return self.deal(self.seed)
+
+    def deal(self, number: int | None = None) -> KlondikeTable:
+        """A new game: deal ``number`` (None: a random one)."""
+        number = secrets.randbelow(1_000_000) if number is None else number
+        if self.winnable:
+            from cardtable.solver import winnable_deal
+
+            start = winnable_deal(number, self.variant)
+        else:
+            start = Position.from_seed(number)
+        return KlondikeTable(KlondikeGame(start, self.variant), number=number, winnable=self.winnable)
+
+
+class KlondikeTable:
+    """A player's Klondike game, speaking the protocol. ``number`` is the
+    deal's seed (or its winnable number), ``started`` the time of the first
+    move (seconds since the epoch; None before it)."""
+
+    game_name: ClassVar[str] = "klondike"
+    #: The message types this table answers.
+    TYPES: ClassVar[tuple[str, ...]] = ("move", "draw", "undo", "redo", "new", "restart", "hint", "autofinish",
+                                        "view")
+
+    def __init__(self, game: KlondikeGame, *, number: int | None, winnable: bool,
+                 started: float | None = None) -> None:
+        self.game = game
+        self.number = number
+        self.winnable = winnable
+        self.started = started
+
+    # ----- keeping ---------------------------------------------------------------------------------
+
+    def record(self) -> KlondikeRecord:
+        """The game's record (its moves played), with the deal's number as a header."""
+        headers = {} if self.number is None else {"Winnable" if self.winnable else "Seed": str(self.number)}
+        return KlondikeRecord.from_game(self.game, **headers)
+
+    def saved(self) -> str:
+        """The text :meth:`restore` reads back: the record."""
+        return str(self.record())
+
+    @classmethod
+    def restore(cls, text: str, started: float | None) -> KlondikeTable:
+        """The table :meth:`saved` wrote (a :class:`CardtableError` for a bad record)."""
+        record = KlondikeRecord.parse(text)
+        winnable = "Winnable" in record.headers
+        header = record.headers.get("Winnable" if winnable else "Seed", "")
+        return cls(record.replay(), number=int(header) if header.isdigit() else None, winnable=winnable,
+                   started=started)
+
+    # ----- the view --------------------------------------------------------------------------------
+
+    def view(self) -> dict[str, Any]:
+        """What the player sees, as JSON values (no face-down card, no stock order)."""
+        game = self.game
+        seen = game.view()
+        scoring = game.variant.scoring.kind
+        return {
+            "game": self.game_name,
+            "piles": [{"down": down, "up": [str(card) for card in up]}
+                      for down, up in zip(seen.face_down, seen.face_up, strict=True)],
+            "stock": seen.stock_count,
+            "waste": [str(card) for card in seen.waste],
+            "foundation": list(seen.foundation),
+            "legal": [str(move) for move in seen.legal_moves],
+            "moves": seen.moves_played,
+            "canUndo": game.can_undo,
+            "canRedo": game.can_redo,
+            "passesLeft": game.passes_left,
+            "pass": seen.pass_number,
+            "draw": game.variant.draw,
+            "scoring": scoring,
+            "score": game.score if scoring != "none" else None,
+            "won": game.is_won(),
+            "variant": game.variant.label,
+            "deal": self.number,
+            "winnable": self.winnable,
+            "started": self.started,
+        }
+
+    # ----- messages --------------------------------------------------------------------------------
+
+    def apply(self, message: dict[str, Any], dealer: KlondikeDealer | None = None) -> str:
+        """Play ``message`` (any type but ``hint``) on the game; what happened,
+        in words. A :class:`ProtocolError` names a message that changes nothing
+        (an illegal move, nothing to undo...)."""
+        kind = message["type"]
+        game = self.game
+        if kind == "view":
+            return ""
+        if kind == "move":
+            text = message.get("move")
+            if not isinstance(text, str) or len(text) > 16:
+                raise ProtocolError("a move message needs a \"move\" in the engine's notation, e.g. \"3>5\"")
+            try:
+                move = Move.parse(text)
+            except CardtableError as error:
+                raise ProtocolError(str(error)) from None
+            return self._play(move)
+        if kind == "draw":
+            for move in (DRAW, RECYCLE):
+                if game.is_legal(move):
+                    return self._play(move)
+            raise ProtocolError(f"cannot draw: {game.why_illegal(DRAW)}")
+        if kind == "undo":
+            if not game.can_undo:
+                raise ProtocolError("nothing to undo")
+            return "Undone: " + self._describe(game.undo()).lower()
+        if kind == "redo":
+            again = game.redo_move
+            if again is None:
+                raise ProtocolError("nothing to redo")
+            said = self._describe(again)
+            game.redo()
+            return "Redone: " + said.lower()
+        if kind == "restart":
+            self.game = KlondikeGame(game.start, game.variant)
+            self.started = None
+            return "The deal starts again."
+        if kind == "new":
+            if dealer is None:
+                raise ProtocolError("no new deal here")
+            number = message.get("deal")
+            if number is not None and (type(number) is not int or not 0 <= number <= _MAX_NUMBER):
+                raise ProtocolError(f"\"deal\" must be a whole number from 0 to {_MAX_NUMBER}")
+            fresh = dealer.deal(number)
+            self.game, self.number, self.winnable, self.started = fresh.game, fresh.number, fresh.winnable, None
+            return f"New deal {self.number}."
+        if kind == "autofinish":
+            return self._autofinish()
+        raise unknown_type(kind, self.TYPES)
+
+    def _play(self, move: Move) -> str:
+        game = self.game
+        reason = game.why_illegal(move)
+        if reason is not None:
+            raise ProtocolError(f"illegal move {move}: {reason}")
+        said = self._describe(move)
+        source = move.source
+        hidden_before = game.face_down[source] if 0 <= source < 7 else 0
+        game.play(move)
+        if 0 <= source < 7 and game.face_down[source] < hidden_before:  # now face up: the player sees it
+            said = f"{said[:-1]}, turning up the {_spoken(game.tableau[source][-1])}."
+        if self.started is None:
+            self.started = time.time()
+        if move == DRAW:
+            drawn = game.waste[len(game.waste) - min(game.variant.draw, len(game.waste)):]
+            said = "Drew " + ", ".join(_spoken(card) for card in drawn) + "."
+        if game.is_won():
+            said += " You won!"
+        return said
+
+    def _describe(self, move: Move) -> str:
+        """``move`` in words before it is played, naming only face-up cards."""
+        game = self.game
+        if move == RECYCLE:
+            return "Turned the waste over."
+        if move.source == STOCK:
+            return "Drew from the stock."
+        cards = game.moved_cards(move)
+        head = _spoken(cards[0]).capitalize() + (f" and {len(cards) - 1} more" if len(cards) > 1 else "")
+        if move.target == FOUNDATION:
+            return f"{head} from {_place(move.source)} to its foundation."
+        top = game.top(move.target)
+        onto = f"onto the {_spoken(top)} in pile {move.target + 1}" if top is not None \
+            else f"to the empty pile {move.target + 1}"
+        return f"{head} from {_place(move.source)} {onto}."
+
+    def _autofinish(self) -> str:
+        """Send every card that can go to the foundations there; when no card
+        is face down and drawing through the stock wins the game, draw too."""
+        game = self.game
+        trial = game.clone()
+        line = _finishing_line(trial, draw=True)
+        if not trial.is_won():  # drawing does not finish it: only the cards that can go home now
+            line = _finishing_line(game.clone(), draw=False)
+        if not line:
+            raise ProtocolError("no card can go to the foundations now")
+        for move in line:
+            self._play(move)
+        played = sum(1 for move in line if move.target == FOUNDATION)
+        return f"Auto-finish sent {played} card{'s' if played != 1 else ''} home." + \
+            (" You won!" if game.is_won() else "")
+
+    async def hint(self) -> dict[str, Any]:
+        """The solver's next move (searched in a thread on a copy of the game),
+        as a ``hint`` message naming only face-up cards."""
+        from cardtable.solver import hint
+
+        game = self.game.clone()
+        try:
+            found = await asyncio.to_thread(hint, game, timeout=HINT_TIMEOUT, max_states=HINT_MAX_STATES)
+        except CardtableError as error:
+            return {"type": "hint", "move": None, "text": f"No hint: {error}"}
+        if found.move is None:
+            return {"type": "hint", "move": None, "text": "No legal move is left."}
+        if found.move == DRAW:
+            said = "draw from the stock"
+        elif found.move == RECYCLE:
+            said = "turn the waste over"
+        else:
+            said = "move the " + self._describe(found.move).rstrip(".").lower()
+        if found.winning:
+            text = f"Hint: {said}. This position can be won ({len(found.solution)} moves)."
+        elif found.search.result == "unwinnable":
+            text = f"Hint: {said} (best guess). This position cannot be won: undo, or deal anew."
+        else:
+            text = f"Hint: {said} (best guess: the solver found no answer in time)."
+        return {"type": "hint", "move": str(found.move), "text": text}

@@ -1,0 +1,114 @@
+"""The JSON protocol between the page and the server, and its limits.
+
+One WebSocket at ``/ws`` carries text frames, each one JSON object with a
+``type``. The browser proposes; the server, whose engine is authoritative,
+answers.
+
+From the browser (Klondike)::
+
+    {"type": "move", "move": "3>5"}   a move in the engine's notation (see cardtable.klondike.moves)
+    {"type": "draw"}                  draw from the stock, or turn the waste over when the stock is empty
+    {"type": "undo"} / {"type": "redo"}
+    {"type": "new"}                   a new deal (the server's deal options: seed, winnable, variant)
+    {"type": "restart"}               this deal from its start
+    {"type": "hint"}                  the solver's next move
+    {"type": "autofinish"}            send every card it can to the foundations
+    {"type": "view"}                  the view again
+
+From the server::
+
+    {"type": "view", "view": {...}, "said": "what happened"}   the player's view after a change
+    {"type": "hint", "move": "3>5" | null, "text": "..."}
+    {"type": "notice", "text": "..."}                          after a move: the game can no longer be won
+    {"type": "error", "message": "..."}                        nothing changed
+
+The view holds only what the player sees: each tableau pile as the number
+of its face-down cards and its face-up cards, the stock as a count, the
+waste, the foundations as the top rank of each suit. A message larger than
+:data:`MAX_MESSAGE_BYTES`, not JSON, not an object or of an unknown type is
+answered with an error and changes nothing (one over four times that size
+closes the socket); a client sending more than :data:`RATE` messages a
+second is answered with errors, then closed; one hint is searched at a time.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from cardtable._text import clip
+from cardtable.errors import CardtableError
+
+__all__ = ["BURST", "MAX_MESSAGE_BYTES", "RATE", "ProtocolError", "RateLimit", "parse_message", "unknown_type"]
+
+#: The largest message a client may send (bytes); a larger one is refused unread.
+MAX_MESSAGE_BYTES = 4096
+#: Messages a second a client may send, sustained, and the burst allowed above it.
+RATE = 50.0
+BURST = 100.0
+#: Messages refused for the rate after which the client is closed.
+_REFUSALS_BEFORE_CLOSE = 50
+
+
+class ProtocolError(CardtableError):
+    """A message the server cannot take: its text says why (sent back to the client)."""
+
+
+def parse_message(text: str) -> dict[str, Any]:
+    """The JSON object of one client message, with a string ``type``.
+
+    >>> parse_message('{"type": "draw"}')
+    {'type': 'draw'}
+    >>> parse_message('[1, 2]')
+    Traceback (most recent call last):
+    ...
+    cardtable.web.protocol.ProtocolError: a message must be a JSON object, not a list
+    """
+    if len(text.encode()) > MAX_MESSAGE_BYTES:
+        raise ProtocolError(f"message too large ({len(text.encode())} bytes; at most {MAX_MESSAGE_BYTES})")
+    try:
+        message = json.loads(text)
+    except ValueError as error:
+        raise ProtocolError(f"malformed JSON: {error}") from None
+    if not isinstance(message, dict):
+        raise ProtocolError(f"a message must be a JSON object, not a {type(message).__name__}")
+    kind = message.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("a message needs a \"type\" string")
+    return message
+
+
+def unknown_type(kind: str, known: tuple[str, ...]) -> ProtocolError:
+    """The error for a message type the game does not know."""
+    return ProtocolError(f"unknown message type {clip(kind)} (expected one of {', '.join(known)})")
+
+
+class RateLimit:
+    """A token bucket: :data:`RATE` messages a second, bursts up to :data:`BURST`.
+
+    :meth:`allow` says whether one more message may be served now;
+    :attr:`exhausted` turns true once :data:`_REFUSALS_BEFORE_CLOSE` messages
+    were refused, when the client is to be closed.
+    """
+
+    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
+        self._rate = rate
+        self._burst = burst
+        self._tokens = burst
+        self._last = time.monotonic()
+        self.refused = 0
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
+        self._last = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        self.refused += 1
+        return False
+
+    @property
+    def exhausted(self) -> bool:
+        return self.refused >= _REFUSALS_BEFORE_CLOSE

@@ -1,0 +1,411 @@
+"""The browser table's server: one asyncio process (aiohttp) for every player.
+
+``GET /`` gives the page (``static/index.html``), ``/static/...`` its CSS and
+JavaScript modules, and ``/ws`` the one WebSocket of the protocol
+(:mod:`cardtable.web.protocol`). A player is a random id in an HttpOnly,
+SameSite=Lax cookie; their game is an engine object held in memory while one
+of their pages is open, and saved in the results store's ``web_games`` table
+after every change, so a reload, a server restart or a kill -9 finds it at the
+same move. Several pages of one player show the same game: each change is
+sent to all of them.
+
+Requests whose ``Host`` is not this server's (a DNS-rebinding page) and
+WebSockets opened from another site's page (their ``Origin``) get 403.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import re
+import secrets
+import sys
+import threading
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from aiohttp import WSMsgType, web
+
+from cardtable.errors import CardtableError
+from cardtable.runs.store import ResultsStore
+from cardtable.web.klondike import LOST_NOTICE, KlondikeDealer, KlondikeTable, proven_lost
+from cardtable.web.protocol import MAX_MESSAGE_BYTES, ProtocolError, RateLimit, parse_message
+
+__all__ = ["COOKIE", "MAX_PAGES", "TableServer", "configure_logging"]
+
+#: The cookie that names a player.
+COOKIE = "cardtable_player"
+_PLAYER = re.compile(r"[A-Za-z0-9_-]{16,64}")
+_LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1", "[::1]"}
+#: Seconds after a move before its verdict is searched (moves made meanwhile are judged together).
+_VERDICT_DELAY = 0.3
+#: The most pages one player may have open at once.
+MAX_PAGES = 8
+_log = logging.getLogger("cardtable.web")
+
+
+@dataclass
+class _Player:
+    """A player with pages open: their table and their sockets."""
+
+    table: KlondikeTable
+    sockets: set[web.WebSocketResponse] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: True while the solver looks for this player's hint (one search at a time).
+    hinting: bool = False
+    #: True while the solver judges whether this player's game can still be won; ``rejudge``: the
+    #: game changed meanwhile, judge again once done.
+    judging: bool = False
+    rejudge: bool = False
+
+
+class _Keeper:
+    """The results store, owned by one thread of its own, so that the event
+    loop never waits on the disk. Saves queued while others are written go
+    together in the next transaction (one commit for them all; the latest
+    row of each player and game), and :meth:`save` returns once its row is
+    committed: a move is answered only when it is kept."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._saves: dict[tuple[str, str], tuple[dict[str, object], list[asyncio.Future[None]]]] = {}
+        self._loads: list[tuple[str, str, asyncio.Future[tuple[str, float | None] | None]]] = []
+        self._wake = threading.Condition()
+        self._stopping = False
+        self._opened: concurrent.futures.Future[None] = concurrent.futures.Future()
+        self._thread = threading.Thread(target=self._run, name="cardtable-web-store", daemon=True)
+
+    async def start(self) -> None:
+        """Open the store in its thread (a store that cannot be opened stops the server at once)."""
+        self._thread.start()
+        await asyncio.wrap_future(self._opened)
+
+    async def stop(self) -> None:
+        """Write every save queued, then close the store."""
+        with self._wake:
+            self._stopping = True
+            self._wake.notify()
+        await asyncio.to_thread(self._thread.join)
+
+    async def load(self, player: str, game: str) -> tuple[str, float | None] | None:
+        """The player's saved game: its text and the time of its first move (None: none kept)."""
+        future: asyncio.Future[tuple[str, float | None] | None] = asyncio.get_running_loop().create_future()
+        with self._wake:
+            self._loads.append((player, game, future))
+            self._wake.notify()
+        return await future
+
+    async def save(self, row: dict[str, object]) -> None:
+        """Keep ``row`` (a ``web_games`` row); returns once it is committed."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        key = (str(row["player"]), str(row["game"]))
+        with self._wake:
+            _, waiting = self._saves.get(key, (row, []))
+            self._saves[key] = (row, [*waiting, future])
+            self._wake.notify()
+        await future
+
+    def _run(self) -> None:
+        try:
+            store = ResultsStore(self._path)
+        except BaseException as error:
+            self._opened.set_exception(error)
+            return
+        self._opened.set_result(None)
+        try:
+            while True:
+                with self._wake:
+                    while not self._saves and not self._loads and not self._stopping:
+                        self._wake.wait()
+                    if not self._saves and not self._loads:
+                        return  # stopping, and nothing is left to write
+                    saves, self._saves = self._saves, {}
+                    loads, self._loads = self._loads, []
+                self._write(store, saves)
+                for player, game, future in loads:
+                    try:
+                        rows = store.select("web_games", ("saved", "started"), where={"player": player, "game": game},
+                                            order="player", action="read a browser game")
+                    except CardtableError as error:
+                        _settle(future, None, error)
+                    else:
+                        _settle(future, (rows[0][0], rows[0][1]) if rows else None, None)
+        finally:
+            store.close()
+
+    @staticmethod
+    def _write(store: ResultsStore,
+               saves: dict[tuple[str, str], tuple[dict[str, object], list[asyncio.Future[None]]]]) -> None:
+        failure: CardtableError | None = None
+        try:
+            store.put_rows("web_games", [row for row, _ in saves.values()], action="keep the browser games")
+        except CardtableError as error:
+            failure = error
+        for _, futures in saves.values():
+            for future in futures:
+                _settle(future, None, failure)
+
+
+def _settle(future: asyncio.Future[Any], result: object, failure: BaseException | None) -> None:
+    """Resolve ``future`` (of the event loop) from the store's thread."""
+    def settle() -> None:
+        if future.done():
+            return
+        if failure is not None:
+            future.set_exception(failure)
+        else:
+            future.set_result(result)
+    with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+        future.get_loop().call_soon_threadsafe(settle)
+
+
+class TableServer:
+    """Serves the Klondike table to browsers.
+
+    ``dealer`` says what a new player is dealt; ``store_path`` is the results
+    store that keeps every player's game; ``url`` is the address browsers
+    use (its host is accepted in ``Host`` and ``Origin`` as well as this
+    machine's loopback names when ``loopback``).
+    """
+
+    def __init__(self, dealer: KlondikeDealer, *, store_path: Path, url: str, title: str,
+                 loopback: bool = True) -> None:
+        self.dealer = dealer
+        self.store_path = store_path
+        self.url = url.rstrip("/")
+        self.title = title
+        self._loopback = loopback
+        self._url_host = (urlsplit(self.url).hostname or "").lower()
+        self._players: dict[str, _Player] = {}
+        self._sockets: weakref.WeakSet[web.WebSocketResponse] = weakref.WeakSet()
+        self._keeper: _Keeper | None = None
+        #: One verdict search at a time for the whole server (a verdict is advice; moves come first).
+        self._verdict_slot = asyncio.Semaphore(1)
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._page = resources.files("cardtable.web").joinpath("static", "index.html").read_text()
+
+    # ----- the application -------------------------------------------------------------------------
+
+    def application(self) -> web.Application:
+        """The aiohttp application (the store opens with it and closes after it)."""
+        app = web.Application(middlewares=[self._check_host], client_max_size=MAX_MESSAGE_BYTES)
+        static = Path(str(resources.files("cardtable.web").joinpath("static")))
+        app.router.add_get("/", self._index)
+        app.router.add_get("/ws", self._websocket)
+        app.router.add_static("/static/", static)
+        app.on_startup.append(self._open)
+        app.on_shutdown.append(self._close_sockets)
+        app.on_cleanup.append(self._close_store)
+        return app
+
+    def serve(self, host: str, port: int, *, announce: Callable[[str], None] | None = None) -> None:
+        """Serve until Ctrl-C or SIGTERM: then every socket is closed (every game is already saved)."""
+        app = self.application()
+        if announce is not None:
+            async def say(_app: web.Application) -> None:
+                announce(f"Serving {self.title} on {self.url}: open it in a web browser. Ctrl-C stops.")
+            app.on_startup.append(say)
+        web.run_app(app, host=host, port=port, print=None, access_log=None, handle_signals=True,
+                    shutdown_timeout=5.0)
+
+    async def _open(self, _app: web.Application) -> None:
+        self._keeper = _Keeper(self.store_path)
+        await self._keeper.start()
+
+    async def _close_sockets(self, _app: web.Application) -> None:
+        for ws in list(self._sockets):
+            await ws.close(code=1001, message=b"the server is stopping")
+
+    async def _close_store(self, _app: web.Application) -> None:
+        if self._keeper is not None:
+            await self._keeper.stop()  # every save queued is written first
+            self._keeper = None
+
+    # ----- checks ----------------------------------------------------------------------------------
+
+    def _known_host(self, netloc: str) -> bool:
+        host = (urlsplit(f"//{netloc}").hostname or "").lower()
+        if host == self._url_host:
+            return True
+        return not self._loopback or host in _LOOPBACK_NAMES or f"[{host}]" in _LOOPBACK_NAMES
+
+    @web.middleware
+    async def _check_host(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        if not self._known_host(request.host):
+            return web.Response(status=403, text=f"unknown host {request.host[:60]!r}\n")
+        response: web.StreamResponse = await handler(request)
+        return response
+
+    def _same_origin(self, request: web.Request) -> bool:
+        origin = request.headers.get("Origin")
+        if origin is None:
+            return True  # not a browser page: browsers always send Origin on a WebSocket
+        parts = urlsplit(origin)
+        return parts.netloc.lower() == request.host.lower() or (
+            f"{parts.scheme}://{parts.netloc}".lower() == self.url.lower())
+
+    @staticmethod
+    def _player_id(request: web.Request) -> tuple[str, bool]:
+        """The request's player id, and whether it is new (to be set in the cookie)."""
+        given = request.cookies.get(COOKIE, "")
+        if _PLAYER.fullmatch(given):
+            return given, False
+        return secrets.token_urlsafe(18), True
+
+    @staticmethod
+    def _set_cookie(response: web.StreamResponse, player: str) -> None:
+        response.set_cookie(COOKIE, player, max_age=400 * 24 * 3600, httponly=True, samesite="Lax", path="/")
+
+    # ----- the page --------------------------------------------------------------------------------
+
+    async def _index(self, request: web.Request) -> web.Response:
+        response = web.Response(text=self._page.replace("{{title}}", self.title), content_type="text/html",
+                                headers={"Cache-Control": "no-store"})
+        player, new = self._player_id(request)
+        if new:
+            self._set_cookie(response, player)
+        return response
+
+    # ----- games -----------------------------------------------------------------------------------
+
+    async def _load(self, player: str) -> KlondikeTable:
+        """The player's saved game, else a new one."""
+        assert self._keeper is not None
+        found = await self._keeper.load(player, KlondikeTable.game_name)
+        if found is not None:
+            try:
+                return KlondikeTable.restore(*found)
+            except CardtableError as error:
+                _log.warning("player %s: their saved game cannot be read (%s); a new one is dealt",
+                             player[:8], error)
+        if self.dealer.winnable:  # the solver finds the deal: not in the event loop, which serves everyone
+            return await asyncio.to_thread(self.dealer.first)
+        return self.dealer.first()
+
+    @staticmethod
+    def _row(player: str, table: KlondikeTable) -> dict[str, object]:
+        return {"player": player, "game": table.game_name, "saved": table.saved(), "started": table.started,
+                "updated": datetime.now(UTC).isoformat(timespec="seconds")}
+
+    # ----- the socket ------------------------------------------------------------------------------
+
+    async def _websocket(self, request: web.Request) -> web.StreamResponse:
+        if not self._same_origin(request):
+            return web.Response(status=403, text="cross-site WebSocket refused\n")
+        player_id, new = self._player_id(request)
+        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES * 4, heartbeat=30.0)
+        if new:
+            self._set_cookie(ws, player_id)
+        await ws.prepare(request)
+        self._sockets.add(ws)
+        player = self._players.get(player_id)
+        if player is None:
+            table = await self._load(player_id)
+            player = self._players.get(player_id)  # another page of theirs may have loaded it meanwhile
+            if player is None:
+                player = self._players[player_id] = _Player(table)
+        elif len(player.sockets) >= MAX_PAGES:
+            await ws.send_json({"type": "error", "message": f"too many pages open (at most {MAX_PAGES})"})
+            await ws.close(code=1008, message=b"too many pages")
+            self._sockets.discard(ws)
+            return ws
+        player.sockets.add(ws)
+        limit = RateLimit()
+        try:
+            await ws.send_json({"type": "view", "view": player.table.view(), "said": ""})
+            async for frame in ws:
+                if frame.type != WSMsgType.TEXT:
+                    if frame.type == WSMsgType.BINARY:
+                        await ws.send_json({"type": "error", "message": "binary messages are not spoken here"})
+                    continue
+                if not limit.allow():
+                    if limit.exhausted:
+                        await ws.close(code=1008, message=b"too many messages")
+                        break
+                    await ws.send_json({"type": "error", "message": "too many messages: slow down"})
+                    continue
+                await self._answer(player_id, player, ws, frame.data)
+        finally:
+            player.sockets.discard(ws)
+            self._sockets.discard(ws)
+            if not player.sockets and self._players.get(player_id) is player:
+                del self._players[player_id]  # kept in the store; loaded again on the next visit
+        return ws
+
+    async def _answer(self, player_id: str, player: _Player, ws: web.WebSocketResponse, text: str) -> None:
+        try:
+            message = parse_message(text)
+            if message["type"] == "hint":
+                if player.hinting:
+                    raise ProtocolError("a hint is being looked for already")
+                player.hinting = True
+                try:
+                    await ws.send_json(await player.table.hint())
+                finally:
+                    player.hinting = False
+                return
+            async with player.lock:
+                if message["type"] == "new" and self.dealer.winnable:
+                    said = await asyncio.to_thread(player.table.apply, message, self.dealer)
+                else:
+                    said = player.table.apply(message, self.dealer)
+                row = self._row(player_id, player.table) if message["type"] != "view" else None
+            if row is not None:
+                assert self._keeper is not None
+                await self._keeper.save(row)
+        except ProtocolError as error:
+            await ws.send_json({"type": "error", "message": str(error)})
+            return
+        except CardtableError as error:  # the store: the move stands in memory, the player is told
+            _log.warning("%s", error)
+            await ws.send_json({"type": "error", "message": f"not saved: {error}"})
+            return
+        reply = {"type": "view", "view": player.table.view(), "said": said}
+        targets = [ws] if message["type"] == "view" else list(player.sockets)
+        for socket in targets:
+            if not socket.closed:
+                await socket.send_json(reply)
+        if message["type"] != "view" and player.table.game.moves:
+            self._judge_soon(player)
+
+    def _judge_soon(self, player: _Player) -> None:
+        """Ask the solver, in a thread, whether the player's game can still be
+        won; tell their pages when it cannot (and the game has not moved on)."""
+        if player.judging:
+            player.rejudge = True
+            return
+        player.judging = True
+        task = asyncio.get_running_loop().create_task(self._judge(player))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _judge(self, player: _Player) -> None:
+        try:
+            while True:
+                await asyncio.sleep(_VERDICT_DELAY)  # a player moving fast is judged once they pause
+                player.rejudge = False
+                game = player.table.game.clone()
+                async with self._verdict_slot:
+                    lost = await asyncio.to_thread(proven_lost, game)
+                if player.rejudge:
+                    continue
+                if lost and player.table.game.key() == game.key():
+                    for socket in list(player.sockets):
+                        if not socket.closed:
+                            await socket.send_json({"type": "notice", "text": LOST_NOTICE})
+                return
+        finally:
+            player.judging = False
+
+
+def configure_logging() -> None:
+    """One line per warning on stderr."""
+    logging.basicConfig(level=logging.WARNING, format="cardtable serve: %(message)s", stream=sys.stderr)

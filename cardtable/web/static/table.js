@@ -1,0 +1,504 @@
+// The Klondike table in the browser. The server's engine is authoritative: this
+// page draws the view it receives and proposes moves in the engine's notation
+// over one WebSocket (see cardtable/web/protocol.py). It never decides legality
+// beyond choosing which card a gesture means.
+import { SUIT_ORDER, backSvg, cardName, cardSvg, parseCard, suitSymbol } from "./cards.js";
+
+const table = document.getElementById("table");
+const message = document.getElementById("message");
+const wonBox = document.getElementById("won");
+const help = document.getElementById("help");
+const settings = document.getElementById("settings");
+const dealDialog = document.getElementById("deal");
+const probe = table.querySelector(".probe");
+
+let view = null;          // the last view from the server
+let socket = null;
+let selected = null;      // {source: "3"|"W"|"Fh", count}
+let lastTap = { key: null, at: 0 };
+let drag = null;
+const elements = new Map(); // card key -> element
+
+// ----- the connection -----------------------------------------------------------------------------
+
+function connect() {
+  const url = new URL("/ws", location.href);
+  url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+  socket = new WebSocket(url);
+  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+  socket.addEventListener("close", () => {
+    table.dataset.state = "connecting";
+    setTimeout(connect, 1000);
+  });
+}
+
+function send(payload) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(payload));
+}
+
+function say(text) { message.textContent = text; }
+
+function receive(reply) {
+  if (reply.type === "view") {
+    view = reply.view;
+    table.dataset.state = "ready";
+    selected = null;
+    render();
+    if (reply.said) say(reply.said);
+  } else if (reply.type === "error") {
+    say(reply.message.charAt(0).toUpperCase() + reply.message.slice(1) + ".");
+    render();
+  } else if (reply.type === "notice") {
+    say(reply.text);
+  } else if (reply.type === "hint") {
+    say(reply.text);
+    if (reply.move) showHint(reply.move);
+  }
+}
+
+function propose(move) { send({ type: "move", move }); }
+
+// ----- layout ---------------------------------------------------------------------------------------
+
+function metrics() {
+  const box = probe.getBoundingClientRect();
+  const w = box.width, h = box.height, gap = w * 0.14;
+  return { w, h, gap, top: gap * 0.6, row2: gap * 0.6 + h + gap, height: table.clientHeight };
+}
+
+function pileX(m, index) { return m.gap + index * (m.w + m.gap); }
+
+function fanSteps(m, pile) {
+  const room = Math.max(m.h * 0.5, m.height - m.row2 - m.h - m.gap * 0.5);
+  let down = m.h * 0.1, up = m.h * 0.24;
+  const need = pile.down * down + Math.max(0, pile.up.length - 1) * up;
+  if (need > room) {
+    const scale = room / need;
+    down *= scale; up *= scale;
+  }
+  return { down, up };
+}
+
+function foundationSource(suit) { return `F${suit}`; }
+
+function spotOf(card) {
+  // Where a face-up card lies and how many cards a gesture on it carries: {source, count}.
+  const i = view.waste.indexOf(card);
+  if (i >= 0) return i === view.waste.length - 1 ? { source: "W", count: 1 } : null;
+  for (let p = 0; p < 7; p++) {
+    const at = view.piles[p].up.indexOf(card);
+    if (at >= 0) return { source: String(p + 1), count: view.piles[p].up.length - at };
+  }
+  const { rank, suit } = parseCard(card);
+  if (view.foundation[SUIT_ORDER.indexOf(suit)] === rank) return { source: foundationSource(suit), count: 1 };
+  return null;
+}
+
+function cardsOf(spot) {
+  if (spot.source === "W") return [view.waste[view.waste.length - 1]];
+  if (spot.source.startsWith("F")) {
+    const s = SUIT_ORDER.indexOf(spot.source[1]);
+    return [topOfFoundation(s)];
+  }
+  const up = view.piles[Number(spot.source) - 1].up;
+  return up.slice(up.length - spot.count);
+}
+
+function topOfFoundation(s) {
+  const rank = view.foundation[s];
+  return rank ? "A23456789TJQK"[rank - 1] + SUIT_ORDER[s] : null;
+}
+
+function slot(key, className, x, y, label, target) {
+  let el = table.querySelector(`[data-slot="${key}"]`);
+  if (!el) {
+    el = document.createElement("div");
+    el.dataset.slot = key;
+    el.className = `slot ${className}`;
+    el.tabIndex = 0;
+    el.setAttribute("role", "button");
+    table.appendChild(el);
+  }
+  el.style.left = `${x}px`;
+  el.style.top = `${y}px`;
+  el.setAttribute("aria-label", label);
+  if (target) el.dataset.target = target; else delete el.dataset.target;
+  return el;
+}
+
+function place(key, html, x, y, z, options) {
+  let el = elements.get(key);
+  if (!el) {
+    el = document.createElement("div");
+    el.className = "card";
+    el.dataset.key = key;
+    table.appendChild(el);
+    elements.set(key, el);
+    if (options.from) {  // a drawn card slides from the stock
+      el.style.left = `${options.from[0]}px`;
+      el.style.top = `${options.from[1]}px`;
+      void el.offsetWidth;
+    }
+  }
+  if (el.dataset.face !== options.face) {
+    el.innerHTML = html;
+    el.dataset.face = options.face;
+  }
+  el.classList.toggle("down", options.face === "down");
+  el.classList.toggle("stockcard", Boolean(options.stock));
+  el.classList.toggle("selected", Boolean(options.selected));
+  el.style.left = `${x}px`;
+  el.style.top = `${y}px`;
+  el.style.zIndex = String(z);
+  el.style.transform = "";
+  if (options.label) {
+    el.tabIndex = 0;
+    el.setAttribute("role", "button");
+    el.setAttribute("aria-label", options.label);
+    el.removeAttribute("aria-hidden");
+  } else {
+    el.removeAttribute("tabindex");
+    el.removeAttribute("role");
+    el.removeAttribute("aria-label");
+    el.setAttribute("aria-hidden", "true");
+  }
+  if (options.target) el.dataset.target = options.target; else delete el.dataset.target;
+  if (options.card) el.dataset.card = options.card; else delete el.dataset.card;
+  return el;
+}
+
+function render() {
+  if (!view) return;
+  const m = metrics();
+  const seen = new Set();
+  const keep = (key) => { seen.add(key); return key; };
+  const isSelected = (card) => selected && cardsOf(selected).includes(card);
+
+  // The stock and the waste.
+  const stock = slot("stock", "stock", pileX(m, 0), m.top,
+    view.stock ? `stock, ${view.stock} cards: draw` : (canRecycle() ? "stock, empty: turn the waste over" : "stock, empty"));
+  stock.classList.toggle("recycle", !view.stock);
+  stock.classList.toggle("spent", !view.stock && !canRecycle());
+  for (let i = 0; i < Math.min(view.stock, 3); i++) {
+    place(keep(`stock-${i}`), backSvg(), pileX(m, 0) + i * 1.5, m.top - i * 1.5, 1 + i,
+      { face: "down", stock: true });
+  }
+  slot("waste", "waste", pileX(m, 1), m.top, view.waste.length ? "waste" : "waste, empty", null);
+  const fan = view.draw > 1 ? 3 : 1;
+  const shown = view.waste.slice(-fan);
+  view.waste.forEach((card, i) => {
+    const k = i - (view.waste.length - shown.length);
+    const x = pileX(m, 1) + Math.max(0, k) * m.w * 0.22;
+    const top = i === view.waste.length - 1;
+    place(keep(card), cardSvg(card), x, m.top, 10 + i,
+      { face: "up", card, selected: isSelected(card), label: top ? `${cardName(card)}, waste` : null,
+        from: [pileX(m, 0), m.top] });
+  });
+
+  // The foundations.
+  SUIT_ORDER.forEach((suit, s) => {
+    const x = pileX(m, 3 + s);
+    const rank = view.foundation[s];
+    const el = slot(`f${suit}`, "foundation", x, m.top,
+      rank ? `${suitSymbol(suit)} foundation, up to the ${cardName(topOfFoundation(s))}` : `${cardName("A" + suit).replace("ace of ", "")} foundation, empty`,
+      "F");
+    el.dataset.suit = suitSymbol(suit);
+    for (let r = 1; r <= rank; r++) {
+      const card = "A23456789TJQK"[r - 1] + suit;
+      const top = r === rank;
+      place(keep(card), cardSvg(card), x, m.top, 100 + r,
+        { face: "up", card, target: "F", selected: isSelected(card), label: top ? `${cardName(card)}, foundation` : null });
+    }
+  });
+
+  // The tableau.
+  view.piles.forEach((pile, p) => {
+    const x = pileX(m, p);
+    const steps = fanSteps(m, pile);
+    const label = `pile ${p + 1}` + (pile.down ? `, ${pile.down} face down` : "") + (pile.up.length || pile.down ? "" : ", empty");
+    slot(`p${p}`, "pile", x, m.row2, label, String(p + 1));
+    let y = m.row2;
+    for (let i = 0; i < pile.down; i++) {
+      place(keep(`down-${p}-${i}`), backSvg(), x, y, 200 + i, { face: "down", target: String(p + 1) });
+      y += steps.down;
+    }
+    pile.up.forEach((card, i) => {
+      place(keep(card), cardSvg(card), x, y, 240 + i,
+        { face: "up", card, target: String(p + 1), selected: isSelected(card), label: `${cardName(card)}, pile ${p + 1}` });
+      if (i < pile.up.length - 1) y += steps.up;
+    });
+  });
+
+  for (const [key, el] of elements) {
+    if (!seen.has(key)) { el.remove(); elements.delete(key); }
+  }
+  status();
+  wonBox.hidden = !view.won;
+  document.querySelector('[data-action="undo"]').disabled = !view.canUndo;
+  document.querySelector('[data-action="redo"]').disabled = !view.canRedo;
+}
+
+function canRecycle() { return view.legal.includes("R"); }
+
+function status() {
+  document.getElementById("st-moves").textContent = `Moves ${view.moves}`;
+  const score = document.getElementById("st-score");
+  if (view.scoring === "vegas") score.textContent = `Vegas ${view.score < 0 ? "-" : ""}$${Math.abs(view.score)}`;
+  else if (view.scoring === "standard") score.textContent = `Score ${view.score}`;
+  else score.textContent = "";
+  document.getElementById("st-passes").textContent =
+    view.passesLeft === null ? "" : `Passes left ${view.passesLeft}`;
+  tick();
+}
+
+function tick() {
+  if (!view) return;
+  const seconds = view.started ? Math.max(0, Math.floor(Date.now() / 1000 - view.started)) : 0;
+  document.getElementById("st-time").textContent =
+    `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+// ----- moves from gestures ------------------------------------------------------------------------------
+
+function moveText(spot, target) {
+  if (target === "F") return `${spot.source}>F`;
+  const count = spot.count > 1 ? `:${spot.count}` : "";
+  return `${spot.source}>${target}${count}`;
+}
+
+function tryPut(spot, target) {
+  if (!target || target === spot.source || (target === "F" && spot.source.startsWith("F"))) return false;
+  propose(moveText(spot, target));
+  return true;
+}
+
+function sendHome(spot) {
+  if (!spot || spot.count !== 1 || spot.source.startsWith("F")) return;
+  propose(`${spot.source}>F`);
+}
+
+function clickCard(card) {
+  const spot = spotOf(card);
+  if (selected) {
+    const target = targetOfCard(card);
+    const from = selected;
+    selected = null;
+    if (spot && spot.source === from.source) { render(); say("Put back."); return; }
+    if (!tryPut(from, target)) render();
+    return;
+  }
+  if (!spot) return;
+  selected = spot;
+  render();
+  say(`Picked up ${cardsOf(spot).map(cardName).join(", ")}. Now choose where it goes.`);
+}
+
+function targetOfCard(card) {
+  const spot = spotOf(card);
+  if (!spot) return null;
+  if (spot.source.startsWith("F")) return "F";
+  return spot.source === "W" ? null : spot.source;
+}
+
+function clickSlot(el) {
+  const key = el.dataset.slot;
+  if (key === "stock") { selected = null; send({ type: "draw" }); return; }
+  if (selected && el.dataset.target) {
+    const from = selected;
+    selected = null;
+    if (!tryPut(from, el.dataset.target)) render();
+  }
+}
+
+// Pointer events: mouse, finger and pen alike. A press that moves drags; one that does not clicks.
+table.addEventListener("pointerdown", (event) => {
+  if (!view || event.button > 0) return;
+  const el = event.target.closest(".card, .slot");
+  if (!el) return;
+  const card = el.dataset.card;
+  const spot = card ? spotOf(card) : null;
+  drag = { el, card, spot, x: event.clientX, y: event.clientY, moving: false, pointer: event.pointerId, run: [] };
+  if (spot) el.setPointerCapture(event.pointerId);
+});
+
+table.addEventListener("pointermove", (event) => {
+  if (!drag || event.pointerId !== drag.pointer || !drag.spot) return;
+  const dx = event.clientX - drag.x, dy = event.clientY - drag.y;
+  if (!drag.moving && Math.hypot(dx, dy) < 5) return;
+  if (!drag.moving) {
+    drag.moving = true;
+    drag.run = cardsOf(drag.spot).map((c) => elements.get(c));
+    drag.run.forEach((el, i) => { el.classList.add("dragging"); el.style.zIndex = String(1000 + i); });
+  }
+  drag.run.forEach((el) => { el.style.transform = `translate(${dx}px, ${dy}px)`; });
+});
+
+function dropTarget(x, y, run) {
+  for (const el of document.elementsFromPoint(x, y)) {
+    if (run.includes(el)) continue;
+    const target = el.closest("[data-target]");
+    if (target && table.contains(target)) return target.dataset.target;
+  }
+  return null;
+}
+
+table.addEventListener("pointerup", (event) => {
+  if (!drag || event.pointerId !== drag.pointer) return;
+  const current = drag;
+  drag = null;
+  if (current.moving) {
+    const target = dropTarget(event.clientX, event.clientY, current.run);
+    current.run.forEach((el) => { el.classList.remove("dragging"); el.style.transform = ""; });
+    selected = null;
+    if (!tryPut(current.spot, target)) render();  // snapped back
+    return;
+  }
+  const key = current.card || current.el.dataset.slot;
+  const now = performance.now();
+  const double = lastTap.key === key && now - lastTap.at < 400;
+  lastTap = { key, at: double ? 0 : now };
+  if (current.el.classList.contains("stockcard") || current.el.dataset.slot === "stock") {
+    selected = null;
+    send({ type: "draw" });
+  } else if (double && current.spot) {
+    selected = null;
+    sendHome(spotOf(current.card));
+  } else if (current.card && current.spot) {
+    clickCard(current.card);
+  } else {
+    clickSlot(current.el);
+  }
+});
+
+table.addEventListener("pointercancel", () => {
+  if (drag && drag.moving) drag.run.forEach((el) => { el.classList.remove("dragging"); el.style.transform = ""; });
+  drag = null;
+  render();
+});
+
+// ----- hints --------------------------------------------------------------------------------------
+
+function showHint(move) {
+  const [source, rest] = move.split(">");
+  const marks = [];
+  if (source === "D" || source === "R") marks.push(table.querySelector('[data-slot="stock"]'));
+  else {
+    const count = rest && rest.includes(":") ? Number(rest.split(":")[1]) : 1;
+    const spot = { source: source.length > 1 ? source : source.toUpperCase(), count };
+    for (const card of cardsOf(spot)) marks.push(elements.get(card));
+    const target = rest.split(":")[0];
+    marks.push(target === "F" ? null : table.querySelector(`[data-slot="p${Number(target) - 1}"]`));
+  }
+  for (const el of marks) {
+    if (!el) continue;
+    el.classList.remove("hinted");
+    void el.offsetWidth;
+    el.classList.add("hinted");
+  }
+}
+
+// ----- the toolbar and the keys ---------------------------------------------------------------------
+
+function act(action) {
+  if (action === "help") { help.showModal(); return; }
+  if (action === "settings") { settings.showModal(); return; }
+  if (action === "choose") { chooseDeal(); return; }
+  selected = null;
+  send({ type: action });
+}
+
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-action]");
+  if (button) act(button.dataset.action);
+});
+
+function pickOrPut(source) {
+  if (!view) return;
+  if (selected) {
+    if (selected.source === source && /^[1-7]$/.test(source)) {
+      const up = view.piles[Number(source) - 1].up.length;
+      if (selected.count < up) selected = { source, count: selected.count + 1 };
+      render();
+      say(`Picked up ${cardsOf(selected).map(cardName).join(", ")}.`);
+      return;
+    }
+    const from = selected;
+    selected = null;
+    if (source === "W") { render(); say("Cards cannot go onto the waste."); return; }
+    if (!tryPut(from, source)) render();
+    return;
+  }
+  const card = source === "W" ? view.waste[view.waste.length - 1] : view.piles[Number(source) - 1].up.slice(-1)[0];
+  if (!card) { say(source === "W" ? "The waste is empty." : `Pile ${source} has no face-up card.`); return; }
+  selected = { source, count: 1 };
+  render();
+  say(`Picked up ${cardName(card)}.`);
+}
+
+document.addEventListener("keydown", (event) => {
+  if (help.open || settings.open || dealDialog.open || event.altKey || event.metaKey) return;
+  const key = event.key;
+  if (event.ctrlKey) {
+    if (key === "z") act("undo");
+    else if (key === "y") act("redo");
+    else return;
+  } else if (/^[1-7]$/.test(key)) pickOrPut(key);
+  else if (key === "w") pickOrPut("W");
+  else if (key === "f") {
+    if (!selected) { say("Pick a card first (1-7 or w), then press f."); return; }
+    const from = selected; selected = null; tryPut(from, "F");
+  } else if (key === "d") act("draw");
+  else if (key === "u") act("undo");
+  else if (key === "h") act("hint");
+  else if (key === "a") act("autofinish");
+  else if (key === "n") act("choose");
+  else if (key === "?") act("help");
+  else if (key === "Escape") { selected = null; render(); say("Put back."); }
+  else if ((key === "Enter" || key === " ") && document.activeElement && table.contains(document.activeElement)) {
+    const el = document.activeElement;
+    if (el.dataset.card) clickCard(el.dataset.card);
+    else clickSlot(el);
+    const again = el.dataset.card ? elements.get(el.dataset.card) : el;
+    if (again && again.isConnected) again.focus();
+  } else return;
+  event.preventDefault();
+});
+
+// The new-game dialog: a deal number, or a random deal, under the server's rules.
+function chooseDeal() {
+  const form = dealDialog.querySelector("form");
+  form.reset();
+  if (view) {
+    document.getElementById("deal-rules").textContent =
+      `Rules: ${view.variant}${view.winnable ? "; winnable deals only" : ""}.`;
+  }
+  dealDialog.showModal();
+}
+
+dealDialog.addEventListener("close", () => {
+  if (dealDialog.returnValue !== "deal") return;
+  const text = dealDialog.querySelector('input[name="number"]').value.trim();
+  selected = null;
+  if (/^[0-9]{1,9}$/.test(text)) send({ type: "new", deal: Number(text) });
+  else send({ type: "new" });
+});
+
+// The card back and the table colour, kept in this browser.
+const CHOICES = { back: ["blue", "red", "green"], felt: ["green", "blue", "red", "grey"] };
+for (const [name, values] of Object.entries(CHOICES)) {
+  const select = settings.querySelector(`select[name="${name}"]`);
+  let chosen = null;
+  try { chosen = localStorage.getItem(`cardtable.${name}`); } catch { chosen = null; }
+  if (!values.includes(chosen)) chosen = values[0];
+  select.value = chosen;
+  document.documentElement.dataset[name] = chosen;
+  select.addEventListener("change", () => {
+    if (!values.includes(select.value)) return;
+    document.documentElement.dataset[name] = select.value;
+    try { localStorage.setItem(`cardtable.${name}`, select.value); } catch { /* private mode: not kept */ }
+  });
+}
+
+window.addEventListener("resize", render);
+setInterval(tick, 1000);
+connect();

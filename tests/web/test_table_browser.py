@@ -1,0 +1,320 @@
+"""The Klondike card table in a real browser: Debian's Chromium, driven by
+Playwright, against ``cardtable serve`` started as a user starts it.
+
+Each check reads the engine's state where the server keeps it (the results
+store's ``web_games`` row), not the page. The screenshots go to
+``$CARDTABLE_SCREENSHOTS`` when it is set (the docs' pictures come from
+there: ``web-klondike.png``, ``web-klondike-phone.png``), else to the test's folder.
+
+Deal 7 (draw 1) starts with the 4♦, 6♦, J♠, 7♠, 3♣, 8♦ and A♣ face up on piles 1 to 7.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright import sync_api as playwright_api
+
+from cardtable.klondike import KlondikeRecord
+from cardtable.runs.store import ResultsStore
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+                 "--disable-extensions", "--no-first-run"]
+DESKTOP = {"width": 1200, "height": 800}
+PHONE = {"width": 390, "height": 760}
+CARD = re.compile(r"\b[A2-9TJQK][cdhs]\b")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_for(condition: Callable[[], Any], what: str, timeout: float = 20.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
+class Served:
+    """A running ``cardtable serve`` and the games its store keeps."""
+
+    def __init__(self, process: subprocess.Popen[str], port: int, data: Path) -> None:
+        self.process = process
+        self.url = f"http://127.0.0.1:{port}/"
+        self.data = data
+
+    def moves(self) -> list[str] | None:
+        """The moves of the one player's game in the store (None: no game kept yet)."""
+        record = self.record()
+        return None if record is None else [str(move) for move in record.moves]
+
+    def record(self) -> KlondikeRecord | None:
+        """The one player's game in the store (None: no game kept yet)."""
+        store_path = self.data / "results.sqlite"
+        if not store_path.exists():
+            return None
+        with ResultsStore(store_path, create=False) as store:
+            rows = store.select("web_games", ("saved",), order="player", action="read")
+        if not rows:
+            return None
+        assert len(rows) == 1, "one player, one game"
+        return KlondikeRecord.parse(rows[0][0])
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
+    started: list[subprocess.Popen[str]] = []
+
+    def start(*options: str, data: Path | None = None) -> Served:
+        port = free_port()
+        data = data or tmp_path / "data"
+        process = subprocess.Popen([sys.executable, "-m", "cardtable", "serve", "--port", str(port), *options],
+                                   env={**os.environ, "CARDTABLE_DATA": str(data)}, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, start_new_session=True)
+        started.append(process)
+
+        def listening() -> bool:
+            with socket.socket() as probe:
+                return probe.connect_ex(("127.0.0.1", port)) == 0 or process.poll() is not None
+
+        wait_for(listening, "the server to listen")
+        assert process.poll() is None, process.communicate()
+        return Served(process, port, data)
+
+    yield start
+    for process in started:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+                pytest.fail("cardtable serve did not stop on SIGTERM")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: install Debian's chromium package (.ci/run does)"
+    with playwright_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def screenshots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("CARDTABLE_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def card(page: Any, name: str) -> Any:
+    """The card element with this accessible name ("seven of hearts, pile 3")."""
+    return page.get_by_role("button", name=name, exact=True)
+
+
+def centre(locator: Any) -> tuple[float, float]:
+    box = locator.bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def drag(page: Any, source: Any, target: Any) -> None:
+    """Press on ``source``, move to ``target`` in steps (pointer events), release."""
+    x, y = centre(source)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    tx, ty = centre(target)
+    page.mouse.move(tx, ty, steps=12)
+    page.mouse.up()
+
+
+def test_drag_click_double_click_keys_and_reload(serve: Callable[..., Served], browser: Any,
+                                                 tmp_path: Path) -> None:
+    served = serve("klondike", "--seed", "7")
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+    page.goto(served.url)
+    assert page.title() == "cardtable: Klondike"
+    six = card(page, "six of diamonds, pile 2")
+    six.wait_for()
+
+    # An illegal drop (the 4♦ onto the J♠) snaps back and changes nothing.
+    four = card(page, "four of diamonds, pile 1")
+    home = four.bounding_box()
+    drag(page, four, card(page, "jack of spades, pile 3"))
+    wait_for(lambda: "Illegal move 1>3" in page.locator("#message").inner_text(), "the refusal to be said")
+    assert served.moves() is None
+    wait_for(lambda: four.bounding_box() == home, "the four of diamonds to snap back")
+
+    # A drag with the mouse: the 6♦ onto the 7♠.
+    drag(page, six, card(page, "seven of spades, pile 4"))
+    wait_for(lambda: served.moves() == ["2>4"], "the dragged move to reach the engine")
+    card(page, "six of diamonds, pile 4").wait_for()
+
+    # Click, then click: the 3♣ onto the 4♦.
+    card(page, "three of clubs, pile 5").click()
+    card(page, "four of diamonds, pile 1").click()
+    wait_for(lambda: served.moves() == ["2>4", "5>1"], "the clicked move to reach the engine")
+
+    # A double-click sends the A♣ home.
+    card(page, "ace of clubs, pile 7").dblclick()
+    wait_for(lambda: served.moves() == ["2>4", "5>1", "7>F"], "the ace to go home")
+    card(page, "ace of clubs, foundation").wait_for()
+
+    # The keys of the terminal app: d draws, u undoes.
+    page.keyboard.press("d")
+    wait_for(lambda: served.moves() == ["2>4", "5>1", "7>F", "D"], "d to draw")
+    page.keyboard.press("u")
+    wait_for(lambda: served.moves() == ["2>4", "5>1", "7>F"], "u to undo")
+    wait_for(lambda: "Moves 3" in page.locator("#status").inner_text(), "the page to show the undo")
+    assert page.locator("#message").get_attribute("aria-live") == "polite"
+    page.screenshot(path=str(screenshots(tmp_path) / "web-klondike.png"))
+
+    # A reload opens the same game at the same move.
+    page.reload()
+    card(page, "ace of clubs, foundation").wait_for()
+    card(page, "three of clubs, pile 1").wait_for()
+    wait_for(lambda: "Moves 3" in page.locator("#status").inner_text(), "the reloaded page's status")
+
+    # The page never received a card its player could not see: the cards still face down or in the stock.
+    from cardtable.klondike import KlondikeGame
+
+    game = KlondikeGame.from_seed(7)
+    for move in ("2>4", "5>1", "7>F"):
+        game.play(game.parse_action(move))
+    hidden = {str(c) for pile in range(7) for c in game.tableau[pile][:game.face_down[pile]]}
+    hidden |= {str(c) for c in game.stock[:-1]}  # the top stock card was drawn once, then undone
+    named = {c for frame in frames for c in CARD.findall(frame)}
+    assert frames and not named & hidden, sorted(named & hidden)
+    assert all(json.loads(frame)["type"] in ("view", "error", "hint", "notice") for frame in frames)
+    context.close()
+
+
+def test_a_server_restart_restores_the_game(serve: Callable[..., Served], browser: Any) -> None:
+    served = serve("klondike", "--seed", "7")
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(served.url)
+    # The keyboard alone: 7 picks up the ace, f sends it home; Tab and Enter pick up and put down.
+    card(page, "ace of clubs, pile 7").wait_for()
+    page.keyboard.press("7")
+    page.keyboard.press("f")
+    wait_for(lambda: served.moves() == ["7>F"], "7 then f to send the ace home")
+    card(page, "three of clubs, pile 5").focus()
+    page.keyboard.press("Enter")
+    card(page, "four of diamonds, pile 1").focus()
+    page.keyboard.press("Enter")
+    wait_for(lambda: served.moves() == ["7>F", "5>1"], "Enter, Enter to move the three")
+    served.process.send_signal(signal.SIGTERM)
+    assert served.process.wait(timeout=15) == 0
+    assert "Traceback" not in served.process.communicate()[1]
+    # A new server on the same data folder: the cookie (which names no port) brings the same game back.
+    again = serve("klondike", "--seed", "7", data=served.data)
+    page.goto(again.url)
+    card(page, "ace of clubs, foundation").wait_for()
+    card(page, "three of clubs, pile 1").wait_for()
+    wait_for(lambda: "Moves 2" in page.locator("#status").inner_text(), "the restored game's status")
+
+    # New game, deal 12.
+    page.get_by_role("button", name="New game").click()
+    page.locator('input[name="number"]').fill("12")
+    page.get_by_role("button", name="Deal").click()
+    wait_for(lambda: (record := again.record()) is not None and record.headers.get("Seed") == "12"
+             and not record.moves, "deal 12 to be dealt")
+    wait_for(lambda: "Moves 0" in page.locator("#status").inner_text(), "the new deal's status")
+    context.close()
+
+
+def test_a_phone_with_touch_draws_when_the_stock_is_tapped(serve: Callable[..., Served], browser: Any,
+                                                          tmp_path: Path) -> None:
+    served = serve("klondike", "--seed", "7")
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
+    page = context.new_page()
+    page.goto(served.url)
+    stock = page.locator('[data-slot="stock"]')
+    stock.wait_for()
+    # The seven piles fit the width of the phone.
+    last = card(page, "ace of clubs, pile 7").bounding_box()
+    assert last["x"] + last["width"] <= PHONE["width"]
+    stock.tap()
+    wait_for(lambda: served.moves() == ["D"], "the tap to draw")
+    drawn = card(page, "nine of clubs, waste")
+    drawn.wait_for()
+    waste = page.locator('[data-slot="waste"]')
+    # The drawn card slides from the stock and comes to rest on the waste.
+    wait_for(lambda: abs(drawn.bounding_box()["x"] - waste.bounding_box()["x"]) < 3, "the card to reach the waste")
+    page.screenshot(path=str(screenshots(tmp_path) / "web-klondike-phone.png"))
+    # Settings: a red card back on blue felt, kept by this browser across a reload.
+    page.locator('button[data-action="settings"]').tap()
+    page.select_option('select[name="back"]', "red")
+    page.select_option('select[name="felt"]', "blue")
+    page.reload()
+    card(page, "nine of clubs, waste").wait_for()
+    assert page.evaluate("[document.documentElement.dataset.back, document.documentElement.dataset.felt]") \
+        == ["red", "blue"]
+    context.close()
+
+
+#: Plays moves on the player's game through a second socket of the same page (the same player),
+#: one after another, a little under the server's rate limit.
+_PLAY_LINE = """async (moves) => {
+  const ws = new WebSocket(new URL("/ws", location.href).href.replace("http", "ws"));
+  const next = () => new Promise((resolve) => ws.addEventListener("message", (e) => resolve(JSON.parse(e.data)),
+                                                                   { once: true }));
+  await next();
+  for (const move of moves) {
+    ws.send(JSON.stringify({ type: "move", move }));
+    const reply = await next();
+    if (reply.type !== "view") return reply.message;
+    await new Promise((resolve) => setTimeout(resolve, 22));
+  }
+  ws.close();
+  return "ok";
+}"""
+
+
+def test_a_whole_game_won_through_the_page(serve: Callable[..., Served], browser: Any, tmp_path: Path) -> None:
+    from cardtable.klondike import KlondikeGame, Position, Variant
+    from cardtable.solver import solve
+
+    line = [str(move) for move in solve(Position.from_seed(7), Variant.preset("draw1")).moves]
+    served = serve("klondike", "--seed", "7")
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(served.url)
+    card(page, "ace of clubs, pile 7").wait_for()
+    assert page.evaluate(_PLAY_LINE, line[:-1]) == "ok"
+    game = KlondikeGame.from_seed(7)
+    for move in line[:-1]:
+        game.play(game.parse_action(move))
+    last = game.parse_action(line[-1])
+    (moved,) = game.moved_cards(last)
+    where = "waste" if line[-1].startswith("W") else f"pile {last.source + 1}"
+    # The page followed the other socket's moves; its last card goes home with a double-click.
+    card(page, f"{moved.name()}, {where}").dblclick()
+    wait_for(lambda: served.moves() == line, "the winning move")
+    page.locator("#won").wait_for(state="visible")
+    assert "You won!" in page.locator("#message").inner_text()
+    context.close()
