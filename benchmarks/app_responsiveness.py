@@ -95,6 +95,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import _report
 from textual import events
 from textual._compositor import CompositorUpdate
 from textual.app import App
@@ -501,6 +502,52 @@ def report(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def markdown(results: dict[str, Any]) -> str:
+    """The results as Markdown tables: keys by app and by kind of key, then the hints."""
+    parts = [f"Screen {results['size']}; load average {results['load_average_before']:.2f} before and "
+             f"{results['load_average_after']:.2f} after. The goals: {1000 * KEY_GOAL:.0f} ms from a key to "
+             f"its frame (p95), {HINT_GOAL:g} s for a hint."]
+    keys = results.get("keys", {})
+    rows = []
+    for app in ("klondike", "klondike_pages", "kings_corner"):
+        if app not in keys:
+            continue
+        figures = keys[app]
+        for kind, times in {"all keys": figures["answer"], **figures["by_kind"]}.items():
+            cpu = figures["cpu"] if kind == "all keys" else figures["by_kind_cpu"][kind]
+            rows.append([app, kind, times.get("n", figures["keys"]), times["median_ms"], times["p95_ms"],
+                         times["max_ms"], cpu["median_ms"], cpu["p95_ms"],
+                         _verdict(times["p95_ms"], KEY_GOAL) if kind == "all keys" else ""])
+    if rows:
+        parts.append("### Keys\n\n" + _report.table(
+            ["app", "keys", "n", "median ms", "p95 ms", "max ms", "CPU median ms", "CPU p95 ms", "at p95"], rows))
+    hints = results.get("hints")
+    if hints:
+        rows = []
+        for name in ("draw1", "draw3"):
+            h = hints[name]
+            rows.append([f"{name}, the expert's hint", h["n"], h["median_ms"], h["p95_ms"], h["max_ms"],
+                         f"{h['fallbacks']} fell back to the quick move",
+                         f"{_verdict(h['median_ms'], HINT_GOAL)} at the median"])
+            h = hints[f"peek_{name}"]
+            rows.append([f"{name}, peek", h["n"], h["median_ms"], h["p95_ms"], h["max_ms"],
+                         f"won {h['won']}, unwinnable {h['unwinnable']}, unknown {h['unknown']}",
+                         f"{_verdict(h['p95_ms'], HINT_GOAL)} at p95"])
+        checks = hints["verdicts"]
+        rows.append(["the check after each move", checks["n"], checks["median_ms"], checks["p95_ms"],
+                     checks["max_ms"], "in a thread, holding the lock", ""])
+        during = hints["keys_during_hint"]
+        if during["n"]:
+            rows.append(["keys while a hint searches", during["n"], during["median_ms"], during["p95_ms"],
+                         during["max_ms"], "key to screen", f"{_verdict(during['p95_ms'], KEY_GOAL)} at p95"])
+        parts.append(
+            f"### Hints\n\nThrough the app on draw-1 deal {hints['app_seed']}, from h to the hint on the screen: "
+            f"{hints['app_first_hint_s']} s the first time in the process "
+            f"({_verdict(1000 * hints['app_first_hint_s'], HINT_GOAL)}), {hints['app_second_hint_s']} s the "
+            f"second.\n\n" + _report.table(["what", "n", "median ms", "p95 ms", "max ms", "", "verdict"], rows))
+    return "\n\n".join(parts)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--keys", type=_positive, default=300, help="keys pressed in each app (default 300)")
@@ -513,6 +560,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=_size, default=(80, 24), help="the screen, WIDTHxHEIGHT (default 80x24)")
     parser.add_argument("--only", choices=("keys", "hints"), help="run one half only")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON ('-': standard output)")
+    _report.add_option(parser)
     args = parser.parse_args(argv)
     results: dict[str, Any] = {"size": f"{args.size[0]}x{args.size[1]}", "seed": args.seed,
                                "load_average_before": os.getloadavg()[0]}
@@ -528,6 +576,9 @@ def main(argv: list[str] | None = None) -> int:
         print(report(results))
         if args.json:
             Path(args.json).write_text(json.dumps(results, indent=2) + "\n")
+    if args.markdown:
+        _report.write_markdown(args.markdown, "## How fast the apps answer", markdown(results),
+                               note=args.markdown_note)
     return 0
 
 

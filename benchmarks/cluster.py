@@ -42,6 +42,8 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 
+import _report
+
 from cardtable.klondike import Position, Variant
 from cardtable.runs.cluster import DaskExecutor
 from cardtable.runs.executor import Executor, LocalExecutor
@@ -134,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
                         "LocalCluster")
     parser.add_argument("--quick", action="store_true", help="small jobs (a smoke run, noisy figures)")
     parser.add_argument("--json", action="store_true")
+    _report.add_option(parser)
     args = parser.parse_args(argv)
     if args.quick:
         args.priority_games, args.greedy_games, args.deals = 100_000, 400, 20
@@ -159,6 +162,18 @@ def main(argv: list[str] | None = None) -> int:
                 "chunk_overhead_s_1": overhead[(backend, 1)], "chunk_overhead_s_2": overhead[(backend, 2)],
                 "overhead_share_2": overhead[(backend, 2)] / (work[job.name] * _deals_a_unit(job, backend)),
             })
+    if args.markdown:
+        header = ["job", "backend", "units", "chunks", "1 worker/s", "2 workers/s", "scaling", "chunk work",
+                  "overhead a chunk (2 workers)", "overhead share"]
+        table = _report.table(header, [
+            [row["job"], row["backend"], f"{row['units']:,} {row['unit']}", row["chunks"], f"{row['rate_1']:,.1f}",
+             f"{row['rate_2']:,.1f}", f"{100 * row['efficiency']:.0f}%", f"{1000 * row['chunk_work_s']:.1f} ms",
+             f"{1000 * row['chunk_overhead_s_2']:.2f} ms", f"{100 * row['overhead_share_2']:.2f}%"]
+            for row in rows])
+        intro = (f"Dask backend: {args.cluster or 'LocalCluster'}; best of {args.repeat} run(s) after a warm-up; "
+                 f"scaling is the 2-worker rate over twice the 1-worker rate.")
+        _report.write_markdown(args.markdown, "## Workers and the cluster", intro + "\n\n" + table,
+                               note=args.markdown_note)
     if args.json:
         print(json.dumps({"machine": platform.machine(), "cpus": os.cpu_count(), "python": sys.version.split()[0],
                           "cluster": args.cluster or "LocalCluster", "rows": rows}, indent=1))

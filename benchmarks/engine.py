@@ -17,6 +17,7 @@ import argparse
 import json
 import time
 
+import _report
 from _openspiel import load_solitaire, random_game
 
 from cardtable.cards import SplitMix64
@@ -86,6 +87,7 @@ def main() -> None:
     parser.add_argument("--cap", type=int, default=150, help="player moves per game at most")
     parser.add_argument("--variant", default="thoughtful3", help="cardtable variant preset")
     parser.add_argument("--json", action="store_true")
+    _report.add_option(parser)
     args = parser.parse_args()
     variant = Variant.preset(args.variant)
     ours = cardtable_playouts(args.seconds, args.cap, variant)
@@ -95,6 +97,21 @@ def main() -> None:
     if theirs:
         result["ratio_moves_per_s"] = ours["moves_per_s"] / theirs["moves_per_s"]
         result["ratio_games_per_s"] = ours["games_per_s"] / theirs["games_per_s"]
+    if args.markdown:
+        rows: list[list[object]] = [
+            ["cardtable random playouts", f"{ours['games_per_s']:,.0f}", f"{ours['moves_per_s']:,.0f}",
+             f"{ours['moves_per_game']:.1f}"],
+            ["cardtable legal_moves()", "", "", f"{ours['legal_moves_calls_per_s']:,.0f} calls/s"]]
+        if theirs:
+            rows.append(["OpenSpiel solitaire random playouts", f"{theirs['games_per_s']:,.0f}",
+                         f"{theirs['moves_per_s']:,.0f}", f"{theirs['moves_per_game']:.1f}"])
+            rows.append(["ratio cardtable / OpenSpiel", f"{result['ratio_games_per_s']:.2f}x",
+                         f"{result['ratio_moves_per_s']:.2f}x", ""])
+        intro = (f"Variant {variant.name} ({variant.describe()}), at most {args.cap} moves a game, "
+                 f"{args.seconds:g} s a measurement." + ("" if theirs else " OpenSpiel was not installed."))
+        _report.write_markdown(args.markdown, "## Engine throughput",
+                               intro + "\n\n" + _report.table(["what", "games/s", "moves/s", "moves a game"], rows),
+                               note=args.markdown_note)
     if args.json:
         print(json.dumps(result, indent=1))
         return

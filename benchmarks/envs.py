@@ -42,6 +42,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import _report
 import gymnasium as gym
 import numpy as np
 from _openspiel import load_solitaire, random_game
@@ -176,6 +177,7 @@ def main() -> None:
     parser.add_argument("--sync-envs", type=int, default=4, help="environments in the sync vector (default 4)")
     parser.add_argument("--engine", action="store_true", help="also measure Klondike-v0 played by the engine alone")
     parser.add_argument("--json", action="store_true")
+    _report.add_option(parser)
     args = parser.parse_args()
 
     measures: dict[str, Measure] = {
@@ -213,6 +215,14 @@ def main() -> None:
         "steps_per_second": {label: round(rate) for label, rate in rates.items()},
         "single_env_ratio_to": {label: round(ratio, 2) for label, ratio in ratios.items()},
     }
+    if args.markdown:
+        rows = [[label, f"{rate:,.0f}", f"{ratios[label]:.2f}x" if label in ratios else ""]
+                for label, rate in rates.items()]
+        intro = (f"Random masked play, {args.variant}, at most {args.cap} steps an episode; the median of "
+                 f"{args.rounds} runs of {args.seconds:g} s." + ("" if ratios else " OpenSpiel was not installed."))
+        _report.write_markdown(args.markdown, "## Environments",
+                               intro + "\n\n" + _report.table(["environment", "steps/s", "Klondike-v0 / this"], rows),
+                               note=args.markdown_note)
     if args.json:
         print(json.dumps(result, indent=1))
         return

@@ -24,8 +24,11 @@ line-up has finished ``--matches`` matches. Every figure is followed by the
 from __future__ import annotations
 
 import argparse
+import re
 import shlex
 import time
+
+import _report
 
 from cardtable.klondike import Variant
 from cardtable.sim.match import run_hands, summarize_hands
@@ -35,6 +38,13 @@ from cardtable.stats import mean_interval, wilson
 _KLONDIKE = ("greedy", "priority")
 _SETTINGS = ("seed-001", "draw1", "seed-002")
 _KINGS_CORNER = ("expert", "strategic", "greedy")
+_LINES: list[str] = []
+
+
+def _say(text: str = "", **_: object) -> None:
+    """Print a line now and keep it for ``--markdown``."""
+    print(text, flush=True)
+    _LINES.append(text)
 
 
 def _percent(low: float, high: float) -> str:
@@ -47,9 +57,9 @@ def klondike(games: int, expert_games: int, expert: str, workers: int) -> None:
     players = [*_KLONDIKE, expert]
     for setting in _SETTINGS:
         variant = Variant.preset(setting)
-        print(f"\n## Klondike, {setting}: {variant.describe()}\n", flush=True)
-        print("| player | games | won | 95% interval | foundation cards | net $ a game | core-seconds a game |")
-        print("|---|---|---|---|---|---|---|", flush=True)
+        _say(f"\n## Klondike, {setting}: {variant.describe()}\n", flush=True)
+        _say("| player | games | won | 95% interval | foundation cards | net $ a game | core-seconds a game |")
+        _say("|---|---|---|---|---|---|---|", flush=True)
         for name in players:
             count = expert_games if name == expert else games
             started = time.perf_counter()
@@ -60,23 +70,23 @@ def klondike(games: int, expert_games: int, expert: str, workers: int) -> None:
             found, flow, fhigh = mean_interval([float(game.foundation) for game in results])
             net, nlow, nhigh = mean_interval([float(game.net) for game in results])
             money = f"{net:.2f} ({nlow:.2f} to {nhigh:.2f})" if variant.scoring.kind == "vegas" else "-"
-            print(f"| {name} | {len(results):,} | {won / len(results):.2%} | {_percent(low, high)} "
+            _say(f"| {name} | {len(results):,} | {won / len(results):.2%} | {_percent(low, high)} "
                   f"| {found:.2f} ({flow:.2f}-{fhigh:.2f}) | {money} | {seconds * workers / len(results):.4f} |",
                   flush=True)
-        print()
+        _say()
         for name in players:
             count = expert_games if name == expert else games
-            print(f"    cardtable simulate --strategy {shlex.quote(name)} --variant {setting} --games {count}"
+            _say(f"    cardtable simulate --strategy {shlex.quote(name)} --variant {setting} --games {count}"
                   f" --workers {workers} --record 0")
 
 
 def kings_corner(matches: int, workers: int, tables: tuple[int, ...] = (4, 2)) -> None:
     """Each bot against greedy bots, at four seats and at two (``tables``)."""
     for seats in tables:
-        print(f"\n## Kings Corner, {seats} players: each bot in entry 1 against greedy bots,"
+        _say(f"\n## Kings Corner, {seats} players: each bot in entry 1 against greedy bots,"
               f" matches to 25 points\n", flush=True)
-        print("| bot | hands | hands won | 95% interval | mean penalty | matches | matches won | 95% interval |")
-        print("|---|---|---|---|---|---|---|---|", flush=True)
+        _say("| bot | hands | hands won | 95% interval | mean penalty | matches | matches won | 95% interval |")
+        _say("|---|---|---|---|---|---|---|---|", flush=True)
         commands = []
         for name in _KINGS_CORNER:
             players = [name] + ["greedy"] * (seats - 1)
@@ -91,13 +101,13 @@ def kings_corner(matches: int, workers: int, tables: tuple[int, ...] = (4, 2)) -
                 label = entry.name if index == 0 else "greedy (entry 2)"
                 low, high = entry.interval
                 mlow, mhigh = wilson(entry.matches_won, report.matches)
-                print(f"| {label} | {report.games:,} | {entry.win_rate:.1%} | {_percent(low, high)} "
+                _say(f"| {label} | {report.games:,} | {entry.win_rate:.1%} | {_percent(low, high)} "
                       f"| {entry.mean_penalty:.2f} | {report.matches:,} | {entry.match_rate:.1%} "
                       f"| {_percent(mlow, mhigh)} |", flush=True)
             commands.append(f"    cardtable kings-corner match --players {','.join(players)}"
                             f" --games {hands} --workers {workers}")
-        print()
-        print("\n".join(commands), flush=True)
+        _say()
+        _say("\n".join(commands), flush=True)
 
 
 def main() -> None:
@@ -111,11 +121,16 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--skip-klondike", action="store_true")
     parser.add_argument("--skip-kings-corner", action="store_true")
+    _report.add_option(parser)
     args = parser.parse_args()
     if not args.skip_klondike:
         klondike(args.games, args.expert_games, args.expert, args.workers)
     if not args.skip_kings_corner:
         kings_corner(args.matches, args.workers, tuple(args.seats))
+    if args.markdown:
+        # The tables' headings sit one level down, under the page's own heading.
+        body = re.sub(r"^## ", "### ", "\n".join(_LINES), flags=re.MULTILINE)
+        _report.write_markdown(args.markdown, "## The players", body, note=args.markdown_note)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 
+import _report
 import numpy as np
 
 
@@ -124,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--end-to-end", type=int, default=0, metavar="N",
                         help="also time N games of the main job through the library (run_games and the summary)")
     parser.add_argument("--workers", type=int, default=1, help="processes for --end-to-end (default 1)")
+    _report.add_option(parser)
     args = parser.parse_args(argv)
     if args.games < 20_000:
         parser.error("--games must be at least 20000 for a stable figure")
@@ -154,7 +156,31 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  end to end             {report['end_to_end_games_per_second']:>12,} games/s  "
                   f"({report['end_to_end_games']:,} games in {report['end_to_end_seconds']:.3f} s, "
                   f"{report['workers']} worker(s), best of {args.repeat})")
+    if args.markdown:
+        _report.write_markdown(args.markdown, "## Simulator speed: priority, seed 002", markdown(report, args.repeat),
+                               note=args.markdown_note)
     return 0 if report["python_agrees"] else 1
+
+
+def markdown(report: dict[str, object], repeat: int) -> str:
+    """The report as a Markdown table, one figure a row."""
+    rows: list[list[object]] = [
+        ["compile or cache load (excluded)", f"{report['compile_seconds']} s", "numba import included"],
+        ["fast path", f"{report['fast_games_per_second']:,} games/s",
+         f"{report['fast_games']:,} games in {report['fast_seconds']} s, best of {repeat}"],
+        ["Python reference", f"{report['python_games_per_second']:,} games/s",
+         f"{report['python_games']:,} games in {report['python_seconds']} s"],
+        ["ratio", f"{report['speed_ratio']} x", ""],
+        ["win rate", f"{report['win_rate']:.4%}", f"mean foundation {report['mean_foundation']:.3f}, "
+         f"mean net ${report['mean_net_dollars']:.2f}, mean moves {report['mean_moves']:.1f}"],
+        ["Python agrees on every sampled game", "yes" if report["python_agrees"] else "NO", ""],
+    ]
+    if "end_to_end_games" in report:
+        rows.append(["end to end (run_games)", f"{report['end_to_end_games_per_second']:,} games/s",
+                     f"{report['end_to_end_games']:,} games in {report['end_to_end_seconds']} s, "
+                     f"{report['workers']} worker(s)"])
+    return ("Draw 1, one pass, Vegas, one thread.\n\n"
+            + _report.table(["figure", "value", "how"], rows))
 
 
 if __name__ == "__main__":

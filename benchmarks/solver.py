@@ -61,6 +61,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TextIO
 
+import _report
 from _peers import solve_lonelybot, solve_solvitaire
 
 from cardtable.errors import UsageError
@@ -297,6 +298,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="lonelybot's lonecli (or the lonelybot-solve driver); lonelybot runs only when given")
     parser.add_argument("--modes", nargs="+", choices=list(MODES), default=list(MODES))
     parser.add_argument("--jsonl", metavar="FILE", help="also write one JSON line per deal and mode")
+    _report.add_option(parser)
     args = parser.parse_args(argv)
     try:
         if args.deals < 1:
@@ -331,13 +333,20 @@ def main(argv: list[str] | None = None) -> int:
     seeds = list(range(args.start, args.start + args.deals))
     solve(Position.from_seed(0), Variant.preset("thoughtful3"), max_states=10)  # load the compiled core
     rows: list[dict[str, object]] = []
+    reports: list[str] = []
     try:
         for name in args.modes:
             report = run_mode(name, seeds, args.timeout, peers, rows, args.max_states, log)
             print(report, flush=True)
+            reports.append(report)
     finally:
         if log is not None:
             log.close()
+    if args.markdown:
+        who = "cardtable alone" if args.no_peer else f"peers: {', '.join(present) or 'none'}"
+        body = f"Deals {args.start:,} to {args.start + args.deals - 1:,}, {args.timeout:g} s a deal; {who}.\n\n"
+        body += "\n\n".join(f"```text\n{report}\n```" for report in reports)
+        _report.write_markdown(args.markdown, "## The solver and its peers", body, note=args.markdown_note)
     return 0
 
 

@@ -35,6 +35,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import _report
 import aiohttp
 
 
@@ -86,7 +87,9 @@ def main() -> int:
     parser.add_argument("--clients", type=int, nargs="+", default=[10, 100, 500])
     parser.add_argument("--moves", type=int, default=20, help="moves per client (default 20)")
     parser.add_argument("--pause", type=float, default=0.5, help="seconds between a client's moves (default 0.5)")
+    _report.add_option(parser)
     args = parser.parse_args()
+    rows: list[list[object]] = []
     for count in args.clients:
         with tempfile.TemporaryDirectory() as data:
             port = free_port()
@@ -109,6 +112,15 @@ def main() -> int:
                   f"p95 {ms(trips, 0.95):.1f} ms, max {max(trips) * 1000:.1f} ms; first view median "
                   f"{statistics.median(opens) * 1000:.1f} ms, p95 {ms(opens, 0.95):.1f} ms; "
                   f"server memory {memory:.0f} MB", flush=True)
+            rows.append([count, len(trips), f"{statistics.median(trips) * 1000:.1f}", f"{ms(trips, 0.95):.1f}",
+                         f"{max(trips) * 1000:.1f}", f"{statistics.median(opens) * 1000:.1f}",
+                         f"{ms(opens, 0.95):.1f}", f"{memory:.0f}"])
+    if args.markdown:
+        header = ["clients", "moves", "round trip median ms", "p95 ms", "max ms", "first view median ms",
+                  "first view p95 ms", "server memory MB"]
+        intro = f"Each client plays {args.moves} moves, {args.pause:g} s apart."
+        _report.write_markdown(args.markdown, "## The card table's server under load",
+                               intro + "\n\n" + _report.table(header, rows), note=args.markdown_note)
     return 0
 
 

@@ -1,0 +1,93 @@
+"""The benchmarks' Markdown results files (benchmarks/_report.py): the stamp, the table, the atomic write,
+and a benchmark script writing one through ``--markdown``."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import platform
+import re
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("_report", BENCHMARKS / "_report.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+report = _load()
+
+
+def test_the_file_has_the_stamp_and_the_table(tmp_path: Path) -> None:
+    path = tmp_path / "results.md"
+    body = report.table(["player", "won"], [["greedy", "13.0%"], ["a|b", 1]])
+    report.write_markdown(path, "## Demo", body, argv=[str(BENCHMARKS / "simulate.py"), "--games", "50000"],
+                          note="A loaded machine.")
+    text = path.read_text()
+    assert text.startswith("## Demo\n\n")
+    assert "- **command:** `python benchmarks/simulate.py --games 50000`" in text
+    assert re.search(r"- \*\*date:\*\* \d{4}-\d\d-\d\d \d\d:\d\d UTC", text)
+    machine = re.search(r"- \*\*machine:\*\* (.*)", text)
+    assert machine and platform.platform() in machine[1] and f"{os.cpu_count()} CPUs" in machine[1]
+    assert f"Python {platform.python_version()}" in machine[1]
+    assert re.search(r"- \*\*commit:\*\* `([0-9a-f]{4,}(-dirty)?|unknown)`", text)
+    assert "\nA loaded machine.\n" in text
+    assert "| player | won |\n|---|---|\n| greedy | 13.0% |\n| a\\|b | 1 |\n" in text
+    assert os.listdir(tmp_path) == ["results.md"]  # no temporary file left beside it
+
+
+def test_the_write_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write that fails half-way leaves the old file whole and no temporary file."""
+    path = tmp_path / "results.md"
+    path.write_text("the old results\n")
+
+    def broken(*_: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "fsync", broken)
+    with pytest.raises(OSError):
+        report.write_markdown(path, "## New", "| a |\n|---|\n| 1 |")
+    assert path.read_text() == "the old results\n"
+    assert os.listdir(tmp_path) == ["results.md"]
+
+
+def test_commit_outside_a_checkout_is_unknown(tmp_path: Path) -> None:
+    assert report.commit(tmp_path) == "unknown"
+    assert re.fullmatch(r"[0-9a-f]{4,}(-dirty)?|unknown", report.commit())
+
+
+def test_cpu_model_reads_cpuinfo(tmp_path: Path) -> None:
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text("processor\t: 0\nmodel name\t: Test CPU 9000\n")
+    assert report.cpu_model(str(cpuinfo)) == "Test CPU 9000"
+    assert report.cpu_model(str(tmp_path / "none")) == (platform.processor() or platform.machine() or "unknown")
+
+
+def test_a_benchmark_writes_its_table(tmp_path: Path) -> None:
+    """kings_corner_match.py with --markdown prints as before and writes the stamped table; a path in a
+    folder that does not exist is refused before any work, in one line, with exit 2."""
+    env = {**os.environ, "CARDTABLE_DATA": str(tmp_path / "data"),
+           "PYTHONPATH": str(BENCHMARKS.parent) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    out = tmp_path / "kc.md"
+    script = str(BENCHMARKS / "kings_corner_match.py")
+    done = subprocess.run([sys.executable, script, "--games", "20", "--markdown", str(out)],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "hands/s" in done.stdout
+    text = out.read_text()
+    assert f"`python benchmarks/kings_corner_match.py --games 20 --markdown {out}`" in text
+    assert "| workers | hands | seconds | hands/s |" in text and "\n| 1 | 20 |" in text
+    bad = subprocess.run([sys.executable, script, "--games", "20", "--markdown", str(tmp_path / "no" / "kc.md")],
+                         capture_output=True, text=True, env=env, timeout=120)
+    assert bad.returncode == 2
+    assert "does not exist" in bad.stderr and "Traceback" not in bad.stderr
