@@ -544,7 +544,7 @@ def markdown(results: dict[str, Any]) -> str:
             f"### Hints\n\nThrough the app on draw-1 deal {hints['app_seed']}, from h to the hint on the screen: "
             f"{hints['app_first_hint_s']} s the first time in the process "
             f"({_verdict(1000 * hints['app_first_hint_s'], HINT_GOAL)}), {hints['app_second_hint_s']} s the "
-            f"second.\n\n" + _report.table(["what", "n", "median ms", "p95 ms", "max ms", "", "verdict"], rows))
+            f"second.\n\n" + _report.table(["what", "n", "median ms", "p95 ms", "max ms", "detail", "verdict"], rows))
     return "\n\n".join(parts)
 
 
