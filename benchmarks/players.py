@@ -130,7 +130,9 @@ def main() -> None:
     if args.markdown:
         # The tables' headings sit one level down, under the page's own heading.
         body = re.sub(r"^## ", "### ", "\n".join(_LINES), flags=re.MULTILINE)
-        _report.write_markdown(args.markdown, "## The players", body, note=args.markdown_note)
+        title = ("## The Klondike players" if args.skip_kings_corner else
+                 "## The Kings Corner bots" if args.skip_klondike else "## The players")
+        _report.write_markdown(args.markdown, title, body, note=args.markdown_note)
 
 
 if __name__ == "__main__":
