@@ -1,0 +1,59 @@
+"""Limits on what a user can hand a command: endless or huge input files,
+state budgets beyond the solver's table, and a few inputs that used to get
+the wrong explanation. Each gets one line and exit 2, and no run is kept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardtable._files import MAX_LINE_BYTES, MAX_TEXT_BYTES, read_text
+from cardtable.errors import UsageError
+from tests.cli_helpers import run
+
+
+@pytest.fixture(autouse=True)
+def _own_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDTABLE_DATA", str(tmp_path / "data"))
+
+
+def _one_line_error(code: int, err: str, *words: str) -> None:
+    assert code == 2, err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    for word in words:
+        assert word in err, err
+
+
+@pytest.mark.parametrize("args", [
+    ("solve", "--deals", "/dev/zero"),
+    ("solve", "--file", "/dev/zero"),
+    ("hint", "/dev/zero"),
+    ("replay", "/dev/zero"),
+    ("play", "--file", "/dev/zero"),
+    ("kings-corner", "replay", "/dev/zero"),
+])
+def test_endless_input_is_refused_in_one_line(capsys: pytest.CaptureFixture[str], args: tuple[str, ...]) -> None:
+    code, _, err = run(capsys, *args)
+    _one_line_error(code, err, "/dev/zero", "longer than 1 MiB")
+
+
+def test_a_file_over_the_size_cap_is_refused(tmp_path: Path) -> None:
+    big = tmp_path / "big.txt"
+    with open(big, "wb") as handle:  # short lines, too many of them
+        handle.truncate(0)
+        line = b"x" * 1023 + b"\n"
+        handle.write(line * (MAX_TEXT_BYTES // len(line) + 1))
+    with pytest.raises(UsageError, match="longer than 64 MiB"):
+        read_text(big)
+
+
+def test_caps_hold_at_their_edges(tmp_path: Path) -> None:
+    """A line of exactly the cap reads; one byte more is refused, even split
+    across the chunks the reader reads."""
+    path = tmp_path / "edge.txt"
+    path.write_bytes(b"a\n" + b"y" * MAX_LINE_BYTES + b"\nb\n")
+    assert len(read_text(path)) == MAX_LINE_BYTES + 5
+    path.write_bytes(b"a\n" + b"y" * (MAX_LINE_BYTES + 1) + b"\n")
+    with pytest.raises(UsageError, match="line 2 is longer"):
+        read_text(path)
