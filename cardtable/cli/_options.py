@@ -126,8 +126,12 @@ def seconds(text: str) -> float:
     return _seconds(text, zero=False)
 
 
-#: ``--max-states``: a solver's state budget, 1 or more.
-max_states = whole_number(1, "--max-states")
+#: The solver's largest state budget, :data:`cardtable.solver.search.MAX_STATES`
+#: (not imported: this module stays light; a test holds the two equal).
+MAX_STATES = 10**11
+
+#: ``--max-states``: a solver's state budget, 1 to :data:`MAX_STATES`.
+max_states = whole_number(1, "--max-states", MAX_STATES)
 
 #: ``--resume``: a run id of the results store.
 run_id = whole_number(1, "--resume")

@@ -9,7 +9,11 @@ from pathlib import Path
 import pytest
 
 from cardtable._files import MAX_LINE_BYTES, MAX_TEXT_BYTES, read_text
+from cardtable.cli._options import MAX_STATES as CLI_MAX_STATES
 from cardtable.errors import UsageError
+from cardtable.klondike import KlondikeGame, KlondikeRecord, Position, Variant
+from cardtable.solver import solve, solve_batch
+from cardtable.solver.search import MAX_STATES, SolverError
 from tests.cli_helpers import run
 
 
@@ -57,3 +61,29 @@ def test_caps_hold_at_their_edges(tmp_path: Path) -> None:
     path.write_bytes(b"a\n" + b"y" * (MAX_LINE_BYTES + 1) + b"\n")
     with pytest.raises(UsageError, match="line 2 is longer"):
         read_text(path)
+
+
+@pytest.mark.parametrize("args", [
+    ("solve", "--seed", "1"),
+    ("solve", "--deals", "DEALS"),
+    ("study", "winnability", "--first-seed", "1", "--deals", "2"),
+    ("hint", "--peek", "RECORD"),
+])
+def test_a_state_budget_beyond_the_table_is_refused_before_any_run(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, args: tuple[str, ...]) -> None:
+    (tmp_path / "deals.txt").write_text("1\n2\n")
+    record = tmp_path / "record.txt"
+    record.write_text(str(KlondikeRecord.from_game(KlondikeGame(Position.from_seed(1), Variant()))))
+    given = [str(tmp_path / "deals.txt") if a == "DEALS" else str(record) if a == "RECORD" else a for a in args]
+    code, _, err = run(capsys, *given, "--max-states", str(10**12))
+    assert code == 2, err
+    assert "--max-states must be at most 100000000000" in err.splitlines()[-1], err
+    assert not (tmp_path / "data" / "results.sqlite").exists()
+
+
+def test_the_solver_refuses_such_a_budget_in_words() -> None:
+    assert CLI_MAX_STATES == MAX_STATES
+    for call in (lambda: solve(Position.from_seed(1), Variant(), max_states=MAX_STATES + 1),
+                 lambda: solve_batch([("1", Position.from_seed(1))], Variant(), max_states=10**12)):
+        with pytest.raises(SolverError, match="at most 100,000,000,000"):
+            call()
