@@ -87,3 +87,25 @@ def test_the_solver_refuses_such_a_budget_in_words() -> None:
                  lambda: solve_batch([("1", Position.from_seed(1))], Variant(), max_states=10**12)):
         with pytest.raises(SolverError, match="at most 100,000,000,000"):
             call()
+
+
+@pytest.mark.parametrize(("layout", "kind"), [("42", "number"), ("null", "null"), ('"hello"', "string"),
+                                              ("true", "boolean")])
+def test_a_json_scalar_is_not_a_layout(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                       layout: str, kind: str) -> None:
+    (tmp_path / "layout.json").write_text(layout + "\n")
+    code, _, err = run(capsys, "solve", "--file", str(tmp_path / "layout.json"))
+    _one_line_error(code, err, f"not a layout: a JSON {kind}")
+    assert "unknown card" not in err
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (("solve", "--seed", "9" * 5000), "seed is out of range: it must be at most 18446744073709551615"),
+    (("solve", "--seed", "-" + "9" * 5000), "seed is out of range: it must be at least 0"),
+    (("simulate", "--games", "9" * 5000), "--games is out of range: it must be at most 40 digits long"),
+])
+def test_a_huge_whole_number_is_out_of_range(capsys: pytest.CaptureFixture[str], args: tuple[str, ...],
+                                             says: str) -> None:
+    code, _, err = run(capsys, *args)
+    assert code == 2 and says in err.splitlines()[-1], err
+    assert "not a whole number" not in err and "must be a whole number" not in err
