@@ -109,3 +109,15 @@ def test_a_huge_whole_number_is_out_of_range(capsys: pytest.CaptureFixture[str],
     code, _, err = run(capsys, *args)
     assert code == 2 and says in err.splitlines()[-1], err
     assert "not a whole number" not in err and "must be a whole number" not in err
+
+
+@pytest.mark.parametrize("under", ["r.sqlite", "sub/r.sqlite"])
+def test_a_store_under_a_regular_file_is_explained(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                   under: str) -> None:
+    (tmp_path / "deals.txt").write_text("1\n")
+    (tmp_path / "afile").write_text("not a folder\n")
+    code, _, err = run(capsys, "solve", "--deals", str(tmp_path / "deals.txt"), "--max-states", "100",
+                       "--store", str(tmp_path / "afile" / under))
+    _one_line_error(code, err, f"{tmp_path / 'afile'} is a file, not a folder")
+    assert "Errno" not in err
+    assert (tmp_path / "afile").read_text() == "not a folder\n"
