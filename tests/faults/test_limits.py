@@ -121,3 +121,19 @@ def test_a_store_under_a_regular_file_is_explained(capsys: pytest.CaptureFixture
     _one_line_error(code, err, f"{tmp_path / 'afile'} is a file, not a folder")
     assert "Errno" not in err
     assert (tmp_path / "afile").read_text() == "not a folder\n"
+
+
+def test_a_plot_in_an_unknown_format_is_refused_before_any_game(capsys: pytest.CaptureFixture[str],
+                                                                tmp_path: Path) -> None:
+    code, out, err = run(capsys, "simulate", "--games", "2", "--record", "0", "--plot", str(tmp_path / "x.xyz"))
+    _one_line_error(code, err, "cannot draw a .xyz picture", ".png", ".svg", ".pdf")
+    assert out == "" and not (tmp_path / "x.xyz").exists()
+    assert not (tmp_path / "data" / "results.sqlite").exists()
+
+
+def test_a_plot_is_written_in_the_format_its_extension_names(capsys: pytest.CaptureFixture[str],
+                                                             tmp_path: Path) -> None:
+    code, _, err = run(capsys, "simulate", "--games", "2", "--record", "0", "--no-store",
+                       "--plot", str(tmp_path / "x.SVG"))
+    assert code == 0, err
+    assert (tmp_path / "x.SVG").read_bytes().startswith(b"<?xml")
