@@ -4,9 +4,12 @@ the wrong explanation. Each gets one line and exit 2, and no run is kept."""
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
+from cli_helpers import run
+from test_signals import _interrupt, _start, _store_rows, _wait_for
 
 from cardtable._files import MAX_LINE_BYTES, MAX_TEXT_BYTES, read_text
 from cardtable.cli._options import MAX_STATES as CLI_MAX_STATES
@@ -14,7 +17,6 @@ from cardtable.errors import UsageError
 from cardtable.klondike import KlondikeGame, KlondikeRecord, Position, Variant
 from cardtable.solver import solve, solve_batch
 from cardtable.solver.search import MAX_STATES, SolverError
-from tests.cli_helpers import run
 
 
 @pytest.fixture(autouse=True)
@@ -137,3 +139,34 @@ def test_a_plot_is_written_in_the_format_its_extension_names(capsys: pytest.Capt
                        "--plot", str(tmp_path / "x.SVG"))
     assert code == 0, err
     assert (tmp_path / "x.SVG").read_bytes().startswith(b"<?xml")
+
+
+def _resident_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError(f"no VmRSS for process {pid}")
+
+
+@pytest.mark.parametrize(("args", "kept"), [
+    (("simulate", "--no-fast", "--record", "0", "--no-progress"), "games that finished"),
+    (("kings-corner", "match", "--quiet", "--json"), "hands played"),
+])
+def test_a_billion_games_start_at_once_in_little_memory(tmp_path: Path, args: tuple[str, ...], kept: str) -> None:
+    """The blocks of a run are made as they are needed: a billion games (the
+    engine's blocks of 50) start at once, stay small, and SIGTERM after the
+    first stored block keeps it."""
+    process = _start(tmp_path, *args, "--games", str(10**9), "--workers", "1")
+    try:
+        _wait_for(lambda: any(played > 0 for _, _, played in _store_rows(tmp_path)), timeout=60)
+        resident = _resident_mib(process.pid)
+    except BaseException:
+        process.kill()
+        process.communicate()
+        raise
+    _, stderr = _interrupt(process, signal.SIGTERM)
+    assert process.returncode == 143, stderr
+    assert f"of 1,000,000,000 {kept}" in stderr, stderr
+    [(_, status, played)] = _store_rows(tmp_path)
+    assert status == "interrupted" and played > 0
+    assert resident < 400, f"{resident:.0f} MiB resident after the first block"
