@@ -369,6 +369,10 @@ def catalogue(f: dict[str, Path], tmp: Path) -> list[Case]:
         r"folder|directory")
     add("simulate --plot missing folder", ["simulate", "--games", "2", "--no-store", "--plot",
                                            str(tmp / "nope" / "x.png")], r"nope|folder")
+    add("simulate --plot x.xyz", ["simulate", "--games", "2", "--no-store", "--plot", str(tmp / "x.xyz")],
+        r"cannot draw a \.xyz picture")
+    add("simulate --store under a file", ["simulate", "--games", "2", "--store", str(f["deal.txt"] / "s.sqlite")],
+        "is a file, not a folder")
     add("simulate --plot under a file", ["simulate", "--games", "2", "--no-store", "--plot",
                                          str(f["deal.txt"] / "x.png")], r"deal.txt|not a folder|directory")
     add("simulate --store garbage", ["simulate", "--games", "2", "--store", p["store-garbage.sqlite"]],
@@ -408,8 +412,12 @@ def catalogue(f: dict[str, Path], tmp: Path) -> list[Case]:
     for value, expect in (("-1", r"-1|timeout"), ("abc", "abc"), ("0", r"timeout|0"), ("inf", r"inf|timeout"),
                           ("nan", r"nan|timeout"), ("1e999", r"1e999|timeout")):
         add(f"solve --timeout {value}", ["solve", "--seed", "1", "--timeout", value], expect)
-    for value, expect in (("0", r"max-states|at least"), ("-4", r"-4|max-states"), ("x", "x")):
+    for value, expect in (("0", r"max-states|at least"), ("-4", r"-4|max-states"), ("x", "x"),
+                          (str(10**12), "at most 100000000000")):
         add(f"solve --max-states {value}", ["solve", "--seed", "1", "--max-states", value], expect)
+    add("solve --seed of 5000 digits", ["solve", "--seed", "9" * 5000], "out of range")
+    for args in (["solve", "--deals"], ["solve", "--file"], ["replay"], ["hint"]):
+        add(f"{' '.join(args)} /dev/zero", [*args, "/dev/zero"], "longer than 1 MiB")
     for name in ("deal-twice.txt", "pysol-no-talon.txt", "solvitaire-truncated.json", "record-illegal.txt",
                  "binary.bin", "empty.txt", "record-huge-int.json"):
         expect = bad_layouts.get(name, (None, bad_records.get(name)))[1] or "."

@@ -9,19 +9,21 @@ does not exist) are :class:`~cardtable.errors.UsageError`\\ s or
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import stat
 import sys
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TextIO
+from typing import IO, TextIO
 
 from cardtable.errors import UsageError
 from cardtable.klondike.formats import read_deals
 from cardtable.klondike.position import Position
 
-__all__ = ["AtomicWriter", "atomic_write_bytes", "atomic_write_text", "check_output", "check_outputs",
+__all__ = ["MAX_LINE_BYTES", "MAX_TEXT_BYTES", "AtomicWriter",
+           "atomic_write_bytes", "atomic_write_text", "check_output", "check_outputs",
            "read_deals_file", "read_text"]
 
 
@@ -205,25 +207,73 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
         raise
 
 
+#: The largest file :func:`read_text` reads: far above any deals file, record
+#: or layout (a million deals take about 30 MiB), far below what would
+#: exhaust memory, so endless input (``/dev/zero``) is refused at once.
+MAX_TEXT_BYTES = 64 * 1024 * 1024
+
+#: The longest line :func:`read_text` reads, in bytes: a line of a record or
+#: layout is a few hundred bytes, a one-line JSON record some hundred KiB.
+MAX_LINE_BYTES = 1024 * 1024
+
+
+def _read_capped(handle: IO[bytes], name: str) -> bytes:
+    """All of ``handle``, refused past :data:`MAX_TEXT_BYTES` in all or
+    :data:`MAX_LINE_BYTES` in one line. Read in chunks of at most one line's
+    cap, so only a line that spans chunks can be too long."""
+    chunks: list[bytes] = []
+    total = newlines = run = 0  # run: the bytes of the line still open
+    while chunk := handle.read(MAX_LINE_BYTES):
+        first = chunk.find(b"\n")
+        run += len(chunk) if first < 0 else first
+        if run > MAX_LINE_BYTES:
+            raise UsageError(f"{name}: line {newlines + 1} is longer than {MAX_LINE_BYTES // 1024 // 1024} MiB; "
+                             f"not a cardtable text file")
+        if first >= 0:
+            run = len(chunk) - chunk.rfind(b"\n") - 1
+            newlines += chunk.count(b"\n")
+        total += len(chunk)
+        if total > MAX_TEXT_BYTES:
+            raise UsageError(f"{name}: longer than {MAX_TEXT_BYTES // 1024 // 1024} MiB; not a cardtable text file")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def read_text(path: str | os.PathLike[str]) -> str:
     """Read a UTF-8 text file; ``-`` reads standard input. A byte-order mark
-    is dropped and CRLF line endings read as plain ones. Errors name the file.
+    is dropped and CRLF line endings read as plain ones. Errors name the file;
+    a file over :data:`MAX_TEXT_BYTES`, or with a line over
+    :data:`MAX_LINE_BYTES`, is refused.
 
     >>> read_text("/no/such/file")
     Traceback (most recent call last):
     ...
     cardtable.errors.UsageError: /no/such/file: no such file
+    >>> read_text("/dev/zero")
+    Traceback (most recent call last):
+    ...
+    cardtable.errors.UsageError: /dev/zero: line 1 is longer than 1 MiB; not a cardtable text file
     """
     if str(path) == "-":
-        return sys.stdin.read().removeprefix("\ufeff").replace("\r\n", "\n")
+        binary = getattr(sys.stdin, "buffer", None)
+        if binary is None:  # a text stream put in place of stdin (tests, embedding)
+            data = _read_capped(io.BytesIO(sys.stdin.read(MAX_TEXT_BYTES + 1).encode()), "standard input")
+        else:
+            data = _read_capped(binary, "standard input")
+        name = "standard input"
+    else:
+        name = str(path)
+        try:
+            with open(path, "rb") as handle:
+                data = _read_capped(handle, name)
+        except FileNotFoundError:
+            raise UsageError(f"{path}: no such file") from None
+        except IsADirectoryError:
+            raise UsageError(f"{path}: is a directory, not a file") from None
     try:
-        return Path(path).read_bytes().decode("utf-8-sig").replace("\r\n", "\n")
+        return data.decode("utf-8-sig").replace("\r\n", "\n")
     except UnicodeDecodeError:
-        raise UsageError(f"{path}: not a UTF-8 text file") from None
-    except FileNotFoundError:
-        raise UsageError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise UsageError(f"{path}: is a directory, not a file") from None
+        raise UsageError(f"{name}: not a UTF-8 text file") from None
 
 
 class AtomicWriter:

@@ -138,7 +138,7 @@ def test_a_closed_pipe_is_quiet() -> None:
     (["kings-corner", "play", "--delay", "inf"], "finite number of seconds"),
     (["kings-corner", "play", "--delay", "-1"], "finite number of seconds"),
     (["deal", "--seed", "18446744073709551616"], "seed must be at most 18446744073709551615"),
-    (["deal", "--seed", "1" * 5000], "seed must be a whole number"),
+    (["deal", "--seed", "1" * 5000], "seed is out of range: it must be at most 18446744073709551615"),
     (["simulate", "--seed", "18446744073709551610", "--games", "20", "--no-store"], "run past the largest seed"),
 ])
 def test_numbers_out_of_range_are_refused_in_one_line(argv: list[str], message: str,

@@ -59,6 +59,10 @@ __all__ = [
 # ----- argparse types ------------------------------------------------------------------------------
 
 
+#: The most digits a whole-number argument may have (leading zeros aside).
+_MOST_DIGITS = 40
+
+
 def whole_number(minimum: int = 0, what: str = "a whole number", maximum: int | None = None,
                  ) -> Callable[[str], int]:
     """An argparse type: an integer of at least ``minimum`` (and at most
@@ -71,8 +75,13 @@ def whole_number(minimum: int = 0, what: str = "a whole number", maximum: int | 
     def parse(text: str) -> int:
         text = text.strip(" \t")  # spaces around a number are fine; control characters are not
         digits = text[1:] if text[:1] in ("+", "-") else text
-        if not digits.isascii() or not digits.isdigit() or len(digits) > 40:
+        if not digits.isascii() or not digits.isdigit():
             raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {text[:50]!r}")
+        if len(digits.lstrip("0")) > _MOST_DIGITS:  # a whole number, too long to be meant (or to convert quickly)
+            bound = (f"at least {minimum}" if text[:1] == "-" else
+                     f"at most {maximum}" if maximum is not None else f"at most {_MOST_DIGITS} digits long")
+            raise argparse.ArgumentTypeError(f"{what} is out of range: it must be {bound}, "
+                                             f"not a {len(digits.lstrip('0'))}-digit number")
         value = int(text)
         if value < minimum:
             raise argparse.ArgumentTypeError(f"{what} must be at least {minimum}, not {value}")
@@ -126,8 +135,12 @@ def seconds(text: str) -> float:
     return _seconds(text, zero=False)
 
 
-#: ``--max-states``: a solver's state budget, 1 or more.
-max_states = whole_number(1, "--max-states")
+#: The solver's largest state budget, :data:`cardtable.solver.search.MAX_STATES`
+#: (not imported: this module stays light; a test holds the two equal).
+MAX_STATES = 10**11
+
+#: ``--max-states``: a solver's state budget, 1 to :data:`MAX_STATES`.
+max_states = whole_number(1, "--max-states", MAX_STATES)
 
 #: ``--resume``: a run id of the results store.
 run_id = whole_number(1, "--resume")

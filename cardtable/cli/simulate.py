@@ -84,7 +84,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="print the complete record of the first K games (default 2; 0 for none)")
     p.add_argument("--output", metavar="FILE.jsonl", help="one JSON object per game")
     p.add_argument("--plot", metavar="FILE.png", help="draw foundation cards per game, and the running net winnings "
-                   "(Vegas), mean points (standard scoring) or win rate")
+                   "(Vegas), mean points (standard scoring) or win rate; in the format the file's extension names "
+                   "(.png, .svg, .pdf, ...; PNG without one)")
     p.add_argument("--json", action="store_true", help="the summary as JSON on stdout")
     p.add_argument("--store", metavar="PATH", help="results store (default: the per-user data directory)")
     p.add_argument("--no-store", action="store_true", help="do not keep this run in the results store")
@@ -208,6 +209,23 @@ def _check_outputs(args: argparse.Namespace) -> None:
     """The outputs can be written, and none is the deals file, the store or the other output."""
     check_outputs({"--output": args.output, "--plot": args.plot},
                   {"--deals": args.deals, "--store": None if args.no_store else store_path(args)})
+    if args.plot:
+        _plot_format(args.plot)
+
+
+def _plot_format(path: str) -> str:
+    """The picture format ``--plot`` names by its extension (PNG when it
+    has none), or a one-line refusal listing the formats that can be written."""
+    suffix = os.path.splitext(path)[1].lower().removeprefix(".")
+    if suffix in ("", "png"):
+        return "png"  # without importing matplotlib
+    from cardtable.sim.plot import picture_formats
+
+    formats = picture_formats()
+    if suffix not in formats:
+        raise UsageError(f"--plot {path}: cannot draw a .{suffix} picture; name a file ending in one of "
+                         f"{', '.join('.' + f for f in formats)}")
+    return suffix
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
@@ -339,10 +357,10 @@ def _report(args: argparse.Namespace, spec: RunSpec, count: int, workers: int, r
                 **(summary.to_dict() if summary else {"games": 0})}
         print(json.dumps(data, indent=1))
     if args.plot and results:
-        from cardtable.sim.plot import plot_png
+        from cardtable.sim.plot import plot_picture
 
         title = f"{strategy} on {variant.name}, {len(results):,} games"
-        atomic_write_bytes(args.plot, plot_png(results, title=title))
+        atomic_write_bytes(args.plot, plot_picture(results, file_format=_plot_format(args.plot), title=title))
         if not args.json:
             print(f"plot written to {args.plot}")
 

@@ -99,7 +99,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="peek: the solver's verdict with every card known (the next move of a winning line)")
     p.add_argument("--samples", type=whole_number(1), default=None, metavar="N",
                    help="the expert's guessed deals (default 96)")
-    p.add_argument("--max-states", type=whole_number(1), default=None, metavar="N",
+    p.add_argument("--max-states", type=max_states, default=None, metavar="N",
                    help="state budget: of the search of each guess (default 50,000), or of the peek's search")
     p.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
                    help="time bound: the expert falls back to a quick greedy move when it runs out "

@@ -309,7 +309,27 @@ def read_layout(text: str) -> Position:
         return Position.parse(text.removeprefix("\ufeff").strip())
     if kind == "record":
         raise DealError("this is a game record, not a layout")
+    _refuse_json_scalar(text)
     return Position.from_deal(text.removeprefix("\ufeff"))
+
+
+def _refuse_json_scalar(text: str) -> None:
+    """Refuse a JSON number, string, true, false or null, which no deal
+    string is (no card is written as JSON), as not a layout.
+
+    >>> _refuse_json_scalar('"hello"')  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cardtable.klondike.position.DealError: not a layout: a JSON string ('"hello"'); give a deal string, ...
+    """
+    try:
+        value = json.loads(text.removeprefix("\ufeff"))
+    except ValueError:
+        return
+    kind = {bool: "boolean", type(None): "null", str: "string", int: "number", float: "number"}.get(
+        type(value), "value")
+    raise DealError(f"not a layout: a JSON {kind} ({clip(text.strip())}); "
+                    f"give a deal string, a position, a PySol board or Solvitaire JSON")
 
 
 def write_layout(position: Position, fmt: str) -> str:

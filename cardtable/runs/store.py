@@ -88,6 +88,7 @@ Versions
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
@@ -419,6 +420,17 @@ class RunInfo:
     summary: dict[str, object] | None
 
 
+def _os_reason(error: OSError, path: Path) -> str:
+    """Why ``error`` stopped work on the store at ``path``, in words: a
+    folder on its way that is a regular file is named, not left as raw
+    ``[Errno 17]``/``[Errno 20]`` text."""
+    if error.errno in (errno.EEXIST, errno.ENOTDIR):
+        for folder in reversed(path.parents):
+            if folder.exists() and not folder.is_dir():
+                return f"{folder} is a file, not a folder"
+    return (error.strerror or str(error)).lower()
+
+
 class ResultsStore:
     """A SQLite file of runs and their units, and of the other records.
 
@@ -562,7 +574,9 @@ class ResultsStore:
         """Turn SQLite's errors into a :class:`StoreError` naming the file."""
         try:
             yield
-        except (sqlite3.Error, OSError, json.JSONDecodeError) as error:
+        except OSError as error:
+            raise StoreError(f"{self.path}: cannot {action}: {_os_reason(error, self.path)}") from None
+        except (sqlite3.Error, json.JSONDecodeError) as error:
             raise StoreError(f"{self.path}: cannot {action}: {error}") from None
 
     @property

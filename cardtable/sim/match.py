@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
+from itertools import islice
 from typing import Any
 
 from cardtable.bots import Resolver
@@ -154,13 +155,12 @@ def run_hands(
         raise TableError(f"the number of games must be positive, not {games}")
     executor = executor or LocalExecutor(max(1, workers or os.cpu_count() or 1))
     workers = max(1, int(getattr(executor, "workers", workers or 1)))
-    finished = {result.index for result in done}
-    todo = [index for index in range(games) if index not in finished]
+    finished = {result.index for result in done if 0 <= result.index < games}
     # Small blocks on one worker keep the progress steady; on many, a few
     # blocks per worker keep them all busy to the end.
-    left = len(todo)
+    left = games - len(finished)
     chunk = max(1, min(200, left // (workers * 8))) if workers > 1 else max(1, min(50, left // 100))
-    blocks = [_indices(todo[start:start + chunk]) for start in range(0, left, chunk)]
+    blocks = _blocks(range(games), finished, chunk)
     results: list[HandResult] = [result for result in done if result.index < games]
     for played in executor.map(partial(_play_range, names, seed, RESOLVERS.portable()), blocks):
         results.extend(played)
@@ -172,9 +172,16 @@ def run_hands(
     return results
 
 
-def _indices(hands: list[int]) -> Sequence[int]:
-    """A block of hand indices: a range when they follow on (cheap to send)."""
-    return range(hands[0], hands[-1] + 1) if hands[-1] - hands[0] == len(hands) - 1 else hands
+def _blocks(hands: range, finished: set[int], chunk: int) -> Iterator[Sequence[int]]:
+    """The hands not ``finished`` in blocks of ``chunk``, made as they are
+    asked for (a match of a billion hands starts at once); a block of hands
+    that follow on is a range (cheap to send)."""
+    if not finished:
+        yield from (hands[start:start + chunk] for start in range(0, len(hands), chunk))
+        return
+    pending = (index for index in hands if index not in finished)
+    while block := list(islice(pending, chunk)):
+        yield range(block[0], block[-1] + 1) if block[-1] - block[0] == len(block) - 1 else block
 
 
 #: The Wilson score interval (shared with the rest of cardtable).

@@ -8,11 +8,40 @@ from collections.abc import Sequence
 
 from cardtable.sim.runner import GameResult, Results
 
-__all__ = ["plot_png"]
+__all__ = ["picture_formats", "plot_picture", "plot_png"]
+
+#: Formats matplotlib lists but cannot write here: PGF needs a LaTeX install.
+_UNWRITABLE = frozenset({"pgf"})
+
+
+def picture_formats() -> list[str]:
+    """The formats :func:`plot_picture` writes, as file extensions without
+    the dot (matplotlib's own list, less those needing other programs).
+
+    >>> {"png", "svg", "pdf"} <= set(picture_formats())
+    True
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    return sorted(set(FigureCanvasAgg.get_supported_filetypes()) - _UNWRITABLE)
 
 
 def plot_png(results: Sequence[GameResult], *, title: str = "", scoring: str | None = None) -> bytes:
-    """A PNG picture of finished games, in two panels: how many games ended
+    """A PNG picture of finished games: :func:`plot_picture` in PNG.
+
+    >>> from cardtable.klondike import Variant
+    >>> from cardtable.sim.runner import RunSpec, run_games
+    >>> results = run_games(RunSpec("greedy", Variant.preset("draw1"), seed=1), 5, workers=1)
+    >>> plot_png(results, title="five games")[:8]
+    b'\\x89PNG\\r\\n\\x1a\\n'
+    """
+    return plot_picture(results, title=title, scoring=scoring)
+
+
+def plot_picture(results: Sequence[GameResult], *, file_format: str = "png", title: str = "",
+                 scoring: str | None = None) -> bytes:
+    """A picture of finished games in ``file_format`` (one of
+    :func:`picture_formats`), in two panels: how many games ended
     with each number of foundation cards, and game by game the running net
     winnings (Vegas scoring), the running mean points (standard scoring) or
     the running win rate (no scoring). ``scoring`` defaults to the results'
@@ -21,9 +50,11 @@ def plot_png(results: Sequence[GameResult], *, title: str = "", scoring: str | N
     >>> from cardtable.klondike import Variant
     >>> from cardtable.sim.runner import RunSpec, run_games
     >>> results = run_games(RunSpec("greedy", Variant.preset("draw1"), seed=1), 5, workers=1)
-    >>> plot_png(results, title="five games")[:8]
-    b'\\x89PNG\\r\\n\\x1a\\n'
+    >>> plot_picture(results, file_format="svg")[:5]
+    b'<?xml'
     """
+    if file_format not in picture_formats():
+        raise ValueError(f"cannot draw a {file_format!r} picture; formats: {', '.join(picture_formats())}")
     import matplotlib
 
     matplotlib.use("Agg")
@@ -60,6 +91,6 @@ def plot_png(results: Sequence[GameResult], *, title: str = "", scoring: str | N
         fig.suptitle(title)
     fig.tight_layout()
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=110)
+    fig.savefig(buffer, format=file_format, dpi=110)
     plt.close(fig)
     return buffer.getvalue()

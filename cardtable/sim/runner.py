@@ -13,10 +13,10 @@ every game shares, unless the compiled kernel plays it (:func:`uses_kernel`).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from itertools import pairwise
+from itertools import islice, pairwise
 from typing import TYPE_CHECKING, Any, overload
 
 from cardtable.bots import Resolver
@@ -308,15 +308,18 @@ def _play_block(spec: RunSpec, fast: bool, resolvers: tuple[Resolver[KlondikeBot
     return Batch.of(results, spec.keep_moves, spec.keep_moves or starts is not None)
 
 
-def _blocks(spec: RunSpec, games: Sequence[int], size: int) -> list[_Block]:
-    """``games`` cut into blocks of ``size``; a block of consecutive indices
+def _blocks(spec: RunSpec, games: Iterable[int], size: int) -> Iterator[_Block]:
+    """``games`` cut into blocks of ``size``, made as they are asked for (a
+    run of a billion games starts at once); a block of consecutive indices
     travels as a range."""
-    blocks: list[_Block] = []
-    for first in range(0, len(games), size):
-        part = games[first:first + size]
+    if isinstance(games, range):
+        parts: Iterator[Sequence[int]] = (games[first:first + size] for first in range(0, len(games), size))
+    else:
+        pending = iter(games)
+        parts = iter(lambda: list(islice(pending, size)), [])
+    for part in parts:
         indices: Sequence[int] = range(part[0], part[-1] + 1) if part[-1] - part[0] == len(part) - 1 else list(part)
-        blocks.append((indices, None if spec.deals is None else [spec.deals[i] for i in indices]))
-    return blocks
+        yield indices, None if spec.deals is None else [spec.deals[i] for i in indices]
 
 
 #: Games a block holds unless told: enough work that handing it out (to a
@@ -363,7 +366,7 @@ def run_games(
     task = partial(_play_block, replace(spec, deals=None), fast, RESOLVERS.portable())
     batches: list[Batch] = [done] if done is not None and len(done) else []
     finished = set(done.indices) if done is not None else set()
-    missing = [i for i in range(count) if i not in finished] if finished else range(count)
+    missing = (i for i in range(count) if i not in finished) if finished else range(count)
     stream = executor.map(task, _blocks(spec, missing, size))
     try:
         for batch in stream:

@@ -33,7 +33,7 @@ from typing import Any
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
 from cardtable.runs.executor import Executor, LocalExecutor
-from cardtable.solver.search import solve
+from cardtable.solver.search import check_budget, solve
 from cardtable.stats import wilson
 
 __all__ = ["CLUSTER_CHUNK", "SolveSummary", "from_store_row", "solve_batch", "store_row", "summarize_solves"]
@@ -90,6 +90,8 @@ def solve_batch(
         chunk = 1 if isinstance(executor, LocalExecutor) else CLUSTER_CHUNK
     if chunk < 1:
         raise ValueError(f"chunk must be at least 1, not {chunk}")
+    if max_states is not None:
+        check_budget(max_states)  # before any worker starts
     rows = dict(done or {})
     todo = [index for index in range(len(deals)) if index not in rows]
     units = [[(index, deals[index]) for index in todo[first:first + chunk]] for first in range(0, len(todo), chunk)]

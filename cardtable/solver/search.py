@@ -34,8 +34,8 @@ from cardtable.klondike.variant import Variant
 from cardtable.solver import _ccore
 from cardtable.solver._state import HOME_FLAG, LOC_FOUNDATION, SRC_TALON, params, state_bytes, unpack
 
-__all__ = ["DEFAULT_MAX_STATES", "TIMED_MAX_STATES", "SearchSchedule", "SolveResult", "SolverError", "line_moves",
-           "relaxation", "search_line", "solve"]
+__all__ = ["DEFAULT_MAX_STATES", "MAX_STATES", "TIMED_MAX_STATES", "SearchSchedule", "SolveResult", "SolverError",
+           "check_budget", "line_moves", "relaxation", "search_line", "solve"]
 
 #: The state budget when neither a budget nor a time limit is given (the
 #: answer is then the same on any machine; it bounds memory too: see :func:`solve`).
@@ -43,6 +43,10 @@ DEFAULT_MAX_STATES = 20_000_000
 #: The state budget when a time limit is given but no budget: the clock
 #: governs, and this only caps memory, at about 2 GiB (see :func:`solve`).
 TIMED_MAX_STATES = 40_000_000
+#: The largest state budget a search takes: its table of seen states grows
+#: to at most 2**40 slots (kept under 3/4 full), and at some 40 bytes a state
+#: a budget this large already asks for terabytes.
+MAX_STATES = 10**11
 
 Result = Literal["won", "unwinnable", "unknown"]
 
@@ -135,6 +139,20 @@ def relaxation(variant: Variant) -> Variant | None:
     if variant.draw == 1 and variant.passes is None:
         return None
     return variant.replace(draw=1, passes=None)
+
+
+def check_budget(max_states: int) -> None:
+    """Refuse a state budget below 1 or above :data:`MAX_STATES`, in words.
+
+    >>> check_budget(10**12)
+    Traceback (most recent call last):
+    ...
+    cardtable.errors.SolverError: the state budget must be at most 100,000,000,000 (MAX_STATES), not 1,000,000,000,000
+    """
+    if max_states < 1:
+        raise SolverError(f"the state budget must be at least 1, not {max_states}")
+    if max_states > MAX_STATES:
+        raise SolverError(f"the state budget must be at most {MAX_STATES:,} (MAX_STATES), not {max_states:,}")
 
 
 def _table_bits(max_states: int) -> int:
@@ -330,8 +348,7 @@ class SearchSchedule:
         self.began = time.perf_counter()
         #: The total state budget of every search together.
         self.budget = default_max_states(timeout) if max_states is None else max_states
-        if self.budget < 1:
-            raise SolverError(f"the state budget must be at least 1, not {self.budget}")
+        check_budget(self.budget)
         if timeout is not None and timeout <= 0:
             raise SolverError(f"the timeout must be positive, not {timeout}")
         self.position = position
@@ -539,8 +556,7 @@ def search_line(game: KlondikeGame, max_states: int) -> list[int] | None:
     ``max_states`` states, or None when it finds none (lost, or out of
     budget). For many small searches, such as a player's guessed deals:
     :func:`line_moves` turns the codes into moves."""
-    if max_states < 1:
-        raise SolverError(f"the state budget must be at least 1, not {max_states}")
+    check_budget(max_states)
     bits = _table_bits(max_states)
     core = _ccore.Search(state_bytes(game), params(game.variant), bits, min(bits, _START_BITS))
     return list(core.path()) if core.run(max_states) == _ccore.WON else None
