@@ -653,3 +653,41 @@ def test_the_statistics_page_shows_this_variant_first(tmp_path: Path) -> None:
         assert row[:4] == ["draw1", "1", "1", "100%"] and row[-1] == "5"
 
     drive(new_app(tmp_path, KlondikeGame(position, Variant.preset("draw1")), stats_path=store), script)
+
+
+def test_the_clock_starts_at_the_first_move_and_is_autosaved(tmp_path: Path) -> None:
+    saved = tmp_path / "auto.txt"
+
+    def saved_seconds() -> float:
+        return autosave.saved_seconds(KlondikeRecord.parse(saved.read_text()))
+
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await asyncio.sleep(0.6)  # looking at the deal is not playing it
+        await pilot.press("d")
+        assert saved_seconds() < 0.5
+        await asyncio.sleep(0.4)
+        await pilot.press("d")
+        assert 0.4 <= saved_seconds() < 5
+
+    drive(new_app(tmp_path), script)
+
+
+def test_a_restored_game_keeps_its_time_and_its_carried_balance(captured: list[KlondikeApp],
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    variant = Variant.preset("vegas3")
+    game = KlondikeGame.from_seed(7, variant)
+    game.play(Move.parse("7>F"))
+    game.play(DRAW)
+    autosave.save(autosave.autosave_path(), game, {"Seed": "7", autosave.TIME_HEADER: "125.0",
+                                                   autosave.CUMULATIVE_HEADER: "yes"})
+    autosave.write_balances(autosave.balance_path(), {variant.label: 100})
+    assert run(capsys, "play")[0] == 0  # no --cumulative: the autosave remembers it
+
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        line = str(app.query_one("#status").render())
+        assert "Time 2:05" in line and "Balance $53 (game -$47)" in line
+        await asyncio.sleep(1.1)
+        assert "Time 2:05" in str(app.query_one("#status").render())  # the clock waits for a move
+
+    drive(captured[0], script)
+    assert 125 <= autosave.saved_seconds(KlondikeRecord.parse(autosave.autosave_path().read_text())) < 130
