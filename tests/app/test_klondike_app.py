@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import run
 from klondike_helpers import layout
+from textual.containers import Vertical
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, Label, Select
 
@@ -25,7 +26,7 @@ from cardtable.app.advisor import VERDICT_MAX_STATES
 from cardtable.app.klondike import HELP, KlondikeApp
 from cardtable.app.new_game import NewGameScreen
 from cardtable.app.table import Spot, TableView
-from cardtable.cards import Card, Suit
+from cardtable.cards import MAX_SEED, Card, Suit
 from cardtable.klondike import DRAW, FOUNDATION, STOCK, KlondikeGame, KlondikeRecord, Move, Position, Variant
 from cardtable.klondike.narrate import describe_move
 from cardtable.solver import solve, winnable_deal
@@ -212,6 +213,22 @@ def test_new_game_refuses_a_deal_number_that_is_not_one(tmp_path: Path, typed: s
         assert app.screen is dialog and "must be a whole number from 0 to" in str(
             dialog.query_one("#error", Label).render())
         assert app.seed == 7
+
+    drive(new_app(tmp_path), script)
+
+
+def test_the_new_game_error_is_shown_whole_at_80x24(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("n")
+        dialog = app.screen
+        assert isinstance(dialog, NewGameScreen)
+        dialog.query_one("#number", Input).value = "99999999999999999999"
+        await pilot.click("#deal")
+        error = dialog.query_one("#error", Label)
+        shown = " ".join(strip.text.strip() for strip in error.render_lines(error.content_region.reset_offset))
+        assert shown == f"The deal number must be a whole number from 0 to {MAX_SEED}."
+        box = dialog.query_one(Vertical)  # the error lies inside the box's border, on the screen
+        assert box.content_region.contains_region(error.region) and app.screen.region.contains_region(box.region)
 
     drive(new_app(tmp_path), script)
 
