@@ -261,6 +261,25 @@ class KlondikeApp(App[None]):
     def on_table_view_clicked(self, event: TableView.Clicked) -> None:
         self._choose(event.spot, event.clicks)
 
+    def on_table_view_dragged(self, event: TableView.Dragged) -> None:
+        """A drag moves the cards pressed on (that card and those on it) to
+        where they are released, when that is a move; else nothing moves."""
+        self.held = None
+        if event.source.place == STOCK:
+            self.message = "The stock is not dragged: click it to draw."
+            return
+        held = pick_up(self.game, event.source)
+        if isinstance(held, str):
+            self.message = held
+            return
+        move = put_down(self.game, held, event.target) if event.target is not None else None
+        if move is None:
+            self.message = "Put back."
+        elif isinstance(move, str):
+            self.message = move
+        else:
+            self.play(move)
+
     def _choose(self, spot: Spot, clicks: int = 1) -> None:
         """A click (or space at the cursor) on ``spot``: pick up there, or
         put down what is held; a double click sends the card home."""

@@ -468,6 +468,51 @@ def test_click_a_card_then_where_it_goes(tmp_path: Path) -> None:
     drive(new_app(tmp_path), script)
 
 
+async def drag(pilot: Pilot[None], app: KlondikeApp, source: Spot, target: Spot) -> None:
+    start, end = app.table.spot_position(source), app.table.spot_position(target)
+    assert start is not None and end is not None
+    await pilot.mouse_down(TableView, offset=start)
+    await pilot.mouse_up(TableView, offset=end)  # Textual follows it with a click at the release point
+    await pilot.pause()
+
+
+def test_a_drag_moves_the_card_pressed_on_to_where_it_is_released(tmp_path: Path) -> None:
+    # Seed 7: the 7 of spades tops pile 4, the 8 of diamonds pile 6.
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await drag(pilot, app, Spot(3, len(app.game.tableau[3]) - 1), Spot(5, len(app.game.tableau[5]) - 1))
+        assert app.game.moves == [Move.parse("4>6")] and app.held is None
+        assert app.game.top(5) == Card.parse("7s")
+
+    drive(new_app(tmp_path), script)
+
+
+def test_a_drag_from_inside_a_run_moves_the_run(tmp_path: Path) -> None:
+    position = layout(["Ks | 9c 8h 7s", "Td"])
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await drag(pilot, app, Spot(0, 1), Spot(1, 0))  # pressed on the 9, released on the ten
+        assert app.game.moves == [Move.parse("1>2:3")] and list(app.game.tableau[1]) == list(
+            Card.parse(c) for c in ("Td", "9c", "8h", "7s"))
+
+    drive(new_app(tmp_path, KlondikeGame(position, Variant.preset("draw1"))), script)
+
+
+def test_a_drag_that_is_no_move_moves_nothing_and_picks_nothing_up(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        before = app.game.position()
+        # The 7 of spades cannot go on pile 1's top card: nothing moves, the card released on is not picked up.
+        await drag(pilot, app, Spot(3, len(app.game.tableau[3]) - 1), Spot(0, len(app.game.tableau[0]) - 1))
+        assert app.game.position() == before and not app.game.moves and app.held is None
+        assert "cannot go on" in message(app)
+        await drag(pilot, app, Spot(3, len(app.game.tableau[3]) - 1), Spot(3, len(app.game.tableau[3]) - 2))
+        assert app.game.position() == before and app.held is None  # face down: nothing to pick up
+        await drag(pilot, app, Spot(STOCK), Spot(6, len(app.game.tableau[6]) - 1))
+        assert not app.game.moves and app.held is None and "click it to draw" in message(app)
+        await click(pilot, app, Spot(3, len(app.game.tableau[3]) - 1))  # a click still picks up
+        assert app.held is not None
+
+    drive(new_app(tmp_path), script)
+
+
 def test_a_double_click_sends_a_card_home(tmp_path: Path) -> None:
     async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
         await click(pilot, app, Spot(6, 6), times=2)
