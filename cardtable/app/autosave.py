@@ -3,7 +3,10 @@
 The folder is the results store's (:func:`cardtable.runs.store.default_store_path`):
 ``$CARDTABLE_DATA``, else ``$XDG_DATA_HOME/cardtable``, else
 ``~/.local/share/cardtable``. The file holds the engine's game record text,
-written atomically, so a killed app loses nothing.
+written atomically, so a killed app loses nothing. Two headers of its own
+bring the session back as it was: :data:`TIME_HEADER` (the seconds the game
+has taken, read by :func:`saved_seconds`) and :data:`CUMULATIVE_HEADER`
+(present when the Vegas balance was carried across games).
 """
 
 from __future__ import annotations
@@ -17,8 +20,8 @@ from cardtable.errors import CardtableError
 from cardtable.klondike import KlondikeGame, KlondikeRecord
 from cardtable.runs.store import default_store_path
 
-__all__ = ["AUTOSAVE_NAME", "BALANCE_NAME", "autosave_path", "balance_path", "clear", "read_balances", "restore",
-           "save", "write_balances"]
+__all__ = ["AUTOSAVE_NAME", "BALANCE_NAME", "CUMULATIVE_HEADER", "TIME_HEADER", "autosave_path", "balance_path",
+           "clear", "read_balances", "restore", "save", "saved_seconds", "write_balances"]
 
 #: The autosave's file name in the data folder.
 AUTOSAVE_NAME = "klondike-autosave.txt"
@@ -26,6 +29,28 @@ AUTOSAVE_NAME = "klondike-autosave.txt"
 
 #: The file, in the data folder, of the Vegas balances carried from game to game.
 BALANCE_NAME = "vegas-balance.json"
+
+#: The autosave's header of the seconds the game has taken so far.
+TIME_HEADER = "Time"
+
+#: The autosave's header saying the Vegas balance is carried across games (``--cumulative``).
+CUMULATIVE_HEADER = "Cumulative"
+
+
+def saved_seconds(record: KlondikeRecord) -> float:
+    """The seconds a saved game had taken (0 when its record does not say,
+    or says something that is not a time).
+
+    >>> from cardtable.klondike import KlondikeGame
+    >>> game = KlondikeGame.from_seed(7)
+    >>> saved_seconds(KlondikeRecord.from_game(game, Time="83.5")), saved_seconds(KlondikeRecord.from_game(game))
+    (83.5, 0.0)
+    """
+    try:
+        seconds = float(record.headers.get(TIME_HEADER, "0"))
+    except ValueError:
+        return 0.0
+    return seconds if 0 <= seconds < float("inf") else 0.0
 
 
 def balance_path() -> Path:

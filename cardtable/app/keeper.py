@@ -41,30 +41,48 @@ class Keeper:
         self._balances: dict[str, int] | None = None  # read when first shown
         self._carried = False  # this game's result is in the carried balance
         self._recorded = False  # this game is in the statistics
-        self._started = time.monotonic()
+        self._earlier = 0.0  # the seconds the game took before this session (a restored game's)
+        self._started: float | None = None  # when the clock started in this session (None: standing)
         self._finished_after: float | None = None
 
     # ----- the clock ---------------------------------------------------------------------------------
 
-    def new_game(self) -> None:
-        """A new game starts: its clock runs from now, and nothing of it is kept yet."""
-        self._started = time.monotonic()
+    def new_game(self, seconds: float = 0.0) -> None:
+        """A new game starts, having taken ``seconds`` already (a restored
+        game's time): its clock stands until :meth:`start_clock`, and nothing
+        of it is kept yet."""
+        self._earlier = seconds
+        self._started = None
         self._finished_after = None
         self._recorded = False
         self._carried = False
 
+    def start_clock(self) -> None:
+        """A move is played: the clock runs from now on, if it stood."""
+        if self._started is None:
+            self._started = time.monotonic()
+
     def seconds(self) -> float:
-        """The time the game has taken: until it was won, else until now."""
+        """The time the game has taken: from its first move until it was won,
+        else until now (a restored game's earlier time included).
+
+        >>> keeper = Keeper(stats_path=None, balance_path=None, autosave_path=None)
+        >>> keeper.new_game(seconds=61.5)
+        >>> keeper.seconds()  # the clock stands until the next move
+        61.5
+        """
         if self._finished_after is not None:
             return self._finished_after
-        return time.monotonic() - self._started
+        if self._started is None:
+            return self._earlier
+        return self._earlier + time.monotonic() - self._started
 
     def finish(self, game: KlondikeGame) -> str:
         """The game is won: stop the clock, count the win and carry its Vegas
         result, once (winning again after an undo changes nothing)."""
         if self._finished_after is not None:
             return ""
-        self._finished_after = time.monotonic() - self._started
+        self._finished_after = self.seconds()
         return self.record(game, won=True) + self.carry_balance(game)
 
     def resume(self) -> None:
@@ -160,11 +178,15 @@ class Keeper:
     # ----- the autosave ------------------------------------------------------------------------------
 
     def autosave(self, game: KlondikeGame, headers: dict[str, str]) -> str:
-        """Keep ``game`` (with ``headers``) in the autosave; returns why that failed (else "")."""
+        """Keep ``game`` (with ``headers``, its time and whether the Vegas
+        balance is carried) in the autosave; returns why that failed (else "")."""
         if self.autosave_path is None:
             return ""
+        kept = {**headers, autosave.TIME_HEADER: f"{self.seconds():.1f}"}
+        if self.balance_path is not None:
+            kept[autosave.CUMULATIVE_HEADER] = "yes"
         try:
-            autosave.save(self.autosave_path, game, headers)
+            autosave.save(self.autosave_path, game, kept)
         except (OSError, CardtableError) as error:
             return f"Could not autosave: {error}"
         return ""

@@ -165,6 +165,7 @@ class KingsCornerApp(App[None]):
         Binding("d", "end_turn", "end the turn", show=False),
         Binding("u", "undo", "undo", show=False),
         Binding("h", "hint", "hint", show=False),
+        Binding("m", "new_match", "new match", show=False),
         Binding("ctrl+s", "save", "save", show=False),
         Binding("question_mark", "help", "help", show=False),
         Binding("q", "quit", "quit", show=False),
@@ -188,9 +189,7 @@ class KingsCornerApp(App[None]):
         self.ascii_only = ascii_only
         self.players = opponents + 1
         #: The table: the hands, the seats and the match's penalty totals.
-        self.session = KingsCornerSession(
-            [None] + [partial(make_bot, level)] * opponents, self.seed, target=target,
-            names=["You"] + [f"Bot {i}" for i in range(1, self.players)])
+        self.session = self._sit_down()
         #: "you", "bots", "hand-over" or "match-over".
         self.phase = "you"
         self.chosen: Card | PilePosition | None = None
@@ -203,6 +202,12 @@ class KingsCornerApp(App[None]):
         self._timer: Timer | None = None
         self.piles = {p: PileBox(p, self.choose_pile) for row in _GRID for p in row if p is not None}
         self.hand_view = HandView(self.choose_card)
+
+    def _sit_down(self) -> KingsCornerSession:
+        """A new match at the table, dealt from ``self.seed``."""
+        return KingsCornerSession(
+            [None] + [partial(make_bot, self.level)] * self.opponents, self.seed, target=self.target,
+            names=["You"] + [f"Bot {i}" for i in range(1, self.players)])
 
     # ----- layout --------------------------------------------------------------------------------
 
@@ -400,7 +405,7 @@ class KingsCornerApp(App[None]):
             winners = [self.entry_names[entry] for entry in self.session.score.leaders]
             verb = "win" if winners == ["You"] or len(winners) > 1 else "wins"
             self._say(f"{ended} Points: {points}.\nMatch over: {' and '.join(winners)} {verb} "
-                      f"with {plural(low, 'point')}. q quits.")
+                      f"with {plural(low, 'point')}. m: new match; q quits.")
         else:
             self.phase = "hand-over"
             self._say(f"{ended} Points: {points}.\nSpace or enter deals the next hand; q quits.")
@@ -429,9 +434,10 @@ class KingsCornerApp(App[None]):
             return True
         if self.phase == "bots":
             self._say("The bots are playing: space plays the rest of their turn at once.")
-        else:
-            self._say("The hand is over: " + ("q quits." if self.phase == "match-over"
-                                              else "space deals the next hand, q quits."))
+        elif self.phase == "hand-over":
+            self._say("The hand is over: space deals the next hand, q quits.")
+        # After the match its result stays on screen (it says m starts a new match; space, mashed
+        # to hurry the bots, must not throw it away).
         return False
 
     def choose_card(self, index: int) -> None:
@@ -570,6 +576,19 @@ class KingsCornerApp(App[None]):
             self._say("Hint: nothing worth playing; d ends the turn.")
             return
         self._say("Hint: " + ", then ".join(self._describe(a) for a in steps) + ", then d.")
+
+    def action_new_match(self) -> None:
+        """After a match: a new one at the same table, the next seed's deals.
+        During a match ``m`` does nothing but say so (a match is not thrown away by one key)."""
+        self._corner_pending = False
+        if self.phase != "match-over":
+            self._say("m starts a new match once this one is over; q quits.")
+            return
+        self.seed = (self.seed + 1) & ((1 << 63) - 1)
+        self.session = self._sit_down()
+        self._deal(0)
+        self.message = f"New match (seed {self.seed}). {self.message}"
+        self._refresh()
 
     def action_help(self) -> None:
         show_page(self, "help", HELP)

@@ -72,7 +72,8 @@ class KlondikeApp(App[None]):
     autosave) keeps the game after every move; ``stats_path`` (None: none
     kept) the statistics of finished games; ``balance_path`` (None: each
     game alone) carries the Vegas balance from game to game; ``notice`` is
-    shown first.
+    shown first; ``seconds`` is the time the game has already taken (a
+    restored game's). The clock stands until a move is played.
     """
 
     TITLE = "cardtable: Klondike"
@@ -121,7 +122,7 @@ class KlondikeApp(App[None]):
     def __init__(self, game: KlondikeGame, *, seed: int | None = None, winnable: bool = False,
                  save_path: Path | None = None, autosave_path: Path | None = None,
                  stats_path: Path | None = None, ascii_only: bool = False, notice: str | None = None,
-                 balance_path: Path | None = None) -> None:
+                 balance_path: Path | None = None, seconds: float = 0.0) -> None:
         super().__init__()
         self.game = game
         self.seed = seed
@@ -131,6 +132,7 @@ class KlondikeApp(App[None]):
         self.save_path = save_path
         self.ascii_only = ascii_only
         self._keeper = Keeper(stats_path=stats_path, balance_path=balance_path, autosave_path=autosave_path)
+        self._keeper.new_game(seconds)
         self._advisor = Advisor(self, lambda: self.game, unicode=not ascii_only, tell=self._tell,
                                 show_hint=self._show_hint, show_lost=self._show_lost)
         self.table = TableView(game, ascii_only=ascii_only)
@@ -146,6 +148,12 @@ class KlondikeApp(App[None]):
     def on_mount(self) -> None:
         self._advisor.load_solver()
         self._settle(keep=False)  # opening a game changes no file: the autosave waits for a move
+
+    def on_unmount(self) -> None:
+        # The clock ran on since the last move: keep its time with the game (nothing to tell any more).
+        game = self.game
+        if game.moves and not game.is_won():
+            self._keeper.autosave(game, self._headers())
 
     def compute_marks(self) -> Marks:
         """The table's highlights, computed anew whenever the state changes."""
@@ -174,6 +182,8 @@ class KlondikeApp(App[None]):
         notice a won or stuck game, keep the autosave (when ``keep``), and
         show the game anew."""
         game = self.game
+        if keep and game.moves:
+            self._keeper.start_clock()
         if _fly_home(game):
             self.message = "All cards face up: they fly home. " + ("*" if self.ascii_only else "\u2728")
         if game.is_won():
@@ -250,6 +260,25 @@ class KlondikeApp(App[None]):
 
     def on_table_view_clicked(self, event: TableView.Clicked) -> None:
         self._choose(event.spot, event.clicks)
+
+    def on_table_view_dragged(self, event: TableView.Dragged) -> None:
+        """A drag moves the cards pressed on (that card and those on it) to
+        where they are released, when that is a move; else nothing moves."""
+        self.held = None
+        if event.source.place == STOCK:
+            self.message = "The stock is not dragged: click it to draw."
+            return
+        held = pick_up(self.game, event.source)
+        if isinstance(held, str):
+            self.message = held
+            return
+        move = put_down(self.game, held, event.target) if event.target is not None else None
+        if move is None:
+            self.message = "Put back."
+        elif isinstance(move, str):
+            self.message = move
+        else:
+            self.play(move)
 
     def _choose(self, spot: Spot, clicks: int = 1) -> None:
         """A click (or space at the cursor) on ``spot``: pick up there, or

@@ -45,7 +45,7 @@ class NewGameScreen(ModalScreen[NewGame | None]):
     NewGameScreen > Vertical { width: 72; max-width: 100%; height: auto; border: round $accent;
                                background: $panel; padding: 0 1; }
     NewGameScreen Label { margin: 0; }
-    NewGameScreen #error { color: $error; margin: 0; height: auto; }
+    NewGameScreen #error { color: $error; margin: 0; width: 100%; height: auto; }  /* a long one wraps */
     NewGameScreen Horizontal { height: auto; margin: 1 0 0 0; }
     NewGameScreen Button { margin: 0 2 0 0; }
     """

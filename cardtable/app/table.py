@@ -292,7 +292,9 @@ def _draw_pile(canvas: _Canvas, game: KlondikeGame, pile: int) -> None:
 
 class TableView(Widget):
     """Draws ``game`` with ``marks``, and posts :class:`TableView.Clicked`
-    for every click on a place."""
+    for every click on a place, :class:`TableView.Dragged` for every drag
+    (the mouse pressed on one card or place and released on another, or off
+    them: then no click is posted, though Textual reports one)."""
 
     DEFAULT_CSS = "TableView { height: 1fr; width: 1fr; }"
 
@@ -309,11 +311,22 @@ class TableView(Widget):
             self.spot = spot
             self.clicks = clicks
 
+    class Dragged(Message):
+        """A drag from ``source`` (where the mouse was pressed) to ``target``
+        (where it was released; None: off the places)."""
+
+        def __init__(self, source: Spot, target: Spot | None) -> None:
+            super().__init__()
+            self.source = source
+            self.target = target
+
     def __init__(self, game: KlondikeGame, *, ascii_only: bool = False) -> None:
         super().__init__()
         self.set_reactive(TableView.game, game)
         self.ascii_only = ascii_only
         self._hits: list[tuple[int, int, int, Spot]] = []  # (y, x0, x1, spot), as last drawn
+        self._pressed: Spot | None = None  # where the mouse went down
+        self._dragged = False  # the last release ended a drag: the click that follows is not one
 
     def spot_at(self, x: int, y: int) -> Spot | None:
         """The place under the point (widget coordinates), or None."""
@@ -344,7 +357,22 @@ class TableView(Widget):
         self._hits = canvas.hits
         return canvas.picture()
 
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        self._pressed = self.spot_at(event.x, event.y)
+
+    def on_mouse_up(self, event: events.MouseUp) -> None:
+        # Textual follows a release on the widget pressed with a click at the release point; the
+        # whole table is one widget, so a drag between places would pick up the card released on.
+        pressed, released = self._pressed, self.spot_at(event.x, event.y)
+        self._pressed = None
+        self._dragged = pressed != released
+        if self._dragged and pressed is not None:
+            self.post_message(self.Dragged(pressed, released))
+
     def on_click(self, event: events.Click) -> None:
+        if self._dragged:
+            self._dragged = False
+            return
         spot = self.spot_at(event.x, event.y)
         if spot is not None:
             self.post_message(self.Clicked(spot, event.chain))

@@ -80,7 +80,8 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-stats", action="store_true", help="keep no statistics of these games")
     parser.add_argument("--cumulative", action="store_true",
                         help="under Vegas scoring, carry the balance from game to game (kept in the data folder "
-                             "for each variant; a game counts once won, or left for a new one after a move)")
+                             "for each variant; a game counts once won, or left for a new one after a move; "
+                             "a restored game keeps carrying it)")
     parser.add_argument("--no-autosave", action="store_true",
                         help="neither restore nor keep the game in progress (it is lost when the app closes)")
     add_variant_arguments(parser)
@@ -186,6 +187,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     game: KlondikeGame | None = None
     number: int | None = None
     notice: str | None = None
+    seconds = 0.0
     if args.file is not None:
         position, record = load_start(read_text(args.file))
         refuse_rule_flags(args, record, args.file)
@@ -197,6 +199,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
             game = record.replay()
             args.winnable = "Winnable" in record.headers
             number = _header_number(record.headers.get("Winnable" if args.winnable else "Seed"))
+            seconds = autosave.saved_seconds(record)
+            args.cumulative = args.cumulative or autosave.CUMULATIVE_HEADER in record.headers
             notice = f"Welcome back: your game of {plural(len(game.moves), 'move')} is restored. Press ? for the keys."
     if game is None:
         import secrets
@@ -214,7 +218,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     stats_path = _stats_path(args)
     KlondikeApp(game, seed=number, winnable=args.winnable, save_path=save_path, autosave_path=autosave_path,
                 stats_path=stats_path, ascii_only=args.ascii, notice=notice,
-                balance_path=autosave.balance_path() if args.cumulative else None).run()
+                balance_path=autosave.balance_path() if args.cumulative else None, seconds=seconds).run()
     return 0
 
 

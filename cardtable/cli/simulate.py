@@ -412,18 +412,36 @@ def _cmd_runs(args: argparse.Namespace) -> int:
         if not runs:
             print("no runs yet")
             return 0
-        print(f"{'run':>5}  {'created':<19}  {'kind':<8} {'strategy':<9} {'variant':<12} {'games':>15}  "
-              f"{'won':>11}  {'net':<12} status")
+        rows = [["run", "created", "kind", "strategy", "variant", "played", "won", "net", "status"]]
         for r in runs:
             figures: dict[str, Any] = r.summary or {}
-            rate = f"{100 * float(figures['win_rate']):6.2f}% won" if "win_rate" in figures else "       -   "
+            rate = f"{100 * float(figures['win_rate']):.2f}% won" if "win_rate" in figures else "-"
             if figures.get("winnable_share") is not None:
-                rate = f"{100 * float(figures['winnable_share']):6.2f}% won"
+                rate = f"{100 * float(figures['winnable_share']):.2f}% won"
             vegas = r.variant.get("scoring", "vegas") == "vegas"
-            net = f"net {money_text(int(figures['net_total']))}" if "net_total" in figures and vegas else ""
-            print(f"{r.id:>5}  {r.created}  {r.kind:<8} {r.strategy:<9} {r.variant.get('name', '?'):<12} "
-                  f"{r.games_played:>9,} {_UNITS.get(r.kind, 'games'):<5}  {rate}  {net}  {r.status}")
+            net = f"net {money_text(int(figures['net_total']))}" if "net_total" in figures and vegas else "-"
+            rows.append([str(r.id), r.created, r.kind, r.strategy, str(r.variant.get("name", "?")),
+                         f"{r.games_played:,} {_UNITS.get(r.kind, 'games')}", rate, net, r.status])
+        for line in _columns(rows, right=_RIGHT_COLUMNS):
+            print(line)
     return 0
+
+
+#: The columns of the runs listing that line up on the right (numbers), by position.
+_RIGHT_COLUMNS = frozenset({0, 5, 6, 7})
+
+
+def _columns(rows: list[list[str]], *, right: frozenset[int]) -> list[str]:
+    """``rows`` of cells as lines whose columns line up, each as wide as its
+    widest cell (two spaces apart; the columns in ``right`` line up on the right).
+
+    >>> _columns([["run", "kind"], ["12", "kings-corner"]], right=frozenset({0}))
+    ['run  kind', ' 12  kings-corner']
+    """
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    return ["  ".join(cell.rjust(width) if column in right else cell.ljust(width)
+                      for column, (cell, width) in enumerate(zip(row, widths, strict=True))).rstrip()
+            for row in rows]
 
 
 def _check_runs_store(path: str | os.PathLike[str]) -> int:

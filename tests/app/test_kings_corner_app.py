@@ -408,3 +408,21 @@ def test_ascii_cards() -> None:
         assert "1:5h" in shown and "top 4c" in shown and "♥" not in shown and ">You 7" in shown
 
     drive(new_app(ascii_only=True), script)
+
+
+def test_the_match_result_stays_until_m_starts_a_new_match() -> None:
+    async def script(pilot: Pilot[None], app: KingsCornerApp) -> None:
+        await pilot.press("m")
+        assert app.phase == "you" and "once this one is over" in app.message  # m does nothing mid-match
+        await play_hand_by_a_bot(pilot, app)
+        result = app.message
+        assert app.phase == "match-over" and "Match over" in result and "m: new match" in result
+        await pilot.press("space", "2", "d", "h", "u", "n", "left", "enter")
+        assert app.message == result and "Match over" in str(app.query_one("#message").render())
+        await pilot.press("m")
+        assert app.phase == "you" and app.hand_number == 0 and app.totals == [0, 0, 0, 0]
+        assert app.seed == SEED + 1 and "New match (seed 4)" in app.message
+        assert app.game.initial_deck == KingsCornerGame.from_seed(4, derive_seed(SEED + 1, 0)).initial_deck
+
+    drive(new_app(target=1), script)
+    assert "m " in HELP and "new match" in HELP

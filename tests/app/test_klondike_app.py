@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import run
 from klondike_helpers import layout
+from textual.containers import Vertical
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, Label, Select
 
@@ -25,7 +26,7 @@ from cardtable.app.advisor import VERDICT_MAX_STATES
 from cardtable.app.klondike import HELP, KlondikeApp
 from cardtable.app.new_game import NewGameScreen
 from cardtable.app.table import Spot, TableView
-from cardtable.cards import Card, Suit
+from cardtable.cards import MAX_SEED, Card, Suit
 from cardtable.klondike import DRAW, FOUNDATION, STOCK, KlondikeGame, KlondikeRecord, Move, Position, Variant
 from cardtable.klondike.narrate import describe_move
 from cardtable.solver import solve, winnable_deal
@@ -212,6 +213,22 @@ def test_new_game_refuses_a_deal_number_that_is_not_one(tmp_path: Path, typed: s
         assert app.screen is dialog and "must be a whole number from 0 to" in str(
             dialog.query_one("#error", Label).render())
         assert app.seed == 7
+
+    drive(new_app(tmp_path), script)
+
+
+def test_the_new_game_error_is_shown_whole_at_80x24(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await pilot.press("n")
+        dialog = app.screen
+        assert isinstance(dialog, NewGameScreen)
+        dialog.query_one("#number", Input).value = "99999999999999999999"
+        await pilot.click("#deal")
+        error = dialog.query_one("#error", Label)
+        shown = " ".join(strip.text.strip() for strip in error.render_lines(error.content_region.reset_offset))
+        assert shown == f"The deal number must be a whole number from 0 to {MAX_SEED}."
+        box = dialog.query_one(Vertical)  # the error lies inside the box's border, on the screen
+        assert box.content_region.contains_region(error.region) and app.screen.region.contains_region(box.region)
 
     drive(new_app(tmp_path), script)
 
@@ -451,6 +468,51 @@ def test_click_a_card_then_where_it_goes(tmp_path: Path) -> None:
     drive(new_app(tmp_path), script)
 
 
+async def drag(pilot: Pilot[None], app: KlondikeApp, source: Spot, target: Spot) -> None:
+    start, end = app.table.spot_position(source), app.table.spot_position(target)
+    assert start is not None and end is not None
+    await pilot.mouse_down(TableView, offset=start)
+    await pilot.mouse_up(TableView, offset=end)  # Textual follows it with a click at the release point
+    await pilot.pause()
+
+
+def test_a_drag_moves_the_card_pressed_on_to_where_it_is_released(tmp_path: Path) -> None:
+    # Seed 7: the 7 of spades tops pile 4, the 8 of diamonds pile 6.
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await drag(pilot, app, Spot(3, len(app.game.tableau[3]) - 1), Spot(5, len(app.game.tableau[5]) - 1))
+        assert app.game.moves == [Move.parse("4>6")] and app.held is None
+        assert app.game.top(5) == Card.parse("7s")
+
+    drive(new_app(tmp_path), script)
+
+
+def test_a_drag_from_inside_a_run_moves_the_run(tmp_path: Path) -> None:
+    position = layout(["Ks | 9c 8h 7s", "Td"])
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await drag(pilot, app, Spot(0, 1), Spot(1, 0))  # pressed on the 9, released on the ten
+        assert app.game.moves == [Move.parse("1>2:3")] and list(app.game.tableau[1]) == list(
+            Card.parse(c) for c in ("Td", "9c", "8h", "7s"))
+
+    drive(new_app(tmp_path, KlondikeGame(position, Variant.preset("draw1"))), script)
+
+
+def test_a_drag_that_is_no_move_moves_nothing_and_picks_nothing_up(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        before = app.game.position()
+        # The 7 of spades cannot go on pile 1's top card: nothing moves, the card released on is not picked up.
+        await drag(pilot, app, Spot(3, len(app.game.tableau[3]) - 1), Spot(0, len(app.game.tableau[0]) - 1))
+        assert app.game.position() == before and not app.game.moves and app.held is None
+        assert "cannot go on" in message(app)
+        await drag(pilot, app, Spot(3, len(app.game.tableau[3]) - 1), Spot(3, len(app.game.tableau[3]) - 2))
+        assert app.game.position() == before and app.held is None  # face down: nothing to pick up
+        await drag(pilot, app, Spot(STOCK), Spot(6, len(app.game.tableau[6]) - 1))
+        assert not app.game.moves and app.held is None and "click it to draw" in message(app)
+        await click(pilot, app, Spot(3, len(app.game.tableau[3]) - 1))  # a click still picks up
+        assert app.held is not None
+
+    drive(new_app(tmp_path), script)
+
+
 def test_a_double_click_sends_a_card_home(tmp_path: Path) -> None:
     async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
         await click(pilot, app, Spot(6, 6), times=2)
@@ -653,3 +715,41 @@ def test_the_statistics_page_shows_this_variant_first(tmp_path: Path) -> None:
         assert row[:4] == ["draw1", "1", "1", "100%"] and row[-1] == "5"
 
     drive(new_app(tmp_path, KlondikeGame(position, Variant.preset("draw1")), stats_path=store), script)
+
+
+def test_the_clock_starts_at_the_first_move_and_is_autosaved(tmp_path: Path) -> None:
+    saved = tmp_path / "auto.txt"
+
+    def saved_seconds() -> float:
+        return autosave.saved_seconds(KlondikeRecord.parse(saved.read_text()))
+
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await asyncio.sleep(0.6)  # looking at the deal is not playing it
+        await pilot.press("d")
+        assert saved_seconds() < 0.5
+        await asyncio.sleep(0.4)
+        await pilot.press("d")
+        assert 0.4 <= saved_seconds() < 5
+
+    drive(new_app(tmp_path), script)
+
+
+def test_a_restored_game_keeps_its_time_and_its_carried_balance(captured: list[KlondikeApp],
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    variant = Variant.preset("vegas3")
+    game = KlondikeGame.from_seed(7, variant)
+    game.play(Move.parse("7>F"))
+    game.play(DRAW)
+    autosave.save(autosave.autosave_path(), game, {"Seed": "7", autosave.TIME_HEADER: "125.0",
+                                                   autosave.CUMULATIVE_HEADER: "yes"})
+    autosave.write_balances(autosave.balance_path(), {variant.label: 100})
+    assert run(capsys, "play")[0] == 0  # no --cumulative: the autosave remembers it
+
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        line = str(app.query_one("#status").render())
+        assert "Time 2:05" in line and "Balance $53 (game -$47)" in line
+        await asyncio.sleep(1.1)
+        assert "Time 2:05" in str(app.query_one("#status").render())  # the clock waits for a move
+
+    drive(captured[0], script)
+    assert 125 <= autosave.saved_seconds(KlondikeRecord.parse(autosave.autosave_path().read_text())) < 130
