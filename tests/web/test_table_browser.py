@@ -18,39 +18,21 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright import sync_api as playwright_api
+from browser_helpers import chromium, free_port, screenshots, stop_servers, wait_for
 
 from cardtable.klondike import KlondikeRecord
 from cardtable.runs.store import ResultsStore
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-                 "--disable-extensions", "--no-first-run"]
 DESKTOP = {"width": 1200, "height": 800}
 PHONE = {"width": 390, "height": 760}
 CARD = re.compile(r"\b[A2-9TJQK][cdhs]\b")
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def wait_for(condition: Callable[[], Any], what: str, timeout: float = 20.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}")
 
 
 class Served:
@@ -100,32 +82,14 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
         return Served(process, port, data)
 
     yield start
-    for process in started:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
-                pytest.fail("cardtable serve did not stop on SIGTERM")
+    stop_servers(started)
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: install Debian's chromium package (.ci/run does)"
-    with playwright_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with chromium() as launched:
+        yield launched
 
-
-def screenshots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("CARDTABLE_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def card(page: Any, name: str) -> Any:

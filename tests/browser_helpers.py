@@ -1,0 +1,75 @@
+"""What the browser tests share: Debian's Chromium driven by Playwright,
+free ports, polling, screenshots, and stopping the servers they started."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+#: Chromium's switches for a headless run in a container, with no network of its own.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+                 "--disable-extensions", "--no-first-run"]
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_for(condition: Callable[[], Any], what: str, timeout: float = 30.0) -> Any:
+    """Poll ``condition`` until it gives something true; fail naming ``what``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright (no browser is downloaded)."""
+    from playwright import sync_api as playwright_api
+
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: install Debian's chromium package (.ci/run does)"
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def screenshots(tmp_path: Path) -> Path:
+    """Where screenshots go: ``$CARDTABLE_SCREENSHOTS`` (``docs`` to renew the
+    documentation's pictures), else the test's own folder."""
+    folder = Path(os.environ.get("CARDTABLE_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def stop_servers(started: list[subprocess.Popen[str]]) -> None:
+    """Stop each server still running with SIGTERM; one that does not stop
+    within 10 s is killed and fails the test."""
+    for process in started:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+                pytest.fail("cardtable serve did not stop on SIGTERM")
