@@ -63,13 +63,6 @@ def _load_solver() -> None:
         _solver_loaded.set()
 
 
-def _all_seen(game: KlondikeGame) -> bool:
-    """Whether the player of ``game`` has seen every card where it lies: none face
-    down, and the whole stock's order seen on an earlier pass."""
-    from cardtable.bots.klondike.hint import seen_stock
-
-    return not any(game.face_down) and len(seen_stock(game)) == len(game.stock)
-
 
 class Advisor:
     """Hints and verdicts for the game ``current()`` returns, in ``app``'s
@@ -109,9 +102,10 @@ class Advisor:
                              exclusive=True, thread=True)
 
     def _judge(self, game: KlondikeGame, peek: bool) -> None:
+        from cardtable.bots.klondike.hint import every_card_seen
         from cardtable.solver import solve
 
-        if not peek and not _all_seen(game):
+        if not peek and not every_card_seen(game):
             return  # the player cannot know yet, and the app does not say
         _solver_loaded.wait()
         try:

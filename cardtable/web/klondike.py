@@ -28,6 +28,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from cardtable.bots.klondike.hint import every_card_seen, expert_hint
 from cardtable.cards import Card
 from cardtable.errors import CardtableError
 from cardtable.klondike import (
@@ -45,8 +46,6 @@ from cardtable.klondike import (
 from cardtable.web.protocol import ProtocolError, unknown_type
 
 __all__ = [
-    "HINT_MAX_STATES",
-    "HINT_TIMEOUT",
     "LOST_NOTICE",
     "VERDICT_MAX_STATES",
     "KlondikeDealer",
@@ -54,9 +53,6 @@ __all__ = [
     "proven_lost",
 ]
 
-#: The hint's search budget: small, so an answer comes at once (as the terminal app's).
-HINT_TIMEOUT = 1.0
-HINT_MAX_STATES = 300_000
 #: The state budget of the check after each move that says when the game can no longer be won (the
 #: terminal app's: a millisecond or so for most positions; one it cannot decide in this budget says nothing).
 VERDICT_MAX_STATES = 50_000
@@ -102,17 +98,19 @@ def _finishing_line(game: KlondikeGame, *, draw: bool) -> list[Move]:
 
 
 def proven_lost(game: KlondikeGame) -> bool:
-    """Whether the solver proves, within :data:`VERDICT_MAX_STATES` states,
-    that ``game`` can no longer be won (it reads the whole deal: only this
-    verdict reaches the player, never a card).
+    """Whether the player of ``game`` may be told that it can no longer be
+    won: every card has been seen where it lies (:func:`every_card_seen`), and
+    the solver proves the loss within :data:`VERDICT_MAX_STATES` states. While
+    a card is hidden nothing is said, for the verdict would tell where the
+    hidden cards lie.
 
     >>> from cardtable.klondike import Variant
     >>> proven_lost(KlondikeGame.from_seed(7, Variant.preset("draw1")))
     False
-    >>> proven_lost(KlondikeGame.from_seed(21, Variant.preset("draw1")))
-    True
+    >>> proven_lost(KlondikeGame.from_seed(21, Variant.preset("draw1")))  # lost, but its cards are hidden
+    False
     """
-    if game.is_won():
+    if game.is_won() or not every_card_seen(game):
         return False
     from cardtable.solver import solve
 
@@ -319,27 +317,15 @@ class KlondikeTable:
             (" You won!" if game.is_won() else "")
 
     async def hint(self) -> dict[str, Any]:
-        """The solver's next move (searched in a thread on a copy of the game),
-        as a ``hint`` message naming only face-up cards."""
-        from cardtable.solver import hint
-
+        """The ``expert``'s move from what the player sees (its guesses of the
+        hidden cards are seeded by the visible table, so the same table gets the
+        same hint), searched in a thread on a copy of the game, as a ``hint``
+        message naming only cards the player has seen."""
         game = self.game.clone()
         try:
-            found = await asyncio.to_thread(hint, game, timeout=HINT_TIMEOUT, max_states=HINT_MAX_STATES)
+            found = await asyncio.to_thread(expert_hint, game)
         except CardtableError as error:
             return {"type": "hint", "move": None, "text": f"No hint: {error}"}
         if found.move is None:
             return {"type": "hint", "move": None, "text": "No legal move is left."}
-        if found.move == DRAW:
-            said = "draw from the stock"
-        elif found.move == RECYCLE:
-            said = "turn the waste over"
-        else:
-            said = "move the " + self._describe(found.move).rstrip(".").lower()
-        if found.winning:
-            text = f"Hint: {said}. This position can be won ({len(found.solution)} moves)."
-        elif found.search.result == "unwinnable":
-            text = f"Hint: {said} (best guess). This position cannot be won: undo, or deal anew."
-        else:
-            text = f"Hint: {said} (best guess: the solver found no answer in time)."
-        return {"type": "hint", "move": str(found.move), "text": text}
+        return {"type": "hint", "move": str(found.move), "text": f"Hint: {found.describe()}."}

@@ -34,7 +34,7 @@ from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import Move
 from cardtable.klondike.narrate import describe_move
 
-__all__ = ["HINT_SAMPLES", "HINT_STATES", "ExpertHint", "expert_hint", "seen_stock"]
+__all__ = ["HINT_SAMPLES", "HINT_STATES", "ExpertHint", "every_card_seen", "expert_hint", "seen_stock"]
 
 #: The hint's budget: guessed deals, and the search states for each (about a second on one core).
 HINT_SAMPLES = 96
@@ -64,6 +64,19 @@ def seen_stock(game: KlondikeGame) -> tuple[Card, ...]:
         if not replay.stock:
             order = tuple(reversed(replay.waste))
     return order[:len(game.stock)]
+
+
+def every_card_seen(game: KlondikeGame) -> bool:
+    """Whether the player of ``game`` has seen every card where it lies: none
+    face down, and the whole stock's order seen on an earlier pass. Only then
+    may a verdict that reads the whole deal ("cannot be won") be told to a
+    player who does not peek.
+
+    >>> from cardtable.klondike import Variant
+    >>> every_card_seen(KlondikeGame.from_seed(7, Variant.preset("draw1")))
+    False
+    """
+    return not any(game.face_down) and len(seen_stock(game)) == len(game.stock)
 
 
 @dataclass(frozen=True, slots=True)
