@@ -20,6 +20,7 @@ memory reported by GNU time (``/usr/bin/time``, Debian's ``time`` package).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import tempfile
@@ -29,10 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from subprocess import DEVNULL, Popen, TimeoutExpired
 
-from cardtable.cards import Card
+from cardtable.cards import RANK_NAMES, Card
 from cardtable.klondike import Position
-from cardtable.klondike.formats import to_solvitaire
-from cardtable.klondike.position import PILE_COUNT
+from cardtable.klondike.formats import from_solvitaire, solvitaire_deal, to_solvitaire
+from cardtable.klondike.position import PILE_COUNT, DealError
 
 #: lonelybot's card number is ``rank_index * 4 + suit_index``, suits in this order.
 LONELYBOT_SUITS = "hdcs"
@@ -236,3 +237,76 @@ def solve_lonelybot(binary: str, position: Position, draw: int, timeout: float) 
     text, seconds, peak, killed, status = run_program(lonelybot_command(binary, position, draw), timeout)
     verdict, own = parse_lonelybot(text)
     return PeerRun("unknown" if killed else verdict, seconds, own, peak, killed, status, text)
+
+
+def check_solvitaire_interchange(binary: str, folder: str, seeds: tuple[int, ...] = (5, 7)) -> list[str]:
+    """Check, with the real program, that cardtable and Solvitaire read each
+    other's deal JSON; returns the problems found (none when all agree).
+
+    For each seed: Solvitaire's ``--deal-only`` output is read back (its
+    empty waste ``""`` and foundations included; its face-down cards are
+    hidden as ``##``, so they are filled from :func:`solvitaire_deal`, whose
+    named cards must be the same); and Solvitaire solves cardtable's JSON of
+    that deal and of a position with cards on the foundations and in the
+    waste, with the same states searched as on its own deal."""
+    problems: list[str] = []
+    for seed in seeds:
+        shown = run_program([binary, "--type", "klondike", "--random", str(seed), "--deal-only"], 60)[0]
+        start = shown.find("{")
+        try:
+            data = json.loads(shown[start:])
+        except ValueError:
+            problems.append(f"seed {seed}: Solvitaire's --deal-only printed no JSON")
+            continue
+        ours = solvitaire_deal(seed)
+        piles = [list(pile) for pile in reversed(ours.tableau)]  # it lists pile 7 first
+        named = [[tok for tok in pile] for pile in data["tableau piles"]]
+        for pile, theirs in zip(piles, named, strict=True):
+            for k, tok in enumerate(theirs):
+                if tok == "##":  # face down: the suit letter in lower case
+                    theirs[k] = _solvitaire_token(pile[k])[:-1] + pile[k].suit.letter.lower()
+        filled = dict(data, **{"tableau piles": named})
+        try:
+            read = from_solvitaire(json.dumps(filled))
+        except DealError as error:
+            problems.append(f"seed {seed}: Solvitaire's --deal-only output is not read: {error}")
+            continue
+        if read.stock != ours.stock or [p[-1] for p in read.tableau] != [p[-1] for p in piles]:
+            problems.append(f"seed {seed}: Solvitaire's deal differs from solvitaire_deal({seed})")
+        own = run_program([binary, "--type", "klondike", "--classify", "--random", str(seed)], 120)[0]
+        deal = Path(folder) / f"interchange-{seed}.json"
+        deal.write_text(to_solvitaire(ours), encoding="utf-8")
+        written = run_program(solvitaire_command(binary, str(deal), 3, 60), 120)[0]
+        counters = [line.strip().split(",") for line in (own.strip().splitlines()[-1:] +
+                                                          written.strip().splitlines()[-1:])]
+        if len(counters) != 2 or [c[1:2] + c[3:] for c in counters[:1]] != [c[1:2] + c[3:] for c in counters[1:]]:
+            problems.append(f"seed {seed}: Solvitaire searches cardtable's JSON of its deal differently")
+        middle = _position_with_foundations(ours)
+        if middle is not None:
+            deal.write_text(to_solvitaire(middle), encoding="utf-8")
+            verdict, _ = parse_solvitaire(run_program(solvitaire_command(binary, str(deal), 3, 60), 120)[0])
+            if verdict != "won":
+                problems.append(f"seed {seed}: Solvitaire does not solve cardtable's JSON of a position on a "
+                                f"winning line with cards on the foundations ({verdict})")
+    return problems
+
+
+def _position_with_foundations(deal: Position) -> Position | None:
+    """The first position on cardtable's winning line of ``deal`` (draw 3)
+    with a card on the foundations and some in the waste, in the first pass."""
+    from cardtable.klondike import KlondikeGame, Variant
+    from cardtable.solver import solve
+
+    variant = Variant.preset("thoughtful3")
+    result = solve(deal, variant)
+    game = KlondikeGame(deal, variant)
+    for move in result.moves:
+        game.play(move)
+        position = game.position()
+        if any(position.foundation) and position.waste and position.pass_number == 1:
+            return position
+    return None
+
+
+def _solvitaire_token(card: Card) -> str:
+    return ("10" if card.rank == 10 else RANK_NAMES[card.rank]) + card.suit.letter.upper()

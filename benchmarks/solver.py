@@ -62,7 +62,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 import _report
-from _peers import solve_lonelybot, solve_solvitaire
+from _peers import check_solvitaire_interchange, solve_lonelybot, solve_solvitaire
 
 from cardtable.errors import UsageError
 from cardtable.klondike import KlondikeGame, Move, Position, Variant
@@ -330,6 +330,12 @@ def main(argv: list[str] | None = None) -> int:
                                            ("lonelybot (no --lonelybot)", lonelybot)) if not there]
         print(f"peers: {', '.join(present) or 'none'}" + (f"; not running: {', '.join(absent)}" if absent else ""),
               flush=True)
+        if solvitaire:
+            with tempfile.TemporaryDirectory() as folder:
+                problems = check_solvitaire_interchange(solvitaire, folder)
+            print("Solvitaire interchange: " + ("; ".join(problems) if problems else
+                  "each reads the other's deal JSON (its --deal-only output; our JSON with foundations)"),
+                  flush=True)
     seeds = list(range(args.start, args.start + args.deals))
     solve(Position.from_seed(0), Variant.preset("thoughtful3"), max_states=10)  # load the compiled core
     rows: list[dict[str, object]] = []

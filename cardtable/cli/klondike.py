@@ -18,7 +18,7 @@ from cardtable.cli._options import (
     variant_from_args,
 )
 from cardtable.errors import UsageError
-from cardtable.klondike.formats import FORMATS, load_start, write_layout
+from cardtable.klondike.formats import FORMATS, load_start, solvitaire_deal, write_layout
 from cardtable.klondike.position import Position
 from cardtable.klondike.record import KlondikeRecord
 from cardtable.klondike.render import render
@@ -40,6 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     src.add_argument("--seed", type=seed, help="deal number (any whole number >= 0)")
     src.add_argument("--file", metavar="F", help="a deal string, position, PySol board, "
                      "Solvitaire JSON or game record ('-' for stdin)")
+    src.add_argument("--solvitaire-seed", metavar="N", type=seed,
+                     help="Solvitaire's Klondike deal N (what 'solvitaire --type klondike --random N' plays)")
     p.add_argument("--winnable", action="store_true",
                    help="a deal the solver proves winnable under the variant (the same one for the same seed)")
     p.add_argument("--format", choices=FORMATS, default="deal", help="output format (default deal)")
@@ -93,8 +95,12 @@ def _cmd_deal(args: argparse.Namespace) -> int:
     check_output(args.output)
     if args.winnable and args.file is not None:
         raise UsageError("--winnable goes with --seed, not --file")
+    if args.winnable and args.solvitaire_seed is not None:
+        raise UsageError("--winnable goes with --seed, not --solvitaire-seed")
     if args.file is not None:
         position, _ = load_start(read_text(args.file))
+    elif args.solvitaire_seed is not None:
+        position = solvitaire_deal(args.solvitaire_seed)
     elif args.winnable:
         from cardtable.solver import winnable_deal
 

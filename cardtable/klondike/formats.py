@@ -26,8 +26,13 @@ and the stock bottom to top (its last card is drawn first); tens are written
 ``10``. Face-down cards carry a lower-case suit letter (``"3d"``) and face-up
 ones an upper-case one (``"4C"``); when every card is upper case, the standard
 deal is assumed (only each pile's top card face up). Optional ``"waste"``
-(bottom to top) and ``"foundation"`` (lists of cards per suit) are read and
-written when not empty.
+(bottom to top) and ``"foundations"`` are read and written when not empty.
+Written, ``"foundations"`` is one flat list of cards, each suit from its ace
+up, as Solvitaire's deal schema has it; read, it may also hold one list (or
+``""``) per foundation, as Solvitaire's ``--deal-only`` prints it, and an empty
+pile may be ``""`` (Solvitaire's way of writing an empty list). The key
+``"foundation"`` with a list per suit, as cardtable wrote it before, is read
+too.
 
 :func:`read_layout` tells the formats apart by their first characters, so a
 file in any of them (or a deal string, or a position string) can be read;
@@ -43,6 +48,7 @@ and lines starting with ``#`` are skipped. :func:`read_deals` reads one.
 from __future__ import annotations
 
 import json
+import random
 import re
 
 from cardtable._json import read_json_object
@@ -60,6 +66,7 @@ __all__ = [
     "load_start",
     "read_deals",
     "read_layout",
+    "solvitaire_deal",
     "to_pysol",
     "to_solvitaire",
     "write_layout",
@@ -194,11 +201,20 @@ def from_solvitaire(text: str) -> Position:
         raise DealError(f"Solvitaire JSON: 'tableau piles' must list {PILE_COUNT} piles")
 
     def strings(value: object, where: str) -> list[str]:
+        if value == "":  # Solvitaire writes an empty pile as ""
+            return []
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise DealError(f"Solvitaire JSON, {where}: expected a list of card strings")
         return value
 
     raw_piles = [strings(p, f"pile {i + 1}") for i, p in enumerate(piles_data)]
+    for i, pile in enumerate(raw_piles):
+        for j, tok in enumerate(pile):
+            if tok.strip() == "##":
+                raise DealError(
+                    f"Solvitaire JSON, pile {i + 1}, card {j + 1}: '##' is a face-down card that Solvitaire did "
+                    "not name (its --deal-only output hides them); for Solvitaire's deal N, use "
+                    "'cardtable deal --solvitaire-seed N'")
     # Unmarked cards mean the standard deal (only each top face up) when the
     # piles have the deal's shape; any other layout is all face up.
     marked = any(tok.strip()[-1:].islower() for pile in raw_piles for tok in pile)
@@ -218,20 +234,7 @@ def from_solvitaire(text: str) -> Position:
              for j, t in enumerate(strings(data.get("stock", []), "stock"))]
     waste = [_card(t, f"Solvitaire JSON, waste card {j + 1}")
              for j, t in enumerate(strings(data.get("waste", []), "waste"))]
-    foundation = [0, 0, 0, 0]
-    foundations = data.get("foundation", [])
-    if not isinstance(foundations, list):
-        raise DealError("Solvitaire JSON, foundation: expected a list of piles of card strings")
-    for j, pile in enumerate(foundations):
-        cards = [_card(t, f"Solvitaire JSON, foundation {j + 1}") for t in strings(pile, "foundation")]
-        for rank, card in enumerate(cards, 1):
-            if card.rank != rank or card.suit != cards[0].suit:
-                raise DealError(f"Solvitaire JSON, foundation {j + 1}: {card} is out of order")
-        if cards:
-            if foundation[cards[0].suit]:
-                raise DealError(f"Solvitaire JSON, foundation {j + 1}: a second "
-                                f"{cards[0].suit.name.lower()} foundation")
-            foundation[cards[0].suit] = len(cards)
+    foundation = _solvitaire_foundations(data)
     return Position(
         tableau=tuple(tableau),
         face_down=tuple(face_down),
@@ -239,6 +242,87 @@ def from_solvitaire(text: str) -> Position:
         waste=tuple(waste),
         foundation=tuple(foundation),  # type: ignore[arg-type]
     )
+
+
+def _solvitaire_foundations(data: dict[str, object]) -> list[int]:
+    """The foundations' ranks, by suit, from ``"foundations"`` (a flat list
+    of cards, or a list of piles, each a list of cards or ``""``) or the older
+    ``"foundation"`` (a list of piles)."""
+    key = "foundations" if "foundations" in data else "foundation"
+    value = data.get(key, [])
+    if value == "":
+        value = []
+    if not isinstance(value, list):
+        raise DealError(f"Solvitaire JSON, {key}: expected a list of cards (or of piles of cards)")
+    cards: list[tuple[Card, str]] = []
+    for j, item in enumerate(value):
+        if isinstance(item, str):
+            if item:
+                cards.append((_card(item, f"Solvitaire JSON, {key} card {j + 1}"), f"{key} card {j + 1}"))
+        elif isinstance(item, list) and all(isinstance(t, str) for t in item):
+            cards.extend((_card(t, f"Solvitaire JSON, {key} pile {j + 1}, card {k + 1}"),
+                          f"{key} pile {j + 1}, card {k + 1}") for k, t in enumerate(item))
+        else:
+            raise DealError(f"Solvitaire JSON, {key} item {j + 1}: expected a card or a list of cards")
+    foundation = [0, 0, 0, 0]
+    for card, where in cards:
+        if card.rank <= foundation[card.suit]:
+            raise DealError(f"Solvitaire JSON, {where}: {card} is already on the "
+                            f"{card.suit.name.lower()} foundation")
+        if card.rank != foundation[card.suit] + 1:
+            raise DealError(f"Solvitaire JSON, {where}: {card} is out of order (each suit goes from its ace up)")
+        foundation[card.suit] = card.rank
+    return foundation
+
+
+#: Solvitaire's suits in its own order (``card::suit``): clubs, hearts, spades, diamonds.
+_SOLVITAIRE_SUITS = (Suit.CLUBS, Suit.HEARTS, Suit.SPADES, Suit.DIAMONDS)
+#: The largest seed Solvitaire's ``--random`` takes (its seed is a C ``int``).
+SOLVITAIRE_MAX_SEED = 2**31 - 1
+
+
+def _mt19937(seed: int) -> random.Random:
+    """A Mersenne Twister seeded as C++'s ``std::mt19937(seed)`` seeds it
+    (``init_genrand``; Python's own ``seed()`` seeds another way)."""
+    state = [seed & 0xFFFFFFFF]
+    for i in range(1, 624):
+        previous = state[-1]
+        state.append((1812433253 * (previous ^ (previous >> 30)) + i) & 0xFFFFFFFF)
+    twister = random.Random()
+    twister.setstate((3, (*state, 624), None))
+    return twister
+
+
+def solvitaire_deal(seed: int) -> Position:
+    """Solvitaire's Klondike deal number ``seed`` (``solvitaire --type klondike
+    --random SEED``), dealt as Solvitaire deals it: its 52 cards shuffled by
+    Boost's uniform integers over ``std::mt19937(seed)``, 24 cards to the stock,
+    then the piles diagonally. Pile 1 holds one card; Solvitaire's
+    ``--deal-only`` lists the same piles from pile 7 down.
+
+    >>> solvitaire_deal(5).tableau[0]
+    (Card.parse('9c'),)
+    """
+    if not 0 <= seed <= SOLVITAIRE_MAX_SEED:
+        raise DealError(f"a Solvitaire seed is a whole number from 0 to {SOLVITAIRE_MAX_SEED}, not {clip(str(seed))}")
+    twister = _mt19937(seed)
+    deck = [Card(rank, suit) for rank in range(1, 14) for suit in _SOLVITAIRE_SUITS]
+    for i in range(len(deck) - 1, 0, -1):
+        bucket = 2**32 // (i + 1)  # boost::random::uniform_int_distribution(0, i) over 32-bit draws
+        while (j := twister.getrandbits(32) // bucket) > i:
+            pass
+        deck[i], deck[j] = deck[j], deck[i]
+    stock = [deck.pop() for _ in range(24)]  # the last one dealt is drawn first
+    piles: list[list[Card]] = [[] for _ in range(PILE_COUNT)]
+    turn = 0
+    while deck:
+        row, pile = divmod(turn, PILE_COUNT)
+        pile = PILE_COUNT - 1 - pile
+        if pile >= row:
+            piles[pile].append(deck.pop())
+        turn += 1
+    return Position(tableau=tuple(tuple(p) for p in piles), face_down=tuple(len(p) - 1 for p in piles),
+                    stock=tuple(stock), waste=(), foundation=(0, 0, 0, 0))
 
 
 def _refuse_later_passes(position: Position, form: str) -> None:
@@ -267,9 +351,9 @@ def to_solvitaire(position: Position) -> str:
     if position.waste:
         data["waste"] = [_solvitaire_card(c, True) for c in position.waste]
     if any(position.foundation):
-        data["foundation"] = [
-            [_solvitaire_card(Card(r, suit), True) for r in range(1, top + 1)]
-            for suit, top in enumerate(position.foundation) if top
+        data["foundations"] = [
+            _solvitaire_card(Card(r, suit), True)
+            for suit, top in enumerate(position.foundation) for r in range(1, top + 1)
         ]
     piles = ",\n    ".join(json.dumps(p) for p in data["tableau piles"])  # type: ignore[attr-defined]
     rest = "".join(f',\n  "{k}": {json.dumps(v)}' for k, v in data.items() if k != "tableau piles")
