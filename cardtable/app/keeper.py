@@ -16,7 +16,7 @@ from pathlib import Path
 from cardtable.app import autosave
 from cardtable.app.status import clock_text
 from cardtable.errors import CardtableError
-from cardtable.klondike import KlondikeGame
+from cardtable.klondike import KlondikeGame, counts_as_loss
 
 __all__ = ["Keeper"]
 
@@ -93,8 +93,9 @@ class Keeper:
 
     def record(self, game: KlondikeGame, *, won: bool) -> str:
         """Count ``game`` in the statistics of its variant, once: a win when
-        it is won, a loss when it is left for a new game after a move."""
-        if self._recorded or self.stats_path is None or not game.moves:
+        it is won, a loss when it is left for a new game and that counts
+        (:func:`~cardtable.klondike.counts_as_loss`)."""
+        if self._recorded or self.stats_path is None or not (game.moves if won else counts_as_loss(game)):
             return ""
         self._recorded = True
         from cardtable.runs.store import ResultsStore
@@ -161,8 +162,10 @@ class Keeper:
 
     def carry_balance(self, game: KlondikeGame) -> str:
         """Add ``game``'s Vegas result to the carried balance, once, when it
-        counts: it was won, or left for a new game after a move."""
-        if self.balance_path is None or self._carried or not game.moves or game.variant.scoring.kind != "vegas":
+        counts: it was won, or left for a new game when that counts
+        (:func:`~cardtable.klondike.counts_as_loss`)."""
+        counts = game.moves if game.is_won() else counts_as_loss(game)
+        if self.balance_path is None or self._carried or not counts or game.variant.scoring.kind != "vegas":
             return ""
         self._carried = True
         label = game.variant.label

@@ -50,6 +50,7 @@ from cardtable.klondike import (
     Move,
     Position,
     Variant,
+    counts_as_loss,
 )
 from cardtable.klondike.narrate import describe_move
 
@@ -164,9 +165,9 @@ class KlondikeApp(App[None]):
 
     def play(self, move: Move, *, settle: bool = True) -> bool:
         """Play ``move`` when legal (else say why); True when played."""
-        reason = self.game.why_illegal(move)
+        reason = self.game.why_illegal(move, unicode=not self.ascii_only)  # the table's card names
         if reason is not None:
-            self.message = f"{move}: {reason}"
+            self.message = f"{reason[:1].upper()}{reason[1:]}."
             return False
         words = describe_move(self.game, move, unicode=not self.ascii_only)
         self.game.play(move)
@@ -195,15 +196,19 @@ class KlondikeApp(App[None]):
             self._keeper.resume()
             outcome = game.outcome()
             if outcome is not None:
-                self.message = f"{outcome.value.capitalize()}: press u to undo or n for a new game."
+                self.message = f"{outcome.value.capitalize()}: {self._ways_on()}."
             if keep and (trouble := self._keeper.autosave(game, self._headers())):
                 self.message = trouble
-            if outcome is None and not self.proven_lost and game.moves:
+            if outcome is None and not self.proven_lost:  # from the first move on, or at once when it shows
                 self._advisor.judge(game.clone())
         self.cursor = clamp_cursor(game, self.cursor)
         self.balance, trouble = self._keeper.balance(game)
         self.message += trouble
         self.mutate_reactive(KlondikeApp.game)
+
+    def _ways_on(self) -> str:
+        """What the player of a lost game can do: undo when a move can be taken back, and deal anew."""
+        return "press u to undo or n for a new game" if self.game.can_undo else "press n for a new game"
 
     def _headers(self) -> dict[str, str]:
         if self.seed is None:
@@ -214,10 +219,14 @@ class KlondikeApp(App[None]):
                  winnable: bool | None = None) -> None:
         """Deal a new game: deal ``number`` (default :meth:`next_number`) in
         ``variant`` (default this game's), winnable-only when ``winnable``
-        (default: as now). A game left unfinished after a move counts as a loss."""
+        (default: as now). A game left unfinished after a move counts as a loss
+        (:func:`~cardtable.klondike.counts_as_loss`), and the message says so."""
         left = self.game
-        if not left.is_won():
-            self._keeper.record(left, won=False)  # the new game's message says all there is to say
+        counted = ""
+        if counts_as_loss(left):
+            counted = self._keeper.record(left, won=False)
+            if self._keeper.stats_path is not None and not counted:
+                counted = " The game left counts as a loss."
         variant = variant if variant is not None else left.variant
         self.seed = number if number is not None else self.next_number()
         self.winnable = self.winnable if winnable is None else winnable
@@ -234,8 +243,9 @@ class KlondikeApp(App[None]):
         self._keeper.new_game()
         self.proven_lost = False
         self.cursor = Spot(0, 0)
+        rule = f" {variant.undo_rule}." if variant.undo_rule else ""
         self.message = (f"New game: {'winnable deal' if self.winnable else 'seed'} {self.seed}, "
-                        f"{variant.label}.{trouble}")
+                        f"{variant.title}.{rule}{counted}{trouble}")
         self._settle()
 
     def next_number(self) -> int:
@@ -254,7 +264,8 @@ class KlondikeApp(App[None]):
     def _show_lost(self) -> None:
         if not self.proven_lost:
             self.proven_lost = True
-            self.message = f"{self.message} The solver has proven this game lost: u undoes, n deals anew."
+            ways = "u undoes, n deals anew" if self.game.can_undo else "n deals anew"
+            self.message = f"{self.message} The solver has proven this game lost: {ways}."
 
     # ----- picking up and putting down -----------------------------------------------------------
 
@@ -371,8 +382,9 @@ class KlondikeApp(App[None]):
         self._settle()
 
     def action_undo(self) -> None:
-        if not self.game.can_undo:
-            self.message = "Nothing to undo."
+        reason = self.game.why_no_undo()
+        if reason is not None:
+            self.message = "Nothing to undo." if not self.game.moves else f"{reason[:1].upper()}{reason[1:]}."
             return
         self.held, self.hint_move = None, None
         move = self.game.undo()
