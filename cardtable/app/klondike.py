@@ -33,7 +33,7 @@ from textual.reactive import var
 from cardtable._files import atomic_write_text
 from cardtable._text import plural
 from cardtable.app.advisor import PEEK_LABEL, Advisor
-from cardtable.app.keeper import Keeper
+from cardtable.app.keeper import Keeper, leave_saved, saved_notice
 from cardtable.app.pickup import Held, describe, held_cards, pick_up, put_down
 from cardtable.app.screens import TextScreen, show_page
 from cardtable.app.status import MessageLine, StatusBar
@@ -74,7 +74,10 @@ class KlondikeApp(App[None]):
     kept) the statistics of finished games; ``balance_path`` (None: each
     game alone) carries the Vegas balance from game to game; ``notice`` is
     shown first; ``seconds`` is the time the game has already taken (a
-    restored game's). The clock stands until a move is played.
+    restored game's). The clock stands until a move is played. ``saved`` is
+    the autosave's game when a new game was asked for over it: the first move
+    of this one leaves it (it counts as ``n`` counts a game left), quitting
+    first keeps it.
     """
 
     TITLE = "cardtable: Klondike"
@@ -123,13 +126,18 @@ class KlondikeApp(App[None]):
     def __init__(self, game: KlondikeGame, *, seed: int | None = None, winnable: bool = False,
                  save_path: Path | None = None, autosave_path: Path | None = None,
                  stats_path: Path | None = None, ascii_only: bool = False, notice: str | None = None,
-                 balance_path: Path | None = None, seconds: float = 0.0) -> None:
+                 balance_path: Path | None = None, seconds: float = 0.0,
+                 saved: KlondikeRecord | None = None) -> None:
         super().__init__()
         self.game = game
         self.seed = seed
         self.winnable = winnable
         self.cursor = Spot(0, len(game.tableau[0]) - 1)
+        #: The autosave's game, when this game was asked for over it: the first move here leaves it.
+        self._saved = saved
         self.message = notice or "Press ? for the keys."
+        if saved is not None:
+            self.message = saved_notice(saved, stats_path=stats_path)
         self.save_path = save_path
         self.ascii_only = ascii_only
         self._keeper = Keeper(stats_path=stats_path, balance_path=balance_path, autosave_path=autosave_path)
@@ -185,6 +193,9 @@ class KlondikeApp(App[None]):
         game = self.game
         if keep and game.moves:
             self._keeper.start_clock()
+            if self._saved is not None:  # the autosave is about to hold this game: the saved one is left
+                self.message += leave_saved(self._saved, stats_path=self._keeper.stats_path)
+                self._saved = None
         if _fly_home(game):
             self.message = "All cards face up: they fly home. " + ("*" if self.ascii_only else "\u2728")
         if game.is_won():

@@ -72,7 +72,8 @@ if TYPE_CHECKING:
 #: A count of foundation cards: one game's (an int) or many games' (a numpy array).
 _Count = TypeVar("_Count", int, "np.ndarray")
 
-__all__ = ["PRESETS", "PRESET_NOTES", "PRESET_TITLES", "RULE_FIELDS", "Scoring", "Variant", "VariantError", "parse_passes"]
+__all__ = ["PRESETS", "PRESET_NOTES", "PRESET_TITLES", "RULE_FIELDS", "Scoring", "Variant", "VariantError",
+           "parse_passes"]
 
 
 class VariantError(RulesError):

@@ -470,7 +470,7 @@ function chooseDeal() {
   form.reset();
   if (view) {
     document.getElementById("deal-rules").textContent =
-      `Rules: ${view.variant}${view.winnable ? "; winnable deals only" : ""}.`;
+      `Rules: ${view.title ?? view.variant}${view.winnable ? "; winnable deals only" : ""}.`;
   }
   dealDialog.showModal();
 }
