@@ -5,8 +5,9 @@ The app is a thin client of the library: the engine
 explains what is not, the table
 (:class:`~cardtable.kings_corner.session.KingsCornerSession`) deals the hands,
 seats and seeds the bots and keeps the penalty totals, the bots choose their
-actions from their own views, and the strategic bot's
-:func:`~cardtable.bots.kings_corner.strategic.plan_turn` gives hints. The bots'
+actions from their own views, and the ``expert``'s plan from the player's own
+view (:func:`~cardtable.bots.kings_corner.expert.expert_plan`, its guesses
+seeded by that view) gives hints. The bots'
 actions are shown one by one with a Textual timer (``delay`` seconds apart;
 space plays the rest at once). Hands go on until someone's penalty total
 reaches ``target``, dealt, seated and seeded by the table's one rule, as in the
@@ -35,7 +36,7 @@ from cardtable._files import atomic_write_text
 from cardtable._text import plural
 from cardtable.app.screens import show_page
 from cardtable.bots.kings_corner import make_bot
-from cardtable.bots.kings_corner.strategic import plan_turn
+from cardtable.bots.kings_corner.expert import expert_plan
 from cardtable.cards import Card
 from cardtable.errors import CardtableError
 from cardtable.kings_corner.actions import DRAW, PASS, Action, Draw, MovePile, Pass, PlayCard
@@ -569,7 +570,7 @@ class KingsCornerApp(App[None]):
         self._corner_pending = False
         if not self._your_turn():
             return
-        plan = plan_turn(self.game.view(self.me))
+        plan = expert_plan(self.game.view(self.me))
         steps: list[Action] = [a for a in plan if not isinstance(a, (Draw, Pass))]
         self.hint = steps
         if not steps:
