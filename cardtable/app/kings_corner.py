@@ -17,6 +17,7 @@ matches. See :data:`HELP`.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from functools import partial
@@ -52,6 +53,9 @@ __all__ = ["DEFAULT_SAVE", "HELP", "KingsCornerApp"]
 DEFAULT_SAVE = "cardtable-hand.txt"
 
 HELP = resources.files("cardtable.app").joinpath("kings_corner_help.md").read_text(encoding="utf-8").removesuffix("\n")
+
+#: A card in the engine's notation, inside a sentence (``7h``, ``Td``, ``10s``).
+_CARD_NOTATION = re.compile(r"\b(?:10|[2-9TJQKA])[cdhs]\b")
 
 #: The corners in the order of the ``c 1-4`` keys.
 _CORNER_KEYS = CORNERS
@@ -481,11 +485,18 @@ class KingsCornerApp(App[None]):
             self.chosen = position
             self._say(f"Pile {position.name} chosen: now the pile to move it onto.")
 
+    def _table_words(self, text: str) -> str:
+        """``text`` (the engine's words, its cards in notation) with each card named
+        as the table shows it: by its suit symbol, unless the table is plain ASCII."""
+        if self.ascii_only:
+            return text
+        return _CARD_NOTATION.sub(lambda found: card_text(Card.parse(found.group()), True), text)
+
     def _act(self, action: Action) -> None:
         try:
             self.game.play(action)
         except CardtableError as error:  # the engine says why; nothing has changed
-            reason = str(error).split(": ", 1)[-1]
+            reason = self._table_words(str(error).split(": ", 1)[-1])
             self.chosen = None
             self._say(f"Not allowed: {reason}. Choose again.")
             return

@@ -140,7 +140,8 @@ def test_an_illegal_choice_is_explained_and_changes_nothing() -> None:
     async def script(pilot: Pilot[None], app: KingsCornerApp) -> None:
         before = (app.game.piles, hand(app))
         await pilot.press("1", "n")  # 5h on 4c
-        assert "Not allowed" in app.message and "4c" in app.message
+        assert "Not allowed" in app.message and "5♥" in app.message and "4♣" in app.message  # as the table shows
+        assert "4c" not in app.message and "5h" not in app.message
         assert (app.game.piles, hand(app)) == before and app.game.history == ()
         assert app.chosen is None
         await pilot.press("c", "1")  # nothing chosen: a corner never moves
@@ -451,3 +452,12 @@ def test_the_hint_is_the_experts_plan_from_the_players_view_and_sheds_kings_into
         assert [a for a in expert_plan(view) if a not in (DRAW, PASS)] == app.hint
 
     drive(new_app(10), script)
+
+
+def test_an_illegal_choice_is_explained_in_ascii_on_an_ascii_table() -> None:
+    async def script(pilot: Pilot[None], app: KingsCornerApp) -> None:
+        await pilot.press("1", "n")  # 5h on 4c
+        assert "Not allowed" in app.message and "5h" in app.message and "4c" in app.message
+        assert "♣" not in app.message
+
+    drive(new_app(ascii_only=True), script)
