@@ -199,6 +199,7 @@ class KlondikeTable:
             "legal": [str(move) for move in seen.legal_moves],
             "moves": seen.moves_played,
             "canUndo": game.can_undo,
+            "undoRule": game.variant.undo_rule,
             "canRedo": game.can_redo,
             "passesLeft": game.passes_left,
             "pass": seen.pass_number,
