@@ -93,6 +93,23 @@ def test_a_safe_card_home_is_advised_and_a_person_s_move_comes_before_a_draw() -
     assert found.words.startswith("A♣ from pile 7 to the foundation")
 
 
+def test_among_moves_that_win_as_often_a_person_s_move_comes_before_a_draw(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every guess is won whether the queen of hearts goes onto the king of spades, turning the
+    # king of clubs up, or the stock is drawn first; no card can go home. The solver's lines
+    # all start by drawing (the leaner plan), so the hint turns the card up only because a
+    # person would: without that rule the same hint draws.
+    start = layout(["Kc|Qh", "Ks", "Kd", "Kh"], stock="Jc Qc Jd Qd Jh Ts Js Qs", foundation=(10, 10, 10, 9))
+    game = KlondikeGame(start, Variant.preset("draw1"))
+    assert set(game.legal_moves()) == {Move.parse("1>2"), Move.parse("D")}
+    found = expert_hint(game, **SMALL)
+    assert found.move == Move.parse("1>2") and found.advice.wins == found.advice.samples
+    assert found.words == "Q♥ from pile 1 onto K♠ in pile 2, turning a card up"
+    import cardtable.bots.klondike.expert as expert_module
+
+    monkeypatch.setattr(expert_module, "_person_rank", lambda view, move: 0)  # no preference: the lean plan
+    assert expert_hint(game, **SMALL).move == Move.parse("D")
+
+
 def test_a_draw_is_said_without_naming_its_cards() -> None:
     game = KlondikeGame.from_seed(1, Variant.preset("draw3"))
     found = expert_hint(game, samples=1, max_states=1)

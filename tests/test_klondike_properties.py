@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from cardtable.cards import Card
 from cardtable.klondike import (
+    STOCK,
     DealError,
     KlondikeGame,
     KlondikeRecord,
@@ -80,7 +81,12 @@ def test_undo_restores_the_exact_state(seed: int, variant: Variant, picks: list[
         history.pop()
         game.undo()
         assert (game.position(), game.score) == history[-1]
-    for _move in played:
+    kept = game.moves  # all of them taken back, or (Vegas) up to the last draw, which stays
+    if variant.undo_rule is None or not any(move.source == STOCK for move in played):
+        assert kept == []
+    else:
+        assert kept and kept[-1].source == STOCK and STOCK not in {m.source for m in played[len(kept):]}
+    for _move in played[len(kept):]:
         game.redo()
     assert game.moves == played
 

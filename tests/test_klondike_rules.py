@@ -129,6 +129,20 @@ def test_unlimited_passes_recycle_forever_but_game_is_over() -> None:
     assert g.legal_moves() and g.outcome() is KlondikeOutcome.NO_PROGRESS
 
 
+def test_no_progress_waits_until_the_player_has_seen_the_stock_s_order() -> None:
+    # The engine knows no stock card can help; the player, who has not seen them, cannot.
+    g = _recycle_game(Variant.preset("draw1"))
+    assert g.progress_possible() is False
+    assert g.outcome() is None and g.seen_stock() == ()
+    _draw_all(g)  # every card seen, but in the waste: the stock is empty, nothing is hidden
+    assert g.outcome() is KlondikeOutcome.NO_PROGRESS
+    g.undo()  # a card back in the stock: the moves played no longer show its order, so nothing is said
+    assert g.seen_stock() == () and g.outcome() is None
+    _draw_all(g)
+    g.play(RECYCLE)  # the whole stock again, its order known from the pass before
+    assert g.seen_stock() == tuple(g.stock) and g.outcome() is KlondikeOutcome.NO_PROGRESS
+
+
 def test_draw_on_empty_stock_is_illegal() -> None:
     g = game(["Kc", "Kd"], "draw1", stock="", waste="Qc Qd", foundation=(11, 11, 13, 13))
     with pytest.raises(IllegalMoveError, match="stock is empty"):

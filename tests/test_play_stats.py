@@ -214,15 +214,15 @@ def test_stats_table(store_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert set(lines[1]) == {"-"}
     assert [line.split(maxsplit=7) for line in lines[2:]] == [
         ["1", "0", "0.0%", "0", "0", "-", "-", CUSTOM_LABEL],
-        ["9", "7", "77.8%", "2", "4", "4:10", "118", "draw1"],
-        ["3", "1", "33.3%", "0", "1", "10:10", "230", "thoughtful3"],
+        ["9", "7", "77.8%", "2", "4", "4:10", "118", "draw1: Klondike (draw 1)"],
+        ["3", "1", "33.3%", "0", "1", "10:10", "230", "thoughtful3: Klondike, cards come back (draw 3)"],
     ]
     assert store_path.read_bytes() == before
 
 
 def test_stats_of_one_variant(store_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     lines = run_stats(capsys, "--store", str(store_path), "--variant", "thoughtful3").splitlines()
-    assert len(lines) == 3 and lines[2].split()[-1] == "thoughtful3"
+    assert len(lines) == 3 and lines[2].endswith("  thoughtful3: Klondike, cards come back (draw 3)")
     # A custom variant by its preset and flags, or by its label as listed.
     for argv in (["--variant", "draw1", "--passes", "3"], ["--variant", CUSTOM_LABEL]):
         lines = run_stats(capsys, "--store", str(store_path), *argv).splitlines()

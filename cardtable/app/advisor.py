@@ -168,7 +168,8 @@ class Advisor:
         elif found.winning:
             text = f"Peek hint: {said}. This position can be won ({plural(len(found.solution), 'move')})."
         elif result == "unwinnable":
-            text = f"Peek hint: {said} (best guess). This position cannot be won: u undoes, n deals anew."
+            ways = "u undoes, n deals anew" if game.can_undo else "n deals anew"
+            text = f"Peek hint: {said} (best guess). This position cannot be won: {ways}."
         else:
             text = f"Peek hint: {said} (best guess: the solver found no answer in time; not yet known)."
         self._app.call_from_thread(self._hinted, game.key(), found.move, text)

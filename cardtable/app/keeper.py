@@ -13,12 +13,13 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from cardtable._text import plural
 from cardtable.app import autosave
 from cardtable.app.status import clock_text
 from cardtable.errors import CardtableError
-from cardtable.klondike import KlondikeGame
+from cardtable.klondike import KlondikeGame, KlondikeRecord, counts_as_loss
 
-__all__ = ["Keeper"]
+__all__ = ["Keeper", "leave_saved", "saved_notice"]
 
 
 class Keeper:
@@ -93,8 +94,9 @@ class Keeper:
 
     def record(self, game: KlondikeGame, *, won: bool) -> str:
         """Count ``game`` in the statistics of its variant, once: a win when
-        it is won, a loss when it is left for a new game after a move."""
-        if self._recorded or self.stats_path is None or not game.moves:
+        it is won, a loss when it is left for a new game and that counts
+        (:func:`~cardtable.klondike.counts_as_loss`)."""
+        if self._recorded or self.stats_path is None or not (game.moves if won else counts_as_loss(game)):
             return ""
         self._recorded = True
         from cardtable.runs.store import ResultsStore
@@ -161,8 +163,10 @@ class Keeper:
 
     def carry_balance(self, game: KlondikeGame) -> str:
         """Add ``game``'s Vegas result to the carried balance, once, when it
-        counts: it was won, or left for a new game after a move."""
-        if self.balance_path is None or self._carried or not game.moves or game.variant.scoring.kind != "vegas":
+        counts: it was won, or left for a new game when that counts
+        (:func:`~cardtable.klondike.counts_as_loss`)."""
+        counts = game.moves if game.is_won() else counts_as_loss(game)
+        if self.balance_path is None or self._carried or not counts or game.variant.scoring.kind != "vegas":
             return ""
         self._carried = True
         label = game.variant.label
@@ -195,3 +199,35 @@ class Keeper:
         """A finished game leaves no autosave."""
         if self.autosave_path is not None:
             autosave.clear(self.autosave_path)
+
+
+def leave_saved(record: KlondikeRecord, *, stats_path: Path | None) -> str:
+    """The saved game ``record`` (the autosave's) is left for another game:
+    count it as the app's ``n`` counts a game left (a loss once a move was
+    played: :func:`~cardtable.klondike.counts_as_loss`), carrying its Vegas
+    result when it was played with the balance carried; what to tell the
+    player about it (a sentence starting with a space).
+
+    >>> game = KlondikeGame.from_seed(7)
+    >>> game.play(game.legal_moves()[0])
+    >>> leave_saved(KlondikeRecord.from_game(game), stats_path=None)
+    ' The saved game of 1 move is left for this one.'
+    """
+    game = record.replay()
+    carried = autosave.CUMULATIVE_HEADER in record.headers
+    keeper = Keeper(stats_path=stats_path, balance_path=autosave.balance_path() if carried else None,
+                    autosave_path=None)
+    keeper.new_game(autosave.saved_seconds(record))
+    left = f" The saved game of {plural(len(game.moves), 'move')} is left for this one"
+    if not counts_as_loss(game):
+        return f"{left}."
+    trouble = keeper.record(game, won=False) + keeper.carry_balance(game)
+    return f"{left}{': it counts as a loss' if stats_path is not None else ''}.{trouble}"
+
+
+def saved_notice(record: KlondikeRecord, *, stats_path: Path | None) -> str:
+    """What a new game says first while ``record`` (the autosave's game) waits:
+    a move in the new game leaves it (see :func:`leave_saved`), quitting first keeps it."""
+    moves = plural(len(record.moves), "move")
+    counted = ", and it counts as a loss, as n does" if stats_path is not None and record.moves else ""
+    return f"Your saved game ({moves}) waits: a move here leaves it{counted}; q keeps it."

@@ -5,8 +5,9 @@ The app is a thin client of the library: the engine
 explains what is not, the table
 (:class:`~cardtable.kings_corner.session.KingsCornerSession`) deals the hands,
 seats and seeds the bots and keeps the penalty totals, the bots choose their
-actions from their own views, and the strategic bot's
-:func:`~cardtable.bots.kings_corner.strategic.plan_turn` gives hints. The bots'
+actions from their own views, and the ``expert``'s plan from the player's own
+view (:func:`~cardtable.bots.kings_corner.expert.expert_plan`, its guesses
+seeded by that view) gives hints. The bots'
 actions are shown one by one with a Textual timer (``delay`` seconds apart;
 space plays the rest at once). Hands go on until someone's penalty total
 reaches ``target``, dealt, seated and seeded by the table's one rule, as in the
@@ -16,6 +17,7 @@ matches. See :data:`HELP`.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from functools import partial
@@ -35,7 +37,7 @@ from cardtable._files import atomic_write_text
 from cardtable._text import plural
 from cardtable.app.screens import show_page
 from cardtable.bots.kings_corner import make_bot
-from cardtable.bots.kings_corner.strategic import plan_turn
+from cardtable.bots.kings_corner.expert import expert_plan
 from cardtable.cards import Card
 from cardtable.errors import CardtableError
 from cardtable.kings_corner.actions import DRAW, PASS, Action, Draw, MovePile, Pass, PlayCard
@@ -51,6 +53,9 @@ __all__ = ["DEFAULT_SAVE", "HELP", "KingsCornerApp"]
 DEFAULT_SAVE = "cardtable-hand.txt"
 
 HELP = resources.files("cardtable.app").joinpath("kings_corner_help.md").read_text(encoding="utf-8").removesuffix("\n")
+
+#: A card in the engine's notation, inside a sentence (``7h``, ``Td``, ``10s``).
+_CARD_NOTATION = re.compile(r"\b(?:10|[2-9TJQKA])[cdhs]\b")
 
 #: The corners in the order of the ``c 1-4`` keys.
 _CORNER_KEYS = CORNERS
@@ -480,11 +485,18 @@ class KingsCornerApp(App[None]):
             self.chosen = position
             self._say(f"Pile {position.name} chosen: now the pile to move it onto.")
 
+    def _table_words(self, text: str) -> str:
+        """``text`` (the engine's words, its cards in notation) with each card named
+        as the table shows it: by its suit symbol, unless the table is plain ASCII."""
+        if self.ascii_only:
+            return text
+        return _CARD_NOTATION.sub(lambda found: card_text(Card.parse(found.group()), True), text)
+
     def _act(self, action: Action) -> None:
         try:
             self.game.play(action)
         except CardtableError as error:  # the engine says why; nothing has changed
-            reason = str(error).split(": ", 1)[-1]
+            reason = self._table_words(str(error).split(": ", 1)[-1])
             self.chosen = None
             self._say(f"Not allowed: {reason}. Choose again.")
             return
@@ -569,7 +581,7 @@ class KingsCornerApp(App[None]):
         self._corner_pending = False
         if not self._your_turn():
             return
-        plan = plan_turn(self.game.view(self.me))
+        plan = expert_plan(self.game.view(self.me))
         steps: list[Action] = [a for a in plan if not isinstance(a, (Draw, Pass))]
         self.hint = steps
         if not steps:

@@ -33,7 +33,7 @@ from textual.reactive import var
 from cardtable._files import atomic_write_text
 from cardtable._text import plural
 from cardtable.app.advisor import PEEK_LABEL, Advisor
-from cardtable.app.keeper import Keeper
+from cardtable.app.keeper import Keeper, leave_saved, saved_notice
 from cardtable.app.pickup import Held, describe, held_cards, pick_up, put_down
 from cardtable.app.screens import TextScreen, show_page
 from cardtable.app.status import MessageLine, StatusBar
@@ -50,6 +50,7 @@ from cardtable.klondike import (
     Move,
     Position,
     Variant,
+    counts_as_loss,
 )
 from cardtable.klondike.narrate import describe_move
 
@@ -73,7 +74,10 @@ class KlondikeApp(App[None]):
     kept) the statistics of finished games; ``balance_path`` (None: each
     game alone) carries the Vegas balance from game to game; ``notice`` is
     shown first; ``seconds`` is the time the game has already taken (a
-    restored game's). The clock stands until a move is played.
+    restored game's). The clock stands until a move is played. ``saved`` is
+    the autosave's game when a new game was asked for over it: the first move
+    of this one leaves it (it counts as ``n`` counts a game left), quitting
+    first keeps it.
     """
 
     TITLE = "cardtable: Klondike"
@@ -122,13 +126,18 @@ class KlondikeApp(App[None]):
     def __init__(self, game: KlondikeGame, *, seed: int | None = None, winnable: bool = False,
                  save_path: Path | None = None, autosave_path: Path | None = None,
                  stats_path: Path | None = None, ascii_only: bool = False, notice: str | None = None,
-                 balance_path: Path | None = None, seconds: float = 0.0) -> None:
+                 balance_path: Path | None = None, seconds: float = 0.0,
+                 saved: KlondikeRecord | None = None) -> None:
         super().__init__()
         self.game = game
         self.seed = seed
         self.winnable = winnable
         self.cursor = Spot(0, len(game.tableau[0]) - 1)
+        #: The autosave's game, when this game was asked for over it: the first move here leaves it.
+        self._saved = saved
         self.message = notice or "Press ? for the keys."
+        if saved is not None:
+            self.message = saved_notice(saved, stats_path=stats_path)
         self.save_path = save_path
         self.ascii_only = ascii_only
         self._keeper = Keeper(stats_path=stats_path, balance_path=balance_path, autosave_path=autosave_path)
@@ -164,9 +173,9 @@ class KlondikeApp(App[None]):
 
     def play(self, move: Move, *, settle: bool = True) -> bool:
         """Play ``move`` when legal (else say why); True when played."""
-        reason = self.game.why_illegal(move)
+        reason = self.game.why_illegal(move, unicode=not self.ascii_only)  # the table's card names
         if reason is not None:
-            self.message = f"{move}: {reason}"
+            self.message = f"{reason[:1].upper()}{reason[1:]}."
             return False
         words = describe_move(self.game, move, unicode=not self.ascii_only)
         self.game.play(move)
@@ -184,6 +193,9 @@ class KlondikeApp(App[None]):
         game = self.game
         if keep and game.moves:
             self._keeper.start_clock()
+            if self._saved is not None:  # the autosave is about to hold this game: the saved one is left
+                self.message += leave_saved(self._saved, stats_path=self._keeper.stats_path)
+                self._saved = None
         if _fly_home(game):
             self.message = "All cards face up: they fly home. " + ("*" if self.ascii_only else "\u2728")
         if game.is_won():
@@ -195,15 +207,19 @@ class KlondikeApp(App[None]):
             self._keeper.resume()
             outcome = game.outcome()
             if outcome is not None:
-                self.message = f"{outcome.value.capitalize()}: press u to undo or n for a new game."
+                self.message = f"{outcome.value.capitalize()}: {self._ways_on()}."
             if keep and (trouble := self._keeper.autosave(game, self._headers())):
                 self.message = trouble
-            if outcome is None and not self.proven_lost and game.moves:
+            if outcome is None and not self.proven_lost:  # from the first move on, or at once when it shows
                 self._advisor.judge(game.clone())
         self.cursor = clamp_cursor(game, self.cursor)
         self.balance, trouble = self._keeper.balance(game)
         self.message += trouble
         self.mutate_reactive(KlondikeApp.game)
+
+    def _ways_on(self) -> str:
+        """What the player of a lost game can do: undo when a move can be taken back, and deal anew."""
+        return "press u to undo or n for a new game" if self.game.can_undo else "press n for a new game"
 
     def _headers(self) -> dict[str, str]:
         if self.seed is None:
@@ -214,10 +230,14 @@ class KlondikeApp(App[None]):
                  winnable: bool | None = None) -> None:
         """Deal a new game: deal ``number`` (default :meth:`next_number`) in
         ``variant`` (default this game's), winnable-only when ``winnable``
-        (default: as now). A game left unfinished after a move counts as a loss."""
+        (default: as now). A game left unfinished after a move counts as a loss
+        (:func:`~cardtable.klondike.counts_as_loss`), and the message says so."""
         left = self.game
-        if not left.is_won():
-            self._keeper.record(left, won=False)  # the new game's message says all there is to say
+        counted = ""
+        if counts_as_loss(left):
+            counted = self._keeper.record(left, won=False)
+            if self._keeper.stats_path is not None and not counted:
+                counted = " The game left counts as a loss."
         variant = variant if variant is not None else left.variant
         self.seed = number if number is not None else self.next_number()
         self.winnable = self.winnable if winnable is None else winnable
@@ -234,8 +254,9 @@ class KlondikeApp(App[None]):
         self._keeper.new_game()
         self.proven_lost = False
         self.cursor = Spot(0, 0)
+        rule = f" {variant.undo_rule}." if variant.undo_rule else ""
         self.message = (f"New game: {'winnable deal' if self.winnable else 'seed'} {self.seed}, "
-                        f"{variant.label}.{trouble}")
+                        f"{variant.title}.{rule}{counted}{trouble}")
         self._settle()
 
     def next_number(self) -> int:
@@ -254,7 +275,8 @@ class KlondikeApp(App[None]):
     def _show_lost(self) -> None:
         if not self.proven_lost:
             self.proven_lost = True
-            self.message = f"{self.message} The solver has proven this game lost: u undoes, n deals anew."
+            ways = "u undoes, n deals anew" if self.game.can_undo else "n deals anew"
+            self.message = f"{self.message} The solver has proven this game lost: {ways}."
 
     # ----- picking up and putting down -----------------------------------------------------------
 
@@ -371,8 +393,9 @@ class KlondikeApp(App[None]):
         self._settle()
 
     def action_undo(self) -> None:
-        if not self.game.can_undo:
-            self.message = "Nothing to undo."
+        reason = self.game.why_no_undo()
+        if reason is not None:
+            self.message = "Nothing to undo." if not self.game.moves else f"{reason[:1].upper()}{reason[1:]}."
             return
         self.held, self.hint_move = None, None
         move = self.game.undo()

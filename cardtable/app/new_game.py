@@ -18,7 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Select
 
 from cardtable.cards import MAX_SEED
-from cardtable.klondike.variant import PRESET_NOTES, PRESETS, Variant
+from cardtable.klondike.variant import PRESET_TITLES, PRESETS, Variant
 
 __all__ = ["NewGame", "NewGameScreen"]
 
@@ -58,9 +58,7 @@ class NewGameScreen(ModalScreen[NewGame | None]):
         self.winnable = winnable
 
     def _choices(self) -> list[tuple[str, str]]:
-        same = f"as now: {self.variant.name if self.variant.name in PRESETS else self.variant.describe()}"
-        return [(same, _SAME), *((f"{name}: {PRESET_NOTES.get(name, PRESETS[name].describe())}", name)
-                                 for name in PRESETS)]
+        return [(f"as now: {self.variant.title}", _SAME), *((PRESET_TITLES[name], name) for name in PRESETS)]
 
     def reset(self, variant: Variant, number: int, winnable: bool) -> None:
         """Offer these again (the app keeps one dialog and shows it anew: building it is slow)."""

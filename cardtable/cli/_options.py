@@ -311,7 +311,8 @@ def add_variant_arguments(parser: argparse.ArgumentParser, default: str | None =
     group = parser.add_argument_group("variant (a preset, then flags that override it)")
     shown = default if default is not None else "the strategy's own"
     group.add_argument("--variant", default=default, metavar="NAME",
-                       help=f"preset name (default {shown}); see 'cardtable variants'")
+                       help=f"a preset, by its name or its player's name (default {shown}); see "
+                            "'cardtable variants'")
     group.add_argument("--draw", type=int, choices=(1, 3), help="cards drawn at a time")
     group.add_argument("--passes", metavar="N|unlimited",
                        help="passes through the stock (1 = no redeal)")

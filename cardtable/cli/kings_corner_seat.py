@@ -23,7 +23,7 @@ from rich.text import Text
 
 from cardtable._text import plural
 from cardtable.bots.kings_corner import make_bot
-from cardtable.bots.kings_corner.strategic import plan_turn
+from cardtable.bots.kings_corner.expert import expert_plan
 from cardtable.cards import Card, CardError
 from cardtable.errors import CardtableError, UsageError
 from cardtable.kings_corner.actions import DRAW, PASS, Action, MovePile, PlayCard
@@ -45,7 +45,7 @@ Commands (upper or lower case):
   u  (undo)             take back your last action this turn
   b  (board)            show the table again
   m  (moves)            list your legal actions
-  hint                  what the strategic bot would do
+  hint                  what the expert would do (from your view)
   h  (help, ?)          this help
   q  (quit)             leave the table
 Piles: N E S W in a cross; corners NE SE SW NW (only a king starts a corner)."""
@@ -245,7 +245,7 @@ class HumanSeat:
             elif command.word == "moves":
                 self._say("  ".join(str(a) for a in game.legal_actions()))
             elif command.word == "hint":
-                plan = plan_turn(game.view(me))
+                plan = expert_plan(game.view(me))
                 self._say("Hint: " + "; ".join(str(a) for a in plan))
             elif command.word == "undo":
                 if len(game.history) > start:

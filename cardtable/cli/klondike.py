@@ -22,7 +22,7 @@ from cardtable.klondike.formats import FORMATS, load_start, solvitaire_deal, wri
 from cardtable.klondike.position import Position
 from cardtable.klondike.record import KlondikeRecord
 from cardtable.klondike.render import render
-from cardtable.klondike.variant import PRESET_NOTES, PRESETS
+from cardtable.klondike.variant import PRESET_NOTES, PRESET_TITLES, PRESETS
 
 __all__ = ["register"]
 
@@ -85,8 +85,9 @@ def _cmd_variants(args: argparse.Namespace) -> int:
         return 0
     width = max(len(name) for name in PRESETS)
     for name, variant in PRESETS.items():
-        print(f"{name:<{width}}  {PRESET_NOTES.get(name, '')}")
+        print(f"{name:<{width}}  {PRESET_TITLES[name]}: {PRESET_NOTES[name]}")
         print(f"{'':<{width}}    {variant.describe()}")
+    print(f"\n--variant takes a name of the first column or, quoted, the name after it ('{PRESET_TITLES['vegas1']}').")
     return 0
 
 

@@ -188,6 +188,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     number: int | None = None
     notice: str | None = None
     seconds = 0.0
+    stats_path = _stats_path(args)
     if args.file is not None:
         position, record = load_start(read_text(args.file))
         refuse_rule_flags(args, record, args.file)
@@ -213,12 +214,18 @@ def _cmd_play(args: argparse.Namespace) -> int:
         else:
             game = KlondikeGame(Position.from_seed(number), variant)
 
+    saved = None
+    if autosave_path is not None and (args.file is not None or args.seed is not None or args.winnable):
+        # A game is saved and a new one asked for: the app leaves the saved one at the first move here.
+        saved, trouble = autosave.restore(autosave_path)
+        notice = trouble or notice
+
     from cardtable.app.klondike import KlondikeApp
 
-    stats_path = _stats_path(args)
     KlondikeApp(game, seed=number, winnable=args.winnable, save_path=save_path, autosave_path=autosave_path,
                 stats_path=stats_path, ascii_only=args.ascii, notice=notice,
-                balance_path=autosave.balance_path() if args.cumulative else None, seconds=seconds).run()
+                balance_path=autosave.balance_path() if args.cumulative else None, seconds=seconds,
+                saved=saved).run()
     return 0
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from cardtable.cli._options import add_variant_arguments, variant_from_args
 from cardtable.errors import UsageError
+from cardtable.klondike.variant import PRESET_TITLES
 
 if TYPE_CHECKING:
     from cardtable.sim.played import HandStats, PlayStats
@@ -66,14 +67,16 @@ def _time_text(seconds: float | None) -> str:
 
 
 def _table(rows: list[PlayStats]) -> list[str]:
-    """One line a variant, under a header; the label last, as custom ones are long."""
+    """One line a variant, under a header; the label last, as custom ones are long (a
+    preset's followed by its player's name)."""
     header = (f"{'played':>7} {'won':>7} {'win rate':>8} {'streak':>6} {'best streak':>11} {'best time':>9} "
               f"{'fewest moves':>12}  variant")
     lines = [header, "-" * len(header)]
     for s in rows:
         lines.append(f"{s.played:>7,} {s.won:>7,} {100 * s.win_rate:>7.1f}% {s.current_streak:>6,} "
                      f"{s.best_streak:>11,} {_time_text(s.best_seconds):>9} "
-                     f"{'-' if s.fewest_moves is None else format(s.fewest_moves, ','):>12}  {s.variant}")
+                     f"{'-' if s.fewest_moves is None else format(s.fewest_moves, ','):>12}  {s.variant}"
+                     f"{f': {PRESET_TITLES[s.variant]}' if s.variant in PRESET_TITLES else ''}")
     return lines
 
 

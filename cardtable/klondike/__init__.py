@@ -8,7 +8,7 @@
 """
 
 from cardtable.klondike.formats import load_start, read_deals, read_layout, write_layout
-from cardtable.klondike.game import IllegalMoveError, KlondikeGame, KlondikeOutcome
+from cardtable.klondike.game import IllegalMoveError, KlondikeGame, KlondikeOutcome, counts_as_loss
 from cardtable.klondike.moves import DRAW, FOUNDATION, RECYCLE, STOCK, WASTE, Move, MoveError
 from cardtable.klondike.position import DealError, Position
 from cardtable.klondike.record import KlondikeRecord, RecordError, ReplayError
@@ -37,6 +37,7 @@ __all__ = [
     "Scoring",
     "Variant",
     "VariantError",
+    "counts_as_loss",
     "load_start",
     "read_deals",
     "read_layout",

@@ -25,7 +25,7 @@ from cardtable.klondike.position import PILE_COUNT, Position
 from cardtable.klondike.variant import Variant
 from cardtable.klondike.view import KlondikeView
 
-__all__ = ["PROGRESS_SEARCH_LIMIT", "IllegalMoveError", "KlondikeGame", "KlondikeOutcome"]
+__all__ = ["PROGRESS_SEARCH_LIMIT", "IllegalMoveError", "KlondikeGame", "KlondikeOutcome", "counts_as_loss"]
 
 #: States the "no progress possible" check explores before it gives up and
 #: calls the game still open.
@@ -160,6 +160,35 @@ class KlondikeGame:
             return None
         return self.variant.passes - self.pass_number
 
+    def seen_stock(self) -> tuple[Card, ...]:
+        """The bottom of the stock, bottom first, as far as the player has seen
+        its order: the cards of the waste at the last moment the whole stock lay
+        in the waste (cards leave the stock from the top only, so what lies below
+        them keeps that order); empty when that never happened in this game.
+
+        >>> game = KlondikeGame.from_seed(1, Variant.preset("draw3"))
+        >>> game.seen_stock()
+        ()
+        >>> for move in ["D"] * 8 + ["R"]:  # the whole stock drawn, then turned over
+        ...     game.play(Move.parse(move))
+        >>> game.seen_stock() == tuple(game.stock) and len(game.seen_stock()) == 24
+        True
+        """
+        replay = KlondikeGame(self.start, self.variant)
+        order: tuple[Card, ...] = ()
+        for entry in [None, *self._stack]:
+            if entry is not None:
+                replay._apply(entry[0])
+            if not replay.stock:
+                order = tuple(reversed(replay.waste))
+        return order[:len(self.stock)]
+
+    def stock_order_seen(self) -> bool:
+        """Whether the player has seen the order of every card left in the
+        stock (:meth:`seen_stock`): only then may a verdict that reads the
+        stock's order be told to a player who does not peek."""
+        return len(self.seen_stock()) == len(self.stock)
+
     def foundation_count(self) -> int:
         """Cards on the foundations."""
         return sum(self.foundation)
@@ -277,9 +306,17 @@ class KlondikeGame:
         passes = self.variant.passes
         return passes is None or self.pass_number < passes
 
-    def why_illegal(self, move: Move) -> str | None:
-        """Why ``move`` is not legal here, or ``None`` when it is."""
+    def why_illegal(self, move: Move, *, unicode: bool = False) -> str | None:
+        """Why ``move`` is not legal here, or ``None`` when it is; cards are
+        named in notation (``3c``), or with ``unicode`` by their suit symbols
+        (``3♣``), as a table that shows symbols speaks.
+
+        >>> game = KlondikeGame.from_seed(7, Variant.preset("draw1"))
+        >>> game.why_illegal(Move.parse("7>1"), unicode=True)
+        'A♣ cannot go on 4♦: a card must be one rank lower than the card it covers'
+        """
         source, target, count = move.source, move.target, move.count
+        named = Card.symbol if unicode else Card.__str__
         if source == STOCK:
             return None if self.stock else "the stock is empty"
         if target == STOCK:
@@ -318,16 +355,17 @@ class KlondikeGame:
             if self._to_foundation(card):
                 return None
             have = self.foundation[card.suit]
-            need = "an ace" if have == 0 else f"the {Card(have + 1, card.suit)}"
-            return f"{card} cannot go to its foundation: it needs {need} next"
+            need = "an ace" if have == 0 else f"the {named(Card(have + 1, card.suit))}"
+            return f"{named(card)} cannot go to its foundation: it needs {need} next"
         dest = self.tableau[target]
         if dest:
             top = dest[-1]
             if self.variant.fits(card, top):
                 return None
             if card.rank + 1 != top.rank:
-                return f"{card} cannot go on {top}: a card must be one rank lower than the card it covers"
-            return f"{card} cannot go on {top}: colours must alternate"
+                return (f"{named(card)} cannot go on {named(top)}: "
+                        "a card must be one rank lower than the card it covers")
+            return f"{named(card)} cannot go on {named(top)}: colours must alternate"
         if not self.variant.fills_empty(card):
             return f"pile {target + 1} is empty and only a king (or a run headed by one) may fill it"
         if 0 <= source < PILE_COUNT and count == len(self.tableau[source]):
@@ -398,12 +436,37 @@ class KlondikeGame:
                     turned_up=turned_up)
         self._stack.append((move, turned_up, aux, score_before, pass_before))
 
+    def why_no_undo(self) -> str | None:
+        """Why :meth:`undo` may not take back the last move, or ``None`` when it
+        may: no move was played, or the variant keeps draws
+        (:attr:`Variant.undo_rule`) and the last move drew from the stock (so
+        no move before it can be taken back either).
+
+        >>> game = KlondikeGame.from_seed(7, Variant.preset("vegas1"))
+        >>> game.play(DRAW)
+        >>> game.why_no_undo()
+        'Vegas: draws cannot be undone'
+        """
+        if not self._stack:
+            return "no move to undo"
+        rule = self.variant.undo_rule
+        if rule is not None and self._stack[-1][0].source == STOCK:
+            return rule
+        return None
+
     def undo(self) -> Move:
         """Take back the last move and return it; the state is restored exactly
         (a card the move turned up goes back face down). It can be redone.
-        With no move to take back it raises :class:`IllegalMoveError`."""
-        if not self._stack:
-            raise IllegalMoveError("no move to undo")
+        With no move to take back, or one the variant keeps
+        (:meth:`why_no_undo`), it raises :class:`IllegalMoveError`."""
+        reason = self.why_no_undo()
+        if reason is not None:
+            raise IllegalMoveError(reason)
+        return self._undo()
+
+    def _undo(self) -> Move:
+        """Take back the last move whatever the variant's undo rule (searches
+        that try moves and take them back use this)."""
         move, turned_up, aux, score_before, pass_before = self._stack.pop()
         source, target = move.source, move.target
         if source == STOCK:
@@ -444,7 +507,8 @@ class KlondikeGame:
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._stack)
+        """True when :meth:`undo` may take back the last move (see :meth:`why_no_undo`)."""
+        return self.why_no_undo() is None
 
     @property
     def redo_move(self) -> Move | None:
@@ -489,14 +553,14 @@ class KlondikeGame:
             if not moves:
                 frontier.pop()
                 if probe._stack:
-                    probe.undo()
+                    probe._undo()
                 continue
             probe._apply(moves.pop())
             if sum(probe.foundation) > base_found or sum(probe.face_down) < base_down:
                 return True
             key = probe.key()
             if key in seen:
-                probe.undo()
+                probe._undo()
                 continue
             if len(seen) >= limit:
                 return None
@@ -511,13 +575,17 @@ class KlondikeGame:
         move is left; ``NO_PROGRESS`` when moves are left but none can ever
         turn a card up or add to the foundations (see
         :meth:`progress_possible`; a search that reaches ``limit`` positions
-        leaves the game open).
+        leaves the game open). The outcome follows from what the player sees:
+        ``NO_PROGRESS`` waits until the player has seen the order of the
+        whole stock (:meth:`stock_order_seen`), for the search reads it, and
+        while cards in the stock are unseen, drawing them could still help as
+        far as the player knows.
         """
         if sum(self.foundation) == 52:
             return KlondikeOutcome.WON
         if not self.legal_moves():
             return KlondikeOutcome.NO_MOVES
-        if self.progress_possible(limit) is False:
+        if self.progress_possible(limit) is False and self.stock_order_seen():
             return KlondikeOutcome.NO_PROGRESS
         return None
 
@@ -571,3 +639,21 @@ class KlondikeGame:
     def parse_action(self, text: str) -> Move:
         """Read a move in move notation (see :mod:`cardtable.klondike.moves`)."""
         return Move.parse(text)
+
+
+def counts_as_loss(game: KlondikeGame) -> bool:
+    """Whether ``game``, left unfinished for another game, counts as a loss in
+    a player's statistics (and carries its Vegas result): it does once a move
+    has been played and it is not won; a game left before any move (or after
+    every move was taken back) does not count at all. Every face asks this one
+    rule: the terminal app's new game, ``cardtable play`` starting a new deal
+    over a saved game, and the browser table.
+
+    >>> game = KlondikeGame.from_seed(7, Variant.preset("draw1"))
+    >>> counts_as_loss(game)
+    False
+    >>> game.play(DRAW)
+    >>> counts_as_loss(game)
+    True
+    """
+    return bool(game._stack) and not game.is_won()

@@ -72,7 +72,8 @@ if TYPE_CHECKING:
 #: A count of foundation cards: one game's (an int) or many games' (a numpy array).
 _Count = TypeVar("_Count", int, "np.ndarray")
 
-__all__ = ["PRESETS", "RULE_FIELDS", "Scoring", "Variant", "VariantError", "parse_passes"]
+__all__ = ["PRESETS", "PRESET_NOTES", "PRESET_TITLES", "RULE_FIELDS", "Scoring", "Variant", "VariantError",
+           "parse_passes"]
 
 
 class VariantError(RulesError):
@@ -200,6 +201,19 @@ class Variant:
             raise VariantError(f"empty must be 'king' or 'any', not {clip(self.empty)}")
 
     @property
+    def undo_rule(self) -> str | None:
+        """What the player may not take back, in words, or ``None`` when any
+        move may be undone. Under Vegas scoring the custom of the casino game
+        holds: a draw cannot be undone, nor any move before it, so undo cannot
+        be used to look at the stock and go back (the engine's
+        :meth:`~cardtable.klondike.KlondikeGame.why_no_undo` enforces it).
+
+        >>> Variant.preset("vegas3").undo_rule, Variant.preset("draw3").undo_rule
+        ('Vegas: draws cannot be undone', None)
+        """
+        return "Vegas: draws cannot be undone" if self.scoring.kind == "vegas" else None
+
+    @property
     def kings_only(self) -> bool:
         """True when only a king (or a king-led run) fills an empty pile."""
         return self.empty == "king"
@@ -300,6 +314,21 @@ class Variant:
             return self.name
         return f"custom: {self.describe()}"
 
+    @property
+    def title(self) -> str:
+        """The variant's name for a player: the preset's (:data:`PRESET_TITLES`)
+        when the variant is that preset exactly, else ``Custom:`` and its
+        description. Only shown: games are kept under :attr:`label`.
+
+        >>> Variant.preset("seed-002").title
+        'Vegas (draw 1, one pass, classic table)'
+        >>> Variant.preset("draw3").replace(passes=3).title
+        'Custom: draw 3, 3 passes, kings in empty piles, no foundation return, no scoring'
+        """
+        if PRESETS.get(self.name) == self:
+            return PRESET_TITLES[self.name]
+        return f"Custom: {self.describe()}"
+
     def replace(self, **changes: object) -> Variant:
         """A copy with some options changed (its name becomes ``custom``
         unless a name is given or nothing actually changed)."""
@@ -363,12 +392,19 @@ class Variant:
 
     @classmethod
     def preset(cls, name: str) -> Variant:
-        """A named preset; see :data:`PRESETS` or ``cardtable variants``."""
-        try:
-            return PRESETS[name]
-        except KeyError:
+        """A named preset, by its name (``seed-002``) or its player's name
+        (:data:`PRESET_TITLES`: ``"Vegas (draw 1, one pass, classic table)"``;
+        case, spaces and punctuation do not matter); see ``cardtable variants``.
+
+        >>> Variant.preset("vegas (draw 1, one pass)") == Variant.preset("vegas1")
+        True
+        """
+        key = name if name in PRESETS else _ALIASES.get(_spelling(name))
+        if key is None:
             raise VariantError(
-                f"unknown variant {clip(name)}; known: {', '.join(PRESETS)}") from None
+                f"unknown variant {clip(name)}; known: {', '.join(PRESETS)} "
+                "(or their names in 'cardtable variants')")
+        return PRESETS[key]
 
 
 def parse_passes(value: object) -> int | None:
@@ -432,18 +468,47 @@ PRESETS: dict[str, Variant] = {
     )
 }
 
-#: One line about each preset, for ``cardtable variants``.
-PRESET_NOTES: dict[str, str] = {
-    "seed-002": "seed 002's money game: draw 1, no redeal, $52 to play, $5 a card",
-    "seed-000": "seed 000's game: draw 3, three passes through the stock",
-    "seed-001": "seed 001's game: draw 3, unlimited passes, foundation cards may come back",
-    "seed-004": "seed 004's game (Archeologitaire): as seed 001",
-    "draw1": "the common draw-1 game with unlimited passes",
-    "draw3": "draw 3 with unlimited passes",
-    "thoughtful1": "draw 1, unlimited passes, foundation return (the solvers' rule set)",
-    "thoughtful3": "draw 3, unlimited passes, foundation return (the solvers' rule set)",
-    "vegas1": "casino Vegas: draw 1, a single pass",
-    "vegas3": "casino Vegas: draw 3, three passes",
-    "standard1": "draw 1, unlimited passes, standard points",
-    "standard3": "draw 3, unlimited passes, standard points",
+#: Each preset's name for a player, as the apps and ``cardtable variants`` show it. The presets'
+#: own names (``seed-002``, ``thoughtful1``...) stay the keys a person's games and stored runs are
+#: kept under (:attr:`Variant.label`); :meth:`Variant.preset` takes either.
+PRESET_TITLES: dict[str, str] = {
+    "draw1": "Klondike (draw 1)",
+    "draw3": "Klondike (draw 3)",
+    "standard1": "Klondike with points (draw 1)",
+    "standard3": "Klondike with points (draw 3)",
+    "thoughtful1": "Klondike, cards come back (draw 1)",
+    "thoughtful3": "Klondike, cards come back (draw 3)",
+    "vegas1": "Vegas (draw 1, one pass)",
+    "vegas3": "Vegas (draw 3, three passes)",
+    "seed-000": "Klondike, three passes (draw 3)",
+    "seed-001": "Klondike, cards come back (draw 3, classic table)",
+    "seed-002": "Vegas (draw 1, one pass, classic table)",
+    "seed-004": "Archeologitaire (draw 3, cards come back)",
 }
+
+#: One line about each preset for a player, for ``cardtable variants`` and the new-game dialog.
+PRESET_NOTES: dict[str, str] = {
+    "draw1": "the common game: turn one card at a time, go through the stock as often as you like",
+    "draw3": "turn three cards at a time (only the top one plays), as often as you like",
+    "standard1": "draw 1 with the familiar points: 10 a card home, 5 a card turned up, 100 off a redeal",
+    "standard3": "draw 3 with the familiar points: 10 a card home, 5 a card turned up, 20 off a redeal",
+    "thoughtful1": "draw 1, and a card on a foundation may come back to the piles (the rules solvers study; "
+                   "the cards are dealt face down as usual)",
+    "thoughtful3": "draw 3, and a card on a foundation may come back to the piles (the rules solvers study; "
+                   "the cards are dealt face down as usual)",
+    "vegas1": "the casino game: pay $52, win $5 a card home; draw 1, one pass, and draws cannot be undone",
+    "vegas3": "the casino game: pay $52, win $5 a card home; draw 3, three passes, and draws cannot be undone",
+    "seed-000": "draw 3, and only three passes through the stock",
+    "seed-001": "the same rules as 'Klondike, cards come back (draw 3)', kept for the games played at this table",
+    "seed-002": "the same rules as 'Vegas (draw 1, one pass)', kept for the games played at this table",
+    "seed-004": "Archeologitaire's rules: draw 3, unlimited passes, and foundation cards may come back",
+}
+
+
+def _spelling(name: str) -> str:
+    """A name as :meth:`Variant.preset` compares it: lower case, letters and digits only."""
+    return "".join(char for char in name.lower() if char.isalnum())
+
+
+#: Every name a preset answers to, spelled as :func:`_spelling` does: its own name and its player's name.
+_ALIASES: dict[str, str] = {_spelling(text): key for key in PRESETS for text in (key, PRESET_TITLES[key])}

@@ -199,6 +199,7 @@ class KlondikeTable:
             "legal": [str(move) for move in seen.legal_moves],
             "moves": seen.moves_played,
             "canUndo": game.can_undo,
+            "undoRule": game.variant.undo_rule,
             "canRedo": game.can_redo,
             "passesLeft": game.passes_left,
             "pass": seen.pass_number,
@@ -207,6 +208,7 @@ class KlondikeTable:
             "score": game.score if scoring != "none" else None,
             "won": game.is_won(),
             "variant": game.variant.label,
+            "title": game.variant.title,
             "deal": self.number,
             "winnable": self.winnable,
             "started": self.started,
@@ -237,8 +239,10 @@ class KlondikeTable:
                     return self._play(move)
             raise ProtocolError(f"cannot draw: {game.why_illegal(DRAW)}")
         if kind == "undo":
-            if not game.can_undo:
+            if not game.moves:
                 raise ProtocolError("nothing to undo")
+            if (kept := game.why_no_undo()) is not None:  # Vegas keeps its draws
+                raise ProtocolError(kept)
             return "Undone: " + self._describe(game.undo()).lower()
         if kind == "redo":
             again = game.redo_move
@@ -248,6 +252,8 @@ class KlondikeTable:
             game.redo()
             return "Redone: " + said.lower()
         if kind == "restart":
+            if game.variant.undo_rule is not None and any(move.source == STOCK for move in game.moves):
+                raise ProtocolError(f"{game.variant.undo_rule}, so this deal cannot start again")
             self.game = KlondikeGame(game.start, game.variant)
             self.started = None
             return "The deal starts again."

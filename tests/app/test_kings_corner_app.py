@@ -140,7 +140,8 @@ def test_an_illegal_choice_is_explained_and_changes_nothing() -> None:
     async def script(pilot: Pilot[None], app: KingsCornerApp) -> None:
         before = (app.game.piles, hand(app))
         await pilot.press("1", "n")  # 5h on 4c
-        assert "Not allowed" in app.message and "4c" in app.message
+        assert "Not allowed" in app.message and "5♥" in app.message and "4♣" in app.message  # as the table shows
+        assert "4c" not in app.message and "5h" not in app.message
         assert (app.game.piles, hand(app)) == before and app.game.history == ()
         assert app.chosen is None
         await pilot.press("c", "1")  # nothing chosen: a corner never moves
@@ -201,7 +202,7 @@ def test_the_bots_act_one_by_one_on_a_short_timer() -> None:
     drive(new_app(delay=0.01), script)
 
 
-def test_the_hint_names_the_strategic_plan_and_lights_it_up() -> None:
+def test_the_hint_names_the_plan_and_lights_it_up() -> None:
     async def script(pilot: Pilot[None], app: KingsCornerApp) -> None:
         await pilot.press("h")
         assert app.hint and app.hint[0] == PlayCard(Card.parse("Ts"), N)
@@ -426,3 +427,37 @@ def test_the_match_result_stays_until_m_starts_a_new_match() -> None:
 
     drive(new_app(target=1), script)
     assert "m " in HELP and "new match" in HELP
+
+
+def test_the_hint_is_the_experts_plan_from_the_players_view_and_sheds_kings_into_empty_corners() -> None:
+    # Seed 10: you hold the kings of diamonds and spades with every corner empty. The strategic
+    # plan holds both back (a king left in hand costs 10 points); the expert's plan plays them.
+    from cardtable.bots.kings_corner.expert import expert_plan
+    from cardtable.bots.kings_corner.strategic import plan_turn
+    from cardtable.kings_corner.table import CORNERS
+
+    def kings_to_corners(plan: list[object]) -> set[str]:
+        return {str(a.card) for a in plan if isinstance(a, PlayCard) and a.card.rank == 13 and a.target in CORNERS}
+
+    async def script(pilot: Pilot[None], app: KingsCornerApp) -> None:
+        view = app.game.view(app.me)
+        assert {str(c) for c in view.hand if c.rank == 13} == {"Kd", "Ks"}
+        assert all(not view.piles[corner] for corner in CORNERS)
+        assert kings_to_corners(plan_turn(view)) == set()
+        await pilot.press("h")
+        assert kings_to_corners(app.hint) == {"Kd", "Ks"} and "K♠" in app.message and "K♦" in app.message
+        first = (list(app.hint), app.message)
+        await pilot.press("escape", "h")
+        assert (list(app.hint), app.message) == first  # the same view, the same hint
+        assert [a for a in expert_plan(view) if a not in (DRAW, PASS)] == app.hint
+
+    drive(new_app(10), script)
+
+
+def test_an_illegal_choice_is_explained_in_ascii_on_an_ascii_table() -> None:
+    async def script(pilot: Pilot[None], app: KingsCornerApp) -> None:
+        await pilot.press("1", "n")  # 5h on 4c
+        assert "Not allowed" in app.message and "5h" in app.message and "4c" in app.message
+        assert "♣" not in app.message
+
+    drive(new_app(ascii_only=True), script)

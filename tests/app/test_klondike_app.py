@@ -293,11 +293,15 @@ def test_a_lost_game_with_every_card_seen_says_so_without_peeking(tmp_path: Path
                    foundation=(13, 13, 12, 0))
 
     async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        # Lost from the start, and the player sees it: said at once, with no undo to offer.
+        assert app.message.endswith("The solver has proven this game lost: n deals anew.")
+        assert "Cannot be won" in str(app.query_one("#status").render())
         await pilot.press("3", "2")  # the queen of spades onto the king of hearts; the ace could still go home
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert app.game.outcome() is None
-        assert "The solver has proven this game lost" in app.message
         assert "Cannot be won" in str(app.query_one("#status").render())
 
     drive(new_app(tmp_path, KlondikeGame(start, Variant.preset("vegas1"))), script)

@@ -206,7 +206,7 @@ def test_kings_corner_a_chosen_card(snap_compare: SnapCompare, size: tuple[int, 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_kings_corner_a_hint_lights_up_the_plan(snap_compare: SnapCompare, size: tuple[int, int]) -> None:
-    """Seed 6: the strategic bot's plan starts with the ten of spades on N; the card and the pile are lit up."""
+    """Seed 6: the expert's plan starts with the ten of spades on N; the card and the pile are lit up."""
     app = kings_corner(6)
     seen = Seen()
     assert snap_compare(app, run_before=seen.press("h"), terminal_size=size)

@@ -34,6 +34,8 @@ True
 
 from __future__ import annotations
 
+import hashlib
+
 from cardtable.bots.kings_corner.strategic import StrategicBot, Weights, _key, _Pile, _Search
 from cardtable.cards import Card, SplitMix64
 from cardtable.errors import UsageError
@@ -41,7 +43,7 @@ from cardtable.kings_corner.actions import DRAW, PASS, Action, PlayCard
 from cardtable.kings_corner.game import KingsCornerView
 from cardtable.kings_corner.table import KING, penalty_points
 
-__all__ = ["EXPERT", "ExpertBot"]
+__all__ = ["EXPERT", "ExpertBot", "expert_plan", "view_seed"]
 
 #: The weights the expert's search ranks its candidate end positions by: a
 #: card kept costs more, and holding back is priced lower than ``strategic``'s.
@@ -231,3 +233,34 @@ class ExpertBot(StrategicBot):
         best = min(alive, key=lambda number: (totals[number], number))
         return ranked[best]
 
+
+def view_seed(view: KingsCornerView) -> int:
+    """A seed drawn from what ``view``'s player sees (the seat, the hand, the
+    piles, the others' hand sizes, the deck count and the actions this turn),
+    the same on every machine and in every process, so that the same view
+    always gets the same guesses.
+
+    >>> from cardtable.kings_corner.game import KingsCornerGame
+    >>> view = KingsCornerGame.from_seed(players=2, seed=3).view(0)
+    >>> view_seed(view) == view_seed(KingsCornerGame.from_seed(players=2, seed=3).view(0))
+    True
+    """
+    text = "|".join([str(view.player), " ".join(map(str, view.hand)),
+                     ";".join(" ".join(map(str, pile)) for pile in view.piles),
+                     ",".join(map(str, view.hand_sizes)), str(view.deck_count), str(view.turn_actions)])
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+
+
+def expert_plan(view: KingsCornerView, *, samples: int = 48) -> list[Action]:
+    """The ``expert``'s plan for the rest of ``view``'s player's turn, from that
+    view alone: its best plays and pile moves, ending with ``draw`` or ``pass``
+    unless they empty the hand. Its guesses of the hidden cards are seeded by
+    :func:`view_seed`, so the same view always gets the same plan (a hint).
+
+    >>> from cardtable.kings_corner.game import KingsCornerGame
+    >>> view = KingsCornerGame.from_seed(players=3, seed=6).view(0)
+    >>> expert_plan(view) == expert_plan(view)
+    True
+    """
+    bot = ExpertBot(seed=view_seed(view), samples=samples)
+    return bot._make_plan(view, hold_back=True)

@@ -378,6 +378,20 @@ class ExpertPlayer(KlondikeBot):
             scores.append((plan, wins))
             if wins > best_wins or (wins == best_wins and _rather(view, plan, best, person=person)):
                 best, best_wins = plan, wins
+        if person and won >= best_wins:
+            # A move a person would play sooner than the best plan's first may win as many guesses
+            # though no guess's solver line starts with it: try each such move alone.
+            rank = _person_rank(view, best.moves[0])
+            for move in view.legal_moves:
+                if _person_rank(view, move) <= rank:
+                    continue
+                plan = plans.setdefault((seen, move), _Plan((seen, move), [move]))
+                if plan is best or any(plan is scored for scored, _ in scores):
+                    continue
+                wins = self._wins(plan, guesses, own, best_wins - 1, deadline)
+                scores.append((plan, wins))
+                if wins > best_wins or (wins == best_wins and _rather(view, plan, best, person=person)):
+                    best, best_wins = plan, wins
         if self.second and len(known) == view.stock_count:
             close = best_wins - max(1, int(_CLOSE * len(guesses)))
             rivals = [plan for plan, wins in sorted(scores, key=lambda each: -each[1])

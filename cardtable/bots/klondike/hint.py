@@ -43,9 +43,8 @@ HINT_STATES = 50_000
 
 def seen_stock(game: KlondikeGame) -> tuple[Card, ...]:
     """The bottom of ``game``'s stock, bottom first, as far as the player has
-    seen its order: the cards of the waste at the last moment the whole stock
-    lay in the waste (cards leave the stock from the top only, so what lies
-    below them keeps that order); empty when that never happened in this game.
+    seen its order (:meth:`KlondikeGame.seen_stock
+    <cardtable.klondike.KlondikeGame.seen_stock>`, the engine's one rule).
 
     >>> from cardtable.klondike import KlondikeGame, Move, Variant
     >>> game = KlondikeGame.from_seed(1, Variant.preset("draw3"))
@@ -56,14 +55,7 @@ def seen_stock(game: KlondikeGame) -> tuple[Card, ...]:
     >>> seen_stock(game) == tuple(game.stock) and len(seen_stock(game)) == 24
     True
     """
-    replay = KlondikeGame(game.start, game.variant)
-    order: tuple[Card, ...] = ()
-    for move in [None, *game.moves]:
-        if move is not None:
-            replay.play(move)
-        if not replay.stock:
-            order = tuple(reversed(replay.waste))
-    return order[:len(game.stock)]
+    return game.seen_stock()
 
 
 def every_card_seen(game: KlondikeGame) -> bool:
@@ -76,7 +68,7 @@ def every_card_seen(game: KlondikeGame) -> bool:
     >>> every_card_seen(KlondikeGame.from_seed(7, Variant.preset("draw1")))
     False
     """
-    return not any(game.face_down) and len(seen_stock(game)) == len(game.stock)
+    return not any(game.face_down) and game.stock_order_seen()
 
 
 @dataclass(frozen=True, slots=True)

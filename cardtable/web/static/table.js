@@ -234,7 +234,9 @@ function render() {
   }
   status();
   wonBox.hidden = !view.won;
-  document.querySelector('[data-action="undo"]').disabled = !view.canUndo;
+  const undo = document.querySelector('[data-action="undo"]');
+  undo.disabled = !view.canUndo;
+  undo.title = view.canUndo || !view.undoRule || !view.moves ? "Undo (u)" : view.undoRule;
   document.querySelector('[data-action="redo"]').disabled = !view.canRedo;
 }
 
@@ -470,7 +472,7 @@ function chooseDeal() {
   form.reset();
   if (view) {
     document.getElementById("deal-rules").textContent =
-      `Rules: ${view.variant}${view.winnable ? "; winnable deals only" : ""}.`;
+      `Rules: ${view.title ?? view.variant}${view.winnable ? "; winnable deals only" : ""}.`;
   }
   dealDialog.showModal();
 }
