@@ -46,6 +46,7 @@ _KINGS_CORNER_DEFAULTS = {"opponents": "3", "level": "expert", "target": "25", "
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "play", help="play Klondike or Kings Corner in the terminal",
+        allow_abbrev=False,  # '--dr 3' is refused, as serve refuses '--po 8767': options are written whole
         description="Play Klondike or Kings Corner in the terminal (keyboard and mouse; press ? in the "
                     "game for the keys). Klondike: without --seed, --winnable or --file the game saved "
                     "automatically last time comes back, in its own variant; otherwise a new deal starts. "
