@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import concurrent.futures
+import multiprocessing
 import os
 import random
 import signal
@@ -131,7 +132,7 @@ def measure(port: int, clients: int, moves: int, pause: float, processes: int,
     opens: list[float] = []
     start = threading.Event()
     with concurrent.futures.ThreadPoolExecutor(1) as browser, \
-            concurrent.futures.ProcessPoolExecutor(processes) as pool:
+            concurrent.futures.ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as pool:
         drawn = browser.submit(drawn_times, f"{url}/", pages, start) if pages else None
         futures = [pool.submit(play_share, f"{url}/ws", share, moves, pause) for share in shares if share]
         time.sleep(min(2.0, pause * moves / 4))  # the clients are connected and playing: open the page now

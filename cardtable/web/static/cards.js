@@ -45,7 +45,7 @@ function index(label, symbol, colour) {
   const fit = label.length > 1 ? ' textLength="15" lengthAdjust="spacingAndGlyphs"' : "";
   return `<text x="${label.length > 1 ? 9.5 : 9}" y="23" font-size="19" font-weight="700" text-anchor="middle"
     fill="${colour}"${fit} font-family="Georgia, 'DejaVu Serif', serif">${label}</text>
-    <text x="9" y="40" font-size="16" text-anchor="middle" fill="${colour}">${symbol}</text>`;
+    <text x="9" y="37" font-size="15" text-anchor="middle" fill="${colour}">${symbol}</text>`;
 }
 
 function pips(rank, symbol, colour) {

@@ -86,7 +86,8 @@ function pileX(m, index) { return m.gap + index * (m.w + m.gap); }
 
 function fanSteps(m, pile) {
   const room = Math.max(m.h * 0.5, m.height - m.row2 - m.h - m.gap * 0.5);
-  let down = m.h * 0.1, up = m.h * 0.24;
+  // A fanned card shows its corner's rank and suit; a long pile is squeezed to fit the window.
+  let down = m.h * 0.1, up = m.h * 0.28;
   const need = pile.down * down + Math.max(0, pile.up.length - 1) * up;
   if (need > room) {
     const scale = room / need;
