@@ -359,7 +359,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 #: Play options the card table does not take (they belong to the terminal page), as (dest, flag).
 _TERMINAL_ONLY = (("file", "--file"), ("save", "--save"), ("ascii", "--ascii"), ("no_autosave", "--no-autosave"),
-                  ("cumulative", "--cumulative"), ("no_stats", "--no-stats"))
+                  ("no_stats", "--no-stats"))
 
 
 def _serve_table(args: argparse.Namespace, *, host: str, url: str) -> int:
@@ -371,7 +371,8 @@ def _serve_table(args: argparse.Namespace, *, host: str, url: str) -> int:
     from cardtable.web.klondike import KlondikeDealer
     from cardtable.web.server import TableServer, configure_logging
 
-    dealer = KlondikeDealer(variant_from_args(args), seed=args.seed, winnable=args.winnable)
+    dealer = KlondikeDealer(variant_from_args(args), seed=args.seed, winnable=args.winnable,
+                            cumulative=args.cumulative)
     configure_logging()
     server = TableServer(dealer, store_path=Path(args.store) if args.store else default_store_path(), url=url,
                          title="cardtable: Klondike", loopback=host in _LOOPBACK)

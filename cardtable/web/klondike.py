@@ -23,6 +23,7 @@ cards the player sees. A :class:`KlondikeDealer` decides what a new deal is
 from __future__ import annotations
 
 import asyncio
+import re
 import secrets
 import time
 from dataclasses import dataclass
@@ -124,11 +125,14 @@ def proven_lost(game: KlondikeGame) -> bool:
 @dataclass(frozen=True)
 class KlondikeDealer:
     """What a new deal is: the seed the first deal takes (None: a random
-    one), whether deals are proven winnable, and the variant."""
+    one), whether deals are proven winnable, and the variant; with
+    ``cumulative``, under Vegas scoring each player's balance is carried
+    from game to game (as the terminal app's ``--cumulative``)."""
 
     variant: Variant
     seed: int | None = None
     winnable: bool = False
+    cumulative: bool = False
 
     def first(self) -> KlondikeTable:
         """A new player's first game."""
@@ -143,7 +147,9 @@ class KlondikeDealer:
             start = winnable_deal(number, self.variant)
         else:
             start = Position.from_seed(number)
-        return KlondikeTable(KlondikeGame(start, self.variant), number=number, winnable=self.winnable)
+        balance = 0 if self.cumulative and self.variant.scoring.kind == "vegas" else None
+        return KlondikeTable(KlondikeGame(start, self.variant), number=number, winnable=self.winnable,
+                             balance=balance)
 
 
 class KlondikeTable:
@@ -162,7 +168,8 @@ class KlondikeTable:
                                         "stats", "view")
 
     def __init__(self, game: KlondikeGame, *, number: int | None, winnable: bool,
-                 started: float | None = None, counted: bool = False, won_after: float | None = None) -> None:
+                 started: float | None = None, counted: bool = False, won_after: float | None = None,
+                 balance: int | None = None) -> None:
         self.game = game
         self.number = number
         self.winnable = winnable
@@ -170,6 +177,9 @@ class KlondikeTable:
         #: This game is in the statistics already (won once, its clock stopped at ``won_after`` seconds).
         self.counted = counted
         self.won_after = won_after
+        #: The Vegas balance carried from earlier games, this one's included once it is counted
+        #: (None: each game alone).
+        self.balance = balance
         self._finished: list[PlayedGame] = []
 
     def take_finished(self) -> list[PlayedGame]:
@@ -188,6 +198,8 @@ class KlondikeTable:
         if self.counted or not self.game.moves:
             return
         self.counted = True
+        if self.balance is not None:
+            self.balance += self.game.score
         start = self.game.start.deal_string() if self.game.start.is_deal else str(self.game.start)
         self._finished.append(PlayedGame.of(self.game.variant, start=start, won=won, seconds=round(self.seconds(), 3),
                                             moves=len(self.game.moves), foundation=self.game.foundation_count()))
@@ -199,6 +211,8 @@ class KlondikeTable:
         headers = {} if self.number is None else {"Winnable" if self.winnable else "Seed": str(self.number)}
         if self.counted:
             headers["Counted"] = "yes" if self.won_after is None else f"{self.won_after:.3f}"
+        if self.balance is not None:
+            headers["Balance"] = str(self.balance)
         return KlondikeRecord.from_game(self.game, **headers)
 
     def saved(self) -> str:
@@ -216,8 +230,10 @@ class KlondikeTable:
             won_after = None if counted in (None, "yes") else max(0.0, float(counted))
         except ValueError:
             won_after = None
+        kept = record.headers.get("Balance")
+        balance = int(kept) if kept is not None and re.fullmatch(r"-?[0-9]{1,9}", kept) else None
         return cls(record.replay(), number=int(header) if header.isdigit() else None, winnable=winnable,
-                   started=started, counted=counted is not None, won_after=won_after)
+                   started=started, counted=counted is not None, won_after=won_after, balance=balance)
 
     # ----- the view --------------------------------------------------------------------------------
 
@@ -242,6 +258,7 @@ class KlondikeTable:
             "draw": game.variant.draw,
             "scoring": scoring,
             "score": game.score if scoring != "none" else None,
+            "balance": None if self.balance is None else self.balance + (0 if self.counted else game.score),
             "won": game.is_won(),
             "variant": game.variant.label,
             "deal": self.number,
@@ -300,6 +317,8 @@ class KlondikeTable:
             if not game.is_won():
                 self._count(won=False)  # left after a move: a loss
             self.game, self.number, self.winnable, self.started = fresh.game, fresh.number, fresh.winnable, None
+            if fresh.balance is None:
+                self.balance = None
             self.counted, self.won_after = False, None
             return f"New deal {self.number}."
         if kind == "autofinish":

@@ -137,7 +137,7 @@ def test_public_warns_and_listens_beyond_loopback(tmp_path: Path) -> None:
     assert "Serving cardtable: Klondike on http://cards.example:8000: open it" in err
 
 
-@pytest.mark.parametrize("argv", [["--save", "game.txt"], ["--no-autosave"], ["--ascii"], ["--cumulative"]])
+@pytest.mark.parametrize("argv", [["--save", "game.txt"], ["--no-autosave"], ["--ascii"]])
 def test_the_card_table_refuses_the_terminal_pages_options(argv: list[str], tmp_path: Path,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(capsys, "serve", "--port", str(free_port()), *argv)

@@ -363,3 +363,31 @@ def test_screenshots_of_a_game_in_play(serve: Callable[..., Served], browser: An
     page.wait_for_timeout(400)  # the last move's animation has ended
     page.screenshot(path=str(screenshots(tmp_path) / name))
     context.close()
+
+
+def test_statistics_and_arrow_keys_from_the_keyboard(serve: Callable[..., Served], browser: Any) -> None:
+    served = serve("klondike", "--seed", "7", "--scoring", "vegas", "--cumulative")
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(served.url)
+    card(page, "ace of clubs, pile 7").wait_for()
+    assert "Vegas balance -$52" in page.locator("#status").inner_text()
+    # t opens the statistics (none yet), as in the terminal app; Escape closes them.
+    page.keyboard.press("t")
+    dialog = page.locator("#stats")
+    dialog.wait_for(state="visible")
+    wait_for(lambda: "No games finished yet." in dialog.inner_text(), "the statistics to be read")
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="hidden")
+    # The arrow keys go from card to card: right from pile 1's four of diamonds reaches pile 2's six.
+    card(page, "four of diamonds, pile 1").focus()
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "six of diamonds, pile 2"
+    page.keyboard.press("ArrowUp")  # the waste above it (empty): a slot, named
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "waste, empty"
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")  # picks up the six, then it goes onto the seven of spades with the keys
+    page.keyboard.press("4")
+    wait_for(lambda: served.moves() == ["2>4"], "the six to move onto the seven")
+    wait_for(lambda: "Vegas balance -$52" in page.locator("#status").inner_text(), "the balance to stand")
+    context.close()

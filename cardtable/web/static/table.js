@@ -281,7 +281,9 @@ function canRecycle() { return view.legal.includes("R"); }
 function status() {
   document.getElementById("st-moves").textContent = `Moves ${view.moves}`;
   const score = document.getElementById("st-score");
-  if (view.scoring === "vegas") score.textContent = `Vegas ${view.score < 0 ? "-" : ""}$${Math.abs(view.score)}`;
+  const dollars = (amount) => `${amount < 0 ? "-" : ""}$${Math.abs(amount)}`;
+  if (view.balance !== null && view.balance !== undefined) score.textContent = `Vegas balance ${dollars(view.balance)}`;
+  else if (view.scoring === "vegas") score.textContent = `Vegas ${dollars(view.score)}`;
   else if (view.scoring === "standard") score.textContent = `Score ${view.score}`;
   else score.textContent = "";
   document.getElementById("st-passes").textContent =
@@ -515,7 +517,16 @@ document.addEventListener("keydown", (event) => {
 // Arrow keys move the focus to the nearest card or pile that way.
 function moveFocus(key) {
   const here = table.contains(document.activeElement) ? document.activeElement : null;
-  const all = [...table.querySelectorAll('[tabindex="0"]')];
+  // A pile's, the waste's or a foundation's place counts only while no card lies on it: the card is the stop.
+  const covered = (el) => {
+    const key = el.dataset.slot;
+    if (!key || !view) return false;
+    if (key === "waste") return view.waste.length > 0;
+    if (key.startsWith("p")) { const pile = view.piles[Number(key.slice(1))]; return pile.down + pile.up.length > 0; }
+    if (key.startsWith("f")) return view.foundation[SUIT_ORDER.indexOf(key[1])] > 0;
+    return false;
+  };
+  const all = [...table.querySelectorAll('[tabindex="0"]')].filter((el) => !covered(el));
   if (!here) { if (all.length) all[0].focus(); return; }
   const from = here.getBoundingClientRect();
   const [dx, dy] = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
