@@ -159,6 +159,7 @@ def test_a_store_of_version_5_gains_the_player_column_and_keeps_its_games(tmp_pa
     with ResultsStore(path) as store:
         record_played(store, game(DRAW1, True, 100.0, 90))
     with sqlite3.connect(path) as db:  # as cardtable 5 left it: no player column
+        db.execute("DROP INDEX played_by_player")
         db.execute("ALTER TABLE played DROP COLUMN player")
         db.execute("PRAGMA user_version = 5")
     db.close()
@@ -171,6 +172,8 @@ def test_a_store_of_version_5_gains_the_player_column_and_keeps_its_games(tmp_pa
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA user_version").fetchone() == (6,)
         assert db.execute("SELECT player FROM played ORDER BY id").fetchall() == [(None,), ("alice-0123456789ab",)]
+        plan = db.execute("EXPLAIN QUERY PLAN SELECT won FROM played WHERE player = 'a' ORDER BY id").fetchall()
+        assert any("played_by_player" in str(step) for step in plan), plan  # one player's games, by index
     db.close()
     with ResultsStore(path, create=False) as store:
         assert [s.played for s in play_stats(store)] == [1]

@@ -196,6 +196,9 @@ CREATE TABLE IF NOT EXISTS played (
 );
 CREATE INDEX IF NOT EXISTS played_by_variant ON played (variant, id);
 """
+#: One player's games at the browser table, found without reading everyone's (made after the
+#: ``player`` column, which an older store gains on upgrade).
+_PLAYED_BY_PLAYER = "CREATE INDEX IF NOT EXISTS played_by_player ON played (player, id);"
 
 #: A person's Kings Corner hands, in the order they finished (``id``): the
 #: table they sat at (its label), the match (its seed) and the hand in it,
@@ -467,7 +470,8 @@ class ResultsStore:
                 self._use_wal()
             if create and not tables:
                 self._run_script("create the results store",
-                                 f"{_SCHEMA} {_PLAYED_SCHEMA} {_PLAYED_HANDS_SCHEMA} {_UNIT_SCHEMA} {_STUDY_SCHEMA}"
+                                 f"{_SCHEMA} {_PLAYED_SCHEMA} {_PLAYED_BY_PLAYER} {_PLAYED_HANDS_SCHEMA} {_UNIT_SCHEMA}"
+                                 f" {_STUDY_SCHEMA}"
                                  f" {_WEB_SCHEMA}"
                                  f" PRAGMA user_version = {SCHEMA_VERSION};")
                 tables |= {"runs", "games"} | _TABLES_SINCE_FIRST
@@ -565,8 +569,9 @@ class ResultsStore:
                        for name, kind, _ in columns if table in tables and name not in present[table]]
             if version >= SCHEMA_VERSION and not missing and tables >= _TABLES_SINCE_FIRST:
                 return
-            script = "".join(missing) + (_PLAYED_SCHEMA if "played" not in tables else "") + _PLAYED_HANDS_SCHEMA \
-                + _UNIT_SCHEMA + _STUDY_SCHEMA + _WEB_SCHEMA + f"PRAGMA user_version = {max(version, SCHEMA_VERSION)};"
+            script = "".join(missing) + (_PLAYED_SCHEMA if "played" not in tables else "") + _PLAYED_BY_PLAYER \
+                + _PLAYED_HANDS_SCHEMA + _UNIT_SCHEMA + _STUDY_SCHEMA + _WEB_SCHEMA \
+                + f"PRAGMA user_version = {max(version, SCHEMA_VERSION)};"
             for statement in script.split(";"):
                 if statement.strip():
                     self._db.execute(statement)
