@@ -137,6 +137,49 @@ def test_played_games_come_back_as_recorded(tmp_path: Path) -> None:
     assert second.finished == "2026-11-01 12:00:00"
 
 
+def test_each_player_has_their_own_games_and_figures(tmp_path: Path) -> None:
+    # The browser table's players and the terminal app's person (no player) are kept apart.
+    with ResultsStore(tmp_path / "s.sqlite") as store:
+        record_played(store, game(DRAW1, True, 100.0, 90))
+        record_played(store, game(DRAW1, False, 20.0, 9), player="alice-0123456789ab")
+        record_played(store, game(DRAW1, True, 80.0, 120), player="alice-0123456789ab")
+        record_played(store, game(DRAW1, True, 60.0, 100), player="bob-0123456789abcd")
+        mine, = play_stats(store)
+        alice, = play_stats(store, player="alice-0123456789ab")
+        bob, = play_stats(store, "draw1", player="bob-0123456789abcd")
+        assert [g.moves for g in played_games(store, player="alice-0123456789ab")] == [9, 120]
+        assert play_stats(store, player="nobody-0123456789ab") == []
+    assert (mine.played, mine.won, mine.fewest_moves) == (1, 1, 90)
+    assert (alice.played, alice.won, alice.win_rate, alice.best_seconds, alice.current_streak) == (2, 1, 0.5, 80.0, 1)
+    assert (bob.played, bob.won, bob.best_seconds) == (1, 1, 60.0)
+
+
+def test_a_store_of_version_5_gains_the_player_column_and_keeps_its_games(tmp_path: Path) -> None:
+    path = tmp_path / "v5.sqlite"
+    with ResultsStore(path) as store:
+        record_played(store, game(DRAW1, True, 100.0, 90))
+    with sqlite3.connect(path) as db:  # as cardtable 5 left it: no player column
+        db.execute("DROP INDEX played_by_player")
+        db.execute("ALTER TABLE played DROP COLUMN player")
+        db.execute("PRAGMA user_version = 5")
+    db.close()
+    with ResultsStore(path, create=False) as store:  # read-only: every game is the terminal's person's
+        assert "player" not in store.columns("played")
+        assert [s.played for s in play_stats(store)] == [1]
+        assert play_stats(store, player="alice-0123456789ab") == []
+    with ResultsStore(path) as store:
+        record_played(store, game(DRAW1, False, 5.0, 3), player="alice-0123456789ab")
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone() == (6,)
+        assert db.execute("SELECT player FROM played ORDER BY id").fetchall() == [(None,), ("alice-0123456789ab",)]
+        plan = db.execute("EXPLAIN QUERY PLAN SELECT won FROM played WHERE player = 'a' ORDER BY id").fetchall()
+        assert any("played_by_player" in str(step) for step in plan), plan  # one player's games, by index
+    db.close()
+    with ResultsStore(path, create=False) as store:
+        assert [s.played for s in play_stats(store)] == [1]
+        assert [s.played for s in play_stats(store, player="alice-0123456789ab")] == [1]
+
+
 def test_variant_labels() -> None:
     assert DRAW1.label == "draw1"
     assert Variant.preset("seed-002").label == "seed-002"

@@ -71,6 +71,28 @@ EXIT_HANGUP = 129
 EXIT_INTERNAL_ERROR = 70
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser that, when built with ``allow_abbrev=False``,
+    refuses a long option it does not know in one line naming it (with the
+    options it may have meant), instead of reading it as a value: so
+    ``serve --po 8766`` says ``--po`` is no option, rather than that ``8766``
+    is no game."""
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        if not self.allow_abbrev and args is not None:
+            for token in args:
+                if token == "--":
+                    break
+                name = token.split("=", 1)[0]
+                if name.startswith("--") and len(name) > 2 and name not in self._option_string_actions:
+                    meant = sorted(option for option in self._option_string_actions if option.startswith(name))
+                    hint = f"; did you mean {' or '.join(meant)}?" if meant else ""
+                    self.exit(EXIT_USAGE, f"{self.prog}: error: unknown option {name[:40]} "
+                                          f"(options are not abbreviated{hint})\n")
+        return super().parse_known_args(args, namespace)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with every sub-command registered.
 
@@ -85,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play, study and solve solitaire-family card games.",
     )
     parser.add_argument("--version", action="version", version=f"cardtable {__version__}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for group in (klondike, simulate, solve, kings_corner, play, stats, study):
         group.register(subparsers)
     return parser

@@ -46,6 +46,7 @@ _KINGS_CORNER_DEFAULTS = {"opponents": "3", "level": "expert", "target": "25", "
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "play", help="play Klondike or Kings Corner in the terminal",
+        allow_abbrev=False,  # '--dr 3' is refused, as serve refuses '--po 8767': options are written whole
         description="Play Klondike or Kings Corner in the terminal (keyboard and mouse; press ? in the "
                     "game for the keys). Klondike: without --seed, --winnable or --file the game saved "
                     "automatically last time comes back, in its own variant; otherwise a new deal starts. "
@@ -365,7 +366,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 #: Play options the card table does not take (they belong to the terminal page), as (dest, flag).
 _TERMINAL_ONLY = (("file", "--file"), ("save", "--save"), ("ascii", "--ascii"), ("no_autosave", "--no-autosave"),
-                  ("cumulative", "--cumulative"), ("no_stats", "--no-stats"))
+                  ("no_stats", "--no-stats"))
 
 
 def _serve_table(args: argparse.Namespace, *, host: str, url: str) -> int:
@@ -377,7 +378,8 @@ def _serve_table(args: argparse.Namespace, *, host: str, url: str) -> int:
     from cardtable.web.klondike import KlondikeDealer
     from cardtable.web.server import TableServer, configure_logging
 
-    dealer = KlondikeDealer(variant_from_args(args), seed=args.seed, winnable=args.winnable)
+    dealer = KlondikeDealer(variant_from_args(args), seed=args.seed, winnable=args.winnable,
+                            cumulative=args.cumulative)
     configure_logging()
     server = TableServer(dealer, store_path=Path(args.store) if args.store else default_store_path(), url=url,
                          title="cardtable: Klondike", loopback=host in _LOOPBACK)

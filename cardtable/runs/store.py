@@ -166,18 +166,21 @@ CREATE TABLE IF NOT EXISTS hands (
 #: The schema version this module writes (``PRAGMA user_version``): 0 for
 #: stores made before versions were kept, 2 once runs could be resumed, 3
 #: once a person's Kings Corner hands were kept, 4 once studies were kept, 5
-#: once the browser table kept its players' games.
-SCHEMA_VERSION = 5
+#: once the browser table kept its players' games, 6 once a played game
+#: could name its player (the browser table's; NULL: the terminal's person).
+SCHEMA_VERSION = 6
 
 #: Columns added since the first stores, by table: (name, type, what an
 #: older store reads in its place).
 _ADDED_COLUMNS = {
     "runs": (("pid", "INTEGER", "NULL"), ("host", "TEXT", "NULL"), ("params", "TEXT", "NULL")),
     "games": (("score", "INTEGER", "net"), ("detail", "TEXT", "NULL")),
+    "played": (("player", "TEXT", "NULL"),),
 }
 
 #: A person's games, in the order they finished (``id``); ``options`` is the
-#: variant's options as JSON.
+#: variant's options as JSON; ``player`` the browser table's player id (NULL:
+#: a game of the terminal app, whose person is the store's owner).
 _PLAYED_SCHEMA = """
 CREATE TABLE IF NOT EXISTS played (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -188,10 +191,14 @@ CREATE TABLE IF NOT EXISTS played (
     won INTEGER NOT NULL,
     seconds REAL NOT NULL,
     moves INTEGER NOT NULL,
-    foundation INTEGER NOT NULL
+    foundation INTEGER NOT NULL,
+    player TEXT
 );
 CREATE INDEX IF NOT EXISTS played_by_variant ON played (variant, id);
 """
+#: One player's games at the browser table, found without reading everyone's (made after the
+#: ``player`` column, which an older store gains on upgrade).
+_PLAYED_BY_PLAYER = "CREATE INDEX IF NOT EXISTS played_by_player ON played (player, id);"
 
 #: A person's Kings Corner hands, in the order they finished (``id``): the
 #: table they sat at (its label), the match (its seed) and the hand in it,
@@ -463,7 +470,8 @@ class ResultsStore:
                 self._use_wal()
             if create and not tables:
                 self._run_script("create the results store",
-                                 f"{_SCHEMA} {_PLAYED_SCHEMA} {_PLAYED_HANDS_SCHEMA} {_UNIT_SCHEMA} {_STUDY_SCHEMA}"
+                                 f"{_SCHEMA} {_PLAYED_SCHEMA} {_PLAYED_BY_PLAYER} {_PLAYED_HANDS_SCHEMA} {_UNIT_SCHEMA}"
+                                 f" {_STUDY_SCHEMA}"
                                  f" {_WEB_SCHEMA}"
                                  f" PRAGMA user_version = {SCHEMA_VERSION};")
                 tables |= {"runs", "games"} | _TABLES_SINCE_FIRST
@@ -558,11 +566,12 @@ class ResultsStore:
             present = {table: {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
                        for table in _ADDED_COLUMNS}
             missing = [f"ALTER TABLE {table} ADD COLUMN {name} {kind};" for table, columns in _ADDED_COLUMNS.items()
-                       for name, kind, _ in columns if name not in present[table]]
+                       for name, kind, _ in columns if table in tables and name not in present[table]]
             if version >= SCHEMA_VERSION and not missing and tables >= _TABLES_SINCE_FIRST:
                 return
-            script = "".join(missing) + (_PLAYED_SCHEMA if "played" not in tables else "") + _PLAYED_HANDS_SCHEMA \
-                + _UNIT_SCHEMA + _STUDY_SCHEMA + _WEB_SCHEMA + f"PRAGMA user_version = {max(version, SCHEMA_VERSION)};"
+            script = "".join(missing) + (_PLAYED_SCHEMA if "played" not in tables else "") + _PLAYED_BY_PLAYER \
+                + _PLAYED_HANDS_SCHEMA + _UNIT_SCHEMA + _STUDY_SCHEMA + _WEB_SCHEMA \
+                + f"PRAGMA user_version = {max(version, SCHEMA_VERSION)};"
             for statement in script.split(";"):
                 if statement.strip():
                     self._db.execute(statement)
@@ -906,16 +915,34 @@ class ResultsStore:
         stored = self._write(action, bring_up)
         return stored
 
+    def columns(self, table: str) -> frozenset[str]:
+        """The names of ``table``'s columns (none when the store has no such
+        table): a store opened read-only keeps the columns of the cardtable
+        that made it."""
+        if table not in self._tables:
+            return frozenset()
+        with self._guard(f"read the {_RECORD_TABLES.get(table, table)} table"):
+            return frozenset(row[1] for row in self._db.execute(f"PRAGMA table_info({table})"))
+
+    def commit_without_sync(self) -> None:
+        """From now on this connection's commits do not wait for the disk
+        (SQLite's ``synchronous = NORMAL`` in WAL mode): a commit survives the
+        process being killed, not the machine losing power. For a server
+        that commits many small transactions a second, each otherwise
+        waiting for an fsync."""
+        with self._guard("set how the results store commits"):
+            self._db.execute("PRAGMA synchronous = NORMAL")
+
     def select(self, table: str, columns: Sequence[str], *, where: Mapping[str, object] | None = None,
                between: tuple[str, int, int] | None = None, order: str = "id", action: str) -> list[tuple[Any, ...]]:
         """The ``columns`` of the rows of ``table`` whose columns equal
-        ``where``'s values (and whose ``between[0]`` lies from
-        ``between[1]`` to ``between[2]``), ordered by ``order``; none when
-        the store has no such table."""
+        ``where``'s values (a None value: whose column is NULL; and whose
+        ``between[0]`` lies from ``between[1]`` to ``between[2]``), ordered by
+        ``order``; none when the store has no such table."""
         if table not in self._tables:
             return []
-        conditions = [f"{name} = ?" for name in where or {}]
-        values: list[object] = list((where or {}).values())
+        conditions = [f"{name} IS NULL" if value is None else f"{name} = ?" for name, value in (where or {}).items()]
+        values: list[object] = [value for value in (where or {}).values() if value is not None]
         if between is not None:
             conditions.append(f"{between[0]} BETWEEN ? AND ?")
             values += between[1:]

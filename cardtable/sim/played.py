@@ -248,26 +248,47 @@ def _now() -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S")
 
 
-def record_played(store: ResultsStore, game: PlayedGame) -> None:
+def record_played(store: ResultsStore, game: PlayedGame, *, player: str | None = None) -> None:
     """Keep one game a person played (in one transaction), stamping it
-    with the time now when its ``finished`` is empty."""
-    store.append("played", game.to_row(), action="record a played game")
+    with the time now when its ``finished`` is empty; ``player`` names the
+    browser table's player who played it (None: the terminal app's person)."""
+    row = game.to_row() if player is None else {**game.to_row(), "player": player}
+    store.append("played", row, action="record a played game")
 
 
-def played_games(store: ResultsStore, variant: str | None = None) -> list[PlayedGame]:
-    """Every played game (or those of one variant label), oldest first."""
-    where = None if variant is None else {"variant": variant}
+def _whose(store: ResultsStore, variant: str | None, player: str | None) -> dict[str, object] | None:
+    """The ``where`` of one person's games (of one label): ``player``'s, or
+    with None the terminal app's person's (every game of a store made before
+    games named their player); None: no game can match."""
+    where: dict[str, object] = {} if variant is None else {"variant": variant}
+    if "player" in store.columns("played"):
+        where["player"] = player
+    elif player is not None:
+        return None
+    return where
+
+
+def played_games(store: ResultsStore, variant: str | None = None, *, player: str | None = None) -> list[PlayedGame]:
+    """Every game a person played (or those of one variant label), oldest
+    first: the browser table's ``player``'s, or with None the terminal app's
+    person's."""
+    where = _whose(store, variant, player)
+    if where is None:
+        return []
     return [PlayedGame.from_row(row)
             for row in store.select("played", _GAME_COLUMNS, where=where, action="read played games")]
 
 
-def play_stats(store: ResultsStore, variant: str | None = None) -> list[PlayStats]:
+def play_stats(store: ResultsStore, variant: str | None = None, *, player: str | None = None) -> list[PlayStats]:
     """A person's record in each variant label played, ordered by label;
-    given a label, just that one (all zeros when it was never played)."""
+    given a label, just that one (all zeros when it was never played). The
+    person is the browser table's ``player``, or with None the terminal
+    app's person (games kept without a player)."""
     games: dict[str, list[tuple[bool, float, int]]] = {} if variant is None else {variant: []}
-    where = None if variant is None else {"variant": variant}
-    for label, won, seconds, moves in store.select("played", ("variant", "won", "seconds", "moves"), where=where,
-                                                   action="read played games"):
+    where = _whose(store, variant, player)
+    rows = [] if where is None else store.select("played", ("variant", "won", "seconds", "moves"), where=where,
+                                                 action="read played games")
+    for label, won, seconds, moves in rows:
         games.setdefault(str(label), []).append((bool(won), float(seconds), int(moves)))
     return [_play_stats(label, games[label]) for label in sorted(games)]
 

@@ -23,6 +23,7 @@ cards the player sees. A :class:`KlondikeDealer` decides what a new deal is
 from __future__ import annotations
 
 import asyncio
+import re
 import secrets
 import time
 from dataclasses import dataclass
@@ -42,7 +43,9 @@ from cardtable.klondike import (
     Move,
     Position,
     Variant,
+    counts_as_loss,
 )
+from cardtable.sim.played import PlayedGame
 from cardtable.web.protocol import ProtocolError, unknown_type
 
 __all__ = [
@@ -123,11 +126,14 @@ def proven_lost(game: KlondikeGame) -> bool:
 @dataclass(frozen=True)
 class KlondikeDealer:
     """What a new deal is: the seed the first deal takes (None: a random
-    one), whether deals are proven winnable, and the variant."""
+    one), whether deals are proven winnable, and the variant; with
+    ``cumulative``, under Vegas scoring each player's balance is carried
+    from game to game (as the terminal app's ``--cumulative``)."""
 
     variant: Variant
     seed: int | None = None
     winnable: bool = False
+    cumulative: bool = False
 
     def first(self) -> KlondikeTable:
         """A new player's first game."""
@@ -142,31 +148,72 @@ class KlondikeDealer:
             start = winnable_deal(number, self.variant)
         else:
             start = Position.from_seed(number)
-        return KlondikeTable(KlondikeGame(start, self.variant), number=number, winnable=self.winnable)
+        balance = 0 if self.cumulative and self.variant.scoring.kind == "vegas" else None
+        return KlondikeTable(KlondikeGame(start, self.variant), number=number, winnable=self.winnable,
+                             balance=balance)
 
 
 class KlondikeTable:
     """A player's Klondike game, speaking the protocol. ``number`` is the
     deal's seed (or its winnable number), ``started`` the time of the first
-    move (seconds since the epoch; None before it)."""
+    move (seconds since the epoch; None before it).
+
+    A game counts in the player's statistics once, as the terminal app
+    counts it: a win when it is won (its clock stops then), a loss when a
+    new game is dealt after a move of it. :meth:`take_finished` hands the
+    server what is to be counted."""
 
     game_name: ClassVar[str] = "klondike"
     #: The message types this table answers.
     TYPES: ClassVar[tuple[str, ...]] = ("move", "draw", "undo", "redo", "new", "restart", "hint", "autofinish",
-                                        "view")
+                                        "stats", "view")
 
     def __init__(self, game: KlondikeGame, *, number: int | None, winnable: bool,
-                 started: float | None = None) -> None:
+                 started: float | None = None, counted: bool = False, won_after: float | None = None,
+                 balance: int | None = None) -> None:
         self.game = game
         self.number = number
         self.winnable = winnable
         self.started = started
+        #: This game is in the statistics already (won once, its clock stopped at ``won_after`` seconds).
+        self.counted = counted
+        self.won_after = won_after
+        #: The Vegas balance carried from earlier games, this one's included once it is counted
+        #: (None: each game alone).
+        self.balance = balance
+        self._finished: list[PlayedGame] = []
+
+    def take_finished(self) -> list[PlayedGame]:
+        """The games finished since the last call, to be kept in the player's statistics."""
+        finished, self._finished = self._finished, []
+        return finished
+
+    def seconds(self) -> float:
+        """The time the game has taken: from its first move until it was won, else until now."""
+        if self.won_after is not None and self.game.is_won():
+            return self.won_after
+        return 0.0 if self.started is None else max(0.0, time.time() - self.started)
+
+    def _count(self, *, won: bool) -> None:
+        """Count the game in the statistics, once, when a move of it was played."""
+        if self.counted or not self.game.moves:
+            return
+        self.counted = True
+        if self.balance is not None:
+            self.balance += self.game.score
+        start = self.game.start.deal_string() if self.game.start.is_deal else str(self.game.start)
+        self._finished.append(PlayedGame.of(self.game.variant, start=start, won=won, seconds=round(self.seconds(), 3),
+                                            moves=len(self.game.moves), foundation=self.game.foundation_count()))
 
     # ----- keeping ---------------------------------------------------------------------------------
 
     def record(self) -> KlondikeRecord:
         """The game's record (its moves played), with the deal's number as a header."""
         headers = {} if self.number is None else {"Winnable" if self.winnable else "Seed": str(self.number)}
+        if self.counted:
+            headers["Counted"] = "yes" if self.won_after is None else f"{self.won_after:.3f}"
+        if self.balance is not None:
+            headers["Balance"] = str(self.balance)
         return KlondikeRecord.from_game(self.game, **headers)
 
     def saved(self) -> str:
@@ -179,8 +226,15 @@ class KlondikeTable:
         record = KlondikeRecord.parse(text)
         winnable = "Winnable" in record.headers
         header = record.headers.get("Winnable" if winnable else "Seed", "")
+        counted = record.headers.get("Counted")
+        try:
+            won_after = None if counted in (None, "yes") else max(0.0, float(counted))
+        except ValueError:
+            won_after = None
+        kept = record.headers.get("Balance")
+        balance = int(kept) if kept is not None and re.fullmatch(r"-?[0-9]{1,9}", kept) else None
         return cls(record.replay(), number=int(header) if header.isdigit() else None, winnable=winnable,
-                   started=started)
+                   started=started, counted=counted is not None, won_after=won_after, balance=balance)
 
     # ----- the view --------------------------------------------------------------------------------
 
@@ -206,12 +260,14 @@ class KlondikeTable:
             "draw": game.variant.draw,
             "scoring": scoring,
             "score": game.score if scoring != "none" else None,
+            "balance": None if self.balance is None else self.balance + (0 if self.counted else game.score),
             "won": game.is_won(),
             "variant": game.variant.label,
             "title": game.variant.title,
             "deal": self.number,
             "winnable": self.winnable,
             "started": self.started,
+            "seconds": self.won_after if game.is_won() else None,
         }
 
     # ----- messages --------------------------------------------------------------------------------
@@ -251,11 +307,12 @@ class KlondikeTable:
             said = self._describe(again)
             game.redo()
             return "Redone: " + said.lower()
-        if kind == "restart":
+        if kind == "restart":  # the same deal played on: counted (or not) as one game with it
             if game.variant.undo_rule is not None and any(move.source == STOCK for move in game.moves):
                 raise ProtocolError(f"{game.variant.undo_rule}, so this deal cannot start again")
             self.game = KlondikeGame(game.start, game.variant)
             self.started = None
+            self.won_after = None
             return "The deal starts again."
         if kind == "new":
             if dealer is None:
@@ -264,7 +321,12 @@ class KlondikeTable:
             if number is not None and (type(number) is not int or not 0 <= number <= _MAX_NUMBER):
                 raise ProtocolError(f"\"deal\" must be a whole number from 0 to {_MAX_NUMBER}")
             fresh = dealer.deal(number)
+            if counts_as_loss(game):
+                self._count(won=False)  # left after a move: a loss
             self.game, self.number, self.winnable, self.started = fresh.game, fresh.number, fresh.winnable, None
+            if fresh.balance is None:
+                self.balance = None
+            self.counted, self.won_after = False, None
             return f"New deal {self.number}."
         if kind == "autofinish":
             return self._autofinish()
@@ -288,6 +350,9 @@ class KlondikeTable:
             said = "Drew " + ", ".join(_spoken(card) for card in drawn) + "."
         if game.is_won():
             said += " You won!"
+            if not self.counted:
+                self.won_after = self.seconds()
+                self._count(won=True)
         return said
 
     def _describe(self, move: Move) -> str:

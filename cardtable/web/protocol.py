@@ -12,6 +12,7 @@ From the browser (Klondike)::
     {"type": "new"}                   a new deal (the server's deal options: seed, winnable, variant)
     {"type": "restart"}               this deal from its start
     {"type": "hint"}                  the solver's next move
+    {"type": "stats"}                 the player's statistics
     {"type": "autofinish"}            send every card it can to the foundations
     {"type": "view"}                  the view again
 
@@ -19,12 +20,18 @@ From the server::
 
     {"type": "view", "view": {...}, "said": "what happened"}   the player's view after a change
     {"type": "hint", "move": "3>5" | null, "text": "..."}
+    {"type": "stats", "variant": "draw1", "stats": [{"variant": ..., "played": ..., "won": ...,
+        "win_rate": ..., "current_streak": ..., "best_streak": ..., "best_seconds": ...,
+        "fewest_moves": ...}, ...]}                           the player's record per variant, this one's first
     {"type": "notice", "text": "..."}                          after a move: the game can no longer be won
     {"type": "error", "message": "..."}                        nothing changed
 
 The view holds only what the player sees: each tableau pile as the number
 of its face-down cards and its face-up cards, the stock as a count, the
-waste, the foundations as the top rank of each suit. A message larger than
+waste, the foundations as the top rank of each suit, the time of the first
+move (``started``, seconds since the epoch) and, once won, the game's time
+(``seconds``). A game counts in the player's statistics once: a win when it
+is won, a loss when a new game is dealt after a move of it. A message larger than
 :data:`MAX_MESSAGE_BYTES`, not JSON, not an object or of an unknown type is
 answered with an error and changes nothing (one over four times that size
 closes the socket); a client sending more than :data:`RATE` messages a

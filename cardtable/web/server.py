@@ -29,13 +29,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
 from cardtable.errors import CardtableError
 from cardtable.runs.store import ResultsStore
+from cardtable.sim.played import play_stats, record_played
 from cardtable.web.klondike import LOST_NOTICE, KlondikeDealer, KlondikeTable, proven_lost
 from cardtable.web.protocol import MAX_MESSAGE_BYTES, ProtocolError, RateLimit, parse_message
 
@@ -50,6 +51,7 @@ _VERDICT_DELAY = 0.3
 #: The most pages one player may have open at once.
 MAX_PAGES = 8
 _log = logging.getLogger("cardtable.web")
+_T = TypeVar("_T")
 
 
 @dataclass
@@ -78,6 +80,7 @@ class _Keeper:
         self._path = path
         self._saves: dict[tuple[str, str], tuple[dict[str, object], list[asyncio.Future[None]]]] = {}
         self._loads: list[tuple[str, str, asyncio.Future[tuple[str, float | None] | None]]] = []
+        self._calls: list[tuple[Callable[[ResultsStore], Any], asyncio.Future[Any]]] = []
         self._wake = threading.Condition()
         self._stopping = False
         self._opened: concurrent.futures.Future[None] = concurrent.futures.Future()
@@ -103,6 +106,14 @@ class _Keeper:
             self._wake.notify()
         return await future
 
+    async def call(self, work: Callable[[ResultsStore], _T]) -> _T:
+        """``work(store)`` done in the store's thread (after the saves queued before it), and its result."""
+        future: asyncio.Future[_T] = asyncio.get_running_loop().create_future()
+        with self._wake:
+            self._calls.append((work, future))
+            self._wake.notify()
+        return await future
+
     async def save(self, row: dict[str, object]) -> None:
         """Keep ``row`` (a ``web_games`` row); returns once it is committed."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -121,15 +132,25 @@ class _Keeper:
             return
         self._opened.set_result(None)
         try:
+            # Commits need not wait for the disk: a kill -9 loses none (WAL), only a power cut could.
+            store.commit_without_sync()
             while True:
                 with self._wake:
-                    while not self._saves and not self._loads and not self._stopping:
+                    while not self._saves and not self._loads and not self._calls and not self._stopping:
                         self._wake.wait()
-                    if not self._saves and not self._loads:
+                    if not self._saves and not self._loads and not self._calls:
                         return  # stopping, and nothing is left to write
                     saves, self._saves = self._saves, {}
                     loads, self._loads = self._loads, []
+                    calls, self._calls = self._calls, []
                 self._write(store, saves)
+                for work, done in calls:
+                    try:
+                        result = work(store)
+                    except CardtableError as error:
+                        _settle(done, None, error)
+                    else:
+                        _settle(done, result, None)
                 for player, game, future in loads:
                     try:
                         rows = store.select("web_games", ("saved", "started"), where={"player": player, "game": game},
@@ -352,14 +373,23 @@ class TableServer:
                 finally:
                     player.hinting = False
                 return
+            if message["type"] == "stats":
+                await ws.send_json(await self._stats(player_id, player.table))
+                return
             async with player.lock:
                 if message["type"] == "new" and self.dealer.winnable:
                     said = await asyncio.to_thread(player.table.apply, message, self.dealer)
                 else:
                     said = player.table.apply(message, self.dealer)
                 row = self._row(player_id, player.table) if message["type"] != "view" else None
+                finished = player.table.take_finished()
+            assert self._keeper is not None
+            if finished:
+                def count(store: ResultsStore) -> None:
+                    for game in finished:
+                        record_played(store, game, player=player_id)
+                await self._keeper.call(count)
             if row is not None:
-                assert self._keeper is not None
                 await self._keeper.save(row)
         except ProtocolError as error:
             await ws.send_json({"type": "error", "message": str(error)})
@@ -375,6 +405,16 @@ class TableServer:
                 await socket.send_json(reply)
         if message["type"] != "view" and player.table.game.moves:
             self._judge_soon(player)
+
+    async def _stats(self, player_id: str, table: KlondikeTable) -> dict[str, Any]:
+        """The ``stats`` message: the player's record in each variant they
+        finished a game of (the terminal app's figures, by the same call),
+        this game's variant first."""
+        assert self._keeper is not None
+        every = await self._keeper.call(lambda store: play_stats(store, player=player_id))
+        current = table.game.variant.label
+        every.sort(key=lambda stats: (stats.variant != current, stats.variant))
+        return {"type": "stats", "variant": current, "stats": [stats.to_dict() for stats in every]}
 
     def _judge_soon(self, player: _Player) -> None:
         """Ask the solver, in a thread, whether the player's game can still be

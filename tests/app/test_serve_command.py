@@ -137,7 +137,7 @@ def test_public_warns_and_listens_beyond_loopback(tmp_path: Path) -> None:
     assert "Serving cardtable: Klondike on http://cards.example:8000: open it" in err
 
 
-@pytest.mark.parametrize("argv", [["--save", "game.txt"], ["--no-autosave"], ["--ascii"], ["--cumulative"]])
+@pytest.mark.parametrize("argv", [["--save", "game.txt"], ["--no-autosave"], ["--ascii"]])
 def test_the_card_table_refuses_the_terminal_pages_options(argv: list[str], tmp_path: Path,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(capsys, "serve", "--port", str(free_port()), *argv)
@@ -158,10 +158,25 @@ def test_the_terminal_page_with_public_warns_of_its_processes(tmp_path: Path) ->
     assert "every session runs a game process on it" in err
 
 
-def test_an_abbreviated_option_is_not_taken_for_another(capsys: pytest.CaptureFixture[str]) -> None:
-    # '--po 8767' is no option of serve: it is refused, not served on port 8767 (nor passed on to play).
-    status, out, err = run(capsys, "serve", "--po", str(free_port()))
+@pytest.mark.parametrize(("argv", "named", "meant"), [
+    (["serve", "--po", "8767"], "--po", "--port"),
+    (["serve", "klondike", "--se", "3"], "--se", "--seed"),
+    (["serve", "--win"], "--win", "--winnable"),
+    (["serve", "--por=8767"], "--por", "--port"),
+    (["play", "--dr", "3"], "--dr", "--draw"),
+    (["play", "kings-corner", "--opp", "2"], "--opp", "--opponents"),
+    (["serve", "--nonsense"], "--nonsense", None),
+])
+def test_an_abbreviated_option_is_not_taken_for_another(argv: list[str], named: str, meant: str | None,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    # '--po 8767' is no option of serve: it is refused in one line naming it, not served on port 8767, not
+    # passed on to play, and not read as the game '8767'.
+    status, out, err = run(capsys, *argv)
     assert status == 2 and out == "" and "Serving" not in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
+    assert f"error: unknown option {named} (options are not abbreviated" in err
+    assert "invalid choice" not in err
+    assert (f"did you mean {meant}" in err) if meant else "did you mean" not in err
 
 
 def test_a_store_that_is_not_one_is_one_line_before_serving(tmp_path: Path,

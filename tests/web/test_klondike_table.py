@@ -77,3 +77,21 @@ def test_a_version_4_store_gains_the_web_games_table_in_place(tmp_path: Path) ->
         assert len(store.select("played", ("id",), action="read")) == 1  # the older rows are still there
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+
+
+def test_a_cumulative_vegas_balance_is_carried_from_game_to_game_and_kept() -> None:
+    vegas = Variant.preset("draw1").replace(scoring="vegas")
+    table = KlondikeDealer(vegas, seed=7, cumulative=True).first()
+    dealer = KlondikeDealer(vegas, cumulative=True)
+    assert table.view()["balance"] == table.view()["score"] == -52  # the stake of this game
+    table.apply({"type": "move", "move": "7>F"})
+    assert table.view()["balance"] == -47
+    table.apply({"type": "new", "deal": 3}, dealer)  # left after a move: its result is carried, once
+    assert [(g.won, g.moves) for g in table.take_finished()] == [(False, 1)]
+    assert table.view()["balance"] == -47 - 52
+    table.apply({"type": "new", "deal": 4}, dealer)  # no move: nothing carried, nothing counted
+    assert table.view()["balance"] == -47 - 52 and table.take_finished() == []
+    again = KlondikeTable.restore(table.saved(), table.started)
+    assert again.view()["balance"] == -47 - 52
+    alone = KlondikeDealer(vegas, seed=7).first()  # without cumulative: each game alone
+    assert alone.view()["balance"] is None and alone.view()["score"] == -52

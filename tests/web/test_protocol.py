@@ -18,6 +18,7 @@ from aiohttp import web
 from cardtable.bots.klondike import make_player
 from cardtable.cards import new_deck
 from cardtable.klondike import Variant
+from cardtable.runs.store import ResultsStore
 from cardtable.web.klondike import KlondikeDealer
 from cardtable.web.protocol import MAX_MESSAGE_BYTES
 from cardtable.web.server import COOKIE, MAX_PAGES, TableServer
@@ -285,3 +286,55 @@ def test_a_game_that_can_be_won_gets_no_notice(tmp_path: Path) -> None:
             assert (await ws.receive_json(timeout=10))["type"] == "view"  # no notice came first
 
     serving(tmp_path, test)
+
+
+def test_finished_games_count_in_each_players_statistics(tmp_path: Path) -> None:
+    # A win counts once (undo and win again: still one), a game left for a new one after a move is a loss, a
+    # new game without a move is nothing; each player (cookie) sees their own figures, from play_stats.
+    from cardtable.klondike import Position
+    from cardtable.sim.played import play_stats
+    from cardtable.solver import solve
+
+    line = [str(move) for move in solve(Position.from_seed(7), Variant.preset("draw1")).moves]
+
+    async def stats_of(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
+        await ws.send_json({"type": "stats"})
+        reply = await ws.receive_json(timeout=10)
+        assert reply["type"] == "stats", reply
+        return dict(reply)
+
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession() as alice, aiohttp.ClientSession() as bob, \
+                alice.ws_connect(f"{base}/ws") as ws, bob.ws_connect(f"{base}/ws") as other:
+            await first_view(ws)
+            await first_view(other)
+            assert (await stats_of(ws)) == {"type": "stats", "variant": "draw1", "stats": []}
+            for move in line:
+                await asyncio.sleep(0.022)  # within the rate a client may send
+                await ws.send_json({"type": "move", "move": move})
+                reply = await ws.receive_json(timeout=10)
+                while reply["type"] == "notice":
+                    reply = await ws.receive_json(timeout=10)
+                assert reply["type"] == "view", reply
+            assert reply["view"]["won"] and reply["view"]["seconds"] is not None
+            for kind in ("undo", "autofinish", "new"):  # won again: counted once; then a fresh deal
+                await ws.send_json({"type": kind})
+                assert (await ws.receive_json(timeout=10))["type"] == "view"
+            await ws.send_json({"type": "new"})  # no move made: not a game
+            assert (await ws.receive_json(timeout=10))["type"] == "view"
+            await ws.send_json({"type": "draw"})
+            assert (await ws.receive_json(timeout=10))["type"] == "view"
+            await ws.send_json({"type": "new"})  # left after a move: a loss
+            assert (await ws.receive_json(timeout=10))["type"] == "view"
+            (figures,) = (await stats_of(ws))["stats"]
+            assert (figures["variant"], figures["played"], figures["won"], figures["win_rate"]) == \
+                ("draw1", 2, 1, 0.5)
+            assert (figures["current_streak"], figures["best_streak"], figures["fewest_moves"]) == (0, 1, len(line))
+            assert figures["best_seconds"] >= 0
+            assert (await stats_of(other))["stats"] == []  # bob played nothing
+
+    serving(tmp_path, test)
+    with ResultsStore(tmp_path / "store.db", create=False) as store:
+        assert play_stats(store) == []  # the terminal's person played none of these
+        players = store.select("played", ("player",), action="read")
+    assert len({player for (player,) in players}) == 1 and len(players) == 2

@@ -28,8 +28,8 @@ from browser_helpers import chromium, free_port, screenshots, stop_servers, wait
 from cardtable.klondike import KlondikeRecord
 from cardtable.runs.store import ResultsStore
 
-DESKTOP = {"width": 1200, "height": 800}
-PHONE = {"width": 390, "height": 760}
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
 CARD = re.compile(r"\b[A2-9TJQK][cdhs]\b")
 
 
@@ -154,7 +154,6 @@ def test_drag_click_double_click_keys_and_reload(serve: Callable[..., Served], b
     wait_for(lambda: served.moves() == ["2>4", "5>1", "7>F"], "u to undo")
     wait_for(lambda: "Moves 3" in page.locator("#status").inner_text(), "the page to show the undo")
     assert page.locator("#message").get_attribute("aria-live") == "polite"
-    page.screenshot(path=str(screenshots(tmp_path) / "web-klondike.png"))
 
     # A reload opens the same game at the same move.
     page.reload()
@@ -229,7 +228,6 @@ def test_a_phone_with_touch_draws_when_the_stock_is_tapped(serve: Callable[..., 
     waste = page.locator('[data-slot="waste"]')
     # The drawn card slides from the stock and comes to rest on the waste.
     wait_for(lambda: abs(drawn.bounding_box()["x"] - waste.bounding_box()["x"]) < 3, "the card to reach the waste")
-    page.screenshot(path=str(screenshots(tmp_path) / "web-klondike-phone.png"))
     # Settings: a red card back on blue felt, kept by this browser across a reload.
     page.locator('button[data-action="settings"]').tap()
     page.select_option('select[name="back"]', "red")
@@ -259,13 +257,20 @@ _PLAY_LINE = """async (moves) => {
 }"""
 
 
-def test_a_whole_game_won_through_the_page(serve: Callable[..., Served], browser: Any, tmp_path: Path) -> None:
-    from cardtable.klondike import KlondikeGame, Position, Variant
+def _solved_line(seed: int) -> list[str]:
+    from cardtable.klondike import Position, Variant
     from cardtable.solver import solve
 
-    line = [str(move) for move in solve(Position.from_seed(7), Variant.preset("draw1")).moves]
+    return [str(move) for move in solve(Position.from_seed(seed), Variant.preset("draw1")).moves]
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_whole_game_won_through_the_page(serve: Callable[..., Served], browser: Any, motion: str) -> None:
+    from cardtable.klondike import KlondikeGame
+
+    line = _solved_line(7)
     served = serve("klondike", "--seed", "7")
-    context = browser.new_context(viewport=DESKTOP)
+    context = browser.new_context(viewport=DESKTOP, reduced_motion=motion)
     page = context.new_page()
     page.goto(served.url)
     card(page, "ace of clubs, pile 7").wait_for()
@@ -281,4 +286,108 @@ def test_a_whole_game_won_through_the_page(serve: Callable[..., Served], browser
     wait_for(lambda: served.moves() == line, "the winning move")
     page.locator("#won").wait_for(state="visible")
     assert "You won!" in page.locator("#message").inner_text()
+    # The celebration: cards bouncing on a canvas, unless the player asked for reduced motion.
+    cheer = page.locator("#cheer")
+    if motion == "reduce":
+        assert page.evaluate("document.documentElement.dataset.cheer") == "skipped" and cheer.is_hidden()
+    else:
+        assert page.evaluate("document.documentElement.dataset.cheer") == "running" and cheer.is_visible()
+        wait_for(lambda: page.evaluate("""() => {
+            const c = document.getElementById("cheer"), ctx = c.getContext("2d");
+            const data = ctx.getImageData(0, 0, c.width, c.height).data;
+            for (let i = 3; i < data.length; i += 4 * 97) if (data[i]) return true;
+            return false; }"""), "cards drawn on the celebration's canvas")
+        page.mouse.click(5, DESKTOP["height"] - 5)  # a click ends it
+        wait_for(cheer.is_hidden, "the celebration to end on a click")
+    # The win is in the player's statistics (the Statistics dialog asks the server, which asks play_stats).
+    page.get_by_role("button", name="Statistics").click()
+    row = page.locator("#stats-rows tr").first
+    wait_for(lambda: row.inner_text().split() == ["draw1", "1", "1", "100%", *row.inner_text().split()[4:5],
+                                                   str(len(line)), "1", "1"], "the win in the statistics")
+    context.close()
+
+
+def test_cannot_be_won_is_said_once_every_card_has_been_seen(serve: Callable[..., Served], browser: Any) -> None:
+    # Deal 30 with one pass through the stock: these moves (the greedy player's) turn up every card and
+    # leave a game the solver proves lost. The notice waits for the last card seen: before it, nothing is said.
+    from cardtable.bots.klondike.hint import every_card_seen
+    from cardtable.klondike import KlondikeGame, Variant
+    from cardtable.web.klondike import LOST_NOTICE, proven_lost
+
+    text = ("D D 1>7 W>1 4>1 2>4 2>F 5>F D D W>F 4>F 4>F D D D W>7 D W>7 D D W>F D W>5 D W>F 4>F 7>4:4 7>F D D D "
+            "D W>4 D W>3 D W>7 D D W>F 6>F W>6 W>6 7>F D D W>5 3>5:2 6>3:3 5>6:5 6>1:6 5>1 5>6 5>F 4>F 1>F 7>F "
+            "7>F 7>F 7>F W>7 4>F 1>F 1>F 3>F 1>7 1>F D W>2 W>2 3>2:3 D W>5 6>5:2 6>F")
+    line = text.split()
+    game = KlondikeGame.from_seed(30, Variant.preset("draw1").replace(passes=1))
+    for move in line[:-1]:
+        game.play(game.parse_action(move))
+    assert not every_card_seen(game)
+    game.play(game.parse_action(line[-1]))
+    assert every_card_seen(game) and proven_lost(game)
+
+    served = serve("klondike", "--seed", "30", "--passes", "1")
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(served.url)
+    page.locator("html[data-drawn]").wait_for(state="attached")
+    assert page.evaluate(_PLAY_LINE, line[:-1]) == "ok"
+    wait_for(lambda: served.moves() == line[:-1], "all but the last move")
+    page.wait_for_timeout(1500)  # the verdict has had its time (it is searched 0.3 s after a pause)
+    assert LOST_NOTICE not in page.locator("#message").inner_text()
+    assert page.evaluate(_PLAY_LINE, line[-1:]) == "ok"
+    wait_for(lambda: LOST_NOTICE in page.locator("#message").inner_text(), "the cannot-be-won notice")
+    context.close()
+
+
+@pytest.mark.parametrize(("size", "name"), [("desktop", "web-klondike.png"), ("phone", "web-klondike-phone.png")])
+def test_screenshots_of_a_game_in_play(serve: Callable[..., Served], browser: Any, tmp_path: Path, size: str,
+                                       name: str) -> None:
+    # The docs' pictures: deal 7, forty moves into the solver's line, at desktop and phone size.
+    line = _solved_line(7)[:40]
+    served = serve("klondike", "--seed", "7")
+    phone = size == "phone"
+    context = browser.new_context(viewport=PHONE if phone else DESKTOP, device_scale_factor=2 if phone else 1,
+                                  has_touch=phone, is_mobile=phone)
+    page = context.new_page()
+    page.goto(served.url)
+    page.locator("html[data-drawn]").wait_for(state="attached")
+    assert page.evaluate(_PLAY_LINE, line) == "ok"
+    wait_for(lambda: f"Moves {len(line)}" in page.locator("#status").inner_text(), "the page to follow")
+    # The layout fills the window: the seven piles span most of its width, and no card lies outside it.
+    viewport = PHONE if phone else DESKTOP
+    boxes = [box for box in (el.bounding_box() for el in page.locator(".card").all()) if box]
+    assert min(b["x"] for b in boxes) >= 0 and max(b["x"] + b["width"] for b in boxes) <= viewport["width"]
+    assert max(b["y"] + b["height"] for b in boxes) <= viewport["height"]
+    piles = [page.locator(f'[data-slot="p{p}"]').bounding_box() for p in (0, 6)]
+    assert piles[1]["x"] + piles[1]["width"] - piles[0]["x"] > 0.6 * viewport["width"]
+    page.wait_for_timeout(400)  # the last move's animation has ended
+    page.screenshot(path=str(screenshots(tmp_path) / name))
+    context.close()
+
+
+def test_statistics_and_arrow_keys_from_the_keyboard(serve: Callable[..., Served], browser: Any) -> None:
+    served = serve("klondike", "--seed", "7", "--scoring", "vegas", "--cumulative")
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(served.url)
+    card(page, "ace of clubs, pile 7").wait_for()
+    assert "Vegas balance -$52" in page.locator("#status").inner_text()
+    # t opens the statistics (none yet), as in the terminal app; Escape closes them.
+    page.keyboard.press("t")
+    dialog = page.locator("#stats")
+    dialog.wait_for(state="visible")
+    wait_for(lambda: "No games finished yet." in dialog.inner_text(), "the statistics to be read")
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="hidden")
+    # The arrow keys go from card to card: right from pile 1's four of diamonds reaches pile 2's six.
+    card(page, "four of diamonds, pile 1").focus()
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "six of diamonds, pile 2"
+    page.keyboard.press("ArrowUp")  # the waste above it (empty): a slot, named
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "waste, empty"
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")  # picks up the six, then it goes onto the seven of spades with the keys
+    page.keyboard.press("4")
+    wait_for(lambda: served.moves() == ["2>4"], "the six to move onto the seven")
+    wait_for(lambda: "Vegas balance -$52" in page.locator("#status").inner_text(), "the balance to stand")
     context.close()

@@ -41,9 +41,11 @@ export function suitSymbol(letter) { return SUITS[letter].symbol; }
 export function isRed(text) { return SUITS[parseCard(text).suit].red; }
 
 function index(label, symbol, colour) {
-  return `<text x="9" y="23" font-size="19" font-weight="700" text-anchor="middle" fill="${colour}"
-    font-family="Georgia, 'DejaVu Serif', serif">${label}</text>
-    <text x="9" y="40" font-size="16" text-anchor="middle" fill="${colour}">${symbol}</text>`;
+  // "10" is squeezed to the width of one letter, so that it stays inside the card's edge.
+  const fit = label.length > 1 ? ' textLength="15" lengthAdjust="spacingAndGlyphs"' : "";
+  return `<text x="${label.length > 1 ? 9.5 : 9}" y="23" font-size="19" font-weight="700" text-anchor="middle"
+    fill="${colour}"${fit} font-family="Georgia, 'DejaVu Serif', serif">${label}</text>
+    <text x="9" y="37" font-size="15" text-anchor="middle" fill="${colour}">${symbol}</text>`;
 }
 
 function pips(rank, symbol, colour) {

@@ -10,7 +10,11 @@ const wonBox = document.getElementById("won");
 const help = document.getElementById("help");
 const settings = document.getElementById("settings");
 const dealDialog = document.getElementById("deal");
+const statsDialog = document.getElementById("stats");
+const cheer = document.getElementById("cheer");
 const probe = table.querySelector(".probe");
+const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+const RANKS = "A23456789TJQK";
 
 let view = null;          // the last view from the server
 let socket = null;
@@ -18,6 +22,8 @@ let selected = null;      // {source: "3"|"W"|"Fh", count}
 let lastTap = { key: null, at: 0 };
 let drag = null;
 const elements = new Map(); // card key -> element
+let drawn = false;        // the first view has been drawn (performance mark "cardtable:table-drawn")
+let celebration = null;   // the win celebration running: {stop()}
 
 // ----- the connection -----------------------------------------------------------------------------
 
@@ -40,11 +46,19 @@ function say(text) { message.textContent = text; }
 
 function receive(reply) {
   if (reply.type === "view") {
+    const before = view;
     view = reply.view;
     table.dataset.state = "ready";
     selected = null;
-    render();
+    render(before);
     if (reply.said) say(reply.said);
+    if (view.won && before && !before.won) celebrate();
+    if (!view.won && celebration) celebration.stop();
+    if (!drawn) {
+      drawn = true;
+      performance.mark("cardtable:table-drawn");
+      document.documentElement.dataset.drawn = "yes";
+    }
   } else if (reply.type === "error") {
     say(reply.message.charAt(0).toUpperCase() + reply.message.slice(1) + ".");
     render();
@@ -53,6 +67,8 @@ function receive(reply) {
   } else if (reply.type === "hint") {
     say(reply.text);
     if (reply.move) showHint(reply.move);
+  } else if (reply.type === "stats") {
+    showStats(reply);
   }
 }
 
@@ -70,7 +86,8 @@ function pileX(m, index) { return m.gap + index * (m.w + m.gap); }
 
 function fanSteps(m, pile) {
   const room = Math.max(m.h * 0.5, m.height - m.row2 - m.h - m.gap * 0.5);
-  let down = m.h * 0.1, up = m.h * 0.24;
+  // A fanned card shows its corner's rank and suit; a long pile is squeezed to fit the window.
+  let down = m.h * 0.1, up = m.h * 0.28;
   const need = pile.down * down + Math.max(0, pile.up.length - 1) * up;
   if (need > room) {
     const scale = room / need;
@@ -151,6 +168,7 @@ function place(key, html, x, y, z, options) {
   el.style.top = `${y}px`;
   el.style.zIndex = String(z);
   el.style.transform = "";
+  el.style.transitionDelay = "";
   if (options.label) {
     el.tabIndex = 0;
     el.setAttribute("role", "button");
@@ -167,10 +185,22 @@ function place(key, html, x, y, z, options) {
   return el;
 }
 
-function render() {
+// The cards the player saw in a view (face up anywhere, or under a foundation's top).
+function visibleCards(v) {
+  const cards = new Set(v.waste);
+  v.piles.forEach((pile) => pile.up.forEach((card) => cards.add(card)));
+  v.foundation.forEach((rank, s) => { for (let r = 1; r <= rank; r++) cards.add(RANKS[r - 1] + SUIT_ORDER[s]); });
+  return cards;
+}
+
+function render(before = null) {
   if (!view) return;
   const m = metrics();
   const seen = new Set();
+  const known = before ? visibleCards(before) : null;
+  // Cards going home together (auto-finish) leave one after another.
+  let homeward = 0;
+  const goingHome = (card) => before && before.foundation[SUIT_ORDER.indexOf(card[1])] < RANKS.indexOf(card[0]) + 1;
   const keep = (key) => { seen.add(key); return key; };
   const isSelected = (card) => selected && cardsOf(selected).includes(card);
 
@@ -204,10 +234,12 @@ function render() {
       "F");
     el.dataset.suit = suitSymbol(suit);
     for (let r = 1; r <= rank; r++) {
-      const card = "A23456789TJQK"[r - 1] + suit;
+      const card = RANKS[r - 1] + suit;
       const top = r === rank;
-      place(keep(card), cardSvg(card), x, m.top, 100 + r,
+      const delay = goingHome(card) && elements.has(card) ? homeward++ : 0;
+      const el = place(keep(card), cardSvg(card), x, m.top, 100 + r,
         { face: "up", card, target: "F", selected: isSelected(card), label: top ? `${cardName(card)}, foundation` : null });
+      el.style.transitionDelay = delay ? `calc(var(--speed) * ${delay * 0.5})` : "";
     }
   });
 
@@ -223,8 +255,14 @@ function render() {
       y += steps.down;
     }
     pile.up.forEach((card, i) => {
-      place(keep(card), cardSvg(card), x, y, 240 + i,
+      const turned = known && !known.has(card) && !elements.has(card);  // just turned face up: it flips
+      const el = place(keep(card), cardSvg(card), x, y, 240 + i,
         { face: "up", card, target: String(p + 1), selected: isSelected(card), label: `${cardName(card)}, pile ${p + 1}` });
+      if (turned) {
+        el.classList.remove("flip");
+        void el.offsetWidth;
+        el.classList.add("flip");
+      }
       if (i < pile.up.length - 1) y += steps.up;
     });
   });
@@ -245,7 +283,9 @@ function canRecycle() { return view.legal.includes("R"); }
 function status() {
   document.getElementById("st-moves").textContent = `Moves ${view.moves}`;
   const score = document.getElementById("st-score");
-  if (view.scoring === "vegas") score.textContent = `Vegas ${view.score < 0 ? "-" : ""}$${Math.abs(view.score)}`;
+  const dollars = (amount) => `${amount < 0 ? "-" : ""}$${Math.abs(amount)}`;
+  if (view.balance !== null && view.balance !== undefined) score.textContent = `Vegas balance ${dollars(view.balance)}`;
+  else if (view.scoring === "vegas") score.textContent = `Vegas ${dollars(view.score)}`;
   else if (view.scoring === "standard") score.textContent = `Score ${view.score}`;
   else score.textContent = "";
   document.getElementById("st-passes").textContent =
@@ -255,7 +295,9 @@ function status() {
 
 function tick() {
   if (!view) return;
-  const seconds = view.started ? Math.max(0, Math.floor(Date.now() / 1000 - view.started)) : 0;
+  // The clock runs from the first move (kept by the server across reloads) and stands once the game is won.
+  const seconds = view.seconds !== null && view.seconds !== undefined ? Math.floor(view.seconds)
+    : view.started ? Math.max(0, Math.floor(Date.now() / 1000 - view.started)) : 0;
   document.getElementById("st-time").textContent =
     `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
@@ -403,6 +445,12 @@ function showHint(move) {
 
 function act(action) {
   if (action === "help") { help.showModal(); return; }
+  if (action === "stats") {
+    document.getElementById("stats-rows").innerHTML = '<tr><td colspan="8">Reading…</td></tr>';
+    statsDialog.showModal();
+    send({ type: "stats" });
+    return;
+  }
   if (action === "settings") { settings.showModal(); return; }
   if (action === "choose") { chooseDeal(); return; }
   selected = null;
@@ -438,7 +486,7 @@ function pickOrPut(source) {
 }
 
 document.addEventListener("keydown", (event) => {
-  if (help.open || settings.open || dealDialog.open || event.altKey || event.metaKey) return;
+  if (help.open || settings.open || dealDialog.open || statsDialog.open || event.altKey || event.metaKey) return;
   const key = event.key;
   if (event.ctrlKey) {
     if (key === "z") act("undo");
@@ -454,6 +502,8 @@ document.addEventListener("keydown", (event) => {
   else if (key === "h") act("hint");
   else if (key === "a") act("autofinish");
   else if (key === "n") act("choose");
+  else if (key === "t") act("stats");
+  else if (key.startsWith("Arrow")) moveFocus(key);
   else if (key === "?") act("help");
   else if (key === "Escape") { selected = null; render(); say("Put back."); }
   else if ((key === "Enter" || key === " ") && document.activeElement && table.contains(document.activeElement)) {
@@ -465,6 +515,125 @@ document.addEventListener("keydown", (event) => {
   } else return;
   event.preventDefault();
 });
+
+// Arrow keys move the focus to the nearest card or pile that way.
+function moveFocus(key) {
+  const here = table.contains(document.activeElement) ? document.activeElement : null;
+  // A pile's, the waste's or a foundation's place counts only while no card lies on it: the card is the stop.
+  const covered = (el) => {
+    const key = el.dataset.slot;
+    if (!key || !view) return false;
+    if (key === "waste") return view.waste.length > 0;
+    if (key.startsWith("p")) { const pile = view.piles[Number(key.slice(1))]; return pile.down + pile.up.length > 0; }
+    if (key.startsWith("f")) return view.foundation[SUIT_ORDER.indexOf(key[1])] > 0;
+    return false;
+  };
+  const all = [...table.querySelectorAll('[tabindex="0"]')].filter((el) => !covered(el));
+  if (!here) { if (all.length) all[0].focus(); return; }
+  const from = here.getBoundingClientRect();
+  const [dx, dy] = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
+  let best = null, bestScore = Infinity;
+  for (const el of all) {
+    if (el === here) continue;
+    const to = el.getBoundingClientRect();
+    const along = (to.left - from.left) * dx + (to.top - from.top) * dy;
+    const across = Math.abs((to.left - from.left) * dy) + Math.abs((to.top - from.top) * dx);
+    if (along <= 1) continue;
+    const score = along + across * 3;
+    if (score < bestScore) { best = el; bestScore = score; }
+  }
+  if (best) best.focus();
+}
+
+// The statistics dialog: the server's figures (the terminal app's, by the same library call).
+function clock(seconds) {
+  const s = Math.round(seconds);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function showStats(reply) {
+  const rows = document.getElementById("stats-rows");
+  rows.textContent = "";
+  if (!reply.stats.length) {
+    rows.innerHTML = '<tr><td colspan="8">No games finished yet.</td></tr>';
+    return;
+  }
+  for (const s of reply.stats) {
+    const row = document.createElement("tr");
+    const cells = [s.variant, s.played, s.won, `${Math.round(100 * s.win_rate)}%`,
+      s.best_seconds === null ? "–" : clock(s.best_seconds), s.fewest_moves === null ? "–" : s.fewest_moves,
+      s.current_streak, s.best_streak];
+    cells.forEach((value, i) => {
+      const cell = document.createElement(i === 0 ? "th" : "td");
+      if (i === 0) cell.scope = "row";
+      cell.textContent = String(value);
+      row.appendChild(cell);
+    });
+    if (s.variant === reply.variant) row.classList.add("current");
+    rows.appendChild(row);
+  }
+}
+
+// The win celebration: the cards leap off the foundations one after another and bounce down the window,
+// leaving trails. Skipped when the player asks for reduced motion; any key or click ends it.
+function celebrate() {
+  if (celebration) celebration.stop();
+  if (reducedMotion.matches) { document.documentElement.dataset.cheer = "skipped"; return; }
+  const m = metrics();
+  const box = table.getBoundingClientRect();
+  const ratio = window.devicePixelRatio || 1;
+  const width = window.innerWidth, height = window.innerHeight;
+  cheer.width = Math.round(width * ratio);
+  cheer.height = Math.round(height * ratio);
+  cheer.hidden = false;
+  const ctx = cheer.getContext("2d");
+  ctx.scale(ratio, ratio);
+  const queue = [];
+  for (let r = 13; r >= 1; r--) {
+    SUIT_ORDER.forEach((suit, s) => {
+      const image = new Image();
+      image.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(cardSvg(RANKS[r - 1] + suit));
+      queue.push({ image, x: box.left + pileX(m, 3 + s), y: box.top + m.top });
+    });
+  }
+  const flying = [];
+  let frame = 0, handle = 0;
+  const stop = () => {
+    cancelAnimationFrame(handle);
+    cheer.hidden = true;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, cheer.width, cheer.height);
+    document.removeEventListener("pointerdown", stop, true);
+    document.removeEventListener("keydown", stop, true);
+    celebration = null;
+    document.documentElement.dataset.cheer = "done";
+  };
+  const step = () => {
+    frame += 1;
+    if (queue.length && frame % 10 === 1) {
+      const card = queue.shift();
+      const side = Math.random() < 0.5 ? -1 : 1;
+      flying.push({ ...card, vx: side * (2 + Math.random() * 4), vy: -2 - Math.random() * 6 });
+    }
+    for (const card of flying) {
+      card.vy += 0.5;
+      card.x += card.vx;
+      card.y += card.vy;
+      if (card.y + m.h > height) { card.y = height - m.h; card.vy = -card.vy * 0.78; }
+      if (card.image.complete) ctx.drawImage(card.image, card.x, card.y, m.w, m.h);
+    }
+    for (let i = flying.length - 1; i >= 0; i--) {
+      if (flying[i].x + m.w < 0 || flying[i].x > width) flying.splice(i, 1);
+    }
+    if ((queue.length || flying.length) && frame < 60 * 40) handle = requestAnimationFrame(step);
+    else stop();
+  };
+  document.addEventListener("pointerdown", stop, true);
+  document.addEventListener("keydown", stop, true);
+  celebration = { stop };
+  document.documentElement.dataset.cheer = "running";
+  handle = requestAnimationFrame(step);
+}
 
 // The new-game dialog: a deal number, or a random deal, under the server's rules.
 function chooseDeal() {
@@ -501,6 +670,6 @@ for (const [name, values] of Object.entries(CHOICES)) {
   });
 }
 
-window.addEventListener("resize", render);
+window.addEventListener("resize", () => render());
 setInterval(tick, 1000);
 connect();
