@@ -1,0 +1,211 @@
+"""The review of a played game: a known blunder shows its drop, the figures
+are the same on every run, they never depend on a card the player has not
+seen, and ``cardtable review`` prints a table or JSON, refuses bad input in
+one line and stops cleanly on Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from cli_helpers import run
+
+from cardtable.bots.klondike.review import GameReview, build_review, review_game, review_positions
+from cardtable.bots.klondike.simple import GreedyPlayer
+from cardtable.klondike import KlondikeGame, KlondikeRecord, Move, Position, Variant
+from cardtable.solver import peek_verdict
+
+# A small budget keeps these tests quick; what they hold does not depend on it.
+SMALL = {"samples": 12, "max_states": 2000}
+
+# Deal 17 of draw1 after 47 moves: the stock of four cards, every tableau card but nine seen. Moving the
+# run 7♦..3♥ from pile 5 onto 8♠ (5>2:5) turns up a card but leaves the 8♥ and the 6♦ 5♠ blocked for
+# good: the solver, every card known, finds the position winnable before it and lost after it.
+BLUNDER_START = ("|KsQdJsTd9s8d7s/3s|JhTc9d8s/|Kh/6h|4d/Jc|7d6c5d4s3h/TsQc|8h/3d6d5sTh4h|7h6s5h "
+                 "2s7cQh2h 9c9hKc8cQsJd2dKd 5AAA 1")
+
+
+def blunder_record() -> KlondikeRecord:
+    return KlondikeRecord(Variant.preset("draw1"), Position.parse(BLUNDER_START), [Move.parse("5>2:5")])
+
+
+def greedy_record(seed: int, variant: str, moves: int, start: Position | None = None) -> KlondikeRecord:
+    game = KlondikeGame(start or Position.from_seed(seed), Variant.preset(variant))
+    player = GreedyPlayer()
+    player.new_game(seed)
+    while len(game.moves) < moves and (move := player.choose(game.view())) is not None:
+        game.play(move)
+    return KlondikeRecord.from_game(game)
+
+
+def test_a_blunder_that_throws_a_win_away_is_called_out() -> None:
+    review = review_game(blunder_record(), verdict=peek_verdict(), **SMALL)
+    (move,) = review.moves
+    assert (move.before.verdict, move.after.verdict) == ("winnable", "lost")  # a blunder, every card known
+    assert not move.is_experts and move.before.expert is not None
+    assert move.drop is not None and move.drop >= 0.4
+    assert review.drops() == [move]
+    text = move.callout()
+    assert text.startswith("move 1 (7♦ 6♣ 5♦ 4♠ 3♥ from pile 5 onto 8♠ in pile 2, turning a card up): ")
+    assert f"{move.before.chance:.0%} → {move.after.chance:.0%}; the expert would " in text
+    assert "the expert would draw 1 card from the stock" in text or "the expert would move " in text
+
+
+def test_the_figures_are_the_same_on_every_run_and_each_position_is_weighed_once() -> None:
+    record = greedy_record(3, "draw3", 12)
+    first, second = review_game(record, **SMALL), review_game(record, **SMALL)
+    assert first == second and first.to_dict() == second.to_dict()
+    assert len(first.positions) == len(record.moves) + 1
+    for before, after in zip(first.moves, first.moves[1:], strict=False):
+        assert before.after is after.before  # the chance after a move is the chance before the next
+    other = review_game(record, samples=SMALL["samples"] + 1, max_states=SMALL["max_states"])
+    assert other.positions[0].samples == SMALL["samples"] + 1
+
+
+def swapped(position: Position, first: tuple[int, int], second: tuple[int, int]) -> Position:
+    """``position`` with two tableau cards swapped, each given as (pile, index)."""
+    piles = [list(pile) for pile in position.tableau]
+    a, b = piles[first[0]], piles[second[0]]
+    a[first[1]], b[second[1]] = b[second[1]], a[first[1]]
+    return Position(tuple(tuple(pile) for pile in piles), position.face_down, position.stock, position.waste,
+                    position.foundation, position.pass_number)
+
+
+def test_the_players_view_figures_never_depend_on_an_unseen_card() -> None:
+    start = Position.from_seed(5)
+    spots = ((6, 0), (5, 1))  # two face-down cards deep in piles 7 and 6
+    record = greedy_record(5, "draw3", 30, start)
+    twin = KlondikeRecord(record.variant, swapped(start, *spots), list(record.moves))
+    assert twin.start != record.start
+    game = KlondikeGame(record.start, record.variant)
+    unseen = 0  # the positions before either swapped card is turned up
+    while unseen <= len(record.moves) and all(spot[1] < game.face_down[spot[0]] for spot in spots):
+        unseen += 1
+        if unseen <= len(record.moves):
+            game.play(record.moves[unseen - 1])
+    assert unseen >= 5
+    one = review_game(KlondikeRecord(record.variant, record.start, record.moves[:unseen - 1]), **SMALL)
+    two = review_game(KlondikeRecord(twin.variant, twin.start, twin.moves[:unseen - 1]), **SMALL)
+    assert one.positions == two.positions
+    assert [move.to_dict() for move in one.moves] == [move.to_dict() for move in two.moves]
+    # the peek, which reads every card, is kept apart: the figures above carry no verdict
+    assert all(position.verdict is None for position in one.positions)
+
+
+def test_a_review_can_be_stopped_and_keeps_what_it_weighed() -> None:
+    record = greedy_record(3, "draw1", 10)
+    seen: list[tuple[int, int]] = []
+    review = review_game(record, progress=lambda done, total: seen.append((done, total)),
+                         stop=lambda: len(seen) >= 4, **SMALL)
+    assert seen == [(1, 11), (2, 11), (3, 11), (4, 11)]
+    assert not review.complete and len(review.positions) == 4 and len(review.moves) == 3
+    assert "stopped after 3 of them" in review.summary()
+
+
+def test_a_won_game_ends_at_certainty_and_every_position_is_winnable() -> None:
+    game = KlondikeGame(Position.parse(BLUNDER_START), Variant.preset("draw1"))
+    line = peek_verdict()(game.position(), game.variant)[1]
+    record = KlondikeRecord(game.variant, game.position(), list(line))
+    asked: list[Position] = []
+
+    def verdict(position: Position, variant: Variant) -> tuple[str, list[Move]]:
+        asked.append(position)
+        return "unknown", []
+
+    review = review_game(record, verdict=verdict, **SMALL)
+    assert review.outcome == "won" and review.positions[-1].chance == 1.0
+    assert {position.verdict for position in review.positions} == {"winnable"} and asked == []
+
+
+def test_a_record_with_an_illegal_move_is_refused_before_any_work() -> None:
+    record = KlondikeRecord(Variant.preset("draw1"), Position.from_seed(1), [Move.parse("1>F")])
+    with pytest.raises(Exception, match="move 1"):
+        next(review_positions(record, **SMALL))
+    with pytest.raises(Exception, match="at least the start"):
+        build_review(record, [])
+
+
+def test_the_command_prints_a_table_with_the_drop(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "blunder.pgn"
+    path.write_text(str(blunder_record()))
+    code, out, err = run(capsys, "review", str(path), "--samples", "12", "--max-states", "2000")
+    assert code == 0, err
+    assert "the expert would" in out and "The largest drops:" in out
+    assert "move 1 (7♦ 6♣ 5♦ 4♠ 3♥ from pile 5 onto 8♠ in pile 2" in out
+    assert "winnable" not in out.splitlines()[1] and "lost" in out.splitlines()[1]  # the peek after the move
+    assert "peek: the solver's verdict with every card known" in out
+    code, ascii_out, _ = run(capsys, "review", str(path), "--samples", "12", "--max-states", "2000", "--ascii",
+                             "--verdict-states", "0")
+    assert code == 0 and "7d 6c 5d 4s 3h" in ascii_out and "peek" not in ascii_out
+
+
+def test_the_json_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "blunder.json"
+    path.write_text(blunder_record().to_json())
+    code, out, err = run(capsys, "review", str(path), "--samples", "12", "--max-states", "2000", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert set(data) == {"variant", "outcome", "complete", "samples", "max_states", "verdict_states",
+                         "positions", "moves", "drops"}
+    assert data["complete"] is True and data["samples"] == 12 and len(data["positions"]) == 2
+    (move,) = data["moves"]
+    assert set(move) == {"number", "move", "words", "before", "after", "drop", "wins", "samples", "expert",
+                         "expert_words", "is_experts", "verdict_before", "verdict_after"}
+    assert move["move"] == "5>2:5" and move["verdict_before"] == "winnable" and move["verdict_after"] == "lost"
+    assert move["before"] == move["wins"] / move["samples"]
+    assert data["drops"] == [{"number": 1, "text": data["drops"][0]["text"]}]
+    assert data["drops"][0]["text"].startswith("move 1 (")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["missing.pgn"], "missing.pgn: no such file"),
+    (["bad.pgn"], "line 1: a header must read"),
+    (["illegal.pgn"], "move 1 (1>F)"),
+    (["empty.json"], "JSON record"),
+    (["good.pgn", "--samples", "0"], "--samples must be at least 1"),
+    (["good.pgn", "--max-states", "x"], "--max-states must be a whole number"),
+    (["good.pgn", "--verdict-states", "-1"], "--verdict-states must be at least 0"),
+])
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str],
+                                          message: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.pgn").write_text("[Game \"Klondike\"\n")
+    (tmp_path / "illegal.pgn").write_text(str(KlondikeRecord(Variant.preset("draw1"), Position.from_seed(1),
+                                                              [Move.parse("1>F")])))
+    (tmp_path / "empty.json").write_text("{}")
+    (tmp_path / "good.pgn").write_text(str(blunder_record()))
+    code, out, err = run(capsys, "review", *args)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 or err.startswith("usage:"), err
+    assert message in err and "Traceback" not in err
+
+
+def test_ctrl_c_prints_what_was_weighed_and_exits_130(tmp_path: Path) -> None:
+    path = tmp_path / "game.pgn"
+    path.write_text(str(greedy_record(1, "draw3", 60)))
+    env = {**os.environ}
+    env.pop("CARDTABLE_DEBUG", None)
+    process = subprocess.Popen([sys.executable, "-m", "cardtable", "review", str(path), "--samples", "60",
+                                "--max-states", "20000", "--verdict-states", "0"], cwd=tmp_path, env=env,
+                               text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    time.sleep(5)
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert err.startswith("cardtable: interrupted: ")
+    positions = len(KlondikeRecord.parse(path.read_text()).moves) + 1
+    if "no position weighed" not in err:  # the usual case: some were weighed before the signal came
+        assert "stopped after" in out and f"of {positions} positions" in err
+
+
+def test_the_review_type_is_plain_data() -> None:
+    review = review_game(blunder_record(), **SMALL)
+    assert isinstance(review, GameReview)
+    json.dumps(review.to_dict())
