@@ -38,6 +38,7 @@ from cardtable.errors import CardtableError
 from cardtable.runs.store import ResultsStore
 from cardtable.web.klondike import LOST_NOTICE, KlondikeDealer, KlondikeTable, proven_lost
 from cardtable.web.protocol import MAX_MESSAGE_BYTES, ProtocolError, RateLimit, parse_message
+from cardtable.web.review import REVIEW_TYPES, Review
 
 __all__ = ["COOKIE", "MAX_PAGES", "TableServer", "configure_logging"]
 
@@ -65,6 +66,8 @@ class _Player:
     #: game changed meanwhile, judge again once done.
     judging: bool = False
     rejudge: bool = False
+    #: The review of this player's game under way (one at a time), or None.
+    review: Review | None = None
 
 
 class _Keeper:
@@ -343,6 +346,9 @@ class TableServer:
     async def _answer(self, player_id: str, player: _Player, ws: web.WebSocketResponse, text: str) -> None:
         try:
             message = parse_message(text)
+            if message["type"] in REVIEW_TYPES:
+                self._review(player, ws, message["type"])
+                return
             if message["type"] == "hint":
                 if player.hinting:
                     raise ProtocolError("a hint is being looked for already")
@@ -375,6 +381,28 @@ class TableServer:
                 await socket.send_json(reply)
         if message["type"] != "view" and player.table.game.moves:
             self._judge_soon(player)
+
+    def _review(self, player: _Player, ws: web.WebSocketResponse, kind: str) -> None:
+        """Start a review of the player's game for this page (:mod:`cardtable.web.review`), or stop it."""
+        if kind == "review-stop":
+            if player.review is not None:
+                player.review.stop()
+            return
+        if player.review is not None:
+            raise ProtocolError("a review is under way already")
+        review = player.review = Review(player.table.game.clone(), ws.send_json, gone=lambda: ws.closed)
+
+        async def run() -> None:
+            try:
+                await review.run()
+            except (ConnectionError, RuntimeError):
+                pass  # the page went away while the answer was sent
+            finally:
+                player.review = None
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _judge_soon(self, player: _Player) -> None:
         """Ask the solver, in a thread, whether the player's game can still be
