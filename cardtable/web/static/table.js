@@ -3,6 +3,7 @@
 // over one WebSocket (see cardtable/web/protocol.py). It never decides legality
 // beyond choosing which card a gesture means.
 import { SUIT_ORDER, backSvg, cardName, cardSvg, parseCard, suitSymbol } from "./cards.js";
+import { openReview, receiveReview } from "./review.js";
 
 const table = document.getElementById("table");
 const message = document.getElementById("message");
@@ -39,6 +40,7 @@ function send(payload) {
 function say(text) { message.textContent = text; }
 
 function receive(reply) {
+  if (receiveReview(reply)) return;
   if (reply.type === "view") {
     view = reply.view;
     table.dataset.state = "ready";
@@ -403,6 +405,7 @@ function act(action) {
   if (action === "help") { help.showModal(); return; }
   if (action === "settings") { settings.showModal(); return; }
   if (action === "choose") { chooseDeal(); return; }
+  if (action === "review") { openReview(send); return; }
   selected = null;
   send({ type: action });
 }
@@ -453,6 +456,7 @@ document.addEventListener("keydown", (event) => {
   else if (key === "a") act("autofinish");
   else if (key === "n") act("choose");
   else if (key === "?") act("help");
+  else if (key === "r") act("review");
   else if (key === "Escape") { selected = null; render(); say("Put back."); }
   else if ((key === "Enter" || key === " ") && document.activeElement && table.contains(document.activeElement)) {
     const el = document.activeElement;
