@@ -205,6 +205,15 @@ def test_ctrl_c_prints_what_was_weighed_and_exits_130(tmp_path: Path) -> None:
         assert "stopped after" in out and f"of {positions} positions" in err
 
 
+def test_the_commands_defaults_are_the_librarys() -> None:
+    from cardtable.bots.klondike.review import REVIEW_SAMPLES, REVIEW_STATES
+    from cardtable.cli import review as command
+    from cardtable.solver import PEEK_STATES
+
+    assert (command.SAMPLES, command.MAX_STATES, command.VERDICT_STATES) == (REVIEW_SAMPLES, REVIEW_STATES,
+                                                                              PEEK_STATES)
+
+
 def test_the_review_type_is_plain_data() -> None:
     review = review_game(blunder_record(), **SMALL)
     assert isinstance(review, GameReview)

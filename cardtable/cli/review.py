@@ -17,12 +17,13 @@ from cardtable.cli._options import progress_bar, whole_number
 
 __all__ = ["register"]
 
+#: The review's default budget, as the library's (``tests/test_review.py`` holds them equal): written
+#: here so that building the parser loads neither the players nor the solver.
+SAMPLES, MAX_STATES, VERDICT_STATES = 32, 10_000, 20_000
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``review`` command."""
-    from cardtable.bots.klondike.review import REVIEW_SAMPLES, REVIEW_STATES
-    from cardtable.solver.hint import PEEK_STATES
-
     p = subparsers.add_parser(
         "review", help="weigh every move of a played Klondike game: the expert's win chance before and after",
         description="For each move of a game record: the expert's estimated chance of winning before and "
@@ -31,13 +32,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "played, and, apart, the peek: the solver's verdict with every card known. The largest "
                     "drops are called out. The budget is counted in guesses and states, not seconds.")
     p.add_argument("file", metavar="RECORD", help="a Klondike game record, text or JSON ('-' for stdin)")
-    p.add_argument("--samples", type=whole_number(1, "--samples", 10_000), default=REVIEW_SAMPLES, metavar="N",
-                   help=f"the expert's guessed deals at each position (default {REVIEW_SAMPLES})")
-    p.add_argument("--max-states", type=whole_number(1, "--max-states", 10**9), default=REVIEW_STATES,
-                   metavar="N", help=f"state budget of the search of each guess (default {REVIEW_STATES:,})")
-    p.add_argument("--verdict-states", type=whole_number(0, "--verdict-states", 10**9), default=PEEK_STATES,
+    p.add_argument("--samples", type=whole_number(1, "--samples", 10_000), default=SAMPLES, metavar="N",
+                   help=f"the expert's guessed deals at each position (default {SAMPLES})")
+    p.add_argument("--max-states", type=whole_number(1, "--max-states", 10**9), default=MAX_STATES,
+                   metavar="N", help=f"state budget of the search of each guess (default {MAX_STATES:,})")
+    p.add_argument("--verdict-states", type=whole_number(0, "--verdict-states", 10**9), default=VERDICT_STATES,
                    metavar="N", help=f"state budget of the peek's search of each position (default "
-                                     f"{PEEK_STATES:,}; 0: no peek)")
+                                     f"{VERDICT_STATES:,}; 0: no peek)")
     p.add_argument("--drops", type=whole_number(0, "--drops", 1000), default=3, metavar="N",
                    help="how many of the largest drops to call out (default 3)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
