@@ -16,7 +16,8 @@ import pytest
 from aiohttp import web
 
 import cardtable.web.review as review_module
-from cardtable.klondike import KlondikeGame, Move, Variant
+from cardtable.cards import Card
+from cardtable.klondike import KlondikeGame, Move, Position, Variant
 from cardtable.web.klondike import KlondikeDealer
 from cardtable.web.server import TableServer
 
@@ -113,3 +114,24 @@ def test_a_review_can_be_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
             assert (await ws.receive_json(timeout=10))["type"] == "view"
 
     serving(tmp_path, test)
+
+
+def test_the_peek_comes_only_once_the_game_is_over() -> None:
+    two, ace, three = Card.parse("2c"), Card.parse("Ac"), Card.parse("3d")
+    rest = [card for card in Card._all if card not in (two, ace, three)]
+    stuck = Position(((*rest, two), (), (), (), (), (), ()), (len(rest), 0, 0, 0, 0, 0, 0), (three,), (ace,),
+                     (0, 0, 0, 0), 1)  # one pass: drawing the 3d buries the ace of clubs for good
+    game = KlondikeGame(stuck, Variant.preset("draw1").replace(passes=1))
+    game.play(Move.parse("W>F"))  # the ace home: the game goes on
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    assert review_module.Review(game, send).peek_states is None
+    lost = KlondikeGame(stuck, game.variant)
+    lost.play(Move.parse("D"))
+    assert lost.outcome() is not None
+    review = asyncio.run(review_module.Review(lost, send).run())
+    assert [message["type"] for message in sent] == ["review-progress", "review-progress", "review"]
+    assert review.positions[-1].verdict == "lost" and sent[-1]["review"]["positions"][-1]["verdict"] == "lost"
