@@ -97,8 +97,10 @@ class ReviewScreen(ModalScreen[None]):
         self.ascii_only = ascii_only
         #: The positions weighed so far, the start first.
         self.positions: list[PositionReview] = []
-        #: The review once the weighing is done or stopped (None: still weighing).
+        #: The review once the weighing is done or stopped (None: still weighing, or stopped before
+        #: any position was weighed).
         self.review: GameReview | None = None
+        self._over = False
 
     def compose(self) -> ComposeResult:
         total = len(self.record.moves) + 1
@@ -139,13 +141,12 @@ class ReviewScreen(ModalScreen[None]):
             f"Weighing... {len(self.positions)} of {len(self.record.moves) + 1} positions")
 
     def _finish(self, stopped: bool) -> None:
-        if self.review is not None:
+        if self._over:
             return
+        self._over = True
         if not self.positions:
             self.query_one("#review-drops", Static).update("Stopped before any position was weighed.")
-            self.review = None
-            self.query_one("#review-keys", Static).update("Escape: close")
-            self._closed_ready = True
+            self.query_one("#review-keys", Static).update("Escape or any key: close")
             return
         review = build_review(self.record, self.positions, samples=self.samples, max_states=self.max_states,
                               unicode=not self.ascii_only)
@@ -167,7 +168,7 @@ class ReviewScreen(ModalScreen[None]):
     @property
     def done(self) -> bool:
         """Whether the weighing is over (finished or stopped)."""
-        return self.review is not None or getattr(self, "_closed_ready", False)
+        return self._over
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
