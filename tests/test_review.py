@@ -183,6 +183,18 @@ def test_the_json_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert data["drops"][0]["text"].startswith("move 1 (")
 
 
+def test_workers_weigh_the_same_figures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.pgn"
+    path.write_text(str(greedy_record(3, "draw3", 10)))
+    outputs = []
+    for workers in ("1", "2"):
+        code, out, err = run(capsys, "review", str(path), "--samples", "12", "--max-states", "2000", "--json",
+                             "--workers", workers)
+        assert code == 0, err
+        outputs.append(json.loads(out))
+    assert outputs[0] == outputs[1] and len(outputs[0]["positions"]) == 11
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["missing.pgn"], "missing.pgn: no such file"),
     (["bad.pgn"], "line 1: a header must read"),
@@ -191,6 +203,7 @@ def test_the_json_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     (["good.pgn", "--samples", "0"], "--samples must be at least 1"),
     (["good.pgn", "--max-states", "x"], "--max-states must be a whole number"),
     (["good.pgn", "--verdict-states", "-1"], "--verdict-states must be at least 0"),
+    (["good.pgn", "--workers", "0"], "--workers must be at least 1"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str],
                                           message: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -206,16 +219,18 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Capture
     assert message in err and "Traceback" not in err
 
 
-def test_ctrl_c_prints_what_was_weighed_and_exits_130(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_prints_what_was_weighed_and_exits_130(tmp_path: Path, workers: str) -> None:
     path = tmp_path / "game.pgn"
     path.write_text(str(greedy_record(1, "draw3", 60)))
     env = {**os.environ}
     env.pop("CARDTABLE_DEBUG", None)
-    process = subprocess.Popen([sys.executable, "-m", "cardtable", "review", str(path), "--samples", "60",
-                                "--max-states", "20000", "--verdict-states", "0"], cwd=tmp_path, env=env,
-                               text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    command = ["review", str(path), "--samples", "60", "--max-states", "20000", "--verdict-states", "0",
+               "--workers", workers]
+    process = subprocess.Popen([sys.executable, "-m", "cardtable", *command], cwd=tmp_path, env=env, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     deadline = time.monotonic() + 60
-    while "_ccore" not in Path(f"/proc/{process.pid}/maps").read_text():  # the solver is loaded: weighing
+    while "_ccore" not in Path(f"/proc/{process.pid}/maps").read_text():  # the solver is loaded
         assert process.poll() is None and time.monotonic() < deadline, process.communicate()
         time.sleep(0.05)
     time.sleep(1)
@@ -224,6 +239,10 @@ def test_ctrl_c_prints_what_was_weighed_and_exits_130(tmp_path: Path) -> None:
     assert process.returncode == 130, err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert err.startswith("cardtable: interrupted: "), err
+    deadline = time.monotonic() + 10
+    while subprocess.run(["pgrep", "-g", str(process.pid)], capture_output=True).stdout:
+        assert time.monotonic() < deadline, "a worker process outlived the command"
+        time.sleep(0.05)
     positions = len(KlondikeRecord.parse(path.read_text()).moves) + 1
     if "no position weighed" not in err:  # the usual case: some were weighed before the signal came
         assert "stopped after" in out and f"of {positions} positions" in err

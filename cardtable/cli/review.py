@@ -1,7 +1,8 @@
 """The ``review`` command: a played Klondike game weighed move by move.
 
 A thin face over :mod:`cardtable.bots.klondike.review`: it reads the record,
-weighs each position (with a progress bar on a terminal) and prints a table,
+weighs each position (with a progress bar on a terminal; in ``--workers``
+processes when asked, the peek staying in this one) and prints a table,
 the largest drops in words and a summary, or one JSON object. Ctrl-C stops
 it: what was weighed so far is printed, marked as stopped.
 """
@@ -13,7 +14,7 @@ import json
 import sys
 
 from cardtable._files import read_text
-from cardtable.cli._options import progress_bar, whole_number
+from cardtable.cli._options import progress_bar, whole_number, worker_count
 
 __all__ = ["register"]
 
@@ -41,6 +42,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                      f"{VERDICT_STATES:,}; 0: no peek)")
     p.add_argument("--drops", type=whole_number(0, "--drops", 1000), default=3, metavar="N",
                    help="how many of the largest drops to call out (default 3)")
+    p.add_argument("--workers", type=worker_count, default=1, metavar="N",
+                   help="weigh the positions in N processes (default 1: in this one); the figures do not change")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--ascii", action="store_true", help="name cards in ASCII (Qh) rather than with suit symbols")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -59,14 +62,24 @@ def _cmd_review(args: argparse.Namespace) -> int:
     unicode = not args.ascii
     weighed: list[PositionReview] = []
     stopped = False
+    pool = None
     with progress_bar(len(record.moves) + 1, "positions", enabled=not args.no_progress) as advance:
         try:
+            mapper = None
+            if args.workers > 1:
+                from concurrent.futures import ProcessPoolExecutor
+
+                pool = ProcessPoolExecutor(args.workers, initializer=_worker_ignores_signals)
+                mapper = pool.map
             for position in review_positions(record, samples=args.samples, max_states=args.max_states,
-                                             verdict=verdict, unicode=unicode):
+                                             verdict=verdict, unicode=unicode, mapper=mapper):
                 weighed.append(position)
                 advance(1)
         except KeyboardInterrupt:
             stopped = True
+        finally:
+            if pool is not None:  # the positions under way finish; the others are dropped
+                pool.shutdown(wait=True, cancel_futures=True)
     if not weighed:
         what, status = interruption()
         print(f"cardtable: {what}: no position weighed", file=sys.stderr)
@@ -123,3 +136,12 @@ def _percent(chance: float | None) -> str:
 
 def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def _worker_ignores_signals() -> None:
+    """A worker process leaves Ctrl-C, SIGTERM and SIGHUP to the command, which stops the pool."""
+    import signal
+
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)

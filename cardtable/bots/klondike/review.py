@@ -36,8 +36,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from functools import partial
 
 from cardtable.bots.klondike.hint import expert_hint
 from cardtable.errors import UsageError
@@ -48,8 +49,21 @@ from cardtable.klondike.position import Position
 from cardtable.klondike.record import KlondikeRecord
 from cardtable.klondike.variant import Variant
 
-__all__ = ["DROP_THRESHOLD", "REVIEW_SAMPLES", "REVIEW_STATES", "GameReview", "MoveReview", "PositionReview",
-           "Verdict", "build_review", "review_game", "review_positions"]
+__all__ = [
+    "DROP_THRESHOLD",
+    "REVIEW_SAMPLES",
+    "REVIEW_STATES",
+    "GameReview",
+    "Mapper",
+    "MoveReview",
+    "PositionReview",
+    "Verdict",
+    "build_review",
+    "judge_positions",
+    "review_game",
+    "review_positions",
+    "weigh_position",
+]
 
 #: The review's budget for each position: guessed deals, and search states for each.
 #: Chosen so a 150-move game is reviewed in under a minute on one core (``benchmarks/review.py``).
@@ -62,6 +76,8 @@ DROP_THRESHOLD = 0.15
 #: The all-cards-known verdict of a position: ``"winnable"``, ``"lost"`` or
 #: ``"unknown"``, and a winning line from it (empty when none is known).
 Verdict = Callable[[Position, Variant], tuple[str, Sequence[Move]]]
+#: Weighs positions: called as ``mapper(weigh, indices)``, it gives the results in order, as ``map`` does.
+Mapper = Callable[[Callable[[int], "PositionReview"], Iterable[int]], Iterable["PositionReview"]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,24 +203,44 @@ class GameReview:
 
 
 def review_positions(record: KlondikeRecord, *, samples: int = REVIEW_SAMPLES, max_states: int = REVIEW_STATES,
-                     verdict: Verdict | None = None, unicode: bool = True) -> Iterator[PositionReview]:
+                     verdict: Verdict | None = None, unicode: bool = True,
+                     mapper: Mapper | None = None) -> Iterator[PositionReview]:
     """Weigh each position of ``record`` in turn, the start first, the end last
     (see the module documentation); raises :class:`~cardtable.errors.ReplayError`
-    naming the first illegal move before anything is weighed."""
+    naming the first illegal move before anything is weighed. ``mapper`` weighs
+    the positions (:func:`weigh_position` over their indices, the results in
+    order): the built-in ``map`` by default, or a pool's ``map`` to weigh them in
+    other processes; the peek's ``verdict`` is asked here, in order."""
     if samples < 1:
         raise UsageError(f"the review needs at least one guess a position, not {samples}")
     if max_states < 1:
         raise UsageError(f"the review's state budget must be at least 1, not {max_states}")
-    end = record.replay()  # every move checked first
-    won_game = end.is_won()
+    record.replay()  # every move checked first
+    weigh = partial(weigh_position, record, samples=samples, max_states=max_states, unicode=unicode)
+    judged = None if verdict is None else judge_positions(record, verdict)
+    for position in (mapper or map)(weigh, range(len(record.moves) + 1)):
+        yield position if judged is None else replace(position, verdict=next(judged))
+
+
+def weigh_position(record: KlondikeRecord, index: int, *, samples: int = REVIEW_SAMPLES,
+                   max_states: int = REVIEW_STATES, unicode: bool = True) -> PositionReview:
+    """The expert's estimate and move at position ``index`` of ``record`` (before
+    move ``index`` + 1), from the player's view, without the peek."""
+    game = KlondikeGame(record.start, record.variant)
+    for move in record.moves[:index]:
+        game.play(move)
+    return _weigh(game, index, samples, max_states, unicode, None)
+
+
+def judge_positions(record: KlondikeRecord, verdict: Verdict) -> Iterator[str]:
+    """The peek's verdict at each position of ``record``, the start first,
+    searched only where it does not follow from the game (see the module documentation)."""
+    won_game = record.replay().is_won()
     game = KlondikeGame(record.start, record.variant)
     last: tuple[str, Sequence[Move]] | None = None
     for index in range(len(record.moves) + 1):
-        judged: tuple[str, Sequence[Move]] | None = None
-        if verdict is not None:
-            judged = _judge(game, verdict, last, record.moves[index - 1] if index else None, won_game)
-            last = judged
-        yield _weigh(game, index, samples, max_states, unicode, None if judged is None else judged[0])
+        last = _judge(game, verdict, last, record.moves[index - 1] if index else None, won_game)
+        yield last[0]
         if index < len(record.moves):
             game.play(record.moves[index])
 
