@@ -20,6 +20,7 @@ from cli_helpers import run
 from cardtable.bots.klondike.hint import seen_stock
 from cardtable.bots.klondike.review import GameReview, build_review, review_game, review_positions
 from cardtable.bots.klondike.simple import GreedyPlayer
+from cardtable.cards import Card
 from cardtable.klondike import KlondikeGame, KlondikeRecord, Move, Position, Variant
 from cardtable.solver import peek_verdict
 
@@ -154,7 +155,7 @@ def test_a_record_with_an_illegal_move_is_refused_before_any_work() -> None:
 def test_the_command_prints_a_table_with_the_drop(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "blunder.pgn"
     path.write_text(str(blunder_record()))
-    code, out, err = run(capsys, "review", str(path), "--samples", "12", "--max-states", "2000")
+    code, out, err = run(capsys, "review", str(path), "--samples", "12", "--max-states", "2000", "--peek")
     assert code == 0, err
     assert "the expert would" in out and "The largest drops:" in out
     assert "move 1 (7♦ 6♣ 5♦ 4♠ 3♥ from pile 5 onto 8♠ in pile 2" in out
@@ -168,7 +169,8 @@ def test_the_command_prints_a_table_with_the_drop(tmp_path: Path, capsys: pytest
 def test_the_json_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "blunder.json"
     path.write_text(blunder_record().to_json())
-    code, out, err = run(capsys, "review", str(path), "--samples", "12", "--max-states", "2000", "--json")
+    code, out, err = run(capsys, "review", str(path), "--samples", "12", "--max-states", "2000", "--json",
+                         "--peek")
     assert code == 0, err
     data = json.loads(out)
     assert set(data) == {"variant", "outcome", "complete", "samples", "max_states", "verdict_states",
@@ -181,6 +183,28 @@ def test_the_json_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert move["before"] == move["wins"] / move["samples"]
     assert data["drops"] == [{"number": 1, "text": data["drops"][0]["text"]}]
     assert data["drops"][0]["text"].startswith("move 1 (")
+
+
+def test_the_peek_comes_by_itself_only_once_the_game_is_over(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    unfinished = tmp_path / "unfinished.pgn"
+    unfinished.write_text(str(blunder_record()))
+    code, out, err = run(capsys, "review", str(unfinished), "--samples", "6", "--max-states", "1000")
+    assert code == 0, err
+    assert "winnable" not in out and "peek after" not in out and "no peek: the game is not over" in out
+    code, out, _ = run(capsys, "review", str(unfinished), "--samples", "6", "--max-states", "1000", "--json")
+    data = json.loads(out)
+    assert data["verdict_states"] == 0 and all(position["verdict"] is None for position in data["positions"])
+    two, ace, three = Card.parse("2c"), Card.parse("Ac"), Card.parse("3d")
+    rest = [card for card in Card._all if card not in (two, ace, three)]
+    stuck = Position(((*rest, two), (), (), (), (), (), ()), (len(rest), 0, 0, 0, 0, 0, 0), (three,), (ace,),
+                     (0, 0, 0, 0), 1)  # one pass: drawing the 3d buries the ace of clubs for good
+    lost = tmp_path / "lost.pgn"
+    lost.write_text(str(KlondikeRecord(Variant.preset("draw1").replace(passes=1), stuck, [Move.parse("D")])))
+    code, out, err = run(capsys, "review", str(lost), "--samples", "6", "--max-states", "1000", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["outcome"].startswith("lost") and data["moves"][0]["verdict_after"] == "lost"
 
 
 def test_workers_weigh_the_same_figures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -204,6 +228,7 @@ def test_workers_weigh_the_same_figures(tmp_path: Path, capsys: pytest.CaptureFi
     (["good.pgn", "--max-states", "x"], "--max-states must be a whole number"),
     (["good.pgn", "--verdict-states", "-1"], "--verdict-states must be at least 0"),
     (["good.pgn", "--workers", "0"], "--workers must be at least 1"),
+    (["good.pgn", "--peek", "--verdict-states", "0"], "--peek asks for the solver's verdict"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str],
                                           message: str, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,6 +15,7 @@ import sys
 
 from cardtable._files import read_text
 from cardtable.cli._options import progress_bar, whole_number, worker_count
+from cardtable.errors import UsageError
 
 __all__ = ["register"]
 
@@ -39,7 +40,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    metavar="N", help=f"state budget of the search of each guess (default {MAX_STATES:,})")
     p.add_argument("--verdict-states", type=whole_number(0, "--verdict-states", 10**9), default=VERDICT_STATES,
                    metavar="N", help=f"state budget of the peek's search of each position (default "
-                                     f"{VERDICT_STATES:,}; 0: no peek)")
+                                     f"{VERDICT_STATES:,}; 0: no peek); the peek comes once the game is over, or "
+                                     f"with --peek")
+    p.add_argument("--peek", action="store_true",
+                   help="the peek for a game that is not over too (it would tell where the hidden cards lie)")
     p.add_argument("--drops", type=whole_number(0, "--drops", 1000), default=3, metavar="N",
                    help="how many of the largest drops to call out (default 3)")
     p.add_argument("--workers", type=worker_count, default=1, metavar="N",
@@ -57,8 +61,11 @@ def _cmd_review(args: argparse.Namespace) -> int:
     from cardtable.solver import peek_verdict
 
     record = KlondikeRecord.parse(read_text(args.file))
-    record.replay()  # a bad move is named before any work
-    verdict = peek_verdict(args.verdict_states) if args.verdict_states else None
+    end = record.replay()  # a bad move is named before any work
+    over = end.is_won() or end.outcome() is not None
+    if args.peek and not args.verdict_states:
+        raise UsageError("--peek asks for the solver's verdict, which --verdict-states 0 leaves out")
+    verdict = peek_verdict(args.verdict_states) if args.verdict_states and (over or args.peek) else None
     unicode = not args.ascii
     weighed: list[PositionReview] = []
     stopped = False
@@ -88,10 +95,13 @@ def _cmd_review(args: argparse.Namespace) -> int:
     if args.json:
         data = review.to_dict()
         data["drops"] = [{"number": move.number, "text": move.callout()} for move in review.drops(args.drops)]
-        data["verdict_states"] = args.verdict_states
+        data["verdict_states"] = args.verdict_states if verdict is not None else 0
         print(json.dumps(data, ensure_ascii=False))
     else:
         print(_table(review, peek=verdict is not None, count=args.drops))
+        if verdict is None and args.verdict_states:
+            print("no peek: the game is not over, and the solver's verdict would tell where the hidden cards "
+                  "lie (--peek shows it)")
     if stopped:
         what, status = interruption()
         print(f"cardtable: {what}: weighed {len(weighed)} of {len(record.moves) + 1} positions", file=sys.stderr)
