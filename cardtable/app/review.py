@@ -105,8 +105,8 @@ class ReviewScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         total = len(self.record.moves) + 1
         with Vertical():
-            yield Static(f"Review: the expert's chance of winning, from what you saw, at each of "
-                         f"{total} positions", id="review-title", markup=False)
+            yield Static(f"Review: the expert's chance to win, from what you saw ({total} positions)",
+                         id="review-title", markup=False)
             yield ProgressBar(total=total, show_eta=False, id="review-progress")
             yield Static(chance_chart([], ascii_only=self.ascii_only), id="review-chart", markup=False)
             yield Static("Weighing...", id="review-drops", markup=False)
