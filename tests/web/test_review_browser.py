@@ -29,6 +29,9 @@ def test_the_review_dialog_draws_the_chart(tmp_path: Path) -> None:
             page = browser.new_page(viewport={"width": 1200, "height": 800})
             page.goto(f"http://127.0.0.1:{port}/")
             page.wait_for_selector('main[data-state="ready"]')
+            page.get_by_role("button", name="Review").first.click()
+            assert page.locator("#review-text").inner_text() == "Nothing to review yet: play a move first."
+            page.locator("#review-close").click()
             for moves in (1, 2, 3):
                 page.keyboard.press("d")
                 page.wait_for_function(f"document.getElementById('st-moves').textContent.includes('{moves}')")

@@ -2,7 +2,8 @@
 // chart of the expert's chance of winning at each position (from what the
 // player saw), and the largest drops in words. The server weighs the game
 // (see cardtable/web/review.py); this module only draws what it sends.
-// openReview(send) asks for a review; receiveReview(reply) takes the server's
+// openReview(send, moves) asks for a review of a game of that many moves;
+// receiveReview(reply) takes the server's
 // "review-progress" and "review" messages (true when the reply was one of them).
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -69,9 +70,18 @@ export function chartSvg(positions, drops = []) {
   return svg;
 }
 
-export function openReview(send) {
+export function openReview(send, moves) {
   if (!dialog) build();
   sendMessage = send;
+  if (running) { if (!dialog.open) dialog.showModal(); return; }  // the review under way: shown again
+  if (!moves) {
+    dialog.querySelector("#review-progress").value = 0;
+    dialog.querySelector("#review-chart").replaceChildren();
+    dialog.querySelector("#review-text").textContent = "Nothing to review yet: play a move first.";
+    dialog.querySelector("#review-stop").disabled = true;
+    if (!dialog.open) dialog.showModal();
+    return;
+  }
   running = true;
   dialog.querySelector("#review-progress").value = 0;
   dialog.querySelector("#review-chart").replaceChildren();

@@ -405,7 +405,7 @@ function act(action) {
   if (action === "help") { help.showModal(); return; }
   if (action === "settings") { settings.showModal(); return; }
   if (action === "choose") { chooseDeal(); return; }
-  if (action === "review") { openReview(send); return; }
+  if (action === "review") { openReview(send, view ? view.moves : 0); return; }
   selected = null;
   send({ type: action });
 }
