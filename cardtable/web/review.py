@@ -14,7 +14,8 @@ The positions are weighed in a thread, from the player's view
 (:mod:`cardtable.bots.klondike.review`): the expert's guesses never read a
 hidden card. The peek (the solver's verdict with every card known) comes with
 it only once the game is over, since the table has no peek of its own. One
-review at a time for a player; a page that closes stops its review.
+review at a time for a player, and :data:`AT_ONCE` for the whole server (the
+others wait their turn); a page that closes stops its review.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from cardtable.klondike import KlondikeGame, KlondikeRecord
 from cardtable.solver import PEEK_STATES, peek_verdict
 from cardtable.web.protocol import ProtocolError
 
-__all__ = ["MAX_STATES", "PEEK_MAX_STATES", "REVIEW_TYPES", "SAMPLES", "Review"]
+__all__ = ["AT_ONCE", "MAX_STATES", "PEEK_MAX_STATES", "REVIEW_TYPES", "SAMPLES", "Review"]
 
 #: The message types of the review.
 REVIEW_TYPES = ("review", "review-stop")
@@ -37,6 +38,8 @@ REVIEW_TYPES = ("review", "review-stop")
 SAMPLES = REVIEW_SAMPLES
 MAX_STATES = REVIEW_STATES
 PEEK_MAX_STATES = PEEK_STATES
+#: How many reviews a server weighs at once.
+AT_ONCE = 2
 
 
 class Review:
@@ -64,8 +67,12 @@ class Review:
         """Stop weighing after the position under way."""
         self._stop.set()
 
-    async def run(self) -> GameReview:
-        """Weigh the game in a thread, telling the page as it goes; the review (stopped or whole)."""
+    async def run(self, slot: asyncio.Semaphore | None = None) -> GameReview:
+        """Weigh the game in a thread, telling the page as it goes; the review (stopped or whole).
+        With a ``slot``, the weighing waits for it (so that a server weighs few games at once)."""
+        if slot is not None:
+            async with slot:
+                return await self.run()
         loop = asyncio.get_running_loop()
         news: asyncio.Queue[tuple[int, int] | None] = asyncio.Queue()
 

@@ -38,7 +38,7 @@ from cardtable.errors import CardtableError
 from cardtable.runs.store import ResultsStore
 from cardtable.web.klondike import LOST_NOTICE, KlondikeDealer, KlondikeTable, proven_lost
 from cardtable.web.protocol import MAX_MESSAGE_BYTES, ProtocolError, RateLimit, parse_message
-from cardtable.web.review import REVIEW_TYPES, Review
+from cardtable.web.review import AT_ONCE, REVIEW_TYPES, Review
 
 __all__ = ["COOKIE", "MAX_PAGES", "TableServer", "configure_logging"]
 
@@ -192,6 +192,7 @@ class TableServer:
         self._keeper: _Keeper | None = None
         #: One verdict search at a time for the whole server (a verdict is advice; moves come first).
         self._verdict_slot = asyncio.Semaphore(1)
+        self._review_slots = asyncio.Semaphore(AT_ONCE)
         self._tasks: set[asyncio.Task[None]] = set()
         self._page = resources.files("cardtable.web").joinpath("static", "index.html").read_text()
 
@@ -394,7 +395,7 @@ class TableServer:
 
         async def run() -> None:
             try:
-                await review.run()
+                await review.run(self._review_slots)
             except (ConnectionError, RuntimeError):
                 pass  # the page went away while the answer was sent
             finally:

@@ -251,7 +251,8 @@ def review_game(record: KlondikeRecord, *, samples: int = REVIEW_SAMPLES, max_st
                 stop: Callable[[], bool] | None = None) -> GameReview:
     """The review of ``record`` (see :func:`review_positions`). ``progress`` is
     told the positions weighed and their total after each; when ``stop`` says
-    so (it is asked before each position) the review ends early, incomplete."""
+    so (it is asked after each position weighed, before the next) the review
+    ends early, incomplete."""
     total = len(record.moves) + 1
     weighed: list[PositionReview] = []
     for position in review_positions(record, samples=samples, max_states=max_states, verdict=verdict,
