@@ -32,12 +32,13 @@ from textual.reactive import var
 
 from cardtable._files import atomic_write_text
 from cardtable._text import plural
-from cardtable.app.advisor import PEEK_LABEL, Advisor
+from cardtable.app.advisor import PEEK_LABEL, VERDICT_MAX_STATES, Advisor
 from cardtable.app.keeper import Keeper, leave_saved, saved_notice
 from cardtable.app.pickup import Held, describe, held_cards, pick_up, put_down
 from cardtable.app.screens import TextScreen, show_page
 from cardtable.app.status import MessageLine, StatusBar
 from cardtable.app.table import Marks, Spot, TableView, clamp_cursor, step_cursor
+from cardtable.bots.klondike.review import REVIEW_SAMPLES, REVIEW_STATES
 from cardtable.errors import CardtableError
 from cardtable.klondike import (
     DRAW,
@@ -92,6 +93,7 @@ class KlondikeApp(App[None]):
         Binding("ctrl+y", "redo", "redo", show=False),
         Binding("h", "hint", "hint", show=False),
         Binding("H", "peek", "peek", show=False),
+        Binding("R", "review", "review", show=False),
         Binding("n", "new_game", "new game", show=False),
         Binding("s", "save", "save", show=False),
         Binding("question_mark", "help", "help", show=False),
@@ -200,7 +202,7 @@ class KlondikeApp(App[None]):
             self.message = "All cards face up: they fly home. " + ("*" if self.ascii_only else "\u2728")
         if game.is_won():
             self.message += self._keeper.finish(game)
-            self.message = f"{self.message} You won in {plural(len(game.moves), 'move')}! n: new game."
+            self.message = f"{self.message} You won in {plural(len(game.moves), 'move')}! n: new game, R: review."
             if keep:
                 self._keeper.clear_autosave()
         else:
@@ -218,8 +220,10 @@ class KlondikeApp(App[None]):
         self.mutate_reactive(KlondikeApp.game)
 
     def _ways_on(self) -> str:
-        """What the player of a lost game can do: undo when a move can be taken back, and deal anew."""
-        return "press u to undo or n for a new game" if self.game.can_undo else "press n for a new game"
+        """What the player of a lost game can do: undo when a move can be taken back, deal anew, and
+        review the game when it has moves."""
+        ways = "press u to undo, n for a new game" if self.game.can_undo else "press n for a new game"
+        return ways + (", R to review" if self.game.moves else "")
 
     def _headers(self) -> dict[str, str]:
         if self.seed is None:
@@ -464,6 +468,25 @@ class KlondikeApp(App[None]):
                 advisor.judge(self.game.clone())
         else:
             self.message = "Peek: off. Hints come from what you see. H: peek."
+
+    #: The review's budget (``R``): guesses and search states a position, and the peek's states.
+    review_samples = REVIEW_SAMPLES
+    review_states = REVIEW_STATES
+    review_peek_states = VERDICT_MAX_STATES
+
+    def action_review(self) -> None:
+        """Review the game so far, move by move (:mod:`cardtable.app.review`). The peek's
+        verdict comes with it only once the game is over, or while the player peeks."""
+        from cardtable.app.review import ReviewScreen
+
+        game = self.game
+        if not game.moves:
+            self.message = "Nothing to review yet: play a move first."
+            return
+        over = game.is_won() or game.outcome() is not None
+        peek = self.review_peek_states if over or self._advisor.peek else None
+        self.push_screen(ReviewScreen(KlondikeRecord.from_game(game), samples=self.review_samples,
+                                      max_states=self.review_states, peek_states=peek, ascii_only=self.ascii_only))
 
     def action_hint(self) -> None:
         if self._advisor.thinking:

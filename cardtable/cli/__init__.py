@@ -5,7 +5,8 @@ One module per command group: :mod:`.klondike` (``variants``, ``deal``,
 ``strategies``), :mod:`.solve` (``solve``, ``hint``) and :mod:`.kings_corner`
 (the ``kings-corner`` group, with the human seat in :mod:`.kings_corner_seat`),
 :mod:`.play` (``play``, the Textual app of :mod:`cardtable.app`),
-:mod:`.stats` (``stats``, the statistics of games played) and :mod:`.study`
+:mod:`.stats` (``stats``, the statistics of games played), :mod:`.review`
+(``review``, a played game weighed move by move) and :mod:`.study`
 (the ``study`` group: ``winnability`` studies over many deals, kept in the
 results store).
 What they share lives in :mod:`._options` (argument types, the variant
@@ -100,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     3
     """
     from cardtable import __version__
-    from cardtable.cli import kings_corner, klondike, play, simulate, solve, stats, study
+    from cardtable.cli import kings_corner, klondike, play, review, simulate, solve, stats, study
 
     parser = argparse.ArgumentParser(
         prog="cardtable",
@@ -108,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"cardtable {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for group in (klondike, simulate, solve, kings_corner, play, stats, study):
+    for group in (klondike, simulate, solve, kings_corner, play, stats, study, review):
         group.register(subparsers)
     return parser
 

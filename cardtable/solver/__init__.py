@@ -18,7 +18,7 @@ solution is replayed in it before it is reported.
 
 from typing import TYPE_CHECKING, Any
 
-from cardtable.solver.hint import Hint, heuristic_move, hint
+from cardtable.solver.hint import PEEK_STATES, Hint, heuristic_move, hint, peek_verdict
 from cardtable.solver.search import DEFAULT_MAX_STATES, TIMED_MAX_STATES, SolverError, SolveResult, relaxation, solve
 from cardtable.solver.winnable import WINNABLE_STATE_BUDGET, candidate_seeds, winnable_deal, winnable_seed
 
@@ -39,6 +39,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "DEFAULT_MAX_STATES",
+    "PEEK_STATES",
     "TIMED_MAX_STATES",
     "WINNABLE_STATE_BUDGET",
     "Hint",
@@ -48,6 +49,7 @@ __all__ = [
     "candidate_seeds",
     "heuristic_move",
     "hint",
+    "peek_verdict",
     "relaxation",
     "solve",
     "solve_batch",

@@ -3,14 +3,21 @@ no win is known."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from cardtable._text import plural
+from cardtable.errors import UsageError
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import FOUNDATION, STOCK, WASTE, Move
+from cardtable.klondike.position import Position
+from cardtable.klondike.variant import Variant
 from cardtable.solver.search import SolveResult, solve
 
-__all__ = ["Hint", "heuristic_move", "hint"]
+__all__ = ["PEEK_STATES", "Hint", "heuristic_move", "hint", "peek_verdict"]
+
+#: The state budget of :func:`peek_verdict`'s search of one position.
+PEEK_STATES = 20_000
 
 
 @dataclass(frozen=True)
@@ -80,3 +87,24 @@ def hint(game: KlondikeGame, *, timeout: float | None = 10.0, max_states: int | 
     if result.result == "won" and result.moves:
         return Hint(result.moves[0], True, result)
     return Hint(heuristic_move(game), False, result)
+
+
+def peek_verdict(max_states: int = PEEK_STATES) -> Callable[[Position, Variant], tuple[str, Sequence[Move]]]:
+    """The all-cards-known verdict of a position, as a game review asks it
+    (:data:`cardtable.bots.klondike.review.Verdict`): ``"winnable"`` with a
+    winning line, ``"lost"`` (the search was exhaustive) or ``"unknown"`` (it
+    searched ``max_states`` states and decided nothing). It reads every card:
+    a peek, to be shown as such.
+
+    >>> from cardtable.klondike import Variant
+    >>> peek_verdict()(Position.from_seed(2), Variant.preset("thoughtful1"))[0]
+    'winnable'
+    """
+    if max_states < 1:
+        raise UsageError(f"the verdict's state budget must be at least 1, not {max_states}")
+
+    def verdict(position: Position, variant: Variant) -> tuple[str, Sequence[Move]]:
+        result = solve(position, variant, max_states=max_states)
+        return {"won": "winnable", "unwinnable": "lost"}.get(result.result, "unknown"), result.moves
+
+    return verdict

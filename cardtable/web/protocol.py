@@ -15,6 +15,7 @@ From the browser (Klondike)::
     {"type": "stats"}                 the player's statistics
     {"type": "autofinish"}            send every card it can to the foundations
     {"type": "view"}                  the view again
+    {"type": "review"} / {"type": "review-stop"}   the game weighed move by move (cardtable.web.review)
 
 From the server::
 
@@ -25,6 +26,7 @@ From the server::
         "fewest_moves": ...}, ...]}                           the player's record per variant, this one's first
     {"type": "notice", "text": "..."}                          after a move: the game can no longer be won
     {"type": "error", "message": "..."}                        nothing changed
+    {"type": "review-progress", ...} then {"type": "review", ...}   to the page that asked for a review
 
 The view holds only what the player sees: each tableau pile as the number
 of its face-down cards and its face-up cards, the stock as a count, the

@@ -39,6 +39,7 @@ from cardtable.runs.store import ResultsStore
 from cardtable.sim.played import play_stats, record_played
 from cardtable.web.klondike import LOST_NOTICE, KlondikeDealer, KlondikeTable, proven_lost
 from cardtable.web.protocol import MAX_MESSAGE_BYTES, ProtocolError, RateLimit, parse_message
+from cardtable.web.review import AT_ONCE, REVIEW_TYPES, Review
 
 __all__ = ["COOKIE", "MAX_PAGES", "TableServer", "configure_logging"]
 
@@ -67,6 +68,8 @@ class _Player:
     #: game changed meanwhile, judge again once done.
     judging: bool = False
     rejudge: bool = False
+    #: The review of this player's game under way (one at a time), or None.
+    review: Review | None = None
 
 
 class _Keeper:
@@ -210,6 +213,7 @@ class TableServer:
         self._keeper: _Keeper | None = None
         #: One verdict search at a time for the whole server (a verdict is advice; moves come first).
         self._verdict_slot = asyncio.Semaphore(1)
+        self._review_slots = asyncio.Semaphore(AT_ONCE)
         self._tasks: set[asyncio.Task[None]] = set()
         self._page = resources.files("cardtable.web").joinpath("static", "index.html").read_text()
 
@@ -364,6 +368,9 @@ class TableServer:
     async def _answer(self, player_id: str, player: _Player, ws: web.WebSocketResponse, text: str) -> None:
         try:
             message = parse_message(text)
+            if message["type"] in REVIEW_TYPES:
+                self._review(player, ws, message["type"])
+                return
             if message["type"] == "hint":
                 if player.hinting:
                     raise ProtocolError("a hint is being looked for already")
@@ -415,6 +422,28 @@ class TableServer:
         current = table.game.variant.label
         every.sort(key=lambda stats: (stats.variant != current, stats.variant))
         return {"type": "stats", "variant": current, "stats": [stats.to_dict() for stats in every]}
+
+    def _review(self, player: _Player, ws: web.WebSocketResponse, kind: str) -> None:
+        """Start a review of the player's game for this page (:mod:`cardtable.web.review`), or stop it."""
+        if kind == "review-stop":
+            if player.review is not None:
+                player.review.stop()
+            return
+        if player.review is not None:
+            raise ProtocolError("a review is under way already")
+        review = player.review = Review(player.table.game.clone(), ws.send_json, gone=lambda: ws.closed)
+
+        async def run() -> None:
+            try:
+                await review.run(self._review_slots)
+            except (ConnectionError, RuntimeError):
+                pass  # the page went away while the answer was sent
+            finally:
+                player.review = None
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _judge_soon(self, player: _Player) -> None:
         """Ask the solver, in a thread, whether the player's game can still be

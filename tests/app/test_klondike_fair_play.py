@@ -65,7 +65,7 @@ def test_a_deal_with_no_legal_move_is_lost_at_once_with_no_undo_offered(tmp_path
 
 
 @pytest.mark.parametrize(("variant", "ways"), [
-    (Variant.preset("draw1").replace(passes=1), "press u to undo or n for a new game"),
+    (Variant.preset("draw1").replace(passes=1), "press u to undo, n for a new game"),
     (Variant.preset("vegas1"), "press n for a new game"),  # the draw cannot be taken back
 ])
 def test_a_game_lost_after_a_move_offers_undo_only_when_it_can_help(tmp_path: Path, variant: Variant,
@@ -77,7 +77,7 @@ def test_a_game_lost_after_a_move_offers_undo_only_when_it_can_help(tmp_path: Pa
     async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
         assert app.game.legal_moves() == [DRAW] and app.message == "Press ? for the keys."
         await pilot.press("d")
-        assert app.message == f"Lost: no legal move left: {ways}."
+        assert app.message == f"Lost: no legal move left: {ways}, R to review."
 
     drive(new_app(tmp_path, KlondikeGame(start, variant)), script)
 

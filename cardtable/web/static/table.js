@@ -3,6 +3,7 @@
 // over one WebSocket (see cardtable/web/protocol.py). It never decides legality
 // beyond choosing which card a gesture means.
 import { SUIT_ORDER, backSvg, cardName, cardSvg, parseCard, suitSymbol } from "./cards.js";
+import { openReview, receiveReview } from "./review.js";
 
 const table = document.getElementById("table");
 const message = document.getElementById("message");
@@ -45,6 +46,7 @@ function send(payload) {
 function say(text) { message.textContent = text; }
 
 function receive(reply) {
+  if (receiveReview(reply)) return;
   if (reply.type === "view") {
     const before = view;
     view = reply.view;
@@ -453,6 +455,7 @@ function act(action) {
   }
   if (action === "settings") { settings.showModal(); return; }
   if (action === "choose") { chooseDeal(); return; }
+  if (action === "review") { openReview(send, view ? view.moves : 0); return; }
   selected = null;
   send({ type: action });
 }
@@ -505,6 +508,7 @@ document.addEventListener("keydown", (event) => {
   else if (key === "t") act("stats");
   else if (key.startsWith("Arrow")) moveFocus(key);
   else if (key === "?") act("help");
+  else if (key === "r") act("review");
   else if (key === "Escape") { selected = null; render(); say("Put back."); }
   else if ((key === "Enter" || key === " ") && document.activeElement && table.contains(document.activeElement)) {
     const el = document.activeElement;

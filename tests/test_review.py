@@ -1,0 +1,288 @@
+"""The review of a played game: a known blunder shows its drop, the figures
+are the same on every run, they never depend on a card the player has not
+seen, and ``cardtable review`` prints a table or JSON, refuses bad input in
+one line and stops cleanly on Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_helpers import run
+
+from cardtable.bots.klondike.hint import seen_stock
+from cardtable.bots.klondike.review import GameReview, build_review, review_game, review_positions
+from cardtable.bots.klondike.simple import GreedyPlayer
+from cardtable.cards import Card
+from cardtable.klondike import KlondikeGame, KlondikeRecord, Move, Position, Variant
+from cardtable.solver import peek_verdict
+
+# A small budget keeps these tests quick; what they hold does not depend on it.
+SMALL = {"samples": 12, "max_states": 2000}
+
+# Deal 17 of draw1 after 47 moves: the stock of four cards, every tableau card but nine seen. Moving the
+# run 7♦..3♥ from pile 5 onto 8♠ (5>2:5) turns up a card but leaves the 8♥ and the 6♦ 5♠ blocked for
+# good: the solver, every card known, finds the position winnable before it and lost after it.
+BLUNDER_START = ("|KsQdJsTd9s8d7s/3s|JhTc9d8s/|Kh/6h|4d/Jc|7d6c5d4s3h/TsQc|8h/3d6d5sTh4h|7h6s5h "
+                 "2s7cQh2h 9c9hKc8cQsJd2dKd 5AAA 1")
+
+
+def blunder_record() -> KlondikeRecord:
+    return KlondikeRecord(Variant.preset("draw1"), Position.parse(BLUNDER_START), [Move.parse("5>2:5")])
+
+
+def greedy_record(seed: int, variant: str, moves: int, start: Position | None = None) -> KlondikeRecord:
+    game = KlondikeGame(start or Position.from_seed(seed), Variant.preset(variant))
+    player = GreedyPlayer()
+    player.new_game(seed)
+    while len(game.moves) < moves and (move := player.choose(game.view())) is not None:
+        game.play(move)
+    return KlondikeRecord.from_game(game)
+
+
+def test_a_blunder_that_throws_a_win_away_is_called_out() -> None:
+    review = review_game(blunder_record(), verdict=peek_verdict(), **SMALL)
+    (move,) = review.moves
+    assert (move.before.verdict, move.after.verdict) == ("winnable", "lost")  # a blunder, every card known
+    assert not move.is_experts and move.before.expert is not None
+    assert move.drop is not None and move.drop >= 0.4
+    assert review.drops() == [move]
+    text = move.callout()
+    assert text.startswith("move 1 (7♦ 6♣ 5♦ 4♠ 3♥ from pile 5 onto 8♠ in pile 2, turning a card up): ")
+    assert f"{move.before.chance:.0%} → {move.after.chance:.0%}; the expert would " in text
+    assert "the expert would draw 1 card from the stock" in text or "the expert would move " in text
+
+
+def test_the_figures_are_the_same_on_every_run_and_each_position_is_weighed_once() -> None:
+    record = greedy_record(3, "draw3", 12)
+    first, second = review_game(record, **SMALL), review_game(record, **SMALL)
+    assert first == second and first.to_dict() == second.to_dict()
+    assert len(first.positions) == len(record.moves) + 1
+    for before, after in zip(first.moves, first.moves[1:], strict=False):
+        assert before.after is after.before  # the chance after a move is the chance before the next
+    other = review_game(record, samples=SMALL["samples"] + 1, max_states=SMALL["max_states"])
+    assert other.positions[0].samples == SMALL["samples"] + 1
+
+
+def swapped(position: Position, first: tuple[int, int], second: tuple[int, int]) -> Position:
+    """``position`` with two cards swapped, each given as (pile, index; pile -1: the stock, from the bottom)."""
+    piles = [list(pile) for pile in position.tableau]
+    stock = list(position.stock)
+
+    def place(spot: tuple[int, int]) -> list[Any]:
+        return stock if spot[0] < 0 else piles[spot[0]]
+
+    a, b = place(first), place(second)
+    a[first[1]], b[second[1]] = b[second[1]], a[first[1]]
+    return Position(tuple(tuple(pile) for pile in piles), position.face_down, tuple(stock), position.waste,
+                    position.foundation, position.pass_number)
+
+
+def unseen(game: KlondikeGame, spot: tuple[int, int]) -> bool:
+    """Whether the card at ``spot`` of the start is still out of the player's sight in ``game``."""
+    pile, index = spot
+    if pile >= 0:
+        return index < game.face_down[pile]
+    return len(seen_stock(game)) <= index < len(game.stock)  # not drawn yet, nor its place seen on a pass
+
+
+@pytest.mark.parametrize(("variant", "seed", "first", "second"), [
+    ("draw3", 5, (6, 0), (5, 1)),      # two face-down cards deep in piles 7 and 6
+    ("draw1", 8, (6, 2), (-1, 3)),     # a face-down card and a card deep in the stock
+])
+def test_the_players_view_figures_never_depend_on_an_unseen_card(
+        variant: str, seed: int, first: tuple[int, int], second: tuple[int, int]) -> None:
+    start = Position.from_seed(seed)
+    record = greedy_record(seed, variant, 30, start)
+    twin = KlondikeRecord(record.variant, swapped(start, first, second), list(record.moves))
+    assert twin.start != record.start
+    game = KlondikeGame(record.start, record.variant)
+    before = 0  # the moves played while both swapped cards are still out of sight
+    while before < len(record.moves) and unseen(game, first) and unseen(game, second):
+        game.play(record.moves[before])
+        before += 1
+    if not (unseen(game, first) and unseen(game, second)):
+        before -= 1  # the last of them brought one into sight: the positions after it may rightly differ
+    assert before >= 4
+    one = review_game(KlondikeRecord(record.variant, record.start, record.moves[:before]), **SMALL)
+    two = review_game(KlondikeRecord(twin.variant, twin.start, twin.moves[:before]), **SMALL)
+    assert one.positions == two.positions
+    assert [move.to_dict() for move in one.moves] == [move.to_dict() for move in two.moves]
+    # the peek, which reads every card, is kept apart: the figures above carry no verdict
+    assert all(position.verdict is None for position in one.positions)
+
+
+def test_a_review_can_be_stopped_and_keeps_what_it_weighed() -> None:
+    record = greedy_record(3, "draw1", 10)
+    seen: list[tuple[int, int]] = []
+    review = review_game(record, progress=lambda done, total: seen.append((done, total)),
+                         stop=lambda: len(seen) >= 4, **SMALL)
+    assert seen == [(1, 11), (2, 11), (3, 11), (4, 11)]
+    assert not review.complete and len(review.positions) == 4 and len(review.moves) == 3
+    assert "stopped after 3 of them" in review.summary()
+
+
+def test_a_won_game_ends_at_certainty_and_every_position_is_winnable() -> None:
+    game = KlondikeGame(Position.parse(BLUNDER_START), Variant.preset("draw1"))
+    line = peek_verdict()(game.position(), game.variant)[1]
+    record = KlondikeRecord(game.variant, game.position(), list(line))
+    asked: list[Position] = []
+
+    def verdict(position: Position, variant: Variant) -> tuple[str, list[Move]]:
+        asked.append(position)
+        return "unknown", []
+
+    review = review_game(record, verdict=verdict, **SMALL)
+    assert review.outcome == "won" and review.positions[-1].chance == 1.0
+    assert {position.verdict for position in review.positions} == {"winnable"} and asked == []
+
+
+def test_a_record_with_an_illegal_move_is_refused_before_any_work() -> None:
+    record = KlondikeRecord(Variant.preset("draw1"), Position.from_seed(1), [Move.parse("1>F")])
+    with pytest.raises(Exception, match="move 1"):
+        next(review_positions(record, **SMALL))
+    with pytest.raises(Exception, match="at least the start"):
+        build_review(record, [])
+
+
+def test_the_command_prints_a_table_with_the_drop(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "blunder.pgn"
+    path.write_text(str(blunder_record()))
+    code, out, err = run(capsys, "review", str(path), "--samples", "12", "--max-states", "2000", "--peek")
+    assert code == 0, err
+    assert "the expert would" in out and "The largest drops:" in out
+    assert "move 1 (7♦ 6♣ 5♦ 4♠ 3♥ from pile 5 onto 8♠ in pile 2" in out
+    assert "winnable" not in out.splitlines()[1] and "lost" in out.splitlines()[1]  # the peek after the move
+    assert "peek: the solver's verdict with every card known" in out
+    code, ascii_out, _ = run(capsys, "review", str(path), "--samples", "12", "--max-states", "2000", "--ascii",
+                             "--verdict-states", "0")
+    assert code == 0 and "7d 6c 5d 4s 3h" in ascii_out and "peek" not in ascii_out
+
+
+def test_the_json_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "blunder.json"
+    path.write_text(blunder_record().to_json())
+    code, out, err = run(capsys, "review", str(path), "--samples", "12", "--max-states", "2000", "--json",
+                         "--peek")
+    assert code == 0, err
+    data = json.loads(out)
+    assert set(data) == {"variant", "outcome", "complete", "samples", "max_states", "verdict_states",
+                         "positions", "moves", "drops"}
+    assert data["complete"] is True and data["samples"] == 12 and len(data["positions"]) == 2
+    (move,) = data["moves"]
+    assert set(move) == {"number", "move", "words", "before", "after", "drop", "wins", "samples", "expert",
+                         "expert_words", "is_experts", "verdict_before", "verdict_after"}
+    assert move["move"] == "5>2:5" and move["verdict_before"] == "winnable" and move["verdict_after"] == "lost"
+    assert move["before"] == move["wins"] / move["samples"]
+    assert data["drops"] == [{"number": 1, "text": data["drops"][0]["text"]}]
+    assert data["drops"][0]["text"].startswith("move 1 (")
+
+
+def test_the_peek_comes_by_itself_only_once_the_game_is_over(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    unfinished = tmp_path / "unfinished.pgn"
+    unfinished.write_text(str(blunder_record()))
+    code, out, err = run(capsys, "review", str(unfinished), "--samples", "6", "--max-states", "1000")
+    assert code == 0, err
+    assert "winnable" not in out and "peek after" not in out and "no peek: the game is not over" in out
+    code, out, _ = run(capsys, "review", str(unfinished), "--samples", "6", "--max-states", "1000", "--json")
+    data = json.loads(out)
+    assert data["verdict_states"] == 0 and all(position["verdict"] is None for position in data["positions"])
+    two, ace, three = Card.parse("2c"), Card.parse("Ac"), Card.parse("3d")
+    rest = [card for card in Card._all if card not in (two, ace, three)]
+    stuck = Position(((*rest, two), (), (), (), (), (), ()), (len(rest), 0, 0, 0, 0, 0, 0), (three,), (ace,),
+                     (0, 0, 0, 0), 1)  # one pass: drawing the 3d buries the ace of clubs for good
+    lost = tmp_path / "lost.pgn"
+    lost.write_text(str(KlondikeRecord(Variant.preset("draw1").replace(passes=1), stuck, [Move.parse("D")])))
+    code, out, err = run(capsys, "review", str(lost), "--samples", "6", "--max-states", "1000", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["outcome"].startswith("lost") and data["moves"][0]["verdict_after"] == "lost"
+
+
+def test_workers_weigh_the_same_figures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.pgn"
+    path.write_text(str(greedy_record(3, "draw3", 10)))
+    outputs = []
+    for workers in ("1", "2"):
+        code, out, err = run(capsys, "review", str(path), "--samples", "12", "--max-states", "2000", "--json",
+                             "--workers", workers)
+        assert code == 0, err
+        outputs.append(json.loads(out))
+    assert outputs[0] == outputs[1] and len(outputs[0]["positions"]) == 11
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["missing.pgn"], "missing.pgn: no such file"),
+    (["bad.pgn"], "line 1: a header must read"),
+    (["illegal.pgn"], "move 1 (1>F)"),
+    (["empty.json"], "JSON record"),
+    (["good.pgn", "--samples", "0"], "--samples must be at least 1"),
+    (["good.pgn", "--max-states", "x"], "--max-states must be a whole number"),
+    (["good.pgn", "--verdict-states", "-1"], "--verdict-states must be at least 0"),
+    (["good.pgn", "--workers", "0"], "--workers must be at least 1"),
+    (["good.pgn", "--peek", "--verdict-states", "0"], "--peek asks for the solver's verdict"),
+])
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str],
+                                          message: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.pgn").write_text("[Game \"Klondike\"\n")
+    (tmp_path / "illegal.pgn").write_text(str(KlondikeRecord(Variant.preset("draw1"), Position.from_seed(1),
+                                                              [Move.parse("1>F")])))
+    (tmp_path / "empty.json").write_text("{}")
+    (tmp_path / "good.pgn").write_text(str(blunder_record()))
+    code, out, err = run(capsys, "review", *args)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 or err.startswith("usage:"), err
+    assert message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_prints_what_was_weighed_and_exits_130(tmp_path: Path, workers: str) -> None:
+    path = tmp_path / "game.pgn"
+    path.write_text(str(greedy_record(1, "draw3", 60)))
+    env = {**os.environ}
+    env.pop("CARDTABLE_DEBUG", None)
+    command = ["review", str(path), "--samples", "60", "--max-states", "20000", "--verdict-states", "0",
+               "--workers", workers]
+    process = subprocess.Popen([sys.executable, "-m", "cardtable", *command], cwd=tmp_path, env=env, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while "_ccore" not in Path(f"/proc/{process.pid}/maps").read_text():  # the solver is loaded
+        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+        time.sleep(0.05)
+    time.sleep(1)
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert err.startswith("cardtable: interrupted: "), err
+    deadline = time.monotonic() + 10
+    while subprocess.run(["pgrep", "-g", str(process.pid)], capture_output=True).stdout:
+        assert time.monotonic() < deadline, "a worker process outlived the command"
+        time.sleep(0.05)
+    positions = len(KlondikeRecord.parse(path.read_text()).moves) + 1
+    if "no position weighed" not in err:  # the usual case: some were weighed before the signal came
+        assert "stopped after" in out and f"of {positions} positions" in err
+
+
+def test_the_commands_defaults_are_the_librarys() -> None:
+    from cardtable.bots.klondike.review import REVIEW_SAMPLES, REVIEW_STATES
+    from cardtable.cli import review as command
+    from cardtable.solver import PEEK_STATES
+
+    assert (command.SAMPLES, command.MAX_STATES, command.VERDICT_STATES) == (REVIEW_SAMPLES, REVIEW_STATES,
+                                                                              PEEK_STATES)
+
+
+def test_the_review_type_is_plain_data() -> None:
+    review = review_game(blunder_record(), **SMALL)
+    assert isinstance(review, GameReview)
+    json.dumps(review.to_dict())
