@@ -46,7 +46,7 @@ Every place a rule change must touch:
    limit, the Vegas money table from ``Scoring.money`` and the action
    numbering), with ``params`` in ``cardtable/solver/_state.py`` and
    ``relaxation`` in ``cardtable/solver/search.py``. Held to the engine
-   directly, in every rule combination, by
+   directly, in every rule combination each path plays, by
    ``tests/solver/test_core_differential.py`` (moves, safe moves, both
    searches' winning lines), ``tests/sim/test_fast_priority.py`` and
    ``tests/envs/test_fast_matches_engine.py``; ``.ci/sanitize`` runs them on a
