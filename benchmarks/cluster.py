@@ -16,7 +16,7 @@ processes), ``dask`` a ``LocalCluster`` of that many one-thread worker
 processes started by :class:`~cardtable.runs.cluster.DaskExecutor`, or the
 scheduler given with ``--cluster tcp://HOST:PORT`` (its workers, whatever
 their number, are then measured as they are). Every figure is the best of
-``--repeat`` runs after a warm-up run (numba's cache loaded in every worker).
+``--repeat`` runs after a warm-up run (the compiled core loaded in every worker).
 
 For each it prints units per second, the scaling efficiency from 1 to 2
 workers (``rate(2) / (2 * rate(1))``), the work in one chunk (its seconds

@@ -44,7 +44,7 @@ HINT_MAX_STATES = 300_000
 #: (a millisecond or so for most positions; a position it cannot decide in this budget says nothing).
 VERDICT_MAX_STATES = 50_000
 #: Set once the solver's compiled code is loaded in this process: the app loads it in a
-#: thread as it opens (on a fresh install numba compiles it first), and every search waits
+#: thread as it opens (the C core and the first searches' memory), and every search waits
 #: for it, so that a hint's second of searching is not spent loading code.
 _solver_loaded = threading.Event()
 

@@ -16,7 +16,7 @@ options, colour, progress bars) and, with the app, in :mod:`cardtable._files`
 Each group adds its sub-commands with ``register(subparsers)``; every
 sub-command sets ``func``, a callable that takes the parsed arguments and
 returns the exit status. Building the parser imports no solver, simulator,
-numba, numpy or matplotlib: the commands that need them import them.
+numpy or matplotlib: the commands that need them import them.
 
 :func:`main` reports what goes wrong in one line on stderr:
 

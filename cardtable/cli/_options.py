@@ -2,7 +2,7 @@
 runs taken up and interrupted (through :class:`~cardtable.runs.stored.StoredRun`),
 the Klondike variant options, colour, and progress bars on stderr.
 
-Nothing here imports the solver, the simulator, numba, numpy or matplotlib:
+Nothing here imports the solver, the simulator, numpy or matplotlib:
 building the parser must stay cheap.
 """
 

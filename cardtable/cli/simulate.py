@@ -1,6 +1,6 @@
 """Simulator commands: ``simulate``, ``runs``, ``compare`` and ``strategies``.
 
-The simulator (and with it numpy, and numba for the compiled kernel) is
+The simulator (and with it numpy and the compiled kernel) is
 imported inside the commands that play games, so the parser and ``runs``
 stay light.
 """

@@ -1,7 +1,7 @@
 """Solver commands: ``solve`` (one deal or a batch) and ``hint``.
 
-The solver (numba) is imported inside the commands, so building the parser
-does not compile or load it.
+The solver (its compiled core) is imported inside the commands, so building
+the parser does not load it.
 """
 
 from __future__ import annotations

@@ -12,8 +12,9 @@ Importing :mod:`cardtable.envs` registers the id, so::
 
 The environment plays by the rules of :class:`~cardtable.klondike.KlondikeGame`,
 the authority, but a step does not go through it: one compiled call
-(:mod:`cardtable.envs._fast`) lists the legal moves with the solver core's
-move generator, which lists exactly the engine's moves, plays the action,
+(C, on Klondike's compiled rules library; :mod:`cardtable.envs._fast`)
+lists the legal moves with the plain move generator, which lists exactly the
+engine's moves, plays the action,
 encodes the player's view and keeps the episode's clock, over the solver's
 array state. A differential test holds every mask, observation, reward and
 episode end to the engine played alone. The engine's copy of the game,
@@ -429,12 +430,13 @@ class KlondikeEnv(gym.Env[np.ndarray, np.int64]):
         #: The cardtable deal number of the current deal, or ``None`` for a given layout.
         self.deal_seed: int | None = 0
         self._b8, self._obs, self._b32, self._b64, self._hist = _fast.new_arrays()
+        self._core = _fast.core(self._b8, self._obs, self._b32, self._b64, self._hist)
         self._mask = self._b8[1, :ACTION_COUNT]
         self._ctl = self._b64[0]
         self._settings: tuple[object, ...] = ()
         self._seen: set[bytes] = set()
         self._begin(None, 0)
-        _fast.reset(self._b8, self._obs, self._b32, self._b64)
+        self._core.reset()
         self._over = True
 
     # ----- starting ------------------------------------------------------------------------
@@ -449,7 +451,7 @@ class KlondikeEnv(gym.Env[np.ndarray, np.int64]):
             start.check_pass_limit(self.variant.passes)  # a pass the variant never reaches is no game
         self._begin(start, deal_seed)
         self.deal_seed = deal_seed
-        status = _fast.reset(self._b8, self._obs, self._b32, self._b64)
+        status = self._core.reset()
         self._seen.clear()
         if self.truncate_on_repeat:
             self._seen.add(self._b64[3].tobytes())
@@ -471,7 +473,7 @@ class KlondikeEnv(gym.Env[np.ndarray, np.int64]):
         ctl = self._ctl
         if start is None:
             assert deal_seed is not None
-            _fast.deal(self._b8, np.uint64(deal_seed))
+            self._core.deal(deal_seed)
             ctl[_fast.C_PASS] = 1
         else:
             self._b8[0, :STATE_SIZE] = encode(start)
@@ -530,8 +532,7 @@ class KlondikeEnv(gym.Env[np.ndarray, np.int64]):
         if self._over:
             raise RulesError("the episode is over: call reset() first")
         index = int(action)
-        status, reward = _step(self._b8, self._obs, self._b32, self._b64, self._hist,
-                               index if 0 <= index < ACTION_COUNT else -1)
+        status, reward = self._core.step(index if 0 <= index < ACTION_COUNT else -1)
         if status:
             return self._finish(status, index, reward)
         return self._obs.copy(), reward, False, False, {"action_mask": self._mask.copy()}
@@ -568,6 +569,7 @@ class KlondikeEnv(gym.Env[np.ndarray, np.int64]):
             info["foundation"] = int(ctl[_fast.C_FOUND])
         elif ctl[_fast.C_MOVES] == len(self._hist):
             self._hist = np.concatenate([self._hist, np.zeros_like(self._hist)])
+            self._core.set_history(self._hist)
         return self._obs.copy(), reward, terminated, truncated, info
 
     def _why_illegal(self, index: int) -> str:
@@ -618,7 +620,6 @@ class KlondikeEnv(gym.Env[np.ndarray, np.int64]):
         return render(self.game.position(), unicode=False, passes=self.variant.passes, draw=self.variant.draw)
 
 
-_step = _fast.step
 #: What a step result from the compiled call that ends the game by its rules says.
 _OUTCOMES = {_fast.WON: "won", _fast.NO_MOVES: "no legal move", _fast.STOPPED: "stopped"}
 _OUTCOME_NO_PROGRESS = KlondikeOutcome.NO_PROGRESS.value.removeprefix("lost: ")

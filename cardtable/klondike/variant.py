@@ -16,8 +16,9 @@ what fits on what (:meth:`Variant.fits`, resting on
 (:meth:`Variant.fills_empty`), what may go to a foundation and when that is
 safe (:meth:`Variant.fits_foundation`, :meth:`Variant.safe_to_foundation`),
 and what a game is worth (:meth:`Scoring.money`, :meth:`Scoring.after_move`,
-:meth:`Scoring.after_recycle`). The compiled kernels keep their own copies for
-speed, and differential tests hold each copy to the engine.
+:meth:`Scoring.after_recycle`). The compiled paths (the solver's searches,
+the simulator's kernel, the environment's step) share one copy in C for
+speed, and differential tests hold it to the engine.
 
 Every place a rule change must touch:
 
@@ -34,22 +35,22 @@ Every place a rule change must touch:
 4. ``cardtable/klondike/position.py``: the face-up runs a layout may hold;
 5. ``cardtable/klondike/record.py``: the variant headers of a game record;
 6. ``cardtable/cli/_options.py``: the command-line flags;
-7. the solver's compiled copy: ``cardtable/solver/_state.py``
-   (``variant_params``), ``cardtable/solver/_core.py`` (move generation, safe
-   moves, autoplay, pruning and its soundness notes), ``cardtable/solver/_best.py``
-   (the estimate) and ``relaxation`` in ``cardtable/solver/search.py``; held to
-   the engine by ``tests/solver/test_core_differential.py``;
-8. the simulator's compiled copy: ``cardtable/sim/_fast.py``, which plays only
-   the rule identities ``cardtable/sim/runner.py`` names (compared by
-   :attr:`Variant.kernel_key`, so a new field sends games to the engine until
-   the kernel learns it); held by ``tests/sim/test_fast_priority.py``;
-9. the solver's C core, ``cardtable/solver/_ccore.c``: a port of the
-   depth-first kernels of ``_core.py``, held to them state for state by
-   ``tests/solver/test_ccore.py``;
-10. the environment's compiled step, ``cardtable/envs/_fast.py``: the pass
-    limit, the Vegas money table from ``Scoring.money`` and the action
-    numbering (it moves by the solver core's plain generator); held by
-    ``tests/envs/test_fast_matches_engine.py``.
+7. the one compiled copy, Klondike's rules in C: ``cardtable/solver/klondike.h``
+   (the card tables, the array state, the seeded shuffle and deal, move
+   generation with its pruning and soundness notes, move application, the
+   safe moves) and the paths on it in ``cardtable/solver/_ccore.c`` (the
+   searches' estimate and state keys; the simulator's ``priority`` kernel,
+   which plays only the rule identities ``cardtable/sim/runner.py`` names,
+   compared by :attr:`Variant.kernel_key`, so a new field sends games to the
+   engine until the kernel learns it; the environment's step: the pass
+   limit, the Vegas money table from ``Scoring.money`` and the action
+   numbering), with ``params`` in ``cardtable/solver/_state.py`` and
+   ``relaxation`` in ``cardtable/solver/search.py``. Held to the engine
+   directly, in every rule combination each path plays, by
+   ``tests/solver/test_core_differential.py`` (moves, safe moves, both
+   searches' winning lines), ``tests/sim/test_fast_priority.py`` and
+   ``tests/envs/test_fast_matches_engine.py``; ``.ci/sanitize`` runs them on a
+   build with AddressSanitizer and UndefinedBehaviorSanitizer.
 
 ``tests/test_rule_sites.py`` fails when a field is added to :class:`Variant` or
 :class:`Scoring` without :data:`RULE_FIELDS` learning it, pointing here.

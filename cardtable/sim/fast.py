@@ -17,6 +17,11 @@ When (a) or (b) empties the waste and the stock is not empty, a draw follows
 at once (and is recorded as a move). The same strategy, played through the
 rules engine, is :mod:`cardtable.bots.klondike.priority`; the two agree move for move.
 
+The kernel is C, on Klondike's one compiled rules library (the solver's
+array state, shuffle, deal and move codes: ``cardtable/solver/klondike.h``),
+compiled when the package is installed; a batch runs in one call with the
+GIL released.
+
 Deals here are arrays of 52 card indices (``Card.index``) in dealing order,
 as in :meth:`cardtable.klondike.Position.from_deal_cards`.
 
@@ -35,7 +40,8 @@ from typing import NamedTuple
 import numpy as np
 
 from cardtable.klondike.variant import Scoring, Variant
-from cardtable.sim import _fast
+from cardtable.solver import _ccore
+from cardtable.solver._state import plain_move
 
 __all__ = [
     "PriorityBatch",
@@ -80,10 +86,11 @@ def net_dollars(foundation: np.ndarray, scoring: Scoring = SEED_002.scoring) -> 
 
 
 def warm_up() -> None:
-    """Compile (or load from numba's cache) every kernel, so later calls time only play."""
+    """Run every kernel once on two games (the kernels are compiled at
+    install, so this only loads the module and touches its code)."""
     seeds = np.arange(2, dtype=np.uint64)
     priority_batch(seeds)
-    deals = _fast.deals_from_seeds(seeds)
+    deals = deals_from_seeds(seeds)
     priority_batch_deals(deals)
     priority_games_moves(deals)
 
@@ -110,7 +117,7 @@ def _deals_array(deals: np.ndarray | Sequence[Sequence[int]]) -> np.ndarray:
     if array.size and (array.min() < 0 or array.max() > 51):
         raise ValueError("deals must hold card indices 0..51")
     array = np.ascontiguousarray(array, dtype=np.int8)
-    bad = _fast.first_invalid_deal(array)
+    bad = _ccore.first_invalid_deal(array)
     if bad >= 0:
         raise ValueError(f"deal {bad} is not a permutation of the card indices 0..51: {array[bad].tolist()}")
     return array
@@ -119,7 +126,10 @@ def _deals_array(deals: np.ndarray | Sequence[Sequence[int]]) -> np.ndarray:
 def deals_from_seeds(seeds: np.ndarray | Sequence[int]) -> np.ndarray:
     """The deals of many seeds, shuffled in compiled code: an ``(n, 52)`` int8
     array whose row ``i`` is ``[c.index for c in shuffled_deck(seeds[i])]``."""
-    return _fast.deals_from_seeds(_seeds_array(seeds))
+    array = _seeds_array(seeds)
+    out = np.empty((array.shape[0], 52), dtype=np.int8)
+    _ccore.deals_from_seeds(array, out)
+    return out
 
 
 def shuffled_deck_indices(seed: int) -> np.ndarray:
@@ -133,7 +143,7 @@ def priority_batch(seeds: np.ndarray | Sequence[int]) -> PriorityBatch:
     array = _seeds_array(seeds)
     foundation = np.empty(array.shape[0], dtype=np.int8)
     moves = np.empty(array.shape[0], dtype=np.int16)
-    _fast.priority_seeds(array, foundation, moves)
+    _ccore.priority(array, True, foundation, moves, None)
     return _checked(foundation, moves)
 
 
@@ -142,25 +152,21 @@ def priority_batch_deals(deals: np.ndarray | Sequence[Sequence[int]]) -> Priorit
     array = _deals_array(deals)
     foundation = np.empty(array.shape[0], dtype=np.int8)
     moves = np.empty(array.shape[0], dtype=np.int16)
-    _fast.priority_deals(array, foundation, moves)
+    _ccore.priority(array, False, foundation, moves, None)
     return _checked(foundation, moves)
 
 
 def _checked(foundation: np.ndarray, moves: np.ndarray) -> PriorityBatch:
     if moves.size and moves.min() < 0:
-        raise RuntimeError(f"game {int(np.argmin(moves))} ran past {_fast.MAX_MOVES} moves; "
+        raise RuntimeError(f"game {int(np.argmin(moves))} ran past {_ccore.PRIORITY_MAX_MOVES} moves; "
                            "the fast path has a bug")
     return PriorityBatch(foundation, moves)
 
 
 def move_code_to_string(code: int) -> str:
-    """A kernel move code in the engine's move notation (``D``, ``W>F``, ``2>6:3``, ...)."""
-    count, source, target = code >> 8, (code >> 4) & 0xF, code & 0xF
-    if source == _fast.STOCK:
-        return "D"
-    src = "W" if source == _fast.WASTE else str(source + 1)
-    dst = "F" if target == _fast.FOUNDATION else str(target + 1)
-    return f"{src}>{dst}:{count}" if count > 1 else f"{src}>{dst}"
+    """A kernel move code (the solver core's packed code of a plain move) in
+    the engine's move notation (``D``, ``W>F``, ``2>6:3``, ...)."""
+    return str(plain_move(code))
 
 
 def priority_games_moves(deals: np.ndarray | Sequence[Sequence[int]]) -> list[list[str]]:
@@ -168,10 +174,10 @@ def priority_games_moves(deals: np.ndarray | Sequence[Sequence[int]]) -> list[li
     array = _deals_array(deals)
     foundation = np.empty(array.shape[0], dtype=np.int8)
     moves = np.empty(array.shape[0], dtype=np.int16)
-    codes = np.zeros((array.shape[0], _fast.MAX_MOVES), dtype=np.int16)
-    _fast.priority_deals_recorded(array, foundation, moves, codes)
+    codes = np.zeros((array.shape[0], _ccore.PRIORITY_MAX_MOVES), dtype=np.int32)
+    _ccore.priority(array, False, foundation, moves, codes)
     _checked(foundation, moves)
-    names = {code: move_code_to_string(code) for code in np.unique(codes).tolist()}
+    names = {code: move_code_to_string(code) for code in np.unique(codes).tolist() if code}  # 0: no move
     return [[names[code] for code in row[:n].tolist()] for row, n in zip(codes, moves.tolist(), strict=True)]
 
 

@@ -8,12 +8,11 @@ search was exhaustive) or unknown (a budget ran out).
 >>> result.result
 'won'
 
-The depth-first search core is C (:mod:`cardtable.solver._ccore`, compiled
-when the package is installed) over a compact array state
-(:mod:`cardtable.solver._state`); the best-first probes
-(:mod:`cardtable.solver._best`) are compiled with numba and loaded only when
-a hard deal needs them. The rules engine stays the reference, and every
-solution is replayed in it before it is reported.
+The searches, depth-first and best-first, are C (:mod:`cardtable.solver._ccore`,
+compiled when the package is installed, on Klondike's one compiled rules
+library ``klondike.h``) over a compact array state
+(:mod:`cardtable.solver._state`). The rules engine stays the reference, and
+every solution is replayed in it before it is reported.
 """
 
 from typing import TYPE_CHECKING, Any

@@ -1,24 +1,24 @@
 /*
- * The search core in C: the depth-first search of cardtable.solver._core,
- * compiled ahead of time so that a solve needs no JIT and no numba import.
+ * The compiled paths of cardtable, on the one rules library (klondike.h):
+ *  - the solver's searches: a resumable depth-first search (Search) and a
+ *    best-first search (BestSearch), with a transposition table of 128-bit
+ *    state keys;
+ *  - the simulator's kernel: the priority bot in seed 002's game, a batch of
+ *    games in one call (priority_seeds, priority_deals);
+ *  - the environment's step (EnvCore: cardtable/Klondike-v0's deal, reset
+ *    and step in one call each);
+ *  - the rules themselves, for the tests and the solver's Python side
+ *    (generate, apply_move, autoplay, safe_moves_along, deal, shuffle).
  *
- * It works on the same array state (cardtable.solver._state: one int8 array
- * of STATE_SIZE entries) and the same move codes, generates the same moves
- * in the same order and plays the same safe moves, so a search here visits
- * exactly the states the numba core visits; tests/solver/test_ccore.py
- * checks that, state count for state count. The soundness notes for every
- * pruning are in the docstring of cardtable/solver/_core.py.
+ * Compiled when the package is installed (pyproject.toml); no compile step at
+ * first use. The GIL is released while a search or a batch runs.
  *
- * Two things differ, both invisible in the answers:
- *  - the search owns its memory (the stacks are malloc'ed and only the
- *    depths reached are touched; the transposition table starts small and
- *    doubles itself up to the size the budget needs), so a small solve costs
- *    microseconds, not the megabytes of zeroed arrays;
- *  - the 128-bit state keys come from Zobrist tables generated here with
- *    splitmix64, not numpy's generator: keys are only ever compared with
- *    keys of the same search.
- *
- * The GIL is released while a search runs.
+ * A search owns its memory: the stacks are malloc'ed and only the depths
+ * reached are touched; the transposition table starts small and doubles
+ * itself up to the size the budget needs, so a small solve costs
+ * microseconds, not megabytes of zeroed arrays. The state keys come from
+ * Zobrist tables generated here with splitmix64; keys are only ever compared
+ * with keys of the same search.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -27,27 +27,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-enum {
-    PILE_CAP = 52,
-    NPILES = 7,
-    LEN = PILE_CAP * NPILES,
-    DOWN = LEN + NPILES,
-    TALON = DOWN + NPILES,
-    TLEN = TALON + 52,
-    WP = TLEN + 1,
-    FOUND = WP + 1,
-    PASS = FOUND + 4,
-    STATE_SIZE = PASS + 4,
-};
-enum { SRC_TALON = 7, LOC_FOUNDATION = 9 };
-enum { HOME_FLAG = 1 << 21 };
-enum { MAX_MOVES = 1024, TALON_MARK = 64, MAX_DEPTH = 4000, PASS_CAP = 100 };
-enum { RUNNING = 0, WON = 1, EXHAUSTED = 2, TABLE_FULL = 3 };
-enum { V_DRAW, V_PASSES, V_ANY_EMPTY, V_RETURN, V_SALT, V_WIDTH, V_SIZE };
+#include "klondike.h"
 
-typedef int8_t state_t;
-
-static int RANK[52], SUIT[52], RED[52];
 static uint64_t Z1[2][PILE_CAP][52], Z2[2][PILE_CAP][52];
 static uint64_t ZF1[4][14], ZF2[4][14];
 static uint64_t ZT1[52], ZT2[52], ZW1[64], ZW2[64], ZP1[128], ZP2[128];
@@ -64,11 +45,6 @@ static uint64_t splitmix(void)
 
 static void init_tables(void)
 {
-    for (int i = 0; i < 52; i++) {
-        RANK[i] = i % 13 + 1;
-        SUIT[i] = i / 13;
-        RED[i] = (i / 13 == 1 || i / 13 == 2) ? 1 : 0;
-    }
     for (int u = 0; u < 2; u++)
         for (int k = 0; k < PILE_CAP; k++)
             for (int c = 0; c < 52; c++) {
@@ -94,347 +70,9 @@ static void init_tables(void)
     }
 }
 
-static inline int32_t pack(int src, int dst, int count, int card, int recycle)
-{
-    return src | (dst << 4) | (count << 8) | (card << 14) | (recycle << 20);
-}
 
-/* ---- moves ------------------------------------------------------------ */
-
-static inline void take(state_t *s, int i, int k)
-{
-    int n = s[LEN + i] - k;
-    s[LEN + i] = (state_t)n;
-    if (n > 0 && s[DOWN + i] == n)
-        s[DOWN + i] = (state_t)(n - 1);
-}
-
-static inline void put(state_t *s, int card, int dst)
-{
-    if (dst == LOC_FOUNDATION) {
-        s[FOUND + SUIT[card]] += 1;
-    } else {
-        int n = s[LEN + dst];
-        s[PILE_CAP * dst + n] = (state_t)card;
-        s[LEN + dst] = (state_t)(n + 1);
-    }
-}
-
-static void apply_move(state_t *s, int32_t code, const int64_t *v)
-{
-    int src = code & 15;
-    int dst = (code >> 4) & 15;
-    int count = (code >> 8) & 63;
-    int card = (code >> 14) & 63;
-    int recycle = (code >> 20) & 1;
-    if (src == 8) { /* plain draw */
-        int wp = s[WP] + (int)v[V_DRAW];
-        s[WP] = (state_t)(wp < s[TLEN] ? wp : s[TLEN]);
-        return;
-    }
-    if (dst == 8) { /* plain recycle */
-        s[WP] = 0;
-        s[PASS] = (state_t)(s[PASS] + 1 < PASS_CAP ? s[PASS] + 1 : PASS_CAP);
-        return;
-    }
-    if (src == SRC_TALON) {
-        int tlen = s[TLEN];
-        int q = 0;
-        while (s[TALON + q] != card)
-            q++;
-        for (int k = q; k < tlen - 1; k++)
-            s[TALON + k] = s[TALON + k + 1];
-        s[TLEN] = (state_t)(tlen - 1);
-        s[WP] = (state_t)q;
-        if (recycle)
-            s[PASS] = (state_t)(s[PASS] + 1 < PASS_CAP ? s[PASS] + 1 : PASS_CAP);
-        put(s, card, dst);
-        return;
-    }
-    if (src == LOC_FOUNDATION) {
-        s[FOUND + SUIT[card]] -= 1;
-        put(s, card, dst);
-        return;
-    }
-    int n = s[LEN + src];
-    if (dst == LOC_FOUNDATION) {
-        s[FOUND + SUIT[s[PILE_CAP * src + n - 1]]] += 1;
-    } else {
-        int m = s[LEN + dst];
-        int base = PILE_CAP * src + n - count;
-        for (int k = 0; k < count; k++)
-            s[PILE_CAP * dst + m + k] = s[base + k];
-        s[LEN + dst] = (state_t)(m + count);
-    }
-    take(s, src, count);
-    if (code & HOME_FLAG) { /* then the card uncovered goes home */
-        s[FOUND + SUIT[s[PILE_CAP * src + s[LEN + src] - 1]]] += 1;
-        take(s, src, 1);
-    }
-}
-
-static inline int is_safe(const state_t *s, int card, int fret)
-{
-    int r = RANK[card];
-    if (r <= 2)
-        return 1;
-    int o1, o2;
-    if (RED[card]) {
-        o1 = 0;
-        o2 = 3;
-    } else {
-        o1 = 1;
-        o2 = 2;
-    }
-    if (s[FOUND + o1] < r - 1 || s[FOUND + o2] < r - 1)
-        return 0;
-    if (fret)
-        return s[FOUND + 3 - SUIT[card]] >= r - 2;
-    return 1;
-}
-
-static inline int free_talon(const int64_t *v) { return v[V_DRAW] == 1 && v[V_PASSES] == 0; }
-
-/* Send safe cards home; log each (a pile, or TALON_MARK + card) when log is
- * not NULL. Returns the new end of the log. */
-static int autoplay(state_t *s, const int64_t *v, int16_t *log, int end)
-{
-    int fret = (int)v[V_RETURN];
-    int changed = 1;
-    int free = free_talon(v);
-    while (changed) {
-        changed = 0;
-        if (free) {
-            int q = 0;
-            while (q < s[TLEN]) {
-                int card = s[TALON + q];
-                if (s[FOUND + SUIT[card]] + 1 == RANK[card] && is_safe(s, card, fret)) {
-                    apply_move(s, pack(SRC_TALON, LOC_FOUNDATION, 1, card, 0), v);
-                    if (log)
-                        log[end] = (int16_t)(TALON_MARK + card);
-                    end++;
-                    changed = 1;
-                } else {
-                    q++;
-                }
-            }
-        }
-        for (int i = 0; i < NPILES; i++) {
-            int n = s[LEN + i];
-            if (n == 0)
-                continue;
-            int card = s[PILE_CAP * i + n - 1];
-            if (s[FOUND + SUIT[card]] + 1 == RANK[card] && is_safe(s, card, fret)) {
-                s[FOUND + SUIT[card]] += 1;
-                take(s, i, 1);
-                if (log)
-                    log[end] = (int16_t)i;
-                end++;
-                changed = 1;
-            }
-        }
-    }
-    return end;
-}
-
-static int trivially_won(const state_t *s, const int64_t *v)
-{
-    for (int i = 0; i < NPILES; i++)
-        if (s[DOWN + i] > 0)
-            return 0;
-    return s[TLEN] == 0 || (v[V_DRAW] == 1 && v[V_PASSES] == 0);
-}
-
-static inline int key_of(int card) { return RANK[card] * 2 + RED[card]; }
-
-static inline int add(int32_t *mv, int32_t *pr, int n, int32_t code, int priority)
-{
-    mv[n] = code;
-    pr[n] = priority;
-    return n + 1;
-}
-
-static int talon_targets(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr, int n, int q, int recycle,
-                         int cost, int plain, const int64_t *acc, int empty_mask, int hosting)
-{
-    int card = s[TALON + q];
-    if (s[FOUND + SUIT[card]] + 1 == RANK[card])
-        n = add(mv, pr, n, pack(SRC_TALON, LOC_FOUNDATION, 1, card, recycle), 900 - cost);
-    if (hosting && acc[32 + (RANK[card] - 1) * 2 + 1 - RED[card]] == 0)
-        return n;
-    int64_t mask = acc[key_of(card)];
-    for (int j = 0; mask; j++, mask >>= 1)
-        if (mask & 1)
-            n = add(mv, pr, n, pack(SRC_TALON, j, 1, card, recycle), 500 - cost);
-    if (empty_mask && (v[V_ANY_EMPTY] != 0 || RANK[card] == 13)) {
-        int m = empty_mask;
-        for (int j = 0; m; j++, m >>= 1)
-            if (m & 1) {
-                n = add(mv, pr, n, pack(SRC_TALON, j, 1, card, recycle), 450 - cost);
-                if (!plain)
-                    break;
-            }
-    }
-    return n;
-}
-
-/* The moves of s (see _core.generate); returns how many. acc: 64 scratch. */
-static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr, int plain, int64_t *acc)
-{
-    int n = 0;
-    int64_t any_empty = v[V_ANY_EMPTY];
-    for (int k = 0; k < 32; k++)
-        acc[k] = 0;
-    int empty_mask = 0;
-    for (int i = 0; i < NPILES; i++) {
-        int m = s[LEN + i];
-        if (m > 0) {
-            int card = s[PILE_CAP * i + m - 1];
-            if (RANK[card] > 1)
-                acc[(RANK[card] - 1) * 2 + 1 - RED[card]] |= 1 << i;
-            if (s[FOUND + SUIT[card]] + 1 == RANK[card])
-                n = add(mv, pr, n, pack(i, LOC_FOUNDATION, 1, card, 0), 1000);
-        } else {
-            empty_mask |= 1 << i;
-        }
-    }
-    int tlen = s[TLEN];
-    int wp = s[WP];
-    int draw = (int)v[V_DRAW];
-    int64_t limit = v[V_PASSES];
-    int king_waiting = plain || any_empty != 0;
-    if (!king_waiting) {
-        for (int q = 0; q < tlen; q++)
-            if (RANK[s[TALON + q]] == 13)
-                king_waiting = 1;
-        for (int i = 0; i < NPILES; i++) {
-            int down = s[DOWN + i];
-            if (down > 0 && RANK[s[PILE_CAP * i + down]] == 13)
-                king_waiting = 1;
-        }
-        if (v[V_RETURN])
-            for (int suit = 0; suit < 4; suit++)
-                if (s[FOUND + suit] == 13)
-                    king_waiting = 1;
-    }
-    int hosting = !plain && free_talon(v);
-    if (hosting) {
-        for (int k = 32; k < 64; k++)
-            acc[k] = 0;
-        for (int i = 0; i < NPILES; i++)
-            for (int k = s[DOWN + i]; k < s[LEN + i]; k++)
-                acc[32 + key_of(s[PILE_CAP * i + k])] = 1;
-        for (int q = 0; q < tlen; q++)
-            acc[32 + key_of(s[TALON + q])] = 1;
-        if (v[V_RETURN])
-            for (int suit = 0; suit < 4; suit++)
-                for (int r = 0; r < s[FOUND + suit]; r++)
-                    acc[32 + key_of(suit * 13 + r)] = 1;
-    }
-    if (plain) {
-        if (wp > 0)
-            n = talon_targets(s, v, mv, pr, n, wp - 1, 0, 0, 1, acc, empty_mask, 0);
-    } else if (tlen > 0) {
-        if (wp > 0)
-            n = talon_targets(s, v, mv, pr, n, wp - 1, 0, 0, 0, acc, empty_mask, hosting);
-        int pos = wp;
-        int steps = 0;
-        while (pos < tlen) {
-            pos = pos + draw < tlen ? pos + draw : tlen;
-            steps++;
-            n = talon_targets(s, v, mv, pr, n, pos - 1, 0, steps, 0, acc, empty_mask, hosting);
-        }
-        if (limit == 0 || s[PASS] < limit) {
-            pos = 0;
-            int rsteps = steps + 1;
-            while (pos < tlen) {
-                pos = pos + draw < tlen ? pos + draw : tlen;
-                rsteps++;
-                int reached = pos == wp || (pos > wp && ((pos - wp) % draw == 0 || pos == tlen));
-                if (!reached)
-                    n = talon_targets(s, v, mv, pr, n, pos - 1, 1, rsteps, 0, acc, empty_mask, hosting);
-            }
-        }
-    }
-    for (int i = 0; i < NPILES; i++) {
-        int m = s[LEN + i];
-        int down = s[DOWN + i];
-        for (int k = 1; k < m - down + 1; k++) {
-            int base = s[PILE_CAP * i + m - k];
-            int whole = k == m;
-            int partial = k < m - down;
-            int exposed_home = 0;
-            if (partial) {
-                int e = s[PILE_CAP * i + m - k - 1];
-                exposed_home = s[FOUND + SUIT[e]] + 1 == RANK[e];
-            }
-            int priority;
-            if (k == m - down && down > 0)
-                priority = 800 + down;
-            else if (whole)
-                priority = 700;
-            else
-                priority = 200;
-            if ((plain || !partial || exposed_home) && (king_waiting || !whole)) {
-                int64_t mask = acc[key_of(base)] & ~(1LL << i);
-                for (int j = 0; mask; j++, mask >>= 1)
-                    if (mask & 1)
-                        n = add(mv, pr, n, pack(i, j, k, base, 0) | (plain || !partial ? 0 : HOME_FLAG), priority);
-            }
-            if (!whole && empty_mask && (any_empty != 0 || RANK[base] == 13)) {
-                int em = empty_mask;
-                for (int j = 0; em; j++, em >>= 1)
-                    if (em & 1) {
-                        n = add(mv, pr, n, pack(i, j, k, base, 0), priority - 50);
-                        if (!plain)
-                            break;
-                    }
-            }
-        }
-    }
-    if (v[V_RETURN]) {
-        for (int suit = 0; suit < 4; suit++) {
-            int f = s[FOUND + suit];
-            if (f > 0) {
-                int card = suit * 13 + f - 1;
-                if (!plain && is_safe(s, card, 1))
-                    continue;
-                int64_t mask = acc[key_of(card)];
-                for (int j = 0; mask; j++, mask >>= 1)
-                    if (mask & 1)
-                        n = add(mv, pr, n, pack(LOC_FOUNDATION, j, 1, card, 0), 100);
-                if (empty_mask && (any_empty != 0 || RANK[card] == 13)) {
-                    int em = empty_mask;
-                    for (int j = 0; em; j++, em >>= 1)
-                        if (em & 1) {
-                            n = add(mv, pr, n, pack(LOC_FOUNDATION, j, 1, card, 0), 50);
-                            if (!plain)
-                                break;
-                        }
-                }
-            }
-        }
-    }
-    if (plain) {
-        if (wp < tlen)
-            n = add(mv, pr, n, pack(8, SRC_TALON, 1, 0, 0), 0);
-        else if (tlen > 0 && (limit == 0 || s[PASS] < limit))
-            n = add(mv, pr, n, pack(SRC_TALON, 8, 1, 0, 0), 0);
-    }
-    return n;
-}
 
 /* ---- hashing ---------------------------------------------------------- */
-
-static inline uint64_t mix(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xBF58476D1CE4E5B9ULL;
-    x ^= x >> 27;
-    x *= 0x94D049BB133111EBULL;
-    x ^= x >> 31;
-    return x;
-}
 
 static void pile_hash(const state_t *s, int i, uint64_t *o1, uint64_t *o2)
 {
@@ -501,18 +139,18 @@ typedef struct {
 
 /* The rest of the key, after the talon and the piles: the foundations,
  * the waste position and the pass. */
-static inline void finish_key(const SearchObject *o, const state_t *s, uint64_t *h1, uint64_t *h2)
+static inline void finish_key(const int64_t *v, const state_t *s, uint64_t *h1, uint64_t *h2)
 {
     for (int f = 0; f < 4; f++) {
         *h1 ^= ZF1[f][s[FOUND + f]];
         *h2 ^= ZF2[f][s[FOUND + f]];
     }
     int wp = s[WP];
-    if (o->v[V_PASSES] == 0 && (wp % o->v[V_DRAW] == 0 || wp == s[TLEN]))
+    if (v[V_PASSES] == 0 && (wp % v[V_DRAW] == 0 || wp == s[TLEN]))
         wp = 0;
     *h1 ^= ZW1[wp];
     *h2 ^= ZW2[wp];
-    if (o->v[V_PASSES] != 0) {
+    if (v[V_PASSES] != 0) {
         *h1 ^= ZP1[s[PASS]];
         *h2 ^= ZP2[s[PASS]];
     }
@@ -549,7 +187,7 @@ static void hash_at(SearchObject *o, int d, uint64_t *h1o, uint64_t *h2o)
         h1 += ph1[i];
         h2 += ph2[i];
     }
-    finish_key(o, s, &h1, &h2);
+    finish_key(o->v, s, &h1, &h2);
     *h1o = h1;
     *h2o = h2;
 }
@@ -578,7 +216,7 @@ static void child_key(SearchObject *o, int d, const state_t *s, uint64_t *h1o, u
             h2 += pp2[i];
         }
     }
-    finish_key(o, s, &h1, &h2);
+    finish_key(o->v, s, &h1, &h2);
     *h1o = h1;
     *h2o = h2;
 }
@@ -1034,6 +672,1086 @@ static PyTypeObject SearchType = {
     .tp_getset = Search_getset,
 };
 
+/* ---- the best-first search -------------------------------------------- */
+
+/*
+ * Best-first search, a probe of cardtable.solver.search.solve. Depth-first
+ * search commits to its first moves; when an early choice is wrong it can
+ * spend its whole budget below it. Best-first search instead always expands
+ * the open state that looks closest to a win, wherever it is in the tree.
+ * The estimate is a count of the moves still needed: each card not yet on its
+ * foundation needs one, each face-down card needs the cards on it moved, and
+ * a card lying above a lower card of its own suit must move before that card
+ * can go home. States are ranked by weight * estimate + moves made (open
+ * states of equal rank are taken newest first, so the search dives).
+ *
+ * A state is stored as its parent, the move that reached it, its depth and
+ * its link in the open list (14 bytes); to expand one, the search rebuilds
+ * it by replaying the moves from the nearest state on the path it built last
+ * (usually its parent). It uses the same move generator, safe moves and
+ * state keys as the depth-first search. When it tries every move of every
+ * state, running out of open states means it has searched every reachable
+ * state: a proof that the position is lost. It can also try only the few
+ * best moves of each state by the depth-first priorities (a narrow search,
+ * often the quickest to a win, which proves nothing when it runs out).
+ */
+enum { BUCKETS = 4096 };
+
+typedef struct {
+    PyObject_HEAD
+    int64_t v[V_SIZE];
+    int max_bits, table_bits;
+    uint64_t *table;
+    state_t *states; /* (MAX_DEPTH + 2) * STATE_SIZE: the path built last */
+    int32_t *path;   /* MAX_DEPTH + 3: the node at each depth of that path, or -1 */
+    int32_t *chain;  /* MAX_DEPTH + 2 */
+    int32_t *parent, *code, *link;
+    int16_t *depth;
+    int64_t nodes, capacity;
+    int32_t head[BUCKETS]; /* open nodes by rank, each bucket a list newest first */
+    int64_t low, weight, width, win_node, win_move;
+    int64_t states_seen, status, cut, won_depth;
+    int32_t moves[MAX_MOVES], prio[MAX_MOVES];
+    int64_t acc[64];
+    int busy;
+} BestObject;
+
+/* A count of the moves still needed to win s. */
+static int64_t estimate(const state_t *s)
+{
+    int64_t h = 0;
+    for (int suit = 0; suit < 4; suit++)
+        h += 13 - s[FOUND + suit];
+    for (int i = 0; i < NPILES; i++) {
+        int n = s[LEN + i];
+        h += s[DOWN + i];
+        for (int k = 1; k < n; k++) {
+            int card = s[PILE_CAP * i + k];
+            for (int j = 0; j < k; j++) {
+                int below = s[PILE_CAP * i + j];
+                if (SUIT[below] == SUIT[card] && RANK[below] < RANK[card]) {
+                    h++;
+                    break;
+                }
+            }
+        }
+    }
+    return h;
+}
+
+/* The state key of s, computed whole. */
+static void full_key(const state_t *s, const int64_t *v, uint64_t *h1o, uint64_t *h2o)
+{
+    uint64_t h1, h2;
+    talon_hash(s, &h1, &h2);
+    for (int i = 0; i < NPILES; i++) {
+        uint64_t a, b;
+        pile_hash(s, i, &a, &b);
+        h1 += a;
+        h2 += b;
+    }
+    finish_key(v, s, &h1, &h2);
+    *h1o = h1;
+    *h2o = h2;
+}
+
+static void best_push(BestObject *o, int32_t node, int64_t f)
+{
+    if (f >= BUCKETS)
+        f = BUCKETS - 1;
+    o->link[node] = o->head[f];
+    o->head[f] = node;
+    if (f < o->low)
+        o->low = f;
+}
+
+/* Rebuild node x's state at its depth, replaying moves from the deepest
+ * node it shares with the path built last. */
+static void materialize(BestObject *o, int32_t x)
+{
+    int n = 0;
+    int32_t y = x;
+    while (o->path[o->depth[y]] != y) {
+        o->chain[n++] = y;
+        y = o->parent[y];
+    }
+    for (int a = n - 1; a >= 0; a--) {
+        int32_t z = o->chain[a];
+        int d = o->depth[z];
+        state_t *child = o->states + (size_t)d * STATE_SIZE;
+        memcpy(child, child - STATE_SIZE, STATE_SIZE);
+        apply_move(child, o->code[z], o->v);
+        autoplay(child, o->v, NULL, 0);
+        o->path[d] = z;
+    }
+    for (int d = o->depth[x] + 1; o->path[d] != -1; d++) /* the rest of the old path is stale now */
+        o->path[d] = -1;
+}
+
+static int best_grow_table(BestObject *o)
+{
+    if (o->table_bits >= o->max_bits)
+        return 0;
+    int bits = o->table_bits + 1;
+    uint64_t *bigger = table_alloc(bits);
+    if (!bigger)
+        return 0;
+    size_t size = (size_t)1 << o->table_bits;
+    for (size_t idx = 0; idx < size; idx++)
+        if (o->table[2 * idx] != 0)
+            table_insert(bigger, bits, o->table[2 * idx], o->table[2 * idx + 1]);
+    table_free(o->table, o->table_bits);
+    o->table = bigger;
+    o->table_bits = bits;
+    return 1;
+}
+
+static int best_grow_nodes(BestObject *o)
+{
+    int64_t cap = o->capacity * 2;
+    int32_t *parent = realloc(o->parent, (size_t)cap * sizeof(int32_t));
+    if (!parent)
+        return 0;
+    o->parent = parent;
+    int32_t *code = realloc(o->code, (size_t)cap * sizeof(int32_t));
+    if (!code)
+        return 0;
+    o->code = code;
+    int32_t *link = realloc(o->link, (size_t)cap * sizeof(int32_t));
+    if (!link)
+        return 0;
+    o->link = link;
+    int16_t *depth = realloc(o->depth, (size_t)cap * sizeof(int16_t));
+    if (!depth)
+        return 0;
+    o->depth = depth;
+    o->capacity = cap;
+    return 1;
+}
+
+static int64_t run_best(BestObject *o, int64_t budget)
+{
+    if (o->status != RUNNING)
+        return o->status;
+    int64_t limit = o->states_seen + budget;
+    int max_depth = MAX_DEPTH;
+    while (o->states_seen < limit) {
+        if (o->states_seen >= ((int64_t)3 << o->table_bits) / 4 && !best_grow_table(o)) {
+            o->status = TABLE_FULL;
+            return TABLE_FULL;
+        }
+        if (o->nodes + MAX_MOVES >= o->capacity && !best_grow_nodes(o)) {
+            o->status = TABLE_FULL; /* out of memory: the search stops, deciding nothing */
+            return TABLE_FULL;
+        }
+        int64_t b = o->low;
+        while (b < BUCKETS && o->head[b] < 0)
+            b++;
+        if (b >= BUCKETS) {
+            o->status = EXHAUSTED;
+            return EXHAUSTED;
+        }
+        o->low = b;
+        int32_t x = o->head[b];
+        o->head[b] = o->link[x];
+        int dx = o->depth[x];
+        if (dx >= max_depth) {
+            o->cut = 1;
+            continue;
+        }
+        materialize(o, x);
+        const state_t *s = o->states + (size_t)dx * STATE_SIZE;
+        int n = generate(s, o->v, o->moves, o->prio, 0, o->acc);
+        if (o->width > 0) {
+            sort_moves(o->moves, o->prio, n);
+            if (n > o->width)
+                n = (int)o->width;
+        }
+        state_t *child = o->states + (size_t)(dx + 1) * STATE_SIZE;
+        for (int a = 0; a < n; a++) {
+            int32_t m = o->moves[a];
+            memcpy(child, s, STATE_SIZE);
+            apply_move(child, m, o->v);
+            autoplay(child, o->v, NULL, 0);
+            if (trivially_won(child, o->v)) {
+                o->win_node = x;
+                o->win_move = m;
+                o->won_depth = dx + 1;
+                o->status = WON;
+                return WON;
+            }
+            if (o->states_seen >= ((int64_t)3 << o->table_bits) / 4 && !best_grow_table(o)) {
+                o->status = TABLE_FULL; /* the table stays under 3/4 full */
+                return TABLE_FULL;
+            }
+            uint64_t h1, h2;
+            full_key(child, o->v, &h1, &h2);
+            if (!table_insert(o->table, o->table_bits, h1, h2))
+                continue;
+            int32_t node = (int32_t)o->nodes++;
+            o->states_seen++;
+            o->parent[node] = x;
+            o->code[node] = m;
+            o->depth[node] = (int16_t)(dx + 1);
+            best_push(o, node, o->weight * estimate(child) + dx + 1);
+        }
+    }
+    return RUNNING;
+}
+
+static void Best_dealloc(BestObject *o)
+{
+    table_free(o->table, o->table_bits);
+    free(o->states);
+    free(o->path);
+    free(o->chain);
+    free(o->parent);
+    free(o->code);
+    free(o->link);
+    free(o->depth);
+    Py_TYPE(o)->tp_free((PyObject *)o);
+}
+
+static int Best_init(BestObject *o, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"state", "params", "max_bits", "start_bits", "weight", "width", NULL};
+    PyObject *state_obj, *params;
+    int max_bits, start_bits;
+    long long weight, width;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOiiLL", kwlist, &state_obj, &params, &max_bits, &start_bits,
+                                     &weight, &width))
+        return -1;
+    if (o->states) {
+        PyErr_SetString(PyExc_RuntimeError, "a search is set up once");
+        return -1;
+    }
+    if (max_bits < 4 || max_bits > 40 || start_bits < 4) {
+        PyErr_SetString(PyExc_ValueError, "max_bits must be between 4 and 40 (start_bits at least 4)");
+        return -1;
+    }
+    if (weight < 0 || weight > 1000 || width < 0) {
+        PyErr_SetString(PyExc_ValueError, "the weight must be 0..1000 and the width at least 0");
+        return -1;
+    }
+    if (read_params(params, o->v) < 0)
+        return -1;
+    size_t depth = MAX_DEPTH + 2;
+    o->max_bits = max_bits;
+    o->table_bits = start_bits < max_bits ? start_bits : max_bits;
+    o->table = table_alloc(o->table_bits);
+    o->states = malloc(depth * STATE_SIZE);
+    o->path = malloc((depth + 1) * sizeof(int32_t));
+    o->chain = malloc(depth * sizeof(int32_t));
+    o->capacity = 1 << 14;
+    o->parent = malloc((size_t)o->capacity * sizeof(int32_t));
+    o->code = malloc((size_t)o->capacity * sizeof(int32_t));
+    o->link = malloc((size_t)o->capacity * sizeof(int32_t));
+    o->depth = malloc((size_t)o->capacity * sizeof(int16_t));
+    if (!o->table || !o->states || !o->path || !o->chain || !o->parent || !o->code || !o->link || !o->depth) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (read_state(state_obj, o->states) < 0)
+        return -1;
+    for (size_t d = 0; d <= depth; d++)
+        o->path[d] = -1;
+    o->weight = weight;
+    o->width = width;
+    o->win_node = o->win_move = -1;
+    o->won_depth = 0;
+    o->cut = 0;
+    o->states_seen = 1;
+    for (int b = 0; b < BUCKETS; b++)
+        o->head[b] = -1;
+    o->low = BUCKETS;
+    autoplay(o->states, o->v, NULL, 0);
+    if (trivially_won(o->states, o->v)) {
+        o->status = WON;
+        return 0;
+    }
+    o->status = RUNNING;
+    uint64_t h1, h2;
+    full_key(o->states, o->v, &h1, &h2);
+    table_insert(o->table, o->table_bits, h1, h2);
+    o->parent[0] = -1;
+    o->code[0] = 0;
+    o->depth[0] = 0;
+    o->path[0] = 0;
+    o->nodes = 1;
+    best_push(o, 0, 0);
+    return 0;
+}
+
+static PyObject *Best_run(BestObject *o, PyObject *arg)
+{
+    long long budget = PyLong_AsLongLong(arg);
+    if (budget == -1 && PyErr_Occurred())
+        return NULL;
+    if (!o->states) {
+        PyErr_SetString(PyExc_RuntimeError, "the search was not set up");
+        return NULL;
+    }
+    if (o->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the search is running in another thread");
+        return NULL;
+    }
+    o->busy = 1;
+    int64_t status;
+    Py_BEGIN_ALLOW_THREADS
+    status = run_best(o, budget);
+    Py_END_ALLOW_THREADS
+    o->busy = 0;
+    return PyLong_FromLongLong(status);
+}
+
+static PyObject *Best_path(BestObject *o, PyObject *Py_UNUSED(ignored))
+{
+    if (o->status != WON) {
+        PyErr_SetString(PyExc_RuntimeError, "no win to read");
+        return NULL;
+    }
+    PyObject *list = PyList_New(0);
+    if (!list)
+        return NULL;
+    if (o->win_move >= 0) { /* else the root itself was won */
+        int64_t node = o->win_node;
+        int32_t last = (int32_t)o->win_move;
+        for (;;) {
+            PyObject *code = PyLong_FromLong(last);
+            if (!code || PyList_Append(list, code) < 0) {
+                Py_XDECREF(code);
+                Py_DECREF(list);
+                return NULL;
+            }
+            Py_DECREF(code);
+            if (o->parent[node] < 0)
+                break;
+            last = o->code[node];
+            node = o->parent[node];
+        }
+        if (PyList_Reverse(list) < 0) {
+            Py_DECREF(list);
+            return NULL;
+        }
+    }
+    return list;
+}
+
+#define BEST_GETTER(name, field)                                                \
+    static PyObject *Best_get_##name(BestObject *o, void *Py_UNUSED(closure))   \
+    {                                                                          \
+        return PyLong_FromLongLong((long long)o->field);                       \
+    }
+BEST_GETTER(states, states_seen)
+BEST_GETTER(status, status)
+BEST_GETTER(cut, cut)
+BEST_GETTER(nodes, nodes)
+BEST_GETTER(depth, won_depth)
+
+static PyObject *Best_table_size(BestObject *o, void *Py_UNUSED(closure))
+{
+    return PyLong_FromLongLong((long long)1 << o->table_bits);
+}
+
+static PyGetSetDef Best_getset[] = {
+    {"states", (getter)Best_get_states, NULL, "distinct states searched", NULL},
+    {"status", (getter)Best_get_status, NULL, "RUNNING, WON, EXHAUSTED or TABLE_FULL", NULL},
+    {"cut", (getter)Best_get_cut, NULL, "1 when a state at the depth limit was not expanded", NULL},
+    {"nodes", (getter)Best_get_nodes, NULL, "nodes stored", NULL},
+    {"depth", (getter)Best_get_depth, NULL, "the depth of the won state (on a win)", NULL},
+    {"table_size", (getter)Best_table_size, NULL, "entries of the transposition table now", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef Best_methods[] = {
+    {"run", (PyCFunction)Best_run, METH_O,
+     "run(budget) -> status: expand open states until budget new states are found (the GIL is released)."},
+    {"path", (PyCFunction)Best_path, METH_NOARGS, "path() -> list of the move codes from the root to the win."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject BestType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "cardtable.solver._ccore.BestSearch",
+    .tp_doc = PyDoc_STR("BestSearch(state, params, max_bits, start_bits, weight, width): one resumable best-first "
+                        "search; open states are ranked by weight * estimate + moves made, and width > 0 tries "
+                        "only that many of the best moves of each state."),
+    .tp_basicsize = sizeof(BestObject),
+    .tp_itemsize = 0,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Best_init,
+    .tp_dealloc = (destructor)Best_dealloc,
+    .tp_methods = Best_methods,
+    .tp_getset = Best_getset,
+};
+
+/* ---- the simulator's kernel: the priority bot in seed 002's game ----------- */
+
+/*
+ * Seed 002's game: draw 1, a single pass, kings only in empty piles, no
+ * foundation return. The priority strategy plays, restarting from (a) after
+ * every move: 0. draw one card; (a) the first of the tableau tops (piles
+ * 1..7) then the waste top that can go to a foundation; (b) the waste top
+ * onto the leftmost pile that takes it; (c) for source piles left to right,
+ * the whole face-up run onto the leftmost other pile that takes it (an empty
+ * pile only for a king-led run with face-down cards under it); (e) otherwise
+ * draw, or stop when the stock is empty. When (a) or (b) empties the waste
+ * and the stock is not empty, a draw follows at once (a move of its own).
+ * The same strategy through the rules engine is
+ * cardtable.bots.klondike.priority; tests/sim/test_fast_priority.py holds the
+ * two to the same moves.
+ */
+enum { PRIORITY_MAX_MOVES = 256 }; /* a game makes at most ~160 moves */
+static const int64_t SEED_002[V_SIZE] = {1, 1, 0, 0, 0, 0};
+
+/* Play move code on s (the rules' apply_move), recording it when rec is set. */
+static inline int priority_move(state_t *s, int32_t code, int32_t *rec, int n)
+{
+    apply_move(s, code, SEED_002);
+    if (rec)
+        rec[n] = code;
+    return n + 1;
+}
+
+/* Play the state s (a fresh deal) by the priority strategy; returns the moves
+ * made (-1 past PRIORITY_MAX_MOVES, which cannot happen) and writes the
+ * foundation cards to *found. rec, when set, gets the move codes. */
+static int priority_play(state_t *s, int *found, int32_t *rec)
+{
+    const int32_t draw = pack(8, SRC_TALON, 1, 0, 0);
+    int nfound = 0;
+    int n = priority_move(s, draw, rec, 0);
+    for (;;) {
+        *found = nfound;
+        if (n > PRIORITY_MAX_MOVES - 2)
+            return -1;
+        /* (a) tableau tops left to right, then the waste top, to a foundation */
+        int played = -1, card = 0;
+        for (int p = 0; p < NPILES; p++) {
+            int size = s[LEN + p];
+            if (size > 0) {
+                card = s[PILE_CAP * p + size - 1];
+                if (s[FOUND + SUIT[card]] + 1 == RANK[card]) {
+                    played = p;
+                    break;
+                }
+            }
+        }
+        if (played >= 0) {
+            n = priority_move(s, pack(played, LOC_FOUNDATION, 1, card, 0), rec, n);
+            nfound++;
+            continue;
+        }
+        int wp = s[WP];
+        if (wp > 0) {
+            card = s[TALON + wp - 1];
+            int target = -1;
+            if (s[FOUND + SUIT[card]] + 1 == RANK[card]) {
+                target = LOC_FOUNDATION;
+                nfound++;
+            } else { /* (b) the waste top onto the leftmost pile that takes it */
+                for (int p = 0; p < NPILES; p++) {
+                    int size = s[LEN + p];
+                    if (size == 0) {
+                        if (RANK[card] == 13) {
+                            target = p;
+                            break;
+                        }
+                    } else {
+                        int t = s[PILE_CAP * p + size - 1];
+                        if (RANK[t] == RANK[card] + 1 && RED[t] != RED[card]) {
+                            target = p;
+                            break;
+                        }
+                    }
+                }
+            }
+            if (target >= 0) {
+                n = priority_move(s, pack(SRC_TALON, target, 1, card, 0), rec, n);
+                if (s[WP] == 0 && s[TLEN] > 0) /* the waste emptied: draw one card */
+                    n = priority_move(s, draw, rec, n);
+                continue;
+            }
+        }
+        /* (c) a whole face-up run onto another pile: sources, then targets, left to right */
+        int moved = 0;
+        for (int src = 0; src < NPILES && !moved; src++) {
+            int size = s[LEN + src];
+            if (size == 0)
+                continue;
+            int down = s[DOWN + src];
+            int base = s[PILE_CAP * src + down];
+            for (int dst = 0; dst < NPILES; dst++) {
+                if (dst == src)
+                    continue;
+                int dsize = s[LEN + dst], ok;
+                if (dsize == 0) {
+                    ok = RANK[base] == 13 && down > 0;
+                } else {
+                    int t = s[PILE_CAP * dst + dsize - 1];
+                    ok = RANK[t] == RANK[base] + 1 && RED[t] != RED[base];
+                }
+                if (ok) {
+                    n = priority_move(s, pack(src, dst, size - down, base, 0), rec, n);
+                    moved = 1;
+                    break;
+                }
+            }
+        }
+        if (moved)
+            continue;
+        /* (e) nothing moved: draw, or the game is over */
+        if (s[WP] < s[TLEN]) {
+            n = priority_move(s, draw, rec, n);
+            continue;
+        }
+        return n;
+    }
+}
+
+/* A writable C-contiguous buffer of items of itemsize bytes; its item count. */
+static Py_ssize_t get_array(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, int writable, const char *what)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0)) < 0)
+        return -1;
+    if (view->itemsize != itemsize) {
+        PyErr_Format(PyExc_ValueError, "%s must hold %zd-byte items, not %zd-byte ones", what, itemsize,
+                     view->itemsize);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return view->len / itemsize;
+}
+
+/* priority(seeds_or_deals, by_seed, foundation, moves, codes) */
+static PyObject *py_priority(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    PyObject *games_obj, *found_obj, *moves_obj, *codes_obj;
+    int by_seed;
+    if (!PyArg_ParseTuple(args, "OpOOO", &games_obj, &by_seed, &found_obj, &moves_obj, &codes_obj))
+        return NULL;
+    Py_buffer games, found, moves, codes = {0};
+    Py_ssize_t n = get_array(games_obj, &games, by_seed ? 8 : 1, 0, by_seed ? "the seeds" : "the deals");
+    if (n < 0)
+        return NULL;
+    if (!by_seed)
+        n /= 52;
+    Py_ssize_t nf = get_array(found_obj, &found, 1, 1, "the foundation counts");
+    if (nf < 0) {
+        PyBuffer_Release(&games);
+        return NULL;
+    }
+    Py_ssize_t nm = get_array(moves_obj, &moves, 2, 1, "the move counts");
+    if (nm < 0) {
+        PyBuffer_Release(&games);
+        PyBuffer_Release(&found);
+        return NULL;
+    }
+    Py_ssize_t nc = codes_obj == Py_None ? 0 : get_array(codes_obj, &codes, 4, 1, "the move codes");
+    int bad = nc < 0 || nf != n || nm != n || (codes_obj != Py_None && nc != n * PRIORITY_MAX_MOVES);
+    if (bad) {
+        if (nc >= 0)
+            PyErr_SetString(PyExc_ValueError, "the outputs must have a row for every game");
+        PyBuffer_Release(&games);
+        PyBuffer_Release(&found);
+        PyBuffer_Release(&moves);
+        if (codes_obj != Py_None && nc >= 0)
+            PyBuffer_Release(&codes);
+        return NULL;
+    }
+    const uint64_t *seeds = games.buf;
+    const int8_t *deals = games.buf;
+    int8_t *fout = found.buf;
+    int16_t *mout = moves.buf;
+    int32_t *cout = codes_obj == Py_None ? NULL : codes.buf;
+    Py_BEGIN_ALLOW_THREADS
+    state_t s[STATE_SIZE];
+    int8_t deck[52];
+    for (Py_ssize_t g = 0; g < n; g++) {
+        if (by_seed) {
+            shuffle_deck(seeds[g], deck);
+            deal_state(deck, s);
+        } else {
+            deal_state(deals + 52 * g, s);
+        }
+        int nfound;
+        int made = priority_play(s, &nfound, cout ? cout + g * PRIORITY_MAX_MOVES : NULL);
+        fout[g] = (int8_t)nfound;
+        mout[g] = (int16_t)made;
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&games);
+    PyBuffer_Release(&found);
+    PyBuffer_Release(&moves);
+    if (cout)
+        PyBuffer_Release(&codes);
+    Py_RETURN_NONE;
+}
+
+/* deals_from_seeds(seeds, out): the deck of every seed, 52 int8 a row. */
+static PyObject *py_deals_from_seeds(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    PyObject *seeds_obj, *out_obj;
+    if (!PyArg_ParseTuple(args, "OO", &seeds_obj, &out_obj))
+        return NULL;
+    Py_buffer seeds, out;
+    Py_ssize_t n = get_array(seeds_obj, &seeds, 8, 0, "the seeds");
+    if (n < 0)
+        return NULL;
+    Py_ssize_t m = get_array(out_obj, &out, 1, 1, "the deals");
+    if (m < 0) {
+        PyBuffer_Release(&seeds);
+        return NULL;
+    }
+    if (m != 52 * n) {
+        PyErr_SetString(PyExc_ValueError, "the deals must have 52 entries for every seed");
+    } else {
+        const uint64_t *sd = seeds.buf;
+        int8_t *o = out.buf;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t g = 0; g < n; g++)
+            shuffle_deck(sd[g], o + 52 * g);
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&seeds);
+    PyBuffer_Release(&out);
+    if (PyErr_Occurred())
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* first_invalid_deal(deals): the row of the first deal that is not a
+ * permutation of 0..51, or -1. */
+static PyObject *py_first_invalid_deal(PyObject *Py_UNUSED(self), PyObject *arg)
+{
+    Py_buffer deals;
+    Py_ssize_t n = get_array(arg, &deals, 1, 0, "the deals");
+    if (n < 0)
+        return NULL;
+    const int8_t *d = deals.buf;
+    Py_ssize_t bad = n % 52 ? 0 : -1;
+    for (Py_ssize_t g = 0; bad < 0 && g < n / 52; g++) {
+        uint64_t seen = 0;
+        for (int i = 0; i < 52; i++) {
+            int c = d[52 * g + i];
+            if (c < 0 || c >= 52 || (seen >> c) & 1) {
+                bad = g;
+                break;
+            }
+            seen |= (uint64_t)1 << c;
+        }
+    }
+    PyBuffer_Release(&deals);
+    return PyLong_FromSsize_t(bad);
+}
+
+/* ---- the environment's step (cardtable/Klondike-v0) ------------------------ */
+
+/*
+ * An environment keeps five numpy arrays, which EnvCore holds for its life
+ * (cardtable/envs/_fast.py makes them): b8 (int8: row 0 the state, row 1 the
+ * action mask and room for a shuffled deck), obs (int16: the observation),
+ * b32 (int32: rows 0 and 1 the move generator's scratch, row 2 the move code
+ * of each legal action), b64 (int64: row 0 the counters, row 1 the
+ * generator's scratch, row 2 the variant parameters, row 3 a position key,
+ * row 4 the Vegas money of 0..52 foundation cards) and hist (int16: the
+ * action of every move played this episode). Moves are listed by the rules'
+ * plain generator (exactly the engine's moves) and played by apply_move; this
+ * part only numbers them as actions, writes the observation, pays the reward
+ * and keeps the episode's clock.
+ */
+enum { ACTIONS = 592, STOP = 591, DRAW_ACTION = 589, RECYCLE_ACTION = 590, OBS_CAP = 32767, WIDTH = 128,
+       DECK = 600, B8_ROW = DECK + 52, OBS_SIZE = 130 };
+enum { C_PASS_LIMIT, C_PASS, C_MOVES, C_STEPS, C_MAX_STEPS, C_STALL, C_STALL_LIMIT, C_BEST, C_FEWEST, C_REWARD,
+       C_BANKED, C_RAISE, C_REPEAT, C_PROGRESS, C_FOUND };
+enum { E_RUNNING, E_WON, E_NO_MOVES, E_STOPPED, E_STALLED, E_MAX_STEPS, E_ILLEGAL, E_CLOCK, E_GROW };
+
+typedef struct {
+    PyObject_HEAD
+    Py_buffer views[5];
+    int held;
+    int8_t *b8;
+    int16_t *obs;
+    int32_t *b32;
+    int64_t *b64;
+    int16_t *hist;
+    Py_ssize_t hist_len;
+} EnvObject;
+
+/* The action index of a plain move code. */
+static inline int env_action(int32_t code)
+{
+    int src = code & 15, dst = (code >> 4) & 15;
+    if (src == 8)
+        return DRAW_ACTION;
+    if (dst == 8)
+        return RECYCLE_ACTION;
+    if (src == SRC_TALON)
+        return dst == LOC_FOUNDATION ? 7 : 8 + dst;
+    if (src == LOC_FOUNDATION)
+        return 561 + 7 * (((code >> 14) & 63) / 13) + dst;
+    if (dst == LOC_FOUNDATION)
+        return src;
+    int place = dst < src ? dst : dst - 1;
+    return 15 + 78 * src + 13 * place + ((code >> 8) & 63) - 1;
+}
+
+static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* Write the mask, the move code of each legal action and the observation;
+ * returns how many moves are legal (the stop action aside). */
+static int env_look(EnvObject *o)
+{
+    const state_t *s = o->b8;
+    int8_t *mask = o->b8 + B8_ROW;
+    int64_t *ctl = o->b64;
+    int32_t *mv = o->b32, *pr = o->b32 + MAX_MOVES, *codes = o->b32 + 2 * MAX_MOVES;
+    int16_t *obs = o->obs;
+    memset(mask, 0, STOP);
+    int n = generate(s, o->b64 + 2 * WIDTH, mv, pr, 1, o->b64 + WIDTH);
+    int64_t limit = ctl[C_PASS_LIMIT];
+    int legal = 0;
+    for (int q = 0; q < n; q++) {
+        int a = env_action(mv[q]);
+        if (a == RECYCLE_ACTION && limit != 0 && ctl[C_PASS] >= limit)
+            continue;
+        mask[a] = 1;
+        codes[a] = mv[q];
+        legal++;
+    }
+    for (int i = 0; i < NPILES; i++) {
+        int m = s[LEN + i], down = s[DOWN + i], at = 13 * i;
+        for (int q = down; q < m; q++)
+            obs[at++] = (int16_t)(s[PILE_CAP * i + q] + 1);
+        for (int q = at; q < 13 * i + 13; q++)
+            obs[q] = 0;
+        obs[91 + i] = (int16_t)down;
+    }
+    int wp = s[WP];
+    obs[98] = (int16_t)(s[TLEN] - wp);
+    for (int q = 0; q < wp; q++)
+        obs[99 + q] = (int16_t)(s[TALON + wp - 1 - q] + 1);
+    for (int q = wp; q < 24; q++)
+        obs[99 + q] = 0;
+    for (int f = 0; f < 4; f++)
+        obs[123 + f] = s[FOUND + f];
+    int64_t number = ctl[C_PASS];
+    obs[127] = (int16_t)min64(number, OBS_CAP);
+    obs[128] = (int16_t)(limit == 0 ? -1 : min64(max64(limit - number, 0), OBS_CAP));
+    obs[129] = (int16_t)min64(ctl[C_MOVES], OBS_CAP);
+    return legal;
+}
+
+/* A key of the position (the same facts as the engine's key()). */
+static void env_write_key(EnvObject *o)
+{
+    const state_t *s = o->b8;
+    int64_t *key = o->b64 + 3 * WIDTH;
+    int at = 0;
+    for (int i = 0; i < NPILES; i++) {
+        int m = s[LEN + i];
+        key[at] = m;
+        key[at + 1] = s[DOWN + i];
+        at += 2;
+        for (int q = 0; q < m; q++)
+            key[at++] = s[PILE_CAP * i + q];
+    }
+    int t = s[TLEN];
+    key[at] = t;
+    key[at + 1] = s[WP];
+    at += 2;
+    for (int q = 0; q < t; q++)
+        key[at++] = s[TALON + q];
+    for (int f = 0; f < 4; f++)
+        key[at++] = s[FOUND + f];
+    key[at] = o->b64[C_PASS_LIMIT] != 0 ? o->b64[C_PASS] : 0;
+    for (int q = at + 1; q < WIDTH; q++)
+        key[q] = 0;
+}
+
+static inline int env_found(const state_t *s) { return s[FOUND] + s[FOUND + 1] + s[FOUND + 2] + s[FOUND + 3]; }
+
+static inline int env_down(const state_t *s)
+{
+    int total = 0;
+    for (int i = 0; i < NPILES; i++)
+        total += s[DOWN + i];
+    return total;
+}
+
+static void env_release(EnvObject *o)
+{
+    for (int k = 0; k < o->held; k++)
+        PyBuffer_Release(&o->views[k]);
+    o->held = 0;
+}
+
+static void Env_dealloc(EnvObject *o)
+{
+    env_release(o);
+    Py_TYPE(o)->tp_free((PyObject *)o);
+}
+
+static int Env_init(EnvObject *o, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"b8", "obs", "b32", "b64", "hist", NULL};
+    PyObject *objs[5];
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOO", kwlist, &objs[0], &objs[1], &objs[2], &objs[3], &objs[4]))
+        return -1;
+    env_release(o);
+    static const Py_ssize_t itemsize[5] = {1, 2, 4, 8, 2};
+    static const Py_ssize_t least[5] = {2 * B8_ROW, OBS_SIZE, 3 * MAX_MOVES, 5 * WIDTH, 1};
+    static const char *names[5] = {"b8", "obs", "b32", "b64", "hist"};
+    for (int k = 0; k < 5; k++) {
+        Py_ssize_t n = get_array(objs[k], &o->views[k], itemsize[k], 1, names[k]);
+        if (n < 0) {
+            env_release(o);
+            return -1;
+        }
+        o->held = k + 1;
+        if (n != least[k] && !(k == 4 && n >= least[k])) {
+            PyErr_Format(PyExc_ValueError, "%s has %zd items, not %zd", names[k], n, least[k]);
+            env_release(o);
+            return -1;
+        }
+    }
+    o->b8 = o->views[0].buf;
+    o->obs = o->views[1].buf;
+    o->b32 = o->views[2].buf;
+    o->b64 = o->views[3].buf;
+    o->hist = o->views[4].buf;
+    o->hist_len = o->views[4].len / 2;
+    return 0;
+}
+
+static int env_ready(EnvObject *o)
+{
+    if (o->held == 5)
+        return 1;
+    PyErr_SetString(PyExc_RuntimeError, "the environment core was not set up");
+    return 0;
+}
+
+/* set_history(hist): a longer move history (its first entries copied by the caller). */
+static PyObject *Env_set_history(EnvObject *o, PyObject *arg)
+{
+    if (!env_ready(o))
+        return NULL;
+    Py_buffer view;
+    Py_ssize_t n = get_array(arg, &view, 2, 1, "hist");
+    if (n < 0)
+        return NULL;
+    if (n < o->b64[C_MOVES]) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "the new history is shorter than the moves played");
+        return NULL;
+    }
+    PyBuffer_Release(&o->views[4]);
+    o->views[4] = view;
+    o->hist = view.buf;
+    o->hist_len = n;
+    Py_RETURN_NONE;
+}
+
+/* deal(seed): the deal of cardtable's deal number seed in b8[0]. */
+static PyObject *Env_deal(EnvObject *o, PyObject *arg)
+{
+    if (!env_ready(o))
+        return NULL;
+    uint64_t seed = PyLong_AsUnsignedLongLong(arg);
+    if (seed == (uint64_t)-1 && PyErr_Occurred())
+        return NULL;
+    int8_t *deck = o->b8 + B8_ROW + DECK;
+    shuffle_deck(seed, deck);
+    memset(o->b8, 0, B8_ROW);
+    deal_state(deck, o->b8);
+    Py_RETURN_NONE;
+}
+
+/* reset() -> status: start an episode from the state in b8[0] (counters set). */
+static PyObject *Env_reset(EnvObject *o, PyObject *Py_UNUSED(ignored))
+{
+    if (!env_ready(o))
+        return NULL;
+    const state_t *s = o->b8;
+    int64_t *ctl = o->b64;
+    ctl[C_FOUND] = env_found(s);
+    ctl[C_BEST] = ctl[C_FOUND];
+    ctl[C_FEWEST] = env_down(s);
+    int legal = env_look(o);
+    env_write_key(o);
+    int status = ctl[C_FOUND] == 52 ? E_WON : legal == 0 ? E_NO_MOVES : E_RUNNING;
+    return PyLong_FromLong(status);
+}
+
+static int env_step(EnvObject *o, Py_ssize_t action, double *reward)
+{
+    state_t *s = o->b8;
+    int64_t *ctl = o->b64;
+    int legal = action >= 0 && action < ACTIONS && o->b8[B8_ROW + action] != 0;
+    *reward = 0.0;
+    if (!legal && ctl[C_RAISE] != 0)
+        return E_ILLEGAL;
+    ctl[C_STEPS]++;
+    int before = env_found(s), stopped = 0;
+    if (legal) {
+        if (action == STOP) {
+            stopped = 1;
+        } else {
+            apply_move(s, o->b32[2 * MAX_MOVES + action], o->b64 + 2 * WIDTH);
+            if (action == RECYCLE_ACTION)
+                ctl[C_PASS]++;
+            int64_t moves = ctl[C_MOVES];
+            o->hist[moves] = (int16_t)action;
+            ctl[C_MOVES] = moves + 1;
+        }
+    }
+    int after = env_found(s);
+    ctl[C_FOUND] = after;
+    int64_t kind = ctl[C_REWARD];
+    if (kind == 0) {
+        *reward = (double)(after - before);
+    } else if (kind == 1) {
+        *reward = after == 52 && before < 52 ? 1.0 : 0.0;
+    } else {
+        int64_t money = o->b64[4 * WIDTH + after];
+        *reward = (double)(money - ctl[C_BANKED]);
+        ctl[C_BANKED] = money;
+    }
+    int count = env_look(o);
+    if (after == 52) /* won, even where kings could come back from the foundations */
+        return E_WON;
+    if (count == 0)
+        return E_NO_MOVES;
+    if (stopped)
+        return E_STOPPED;
+    int down = env_down(s);
+    if (after > ctl[C_BEST] || down < ctl[C_FEWEST]) {
+        ctl[C_BEST] = max64(after, ctl[C_BEST]);
+        ctl[C_FEWEST] = min64(down, ctl[C_FEWEST]);
+        ctl[C_STALL] = 0;
+        ctl[C_PROGRESS] = 1;
+    } else {
+        ctl[C_STALL]++;
+        ctl[C_PROGRESS] = 0;
+        if (ctl[C_STALL_LIMIT] != 0 && ctl[C_STALL] >= ctl[C_STALL_LIMIT])
+            return E_STALLED;
+    }
+    if (ctl[C_REPEAT] != 0) {
+        env_write_key(o);
+        return E_CLOCK;
+    }
+    if (ctl[C_STEPS] >= ctl[C_MAX_STEPS])
+        return E_MAX_STEPS;
+    if (ctl[C_MOVES] == o->hist_len)
+        return E_GROW;
+    return E_RUNNING;
+}
+
+/* step(action) -> (status, reward); action -1 for one out of range. */
+static PyObject *Env_step(EnvObject *o, PyObject *arg)
+{
+    Py_ssize_t action = PyLong_AsSsize_t(arg);
+    if (action == -1 && PyErr_Occurred())
+        return NULL;
+    if (!env_ready(o))
+        return NULL;
+    if (o->b64[C_MOVES] >= o->hist_len) {
+        PyErr_SetString(PyExc_RuntimeError, "the move history is full: give a longer one with set_history");
+        return NULL;
+    }
+    double reward;
+    int status = env_step(o, action, &reward);
+    return Py_BuildValue("(id)", status, reward);
+}
+
+static PyMethodDef Env_methods[] = {
+    {"deal", (PyCFunction)Env_deal, METH_O, "deal(seed): the deal of deal number seed as the state in b8[0]."},
+    {"reset", (PyCFunction)Env_reset, METH_NOARGS,
+     "reset() -> status: start an episode from b8[0] (mask, observation, key)."},
+    {"step", (PyCFunction)Env_step, METH_O, "step(action) -> (status, reward): take one action (-1: out of range)."},
+    {"set_history", (PyCFunction)Env_set_history, METH_O, "set_history(hist): a longer move history."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject EnvType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "cardtable.solver._ccore.EnvCore",
+    .tp_doc = PyDoc_STR("EnvCore(b8, obs, b32, b64, hist): the compiled step of cardtable/Klondike-v0 over "
+                        "these arrays (see cardtable/envs/_fast.py)."),
+    .tp_basicsize = sizeof(EnvObject),
+    .tp_itemsize = 0,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Env_init,
+    .tp_dealloc = (destructor)Env_dealloc,
+    .tp_methods = Env_methods,
+};
+
+/* ---- the rules, one call each (for the tests and the solver's replay) ------ */
+
+static PyObject *state_result(const state_t *s)
+{
+    return PyBytes_FromStringAndSize((const char *)s, STATE_SIZE);
+}
+
+static PyObject *py_apply_move(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    PyObject *state_obj, *params;
+    long code;
+    if (!PyArg_ParseTuple(args, "OlO", &state_obj, &code, &params))
+        return NULL;
+    state_t s[STATE_SIZE];
+    int64_t v[V_SIZE];
+    if (read_state(state_obj, s) < 0 || read_params(params, v) < 0)
+        return NULL;
+    apply_move(s, (int32_t)code, v);
+    return state_result(s);
+}
+
+static PyObject *py_autoplay(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    PyObject *state_obj, *params;
+    if (!PyArg_ParseTuple(args, "OO", &state_obj, &params))
+        return NULL;
+    state_t s[STATE_SIZE];
+    int64_t v[V_SIZE];
+    int16_t log[64];
+    if (read_state(state_obj, s) < 0 || read_params(params, v) < 0)
+        return NULL;
+    int end = autoplay(s, v, log, 0);
+    PyObject *marks = PyList_New(end);
+    if (!marks)
+        return NULL;
+    for (int k = 0; k < end; k++)
+        PyList_SET_ITEM(marks, k, PyLong_FromLong(log[k]));
+    return Py_BuildValue("(NN)", state_result(s), marks);
+}
+
+static PyObject *py_trivially_won(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    PyObject *state_obj, *params;
+    if (!PyArg_ParseTuple(args, "OO", &state_obj, &params))
+        return NULL;
+    state_t s[STATE_SIZE];
+    int64_t v[V_SIZE];
+    if (read_state(state_obj, s) < 0 || read_params(params, v) < 0)
+        return NULL;
+    return PyBool_FromLong(trivially_won(s, v));
+}
+
+static PyObject *py_deal(PyObject *Py_UNUSED(self), PyObject *arg)
+{
+    uint64_t seed = PyLong_AsUnsignedLongLong(arg);
+    if (seed == (uint64_t)-1 && PyErr_Occurred())
+        return NULL;
+    int8_t deck[52];
+    state_t s[STATE_SIZE];
+    shuffle_deck(seed, deck);
+    deal_state(deck, s);
+    return state_result(s);
+}
+
 /* ---- module functions ------------------------------------------------- */
 
 static PyObject *py_safe_moves_along(PyObject *Py_UNUSED(self), PyObject *args)
@@ -1114,6 +1832,20 @@ static PyObject *py_generate(PyObject *Py_UNUSED(self), PyObject *args)
 static PyMethodDef module_methods[] = {
     {"safe_moves_along", py_safe_moves_along, METH_VARARGS,
      "safe_moves_along(state, codes, params) -> (marks, ends): the safe moves a search plays along a line."},
+    {"apply_move", py_apply_move, METH_VARARGS,
+     "apply_move(state, code, params) -> state: play a move code (no legality checks)."},
+    {"autoplay", py_autoplay, METH_VARARGS,
+     "autoplay(state, params) -> (state, marks): play the safe foundation moves the searches play."},
+    {"trivially_won", py_trivially_won, METH_VARARGS,
+     "trivially_won(state, params) -> bool: no face-down card left and every talon card reachable at will."},
+    {"deal", py_deal, METH_O, "deal(seed) -> state: the deal of deal number seed."},
+    {"priority", py_priority, METH_VARARGS,
+     "priority(games, by_seed, foundation, moves, codes): play seeds (uint64) or deals (52 int8 each) by the "
+     "priority bot in seed 002's game; codes is None or 256 int32 a game."},
+    {"deals_from_seeds", py_deals_from_seeds, METH_VARARGS,
+     "deals_from_seeds(seeds, out): the shuffled deck of each seed (uint64) as 52 int8 card indices."},
+    {"first_invalid_deal", py_first_invalid_deal, METH_O,
+     "first_invalid_deal(deals) -> int: the first row that is not a permutation of 0..51, or -1."},
     {"generate", py_generate, METH_VARARGS,
      "generate(state, params, plain) -> [(code, priority), ...]: the moves of a state, unsorted."},
     {NULL, NULL, 0, NULL},
@@ -1128,7 +1860,7 @@ static struct PyModuleDef module_def = {
 PyMODINIT_FUNC PyInit__ccore(void)
 {
     init_tables();
-    if (PyType_Ready(&SearchType) < 0)
+    if (PyType_Ready(&SearchType) < 0 || PyType_Ready(&BestType) < 0 || PyType_Ready(&EnvType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module_def);
     if (!m)
@@ -1139,6 +1871,27 @@ PyMODINIT_FUNC PyInit__ccore(void)
         Py_DECREF(m);
         return NULL;
     }
+    Py_INCREF(&BestType);
+    if (PyModule_AddObject(m, "BestSearch", (PyObject *)&BestType) < 0) {
+        Py_DECREF(&BestType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&EnvType);
+    if (PyModule_AddObject(m, "EnvCore", (PyObject *)&EnvType) < 0) {
+        Py_DECREF(&EnvType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    PyObject *layout = Py_BuildValue(
+        "{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "ACTIONS", ACTIONS, "STOP", STOP, "DRAW", DRAW_ACTION, "RECYCLE",
+        RECYCLE_ACTION, "CAP", OBS_CAP, "WIDTH", WIDTH, "DECK", DECK, "OBS_SIZE", OBS_SIZE);
+    if (!layout || PyModule_AddObject(m, "ENV_LAYOUT", layout) < 0) {
+        Py_XDECREF(layout);
+        Py_DECREF(m);
+        return NULL;
+    }
+    PyModule_AddIntConstant(m, "PRIORITY_MAX_MOVES", PRIORITY_MAX_MOVES);
     PyModule_AddIntConstant(m, "STATE_SIZE", STATE_SIZE);
     PyModule_AddIntConstant(m, "PILE_CAP", PILE_CAP);
     PyModule_AddIntConstant(m, "MAX_DEPTH", MAX_DEPTH);

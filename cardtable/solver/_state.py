@@ -50,7 +50,7 @@ V_DRAW, V_PASSES, V_ANY_EMPTY, V_RETURN, V_SALT, V_WIDTH = 0, 1, 2, 3, 4, 5
 
 
 #: Move-code flag of a tableau move: then the card it uncovers goes to its
-#: foundation (one search step; see :mod:`cardtable.solver._core`).
+#: foundation (one search step; see the notes in ``cardtable/solver/klondike.h``).
 HOME_FLAG = 1 << 21
 
 
@@ -92,8 +92,9 @@ def encode(position: Position) -> np.ndarray:
     return np.frombuffer(state_bytes(position), dtype=np.int8).copy()
 
 
-def decode(s: np.ndarray) -> Position:
-    """The position of an array state (the inverse of :func:`encode`)."""
+def decode(s: np.ndarray | bytes) -> Position:
+    """The position of an array state (the inverse of :func:`encode` and
+    :func:`state_bytes`)."""
     tableau = tuple(tuple(Card.from_index(int(s[PILE_CAP * i + k])) for k in range(int(s[LEN + i])))
                     for i in range(PILE_COUNT))
     talon = [Card.from_index(int(s[TALON + k])) for k in range(int(s[TLEN]))]
@@ -119,16 +120,9 @@ def params(variant: Variant, salt: int = 0, width: int = 0) -> tuple[int, int, i
             width)
 
 
-def variant_params(variant: Variant, salt: int = 0, width: int = 0) -> np.ndarray:
-    """:func:`params` as the ``int64`` numpy array the numba kernels take."""
-    import numpy as np
-
-    return np.array(params(variant, salt, width), dtype=np.int64)
-
-
 def plain_move(code: int) -> Move:
-    """The engine move of a code that :func:`cardtable.solver._core.generate`
-    writes with ``plain`` set (draw and recycle are codes with source 8 and
+    """The engine move of a code that the core's ``generate``
+    (:mod:`cardtable.solver._ccore`) writes with ``plain`` set (draw and recycle are codes with source 8 and
     target 8)."""
     src, dst, count, card, _ = unpack(code)
     if src == 8:

@@ -2,28 +2,20 @@
 
 :func:`solve` builds a :class:`SearchSchedule` and runs it: the schedule runs
 the compiled searches in slices, checking the clock between them, and
-shares the state budget among them. The depth-first searches run in the C
-core (:mod:`cardtable.solver._ccore`, one ``Search`` object each, which owns
-its memory); the best-first probes run in numba kernels
-(:mod:`cardtable.solver._best`), imported only when the first one joins, so
-a deal decided before then never loads numba. A search that wins gives its
-line as a list of core move codes; :func:`_solution` turns it into engine
-moves and replays them in :class:`~cardtable.klondike.KlondikeGame` before
-``won`` is reported.
-
-A best-first probe keeps its arrays in one dict, by the names its kernels
-declare next to their definitions (``_best.START_ARGS``,
-``_best.RUN_ARGS``); a kernel is called with the arrays of its names, in
-order, and growing an array replaces its entry.
+shares the state budget among them. Every search runs in the C core
+(:mod:`cardtable.solver._ccore`, on Klondike's one compiled rules library):
+one ``Search`` (depth-first) or ``BestSearch`` (best-first) object each,
+which owns its memory. A search that wins gives its line as a list of core
+move codes; :func:`_solution` turns it into engine moves and replays them in
+:class:`~cardtable.klondike.KlondikeGame` before ``won`` is reported.
 """
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from cardtable.cards import Card
 from cardtable.errors import SolverError
@@ -167,6 +159,8 @@ class _Search:
     """One depth-first search in the compiled core (:mod:`cardtable.solver._ccore`),
     run in slices. ``label`` names it in reports."""
 
+    core: _ccore.Search | _ccore.BestSearch
+
     def __init__(self, position: Position, variant: Variant, budget: int, salt: int = 0, width: int = 0, *,
                  label: str = "") -> None:
         self._setup(budget, width)
@@ -240,78 +234,17 @@ def _width_text(width: int) -> str:
 
 
 class _BestSearch(_Search):
-    """A best-first search (:mod:`cardtable.solver._best`, compiled by numba,
-    loaded only when a probe first needs it), run in slices; its arrays go by
-    the names of ``_best.START_ARGS`` and ``_best.RUN_ARGS``."""
+    """A best-first search in the compiled core (``BestSearch`` of
+    :mod:`cardtable.solver._ccore`), run in slices: open states are ranked by
+    ``weight * estimate + moves made``, and ``width`` > 0 tries only that many
+    of the best moves of each state."""
 
     def __init__(self, position: Position, variant: Variant, budget: int, weight: int, width: int, *,
                  label: str = "") -> None:
-        from cardtable.solver._state import encode, variant_params
-
-        self._best = importlib.import_module("cardtable.solver._best")  # numba kernels, untyped
         self._setup(budget, width)
-        v = variant_params(variant)
-        self.arrays = self._best.new_best_context(min(self.max_bits, _START_BITS), 1 << _START_BITS, v)
-        self.arrays["states"][0] = encode(position)
-        self.ctl = self.arrays["ctl"]
+        self.core = _ccore.BestSearch(state_bytes(position), params(variant), self.max_bits,
+                                      min(self.max_bits, _START_BITS), weight, width)
         self.label = label or f"best-first (weight {weight}, {_width_text(width)})"
-        self._best.best_start(*self.args(self._best.START_ARGS), weight, width)
-
-    def args(self, names: tuple[str, ...]) -> tuple[Any, ...]:
-        """The arrays called ``names``, in that order: a kernel's arguments."""
-        return tuple(self.arrays[name] for name in names)
-
-    @property
-    def status(self) -> int:
-        return int(self.ctl[self._best.C_STATUS])
-
-    @property
-    def states(self) -> int:
-        return int(self.ctl[self._best.C_STATES])
-
-    @property
-    def cut(self) -> bool:
-        return bool(self.ctl[self._best.C_CUT])
-
-    def _run(self, budget: int) -> int:
-        best = self._best
-        status = int(best.best_run(*self.args(best.RUN_ARGS), budget))
-        if status == best.NEED_ROOM:
-            self._grow_nodes()
-        elif status == best.TABLE_FULL:
-            self._grow()
-        return status
-
-    def _grow(self) -> None:
-        """Double the transposition table, unless it is as big as the budget needs."""
-        import numpy as np
-
-        table = self.arrays["table"]
-        bits = int(table.shape[0]).bit_length()  # one more than now
-        if bits > self.max_bits:
-            return  # stays TABLE_FULL
-        bigger = np.zeros((1 << bits, 2), dtype=np.uint64)
-        from cardtable.solver._core import rehash
-
-        rehash(table, bigger)
-        self.arrays["table"] = bigger
-        self.ctl[self._best.C_STATUS] = self._best.RUNNING
-
-    def _grow_nodes(self) -> None:
-        """Double the arrays indexed by node."""
-        import numpy as np
-
-        for name in self._best.NODE_ARRAYS:
-            old = self.arrays[name]
-            new = np.zeros(2 * old.shape[0], dtype=old.dtype)
-            new[:old.shape[0]] = old
-            self.arrays[name] = new
-
-    def winning_path(self) -> list[int]:
-        """The core move codes of the win found, from the position searched."""
-        if not self.won:
-            raise AssertionError("solver bug: no win to read")
-        return self._best.winning_path(self.arrays["parent"], self.arrays["code"], self.ctl)
 
 
 class SearchSchedule:
@@ -489,7 +422,7 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     time the main search grows by a quarter, the probes get an eighth of
     what it searched, an older probe getting more. The first probe joins at
     50,000 main states, and one more each time the main search doubles:
-    three best-first searches (:mod:`cardtable.solver._best`: of the three
+    three best-first searches (``BestSearch`` of the C core: of the three
     and the four best moves of each state, then of every move), then in
     turns depth-first ones that try only the two best moves of each state,
     every move in a shuffled order, or the three best moves. Each

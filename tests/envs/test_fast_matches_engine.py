@@ -1,11 +1,11 @@
 """The compiled step of ``cardtable/Klondike-v0`` against the rules engine.
 
-:class:`KlondikeEnv` steps in compiled code over the solver core's array
-state; ``EngineKlondikeEnv`` is the same environment played by the engine
-alone. Random episodes (mostly masked actions, some illegal or out of range
-ones) run through both in variants that between them take every value of
-every rule, with every reward and every way an episode ends, and every step
-must agree exactly: observation, mask, reward, termination, truncation and
+:class:`KlondikeEnv` steps in compiled code (C, on Klondike's one compiled
+rules library) over the solver core's array state; ``EngineKlondikeEnv`` is
+the same environment played by the engine alone. Random episodes (mostly
+masked actions, some illegal or out of range ones) run through both in all
+24 rule combinations, with every reward and every way an episode ends, and
+every step must agree exactly: observation, mask, reward, termination, truncation and
 ``info``. Now and then and at the end of each episode the compiled state,
 the engine's game, the view and the picture must agree too.
 """
@@ -122,6 +122,28 @@ def test_random_episodes_step_alike(variant: Variant, kwargs: dict[str, Any]) ->
         steps, _ = play(fast, slow, pair, rng, wild=0.05 if episode % 2 else 0.0)
         total += steps
     assert total > 400
+
+
+#: All 24 rule combinations (draw, passes, empty piles, foundation return).
+ALL_RULES = [(draw, passes, empty, back) for draw in (1, 3) for passes in (None, 1, 3) for empty in ("king", "any")
+             for back in (False, True)]
+
+
+@pytest.mark.parametrize(("draw", "passes", "empty", "back"), ALL_RULES,
+                         ids=[f"d{d}-p{p}-{e}-r{int(b)}" for d, p, e, b in ALL_RULES])
+def test_every_rule_combination_steps_alike(draw: int, passes: int | None, empty: str, back: bool) -> None:
+    number = ALL_RULES.index((draw, passes, empty, back))
+    variant = rules(draw, passes, empty, back)
+    kwargs: dict[str, Any] = {"reward": ("foundation", "win", "vegas")[number % 3], "max_steps": 250,
+                              "truncate_on_repeat": number % 2 == 0}
+    fast, slow = KlondikeEnv(variant, **kwargs), EngineKlondikeEnv(variant, **kwargs)
+    rng = np.random.default_rng(number)
+    total = 0
+    for episode in range(4):
+        pair = (fast.reset(seed=100 * number + episode), slow.reset(seed=100 * number + episode))
+        assert np.array_equal(pair[0][0], pair[1][0])
+        total += play(fast, slow, pair, rng, wild=0.05)[0]
+    assert total > 20  # steps, over episodes that end at a repeat too
 
 
 def test_episodes_from_positions_in_play_step_alike() -> None:

@@ -1,93 +1,109 @@
-"""The C search core (:mod:`cardtable.solver._ccore`) against the numba core
-(:mod:`cardtable.solver._core`) it was ported from: the same moves for the
-same states, and searches that visit exactly the same states in the same
-order (same status, state count, moves tried and winning line), in every
-variant, for the standard order, shuffled orders and narrow searches."""
+"""Klondike's compiled core (:mod:`cardtable.solver._ccore`) on its own: its
+layout is the Python side's, a search resumed in slices is the same search
+as one run in one go (depth-first and best-first), and bad input is refused
+in words. What it computes is held to the rules engine in
+``tests/solver/test_core_differential.py``, ``tests/sim/test_fast_priority.py``
+and ``tests/envs/test_fast_matches_engine.py``."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from cardtable.klondike import KlondikeGame, Position, Variant
-from cardtable.solver import _ccore, _core
-from cardtable.solver._state import STATE_SIZE, encode, params, state_bytes, variant_params
+from cardtable.envs import _fast
+from cardtable.klondike import Position, Variant
+from cardtable.solver import _ccore
+from cardtable.solver._state import PILE_CAP, STATE_SIZE, encode, params, state_bytes
 
 VARIANTS = [
     Variant.preset("thoughtful1"),
     Variant.preset("thoughtful3"),
-    Variant.preset("draw3"),
     Variant.preset("thoughtful3").replace(passes=3),
     Variant.preset("thoughtful1").replace(empty="any", foundation_return=False),
-    Variant.preset("thoughtful3").replace(passes=1, foundation_return=False),
 ]
 
 
 def test_the_layouts_agree() -> None:
-    assert _ccore.STATE_SIZE == STATE_SIZE == _core.STATE_SIZE
-    assert (_ccore.MAX_DEPTH, _ccore.TALON_MARK) == (_core.MAX_DEPTH, _core.TALON_MARK)
-    assert (_ccore.RUNNING, _ccore.WON, _ccore.EXHAUSTED, _ccore.TABLE_FULL) == (
-        _core.RUNNING, _core.WON, _core.EXHAUSTED, _core.TABLE_FULL)
+    assert (_ccore.STATE_SIZE, _ccore.PILE_CAP) == (STATE_SIZE, PILE_CAP)
     position = Position.from_seed(5)
     assert state_bytes(position) == encode(position).tobytes()
+    assert _ccore.ENV_LAYOUT == _fast.LAYOUT
 
 
+def _search(kind: str, position: Position, variant: Variant, salt: int, width: int, bits: int
+            ) -> _ccore.Search | _ccore.BestSearch:
+    if kind == "depth":
+        return _ccore.Search(state_bytes(position), params(variant, salt, width), bits, 10)
+    return _ccore.BestSearch(state_bytes(position), params(variant), bits, 10, salt + 1, width)
+
+
+@pytest.mark.parametrize("kind", ["depth", "best"])
 @pytest.mark.parametrize("variant", VARIANTS, ids=str)
-@pytest.mark.parametrize(("salt", "width"), [(0, 0), (3, 0), (1, 2)])
-def test_searches_visit_the_same_states(variant: Variant, salt: int, width: int) -> None:
-    for seed in range(12):
-        position = Position.from_seed(seed)
-        v = variant_params(variant, salt, width)
-        arrays = _core.new_context(18, v)
-        arrays["states"][0] = encode(position)
-        _core.start(*[arrays[name] for name in _core.START_ARGS])
-        status = int(_core.run(*[arrays[name] for name in _core.RUN_ARGS], 20_000))
-        ctl = arrays["ctl"]
-        search = _ccore.Search(state_bytes(position), params(variant, salt, width), 18, 10)  # grows on the way
-        assert search.run(20_000) == status
-        assert (search.states, search.tried, search.cut) == (
-            int(ctl[_core.C_STATES]), int(ctl[_core.C_TRIED]), int(ctl[_core.C_CUT])), (variant, seed)
-        if status == _core.WON:
-            assert search.path() == _core.winning_path(arrays["mv"], arrays["mi"], ctl)
-
-
-@pytest.mark.parametrize("variant", VARIANTS, ids=str)
-def test_the_same_moves_along_random_games(variant: Variant) -> None:
-    rng = np.random.default_rng(7)
-    v = variant_params(variant)
-    mv, pr, acc = np.zeros(1024, dtype=np.int32), np.zeros(1024, dtype=np.int32), np.zeros(64, dtype=np.int64)
-    checked = 0
+@pytest.mark.parametrize(("salt", "width"), [(0, 0), (1, 3)])
+def test_a_search_in_slices_is_the_search_in_one_go(kind: str, variant: Variant, salt: int, width: int) -> None:
+    target = 15_000
     for seed in range(6):
-        game = KlondikeGame(Position.from_seed(seed), variant)
-        for _ in range(150):
-            state = encode(game.position())
-            for plain in (True, False):
-                n = _core.generate(state, v, mv, pr, plain, acc)
-                assert _ccore.generate(state.tobytes(), params(variant), plain) == list(
-                    zip(mv[:n].tolist(), pr[:n].tolist(), strict=True))
-                checked += 1
-            moves = game.legal_moves()
-            if not moves or game.is_won():
-                break
-            game.play(moves[int(rng.integers(len(moves)))])
-    assert checked > 500
+        position = Position.from_seed(seed)
+        whole = _search(kind, position, variant, salt, width, 18)
+        whole.run(target - whole.states)
+        sliced = _search(kind, position, variant, salt, width, 18)
+        while sliced.status == _ccore.RUNNING and sliced.states < target:
+            sliced.run(min(997, target - sliced.states))
+        assert (sliced.status, sliced.states, sliced.cut) == (whole.status, whole.states, whole.cut)
+        if whole.status == _ccore.WON:
+            assert sliced.path() == whole.path()
 
 
 def test_bad_input_is_refused() -> None:
     variant = Variant.preset("thoughtful1")
+    state = state_bytes(Position.from_seed(1))
     with pytest.raises(ValueError, match="440 bytes"):
         _ccore.Search(b"\0" * 10, params(variant), 16)
     with pytest.raises(ValueError, match="6 integers"):
-        _ccore.Search(state_bytes(Position.from_seed(1)), (1, 0), 16)
+        _ccore.Search(state, (1, 0), 16)
     with pytest.raises(ValueError, match="max_bits"):
-        _ccore.Search(state_bytes(Position.from_seed(1)), params(variant), 60)
-    search = _ccore.Search(state_bytes(Position.from_seed(1)), params(variant), 16)
-    with pytest.raises(RuntimeError, match="no win"):
-        search.path()
+        _ccore.Search(state, params(variant), 60)
+    with pytest.raises(ValueError, match="max_bits"):
+        _ccore.BestSearch(state, params(variant), 60, 10, 1, 0)
+    with pytest.raises(ValueError, match="weight"):
+        _ccore.BestSearch(state, params(variant), 16, 10, -1, 0)
+    for search in (_ccore.Search(state, params(variant), 16), _ccore.BestSearch(state, params(variant), 16, 10, 1, 0)):
+        with pytest.raises(RuntimeError, match="no win"):
+            search.path()
+    with pytest.raises(ValueError, match="52 entries"):
+        _ccore.deals_from_seeds(np.arange(3, dtype=np.uint64), np.zeros(52, dtype=np.int8))
+    with pytest.raises(ValueError, match="8-byte"):
+        _ccore.deals_from_seeds(np.arange(3, dtype=np.int32), np.zeros(3 * 52, dtype=np.int8))
+    with pytest.raises(ValueError, match="a row for every game"):
+        _ccore.priority(np.arange(3, dtype=np.uint64), True, np.zeros(2, dtype=np.int8),
+                        np.zeros(3, dtype=np.int16), None)
+    with pytest.raises(ValueError, match="a row for every game"):
+        _ccore.priority(np.zeros((1, 52), dtype=np.int8), False, np.zeros(1, dtype=np.int8),
+                        np.zeros(1, dtype=np.int16), np.zeros(10, dtype=np.int32))
+    with pytest.raises(ValueError, match="hist"):
+        b8, obs, b32, b64, _ = _fast.new_arrays()
+        _ccore.EnvCore(b8, obs, b32, b64, np.zeros(4, dtype=np.int32))
+    with pytest.raises(ValueError, match="b8 has"):
+        _ccore.EnvCore(np.zeros(5, dtype=np.int8), *_fast.new_arrays()[1:])
+    with pytest.raises(RuntimeError, match="not set up"):
+        _ccore.EnvCore.__new__(_ccore.EnvCore).step(0)
 
 
-def test_a_full_table_stops_the_search() -> None:
+def test_the_environment_core_refuses_a_full_history() -> None:
+    arrays = _fast.new_arrays()
+    core = _ccore.EnvCore(*arrays)
+    core.deal(3)
+    arrays[3][0, _fast.C_MOVES] = len(arrays[4])
+    with pytest.raises(RuntimeError, match="history is full"):
+        core.step(_fast.DRAW)
+    with pytest.raises(ValueError, match="shorter"):
+        core.set_history(np.zeros(8, dtype=np.int16))
+
+
+@pytest.mark.parametrize("kind", ["depth", "best"])
+def test_a_full_table_stops_the_search(kind: str) -> None:
     # A table of 2**6 entries holds 48 keys: the search stops there.
-    search = _ccore.Search(state_bytes(Position.from_seed(1000000)), params(Variant.preset("thoughtful3")), 6, 4)
+    state, v = state_bytes(Position.from_seed(1000000)), params(Variant.preset("thoughtful3"))
+    search = _ccore.Search(state, v, 6, 4) if kind == "depth" else _ccore.BestSearch(state, v, 6, 4, 1, 0)
     assert search.run(1_000_000) == _ccore.TABLE_FULL
-    assert search.filled == 48 and search.table_size == 64
+    assert search.states == 48 and search.table_size == 64

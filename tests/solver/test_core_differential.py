@@ -1,4 +1,6 @@
-"""The compiled core against the rules engine, on random positions in every variant.
+"""Klondike's compiled core (:mod:`cardtable.solver._ccore`, on the rules
+library ``klondike.h``) against the rules engine, on random positions in all
+24 rule combinations.
 
 For each position reached by random play in the engine:
 
@@ -10,23 +12,21 @@ For each position reached by random play in the engine:
   position the core computes;
 - along every winning line a search finds, the array state that
   :func:`cardtable.solver.search._solution` keeps in step (each move code and
-  the safe moves :func:`cardtable.solver._core.autoplay` finds after it) is the
-  engine's position;
-- each kernel's declared argument names are its parameters, in order.
+  the safe moves the core's ``autoplay`` finds after it) is the engine's
+  position, for the depth-first and the best-first search;
+- the deal of a seed is the engine's deal.
 """
 
 from __future__ import annotations
 
-import inspect
 import random
 
-import numpy as np
 import pytest
 
 from cardtable.klondike import KlondikeGame, Move, Position, Variant
 from cardtable.klondike.moves import FOUNDATION, STOCK, WASTE
-from cardtable.solver import _best, _core
-from cardtable.solver._state import LOC_FOUNDATION, SRC_TALON, decode, encode, plain_move, unpack, variant_params
+from cardtable.solver import _ccore
+from cardtable.solver._state import LOC_FOUNDATION, SRC_TALON, decode, params, plain_move, state_bytes, unpack
 from cardtable.solver.search import _BestSearch, _play_code, _play_safe_moves, _Search
 
 GAMES = 40  # random games per variant; every other position met is checked
@@ -58,11 +58,8 @@ def _random_positions(variant: Variant, games: int, seed: int) -> list[KlondikeG
     return found
 
 
-def _core_moves(state: np.ndarray, v: np.ndarray, plain: bool) -> list[int]:
-    mv = np.zeros(_core.MAX_MOVES, dtype=np.int32)
-    pr = np.zeros(_core.MAX_MOVES, dtype=np.int32)
-    n = _core.generate(state, v, mv, pr, plain, np.zeros(64, dtype=np.int64))
-    return [int(c) for c in mv[:n]]
+def _core_moves(state: bytes, v: tuple[int, ...], plain: bool) -> list[int]:
+    return [code for code, _ in _ccore.generate(state, v, plain)]
 
 
 def _target_kind(game: KlondikeGame, target: int) -> object:
@@ -175,17 +172,16 @@ def _name(v: Variant) -> str:
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=_name)
 def test_core_matches_engine(variant: Variant) -> None:
-    v = variant_params(variant)
+    v = params(variant)
     checked = 0
     for game in _random_positions(variant, GAMES, _name(variant).__len__() * 7 + variant.draw):
-        state = encode(game.position())
+        state = state_bytes(game.position())
         assert decode(state) == game.position()
         plain = _core_moves(state, v, True)
         engine_moves = game.legal_moves()
         assert sorted(map(str, (plain_move(c) for c in plain))) == sorted(map(str, engine_moves)), str(game.position())
         for code in plain:
-            child = state.copy()
-            _core.apply_move(child, code, v)
+            child = _ccore.apply_move(state, code, v)
             after = game.clone()
             after.play(plain_move(code))
             expected = after.position()
@@ -194,8 +190,7 @@ def test_core_matches_engine(variant: Variant) -> None:
         macros = _core_moves(state, v, False)
         assert _core_macro_set(game, macros) == _engine_macros(game), str(game.position())
         for code in macros:
-            child = state.copy()
-            _core.apply_move(child, code, v)
+            child = _ccore.apply_move(state, code, v)
             after = game.clone()
             _play_code(after, code)
             assert decode(child) == after.position()
@@ -206,17 +201,15 @@ def test_core_matches_engine(variant: Variant) -> None:
 def test_autoplay_is_the_engine_foundation_move() -> None:
     variant = Variant.preset("thoughtful1")
     game = KlondikeGame(Position.parse("|Ac/|2c/KcQcJcTc9c8c7c6c5c4c|3c/|/|/|/| - - -KKK 1"), variant)
-    state = encode(game.position())
-    log = np.zeros(52, dtype=np.int8)
-    end = _core.autoplay(state, variant_params(variant), log, 0)
-    assert [int(x) for x in log[:end]] == [0, 1] + [2] * 11
-    for pile in log[:end]:
-        game.play(Move(int(pile), FOUNDATION))
+    state, log = _ccore.autoplay(state_bytes(game.position()), params(variant))
+    assert log == [0, 1] + [2] * 11
+    for pile in log:
+        game.play(Move(pile, FOUNDATION))
     assert decode(state) == game.position()
     assert game.is_won()
 
 
-def _same_position(state: np.ndarray, game: KlondikeGame) -> bool:
+def _same_position(state: bytes, game: KlondikeGame) -> bool:
     """The array state is the game's position (the pass number aside with
     unlimited passes, where the engine may recycle to reach a talon card)."""
     got, want = decode(state), game.position()
@@ -228,7 +221,7 @@ def _same_position(state: np.ndarray, game: KlondikeGame) -> bool:
 def test_winning_lines_keep_the_array_state_in_step() -> None:
     checked = {"depth": 0, "best": 0}
     for variant in VARIANTS:
-        v = variant_params(variant)
+        v = params(variant)
         for seed in range(4):
             position = Position.from_seed(seed)
             for kind, search in (("depth", _Search(position, variant, 20_000, 1, 0)),
@@ -236,37 +229,26 @@ def test_winning_lines_keep_the_array_state_in_step() -> None:
                 search.advance(20_000, None)
                 if not search.won:
                     continue
-                game, state, log = KlondikeGame(position, variant), encode(position), np.zeros(52, dtype=np.int16)
-                marks = log[:_core.autoplay(state, v, log, 0)].tolist()
+                game = KlondikeGame(position, variant)
+                state, marks = _ccore.autoplay(state_bytes(position), v)
                 _play_safe_moves(game, marks)
                 assert _same_position(state, game)
                 path = search.winning_path()
                 for code in path:
                     _play_code(game, code)
-                    _core.apply_move(state, code, v)
-                    step = log[:_core.autoplay(state, v, log, 0)].tolist()
+                    state, step = _ccore.autoplay(_ccore.apply_move(state, code, v), v)
                     _play_safe_moves(game, step)
                     marks += step
                     assert _same_position(state, game), (variant, seed, kind)
-                assert _core.trivially_won(state, v)
+                assert _ccore.trivially_won(state, v)
                 # The one-call replay the solver uses logs the same safe moves.
-                along, ends = np.zeros(52 * (len(path) + 2), dtype=np.int16), np.zeros(len(path) + 1, dtype=np.int64)
-                end = _core.safe_moves_along(encode(position), np.array(path, dtype=np.int32), v, along, ends)
-                assert along[:end].tolist() == marks and ends[-1] == end
+                along, ends = _ccore.safe_moves_along(state_bytes(position), path, v)
+                assert along == marks and ends[-1] == len(marks) and len(ends) == len(path) + 1
                 checked[kind] += 1
     assert min(checked.values()) >= 10, checked
 
 
-@pytest.mark.parametrize(("kernel", "names", "after"), [
-    (_core.start, _core.START_ARGS, ()),
-    (_core.run, _core.RUN_ARGS, ("budget",)),
-    (_best.best_start, _best.START_ARGS, ("weight", "width")),
-    (_best.best_run, _best.RUN_ARGS, ("budget",)),
-], ids=["start", "run", "best_start", "best_run"])
-def test_kernel_argument_names_are_its_parameters(kernel: object, names: tuple[str, ...],
-                                                  after: tuple[str, ...]) -> None:
-    assert tuple(inspect.signature(kernel.py_func).parameters) == names + after  # type: ignore[attr-defined]
-    v = variant_params(Variant.preset("thoughtful3"))
-    arrays = _core.new_context(10, v) if kernel in (_core.start, _core.run) else _best.new_best_context(10, 64, v)
-    assert set(names) <= set(arrays) and arrays["v"] is v
-    assert set(_best.NODE_ARRAYS) <= set(_best.START_ARGS) & set(_best.RUN_ARGS)
+@pytest.mark.parametrize("seed", [0, 1, 2, 7, 2**31 + 3, 2**32, 2**63 - 1, 2**63, 2**64 - 1, 4200012])
+def test_the_deal_of_a_seed_is_the_engines(seed: int) -> None:
+    assert _ccore.deal(seed) == state_bytes(Position.from_seed(seed))
+    assert decode(_ccore.deal(seed)) == Position.from_seed(seed)

@@ -1,0 +1,558 @@
+/*
+ * Klondike's rules, compiled: the one C library every compiled path of
+ * cardtable plays by (the solver's depth-first and best-first searches, the
+ * simulator's priority kernel and the environment's step, all in
+ * cardtable/solver/_ccore.c). The rules engine in Python
+ * (cardtable/klondike) is the reference; the differential tests
+ * (tests/solver/test_core_differential.py, tests/sim/test_fast_priority.py,
+ * tests/envs/test_fast_matches_engine.py) hold every path here to it in
+ * every rule combination, and .ci/sanitize runs them on a build with
+ * AddressSanitizer and UndefinedBehaviorSanitizer.
+ *
+ * What it holds:
+ *  - the card tables (rank, suit, colour of a deck index, suit * 13 + rank - 1);
+ *  - the array state (one int8 array of STATE_SIZE entries; its layout is
+ *    described in cardtable/solver/_state.py, which encodes and decodes it);
+ *  - the seeded shuffle (cardtable.cards.shuffled_deck: splitmix64 with
+ *    rejection sampling) and the deal of a seed;
+ *  - the one move encoding (pack: source, target, count, card, recycle, and
+ *    HOME_FLAG), move generation (plain: the engine's moves exactly; else
+ *    the search's moves, with draws compressed) and move application;
+ *  - the safe foundation moves the searches play without branching.
+ *
+ * The soundness of every pruning generate() does when not plain, and of the
+ * state keys the searches use, is argued in the notes below.
+ *
+ * No I/O, no allocation, no Python: everything works on caller's memory.
+ */
+#ifndef CARDTABLE_KLONDIKE_H
+#define CARDTABLE_KLONDIKE_H
+
+#include <stdint.h>
+
+#include <string.h>
+
+enum {
+    PILE_CAP = 52,
+    NPILES = 7,
+    LEN = PILE_CAP * NPILES,
+    DOWN = LEN + NPILES,
+    TALON = DOWN + NPILES,
+    TLEN = TALON + 52,
+    WP = TLEN + 1,
+    FOUND = WP + 1,
+    PASS = FOUND + 4,
+    STATE_SIZE = PASS + 4,
+};
+enum { SRC_TALON = 7, LOC_FOUNDATION = 9 };
+enum { HOME_FLAG = 1 << 21 };
+enum { MAX_MOVES = 1024, TALON_MARK = 64, MAX_DEPTH = 4000, PASS_CAP = 100 };
+enum { RUNNING = 0, WON = 1, EXHAUSTED = 2, TABLE_FULL = 3 };
+enum { V_DRAW, V_PASSES, V_ANY_EMPTY, V_RETURN, V_SALT, V_WIDTH, V_SIZE };
+
+typedef int8_t state_t;
+
+#define KL_RANKS_ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13
+#define KL_SUIT_(x) x, x, x, x, x, x, x, x, x, x, x, x, x
+static const int RANK[52] = {KL_RANKS_, KL_RANKS_, KL_RANKS_, KL_RANKS_};
+static const int SUIT[52] = {KL_SUIT_(0), KL_SUIT_(1), KL_SUIT_(2), KL_SUIT_(3)};
+/* Suits are clubs, diamonds, hearts, spades: 1 and 2 are red. */
+static const int RED[52] = {KL_SUIT_(0), KL_SUIT_(1), KL_SUIT_(1), KL_SUIT_(0)};
+#undef KL_RANKS_
+#undef KL_SUIT_
+
+/* splitmix64's output function. */
+static inline uint64_t mix(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xBF58476D1CE4E5B9ULL;
+    x ^= x >> 27;
+    x *= 0x94D049BB133111EBULL;
+    x ^= x >> 31;
+    return x;
+}
+
+/* REJECT[n] = 2**64 - 2**64 % n (mod 2**64): draws at or above it are
+ * rejected; 0 (n a power of two) rejects none. */
+static const uint64_t REJECT[53] = {
+    0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL,
+    0xFFFFFFFFFFFFFFFFULL, 0x0000000000000000ULL, 0xFFFFFFFFFFFFFFFFULL,
+    0xFFFFFFFFFFFFFFFCULL, 0xFFFFFFFFFFFFFFFEULL, 0x0000000000000000ULL,
+    0xFFFFFFFFFFFFFFF9ULL, 0xFFFFFFFFFFFFFFFAULL, 0xFFFFFFFFFFFFFFFBULL,
+    0xFFFFFFFFFFFFFFFCULL, 0xFFFFFFFFFFFFFFFDULL, 0xFFFFFFFFFFFFFFFEULL,
+    0xFFFFFFFFFFFFFFFFULL, 0x0000000000000000ULL, 0xFFFFFFFFFFFFFFFFULL,
+    0xFFFFFFFFFFFFFFF0ULL, 0xFFFFFFFFFFFFFFEFULL, 0xFFFFFFFFFFFFFFF0ULL,
+    0xFFFFFFFFFFFFFFF0ULL, 0xFFFFFFFFFFFFFFF0ULL, 0xFFFFFFFFFFFFFFFAULL,
+    0xFFFFFFFFFFFFFFF0ULL, 0xFFFFFFFFFFFFFFF0ULL, 0xFFFFFFFFFFFFFFF0ULL,
+    0xFFFFFFFFFFFFFFE7ULL, 0xFFFFFFFFFFFFFFF0ULL, 0xFFFFFFFFFFFFFFE8ULL,
+    0xFFFFFFFFFFFFFFF0ULL, 0xFFFFFFFFFFFFFFF0ULL, 0x0000000000000000ULL,
+    0xFFFFFFFFFFFFFFF0ULL, 0xFFFFFFFFFFFFFFEEULL, 0xFFFFFFFFFFFFFFF0ULL,
+    0xFFFFFFFFFFFFFFF0ULL, 0xFFFFFFFFFFFFFFF4ULL, 0xFFFFFFFFFFFFFFDCULL,
+    0xFFFFFFFFFFFFFFF0ULL, 0xFFFFFFFFFFFFFFF0ULL, 0xFFFFFFFFFFFFFFF0ULL,
+    0xFFFFFFFFFFFFFFF0ULL, 0xFFFFFFFFFFFFFFD7ULL, 0xFFFFFFFFFFFFFFF0ULL,
+    0xFFFFFFFFFFFFFFF0ULL, 0xFFFFFFFFFFFFFFFAULL, 0xFFFFFFFFFFFFFFE7ULL,
+    0xFFFFFFFFFFFFFFF0ULL, 0xFFFFFFFFFFFFFFFEULL, 0xFFFFFFFFFFFFFFF0ULL,
+    0xFFFFFFFFFFFFFFFFULL, 0xFFFFFFFFFFFFFFF0ULL,
+};
+
+/* The deck shuffled by seed (cardtable.cards.shuffled_deck): a Fisher-Yates
+ * shuffle of 0..51 driven by splitmix64, each draw below i + 1 by rejection. */
+static inline void shuffle_deck(uint64_t seed, int8_t *deck)
+{
+    for (int i = 0; i < 52; i++)
+        deck[i] = (int8_t)i;
+    uint64_t state = seed;
+    for (int i = 51; i > 0; i--) {
+        uint64_t n = (uint64_t)(i + 1);
+        uint64_t reject = REJECT[i + 1];
+        uint64_t z;
+        do {
+            state += 0x9E3779B97F4A7C15ULL;
+            z = mix(state);
+        } while (reject != 0 && z >= reject);
+        int j = (int)(z % n);
+        int8_t tmp = deck[i];
+        deck[i] = deck[j];
+        deck[j] = tmp;
+    }
+}
+
+/*
+ * Soundness notes (each pruning keeps every win reachable):
+ *
+ * - *Safe foundation moves* are played without branching. Without foundation
+ *   return a tableau card of rank r is safe when r <= 2 or both
+ *   foundations of the other colour reach r - 1: the only cards that could
+ *   ever be built on it are already on foundations for good. With foundation
+ *   return those cards could come back, so the other foundation of the card's
+ *   own colour must also reach r - 2: then every card that could ever stand
+ *   on it is a foundation card, and foundation cards are only ever brought back
+ *   to hold other cards, none of which could need this one. The waste top is
+ *   never auto-played (except with a free talon, below): in draw 3 taking a
+ *   card out of the talon shifts which cards later passes can reach.
+ * - *Draws are compressed*: a talon move draws (recycling at most once) until a
+ *   given card is the waste top and plays it. Draws commute with every other
+ *   move, so any winning line can be reordered to draw just before each waste
+ *   play; a second recycle reaches no waste top the first did not.
+ * - *Free talon*: in draw 1 with unlimited passes every talon card can be made
+ *   the waste top at any time, so the waste pointer is left out of the state,
+ *   safe talon cards are auto-played too, and a talon card goes to the tableau
+ *   only when a card that could be built on it (one rank lower, other colour)
+ *   is face up, in the talon or on a foundation: otherwise the move can wait.
+ *   (Take a winning line that plays talon card c onto g and first
+ *   builds on c later, with card h. Until then g stays covered, so
+ *   the line never uses it; play c just before h instead, when h
+ *   is at hand. If nothing is ever built on c, play it from the talon to
+ *   wherever the line next moves it.)
+ * - With unlimited passes, waste pointers at 0, at a multiple of the draw and
+ *   at the end of the talon reach one another by drawing and recycling: one
+ *   state.
+ * - *Empty piles are interchangeable* (the state hash ignores pile order), so
+ *   only the first empty pile is tried as a target. With kings only, a pile is
+ *   emptied only when some king could fill it (face up on face-down cards, in
+ *   the talon, or on a foundation): otherwise the move can wait. (A king can
+ *   only be the lowest face-up card of a pile, so these are the kings whose
+ *   move to an empty pile changes anything. Until one moves there, the line
+ *   can keep the run where it was: what it builds on the run's top, or moves
+ *   from inside the run, it can do there just as well.)
+ * - *Probes* (see cardtable/solver/search.py) search the same position in
+ *   other orders; one that tries only some moves of each state (V_WIDTH)
+ *   can find a win but never proves a loss.
+ * - *The state key forgets twins.* The key is built from the foundation
+ *   heights, each pile's face-down cards and its lowest face-up card, the
+ *   talon, the waste position and the pass: not from the rest of the face-up
+ *   tableau. That rest follows from the key up to *twins* (two cards of the
+ *   same rank and colour): the face-up tableau cards are the cards that are
+ *   nowhere else, and each one that is not the lowest of its pile lies on a
+ *   card of the rank above and the other colour, one of at most two twins.
+ *   So two layouts with one key differ only in which twin holds which run.
+ *   Such layouts are one state of the search, because every search step of
+ *   one has a counterpart in the other that reaches the same key (the key is
+ *   a bisimulation of the steps, so a depth-first search with a set of
+ *   visited keys still finds a win whenever there is one):
+ *
+ *   * a run moved onto a pile top has its counterpart: both layouts have as
+ *     many tops of each rank and colour (each face-up card not lowest in its
+ *     pile covers one card of the rank above), and moving a lowest card turns
+ *     up or empties the same pile in both. The talon, the foundations and
+ *     the empty piles are the same;
+ *   * a card x going home from a pile top: in the other layout x may
+ *     hold the run that lies on its twin y here. Then y is a top
+ *     there (at most one card of the rank below and the other colour is not
+ *     lowest in its pile, and here x holds it not), so the run can move
+ *     onto y and x go home: one search step, a move code carrying
+ *     HOME_FLAG. Moving part of a run onto a pile is tried only in this
+ *     form: the target's top is the twin of the card uncovered, so the move
+ *     alone would not change the key;
+ *   * safe moves do not tell the layouts apart: a safe card ready for its
+ *     foundation never has a card on it when autoplay stops (the cards that
+ *     could lie on it, one rank lower and the other colour, are on their
+ *     foundations, or are aces, which autoplay sends home first), so it is a
+ *     top in every layout of its key.
+ *
+ *   Every pruning below and above reads only what the key holds (the ranks
+ *   and colours of the face-up cards, kings lowest in their piles, the
+ *   talon, the foundations), so it treats both layouts alike.
+ * - A foundation card is not brought back when autoplay would send it home at
+ *   once.
+ * - The transposition table keys are two independent 64-bit hashes of the
+ *   state key above (the foundation heights hashed in, as the face-up cards
+ *   no longer are); a false match needs a 128-bit collision.
+ */
+
+static inline int32_t pack(int src, int dst, int count, int card, int recycle)
+{
+    return src | (dst << 4) | (count << 8) | (card << 14) | (recycle << 20);
+}
+
+/* ---- moves ------------------------------------------------------------ */
+
+static inline void take(state_t *s, int i, int k)
+{
+    int n = s[LEN + i] - k;
+    s[LEN + i] = (state_t)n;
+    if (n > 0 && s[DOWN + i] == n)
+        s[DOWN + i] = (state_t)(n - 1);
+}
+
+static inline void put(state_t *s, int card, int dst)
+{
+    if (dst == LOC_FOUNDATION) {
+        s[FOUND + SUIT[card]] += 1;
+    } else {
+        int n = s[LEN + dst];
+        s[PILE_CAP * dst + n] = (state_t)card;
+        s[LEN + dst] = (state_t)(n + 1);
+    }
+}
+
+static void apply_move(state_t *s, int32_t code, const int64_t *v)
+{
+    int src = code & 15;
+    int dst = (code >> 4) & 15;
+    int count = (code >> 8) & 63;
+    int card = (code >> 14) & 63;
+    int recycle = (code >> 20) & 1;
+    if (src == 8) { /* plain draw */
+        int wp = s[WP] + (int)v[V_DRAW];
+        s[WP] = (state_t)(wp < s[TLEN] ? wp : s[TLEN]);
+        return;
+    }
+    if (dst == 8) { /* plain recycle */
+        s[WP] = 0;
+        s[PASS] = (state_t)(s[PASS] + 1 < PASS_CAP ? s[PASS] + 1 : PASS_CAP);
+        return;
+    }
+    if (src == SRC_TALON) {
+        int tlen = s[TLEN];
+        int q = 0;
+        while (s[TALON + q] != card)
+            q++;
+        for (int k = q; k < tlen - 1; k++)
+            s[TALON + k] = s[TALON + k + 1];
+        s[TLEN] = (state_t)(tlen - 1);
+        s[WP] = (state_t)q;
+        if (recycle)
+            s[PASS] = (state_t)(s[PASS] + 1 < PASS_CAP ? s[PASS] + 1 : PASS_CAP);
+        put(s, card, dst);
+        return;
+    }
+    if (src == LOC_FOUNDATION) {
+        s[FOUND + SUIT[card]] -= 1;
+        put(s, card, dst);
+        return;
+    }
+    int n = s[LEN + src];
+    if (dst == LOC_FOUNDATION) {
+        s[FOUND + SUIT[s[PILE_CAP * src + n - 1]]] += 1;
+    } else {
+        int m = s[LEN + dst];
+        int base = PILE_CAP * src + n - count;
+        for (int k = 0; k < count; k++)
+            s[PILE_CAP * dst + m + k] = s[base + k];
+        s[LEN + dst] = (state_t)(m + count);
+    }
+    take(s, src, count);
+    if (code & HOME_FLAG) { /* then the card uncovered goes home */
+        s[FOUND + SUIT[s[PILE_CAP * src + s[LEN + src] - 1]]] += 1;
+        take(s, src, 1);
+    }
+}
+
+static inline int is_safe(const state_t *s, int card, int fret)
+{
+    int r = RANK[card];
+    if (r <= 2)
+        return 1;
+    int o1, o2;
+    if (RED[card]) {
+        o1 = 0;
+        o2 = 3;
+    } else {
+        o1 = 1;
+        o2 = 2;
+    }
+    if (s[FOUND + o1] < r - 1 || s[FOUND + o2] < r - 1)
+        return 0;
+    if (fret)
+        return s[FOUND + 3 - SUIT[card]] >= r - 2;
+    return 1;
+}
+
+static inline int free_talon(const int64_t *v) { return v[V_DRAW] == 1 && v[V_PASSES] == 0; }
+
+/* Send safe cards home; log each (a pile, or TALON_MARK + card) when log is
+ * not NULL. Returns the new end of the log. */
+static int autoplay(state_t *s, const int64_t *v, int16_t *log, int end)
+{
+    int fret = (int)v[V_RETURN];
+    int changed = 1;
+    int free = free_talon(v);
+    while (changed) {
+        changed = 0;
+        if (free) {
+            int q = 0;
+            while (q < s[TLEN]) {
+                int card = s[TALON + q];
+                if (s[FOUND + SUIT[card]] + 1 == RANK[card] && is_safe(s, card, fret)) {
+                    apply_move(s, pack(SRC_TALON, LOC_FOUNDATION, 1, card, 0), v);
+                    if (log)
+                        log[end] = (int16_t)(TALON_MARK + card);
+                    end++;
+                    changed = 1;
+                } else {
+                    q++;
+                }
+            }
+        }
+        for (int i = 0; i < NPILES; i++) {
+            int n = s[LEN + i];
+            if (n == 0)
+                continue;
+            int card = s[PILE_CAP * i + n - 1];
+            if (s[FOUND + SUIT[card]] + 1 == RANK[card] && is_safe(s, card, fret)) {
+                s[FOUND + SUIT[card]] += 1;
+                take(s, i, 1);
+                if (log)
+                    log[end] = (int16_t)i;
+                end++;
+                changed = 1;
+            }
+        }
+    }
+    return end;
+}
+
+static int trivially_won(const state_t *s, const int64_t *v)
+{
+    for (int i = 0; i < NPILES; i++)
+        if (s[DOWN + i] > 0)
+            return 0;
+    return s[TLEN] == 0 || (v[V_DRAW] == 1 && v[V_PASSES] == 0);
+}
+
+static inline int key_of(int card) { return RANK[card] * 2 + RED[card]; }
+
+static inline int add(int32_t *mv, int32_t *pr, int n, int32_t code, int priority)
+{
+    mv[n] = code;
+    pr[n] = priority;
+    return n + 1;
+}
+
+static int talon_targets(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr, int n, int q, int recycle,
+                         int cost, int plain, const int64_t *acc, int empty_mask, int hosting)
+{
+    int card = s[TALON + q];
+    if (s[FOUND + SUIT[card]] + 1 == RANK[card])
+        n = add(mv, pr, n, pack(SRC_TALON, LOC_FOUNDATION, 1, card, recycle), 900 - cost);
+    if (hosting && acc[32 + (RANK[card] - 1) * 2 + 1 - RED[card]] == 0)
+        return n;
+    int64_t mask = acc[key_of(card)];
+    for (int j = 0; mask; j++, mask >>= 1)
+        if (mask & 1)
+            n = add(mv, pr, n, pack(SRC_TALON, j, 1, card, recycle), 500 - cost);
+    if (empty_mask && (v[V_ANY_EMPTY] != 0 || RANK[card] == 13)) {
+        int m = empty_mask;
+        for (int j = 0; m; j++, m >>= 1)
+            if (m & 1) {
+                n = add(mv, pr, n, pack(SRC_TALON, j, 1, card, recycle), 450 - cost);
+                if (!plain)
+                    break;
+            }
+    }
+    return n;
+}
+
+/* Write the moves of s to mv (with priorities in pr, higher first); returns
+ * how many. plain gives the engine's moves exactly (draw and recycle are
+ * codes with source 8 and target 8, every empty pile a target); otherwise
+ * talon moves are macros and only the first empty pile is a target, pruned
+ * as the notes above say. acc is scratch (64 integers): for each rank and
+ * colour, the piles whose top accepts it. */
+static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr, int plain, int64_t *acc)
+{
+    int n = 0;
+    int64_t any_empty = v[V_ANY_EMPTY];
+    for (int k = 0; k < 32; k++)
+        acc[k] = 0;
+    int empty_mask = 0;
+    for (int i = 0; i < NPILES; i++) {
+        int m = s[LEN + i];
+        if (m > 0) {
+            int card = s[PILE_CAP * i + m - 1];
+            if (RANK[card] > 1)
+                acc[(RANK[card] - 1) * 2 + 1 - RED[card]] |= 1 << i;
+            if (s[FOUND + SUIT[card]] + 1 == RANK[card])
+                n = add(mv, pr, n, pack(i, LOC_FOUNDATION, 1, card, 0), 1000);
+        } else {
+            empty_mask |= 1 << i;
+        }
+    }
+    int tlen = s[TLEN];
+    int wp = s[WP];
+    int draw = (int)v[V_DRAW];
+    int64_t limit = v[V_PASSES];
+    int king_waiting = plain || any_empty != 0;
+    if (!king_waiting) {
+        for (int q = 0; q < tlen; q++)
+            if (RANK[s[TALON + q]] == 13)
+                king_waiting = 1;
+        for (int i = 0; i < NPILES; i++) {
+            int down = s[DOWN + i];
+            if (down > 0 && RANK[s[PILE_CAP * i + down]] == 13)
+                king_waiting = 1;
+        }
+        if (v[V_RETURN])
+            for (int suit = 0; suit < 4; suit++)
+                if (s[FOUND + suit] == 13)
+                    king_waiting = 1;
+    }
+    int hosting = !plain && free_talon(v);
+    if (hosting) {
+        for (int k = 32; k < 64; k++)
+            acc[k] = 0;
+        for (int i = 0; i < NPILES; i++)
+            for (int k = s[DOWN + i]; k < s[LEN + i]; k++)
+                acc[32 + key_of(s[PILE_CAP * i + k])] = 1;
+        for (int q = 0; q < tlen; q++)
+            acc[32 + key_of(s[TALON + q])] = 1;
+        if (v[V_RETURN])
+            for (int suit = 0; suit < 4; suit++)
+                for (int r = 0; r < s[FOUND + suit]; r++)
+                    acc[32 + key_of(suit * 13 + r)] = 1;
+    }
+    if (plain) {
+        if (wp > 0)
+            n = talon_targets(s, v, mv, pr, n, wp - 1, 0, 0, 1, acc, empty_mask, 0);
+    } else if (tlen > 0) {
+        if (wp > 0)
+            n = talon_targets(s, v, mv, pr, n, wp - 1, 0, 0, 0, acc, empty_mask, hosting);
+        int pos = wp;
+        int steps = 0;
+        while (pos < tlen) {
+            pos = pos + draw < tlen ? pos + draw : tlen;
+            steps++;
+            n = talon_targets(s, v, mv, pr, n, pos - 1, 0, steps, 0, acc, empty_mask, hosting);
+        }
+        if (limit == 0 || s[PASS] < limit) {
+            pos = 0;
+            int rsteps = steps + 1;
+            while (pos < tlen) {
+                pos = pos + draw < tlen ? pos + draw : tlen;
+                rsteps++;
+                int reached = pos == wp || (pos > wp && ((pos - wp) % draw == 0 || pos == tlen));
+                if (!reached)
+                    n = talon_targets(s, v, mv, pr, n, pos - 1, 1, rsteps, 0, acc, empty_mask, hosting);
+            }
+        }
+    }
+    for (int i = 0; i < NPILES; i++) {
+        int m = s[LEN + i];
+        int down = s[DOWN + i];
+        for (int k = 1; k < m - down + 1; k++) {
+            int base = s[PILE_CAP * i + m - k];
+            int whole = k == m;
+            int partial = k < m - down;
+            int exposed_home = 0;
+            if (partial) {
+                int e = s[PILE_CAP * i + m - k - 1];
+                exposed_home = s[FOUND + SUIT[e]] + 1 == RANK[e];
+            }
+            int priority;
+            if (k == m - down && down > 0)
+                priority = 800 + down;
+            else if (whole)
+                priority = 700;
+            else
+                priority = 200;
+            if ((plain || !partial || exposed_home) && (king_waiting || !whole)) {
+                int64_t mask = acc[key_of(base)] & ~(1LL << i);
+                for (int j = 0; mask; j++, mask >>= 1)
+                    if (mask & 1)
+                        n = add(mv, pr, n, pack(i, j, k, base, 0) | (plain || !partial ? 0 : HOME_FLAG), priority);
+            }
+            if (!whole && empty_mask && (any_empty != 0 || RANK[base] == 13)) {
+                int em = empty_mask;
+                for (int j = 0; em; j++, em >>= 1)
+                    if (em & 1) {
+                        n = add(mv, pr, n, pack(i, j, k, base, 0), priority - 50);
+                        if (!plain)
+                            break;
+                    }
+            }
+        }
+    }
+    if (v[V_RETURN]) {
+        for (int suit = 0; suit < 4; suit++) {
+            int f = s[FOUND + suit];
+            if (f > 0) {
+                int card = suit * 13 + f - 1;
+                if (!plain && is_safe(s, card, 1))
+                    continue;
+                int64_t mask = acc[key_of(card)];
+                for (int j = 0; mask; j++, mask >>= 1)
+                    if (mask & 1)
+                        n = add(mv, pr, n, pack(LOC_FOUNDATION, j, 1, card, 0), 100);
+                if (empty_mask && (any_empty != 0 || RANK[card] == 13)) {
+                    int em = empty_mask;
+                    for (int j = 0; em; j++, em >>= 1)
+                        if (em & 1) {
+                            n = add(mv, pr, n, pack(LOC_FOUNDATION, j, 1, card, 0), 50);
+                            if (!plain)
+                                break;
+                        }
+                }
+            }
+        }
+    }
+    if (plain) {
+        if (wp < tlen)
+            n = add(mv, pr, n, pack(8, SRC_TALON, 1, 0, 0), 0);
+        else if (tlen > 0 && (limit == 0 || s[PASS] < limit))
+            n = add(mv, pr, n, pack(SRC_TALON, 8, 1, 0, 0), 0);
+    }
+    return n;
+}
+
+/* Lay out 52 cards in dealing order (Position.from_deal_cards): round r
+ * gives one card to each of piles r..6, the rest is the stock, top first;
+ * nothing drawn, first pass. */
+static inline void deal_state(const int8_t *deck, state_t *s)
+{
+    memset(s, 0, STATE_SIZE);
+    int k = 0;
+    for (int r = 0; r < NPILES; r++)
+        for (int i = r; i < NPILES; i++)
+            s[PILE_CAP * i + r] = deck[k++];
+    for (int i = 0; i < NPILES; i++) {
+        s[LEN + i] = (state_t)(i + 1);
+        s[DOWN + i] = (state_t)i;
+    }
+    for (int q = 0; q < 24; q++)
+        s[TALON + q] = deck[28 + q];
+    s[TLEN] = 24;
+    s[PASS] = 1;
+}
+
+#endif
