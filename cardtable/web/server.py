@@ -36,6 +36,7 @@ from aiohttp import WSMsgType, web
 
 from cardtable.errors import CardtableError
 from cardtable.runs.store import ResultsStore
+from cardtable.web.kings_corner import KingsCornerHouse, KingsCornerRoom
 from cardtable.web.klondike import LOST_NOTICE, KlondikeDealer, KlondikeTable, proven_lost
 from cardtable.web.protocol import MAX_MESSAGE_BYTES, ProtocolError, RateLimit, parse_message
 
@@ -177,7 +178,7 @@ class TableServer:
     """
 
     def __init__(self, dealer: KlondikeDealer, *, store_path: Path, url: str, title: str,
-                 loopback: bool = True) -> None:
+                 loopback: bool = True, kings: KingsCornerHouse | None = None, home: str = "klondike") -> None:
         self.dealer = dealer
         self.store_path = store_path
         self.url = url.rstrip("/")
@@ -191,6 +192,9 @@ class TableServer:
         self._verdict_slot = asyncio.Semaphore(1)
         self._tasks: set[asyncio.Task[None]] = set()
         self._page = resources.files("cardtable.web").joinpath("static", "index.html").read_text()
+        #: The shared Kings Corner tables (``/kc``); ``home`` is the game ``/`` shows.
+        self.kings = KingsCornerRoom(self, kings or KingsCornerHouse())
+        self.home = home
 
     # ----- the application -------------------------------------------------------------------------
 
@@ -201,6 +205,8 @@ class TableServer:
         app.router.add_get("/", self._index)
         app.router.add_get("/ws", self._websocket)
         app.router.add_static("/static/", static)
+        app.router.add_get("/klondike", self._klondike)
+        self.kings.routes(app)
         app.on_startup.append(self._open)
         app.on_shutdown.append(self._close_sockets)
         app.on_cleanup.append(self._close_store)
@@ -221,6 +227,7 @@ class TableServer:
         await self._keeper.start()
 
     async def _close_sockets(self, _app: web.Application) -> None:
+        await self.kings.close()
         for ws in list(self._sockets):
             await ws.close(code=1001, message=b"the server is stopping")
 
@@ -267,6 +274,11 @@ class TableServer:
     # ----- the page --------------------------------------------------------------------------------
 
     async def _index(self, request: web.Request) -> web.Response:
+        if self.home == "kings-corner":
+            return self.kings.page(request)
+        return await self._klondike(request)
+
+    async def _klondike(self, request: web.Request) -> web.Response:
         response = web.Response(text=self._page.replace("{{title}}", self.title), content_type="text/html",
                                 headers={"Cache-Control": "no-store"})
         player, new = self._player_id(request)
