@@ -45,15 +45,13 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import WSMsgType, web
 
 from cardtable._files import atomic_write_text
-from cardtable.bots.kings_corner import make_bot
+from cardtable.bots.kings_corner import Bot, make_bot
 from cardtable.errors import CardtableError
-from cardtable.game import Agent
 from cardtable.kings_corner import (
     Action,
     Draw,
     HandRecord,
     KingsCornerSession,
-    KingsCornerView,
     MovePile,
     Pass,
     PlayCard,
@@ -87,10 +85,8 @@ def _clean_name(value: object, fallback: str) -> str:
         return fallback
     if not isinstance(value, str):
         raise ProtocolError("\"name\" must be a string")
-    text = "".join(ch for ch in value if unicodedata.category(ch)[0] not in "CZ" or ch == " ").strip()
-    text = " ".join(text.split())[:MAX_NAME]
-    if "," in text:
-        text = text.replace(",", " ")
+    text = "".join(ch for ch in value.replace(",", " ") if unicodedata.category(ch)[0] not in "CZ" or ch == " ")
+    text = " ".join(text.split())[:MAX_NAME].strip()  # names are kept comma-separated in records
     return text or fallback
 
 
@@ -151,7 +147,7 @@ class SharedTable:
     away: set[int] = field(default_factory=set)
     session: KingsCornerSession | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
-    _stand_ins: dict[tuple[int, int], Agent[KingsCornerView, Action]] = field(default_factory=dict, repr=False)
+    _stand_ins: dict[tuple[int, int], Bot] = field(default_factory=dict, repr=False)
 
     @classmethod
     def open(cls, table_id: str, *, host: str, seats: int, level: str, target: int, seed: int) -> SharedTable:
@@ -487,10 +483,10 @@ class KingsCornerRoom:
             await self._save(table)
         except CardtableError as error:
             return web.Response(status=503, text=f"the table cannot be kept: {error}\n")
-        response = web.HTTPSeeOther(f"/kc/{table.id}")
+        moved = web.HTTPSeeOther(f"/kc/{table.id}")
         if new:
-            self.server._set_cookie(response, player)
-        return response
+            self.server._set_cookie(moved, player)
+        raise moved
 
     async def _record(self, request: web.Request) -> web.StreamResponse:
         table_id, hand = request.match_info["table"], int(request.match_info["hand"])
