@@ -274,7 +274,7 @@ def _register_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     parser.add_argument("--terminal", action="store_true",
                         help="serve the terminal app's page (one 'cardtable play' per session) instead of "
                              "the card table")
-    parser.add_argument("--seat-timeout", metavar="SECONDS", type=pause, default=60.0,
+    parser.add_argument("--seat-timeout", metavar="SECONDS",
                         help="Kings Corner: how long a person's seat waits for them after they leave the page "
                              "before a bot plays it until they return (default 60)")
     add_play_arguments(parser)
@@ -353,7 +353,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
               f"can play here{cost}", file=sys.stderr)
     if not args.terminal:
         return _serve_table(args, host=host, url=url)
-    if args.seat_timeout != 60.0:
+    if args.seat_timeout is not None:
         raise UsageError("--seat-timeout is an option of the Kings Corner card table: leave out --terminal")
     command = serve_command(options, game=args.game, public=args.public)
     from cardtable.app.serve import GameServer
@@ -384,14 +384,17 @@ def _serve_table(args: argparse.Namespace, *, host: str, url: str) -> int:
         settings = _kings_corner_settings(args)
         if settings.level not in LEVELS:
             raise UsageError(f"--level {settings.level}: the card table's bots are {', '.join(LEVELS)}")
-        if args.seat_timeout > 86400:
-            raise UsageError(f"--seat-timeout {args.seat_timeout:g}: at most 86400 seconds (a day)")
+        seat_timeout = _checked(pause, args.seat_timeout or "60", "--seat-timeout: ")
+        if seat_timeout > 86400:
+            raise UsageError(f"--seat-timeout {seat_timeout:g}: at most 86400 seconds (a day)")
         if settings.target > 1000:
             raise UsageError(f"--target {settings.target}: at most 1000 points at the card table")
         kings = KingsCornerHouse(seats=settings.opponents + 1, level=settings.level, target=settings.target,
-                                 seed=args.seed, seat_timeout=args.seat_timeout, delay=settings.delay)
+                                 seed=args.seed, seat_timeout=seat_timeout, delay=settings.delay)
         dealer = KlondikeDealer(variant_from_args(args))
     else:
+        if args.seat_timeout is not None:
+            raise UsageError("--seat-timeout is not an option of klondike (only of kings-corner)")
         dealer = KlondikeDealer(variant_from_args(args), seed=args.seed, winnable=args.winnable)
     configure_logging()
     title = "cardtable: Kings Corner" if kings is not None else "cardtable: Klondike"
