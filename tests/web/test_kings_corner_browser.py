@@ -202,7 +202,6 @@ def test_two_browsers_share_a_table_with_a_bot(serve: Callable[..., Served], bro
             drag(host.page, host.page.locator(f'.hand [data-card="{wrong}"]'), host.page.locator('[data-pile="N"]'))
             wait_for(lambda: "Illegal action" in host.page.locator("#message").inner_text(), "the refusal")
             assert served.actions() == before
-    host.page.screenshot(path=str(screenshots(tmp_path) / "web-kings-corner.png"))
 
     # Play the hand: the host drags with the mouse, the guest taps on the phone; turns pass between them.
     acted = {"host": 0, "guest": 0}
@@ -218,12 +217,15 @@ def test_two_browsers_share_a_table_with_a_bot(serve: Callable[..., Served], bro
         if who == "guest" and acted["guest"] == 2 and not reloaded:
             reload_takes_the_seat_back(guest)
             reloaded = True
-        take_turn(served, host if who == "host" else guest, touch=who == "guest")
-        assert not host.errors and not guest.errors, (host.errors, guest.errors)
-        if who == "guest" and acted["guest"] == 0:
+        if who == "host" and acted["host"] == 3:
+            host.page.screenshot(path=str(screenshots(tmp_path) / "web-kings-corner.png"))
+        if who == "guest" and acted["guest"] == 3:
             guest.page.screenshot(path=str(screenshots(tmp_path) / "web-kings-corner-phone.png"))
+        take_turn(served, host if who == "host" else guest,
+                  how="touch" if who == "guest" else "keys" if acted["host"] % 2 else "mouse")
+        assert not host.errors and not guest.errors, (host.errors, guest.errors)
         acted[who] += 1
-    assert acted["host"] > 1 and acted["guest"] > 1 and reloaded
+    assert acted["host"] > 3 and acted["guest"] > 3 and reloaded
 
     # The match (to 1 point) is over: the result stays, with a New match button and the hand's record.
     wait_for(lambda: host.view().get("phase") == "match-over", "the match to end")
@@ -266,9 +268,10 @@ def reload_takes_the_seat_back(seat: Seat) -> None:
     assert seat.page.locator(".seat.you").count() == 1
 
 
-def take_turn(served: Served, seat: Seat, *, touch: bool) -> None:
-    """Play the first card or pile the seat may play (a drag with the mouse, or tap then tap), else end the
-    turn with the button; check that the engine took it."""
+def take_turn(served: Served, seat: Seat, *, how: str) -> None:
+    """Play the first card or pile the seat may play (``how``: a drag with the ``mouse``; ``touch``: tap,
+    then tap; ``keys``: Enter on the focused card, then on the focused pile), else end the turn with the
+    button (or the ``d`` key); check that the engine took it."""
     page, view, count = seat.page, seat.view(), len(served.actions())
     plays = [a for a in view["legal"] if a.startswith(("play", "move"))]
     if plays:
@@ -276,15 +279,25 @@ def take_turn(served: Served, seat: Seat, *, touch: bool) -> None:
         source = page.locator(f'.hand [data-card="{words[1]}"]') if words[0] == "play" \
             else page.locator(f'[data-pile="{words[1]}"]')
         target = page.locator(f'[data-pile="{words[2]}"]')
-        if touch:
+        if how == "touch":
             source.tap(position={"x": 10, "y": 30})
             target.tap()
+        elif how == "keys":
+            source.focus()
+            page.keyboard.press("Enter")
+            target.focus()
+            page.keyboard.press("Enter")
         else:
             drag(page, source, target)
         wait_for(lambda: served.actions()[count:count + 1] == plays[:1], f"{plays[0]} to reach the engine")
     else:
         button = page.get_by_role("button", name=re.compile(r"End turn"))
-        button.tap() if touch else button.click()
+        if how == "touch":
+            button.tap()
+        elif how == "keys":
+            page.keyboard.press("d")
+        else:
+            button.click()
         wait_for(lambda: len(served.actions()) > count, "the end of the turn to reach the engine")
 
 
