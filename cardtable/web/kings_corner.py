@@ -34,6 +34,7 @@ import json
 import logging
 import re
 import secrets
+import time
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -71,6 +72,8 @@ LEVELS = ("random", "greedy", "strategic", "expert")
 GAME_NAME = "kings-corner"
 #: A table's id: what a share link ends with.
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{10,32}")
+#: Tables one player may open a minute.
+OPEN_PER_MINUTE = 10
 #: The longest name a player may give.
 MAX_NAME = 24
 _PILE_WORDS = {"N": "north pile", "E": "east pile", "S": "south pile", "W": "west pile",
@@ -425,6 +428,7 @@ class KingsCornerRoom:
         self._tasks: set[asyncio.Task[None]] = set()
         self._first_seed_used = False
         self._timers: set[tuple[str, str]] = set()
+        self._opened: dict[str, list[float]] = {}
         self._records = house.records if house.records is not None else records_folder(server.store_path)
         self._page = resources.files("cardtable.web").joinpath("static", "kings.html").read_text()
 
@@ -462,6 +466,14 @@ class KingsCornerRoom:
         if not self.server._same_origin(request) or "Origin" not in request.headers:
             return web.Response(status=403, text="a table is opened from this server's page\n")
         player, new = self.server._player_id(request)
+        now = time.monotonic()
+        recent = [at for at in self._opened.get(player, []) if now - at < 60.0]
+        if len(recent) >= OPEN_PER_MINUTE:
+            return web.Response(status=429, text=f"at most {OPEN_PER_MINUTE} tables a minute: try again soon\n")
+        self._opened[player] = [*recent, now]
+        if len(self._opened) > 10_000:  # forget the oldest openers
+            for old in list(self._opened)[:5_000]:
+                del self._opened[old]
         form = await request.post()
         try:
             seats = int(str(form.get("seats", self.house.seats)))
@@ -478,8 +490,7 @@ class KingsCornerRoom:
         except ProtocolError as error:
             return web.Response(status=400, text=f"{error}\n")
         self._first_seed_used = True
-        self._tables[table.id] = table
-        try:
+        try:  # kept in the store only: loaded when a page of it opens
             await self._save(table)
         except CardtableError as error:
             return web.Response(status=503, text=f"the table cannot be kept: {error}\n")

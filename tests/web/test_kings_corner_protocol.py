@@ -212,6 +212,14 @@ def test_cross_site_requests_and_unknown_tables_are_refused(tmp_path: Path) -> N
                 async with person.session.post(f"{base}/kc/new", data={"seats": seats, "level": level},
                                                headers={"Origin": base}, allow_redirects=False) as response:
                     assert response.status == 400 and words in await response.text()
+            async with person.session.post(f"{base}/kc/new", data={"seats": "2"}, headers={"Origin": base},
+                                           allow_redirects=False) as response:
+                assert response.status == 303
+            for _ in range(20):  # a flood of new tables is refused
+                async with person.session.post(f"{base}/kc/new", data={"seats": "2"}, headers={"Origin": base},
+                                               allow_redirects=False) as response:
+                    status = response.status
+            assert status == 429
             reply = await person.join("abcdefghijkl")
             assert reply == {"type": "error", "message": "no such table: open a new one at /kc"}
             async with person.session.get(f"{base}/kc/abcdefghijkl/hand-1.txt") as response:
