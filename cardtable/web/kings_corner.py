@@ -417,7 +417,7 @@ class KingsCornerRoom:
     """The shared Kings Corner tables of a :class:`~cardtable.web.server.TableServer`:
     the lobby (``/kc``), each table's page (``/kc/ID``) and socket
     (``/kc/ws?table=ID``), and the records of its finished hands
-    (``/kc/ID/hand-N.txt``)."""
+    (``/kc/ID/match-M/hand-N.txt``)."""
 
     def __init__(self, server: TableServer, house: KingsCornerHouse) -> None:
         self.server = server
@@ -437,7 +437,7 @@ class KingsCornerRoom:
         app.router.add_get("/kc", self._lobby)
         app.router.add_post("/kc/new", self._open_table)
         app.router.add_get("/kc/ws", self._websocket)
-        app.router.add_get("/kc/{table}/hand-{hand:[0-9]{1,4}}.txt", self._record)
+        app.router.add_get("/kc/{table}/match-{match:[0-9]{1,6}}/hand-{hand:[0-9]{1,4}}.txt", self._record)
         app.router.add_get("/kc/{table}", self._table_page)
 
     # ----- pages -----------------------------------------------------------------------------------
@@ -501,18 +501,19 @@ class KingsCornerRoom:
 
     async def _record(self, request: web.Request) -> web.StreamResponse:
         table_id, hand = request.match_info["table"], int(request.match_info["hand"])
+        match = int(request.match_info["match"])
         if not TABLE_ID.fullmatch(table_id):
             raise web.HTTPNotFound(text="no such table\n")
-        path = self.record_path(table_id, hand)
+        path = self.record_path(table_id, match, hand)
         if not path.is_file():
             raise web.HTTPNotFound(text="no record of that hand (a hand's record is kept once it is over)\n")
         text = await asyncio.to_thread(path.read_text, encoding="utf-8")
         return web.Response(text=text, content_type="text/plain", headers={
-            "Content-Disposition": f'attachment; filename="kings-corner-{table_id}-hand-{hand}.txt"'})
+            "Content-Disposition": f'attachment; filename="{path.name}"'})
 
-    def record_path(self, table_id: str, hand: int) -> Path:
-        """Where the record of hand ``hand`` (from 1) of the table's current match is written."""
-        return self._records / f"{table_id}-hand-{hand}.txt"
+    def record_path(self, table_id: str, match: int, hand: int) -> Path:
+        """Where the record of hand ``hand`` of match ``match`` (both from 1) is written."""
+        return self._records / f"{table_id}-match-{match}-hand-{hand}.txt"
 
     # ----- tables ----------------------------------------------------------------------------------
 
@@ -554,7 +555,7 @@ class KingsCornerRoom:
 
     async def _write_record(self, table: SharedTable, record: HandRecord) -> None:
         hand = table.records[-1]
-        path = self.record_path(table.id, hand)
+        path = self.record_path(table.id, table.match + 1, hand)
 
         def write() -> None:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -639,7 +640,8 @@ class KingsCornerRoom:
                 table.present.discard(player)
                 if table.entry_of(player) is not None:
                     self._watch_absent(table)
-                    await self._send_all(table, [], "")
+                    async with table.lock:
+                        await self._send_all(table, [], "")
             if not sockets and self._tables.get(table.id) is table:
                 del self._sockets[table.id]
                 del self._tables[table.id]  # kept in the store; loaded again on the next visit
@@ -652,7 +654,9 @@ class KingsCornerRoom:
             message = parse_message(text)
             kind = message["type"]
             if kind == "view":
-                await ws.send_json({"type": "table", "view": table.view(player), "steps": [], "said": ""})
+                async with table.lock:  # the bots may be playing in a thread
+                    view = table.view(player)
+                await ws.send_json({"type": "table", "view": view, "steps": [], "said": ""})
                 return
             if kind not in self.TYPES:
                 raise unknown_type(kind, self.TYPES)

@@ -13,10 +13,12 @@ it is set (the docs' pictures: ``web-kings-corner.png``,
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import socket
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -27,7 +29,6 @@ import pytest
 from browser_helpers import chromium, free_port, screenshots, stop_servers, wait_for
 
 from cardtable.kings_corner import KingsCornerGame, parse_action
-from cardtable.runs.store import ResultsStore
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -47,8 +48,12 @@ class Served:
         store_path = self.data / "results.sqlite"
         if not store_path.exists():
             return None
-        with ResultsStore(store_path, create=False) as store:
-            rows = store.select("web_games", ("player", "saved"), order="player", action="read")
+        # Read-only, straight through SQLite: polling never competes with the server's writes.
+        with contextlib.closing(sqlite3.connect(f"file:{store_path}?mode=ro", uri=True, timeout=5)) as db:
+            try:
+                rows = db.execute("SELECT player, saved FROM web_games ORDER BY player").fetchall()
+            except sqlite3.OperationalError:  # the server is still making the store
+                return None
         tables = [json.loads(saved) for player, saved in rows if player.startswith("table:")]
         assert len(tables) <= 1, "one table"
         return tables[0] if tables else None
@@ -101,19 +106,18 @@ def browser() -> Iterator[Any]:
 
 
 def centre(locator: Any) -> tuple[float, float]:
-    box = locator.bounding_box()
+    """The middle of the element (found again if the page redrew it meanwhile)."""
+    box = wait_for(locator.bounding_box, "the element's box")
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
 def drag(page: Any, source: Any, target: Any) -> None:
     """Press on ``source`` (near its left edge: a fanned card shows only that), move to ``target`` in steps
     (pointer events), release."""
-    source.wait_for(state="visible")
-    box = source.bounding_box()
+    box = wait_for(source.bounding_box, "the element's box")
     x, y = box["x"] + 10, box["y"] + box["height"] / 2
     page.mouse.move(x, y)
     page.mouse.down()
-    target.wait_for(state="visible")
     tx, ty = centre(target)
     page.mouse.move(tx, ty, steps=10)
     page.mouse.up()
@@ -245,13 +249,13 @@ def test_two_browsers_share_a_table_with_a_bot(serve: Callable[..., Served], bro
     game = served.game()
     bot_seat = next(s for s in range(3) if s == (seats.index("Expert bot 3") + table["hand"]) % 3)
     assert any(game_action for game_action in _actions_by_seat(game, bot_seat)), "the bot played its seat"
-    record = served.data / "kings-corner" / "tables" / f"{table['id']}-hand-1.txt"
+    record = served.data / "kings-corner" / "tables" / f"{table['id']}-match-1-hand-1.txt"
     assert record.is_file()
     replay = subprocess.run([sys.executable, "-m", "cardtable", "kings-corner", "replay", str(record)],
                             capture_output=True, text=True, timeout=60)
     assert replay.returncode == 0, replay.stderr
     assert re.search(r"wins in turn|stalemate after", replay.stdout)
-    download = host.page.request.get(f"{served.url}kc/{table['id']}/hand-1.txt")
+    download = host.page.request.get(f"{served.url}kc/{table['id']}/match-1/hand-1.txt")
     assert download.ok and download.text() == record.read_text()
 
     for seat in (host, guest):
@@ -276,22 +280,32 @@ def reload_takes_the_seat_back(seat: Seat) -> None:
     assert seat.page.locator(".seat.you").count() == 1
 
 
+def touch(page: Any, points: list[tuple[float, float]]) -> None:
+    """One finger through Chromium's DevTools protocol: down on the first point, along the others, lifted
+    (the page receives pointer events of type touch)."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        (x, y), rest = points[0], points[1:]
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y, "id": 1}]})
+        for x, y in rest:
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y, "id": 1}]})
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finally:
+        cdp.detach()
+
+
 def touch_drag(page: Any, source: Any, target: Any) -> None:
-    """A finger on ``source`` (near its left edge), moved to ``target`` and lifted: touch events through
-    Chromium's DevTools protocol, which the page receives as pointer events."""
-    box = source.bounding_box()
+    """A finger on ``source`` (near its left edge), moved to ``target`` in steps and lifted."""
+    box = wait_for(source.bounding_box, "the element's box")
     x, y = box["x"] + 10, box["y"] + box["height"] / 2
     tx, ty = centre(target)
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
-    for step in range(1, 11):
-        point = {"x": x + (tx - x) * step / 10, "y": y + (ty - y) * step / 10}
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-    cdp.detach()
-    # The finger is lifted. In headless Chromium a synthetic tap on a button sent within about half a
-    # second of a synthetic touch drag was seen to press nothing; the next touch waits as a person's would.
-    page.wait_for_timeout(800)
+    touch(page, [(x, y), *((x + (tx - x) * step / 10, y + (ty - y) * step / 10) for step in range(1, 11))])
+
+
+def tap(page: Any, target: Any) -> None:
+    """A finger down and up on ``target``."""
+    target.wait_for(state="visible")
+    touch(page, [centre(target)])
 
 
 def take_turn(served: Served, seat: Seat, *, how: str) -> str:
@@ -322,7 +336,7 @@ def take_turn(served: Served, seat: Seat, *, how: str) -> str:
     else:
         button = page.get_by_role("button", name=re.compile(r"End turn"))
         if how in ("touch", "finger"):
-            button.tap()
+            tap(page, button)
         elif how == "keys":
             page.keyboard.press("d")
         else:

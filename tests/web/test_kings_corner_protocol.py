@@ -222,7 +222,7 @@ def test_cross_site_requests_and_unknown_tables_are_refused(tmp_path: Path) -> N
             assert status == 429
             reply = await person.join("abcdefghijkl")
             assert reply == {"type": "error", "message": "no such table: open a new one at /kc"}
-            async with person.session.get(f"{base}/kc/abcdefghijkl/hand-1.txt") as response:
+            async with person.session.get(f"{base}/kc/abcdefghijkl/match-1/hand-1.txt") as response:
                 assert response.status == 404
 
     serving(tmp_path, test)
@@ -307,10 +307,10 @@ def test_a_whole_match_through_the_protocol_names_no_hidden_card(tmp_path: Path)
                     for step in message["steps"]:
                         seen.update(c for pile in step["piles"] for c in pile)
                     assert set(CARD.findall(text)) <= seen
-            record = tmp_path / "kings-corner" / "tables" / f"{table}-hand-1.txt"
+            record = tmp_path / "kings-corner" / "tables" / f"{table}-match-1-hand-1.txt"
             replayed: KingsCornerGame = HandRecord.from_text(record.read_text()).replay()
             assert replayed.is_over() and len(replayed.history) == host.last["played"]
-            async with host.session.get(f"{base}/kc/{table}/hand-1.txt") as response:
+            async with host.session.get(f"{base}/kc/{table}/match-1/hand-1.txt") as response:
                 assert response.status == 200 and await response.text() == record.read_text()
 
     serving(tmp_path, test)

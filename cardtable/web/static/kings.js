@@ -324,7 +324,7 @@ function drawResult(v) {
     records.append("Records: ");
     for (const hand of v.records) {
       const link = document.createElement("a");
-      link.href = `/kc/${v.table}/hand-${hand}.txt`;
+      link.href = `/kc/${v.table}/match-${v.match}/hand-${hand}.txt`;
       link.textContent = `hand ${hand}`;
       link.setAttribute("download", "");
       records.append(link);
@@ -441,10 +441,16 @@ function release(event, cancelled) {
   done.ghost.classList.add("back");
   done.ghost.style.left = `${done.home.left}px`;
   done.ghost.style.top = `${done.home.top}px`;
-  setTimeout(() => { done.ghost.remove(); done.el.style.visibility = ""; draw(shown || view); },
-    reduced.matches ? 0 : 230);
+  setTimeout(() => {
+    done.ghost.remove();
+    done.el.style.visibility = "";
+    if (!press && done.el.isConnected) draw(shown || view);  // not under a new drag
+  }, reduced.matches ? 0 : 230);
 }
 main.addEventListener("pointerup", (event) => release(event, false));
+// A finger that drags a card is the page's, not a scroll: without this, Chromium takes the drag for a
+// fling and swallows the next tap (such as on End turn).
+main.addEventListener("touchmove", (event) => { if (press) event.preventDefault(); }, { passive: false });
 main.addEventListener("pointercancel", (event) => release(event, true));
 
 // Keyboard activation (Enter or Space on a focused card or pile) arrives as a click with no pointer.
