@@ -226,9 +226,9 @@ def test_two_browsers_share_a_table_with_a_bot(serve: Callable[..., Served], bro
         if who == "guest" and acted["guest"] == 2 and not reloaded:
             reload_takes_the_seat_back(guest)
             reloaded = True
-        if who == "host" and acted["host"] == 3:
+        if who == "host" and acted["host"] == 8:
             host.page.screenshot(path=str(screenshots(tmp_path) / "web-kings-corner.png"))
-        if who == "guest" and acted["guest"] == 3:
+        if who == "guest" and acted["guest"] == 8:
             guest.page.screenshot(path=str(screenshots(tmp_path) / "web-kings-corner-phone.png"))
         how = ("finger" if acted["guest"] % 2 else "touch") if who == "guest" else \
             "keys" if acted["host"] % 2 else "mouse"
@@ -236,7 +236,9 @@ def test_two_browsers_share_a_table_with_a_bot(serve: Callable[..., Served], bro
         ways.add((how, done.split()[0]))
         assert not host.errors and not guest.errors, (host.errors, guest.errors)
         acted[who] += 1
-    assert acted["host"] > 3 and acted["guest"] > 3 and reloaded
+    assert acted["host"] > 8 and acted["guest"] > 8 and reloaded
+    assert (screenshots(tmp_path) / "web-kings-corner.png").exists()
+    assert (screenshots(tmp_path) / "web-kings-corner-phone.png").exists()
     assert {("mouse", "move"), ("mouse", "play"), ("keys", "play"), ("finger", "play")} <= ways, ways
 
     # The match (to 1 point) is over: the result stays, with a New match button and the hand's record.

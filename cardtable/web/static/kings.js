@@ -85,7 +85,8 @@ function receive(reply) {
     pending = { view, said: reply.said };
     if (!timer) nextStep();
   } else {
-    if (others.length) say(others.map((step) => step.said).join(" "));
+    const said = (reply.steps || []).map((step) => step.said).join(" ");
+    if (said) say(said);
     if (timer) { pending = { view, said: reply.said }; return; }
     finish(view, reply.said);
   }
