@@ -56,8 +56,15 @@ function connect() {
   socket = new WebSocket(url);
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", (event) => {
-    main.dataset.state = "connecting";
-    if (event.code !== 1008) setTimeout(connect, 1000);
+    if (event.code !== 1008) {
+      main.dataset.state = "connecting";
+      setTimeout(connect, 1000);
+      return;
+    }
+    // Refused (no such table, too many pages or messages): offer a table of one's own.
+    main.dataset.state = "ready";
+    for (const id of ["lobby", "game", "result"]) $(id).hidden = true;
+    $("open").hidden = false;
   });
 }
 
@@ -500,12 +507,11 @@ function showResultLater() {
 
 window.addEventListener("resize", () => { if (view) draw(shown || view); });
 
+$("open-seats").value = document.body.dataset.seats || "4";
+$("open-level").value = document.body.dataset.level || "expert";
 if (tableId) {
   connect();
 } else {
   main.dataset.state = "ready";
   $("open").hidden = false;
-  $("open-seats").value = document.body.dataset.seats || "4";
-  $("open-level").value = document.body.dataset.level || "expert";
-  $("status").textContent = "";
 }
