@@ -678,6 +678,7 @@ class KingsCornerRoom:
                     said = table.new_match(player)
                     steps, record = await self._advance(table)
                 await self._changed(table, steps, said, record)
+            self._watch_absent(table)  # a person who left in the lobby: their seat's timeout starts now
         except ProtocolError as error:
             await ws.send_json({"type": "error", "message": str(error)})
         except CardtableError as error:  # the store: the change stands in memory, the players are told
@@ -710,7 +711,9 @@ class KingsCornerRoom:
             return
         async with table.lock:
             entry = table.entry_of(player)
-            if entry is None or player in table.present or table.phase == "lobby":
+            if entry is None or player in table.present:
+                return
+            if table.phase == "lobby":  # nothing to play yet: the timeout starts again with the match
                 return
             table.away.add(entry)
             steps, record = await self._advance(table)

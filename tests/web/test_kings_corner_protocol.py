@@ -325,3 +325,32 @@ def test_a_saved_table_reads_back() -> None:
     again = SharedTable.restore(table.saved())
     assert again.saved() == table.saved() and again.view("h" * 16) == table.view("h" * 16)
     assert again.entries[0].name == "Ann the host"
+
+
+def test_a_person_who_left_the_lobby_is_played_by_a_bot_once_the_match_starts(tmp_path: Path) -> None:
+    async def test(base: str) -> None:
+        async with people(base, 2) as (host, guest):
+            table = await host.open_table(name="Ann", seats="2")
+            await host.join(table)
+            await guest.join(table)
+            await guest.say({"type": "sit", "name": "Bob"})
+            assert guest.ws is not None
+            await guest.ws.close()
+            await asyncio.sleep(0.5)  # longer than the seat timeout, in the lobby
+            await host.until(lambda v: len(v["players"]) == 2 and not v["players"][1]["present"], "the guest gone")
+            await host.say({"type": "start"})
+            sent = -1
+            for _ in range(200):  # the host ends turns; the guest's turns are played for them
+                view = host.last
+                other = view["players"][1 - view["you"]] if view.get("players") and view.get("you") is not None \
+                    else {}
+                if view["phase"] != "playing" or (other.get("away") and view["played"] > 2):
+                    break
+                if view.get("yourTurn") and view["played"] != sent:
+                    sent = view["played"]
+                    await host.ws.send_str(json.dumps({"type": "action", "action": "draw" if view["deck"] else "pass"}))
+                await host.reply()
+            other = host.last["players"][1 - host.last["you"]]
+            assert other["name"] == "Bob" and other["away"] and host.last["played"] > 2
+
+    serving(tmp_path, test, seat_timeout=0.2)
