@@ -169,9 +169,10 @@ def _settle(future: asyncio.Future[Any], result: object, failure: BaseException 
 
 
 class TableServer:
-    """Serves the Klondike table to browsers.
+    """Serves the Klondike table, and Kings Corner's shared tables (``/kc``), to browsers.
 
-    ``dealer`` says what a new player is dealt; ``store_path`` is the results
+    ``dealer`` says what a new Klondike player is dealt, ``kings`` what a new
+    Kings Corner table is, and ``home`` which game ``/`` shows; ``store_path`` is the results
     store that keeps every player's game; ``url`` is the address browsers
     use (its host is accepted in ``Host`` and ``Origin`` as well as this
     machine's loopback names when ``loopback``).
