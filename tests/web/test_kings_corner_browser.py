@@ -214,7 +214,7 @@ def test_two_browsers_share_a_table_with_a_bot(serve: Callable[..., Served], bro
     # Play the hand: the host drags with the mouse, the guest taps on the phone; turns pass between them.
     acted = {"host": 0, "guest": 0}
     ways: set[tuple[str, str]] = set()  # (how, what): the ways cards and piles were played
-    reloaded = False
+    reloaded = animated = False
     for _ in range(400):
         wait_for(lambda: host.view().get("played") == guest.view().get("played") == len(served.actions()),
                  "both pages to show the table as the engine holds it")
@@ -232,11 +232,24 @@ def test_two_browsers_share_a_table_with_a_bot(serve: Callable[..., Served], bro
             guest.page.screenshot(path=str(screenshots(tmp_path) / "web-kings-corner-phone.png"))
         how = ("finger" if acted["guest"] % 2 else "touch") if who == "guest" else \
             "keys" if acted["host"] % 2 else "mouse"
+        legal = (host if who == "host" else guest).view()["legal"]
+        ends_turn = not [a for a in legal if a.startswith(("play", "move"))]
+        watch = who == "guest" and ends_turn and acted["guest"] >= 4 and not animated
+        if watch:  # the host watches the others' plays at the slow pace
+            host.page.locator("#pace").select_option("1200")
         done = take_turn(served, host if who == "host" else guest, how=how)
         ways.add((how, done.split()[0]))
+        if watch:
+            skip = host.page.get_by_role("button", name="Skip")
+            wait_for(skip.is_visible, "the host's page to show the plays one by one")
+            assert host.page.locator("#message").inner_text().startswith(("Bob ", "Expert bot 3 "))
+            host.page.keyboard.press("s")
+            wait_for(skip.is_hidden, "Skip to show the table as it is")
+            host.page.locator("#pace").select_option("0")
+            animated = True
         assert not host.errors and not guest.errors, (host.errors, guest.errors)
         acted[who] += 1
-    assert acted["host"] > 8 and acted["guest"] > 8 and reloaded
+    assert acted["host"] > 8 and acted["guest"] > 8 and reloaded and animated
     assert (screenshots(tmp_path) / "web-kings-corner.png").exists()
     assert (screenshots(tmp_path) / "web-kings-corner-phone.png").exists()
     assert {("mouse", "move"), ("mouse", "play"), ("keys", "play"), ("finger", "play")} <= ways, ways
