@@ -257,13 +257,15 @@ _LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 def _register_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "serve", help="play in a web browser: a Klondike card table, or the terminal apps, over HTTP",
+        "serve", help="play in a web browser: a Klondike or Kings Corner card table, or the terminal apps, over HTTP",
         allow_abbrev=False,  # '--po 8767' is no option: taken as --port here, it would reach 'play' as well
         description="Serve a game to web browsers. Klondike: a card table (drag and drop, touch, keys) "
                     "served by this one process for every player; each player (a cookie) keeps their own "
                     "game in the results store after every move, and a new player is dealt --seed N, a "
-                    "--winnable deal or a random one, in the chosen variant. Kings Corner, or Klondike with "
-                    "--terminal: the terminal app in a browser page, one 'cardtable play' per session. "
+                    "--winnable deal or a random one, in the chosen variant. Kings Corner: shared tables of "
+                    "2 to 6 seats (a player opens one and shares its link; bots take the empty seats; "
+                    "--opponents, --level and --target are a new table's defaults). With --terminal: "
+                    "the terminal app in a browser page, one 'cardtable play' per session. "
                     "By default only this machine can connect (127.0.0.1); serving to other machines needs "
                     "--public.",
         epilog="The terminal page keeps your autosave and statistics as 'cardtable play' does; with "
@@ -278,8 +280,11 @@ def _register_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
                         help="the address browsers use to reach this server, when it is not http://HOST:PORT "
                              "(behind a proxy, or with --host 0.0.0.0)")
     parser.add_argument("--terminal", action="store_true",
-                        help="Klondike: serve the terminal app's page (one 'cardtable play' per session) "
-                             "instead of the card table; Kings Corner always is")
+                        help="serve the terminal app's page (one 'cardtable play' per session) instead of "
+                             "the card table")
+    parser.add_argument("--seat-timeout", metavar="SECONDS",
+                        help="Kings Corner: how long a person's seat waits for them after they leave the page "
+                             "before a bot plays it until they return (default 60)")
     add_play_arguments(parser)
     parser.set_defaults(func=_cmd_serve)
 
@@ -287,7 +292,7 @@ def _register_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
 def _serve_options() -> argparse.ArgumentParser:
     """A parser of ``serve``'s own options alone (what is left are play's)."""
     parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
-    for flag in ("--host", "--port", "--url"):
+    for flag in ("--host", "--port", "--url", "--seat-timeout"):
         parser.add_argument(flag)
     parser.add_argument("--public", action="store_true")
     parser.add_argument("--terminal", action="store_true")
@@ -351,11 +356,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             raise UsageError(f"cannot listen on {host} port {args.port}: {error.strerror}") from None
     url = args.url or f"http://{'localhost' if host in _LOOPBACK else host}:{args.port}"
     if args.public:
-        cost = "" if args.game == "klondike" and not args.terminal else ", and every session runs a game process on it"
+        cost = "" if not args.terminal else ", and every session runs a game process on it"
         print(f"cardtable: warning: serving on {host} port {args.port}: anyone who can reach this machine "
               f"can play here{cost}", file=sys.stderr)
-    if args.game == "klondike" and not args.terminal:
+    if not args.terminal:
         return _serve_table(args, host=host, url=url)
+    if args.seat_timeout is not None:
+        raise UsageError("--seat-timeout is an option of the Kings Corner card table: leave out --terminal")
     command = serve_command(options, game=args.game, public=args.public)
     from cardtable.app.serve import GameServer
 
@@ -378,10 +385,29 @@ def _serve_table(args: argparse.Namespace, *, host: str, url: str) -> int:
     from cardtable.web.klondike import KlondikeDealer
     from cardtable.web.server import TableServer, configure_logging
 
-    dealer = KlondikeDealer(variant_from_args(args), seed=args.seed, winnable=args.winnable,
-                            cumulative=args.cumulative)
+    kings = None
+    if args.game == "kings-corner":
+        from cardtable.web.kings_corner import LEVELS, KingsCornerHouse
+
+        settings = _kings_corner_settings(args)
+        if settings.level not in LEVELS:
+            raise UsageError(f"--level {settings.level}: the card table's bots are {', '.join(LEVELS)}")
+        seat_timeout = _checked(pause, args.seat_timeout or "60", "--seat-timeout: ")
+        if seat_timeout > 86400:
+            raise UsageError(f"--seat-timeout {seat_timeout:g}: at most 86400 seconds (a day)")
+        if settings.target > 1000:
+            raise UsageError(f"--target {settings.target}: at most 1000 points at the card table")
+        kings = KingsCornerHouse(seats=settings.opponents + 1, level=settings.level, target=settings.target,
+                                 seed=args.seed, seat_timeout=seat_timeout, delay=settings.delay)
+        dealer = KlondikeDealer(variant_from_args(args))
+    else:
+        if args.seat_timeout is not None:
+            raise UsageError("--seat-timeout is not an option of klondike (only of kings-corner)")
+        dealer = KlondikeDealer(variant_from_args(args), seed=args.seed, winnable=args.winnable,
+                                cumulative=args.cumulative)
     configure_logging()
+    title = "cardtable: Kings Corner" if kings is not None else "cardtable: Klondike"
     server = TableServer(dealer, store_path=Path(args.store) if args.store else default_store_path(), url=url,
-                         title="cardtable: Klondike", loopback=host in _LOOPBACK)
+                         title=title, loopback=host in _LOOPBACK, kings=kings, home=args.game)
     server.serve(host, args.port, announce=lambda text: print(text, file=sys.stderr, flush=True))
     return 0

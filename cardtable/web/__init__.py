@@ -2,6 +2,7 @@
 holds each player's game as an engine object and speaks JSON to a static page
 (``static/``: HTML, CSS and JavaScript modules, no build step).
 
-The protocol is documented in :mod:`cardtable.web.protocol`; Klondike is the
-first game it serves (:mod:`cardtable.web.klondike`).
+The protocol is documented in :mod:`cardtable.web.protocol`; it serves
+Klondike (:mod:`cardtable.web.klondike`) and Kings Corner's shared tables
+(:mod:`cardtable.web.kings_corner`).
 """

@@ -37,6 +37,7 @@ from aiohttp import WSMsgType, web
 from cardtable.errors import CardtableError
 from cardtable.runs.store import ResultsStore
 from cardtable.sim.played import play_stats, record_played
+from cardtable.web.kings_corner import KingsCornerHouse, KingsCornerRoom
 from cardtable.web.klondike import LOST_NOTICE, KlondikeDealer, KlondikeTable, proven_lost
 from cardtable.web.protocol import MAX_MESSAGE_BYTES, ProtocolError, RateLimit, parse_message
 from cardtable.web.review import AT_ONCE, REVIEW_TYPES, Review
@@ -192,16 +193,17 @@ def _settle(future: asyncio.Future[Any], result: object, failure: BaseException 
 
 
 class TableServer:
-    """Serves the Klondike table to browsers.
+    """Serves the Klondike table, and Kings Corner's shared tables (``/kc``), to browsers.
 
-    ``dealer`` says what a new player is dealt; ``store_path`` is the results
+    ``dealer`` says what a new Klondike player is dealt, ``kings`` what a new
+    Kings Corner table is, and ``home`` which game ``/`` shows; ``store_path`` is the results
     store that keeps every player's game; ``url`` is the address browsers
     use (its host is accepted in ``Host`` and ``Origin`` as well as this
     machine's loopback names when ``loopback``).
     """
 
     def __init__(self, dealer: KlondikeDealer, *, store_path: Path, url: str, title: str,
-                 loopback: bool = True) -> None:
+                 loopback: bool = True, kings: KingsCornerHouse | None = None, home: str = "klondike") -> None:
         self.dealer = dealer
         self.store_path = store_path
         self.url = url.rstrip("/")
@@ -216,6 +218,9 @@ class TableServer:
         self._review_slots = asyncio.Semaphore(AT_ONCE)
         self._tasks: set[asyncio.Task[None]] = set()
         self._page = resources.files("cardtable.web").joinpath("static", "index.html").read_text()
+        #: The shared Kings Corner tables (``/kc``); ``home`` is the game ``/`` shows.
+        self.kings = KingsCornerRoom(self, kings or KingsCornerHouse())
+        self.home = home
 
     # ----- the application -------------------------------------------------------------------------
 
@@ -226,6 +231,8 @@ class TableServer:
         app.router.add_get("/", self._index)
         app.router.add_get("/ws", self._websocket)
         app.router.add_static("/static/", static)
+        app.router.add_get("/klondike", self._klondike)
+        self.kings.routes(app)
         app.on_startup.append(self._open)
         app.on_shutdown.append(self._close_sockets)
         app.on_cleanup.append(self._close_store)
@@ -246,6 +253,7 @@ class TableServer:
         await self._keeper.start()
 
     async def _close_sockets(self, _app: web.Application) -> None:
+        await self.kings.close()
         for ws in list(self._sockets):
             await ws.close(code=1001, message=b"the server is stopping")
 
@@ -292,6 +300,11 @@ class TableServer:
     # ----- the page --------------------------------------------------------------------------------
 
     async def _index(self, request: web.Request) -> web.Response:
+        if self.home == "kings-corner":
+            return self.kings.page(request)
+        return await self._klondike(request)
+
+    async def _klondike(self, request: web.Request) -> web.Response:
         response = web.Response(text=self._page.replace("{{title}}", self.title), content_type="text/html",
                                 headers={"Cache-Control": "no-store"})
         player, new = self._player_id(request)

@@ -193,7 +193,7 @@ def test_each_browser_session_is_its_own_game(serve: Callable[..., Served], brow
 
 
 def test_kings_corner_in_the_browser(serve: Callable[..., Served], browser: Any, tmp_path: Path) -> None:
-    served = serve("kings-corner", "--seed", "3", "--delay", "0")
+    served = serve("kings-corner", "--terminal", "--seed", "3", "--delay", "0")
     page, terminal = open_game(browser, served.url)
     whole = terminal.cells(0, 0, terminal.columns, terminal.rows)
     # The cross of piles and the hand take a good part of the screen once dealt.
