@@ -166,7 +166,7 @@ def test_the_terminal_page_with_public_warns_of_its_processes(tmp_path: Path) ->
 
 @pytest.mark.parametrize(("argv", "named", "meant"), [
     (["serve", "--po", "8767"], "--po", "--port"),
-    (["serve", "klondike", "--se", "3"], "--se", "--seed"),
+    (["serve", "klondike", "--se", "3"], "--se", "--seat-timeout or --seed"),
     (["serve", "--win"], "--win", "--winnable"),
     (["serve", "--por=8767"], "--por", "--port"),
     (["play", "--dr", "3"], "--dr", "--draw"),
