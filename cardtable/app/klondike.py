@@ -216,8 +216,7 @@ class KlondikeApp(App[None]):
         ``variant`` (default this game's), winnable-only when ``winnable``
         (default: as now). A game left unfinished after a move counts as a loss."""
         left = self.game
-        if not left.is_won():
-            self._keeper.record(left, won=False)  # the new game's message says all there is to say
+        unkept = self._keeper.record(left, won=False) if not left.is_won() else ""  # a full disk: kept to retry
         variant = variant if variant is not None else left.variant
         self.seed = number if number is not None else self.next_number()
         self.winnable = self.winnable if winnable is None else winnable
@@ -227,7 +226,7 @@ class KlondikeApp(App[None]):
             position = winnable_deal(self.seed, variant)
         else:
             position = Position.from_seed(self.seed)
-        trouble = self._keeper.carry_balance(left)
+        trouble = unkept + self._keeper.carry_balance(left)
         self.held = None
         self.hint_move = None
         self.game = KlondikeGame(position, variant)

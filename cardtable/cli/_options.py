@@ -277,13 +277,18 @@ def resume_hint(run: StoredRun | None, command: str, args: argparse.Namespace) -
 @contextmanager
 def hinted(hint: str) -> Iterator[None]:
     """A :class:`~cardtable.errors.CardtableError` in the block (a lost
-    cluster) ends with ``hint``: what finished is stored."""
+    cluster), or an :class:`OSError` naming a file (an output on a full
+    disk), ends with ``hint``: what finished is stored."""
     try:
         yield
     except CardtableError as error:
         if not hint:
             raise
         raise type(error)(f"{error}{hint}") from None
+    except OSError as error:
+        if not hint or error.filename is None:
+            raise
+        raise type(error)(error.errno, f"{error.strerror or error}{hint}", error.filename) from None
 
 
 def interrupted(kept: str, hint: str, executor: object = None) -> int:

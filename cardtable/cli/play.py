@@ -145,17 +145,11 @@ def _cmd_kings_corner(args: argparse.Namespace) -> int:
     if args.plain:
         from rich.console import Console
 
-        from cardtable._files import atomic_write_text
-        from cardtable.cli.kings_corner_seat import HumanSeat
-        from cardtable.kings_corner.record import HandRecord
-
-        def keep(record: HandRecord) -> None:
-            if args.save is not None:
-                atomic_write_text(args.save, record.to_text())
+        from cardtable.cli.kings_corner_seat import HumanSeat, hand_saver
 
         return HumanSeat(opponents=settings.opponents, level=settings.level, seed=args.seed,
                          target=settings.target, delay=settings.delay, unicode=not args.ascii,
-                         console=Console(highlight=False), on_hand_end=keep).run()
+                         console=Console(highlight=False), on_hand_end=hand_saver(args.save)).run()
     from cardtable.app.kings_corner import KingsCornerApp
 
     KingsCornerApp(opponents=settings.opponents, level=settings.level, seed=args.seed, target=settings.target,

@@ -259,6 +259,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         if summary is not None and done is not None and len(done):
             played = len(results) - len(done)  # the throughput of this session's games
             summary = replace(summary, games_per_second=played / seconds if seconds > 0 else 0.0)
+        with hinted(hint):  # a full disk: the run stays interrupted with every game stored, to resume
+            _write_plot(args, spec, results)
         if stored is not None:
             stored.finish(summary.to_dict() if summary else {}, interrupted=len(results) < count)
     run = stored.id if stored is not None else None
@@ -323,7 +325,7 @@ def _play(args: argparse.Namespace, spec: RunSpec, count: int, executor: Executo
                 for index in sorted(pending):  # an interrupted run may leave gaps; keep what finished
                     output.write(json.dumps(pending[index].to_dict()) + "\n")
                 output.commit()
-    except (CardtableError, KeyboardInterrupt):  # a lost cluster, or Ctrl-C outside the games: no temporary file left
+    except (CardtableError, KeyboardInterrupt, OSError):  # a lost cluster, Ctrl-C, a full disk: no temporary file
         if output is not None:
             output.abandon()
         raise
@@ -356,13 +358,19 @@ def _report(args: argparse.Namespace, spec: RunSpec, count: int, workers: int, r
                 "run": run, "interrupted": len(results) < count,
                 **(summary.to_dict() if summary else {"games": 0})}
         print(json.dumps(data, indent=1))
-    if args.plot and results:
-        from cardtable.sim.plot import plot_picture
+    if args.plot and results and not args.json:
+        print(f"plot written to {args.plot}")
 
-        title = f"{strategy} on {variant.name}, {len(results):,} games"
-        atomic_write_bytes(args.plot, plot_picture(results, file_format=_plot_format(args.plot), title=title))
-        if not args.json:
-            print(f"plot written to {args.plot}")
+
+def _write_plot(args: argparse.Namespace, spec: RunSpec, results: Results) -> None:
+    """Draw ``--plot`` (when given and some game finished), before the run is
+    marked finished: a plot that cannot be written leaves it to resume."""
+    if not args.plot or not results:
+        return
+    from cardtable.sim.plot import plot_picture
+
+    title = f"{spec.strategy} on {spec.variant.name}, {len(results):,} games"
+    atomic_write_bytes(args.plot, plot_picture(results, file_format=_plot_format(args.plot), title=title))
 
 
 def _cmd_runs(args: argparse.Namespace) -> int:

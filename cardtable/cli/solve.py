@@ -207,12 +207,12 @@ def _cmd_batch(args: argparse.Namespace, variant: Variant | None) -> int:
         hint = resume_hint(stored, "solve", args)
         with hinted(hint):
             rows, stopped = _solve(args, deals, variant, timeout, executor, stored, done)
-        ordered = [rows[index] for index in sorted(rows)]
-        text = "".join(json.dumps(row) + "\n" for row in ordered)
-        if args.output:
-            atomic_write_text(args.output, text)
-        else:
-            sys.stdout.write(text)
+            ordered = [rows[index] for index in sorted(rows)]
+            text = "".join(json.dumps(row) + "\n" for row in ordered)
+            if args.output:
+                atomic_write_text(args.output, text)  # a full disk: the run stays interrupted, every row stored
+            else:
+                sys.stdout.write(text)
         summary = summarize_solves(ordered)
         if stored is not None:
             stored.finish(summary.to_dict(), interrupted=stopped)
