@@ -27,7 +27,7 @@ from cardtable.klondike.position import Position
 
 __all__ = ["FULL_DISK_ERRNOS", "MAX_LINE_BYTES", "MAX_TEXT_BYTES", "AtomicWriter",
            "atomic_write_bytes", "atomic_write_text", "check_output", "check_outputs",
-           "is_full_disk", "read_deals_file", "read_text", "remove_dead_temporaries"]
+           "describe_error", "is_full_disk", "read_deals_file", "read_text", "remove_dead_temporaries"]
 
 #: The errors of a write that found no room: a full disk (``ENOSPC``), a
 #: file-size limit (``EFBIG``) or a spent quota (``EDQUOT``). They are all
@@ -43,6 +43,21 @@ def is_full_disk(error: BaseException) -> bool:
     (True, False)
     """
     return isinstance(error, OSError) and error.errno in FULL_DISK_ERRNOS
+
+
+def describe_error(error: BaseException) -> str:
+    """``error`` in words for a person: an :class:`OSError` as ``PATH:
+    reason`` (without ``[Errno N]``), anything else as its text.
+
+    >>> describe_error(OSError(errno.ENOSPC, "No space left on device", "out.txt"))
+    'out.txt: no room left on the disk (the old file, if any, is kept)'
+    """
+    if isinstance(error, OSError) and error.strerror:
+        named = _named(error, error.filename) if error.filename is not None else error
+        reason = named.strerror or ""
+        reason = reason[:1].lower() + reason[1:]
+        return f"{named.filename}: {reason}" if named.filename is not None else reason
+    return str(error)
 
 
 def _named(error: OSError, path: str | os.PathLike[str]) -> OSError:

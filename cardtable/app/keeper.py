@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cardtable._files import describe_error
 from cardtable._text import plural
 from cardtable.app import autosave
 from cardtable.app.status import clock_text
@@ -126,7 +127,8 @@ class Keeper:
                     self._unrecorded.pop(0)
         except (OSError, CardtableError) as error:
             waiting = plural(len(self._unrecorded), "game")
-            return f" Could not keep the statistics ({error}); {waiting} kept in memory, tried again at each move."
+            return (f" Could not keep the statistics ({describe_error(error)}); {waiting} kept in memory, "
+                    "tried again at each move.")
         return ""
 
     def stats_text(self, current: str) -> str:
@@ -209,7 +211,8 @@ class Keeper:
         try:
             autosave.save(self.autosave_path, game, kept)
         except (OSError, CardtableError) as error:
-            return f"Could not autosave ({error}); the game is kept here and saved again at the next move."
+            return (f"Could not autosave ({describe_error(error)}); the game is kept here and saved again at the "
+                    "next move.")
         return pending
 
     def clear_autosave(self) -> None:

@@ -22,7 +22,7 @@ from functools import partial
 from rich.console import Console
 from rich.text import Text
 
-from cardtable._files import atomic_write_text
+from cardtable._files import atomic_write_text, describe_error
 from cardtable._text import plural
 from cardtable.bots.kings_corner import make_bot
 from cardtable.bots.kings_corner.strategic import plan_turn
@@ -307,7 +307,7 @@ def hand_saver(path: str | os.PathLike[str] | None) -> Callable[[HandRecord], st
         try:
             atomic_write_text(path, record.to_text())
         except (OSError, CardtableError) as error:
-            return f"Could not save the hand ({error}); play on, the next hand's end saves again."
+            return f"Could not save the hand ({describe_error(error)}); play on, the next hand's end saves again."
         return None
 
     return keep
