@@ -422,6 +422,12 @@ class AtomicWriter:
             self._handle = os.fdopen(fd, "w", encoding="utf-8")
         self._done = False
 
+    @property
+    def streams(self) -> bool:
+        """Whether this writes in place (standard output, a pipe, a device)
+        rather than to a temporary file: such a write may wait on a reader."""
+        return self._tmp is None
+
     def write(self, text: str) -> int:
         """Write ``text`` to the temporary file; returns the characters
         written. A write that fails (a full disk) drops the temporary file,

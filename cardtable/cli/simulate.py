@@ -254,7 +254,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             stored = stack.enter_context(_start_simulate(args, variant, deals, count))
         done = Batch.from_rows(stored.units()) if stored is not None and args.resume else None
         hint = resume_hint(stored, "simulate", args)
-        results, seconds = _play(args, spec, count, executor, stored, done, hint)
+        results, seconds, closed = _play(args, spec, count, executor, stored, done, hint)
         summary = summarize_games(results, seconds) if results else None
         if summary is not None and done is not None and len(done):
             played = len(results) - len(done)  # the throughput of this session's games
@@ -265,15 +265,23 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             stored.finish(summary.to_dict() if summary else {}, interrupted=len(results) < count)
     run = stored.id if stored is not None else None
     _report(args, spec, count, workers, results, summary, done, run)
+    if closed and len(results) < count:
+        from cardtable.cli import EXIT_PIPE_CLOSED
+
+        print(f"cardtable: the output's reader went away (a closed pipe): kept the {len(results):,} of {count:,} "
+              f"games that finished{hint}", file=sys.stderr)
+        return EXIT_PIPE_CLOSED
     if len(results) < count:
         return interrupted(f"kept the {len(results):,} of {count:,} games that finished", hint, executor)
     return 0
 
 
 def _play(args: argparse.Namespace, spec: RunSpec, count: int, executor: Executor, stored: StoredRun | None,
-          done: Batch | None, hint: str) -> tuple[Results, float]:
+          done: Batch | None, hint: str) -> tuple[Results, float, bool]:
     """Play the games ``done`` lacks, storing and writing each batch as it
-    finishes; the games in index order, and the seconds they took. A run
+    finishes; the games in index order, the seconds they took, and whether
+    the output's reader went away (a closed pipe: the games then stop, and
+    those stored are kept). A run
     interrupted while its games are played ends quietly with those that
     finished; the output file then keeps them. A lost cluster's error ends
     with ``hint``."""
@@ -281,6 +289,8 @@ def _play(args: argparse.Namespace, spec: RunSpec, count: int, executor: Executo
 
     variant = spec.variant
     output = AtomicWriter(args.output) if args.output else None
+    streamed = output is not None and output.streams
+    closed = False
     try:
         with hinted(hint):
             left = count - (len(done) if done is not None else 0)
@@ -314,14 +324,26 @@ def _play(args: argparse.Namespace, spec: RunSpec, count: int, executor: Executo
                             stored.add(batch.rows(variant))
                         if output is not None:
                             pending.update((r.index, r) for r in batch.results(variant))
-                            write_ready()
+                            if not streamed:
+                                write_ready()
                         kept.append(batch)
+                    if streamed:  # a pipe may block: written where a signal still ends the run at once
+                        write_ready()
                     advance(len(batch))
 
-                run_games(spec, count, on_batch=on_batch, use_fast=not args.no_fast, executor=executor, done=done)
+                try:
+                    run_games(spec, count, on_batch=on_batch, use_fast=not args.no_fast, executor=executor,
+                              done=done)
+                except BrokenPipeError:
+                    if not streamed:
+                        raise
+                    from cardtable.cli import drop_stdout
+
+                    closed = True
+                    drop_stdout()
                 results = Results(variant, kept)
             seconds = time.perf_counter() - started
-            if output is not None:
+            if output is not None and not closed:
                 for index in sorted(pending):  # an interrupted run may leave gaps; keep what finished
                     output.write(json.dumps(pending[index].to_dict()) + "\n")
                 output.commit()
@@ -329,7 +351,9 @@ def _play(args: argparse.Namespace, spec: RunSpec, count: int, executor: Executo
         if output is not None:
             output.abandon()
         raise
-    return results, seconds
+    if closed and output is not None:
+        output.abandon()
+    return results, seconds, closed
 
 
 def _report(args: argparse.Namespace, spec: RunSpec, count: int, workers: int, results: Results,
