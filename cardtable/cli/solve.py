@@ -293,7 +293,14 @@ def _cmd_hint(args: argparse.Namespace) -> int:
         if args.samples is not None:
             raise UsageError("--samples: the peek does not guess; leave out --samples or --peek")
         return _peek_hint(game, args)
+    from cardtable.bots.klondike.expert import MAX_EXPERT_STATES
+    from cardtable.bots.klondike.hindsight import MAX_SAMPLE_STATES
     from cardtable.bots.klondike.hint import HINT_SAMPLES, HINT_STATES, expert_hint
+
+    if args.max_states is not None and args.max_states > MAX_EXPERT_STATES:
+        raise UsageError(f"--max-states {args.max_states:,}: the expert's budget is at most {MAX_EXPERT_STATES:,} "
+                         f"states a guess (it searches a guess again with {MAX_SAMPLE_STATES // MAX_EXPERT_STATES} "
+                         "times it); give less, or --peek")
 
     found = expert_hint(game, samples=args.samples or HINT_SAMPLES, max_states=args.max_states or HINT_STATES,
                         seconds=args.timeout, unicode=not args.ascii)

@@ -4,6 +4,7 @@ the wrong explanation. Each gets one line and exit 2, and no run is kept."""
 
 from __future__ import annotations
 
+import json
 import signal
 from pathlib import Path
 
@@ -89,6 +90,31 @@ def test_the_solver_refuses_such_a_budget_in_words() -> None:
                  lambda: solve_batch([("1", Position.from_seed(1))], Variant(), max_states=10**12)):
         with pytest.raises(SolverError, match="at most 100,000,000,000"):
             call()
+
+
+def test_the_expert_hints_budget_stays_within_the_solvers_cap(capsys: pytest.CaptureFixture[str],
+                                                                tmp_path: Path) -> None:
+    from cardtable.bots.klondike.expert import _TRIED_FACTOR, MAX_EXPERT_STATES, ExpertPlayer
+    from cardtable.bots.klondike.hindsight import MAX_SAMPLE_STATES
+    from cardtable.bots.klondike.hint import HINT_STATES
+
+    assert MAX_SAMPLE_STATES == MAX_STATES
+    assert HINT_STATES * _TRIED_FACTOR <= MAX_EXPERT_STATES * _TRIED_FACTOR <= MAX_STATES
+    with pytest.raises(UsageError, match="at most 25,000,000,000 a guess"):
+        ExpertPlayer(max_states=MAX_EXPERT_STATES + 1)
+    ExpertPlayer(max_states=MAX_EXPERT_STATES)  # the cap itself is a budget the solver takes
+    deal = tmp_path / "deal.txt"
+    deal.write_text(Position.from_seed(3).deal_string() + "\n")
+    for budget in (MAX_EXPERT_STATES + 1, MAX_STATES):
+        code, _, err = run(capsys, "hint", str(deal), "--max-states", str(budget))
+        _one_line_error(code, err, f"--max-states {budget:,}: the expert's budget is at most 25,000,000,000 "
+                                   "states a guess")
+    code, out, err = run(capsys, "hint", str(deal), "--max-states", str(MAX_EXPERT_STATES), "--samples", "2",
+                         "--timeout", "2", "--json")
+    assert code == 0, err
+    assert json.loads(out)["hint"] == "expert"
+    code, _, err = run(capsys, "hint", str(deal), "--peek", "--max-states", str(MAX_STATES), "--timeout", "1")
+    assert code == 0, err
 
 
 @pytest.mark.parametrize(("layout", "kind"), [("42", "number"), ("null", "null"), ('"hello"', "string"),
