@@ -39,6 +39,9 @@ numba, numpy or matplotlib: the commands that need them import them.
 - a closed output pipe: exit status 0; when it stops a stored run before
   its end (``simulate --output -``), the run is kept as interrupted, the
   line says so with the resume command, and the status is 141 (128 + SIGPIPE);
+- memory running out (``MemoryError``, ``ENOMEM``, a compiled library
+  that cannot be loaded under a low ``ulimit -v``): one line saying so,
+  exit status 1;
 - anything else is a bug: ``cardtable: internal error: TYPE: MESSAGE`` and
   a request to report it, exit status 70 (with ``CARDTABLE_DEBUG=1`` in the
   environment the traceback is printed too).
@@ -47,6 +50,7 @@ numba, numpy or matplotlib: the commands that need them import them.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import select
 import signal
@@ -243,12 +247,29 @@ def _run(argv: Sequence[str] | None) -> int:
         return EXIT_USAGE
     except OSError as error:
         if error.filename is None:
-            return _internal_error(error)
+            return _out_of_memory_error() if _out_of_memory(error) else _internal_error(error)
         reason = error.strerror or str(error)
         print(f"cardtable: error: {error.filename}: {reason[:1].lower()}{reason[1:]}", file=sys.stderr)
         return EXIT_USAGE
     except Exception as error:
-        return _internal_error(error)
+        return _out_of_memory_error() if _out_of_memory(error) else _internal_error(error)
+
+
+def _out_of_memory_error() -> int:
+    print("cardtable: error: not enough memory for this command (a memory limit, ulimit -v or a "
+          "container's, is too low); give it more memory, or less work", file=sys.stderr)
+    return EXIT_FAILED
+
+
+def _out_of_memory(error: BaseException) -> bool:
+    """Whether ``error`` is memory running out: Python's own, the system's
+    (``ENOMEM``), or a compiled library that could not be loaded for want of
+    address space (numba's ``libllvmlite.so`` under ``ulimit -v``)."""
+    if isinstance(error, MemoryError):
+        return True
+    if isinstance(error, OSError) and error.errno == errno.ENOMEM:
+        return True
+    return isinstance(error, OSError) and "libllvmlite" in str(error)
 
 
 def _internal_error(error: BaseException) -> int:

@@ -196,3 +196,34 @@ def test_a_billion_games_start_at_once_in_little_memory(tmp_path: Path, args: tu
     [(_, status, played)] = _store_rows(tmp_path)
     assert status == "interrupted" and played > 0
     assert resident < 400, f"{resident:.0f} MiB resident after the first block"
+
+
+def test_a_study_too_large_to_hold_is_refused_before_anything_is_written(capsys: pytest.CaptureFixture[str],
+                                                                         tmp_path: Path) -> None:
+    from cardtable.solver.study import MAX_STUDY_DEALS
+
+    store = tmp_path / "s.sqlite"
+    for deals in (MAX_STUDY_DEALS + 1, 10**12):
+        code, _, err = run(capsys, "study", "winnability", "--deals", str(deals), "--store", str(store))
+        _one_line_error(code, err, f"--deals {deals:,}: a study holds at most 1,000,000 deals")
+    assert not store.exists()
+
+
+def test_memory_running_out_is_one_line_not_an_internal_error(tmp_path: Path) -> None:
+    import os
+    import resource
+    import subprocess
+    import sys
+
+    def low_memory() -> None:  # too little address space to load the compiled kernels
+        resource.setrlimit(resource.RLIMIT_AS, (250 * 2**20, 250 * 2**20))
+
+    env = {**os.environ, "CARDTABLE_DATA": str(tmp_path / "data")}
+    env.pop("CARDTABLE_DEBUG", None)
+    done = subprocess.run([sys.executable, "-m", "cardtable", "simulate", "--games", "10", "--workers", "1"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False,
+                          preexec_fn=low_memory)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines() == ["cardtable: error: not enough memory for this command (a memory limit, "
+                                        "ulimit -v or a container's, is too low); give it more memory, or less work"]
+    assert [status for _, status, _ in _store_rows(tmp_path)] in ([], ["interrupted"])
