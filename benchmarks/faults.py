@@ -312,7 +312,9 @@ class Soak:
             self.check(job, reference)
             self.jobs.remove(job)
             return
-        if status in (1, 129, 130, 143, -9) or "still running" in stderr:
+        # Stopped before its end: by a lost worker (1), a signal it handled (129, 130, 143), or one that
+        # came before its handlers were set or after they were put back (-1, -9, -15): taken up again.
+        if status in (1, 129, 130, 143, -1, -9, -15) or "still running" in stderr:
             if "still running" in stderr:
                 time.sleep(0.2)
             self.start(job)  # taken up again
