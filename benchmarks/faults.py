@@ -190,9 +190,11 @@ class Soak:
         running = [job for job in self.jobs if job.process is not None and job.process.poll() is None]
         if not running:
             return
-        job = self.rng.choice(running)
-        assert job.process is not None
         kind = self.rng.choice(FAULTS)
+        job = self.rng.choice(running)
+        if kind == "kill -9 worker":  # a command whose workers are up (one still starting has none yet)
+            job = self.rng.choice([job for job in running if job.process and _children(job.process.pid)] or [job])
+        assert job.process is not None
         workers = _children(job.process.pid)
         if kind == "kill -9 worker" and not workers:
             kind = "SIGTERM"
