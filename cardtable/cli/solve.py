@@ -209,10 +209,13 @@ def _cmd_batch(args: argparse.Namespace, variant: Variant | None) -> int:
             rows, stopped = _solve(args, deals, variant, timeout, executor, stored, done)
             ordered = [rows[index] for index in sorted(rows)]
             text = "".join(json.dumps(row) + "\n" for row in ordered)
-            if args.output:
-                atomic_write_text(args.output, text)  # a full disk: the run stays interrupted, every row stored
-            else:
-                sys.stdout.write(text)
+            try:
+                if args.output:
+                    atomic_write_text(args.output, text)  # a full disk: the run stays interrupted, every row stored
+                else:
+                    sys.stdout.write(text)  # a pipe nobody reads blocks here; a signal still ends the run
+            except KeyboardInterrupt:
+                stopped = True  # every row is stored: the resume writes them all
         summary = summarize_solves(ordered)
         if stored is not None:
             stored.finish(summary.to_dict(), interrupted=stopped)

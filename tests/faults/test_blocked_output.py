@@ -5,6 +5,7 @@ resumed run's output is that of an unbroken run."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -103,3 +104,37 @@ def test_a_closed_output_pipe_keeps_the_run_to_resume(tmp_path: Path) -> None:
     unbroken = run(tmp_path, *games[:-2], "--no-store", "--output", "-")
     assert resumed.stdout.splitlines()[:400] == unbroken.stdout.splitlines()[:400]
     assert list(tmp_path.glob("*.tmp")) == []
+
+
+def test_a_batch_whose_rows_nobody_reads_ends_on_sigterm_and_resumes_to_every_row(tmp_path: Path) -> None:
+    (tmp_path / "deals.txt").write_text("".join(f"{seed}\n" for seed in range(1, 151)))
+    batch = ("solve", "--deals", "deals.txt", "--max-states", "3000", "--workers", "1")
+    read_end, write_end = os.pipe()
+    process = subprocess.Popen([sys.executable, "-m", "cardtable", *batch, "--output", "-"], cwd=tmp_path,
+                               env=_env(tmp_path), stdout=write_end, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    os.close(write_end)
+    try:
+        _wait_until_blocked(read_end)
+        signalled = time.monotonic()
+        os.killpg(process.pid, signal.SIGTERM)
+        _, stderr = process.communicate(timeout=20)
+        took = time.monotonic() - signalled
+    finally:
+        os.close(read_end)
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert took < BOUND and process.returncode == 143, stderr
+    assert stderr.strip().splitlines()[-1] == ("cardtable: interrupted by SIGTERM: kept the 150 of 150 deals solved; "
+                                               "finish it with 'cardtable solve --resume 1'")
+    assert _store_rows(tmp_path) == [(1, "interrupted", 150)]
+    resumed = run(tmp_path, "solve", "--resume", "1")
+    unbroken = run(tmp_path, *batch, "--no-store")
+    assert resumed.returncode == 0 and unbroken.returncode == 0
+
+    def rows(text: str) -> list[dict[str, object]]:  # as solved, but for the seconds each took
+        return [{key: value for key, value in json.loads(line).items() if key != "seconds"}
+                for line in text.splitlines()]
+
+    assert len(rows(resumed.stdout)) == 150 and rows(resumed.stdout) == rows(unbroken.stdout)
