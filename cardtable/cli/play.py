@@ -236,22 +236,20 @@ def _run_app(app: App[Any]) -> int:
         received.append(signum)
         app.exit()
 
-    async def run() -> None:
-        loop = asyncio.get_running_loop()
-        previous = {signum: signal.getsignal(signum) for signum in signums}
-        try:
-            for signum in signums:
-                loop.add_signal_handler(signum, ask_to_quit, signum)
-        except (NotImplementedError, RuntimeError):  # no signal handling on this loop: the command's own stay
-            pass
-        try:
-            await app.run_async()
-        finally:
-            for signum, handler in previous.items():
-                loop.remove_signal_handler(signum)
-                signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
-
-    asyncio.run(run())
+    loop = asyncio.new_event_loop()
+    previous = {signum: signal.getsignal(signum) for signum in signums}
+    try:
+        for signum in signums:
+            loop.add_signal_handler(signum, ask_to_quit, signum)
+    except (NotImplementedError, RuntimeError):  # no signal handling on this loop: the command's own stay
+        pass
+    try:
+        app.run(loop=loop)
+    finally:
+        for signum, handler in previous.items():
+            loop.remove_signal_handler(signum)
+            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+        loop.close()
     if received:
         print(f"cardtable: interrupted by {received[0].name}; the game is kept as on any quit", file=sys.stderr)
         return EXIT_TERMINATED if received[0] == signal.SIGTERM else EXIT_HANGUP
