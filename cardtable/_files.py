@@ -9,11 +9,14 @@ does not exist) are :class:`~cardtable.errors.UsageError`\\ s or
 from __future__ import annotations
 
 import contextlib
+import errno
+import fcntl
 import io
 import os
 import stat
 import sys
 import tempfile
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, TextIO
@@ -22,9 +25,47 @@ from cardtable.errors import UsageError
 from cardtable.klondike.formats import read_deals
 from cardtable.klondike.position import Position
 
-__all__ = ["MAX_LINE_BYTES", "MAX_TEXT_BYTES", "AtomicWriter",
+__all__ = ["FULL_DISK_ERRNOS", "MAX_LINE_BYTES", "MAX_TEXT_BYTES", "AtomicWriter",
            "atomic_write_bytes", "atomic_write_text", "check_output", "check_outputs",
-           "read_deals_file", "read_text"]
+           "describe_error", "is_full_disk", "read_deals_file", "read_text", "remove_dead_temporaries"]
+
+#: The errors of a write that found no room: a full disk (``ENOSPC``), a
+#: file-size limit (``EFBIG``) or a spent quota (``EDQUOT``). They are all
+#: said the same way, and leave the old file as it was.
+FULL_DISK_ERRNOS = frozenset(code for code in (errno.ENOSPC, errno.EFBIG, getattr(errno, "EDQUOT", None))
+                             if code is not None)
+
+
+def is_full_disk(error: BaseException) -> bool:
+    """Whether ``error`` is a write that found no room (:data:`FULL_DISK_ERRNOS`).
+
+    >>> is_full_disk(OSError(errno.ENOSPC, "No space left on device")), is_full_disk(OSError(errno.EACCES, "no"))
+    (True, False)
+    """
+    return isinstance(error, OSError) and error.errno in FULL_DISK_ERRNOS
+
+
+def describe_error(error: BaseException) -> str:
+    """``error`` in words for a person: an :class:`OSError` as ``PATH:
+    reason`` (without ``[Errno N]``), anything else as its text.
+
+    >>> describe_error(OSError(errno.ENOSPC, "No space left on device", "out.txt"))
+    'out.txt: no room left on the disk (the old file, if any, is kept)'
+    """
+    if isinstance(error, OSError) and error.strerror:
+        named = _named(error, error.filename) if error.filename is not None else error
+        reason = named.strerror or ""
+        reason = reason[:1].lower() + reason[1:]
+        return f"{named.filename}: {reason}" if named.filename is not None else reason
+    return str(error)
+
+
+def _named(error: OSError, path: str | os.PathLike[str]) -> OSError:
+    """``error`` again, naming ``path`` (as the user gave it); a full disk is
+    said in the same words whichever of its errors it was."""
+    reason = "no room left on the disk (the old file, if any, is kept)" if is_full_disk(error) else error.strerror
+    return type(error)(error.errno, reason, str(path))
+
 
 
 def _umask() -> int:
@@ -97,7 +138,9 @@ def check_output(path: str | os.PathLike[str] | None) -> None:
     cardtable.errors.UsageError: /no/such/folder/out.txt: folder /no/such/folder does not exist
     """
     if path is not None:
-        _where(path)
+        target, how, _ = _where(path)
+        if how == "atomic":
+            remove_dead_temporaries(target)
 
 
 def _identity(path: str | os.PathLike[str]) -> tuple[object, ...] | None:
@@ -150,14 +193,90 @@ def check_outputs(outputs: Mapping[str, str | os.PathLike[str] | None],
         seen[identity] = (flag, str(path))
 
 
+#: A temporary file younger than this is never removed as a dead one while
+#: the process its name carries is alive here: it may be between its making
+#: and its lock.
+_YOUNG_SECONDS = 60.0
+
+
 def _temporary_beside(target: Path, given: Path, mode: int) -> tuple[int, str]:
-    """A new temporary file in ``target``'s folder with ``mode``; errors name ``given``."""
+    """A new temporary file ``.NAME.PID.XXXX.tmp`` in ``target``'s folder
+    with ``mode``, locked (``flock``) for as long as its descriptor is open,
+    so that a later run can tell it from the temporary file of a process
+    that died (:func:`remove_dead_temporaries`); errors name ``given``."""
+    remove_dead_temporaries(target)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
     except OSError as error:
-        raise type(error)(error.errno, error.strerror, str(given)) from None
+        raise _named(error, given) from None
+    with contextlib.suppress(OSError):  # a file system without locks: the name's pid and age still guard it
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     os.fchmod(fd, mode)
     return fd, tmp
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process
+        return True
+    return True
+
+
+def remove_dead_temporaries(path: str | os.PathLike[str]) -> list[Path]:
+    """Remove the temporary files an atomic write to ``path`` left behind
+    when its process died (``.NAME.PID.XXXX.tmp`` beside it); returns those
+    removed. Only a file of this user, not a link, whose lock no process
+    holds is removed, and not one younger than a minute whose process is
+    alive here (it may be between its making and its lock). Errors are
+    ignored: this is tidying, never a reason to fail.
+
+    >>> import tempfile, os
+    >>> folder = tempfile.mkdtemp()
+    >>> left = os.path.join(folder, ".out.txt.999999999.abcd.tmp")
+    >>> open(left, "w").close()
+    >>> [p.name for p in remove_dead_temporaries(os.path.join(folder, "out.txt"))]
+    ['.out.txt.999999999.abcd.tmp']
+    """
+    target = Path(path)
+    removed: list[Path] = []
+    prefix = f".{target.name}."
+    try:
+        names = [name for name in os.listdir(target.parent or ".")
+                 if name.startswith(prefix) and name.endswith(".tmp")]
+    except OSError:
+        return removed
+    for name in names:
+        candidate = target.parent / name
+        pid_text = name[len(prefix):].split(".", 1)[0]
+        try:
+            fd = os.open(candidate, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+        except OSError:
+            continue
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid():
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue  # its writer is alive
+            except OSError:
+                pass  # a file system without locks: judged by the pid and the age alone
+            young = time.time() - info.st_mtime < _YOUNG_SECONDS
+            if pid_text.isdigit() and (int(pid_text) == os.getpid() or (young and _process_alive(int(pid_text)))):
+                continue
+            if not pid_text.isdigit() and young:
+                continue  # an older cardtable's name, without its pid: only when surely stale
+            os.unlink(candidate)
+            removed.append(candidate)
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
+    return removed
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
@@ -190,7 +309,7 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
             with open(target, "wb" if how == "plain" else "ab") as handle:
                 handle.write(data)
         except OSError as error:
-            raise type(error)(error.errno, error.strerror, str(path)) from None
+            raise _named(error, path) from None
         return
     fd, tmp = _temporary_beside(target, Path(path), mode)
     try:
@@ -203,7 +322,7 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         if isinstance(error, OSError):
-            raise type(error)(error.errno, error.strerror, str(path)) from None
+            raise _named(error, path) from None
         raise
 
 
@@ -303,9 +422,23 @@ class AtomicWriter:
             self._handle = os.fdopen(fd, "w", encoding="utf-8")
         self._done = False
 
+    @property
+    def streams(self) -> bool:
+        """Whether this writes in place (standard output, a pipe, a device)
+        rather than to a temporary file: such a write may wait on a reader."""
+        return self._tmp is None
+
     def write(self, text: str) -> int:
-        """Write ``text`` to the temporary file; returns the characters written."""
-        return self._handle.write(text)
+        """Write ``text`` to the temporary file; returns the characters
+        written. A write that fails (a full disk) drops the temporary file,
+        keeps any old file, and raises an :class:`OSError` naming the path."""
+        try:
+            return self._handle.write(text)
+        except OSError as error:
+            if self._tmp is None:
+                raise
+            self.abandon()
+            raise _named(error, self.path) from None
 
     def commit(self) -> None:
         """Flush, sync and rename into place."""
@@ -325,8 +458,9 @@ class AtomicWriter:
         except OSError as error:
             with contextlib.suppress(OSError):
                 self._handle.close()
+            with contextlib.suppress(OSError):
                 os.unlink(self._tmp)
-            raise type(error)(error.errno, error.strerror, str(self.path)) from None
+            raise _named(error, self.path) from None
 
     def abandon(self) -> None:
         """Drop the temporary file."""
@@ -338,7 +472,8 @@ class AtomicWriter:
             if self._handle is not sys.stdout:
                 self._handle.close()
             return
-        self._handle.close()
+        with contextlib.suppress(OSError):  # a full disk fails the flush of what is left: dropped anyway
+            self._handle.close()
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self._tmp)
 

@@ -4,6 +4,7 @@ and a benchmark script writing one through ``--markdown``."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import platform
 import re
@@ -91,3 +92,20 @@ def test_a_benchmark_writes_its_table(tmp_path: Path) -> None:
                          capture_output=True, text=True, env=env, timeout=120)
     assert bad.returncode == 2
     assert "does not exist" in bad.stderr and "Traceback" not in bad.stderr
+
+
+@pytest.mark.slow
+def test_the_faults_soak_loses_nothing(tmp_path: Path) -> None:
+    """benchmarks/faults.py, briefly: faults done, every run finished, nothing lost or written twice."""
+    env = {**os.environ, "CARDTABLE_DATA": str(tmp_path / "data"),
+           "PYTHONPATH": str(BENCHMARKS.parent) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    out = tmp_path / "faults.md"
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "faults.py"), "--minutes", "0.2", "--games", "300",
+                           "--deals", "12", "--concurrent", "2", "--every", "1.5", "--json", "--markdown", str(out)],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert sum(figures["faults"].values()) > 0 and sum(figures["runs_completed"].values()) > 0
+    kept = ("units_lost", "units_duplicated", "orphan_workers", "temporary_files_left", "read_failures")
+    assert [figures[name] for name in kept] == [0] * len(kept) and figures["unexpected_ends"] == []
+    assert "| units lost (goal 0) | 0 |" in out.read_text()

@@ -12,12 +12,17 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from cardtable._files import describe_error
 from cardtable._text import plural
 from cardtable.app import autosave
 from cardtable.app.status import clock_text
 from cardtable.errors import CardtableError
 from cardtable.klondike import KlondikeGame, KlondikeRecord, counts_as_loss
+
+if TYPE_CHECKING:
+    from cardtable.sim.played import PlayedGame
 
 __all__ = ["Keeper", "leave_saved", "saved_notice"]
 
@@ -45,6 +50,7 @@ class Keeper:
         self._earlier = 0.0  # the seconds the game took before this session (a restored game's)
         self._started: float | None = None  # when the clock started in this session (None: standing)
         self._finished_after: float | None = None
+        self._unrecorded: list[PlayedGame] = []  # finished games the statistics could not take yet
 
     # ----- the clock ---------------------------------------------------------------------------------
 
@@ -99,16 +105,31 @@ class Keeper:
         if self._recorded or self.stats_path is None or not (game.moves if won else counts_as_loss(game)):
             return ""
         self._recorded = True
-        from cardtable.runs.store import ResultsStore
-        from cardtable.sim.played import PlayedGame, record_played
+        from cardtable.sim.played import PlayedGame
 
         start = game.start.deal_string() if game.start.is_deal else str(game.start)
+        self._unrecorded.append(PlayedGame.of(game.variant, start=start, won=won, seconds=round(self.seconds(), 3),
+                                              moves=len(game.moves), foundation=game.foundation_count()))
+        return self.record_pending()
+
+    def record_pending(self) -> str:
+        """Keep the finished games the statistics could not take before (a
+        full disk): they stay in memory, in order, until a write succeeds, and
+        each later move or game tries again. Returns the trouble, else ""."""
+        if not self._unrecorded or self.stats_path is None:
+            return ""
+        from cardtable.runs.store import ResultsStore
+        from cardtable.sim.played import record_played
+
         try:
             with ResultsStore(self.stats_path) as store:
-                record_played(store, PlayedGame.of(game.variant, start=start, won=won, seconds=round(self.seconds(), 3),
-                                                   moves=len(game.moves), foundation=game.foundation_count()))
+                while self._unrecorded:
+                    record_played(store, self._unrecorded[0])
+                    self._unrecorded.pop(0)
         except (OSError, CardtableError) as error:
-            return f" Could not keep the statistics: {error}"
+            waiting = plural(len(self._unrecorded), "game")
+            return (f" Could not keep the statistics ({describe_error(error)}); {waiting} kept in memory, "
+                    "tried again at each move.")
         return ""
 
     def stats_text(self, current: str) -> str:
@@ -184,16 +205,18 @@ class Keeper:
     def autosave(self, game: KlondikeGame, headers: dict[str, str]) -> str:
         """Keep ``game`` (with ``headers``, its time and whether the Vegas
         balance is carried) in the autosave; returns why that failed (else "")."""
+        pending = self.record_pending().strip()
         if self.autosave_path is None:
-            return ""
+            return pending
         kept = {**headers, autosave.TIME_HEADER: f"{self.seconds():.1f}"}
         if self.balance_path is not None:
             kept[autosave.CUMULATIVE_HEADER] = "yes"
         try:
             autosave.save(self.autosave_path, game, kept)
         except (OSError, CardtableError) as error:
-            return f"Could not autosave: {error}"
-        return ""
+            return (f"Could not autosave ({describe_error(error)}); the game is kept here and saved again at the "
+                    "next move.")
+        return pending
 
     def clear_autosave(self) -> None:
         """A finished game leaves no autosave."""

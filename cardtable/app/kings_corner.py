@@ -33,7 +33,7 @@ from textual.containers import Grid
 from textual.timer import Timer
 from textual.widgets import Static
 
-from cardtable._files import atomic_write_text
+from cardtable._files import atomic_write_text, describe_error
 from cardtable._text import plural
 from cardtable.app.screens import show_page
 from cardtable.bots.kings_corner import make_bot
@@ -375,7 +375,7 @@ class KingsCornerApp(App[None]):
         try:
             atomic_write_text(path, self._record().to_text())
         except (OSError, CardtableError) as error:
-            return str(error)
+            return describe_error(error)
         return None
 
     def action_save(self) -> None:

@@ -30,7 +30,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.reactive import var
 
-from cardtable._files import atomic_write_text
+from cardtable._files import atomic_write_text, describe_error
 from cardtable._text import plural
 from cardtable.app.advisor import PEEK_LABEL, VERDICT_MAX_STATES, Advisor
 from cardtable.app.keeper import Keeper, leave_saved, saved_notice
@@ -251,7 +251,7 @@ class KlondikeApp(App[None]):
             position = winnable_deal(self.seed, variant)
         else:
             position = Position.from_seed(self.seed)
-        trouble = self._keeper.carry_balance(left)
+        trouble = counted + self._keeper.carry_balance(left)
         self.held = None
         self.hint_move = None
         self.game = KlondikeGame(position, variant)
@@ -436,7 +436,7 @@ class KlondikeApp(App[None]):
         try:
             atomic_write_text(path, str(KlondikeRecord.from_game(self.game, **self._headers())))
         except (OSError, CardtableError) as error:
-            self.message = f"Could not save: {error}"
+            self.message = f"Could not save: {describe_error(error)}; the game is kept here, press s to try again."
             return
         self.message = f"Saved the game record to {path}."
 

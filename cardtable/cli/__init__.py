@@ -30,11 +30,19 @@ numpy or matplotlib: the commands that need them import them.
   finished work is kept, a stored run is marked interrupted. The one line on
   stderr says ``interrupted`` (Ctrl-C) or ``interrupted by SIGTERM`` (or
   ``SIGHUP``; a command that kept some work says how much, using
-  :func:`interruption`). The previous handlers are restored afterwards;
+  :func:`interruption`). The previous handlers are restored afterwards.
+  A signal is acted on at once even while standard output is blocked: a
+  full pipe that nobody reads is then pointed at /dev/null, so the
+  command's last words never wait on it;
 - a worker process that died twice on the same unit
   (:class:`~cardtable.runs.executor.WorkerLost`): the run stops as for an
   interrupt, and the line says so; exit status 1;
-- a closed output pipe: exit status 0;
+- a closed output pipe: exit status 0; when it stops a stored run before
+  its end (``simulate --output -``), the run is kept as interrupted, the
+  line says so with the resume command, and the status is 141 (128 + SIGPIPE);
+- memory running out (``MemoryError``, ``ENOMEM``, a compiled library
+  that cannot be loaded under a low ``ulimit -v``): one line saying so,
+  exit status 1;
 - anything else is a bug: ``cardtable: internal error: TYPE: MESSAGE`` and
   a request to report it, exit status 70 (with ``CARDTABLE_DEBUG=1`` in the
   environment the traceback is printed too).
@@ -43,19 +51,24 @@ numpy or matplotlib: the commands that need them import them.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+import select
 import signal
+import stat
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
 from cardtable.errors import CardtableError
 from cardtable.runs.executor import WorkerLost
 
-__all__ = ["EXIT_FAILED", "EXIT_HANGUP", "EXIT_INTERNAL_ERROR", "EXIT_INTERRUPTED", "EXIT_TERMINATED", "EXIT_USAGE",
-           "Terminated", "build_parser", "interruption", "main"]
+__all__ = ["EXIT_FAILED", "EXIT_HANGUP", "EXIT_INTERNAL_ERROR", "EXIT_INTERRUPTED", "EXIT_PIPE_CLOSED",
+           "EXIT_TERMINATED", "EXIT_USAGE", "Terminated", "build_parser", "drop_stdout", "interruption", "main",
+           "signals_deferred"]
 
 #: Exit status when the work failed and stopped cleanly (a worker that kept dying).
 EXIT_FAILED = 1
@@ -68,6 +81,8 @@ EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
 #: Exit status when the terminal hung up (128 + SIGHUP).
 EXIT_HANGUP = 129
+#: Exit status when the reader of the output went away before the work was done (128 + SIGPIPE).
+EXIT_PIPE_CLOSED = 141
 #: Exit status for a bug (``EX_SOFTWARE`` of sysexits.h).
 EXIT_INTERNAL_ERROR = 70
 
@@ -141,12 +156,63 @@ def interruption() -> tuple[str, int]:
     return "interrupted", EXIT_INTERRUPTED
 
 
+#: How deep the main thread is in :func:`signals_deferred` blocks, and the first signal that arrived there.
+_deferring = 0
+_deferred: int | None = None
+
+
+@contextmanager
+def signals_deferred() -> Iterator[None]:
+    """Keep a Ctrl-C, SIGTERM or SIGHUP that arrives in the block (through
+    the handlers :func:`main` installs) until the block ends, then act on it."""
+    global _deferring, _deferred
+    _deferring += 1
+    try:
+        yield
+    finally:
+        _deferring -= 1
+        signum, _deferred = (_deferred, None) if _deferring == 0 else (None, _deferred)
+        if signum is not None:
+            (_on_interrupt if signum == signal.SIGINT else _on_terminate)(signum, None)
+
+
 def _on_terminate(signum: int, frame: FrameType | None) -> None:
-    global _terminated
+    global _terminated, _deferred
+    _drop_blocked_stdout()
+    if _deferring:
+        _deferred = _deferred or signum
+        return
     if _terminated is not None:
         return  # already unwinding: let the cleanup finish
     _terminated = signal.Signals(signum).name
     raise Terminated
+
+
+def _on_interrupt(signum: int, frame: FrameType | None) -> None:
+    global _deferred
+    _drop_blocked_stdout()
+    if _deferring:
+        _deferred = _deferred or signum
+        return
+    raise KeyboardInterrupt
+
+
+def _drop_blocked_stdout() -> None:
+    """When standard output is a pipe or socket that is full (nobody reads
+    it), point it at /dev/null, so that an interrupted command's last words
+    to it never wait: a signal is acted on at once even while output is
+    blocked. What it had still to say there is dropped; stderr says how the
+    command ended."""
+    try:
+        fd = sys.stdout.fileno()
+        mode = os.fstat(fd).st_mode
+        if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
+            return
+        _, writable, _ = select.select([], [fd], [], 0)
+    except (OSError, ValueError, AttributeError):
+        return
+    if not writable:
+        _silence_stdout()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -161,6 +227,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name in _TERMINATING:
             if hasattr(signal, name):  # Windows has no SIGHUP
                 previous[signal.Signals[name]] = signal.signal(signal.Signals[name], _on_terminate)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when Ctrl-C is ignored
+            previous[signal.SIGINT] = signal.signal(signal.SIGINT, _on_interrupt)
     try:
         status = _run(argv)
         if status == EXIT_INTERRUPTED and _terminated is not None:
@@ -172,6 +240,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for signum, handler in previous.items():
             signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
         _terminated = None
+        global _deferred
+        _deferred = None
 
 
 def _run(argv: Sequence[str] | None) -> int:
@@ -200,12 +270,29 @@ def _run(argv: Sequence[str] | None) -> int:
         return EXIT_USAGE
     except OSError as error:
         if error.filename is None:
-            return _internal_error(error)
+            return _out_of_memory_error() if _out_of_memory(error) else _internal_error(error)
         reason = error.strerror or str(error)
         print(f"cardtable: error: {error.filename}: {reason[:1].lower()}{reason[1:]}", file=sys.stderr)
         return EXIT_USAGE
     except Exception as error:
-        return _internal_error(error)
+        return _out_of_memory_error() if _out_of_memory(error) else _internal_error(error)
+
+
+def _out_of_memory_error() -> int:
+    print("cardtable: error: not enough memory for this command (a memory limit, ulimit -v or a "
+          "container's, is too low); give it more memory, or less work", file=sys.stderr)
+    return EXIT_FAILED
+
+
+def _out_of_memory(error: BaseException) -> bool:
+    """Whether ``error`` is memory running out: Python's own, the system's
+    (``ENOMEM``), or a compiled library that could not be loaded for want of
+    address space (numba's ``libllvmlite.so`` under ``ulimit -v``)."""
+    if isinstance(error, MemoryError):
+        return True
+    if isinstance(error, OSError) and error.errno == errno.ENOMEM:
+        return True
+    return isinstance(error, OSError) and "libllvmlite" in str(error)
 
 
 def _internal_error(error: BaseException) -> int:
@@ -219,6 +306,12 @@ def _internal_error(error: BaseException) -> int:
     print(f"cardtable: this is a bug in cardtable, not a problem with your input; please report it "
           f"with the command you ran{hint}", file=sys.stderr)
     return EXIT_INTERNAL_ERROR
+
+
+def drop_stdout() -> None:
+    """Point standard output at /dev/null: its reader went away (a closed
+    pipe) or does not read, and nothing more is to be said there."""
+    _silence_stdout()
 
 
 def _silence_stdout() -> None:

@@ -277,13 +277,18 @@ def resume_hint(run: StoredRun | None, command: str, args: argparse.Namespace) -
 @contextmanager
 def hinted(hint: str) -> Iterator[None]:
     """A :class:`~cardtable.errors.CardtableError` in the block (a lost
-    cluster) ends with ``hint``: what finished is stored."""
+    cluster), or an :class:`OSError` naming a file (an output on a full
+    disk), ends with ``hint``: what finished is stored."""
     try:
         yield
     except CardtableError as error:
         if not hint:
             raise
         raise type(error)(f"{error}{hint}") from None
+    except OSError as error:
+        if not hint or error.filename is None:
+            raise
+        raise type(error)(error.errno, f"{error.strerror or error}{hint}", error.filename) from None
 
 
 def interrupted(kept: str, hint: str, executor: object = None) -> int:
@@ -432,13 +437,22 @@ def progress_bar(total: int, label: str, *, enabled: bool = True, rate_unit: str
 def signals_held() -> Iterator[None]:
     """Hold Ctrl-C, SIGTERM and SIGHUP until the block is done (they arrive
     after it), so that a unit of work is counted, stored and written whole or
-    not at all."""
+    not at all.
+
+    The handlers :func:`cardtable.cli.main` installs keep a signal that
+    arrives in the block for its end (another thread may take the signal, and
+    Python then runs the handler in the main thread whatever its mask); the
+    mask holds them where those handlers are not installed."""
+    from cardtable.cli import signals_deferred
+
     if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks
-        yield
+        with signals_deferred():
+            yield
         return
     held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
     try:
-        yield
+        with signals_deferred():
+            yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)

@@ -244,19 +244,14 @@ def _report_text(report: MatchReport, elapsed: float, played: int | None = None)
 def _play(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from cardtable.cli.kings_corner_seat import HumanSeat
+    from cardtable.cli.kings_corner_seat import HumanSeat, hand_saver
 
     save = args.save
     check_output(save)  # before the hand, not at its end
-
-    def keep(record: HandRecord) -> None:
-        if save is not None:
-            atomic_write_text(save, record.to_text())
-
     seat = HumanSeat(
         opponents=args.opponents, level=args.level, seed=args.seed, target=args.target,
         delay=max(0.0, args.delay), unicode=not args.ascii,
-        console=Console(highlight=False), on_hand_end=keep,
+        console=Console(highlight=False), on_hand_end=hand_saver(save),
     )
     return seat.run()
 

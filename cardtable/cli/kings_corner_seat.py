@@ -13,6 +13,7 @@ Input and output are passed in, so the loop can be driven by a script.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from functools import partial
 from rich.console import Console
 from rich.text import Text
 
+from cardtable._files import atomic_write_text, describe_error
 from cardtable._text import plural
 from cardtable.bots.kings_corner import make_bot
 from cardtable.bots.kings_corner.expert import expert_plan
@@ -34,7 +36,7 @@ from cardtable.kings_corner.render import card_text, describe_action, view_text
 from cardtable.kings_corner.session import KingsCornerSession
 from cardtable.kings_corner.table import PilePosition
 
-__all__ = ["HELP", "Command", "HumanSeat", "parse_command"]
+__all__ = ["HELP", "Command", "HumanSeat", "hand_saver", "parse_command"]
 
 HELP = """\
 Commands (upper or lower case):
@@ -127,7 +129,9 @@ class HumanSeat:
     unicode: bool = True
     console: Console = field(default_factory=lambda: Console(highlight=False))
     read: Callable[[str], str] = input
-    on_hand_end: Callable[[HandRecord], None] | None = None
+    #: Called with each hand's record when it ends; what it returns (a
+    #: save that failed, say) is told to the player, who plays on.
+    on_hand_end: Callable[[HandRecord], str | None] | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= self.opponents <= 5:
@@ -220,8 +224,8 @@ class HumanSeat:
                 f"{names[s]} {outcome.penalties[s]}" for s in range(game.players)))
             self._say("Totals: " + ", ".join(
                 f"{session.names[e]} {self.totals[e]}" for e in range(game.players)))
-        if self.on_hand_end is not None:
-            self.on_hand_end(session.record())
+        if self.on_hand_end is not None and (trouble := self.on_hand_end(session.record())):
+            self._say(trouble, "bold")
 
     def _human_turn(self, game: KingsCornerGame, me: int) -> bool:
         start = len(game.history)
@@ -289,3 +293,21 @@ class HumanSeat:
             return PlayCard(card, targets[0])
         raise UsageError(f"{card_text(card, self.unicode)} fits on {', '.join(t.name for t in targets)}:"
                            f" say which, e.g. '{card} {targets[0].name}'")
+
+
+def hand_saver(path: str | os.PathLike[str] | None) -> Callable[[HandRecord], str | None]:
+    """What keeps each hand's record at ``path`` (None: nothing kept) for
+    :attr:`HumanSeat.on_hand_end`: a save that fails (a full disk) is said,
+    the match goes on, and the next hand's end saves again (the file keeps
+    the last hand whose save succeeded)."""
+
+    def keep(record: HandRecord) -> str | None:
+        if path is None:
+            return None
+        try:
+            atomic_write_text(path, record.to_text())
+        except (OSError, CardtableError) as error:
+            return f"Could not save the hand ({describe_error(error)}); play on, the next hand's end saves again."
+        return None
+
+    return keep

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from cardtable._files import check_output, read_text
 from cardtable._text import plural
@@ -34,6 +34,9 @@ from cardtable.cli._options import (
 from cardtable.errors import UsageError
 from cardtable.klondike import KlondikeGame, Position, Variant
 from cardtable.klondike.formats import load_start
+
+if TYPE_CHECKING:
+    from textual.app import App
 
 __all__ = ["register"]
 
@@ -146,24 +149,17 @@ def _cmd_kings_corner(args: argparse.Namespace) -> int:
     if args.plain:
         from rich.console import Console
 
-        from cardtable._files import atomic_write_text
-        from cardtable.cli.kings_corner_seat import HumanSeat
-        from cardtable.kings_corner.record import HandRecord
-
-        def keep(record: HandRecord) -> None:
-            if args.save is not None:
-                atomic_write_text(args.save, record.to_text())
+        from cardtable.cli.kings_corner_seat import HumanSeat, hand_saver
 
         return HumanSeat(opponents=settings.opponents, level=settings.level, seed=args.seed,
                          target=settings.target, delay=settings.delay, unicode=not args.ascii,
-                         console=Console(highlight=False), on_hand_end=keep).run()
+                         console=Console(highlight=False), on_hand_end=hand_saver(args.save)).run()
     from cardtable.app.kings_corner import KingsCornerApp
 
-    KingsCornerApp(opponents=settings.opponents, level=settings.level, seed=args.seed, target=settings.target,
-                   delay=settings.delay, ascii_only=args.ascii,
-                   save_path=Path(args.save) if args.save is not None else None,
-                   stats_path=_stats_path(args)).run()
-    return 0
+    return _run_app(KingsCornerApp(opponents=settings.opponents, level=settings.level, seed=args.seed,
+                                   target=settings.target, delay=settings.delay, ascii_only=args.ascii,
+                                   save_path=Path(args.save) if args.save is not None else None,
+                                   stats_path=_stats_path(args)))
 
 
 def _check_klondike(args: argparse.Namespace) -> Variant:
@@ -223,10 +219,47 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
     from cardtable.app.klondike import KlondikeApp
 
-    KlondikeApp(game, seed=number, winnable=args.winnable, save_path=save_path, autosave_path=autosave_path,
-                stats_path=stats_path, ascii_only=args.ascii, notice=notice,
-                balance_path=autosave.balance_path() if args.cumulative else None, seconds=seconds,
-                saved=saved).run()
+    return _run_app(KlondikeApp(game, seed=number, winnable=args.winnable, save_path=save_path,
+                                autosave_path=autosave_path, stats_path=stats_path, ascii_only=args.ascii,
+                                notice=notice, balance_path=autosave.balance_path() if args.cumulative else None,
+                                seconds=seconds, saved=saved))
+
+
+def _run_app(app: App[Any]) -> int:
+    """Run a Textual app until it quits; returns the exit status. SIGTERM
+    and SIGHUP (``timeout``, systemd, a closed terminal; also after SIGSTOP
+    and SIGCONT) ask the app to quit as ``q`` does, on its event loop, so it
+    keeps its game as on any quit (the autosave); then the command says so
+    and ends with their status (143, 129)."""
+    import asyncio
+    import signal
+
+    from cardtable.cli import EXIT_HANGUP, EXIT_TERMINATED
+
+    received: list[signal.Signals] = []
+    signums = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+
+    def ask_to_quit(signum: signal.Signals) -> None:
+        received.append(signum)
+        app.exit()
+
+    loop = asyncio.new_event_loop()
+    previous = {signum: signal.getsignal(signum) for signum in signums}
+    try:
+        for signum in signums:
+            loop.add_signal_handler(signum, ask_to_quit, signum)
+    except (NotImplementedError, RuntimeError):  # no signal handling on this loop: the command's own stay
+        pass
+    try:
+        app.run(loop=loop)
+    finally:
+        for signum, handler in previous.items():
+            loop.remove_signal_handler(signum)
+            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+        loop.close()
+    if received:
+        print(f"cardtable: interrupted by {received[0].name}; the game is kept as on any quit", file=sys.stderr)
+        return EXIT_TERMINATED if received[0] == signal.SIGTERM else EXIT_HANGUP
     return 0
 
 

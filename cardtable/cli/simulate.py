@@ -254,24 +254,34 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             stored = stack.enter_context(_start_simulate(args, variant, deals, count))
         done = Batch.from_rows(stored.units()) if stored is not None and args.resume else None
         hint = resume_hint(stored, "simulate", args)
-        results, seconds = _play(args, spec, count, executor, stored, done, hint)
+        results, seconds, closed = _play(args, spec, count, executor, stored, done, hint)
         summary = summarize_games(results, seconds) if results else None
         if summary is not None and done is not None and len(done):
             played = len(results) - len(done)  # the throughput of this session's games
             summary = replace(summary, games_per_second=played / seconds if seconds > 0 else 0.0)
+        with hinted(hint):  # a full disk: the run stays interrupted with every game stored, to resume
+            _write_plot(args, spec, results)
         if stored is not None:
             stored.finish(summary.to_dict() if summary else {}, interrupted=len(results) < count)
     run = stored.id if stored is not None else None
     _report(args, spec, count, workers, results, summary, done, run)
+    if closed and len(results) < count:
+        from cardtable.cli import EXIT_PIPE_CLOSED
+
+        print(f"cardtable: the output's reader went away (a closed pipe): kept the {len(results):,} of {count:,} "
+              f"games that finished{hint}", file=sys.stderr)
+        return EXIT_PIPE_CLOSED
     if len(results) < count:
         return interrupted(f"kept the {len(results):,} of {count:,} games that finished", hint, executor)
     return 0
 
 
 def _play(args: argparse.Namespace, spec: RunSpec, count: int, executor: Executor, stored: StoredRun | None,
-          done: Batch | None, hint: str) -> tuple[Results, float]:
+          done: Batch | None, hint: str) -> tuple[Results, float, bool]:
     """Play the games ``done`` lacks, storing and writing each batch as it
-    finishes; the games in index order, and the seconds they took. A run
+    finishes; the games in index order, the seconds they took, and whether
+    the output's reader went away (a closed pipe: the games then stop, and
+    those stored are kept). A run
     interrupted while its games are played ends quietly with those that
     finished; the output file then keeps them. A lost cluster's error ends
     with ``hint``."""
@@ -279,6 +289,8 @@ def _play(args: argparse.Namespace, spec: RunSpec, count: int, executor: Executo
 
     variant = spec.variant
     output = AtomicWriter(args.output) if args.output else None
+    streamed = output is not None and output.streams
+    closed = False
     try:
         with hinted(hint):
             left = count - (len(done) if done is not None else 0)
@@ -312,22 +324,36 @@ def _play(args: argparse.Namespace, spec: RunSpec, count: int, executor: Executo
                             stored.add(batch.rows(variant))
                         if output is not None:
                             pending.update((r.index, r) for r in batch.results(variant))
-                            write_ready()
+                            if not streamed:
+                                write_ready()
                         kept.append(batch)
+                    if streamed:  # a pipe may block: written where a signal still ends the run at once
+                        write_ready()
                     advance(len(batch))
 
-                run_games(spec, count, on_batch=on_batch, use_fast=not args.no_fast, executor=executor, done=done)
+                try:
+                    run_games(spec, count, on_batch=on_batch, use_fast=not args.no_fast, executor=executor,
+                              done=done)
+                except BrokenPipeError:
+                    if not streamed:
+                        raise
+                    from cardtable.cli import drop_stdout
+
+                    closed = True
+                    drop_stdout()
                 results = Results(variant, kept)
             seconds = time.perf_counter() - started
-            if output is not None:
+            if output is not None and not closed:
                 for index in sorted(pending):  # an interrupted run may leave gaps; keep what finished
                     output.write(json.dumps(pending[index].to_dict()) + "\n")
                 output.commit()
-    except (CardtableError, KeyboardInterrupt):  # a lost cluster, or Ctrl-C outside the games: no temporary file left
+    except (CardtableError, KeyboardInterrupt, OSError):  # a lost cluster, Ctrl-C, a full disk: no temporary file
         if output is not None:
             output.abandon()
         raise
-    return results, seconds
+    if closed and output is not None:
+        output.abandon()
+    return results, seconds, closed
 
 
 def _report(args: argparse.Namespace, spec: RunSpec, count: int, workers: int, results: Results,
@@ -356,13 +382,19 @@ def _report(args: argparse.Namespace, spec: RunSpec, count: int, workers: int, r
                 "run": run, "interrupted": len(results) < count,
                 **(summary.to_dict() if summary else {"games": 0})}
         print(json.dumps(data, indent=1))
-    if args.plot and results:
-        from cardtable.sim.plot import plot_picture
+    if args.plot and results and not args.json:
+        print(f"plot written to {args.plot}")
 
-        title = f"{strategy} on {variant.name}, {len(results):,} games"
-        atomic_write_bytes(args.plot, plot_picture(results, file_format=_plot_format(args.plot), title=title))
-        if not args.json:
-            print(f"plot written to {args.plot}")
+
+def _write_plot(args: argparse.Namespace, spec: RunSpec, results: Results) -> None:
+    """Draw ``--plot`` (when given and some game finished), before the run is
+    marked finished: a plot that cannot be written leaves it to resume."""
+    if not args.plot or not results:
+        return
+    from cardtable.sim.plot import plot_picture
+
+    title = f"{spec.strategy} on {spec.variant.name}, {len(results):,} games"
+    atomic_write_bytes(args.plot, plot_picture(results, file_format=_plot_format(args.plot), title=title))
 
 
 def _cmd_runs(args: argparse.Namespace) -> int:

@@ -207,12 +207,15 @@ def _cmd_batch(args: argparse.Namespace, variant: Variant | None) -> int:
         hint = resume_hint(stored, "solve", args)
         with hinted(hint):
             rows, stopped = _solve(args, deals, variant, timeout, executor, stored, done)
-        ordered = [rows[index] for index in sorted(rows)]
-        text = "".join(json.dumps(row) + "\n" for row in ordered)
-        if args.output:
-            atomic_write_text(args.output, text)
-        else:
-            sys.stdout.write(text)
+            ordered = [rows[index] for index in sorted(rows)]
+            text = "".join(json.dumps(row) + "\n" for row in ordered)
+            try:
+                if args.output:
+                    atomic_write_text(args.output, text)  # a full disk: the run stays interrupted, every row stored
+                else:
+                    sys.stdout.write(text)  # a pipe nobody reads blocks here; a signal still ends the run
+            except KeyboardInterrupt:
+                stopped = True  # every row is stored: the resume writes them all
         summary = summarize_solves(ordered)
         if stored is not None:
             stored.finish(summary.to_dict(), interrupted=stopped)
@@ -293,7 +296,14 @@ def _cmd_hint(args: argparse.Namespace) -> int:
         if args.samples is not None:
             raise UsageError("--samples: the peek does not guess; leave out --samples or --peek")
         return _peek_hint(game, args)
+    from cardtable.bots.klondike.expert import MAX_EXPERT_STATES
+    from cardtable.bots.klondike.hindsight import MAX_SAMPLE_STATES
     from cardtable.bots.klondike.hint import HINT_SAMPLES, HINT_STATES, expert_hint
+
+    if args.max_states is not None and args.max_states > MAX_EXPERT_STATES:
+        raise UsageError(f"--max-states {args.max_states:,}: the expert's budget is at most {MAX_EXPERT_STATES:,} "
+                         f"states a guess (it searches a guess again with {MAX_SAMPLE_STATES // MAX_EXPERT_STATES} "
+                         "times it); give less, or --peek")
 
     found = expert_hint(game, samples=args.samples or HINT_SAMPLES, max_states=args.max_states or HINT_STATES,
                         seconds=args.timeout, unicode=not args.ascii)

@@ -126,13 +126,22 @@ def _cmd_winnability(args: argparse.Namespace) -> int:
     carry on, and returns 130 (143 for SIGTERM)."""
     from cardtable.runs.cluster import ClusterError, open_executor
     from cardtable.runs.store import ResultsStore
-    from cardtable.solver.study import DEFAULT_FIRST_SEED, StudyPlan, run_winnability, winnability_report
+    from cardtable.solver.study import (
+        DEFAULT_FIRST_SEED,
+        MAX_STUDY_DEALS,
+        StudyPlan,
+        run_winnability,
+        winnability_report,
+    )
     from cardtable.solver.study_store import STUDY_SEED_LIMIT
 
     variant = variant_from_args(args)  # an unknown preset is a VariantError
     if args.workers is not None and args.cluster not in (None, "local"):
         raise UsageError("--workers is for local processes or --cluster local; a scheduler has its own workers")
     first = DEFAULT_FIRST_SEED if args.seed is None else args.seed
+    if args.deals > MAX_STUDY_DEALS:  # before the store is opened: nothing is written
+        raise UsageError(f"--deals {args.deals:,}: a study holds at most {MAX_STUDY_DEALS:,} deals; study a bigger "
+                         "range as several studies, each from its own --seed")
     if first + args.deals - 1 > STUDY_SEED_LIMIT:
         raise UsageError(f"--seed {first} --deals {args.deals}: a study's deals must end by deal {STUDY_SEED_LIMIT}")
     budget = _budget(args)

@@ -28,6 +28,7 @@ TimeoutError: the cluster went away
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 from collections.abc import Callable, Sequence
@@ -135,6 +136,9 @@ class StoredRun:
     def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
         try:
             if kind is not None and not self._ended:
-                self.finish({}, interrupted=True)
+                # The store may not take the mark (a full disk): the run's lock goes with the
+                # store's closing, so it is judged interrupted all the same, and the first error is told.
+                with contextlib.suppress(StoreError, OSError):
+                    self.finish({}, interrupted=True)
         finally:
             self.store.close()

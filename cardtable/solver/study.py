@@ -66,14 +66,20 @@ from cardtable.solver.study_store import (
 )
 from cardtable.stats import wilson
 
-__all__ = ["DEFAULT_FIRST_SEED", "KIND", "Budget", "StudyPlan", "WinnabilityReport", "plan_study", "run_winnability",
-           "stored_winnability", "winnability_report"]
+__all__ = ["DEFAULT_FIRST_SEED", "KIND", "MAX_STUDY_DEALS", "Budget", "StudyPlan", "WinnabilityReport", "plan_study",
+           "run_winnability", "stored_winnability", "winnability_report"]
 
 #: The kind of study this module keeps (:attr:`StudyInfo.kind <cardtable.solver.study_store.StudyInfo.kind>`).
 KIND = "winnability"
 
 #: The first deal of a study unless told: deal number 1.
 DEFAULT_FIRST_SEED = 1
+
+#: The most deals one study holds: its plan and its batch are lists of its
+#: deals, so a bigger range would exhaust memory before the first deal (a
+#: million deals take days of CPU; a bigger range is several studies, by
+#: ``first_seed``).
+MAX_STUDY_DEALS = 1_000_000
 
 #: The variant options that decide whether a deal can be won.
 
@@ -295,6 +301,9 @@ def _report(label: str, rules: str, first_seed: int, deals: int, budget: Budget,
 def _seeds(first_seed: int, deals: int) -> range:
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise SolverError(f"a study needs at least 1 deal, not {deals!r}")
+    if deals > MAX_STUDY_DEALS:
+        raise SolverError(f"a study holds at most {MAX_STUDY_DEALS:,} deals, not {deals:,}; study a bigger range "
+                          "as several studies, each from its own first deal (--seed)")
     if isinstance(first_seed, bool) or not isinstance(first_seed, int) or first_seed < 0:
         raise SolverError(f"deal numbers start at 0, not {first_seed!r}")
     if first_seed + deals - 1 > STUDY_SEED_LIMIT:

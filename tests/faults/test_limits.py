@@ -4,6 +4,7 @@ the wrong explanation. Each gets one line and exit 2, and no run is kept."""
 
 from __future__ import annotations
 
+import json
 import signal
 from pathlib import Path
 
@@ -91,6 +92,31 @@ def test_the_solver_refuses_such_a_budget_in_words() -> None:
             call()
 
 
+def test_the_expert_hints_budget_stays_within_the_solvers_cap(capsys: pytest.CaptureFixture[str],
+                                                                tmp_path: Path) -> None:
+    from cardtable.bots.klondike.expert import _TRIED_FACTOR, MAX_EXPERT_STATES, ExpertPlayer
+    from cardtable.bots.klondike.hindsight import MAX_SAMPLE_STATES
+    from cardtable.bots.klondike.hint import HINT_STATES
+
+    assert MAX_SAMPLE_STATES == MAX_STATES
+    assert HINT_STATES * _TRIED_FACTOR <= MAX_EXPERT_STATES * _TRIED_FACTOR <= MAX_STATES
+    with pytest.raises(UsageError, match="at most 25,000,000,000 a guess"):
+        ExpertPlayer(max_states=MAX_EXPERT_STATES + 1)
+    ExpertPlayer(max_states=MAX_EXPERT_STATES)  # the cap itself is a budget the solver takes
+    deal = tmp_path / "deal.txt"
+    deal.write_text(Position.from_seed(3).deal_string() + "\n")
+    for budget in (MAX_EXPERT_STATES + 1, MAX_STATES):
+        code, _, err = run(capsys, "hint", str(deal), "--max-states", str(budget))
+        _one_line_error(code, err, f"--max-states {budget:,}: the expert's budget is at most 25,000,000,000 "
+                                   "states a guess")
+    code, out, err = run(capsys, "hint", str(deal), "--max-states", str(MAX_EXPERT_STATES), "--samples", "2",
+                         "--timeout", "2", "--json")
+    assert code == 0, err
+    assert json.loads(out)["hint"] == "expert"
+    code, _, err = run(capsys, "hint", str(deal), "--peek", "--max-states", str(MAX_STATES), "--timeout", "1")
+    assert code == 0, err
+
+
 @pytest.mark.parametrize(("layout", "kind"), [("42", "number"), ("null", "null"), ('"hello"', "string"),
                                               ("true", "boolean")])
 def test_a_json_scalar_is_not_a_layout(capsys: pytest.CaptureFixture[str], tmp_path: Path,
@@ -170,3 +196,34 @@ def test_a_billion_games_start_at_once_in_little_memory(tmp_path: Path, args: tu
     [(_, status, played)] = _store_rows(tmp_path)
     assert status == "interrupted" and played > 0
     assert resident < 400, f"{resident:.0f} MiB resident after the first block"
+
+
+def test_a_study_too_large_to_hold_is_refused_before_anything_is_written(capsys: pytest.CaptureFixture[str],
+                                                                         tmp_path: Path) -> None:
+    from cardtable.solver.study import MAX_STUDY_DEALS
+
+    store = tmp_path / "s.sqlite"
+    for deals in (MAX_STUDY_DEALS + 1, 10**12):
+        code, _, err = run(capsys, "study", "winnability", "--deals", str(deals), "--store", str(store))
+        _one_line_error(code, err, f"--deals {deals:,}: a study holds at most 1,000,000 deals")
+    assert not store.exists()
+
+
+def test_memory_running_out_is_one_line_not_an_internal_error(tmp_path: Path) -> None:
+    import os
+    import resource
+    import subprocess
+    import sys
+
+    def low_memory() -> None:  # too little address space to load the compiled kernels
+        resource.setrlimit(resource.RLIMIT_AS, (250 * 2**20, 250 * 2**20))
+
+    env = {**os.environ, "CARDTABLE_DATA": str(tmp_path / "data")}
+    env.pop("CARDTABLE_DEBUG", None)
+    done = subprocess.run([sys.executable, "-m", "cardtable", "simulate", "--games", "10", "--workers", "1"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False,
+                          preexec_fn=low_memory)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines() == ["cardtable: error: not enough memory for this command (a memory limit, "
+                                        "ulimit -v or a container's, is too low); give it more memory, or less work"]
+    assert [status for _, status, _ in _store_rows(tmp_path)] in ([], ["interrupted"])

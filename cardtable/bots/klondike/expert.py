@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from cardtable.bots.klondike.base import KlondikeBot
-from cardtable.bots.klondike.hindsight import Line, sample_position, solve_sample
+from cardtable.bots.klondike.hindsight import MAX_SAMPLE_STATES, Line, sample_position, solve_sample
 from cardtable.bots.klondike.simple import GreedyPlayer, _PassCounter
 from cardtable.cards import Card, SplitMix64
 from cardtable.errors import UsageError
@@ -56,7 +56,7 @@ from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import FOUNDATION, WASTE, Move
 from cardtable.klondike.view import KlondikeView
 
-__all__ = ["Advice", "ExpertPlayer", "view_seed"]
+__all__ = ["MAX_EXPERT_STATES", "Advice", "ExpertPlayer", "view_seed"]
 
 
 # How often the same table may be seen before the player stops.
@@ -67,6 +67,11 @@ _CONTENDERS = 4
 # own line was found along the solver's favourite path, and a budget cut short on
 # the other path would count as a loss and favour the plans the solver likes.
 _TRIED_FACTOR = 4
+
+#: The largest state budget a guess may have: a guess tried again is searched
+#: with :data:`_TRIED_FACTOR` times it, and no search goes past the solver's
+#: ``MAX_STATES``.
+MAX_EXPERT_STATES = MAX_SAMPLE_STATES // _TRIED_FACTOR
 # Where each card on the foundations is paid (Vegas scoring), a plan is played
 # only when it wins at least this share of the guesses; a long shot at winning
 # gives up cards that the greedy move would have kept.
@@ -201,6 +206,10 @@ class ExpertPlayer(KlondikeBot):
             raise UsageError(f"the expert needs at least one sample, not {samples}")
         if max_states < 1:
             raise UsageError(f"the expert's state budget (states) must be at least 1, not {max_states}")
+        if max_states > MAX_EXPERT_STATES:
+            raise UsageError(f"the expert's state budget (states) must be at most {MAX_EXPERT_STATES:,} a guess "
+                             f"(it searches a guess again with {_TRIED_FACTOR} times it, and the solver stops at "
+                             f"{MAX_SAMPLE_STATES:,}), not {max_states:,}")
         if seconds is not None and not 0 < seconds < float("inf"):
             raise UsageError(f"the expert's time per decision (seconds) must be a positive number, not {seconds}")
         if chase is not None and not 0 <= chase <= 1:

@@ -20,7 +20,11 @@ from cardtable.klondike.moves import Move
 from cardtable.klondike.position import Position
 from cardtable.klondike.view import KlondikeView
 
-__all__ = ["Line", "sample_position", "solve_sample"]
+__all__ = ["MAX_SAMPLE_STATES", "Line", "sample_position", "solve_sample"]
+
+#: The largest budget :func:`solve_sample` can be given: the solver's
+#: ``MAX_STATES`` (kept here so that checking a budget loads no solver).
+MAX_SAMPLE_STATES = 10**11
 
 
 def sample_position(view: KlondikeView, rng: SplitMix64, known_stock: Sequence[Card] = ()) -> Position:
