@@ -251,7 +251,7 @@ class KlondikeApp(App[None]):
             position = winnable_deal(self.seed, variant)
         else:
             position = Position.from_seed(self.seed)
-        trouble = counted + self._keeper.carry_balance(left)
+        trouble = self._keeper.carry_balance(left)
         self.held = None
         self.hint_move = None
         self.game = KlondikeGame(position, variant)

@@ -287,12 +287,15 @@ def _out_of_memory_error() -> int:
 def _out_of_memory(error: BaseException) -> bool:
     """Whether ``error`` is memory running out: Python's own, the system's
     (``ENOMEM``), or a compiled library that could not be loaded for want of
-    address space (numba's ``libllvmlite.so`` under ``ulimit -v``)."""
+    address space (numpy's under ``ulimit -v``: the loader "failed to map
+    segment from shared object")."""
     if isinstance(error, MemoryError):
         return True
     if isinstance(error, OSError) and error.errno == errno.ENOMEM:
         return True
-    return isinstance(error, OSError) and "libllvmlite" in str(error)
+    text = str(error)
+    return isinstance(error, (OSError, ImportError)) and (
+        "failed to map segment from shared object" in text or "cannot allocate memory" in text.lower())
 
 
 def _internal_error(error: BaseException) -> int:

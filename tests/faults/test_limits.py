@@ -215,8 +215,8 @@ def test_memory_running_out_is_one_line_not_an_internal_error(tmp_path: Path) ->
     import subprocess
     import sys
 
-    def low_memory() -> None:  # too little address space to load the compiled kernels
-        resource.setrlimit(resource.RLIMIT_AS, (250 * 2**20, 250 * 2**20))
+    def low_memory() -> None:  # too little address space to load numpy's compiled libraries
+        resource.setrlimit(resource.RLIMIT_AS, (60 * 2**20, 60 * 2**20))
 
     env = {**os.environ, "CARDTABLE_DATA": str(tmp_path / "data")}
     env.pop("CARDTABLE_DEBUG", None)
