@@ -161,7 +161,8 @@ function draw(v, step) {
   endButton.textContent = v.deck > 0 ? "End turn (draw)" : "End turn (pass)";
   const turnName = v.players[v.turn] ? v.players[v.turn].name : "";
   $("status").textContent = `Match ${v.match}, hand ${v.handNumber} \u00b7 to ${v.target} point${v.target === 1 ? "" : "s"} \u00b7 ` +
-    (v.phase === "playing" ? (v.yourTurn ? "your turn" : `${turnName} to play`) : "hand over");
+    (v.phase === "playing" ? (v.yourTurn ? "your turn" : `${turnName} to play`)
+      : v.phase === "match-over" ? "match over" : "hand over");
   drawResult(v);
 }
 
