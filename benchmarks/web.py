@@ -24,7 +24,20 @@ run (as a share of one core) and its resident memory at the end (``VmRSS``).
 Goals (issue 25): a move answered in under 20 ms at the 95th percentile with
 500 clients, under 1 GB for 500 sessions, the table drawn within 1 s.
 
+Kings Corner (``--kings-corner N ...``, after the Klondike runs, a server of
+its own for each N): each of N clients opens a shared table of two seats as a
+person does (``POST /kc/new``, a new player each), takes its seat's socket,
+starts the match (a ``--kc-level`` bot takes the other seat) and makes
+``--kc-actions`` actions ``--pause`` seconds apart: on its turn a legal play
+or pile move chosen at random, else the end of its turn (a draw, answered
+once the bot has played its turn, in a thread, as the server does for
+people), the next hand when one is over, a new match when one is. Reported:
+the round trip of a play and of an end of turn (median and 95th
+percentile), the time from opening a table to its first view, the server's
+CPU share and memory. (No page is opened in Chromium for it.)
+
     python benchmarks/web.py --clients 10 100 500
+    python benchmarks/web.py --clients 10 --kings-corner 10 100
 """
 
 from __future__ import annotations
@@ -32,6 +45,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import concurrent.futures
+import contextlib
 import multiprocessing
 import os
 import random
@@ -43,10 +57,14 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import _report
 import aiohttp
+
+from cardtable.web.kings_corner import LEVELS
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -86,6 +104,58 @@ async def client(url: str, moves: int, pause: float, trips: list[float], opens: 
                     reply = await ws.receive_json()
                 trips.append(time.perf_counter() - sent)
                 assert reply["type"] == "view", reply
+
+
+async def kings_client(base: str, actions: int, pause: float, level: str, target: int,
+                       trips: list[tuple[str, float]], opens: list[float]) -> None:
+    """One person at a Kings Corner table of their own with one bot: ``actions`` actions, timed."""
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:
+        await asyncio.sleep(random.random() * pause)
+        started = time.perf_counter()
+        async with session.post(f"{base}/kc/new", data={"seats": "2", "level": level, "target": str(target),
+                                                          "name": "Bench"},
+                                headers={"Origin": base}, allow_redirects=False) as response:
+            assert response.status == 303, await response.text()
+            table = response.headers["Location"].rsplit("/", 1)[1]
+        async with session.ws_connect(f"{base}/kc/ws?table={table}", max_msg_size=1 << 20) as ws:
+
+            async def answer(message: Mapping[str, object]) -> dict[str, Any]:
+                await ws.send_json(message)
+                while True:
+                    reply = await ws.receive_json()
+                    assert reply["type"] != "error", reply
+                    if reply["type"] == "table":
+                        return dict(reply["view"])
+
+            view = dict((await ws.receive_json())["view"])
+            opens.append(time.perf_counter() - started)
+            view = await answer({"type": "start"})
+            for _ in range(actions):
+                await asyncio.sleep(pause)
+                if view["phase"] == "playing":
+                    legal = [str(a) for a in view["legal"]]
+                    plays = [a for a in legal if a.startswith(("play", "move"))]
+                    action = random.choice(plays) if plays else legal[0]
+                    kind, message = ("play" if plays else "end turn"), {"type": "action", "action": action}
+                else:
+                    kind, message = "deal", {"type": "next" if view["phase"] == "hand-over" else "newmatch"}
+                sent = time.perf_counter()
+                view = await answer(message)
+                trips.append((kind, time.perf_counter() - sent))
+
+
+def kings_share(base: str, clients: int, actions: int, pause: float, level: str,
+                target: int) -> tuple[list[tuple[str, float]], list[float]]:
+    """Run ``clients`` Kings Corner clients in this process (one of the client processes)."""
+    trips: list[tuple[str, float]] = []
+    opens: list[float] = []
+
+    async def run() -> None:
+        await asyncio.gather(*(kings_client(base, actions, pause, level, target, trips, opens)
+                               for _ in range(clients)))
+
+    asyncio.run(run())
+    return trips, opens
 
 
 def play_share(url: str, clients: int, moves: int, pause: float) -> tuple[list[float], list[float]]:
@@ -144,6 +214,40 @@ def measure(port: int, clients: int, moves: int, pause: float, processes: int,
         return trips, opens, drawn.result() if drawn is not None else []
 
 
+def measure_kings(port: int, clients: int, actions: int, pause: float, processes: int, level: str,
+                  target: int) -> tuple[list[tuple[str, float]], list[float]]:
+    base = f"http://127.0.0.1:{port}"
+    shares = [clients // processes + (1 if index < clients % processes else 0) for index in range(processes)]
+    trips: list[tuple[str, float]] = []
+    opens: list[float] = []
+    with concurrent.futures.ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(kings_share, base, share, actions, pause, level, target) for share in shares if share]
+        for future in futures:
+            share_trips, share_opens = future.result()
+            trips += share_trips
+            opens += share_opens
+    return trips, opens
+
+
+@contextlib.contextmanager
+def serving(data: str) -> Iterator[tuple[int, int]]:
+    """``cardtable serve`` on a free loopback port with the data folder ``data``: its port and pid."""
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "cardtable", "serve", "--port", str(port)],
+                              env={**os.environ, "CARDTABLE_DATA": data}, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.05)
+        yield port, server.pid
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+
+
 def ms(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -159,41 +263,61 @@ def main() -> int:
     parser.add_argument("--pages", type=int, default=3,
                         help="pages Chromium opens during each run, for the time to the first drawn table "
                              "(default 3; 0: none)")
+    parser.add_argument("--kings-corner", type=int, nargs="+", default=[], metavar="N",
+                        help="after the Klondike runs, Kings Corner runs with N clients each, every client at a "
+                             "two-seat table of its own with a bot (default: none)")
+    parser.add_argument("--kc-actions", type=int, default=20,
+                        help="Kings Corner: actions per client (default 20)")
+    parser.add_argument("--kc-level", choices=LEVELS, default="greedy",
+                        help="Kings Corner: the bot in the other seat (default greedy)")
+    parser.add_argument("--kc-target", type=int, default=25,
+                        help="Kings Corner: the match target in penalty points (default 25)")
     _report.add_option(parser)
     args = parser.parse_args()
     if min(args.clients) < 1 or args.moves < 1 or args.pause < 0 or args.client_processes < 1 or args.pages < 0:
         parser.error("--clients, --moves and --client-processes must be at least 1; --pause and --pages at least 0")
+    if (args.kings_corner and min(args.kings_corner) < 1) or args.kc_actions < 1 \
+            or not 1 <= args.kc_target <= 1000:
+        parser.error("--kings-corner and --kc-actions must be at least 1; --kc-target from 1 to 1000")
     rows: list[list[object]] = []
     for count in args.clients:
-        with tempfile.TemporaryDirectory() as data:
-            port = free_port()
-            server = subprocess.Popen([sys.executable, "-m", "cardtable", "serve", "--port", str(port)],
-                                      env={**os.environ, "CARDTABLE_DATA": data}, stderr=subprocess.PIPE)
-            try:
-                deadline = time.monotonic() + 30
-                while time.monotonic() < deadline:
-                    with socket.socket() as probe:
-                        if probe.connect_ex(("127.0.0.1", port)) == 0:
-                            break
-                    time.sleep(0.05)
-                cpu_before, wall_before = cpu_seconds(server.pid), time.monotonic()
-                trips, opens, drawn = measure(port, count, args.moves, args.pause, args.client_processes,
-                                              args.pages)
-                busy = (cpu_seconds(server.pid) - cpu_before) / (time.monotonic() - wall_before)
-                memory = rss_mb(server.pid)
-            finally:
-                server.send_signal(signal.SIGTERM)
-                server.wait(timeout=30)
-            drawn_text = f"{statistics.median(drawn):.0f}" if drawn else "-"
-            print(f"{count:4d} clients, {len(trips)} moves: round trip median "
-                  f"{statistics.median(trips) * 1000:.1f} ms, "
-                  f"p95 {ms(trips, 0.95):.1f} ms, max {max(trips) * 1000:.1f} ms; first view median "
-                  f"{statistics.median(opens) * 1000:.1f} ms, p95 {ms(opens, 0.95):.1f} ms; table drawn in "
-                  f"{drawn_text} ms (median of {len(drawn)} pages: {', '.join(f'{t:.0f}' for t in drawn)}); "
-                  f"server CPU {busy:.0%} of a core, memory {memory:.0f} MB", flush=True)
-            rows.append([count, len(trips), f"{statistics.median(trips) * 1000:.1f}", f"{ms(trips, 0.95):.1f}",
-                         f"{max(trips) * 1000:.1f}", f"{statistics.median(opens) * 1000:.1f}",
-                         f"{ms(opens, 0.95):.1f}", drawn_text, f"{busy:.0%}", f"{memory:.0f}"])
+        with tempfile.TemporaryDirectory() as data, serving(data) as (port, pid):
+            cpu_before, wall_before = cpu_seconds(pid), time.monotonic()
+            trips, opens, drawn = measure(port, count, args.moves, args.pause, args.client_processes, args.pages)
+            busy = (cpu_seconds(pid) - cpu_before) / (time.monotonic() - wall_before)
+            memory = rss_mb(pid)
+        drawn_text = f"{statistics.median(drawn):.0f}" if drawn else "-"
+        print(f"{count:4d} clients, {len(trips)} moves: round trip median "
+              f"{statistics.median(trips) * 1000:.1f} ms, "
+              f"p95 {ms(trips, 0.95):.1f} ms, max {max(trips) * 1000:.1f} ms; first view median "
+              f"{statistics.median(opens) * 1000:.1f} ms, p95 {ms(opens, 0.95):.1f} ms; table drawn in "
+              f"{drawn_text} ms (median of {len(drawn)} pages: {', '.join(f'{t:.0f}' for t in drawn)}); "
+              f"server CPU {busy:.0%} of a core, memory {memory:.0f} MB", flush=True)
+        rows.append([count, len(trips), f"{statistics.median(trips) * 1000:.1f}", f"{ms(trips, 0.95):.1f}",
+                     f"{max(trips) * 1000:.1f}", f"{statistics.median(opens) * 1000:.1f}",
+                     f"{ms(opens, 0.95):.1f}", drawn_text, f"{busy:.0%}", f"{memory:.0f}"])
+    kings_rows: list[list[object]] = []
+    for count in args.kings_corner:
+        with tempfile.TemporaryDirectory() as data, serving(data) as (port, pid):
+            cpu_before, wall_before = cpu_seconds(pid), time.monotonic()
+            timed, opens = measure_kings(port, count, args.kc_actions, args.pause, args.client_processes,
+                                         args.kc_level, args.kc_target)
+            busy = (cpu_seconds(pid) - cpu_before) / (time.monotonic() - wall_before)
+            memory = rss_mb(pid)
+        plays = [t for kind, t in timed if kind == "play"]
+        ends = [t for kind, t in timed if kind == "end turn"]
+        figures = [f"{statistics.median(plays) * 1000:.1f}" if plays else "-",
+                   f"{ms(plays, 0.95):.1f}" if plays else "-",
+                   f"{statistics.median(ends) * 1000:.1f}" if ends else "-",
+                   f"{ms(ends, 0.95):.1f}" if ends else "-",
+                   f"{max(t for _, t in timed) * 1000:.1f}",
+                   f"{statistics.median(opens) * 1000:.1f}", f"{ms(opens, 0.95):.1f}"]
+        print(f"{count:4d} Kings Corner clients, {len(timed)} actions ({len(plays)} plays, {len(ends)} ends of "
+              f"turn): play round trip median {figures[0]} ms, p95 {figures[1]} ms; end of turn (with the bot's "
+              f"turn) median {figures[2]} ms, p95 {figures[3]} ms; max {figures[4]} ms; first view median "
+              f"{figures[5]} ms, p95 {figures[6]} ms; server CPU {busy:.0%} of a core, memory {memory:.0f} MB",
+              flush=True)
+        kings_rows.append([count, len(timed), len(plays), *figures, f"{busy:.0%}", f"{memory:.0f}"])
     if args.markdown:
         header = ["clients", "moves", "round trip median ms", "p95 ms", "max ms", "first view median ms",
                   "first view p95 ms", "table drawn ms", "server CPU", "server memory MB"]
@@ -201,8 +325,20 @@ def main() -> int:
                  f"{args.client_processes} client processes; \"table drawn\" is the median of {args.pages} "
                  f"pages opened in Chromium during the run, from navigation to the first drawn table; "
                  f"\"server CPU\" its CPU time over the run's wall time.")
-        _report.write_markdown(args.markdown, "## The card table's server under load",
-                               intro + "\n\n" + _report.table(header, rows), note=args.markdown_note)
+        body = intro + "\n\n" + _report.table(header, rows)
+        if kings_rows:
+            header = ["clients", "actions", "plays", "play median ms", "play p95 ms", "end of turn median ms",
+                      "end of turn p95 ms", "max ms", "first view median ms", "first view p95 ms", "server CPU",
+                      "server memory MB"]
+            body += ("\n\n### Kings Corner tables\n\n"
+                     f"Each client opens a two-seat table of its own (a {args.kc_level} bot in the other seat, "
+                     f"a match to {args.kc_target} points) and makes {args.kc_actions} actions, {args.pause:g} s "
+                     f"apart, from {args.client_processes} client processes: on its turn a legal play or pile "
+                     f"move chosen at random, else the end of its turn, whose answer comes once the bot has "
+                     f"played its turn; \"first view\" is from opening the table (`POST /kc/new`) to the "
+                     f"socket's first view.\n\n" + _report.table(header, kings_rows))
+        _report.write_markdown(args.markdown, "## The card table's server under load", body,
+                               note=args.markdown_note)
     return 0
 
 

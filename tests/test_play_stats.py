@@ -397,3 +397,56 @@ def test_stats_kings_corner(hands_path: Path, capsys: pytest.CaptureFixture[str]
     with pytest.raises(UsageError, match="--draw is a Klondike option"):
         args = stats_parser().parse_args(["stats", "kings-corner", "--draw", "3", "--store", str(hands_path)])
         args.func(args)
+
+
+def test_each_player_has_their_own_hands_and_the_terminal_keeps_its_own(hands_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    # The browser table's players' hands (with their player id) and the terminal app's (none) are kept apart.
+    shared = kings_corner_label(2, "expert", 5, people=1)
+    with ResultsStore(hands_path) as store:
+        record_hand(store, hand(1, True, 0, None, shared), player="alice-0123456789ab")
+        record_hand(store, hand(2, False, 9, True, shared), player="alice-0123456789ab")
+        record_hand(store, hand(1, False, 9, None, shared), player="bob-0123456789abcd")
+    with ResultsStore(hands_path, create=False) as store:
+        alice, = hand_stats(store, player="alice-0123456789ab")
+        bob, = hand_stats(store, shared, player="bob-0123456789abcd")
+        assert [h.penalty for h in played_hands(store, player="alice-0123456789ab")] == [0, 9]
+        assert hand_stats(store, player="nobody-0123456789ab") == []
+        assert shared not in {s.label for s in hand_stats(store)}  # the terminal's person's hands only
+        assert len(played_hands(store)) == 7
+    assert (alice.label, alice.hands, alice.hands_won, alice.matches_won) == (shared, 2, 1, 1)
+    assert (bob.hands, bob.hands_won, bob.matches) == (1, 0, 0)
+    assert shared not in run_stats(capsys, "kings-corner", "--store", str(hands_path))  # `cardtable stats`: yours
+
+
+def test_a_store_of_version_6_gains_the_hands_player_column_and_keeps_its_hands(tmp_path: Path) -> None:
+    path = tmp_path / "v6.sqlite"
+    with ResultsStore(path) as store:
+        record_hand(store, hand(1, True, 0))
+    with sqlite3.connect(path) as db:  # as cardtable 6 left it before hands named their player
+        db.execute("DROP INDEX played_hands_by_player")
+        db.execute("ALTER TABLE played_hands DROP COLUMN player")
+    db.close()
+    with ResultsStore(path, create=False) as store:  # read-only: every hand is the terminal's person's
+        assert "player" not in store.columns("played_hands")
+        assert [s.hands for s in hand_stats(store)] == [1]
+        assert hand_stats(store, player="alice-0123456789ab") == []
+    with ResultsStore(path) as store:
+        record_hand(store, hand(2, False, 4), player="alice-0123456789ab")
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone() == (6,)
+        assert db.execute("SELECT player FROM played_hands ORDER BY id").fetchall() == [
+            (None,), ("alice-0123456789ab",)]
+        plan = db.execute("EXPLAIN QUERY PLAN SELECT won FROM played_hands WHERE player = 'a' ORDER BY id").fetchall()
+        assert any("played_hands_by_player" in str(step) for step in plan), plan
+    db.close()
+    with ResultsStore(path, create=False) as store:
+        assert [s.hands for s in hand_stats(store)] == [1]
+        assert [s.hands for s in hand_stats(store, player="alice-0123456789ab")] == [1]
+
+
+def test_the_label_of_a_table_with_people() -> None:
+    assert kings_corner_label(1, "expert", 25, people=0) == "1 expert bot, to 25 points"
+    assert kings_corner_label(5, "greedy", 1, people=2) == "2 people and 3 greedy bots, to 1 point"
+    with pytest.raises(ValueError):
+        kings_corner_label(2, "greedy", 1, people=3)

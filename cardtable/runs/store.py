@@ -167,7 +167,8 @@ CREATE TABLE IF NOT EXISTS hands (
 #: stores made before versions were kept, 2 once runs could be resumed, 3
 #: once a person's Kings Corner hands were kept, 4 once studies were kept, 5
 #: once the browser table kept its players' games, 6 once a played game
-#: could name its player (the browser table's; NULL: the terminal's person).
+#: (and a played Kings Corner hand) could name its player (the browser
+#: table's; NULL: the terminal's person).
 SCHEMA_VERSION = 6
 
 #: Columns added since the first stores, by table: (name, type, what an
@@ -176,6 +177,7 @@ _ADDED_COLUMNS = {
     "runs": (("pid", "INTEGER", "NULL"), ("host", "TEXT", "NULL"), ("params", "TEXT", "NULL")),
     "games": (("score", "INTEGER", "net"), ("detail", "TEXT", "NULL")),
     "played": (("player", "TEXT", "NULL"),),
+    "played_hands": (("player", "TEXT", "NULL"),),
 }
 
 #: A person's games, in the order they finished (``id``); ``options`` is the
@@ -203,7 +205,8 @@ _PLAYED_BY_PLAYER = "CREATE INDEX IF NOT EXISTS played_by_player ON played (play
 #: A person's Kings Corner hands, in the order they finished (``id``): the
 #: table they sat at (its label), the match (its seed) and the hand in it,
 #: whether they emptied their hand first, their penalty points, the seconds
-#: the hand took; on a match's last hand, whether they won the match.
+#: the hand took; on a match's last hand, whether they won the match;
+#: ``player`` the browser table's player id (NULL: a hand of the terminal app).
 _PLAYED_HANDS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS played_hands (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -214,10 +217,14 @@ CREATE TABLE IF NOT EXISTS played_hands (
     won INTEGER NOT NULL,
     penalty INTEGER NOT NULL,
     seconds REAL NOT NULL,
-    match_won INTEGER
+    match_won INTEGER,
+    player TEXT
 );
 CREATE INDEX IF NOT EXISTS played_hands_by_label ON played_hands (label, id);
 """
+#: One player's hands at the browser table (made after the ``player`` column, as
+#: :data:`_PLAYED_BY_PLAYER`).
+_PLAYED_HANDS_BY_PLAYER = "CREATE INDEX IF NOT EXISTS played_hands_by_player ON played_hands (player, id);"
 
 #: Studies: each deal solved under one budget (``study_deals``: ``rules`` is
 #: the JSON of the rules that decide winnability, ``budget`` the budget's
@@ -470,7 +477,8 @@ class ResultsStore:
                 self._use_wal()
             if create and not tables:
                 self._run_script("create the results store",
-                                 f"{_SCHEMA} {_PLAYED_SCHEMA} {_PLAYED_BY_PLAYER} {_PLAYED_HANDS_SCHEMA} {_UNIT_SCHEMA}"
+                                 f"{_SCHEMA} {_PLAYED_SCHEMA} {_PLAYED_BY_PLAYER} {_PLAYED_HANDS_SCHEMA}"
+                                 f" {_PLAYED_HANDS_BY_PLAYER} {_UNIT_SCHEMA}"
                                  f" {_STUDY_SCHEMA}"
                                  f" {_WEB_SCHEMA}"
                                  f" PRAGMA user_version = {SCHEMA_VERSION};")
@@ -570,7 +578,7 @@ class ResultsStore:
             if version >= SCHEMA_VERSION and not missing and tables >= _TABLES_SINCE_FIRST:
                 return
             script = "".join(missing) + (_PLAYED_SCHEMA if "played" not in tables else "") + _PLAYED_BY_PLAYER \
-                + _PLAYED_HANDS_SCHEMA + _UNIT_SCHEMA + _STUDY_SCHEMA + _WEB_SCHEMA \
+                + _PLAYED_HANDS_SCHEMA + _PLAYED_HANDS_BY_PLAYER + _UNIT_SCHEMA + _STUDY_SCHEMA + _WEB_SCHEMA \
                 + f"PRAGMA user_version = {max(version, SCHEMA_VERSION)};"
             for statement in script.split(";"):
                 if statement.strip():

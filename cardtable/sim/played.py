@@ -131,13 +131,25 @@ class PlayStats:
         return asdict(self)
 
 
-def kings_corner_label(opponents: int, level: str, target: int) -> str:
-    """The name a person's Kings Corner hands are kept under: the table.
+def kings_corner_label(opponents: int, level: str, target: int, *, people: int = 0) -> str:
+    """The name a person's Kings Corner hands are kept under: the table
+    (``opponents`` others, ``people`` of them people and the rest ``level``
+    bots, playing to ``target`` points).
 
     >>> kings_corner_label(3, "strategic", 25)
     '3 strategic bots, to 25 points'
+    >>> kings_corner_label(3, "expert", 25, people=1)
+    '1 person and 2 expert bots, to 25 points'
+    >>> kings_corner_label(2, "expert", 10, people=2)
+    '2 people, to 10 points'
     """
-    return f"{opponents} {level} bot{'s' if opponents != 1 else ''}, to {target} point{'s' if target != 1 else ''}"
+    if not 0 <= people <= opponents:
+        raise ValueError(f"{people} people cannot be among {opponents} opponents")
+    bots = opponents - people
+    named = [f"{people} {'person' if people == 1 else 'people'}"] if people else []
+    if bots or not people:
+        named.append(f"{bots} {level} bot{'s' if bots != 1 else ''}")
+    return f"{' and '.join(named)}, to {target} point{'s' if target != 1 else ''}"
 
 
 @dataclass(frozen=True)
@@ -256,23 +268,20 @@ def record_played(store: ResultsStore, game: PlayedGame, *, player: str | None =
     store.append("played", row, action="record a played game")
 
 
-def _whose(store: ResultsStore, variant: str | None, player: str | None) -> dict[str, object] | None:
-    """The ``where`` of one person's games (of one label): ``player``'s, or
-    with None the terminal app's person's (every game of a store made before
-    games named their player); None: no game can match."""
-    where: dict[str, object] = {} if variant is None else {"variant": variant}
-    if "player" in store.columns("played"):
-        where["player"] = player
-    elif player is not None:
-        return None
-    return where
+def _whose(store: ResultsStore, table: str, where: dict[str, object], player: str | None) -> dict[str, object] | None:
+    """The ``where`` of one person's rows of ``table`` (games or hands), narrowed
+    by ``where``: ``player``'s, or with None the terminal app's person's (every
+    row of a store made before rows named their player); None: no row can match."""
+    if "player" in store.columns(table):
+        return {**where, "player": player}
+    return None if player is not None else where
 
 
 def played_games(store: ResultsStore, variant: str | None = None, *, player: str | None = None) -> list[PlayedGame]:
     """Every game a person played (or those of one variant label), oldest
     first: the browser table's ``player``'s, or with None the terminal app's
     person's."""
-    where = _whose(store, variant, player)
+    where = _whose(store, "played", {} if variant is None else {"variant": variant}, player)
     if where is None:
         return []
     return [PlayedGame.from_row(row)
@@ -285,7 +294,7 @@ def play_stats(store: ResultsStore, variant: str | None = None, *, player: str |
     person is the browser table's ``player``, or with None the terminal
     app's person (games kept without a player)."""
     games: dict[str, list[tuple[bool, float, int]]] = {} if variant is None else {variant: []}
-    where = _whose(store, variant, player)
+    where = _whose(store, "played", {} if variant is None else {"variant": variant}, player)
     rows = [] if where is None else store.select("played", ("variant", "won", "seconds", "moves"), where=where,
                                                  action="read played games")
     for label, won, seconds, moves in rows:
@@ -293,23 +302,32 @@ def play_stats(store: ResultsStore, variant: str | None = None, *, player: str |
     return [_play_stats(label, games[label]) for label in sorted(games)]
 
 
-def record_hand(store: ResultsStore, hand: PlayedHand) -> None:
+def record_hand(store: ResultsStore, hand: PlayedHand, *, player: str | None = None) -> None:
     """Keep one Kings Corner hand a person played (in one transaction),
-    stamped with the time now when its ``finished`` is empty."""
-    store.append("played_hands", hand.to_row(), action="record a played hand")
+    stamped with the time now when its ``finished`` is empty; ``player``
+    names the browser table's player who played it (None: the terminal
+    app's person)."""
+    row = hand.to_row() if player is None else {**hand.to_row(), "player": player}
+    store.append("played_hands", row, action="record a played hand")
 
 
-def played_hands(store: ResultsStore, label: str | None = None) -> list[PlayedHand]:
-    """Every Kings Corner hand a person played (or those at one table), oldest first."""
-    where = None if label is None else {"label": label}
+def played_hands(store: ResultsStore, label: str | None = None, *, player: str | None = None) -> list[PlayedHand]:
+    """Every Kings Corner hand a person played (or those at one table),
+    oldest first: the browser table's ``player``'s, or with None the
+    terminal app's person's (hands kept without a player)."""
+    where = _whose(store, "played_hands", {} if label is None else {"label": label}, player)
+    if where is None:
+        return []
     return [PlayedHand.from_row(row)
             for row in store.select("played_hands", _HAND_COLUMNS, where=where, action="read played hands")]
 
 
-def hand_stats(store: ResultsStore, label: str | None = None) -> list[HandStats]:
+def hand_stats(store: ResultsStore, label: str | None = None, *, player: str | None = None) -> list[HandStats]:
     """A person's record at each Kings Corner table played, ordered by
-    label; given a label, just that one (all zeros when never played)."""
+    label; given a label, just that one (all zeros when never played). The
+    person is the browser table's ``player``, or with None the terminal
+    app's person (hands kept without a player)."""
     hands: dict[str, list[tuple[bool, int, bool | None]]] = {} if label is None else {label: []}
-    for hand in played_hands(store, label):
+    for hand in played_hands(store, label, player=player):
         hands.setdefault(hand.label, []).append((hand.won, hand.penalty, hand.match_won))
     return [_hand_stats(name, hands[name]) for name in sorted(hands)]

@@ -5,7 +5,9 @@ their player id, and bots for the seats nobody took), the match played at it
 through a :class:`~cardtable.kings_corner.KingsCornerSession`, and what each
 seat may see. It does no I/O: :class:`KingsCornerRoom` (the aiohttp side)
 keeps it in the results store after every change, writes each finished
-hand's record and sends every page its own view.
+hand's record, keeps each seated person's hand in their statistics
+(:func:`~cardtable.sim.played.record_hand` under their player id, as the
+terminal app keeps its person's) and sends every page its own view.
 
 What a page receives is built for its player alone (:meth:`SharedTable.view`):
 their own hand, the piles, the other seats' hand sizes and penalty totals,
@@ -59,6 +61,8 @@ from cardtable.kings_corner import (
     parse_action,
 )
 from cardtable.kings_corner.session import BotFactory, derive_seed
+from cardtable.runs.store import ResultsStore
+from cardtable.sim.played import HandStats, PlayedHand, hand_stats, kings_corner_label, record_hand
 from cardtable.web.protocol import MAX_MESSAGE_BYTES, ProtocolError, RateLimit, parse_message, unknown_type
 
 if TYPE_CHECKING:
@@ -149,8 +153,12 @@ class SharedTable:
     #: Entries whose person has been away longer than the seat timeout: a bot plays for them.
     away: set[int] = field(default_factory=set)
     session: KingsCornerSession | None = None
+    #: When the hand being played was dealt (seconds since the epoch: it survives a restart).
+    started: float = 0.0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     _stand_ins: dict[tuple[int, int], Bot] = field(default_factory=dict, repr=False)
+    #: The finished hands not yet kept in the people's statistics: (player id, hand).
+    _hands: list[tuple[str, PlayedHand]] = field(default_factory=list, repr=False)
 
     @classmethod
     def open(cls, table_id: str, *, host: str, seats: int, level: str, target: int, seed: int) -> SharedTable:
@@ -221,6 +229,7 @@ class SharedTable:
         self.session = KingsCornerSession(self._factories(), self._match_seed(), target=self.target,
                                           names=[entry.name for entry in self.entries], hand=hand)
         self._stand_ins.clear()
+        self.started = time.time()
         return self.session
 
     # ----- play ------------------------------------------------------------------------------------
@@ -280,11 +289,32 @@ class SharedTable:
             steps.append(self._step(seat, action))
         return steps, (self._finish() if game.is_over() else None)
 
+    @property
+    def label(self) -> str:
+        """The name the people's hands at this table are kept under
+        (:func:`~cardtable.sim.played.kings_corner_label`: who the others are, the target)."""
+        return kings_corner_label(self.seats - 1, self.level, self.target, people=max(0, len(self.people) - 1))
+
+    def take_hands(self) -> list[tuple[str, PlayedHand]]:
+        """The hands finished since the last call, one for each person seated
+        (their player id and their hand), to keep in their statistics."""
+        hands, self._hands = self._hands, []
+        return hands
+
     def _finish(self) -> HandRecord:
         session = self.session
         assert session is not None
-        session.score_hand()
-        self.phase = "match-over" if session.score.is_over else "hand-over"
+        outcome = session.score_hand()
+        over = session.score.is_over
+        self.phase = "match-over" if over else "hand-over"
+        seconds = round(max(0.0, time.time() - self.started), 3)
+        label = self.label
+        for entry, person in enumerate(self.entries):
+            if person.player is not None:
+                seat = session.seat_of(entry)
+                self._hands.append((person.player, PlayedHand(
+                    label, str(session.seed), session.hand + 1, outcome.winner == seat, outcome.penalties[seat],
+                    seconds, entry in session.score.leaders if over else None)))
         self.records.append(session.hand + 1)
         return session.record(("Table", self.id), ("Hand", str(session.hand + 1)))
 
@@ -296,6 +326,7 @@ class SharedTable:
             raise ProtocolError("the hand is not over")
         self.session.deal()
         self._stand_ins.clear()
+        self.started = time.time()
         self.phase = "playing"
         return f"Hand {self.session.hand + 1} is dealt."
 
@@ -371,7 +402,7 @@ class SharedTable:
         return json.dumps({
             "version": 1, "id": self.id, "host": self.host, "seats": self.seats, "level": self.level,
             "target": self.target, "seed": self.seed, "phase": self.phase, "match": self.match,
-            "records": self.records, "entries": [[e.player, e.name] for e in self.entries],
+            "records": self.records, "entries": [[e.player, e.name] for e in self.entries], "started": self.started,
             "hand": None if session is None else session.hand,
             "totals": None if session is None else session.score.totals,
             "actions": None if session is None else [str(a) for a in session.game.history],
@@ -391,6 +422,7 @@ class SharedTable:
                 session.score.totals = list(data["totals"])
                 for action in data["actions"]:
                     session.game.play(parse_action(action))
+                table.started = float(data.get("started", table.started))  # tables saved before it: now
         except (ValueError, KeyError, TypeError) as error:
             raise CardtableError(f"a saved table cannot be read: {error}") from None
         return table
@@ -567,11 +599,40 @@ class KingsCornerRoom:
 
     async def _changed(self, table: SharedTable, steps: list[dict[str, Any]], said: str,
                        record: HandRecord | None) -> None:
-        """Keep the table, write a finished hand's record, and send every page its view."""
+        """Keep the table, write a finished hand's record, keep the people's
+        hands in their statistics, and send every page its view."""
         if record is not None:
             await self._write_record(table, record)
+        hands = table.take_hands()
+        if hands:
+            await self._keep_hands(table, hands)
         await self._save(table)
         await self._send_all(table, steps, said)
+
+    async def _keep_hands(self, table: SharedTable, hands: list[tuple[str, PlayedHand]]) -> None:
+        """Keep each person's finished hand in their statistics (a store that
+        fails is logged: the table plays on)."""
+        keeper = self.server._keeper
+        assert keeper is not None
+
+        def keep(store: ResultsStore) -> None:
+            for player, hand in hands:
+                record_hand(store, hand, player=player)
+        try:
+            await keeper.call(keep)
+        except CardtableError as error:
+            _log.warning("table %s: the hands cannot be kept in the statistics: %s", table.id, error)
+
+    async def _stats(self, table: SharedTable, player: str) -> dict[str, Any]:
+        """The ``stats`` message: ``player``'s record at each kind of Kings
+        Corner table they played at (the terminal app's figures, by the same
+        call, :func:`~cardtable.sim.played.hand_stats`), this table's kind first."""
+        keeper = self.server._keeper
+        assert keeper is not None
+        every: list[HandStats] = await keeper.call(lambda store: hand_stats(store, player=player))
+        current = table.label
+        every.sort(key=lambda stats: (stats.label != current, stats.label))
+        return {"type": "stats", "label": current, "stats": [stats.to_dict() for stats in every if stats.hands]}
 
     async def _send_all(self, table: SharedTable, steps: list[dict[str, Any]], said: str) -> None:
         for socket, player in list(self._sockets.get(table.id, {}).items()):
@@ -647,7 +708,7 @@ class KingsCornerRoom:
                 del self._tables[table.id]  # kept in the store; loaded again on the next visit
         return ws
 
-    TYPES = ("view", "sit", "start", "action", "next", "newmatch")
+    TYPES = ("view", "sit", "start", "action", "next", "newmatch", "stats")
 
     async def _answer(self, table: SharedTable, player: str, ws: web.WebSocketResponse, text: str) -> None:
         try:
@@ -657,6 +718,9 @@ class KingsCornerRoom:
                 async with table.lock:  # the bots may be playing in a thread
                     view = table.view(player)
                 await ws.send_json({"type": "table", "view": view, "steps": [], "said": ""})
+                return
+            if kind == "stats":
+                await ws.send_json(await self._stats(table, player))
                 return
             if kind not in self.TYPES:
                 raise unknown_type(kind, self.TYPES)

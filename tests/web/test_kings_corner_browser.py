@@ -273,6 +273,17 @@ def test_two_browsers_share_a_table_with_a_bot(serve: Callable[..., Served], bro
     download = host.page.request.get(f"{served.url}kc/{table['id']}/match-1/hand-1.txt")
     assert download.ok and download.text() == record.read_text()
 
+    # Statistics (the key t, or the button): the hand counted for this person, at this kind of table.
+    host.page.keyboard.press("t")
+    current = host.page.locator("#stats-rows tr.current")
+    wait_for(lambda: current.count() == 1, "the host's statistics")
+    cells = current.locator("th, td").all_inner_texts()
+    assert cells[:2] == ["1 person and 1 expert bot, to 1 point", "1"] and cells[4] == "1", cells
+    host.page.screenshot(path=str(screenshots(tmp_path) / "web-kings-corner-stats.png"))
+    host.page.keyboard.press("Escape")
+    guest.page.get_by_role("button", name="Statistics").tap()
+    wait_for(lambda: guest.page.locator("#stats-rows tr.current").count() == 1, "the guest's statistics")
+
     for seat in (host, guest):
         own_cards_only(seat)
     host_context.close()

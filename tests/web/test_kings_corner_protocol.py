@@ -17,14 +17,16 @@ from typing import Any
 
 import aiohttp
 from aiohttp import web
+from yarl import URL
 
 from cardtable.kings_corner import HandRecord, KingsCornerGame
 from cardtable.klondike import Variant
 from cardtable.runs.store import ResultsStore
+from cardtable.sim.played import hand_stats, played_hands
 from cardtable.web.kings_corner import KingsCornerHouse, SharedTable
 from cardtable.web.klondike import KlondikeDealer
 from cardtable.web.protocol import MAX_MESSAGE_BYTES
-from cardtable.web.server import TableServer
+from cardtable.web.server import COOKIE, TableServer
 
 CARD = re.compile(r"\b[A2-9TJQK][cdhs]\b")
 
@@ -312,8 +314,51 @@ def test_a_whole_match_through_the_protocol_names_no_hidden_card(tmp_path: Path)
             assert replayed.is_over() and len(replayed.history) == host.last["played"]
             async with host.session.get(f"{base}/kc/{table}/match-1/hand-1.txt") as response:
                 assert response.status == 200 and await response.text() == record.read_text()
+            # The hand is kept in each person's statistics, and each page's Statistics shows theirs alone.
+            outcome = host.last["outcome"]
+            label = "1 person and 1 greedy bot, to 1 point"
+            for person in (host, guest):
+                reply = await person.say({"type": "stats"})
+                assert reply["type"] == "stats" and reply["label"] == label
+                seat = person.last["you"]
+                mine, = reply["stats"]
+                assert (mine["label"], mine["hands"], mine["matches"]) == (label, 1, 1)
+                assert mine["hands_won"] == int(outcome["winner"] == seat)
+                assert mine["mean_penalty"] == outcome["penalties"][seat]
+                name = person.last["players"][seat]["name"]
+                assert mine["matches_won"] == int(name in person.last["winners"])
+            ids = {p: p.session.cookie_jar.filter_cookies(URL(base))[COOKIE].value for p in (host, guest)}
+            with ResultsStore(tmp_path / "store.db", create=False) as store:
+                assert hand_stats(store) == []  # the terminal app's person played nothing
+                kept = {p: played_hands(store, player=ids[p]) for p in (host, guest)}
+            for person, (hand,) in kept.items():
+                seat = person.last["you"]
+                assert (hand.label, hand.hand, hand.won, hand.penalty) == (
+                    label, 1, outcome["winner"] == seat, outcome["penalties"][seat])
+                assert hand.match_won is not None and 0 <= hand.seconds < 60
 
     serving(tmp_path, test)
+
+
+def test_each_person_seated_gets_their_hand_and_a_bot_none() -> None:
+    table = SharedTable.open("T" * 12, host="h" * 16, seats=3, level="random", target=1, seed=3)
+    table.sit("h" * 16, "Ann")
+    table.start("h" * 16)
+    table.present.add("h" * 16)
+    for _ in range(300):
+        if table.phase != "playing":
+            break
+        table.act("h" * 16, table.view("h" * 16)["legal"][0])
+    assert table.phase == "match-over" and table.session is not None
+    outcome = table.session.game.outcome()
+    assert outcome is not None
+    (player, hand), = table.take_hands()
+    assert player == "h" * 16 and table.take_hands() == []
+    seat = table.seat_of("h" * 16)
+    assert seat is not None
+    assert (hand.label, hand.won, hand.penalty) == ("2 random bots, to 1 point", outcome.winner == seat,
+                                                    outcome.penalties[seat])
+    assert hand.match_won == (table.session.score.totals[0] == min(table.session.score.totals))
 
 
 def test_a_saved_table_reads_back() -> None:

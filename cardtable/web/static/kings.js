@@ -80,8 +80,10 @@ function receive(reply) {
     if (view) draw(shown || view);
     return;
   }
+  if (reply.type === "stats") { showStats(reply); return; }
   if (reply.type !== "table") return;
   main.dataset.state = "ready";
+  $("stats-button").hidden = false;
   const before = view;
   view = reply.view;
   const mine = view.you;
@@ -159,7 +161,8 @@ function draw(v, step) {
   endButton.textContent = v.deck > 0 ? "End turn (draw)" : "End turn (pass)";
   const turnName = v.players[v.turn] ? v.players[v.turn].name : "";
   $("status").textContent = `Match ${v.match}, hand ${v.handNumber} \u00b7 to ${v.target} point${v.target === 1 ? "" : "s"} \u00b7 ` +
-    (v.phase === "playing" ? (v.yourTurn ? "your turn" : `${turnName} to play`) : "hand over");
+    (v.phase === "playing" ? (v.yourTurn ? "your turn" : `${turnName} to play`)
+      : v.phase === "match-over" ? "match over" : "hand over");
   drawResult(v);
 }
 
@@ -479,6 +482,7 @@ document.addEventListener("keydown", (event) => {
   else if (event.key === "Escape") { selected = null; if (view) draw(shown || view); }
   else if (event.key === "s") skip();
   else if (event.key === "?") $("help").showModal();
+  else if (event.key === "t") { if (!$("stats-button").hidden) askStats(); }
   else return;
   event.preventDefault();
 });
@@ -486,6 +490,7 @@ document.addEventListener("keydown", (event) => {
 endButton.addEventListener("click", endTurn);
 skipButton.addEventListener("click", skip);
 $("help-button").addEventListener("click", () => $("help").showModal());
+$("stats-button").addEventListener("click", askStats);
 $("start").addEventListener("click", () => send({ type: "start" }));
 $("next").addEventListener("click", () => send({ type: "next" }));
 $("again").addEventListener("click", () => send({ type: "newmatch" }));
@@ -499,6 +504,35 @@ $("copy").addEventListener("click", async () => {
   try { await navigator.clipboard.writeText(location.href); say("Link copied."); }
   catch { $("share").select(); say("Select the link and copy it."); }
 });
+
+// The statistics dialog: the server's figures for this player (the terminal app's, by the same library call).
+function askStats() {
+  $("stats-rows").innerHTML = '<tr><td colspan="9">Reading…</td></tr>';
+  if (!$("stats").open) $("stats").showModal();
+  send({ type: "stats" });
+}
+
+function showStats(reply) {
+  const rows = $("stats-rows");
+  rows.textContent = "";
+  if (!reply.stats.length) {
+    rows.innerHTML = '<tr><td colspan="9">No hands finished yet.</td></tr>';
+    return;
+  }
+  for (const s of reply.stats) {
+    const row = document.createElement("tr");
+    const cells = [s.label, s.hands, s.hands_won, s.mean_penalty.toFixed(1), s.matches, s.matches_won,
+      s.matches ? `${Math.round(100 * s.match_win_rate)}%` : "–", s.current_streak, s.best_streak];
+    cells.forEach((value, i) => {
+      const cell = document.createElement(i === 0 ? "th" : "td");
+      if (i === 0) cell.scope = "row";
+      cell.textContent = String(value);
+      row.appendChild(cell);
+    });
+    if (s.label === reply.label) row.classList.add("current");
+    rows.appendChild(row);
+  }
+}
 
 function showResultLater() {
   // The result comes back after a look at the table (the buttons are on it).
