@@ -166,18 +166,21 @@ CREATE TABLE IF NOT EXISTS hands (
 #: The schema version this module writes (``PRAGMA user_version``): 0 for
 #: stores made before versions were kept, 2 once runs could be resumed, 3
 #: once a person's Kings Corner hands were kept, 4 once studies were kept, 5
-#: once the browser table kept its players' games.
-SCHEMA_VERSION = 5
+#: once the browser table kept its players' games, 6 once a played game
+#: said which day's daily deal it was.
+SCHEMA_VERSION = 6
 
 #: Columns added since the first stores, by table: (name, type, what an
 #: older store reads in its place).
 _ADDED_COLUMNS = {
     "runs": (("pid", "INTEGER", "NULL"), ("host", "TEXT", "NULL"), ("params", "TEXT", "NULL")),
     "games": (("score", "INTEGER", "net"), ("detail", "TEXT", "NULL")),
+    "played": (("daily", "TEXT", "NULL"),),
 }
 
 #: A person's games, in the order they finished (``id``); ``options`` is the
-#: variant's options as JSON.
+#: variant's options as JSON; ``daily`` the date (``YYYY-MM-DD``) of the
+#: daily deal the game was, or NULL.
 _PLAYED_SCHEMA = """
 CREATE TABLE IF NOT EXISTS played (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -188,7 +191,8 @@ CREATE TABLE IF NOT EXISTS played (
     won INTEGER NOT NULL,
     seconds REAL NOT NULL,
     moves INTEGER NOT NULL,
-    foundation INTEGER NOT NULL
+    foundation INTEGER NOT NULL,
+    daily TEXT
 );
 CREATE INDEX IF NOT EXISTS played_by_variant ON played (variant, id);
 """
@@ -478,7 +482,7 @@ class ResultsStore:
             self._tables = frozenset(tables)
             with self._guard("read the results store"):
                 self._columns = {table: {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
-                                 for table in ("runs", "games")}
+                                 for table in ("runs", "games", *({"played"} & tables))}
             self._has_process = {"pid", "host"} <= self._columns["runs"]
         except BaseException:
             self._db.close()
@@ -556,9 +560,9 @@ class ResultsStore:
             version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
             tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             present = {table: {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
-                       for table in _ADDED_COLUMNS}
+                       for table in _ADDED_COLUMNS if table in tables}
             missing = [f"ALTER TABLE {table} ADD COLUMN {name} {kind};" for table, columns in _ADDED_COLUMNS.items()
-                       for name, kind, _ in columns if name not in present[table]]
+                       if table in present for name, kind, _ in columns if name not in present[table]]
             if version >= SCHEMA_VERSION and not missing and tables >= _TABLES_SINCE_FIRST:
                 return
             script = "".join(missing) + (_PLAYED_SCHEMA if "played" not in tables else "") + _PLAYED_HANDS_SCHEMA \
@@ -914,6 +918,11 @@ class ResultsStore:
         the store has no such table."""
         if table not in self._tables:
             return []
+        present = self._columns.get(table)
+        added = {name: stand_in for name, _, stand_in in _ADDED_COLUMNS.get(table, ())}
+        # A column an older store (opened read-only) lacks reads as its stand-in.
+        columns = [added[name] if present is not None and name in added and name not in present else name
+                   for name in columns]
         conditions = [f"{name} = ?" for name in where or {}]
         values: list[object] = list((where or {}).values())
         if between is not None:
