@@ -20,6 +20,7 @@ places into moves. The looks are in ``klondike.tcss``, the help in
 
 from __future__ import annotations
 
+import datetime
 import secrets
 from importlib import resources
 from pathlib import Path
@@ -73,7 +74,9 @@ class KlondikeApp(App[None]):
     kept) the statistics of finished games; ``balance_path`` (None: each
     game alone) carries the Vegas balance from game to game; ``notice`` is
     shown first; ``seconds`` is the time the game has already taken (a
-    restored game's). The clock stands until a move is played.
+    restored game's); ``daily`` the date (``YYYY-MM-DD``) when the game is
+    that day's daily deal (kept with its result, for the daily streak). The
+    clock stands until a move is played.
     """
 
     TITLE = "cardtable: Klondike"
@@ -106,6 +109,8 @@ class KlondikeApp(App[None]):
     #: The deal's number (None: not known), and whether it counts winnable deals.
     seed: var[int | None] = var(None)
     winnable: var[bool] = var(False)
+    #: The date of the daily deal this game is (None: not a daily deal).
+    daily: var[str | None] = var(None)
     #: The cards picked up (None: none), the keyboard cursor and the move a hint lights up.
     held: var[Held | None] = var(None)
     cursor: var[Spot] = var(Spot(0))
@@ -122,11 +127,12 @@ class KlondikeApp(App[None]):
     def __init__(self, game: KlondikeGame, *, seed: int | None = None, winnable: bool = False,
                  save_path: Path | None = None, autosave_path: Path | None = None,
                  stats_path: Path | None = None, ascii_only: bool = False, notice: str | None = None,
-                 balance_path: Path | None = None, seconds: float = 0.0) -> None:
+                 balance_path: Path | None = None, seconds: float = 0.0, daily: str | None = None) -> None:
         super().__init__()
         self.game = game
         self.seed = seed
         self.winnable = winnable
+        self.daily = daily
         self.cursor = Spot(0, len(game.tableau[0]) - 1)
         self.message = notice or "Press ? for the keys."
         self.save_path = save_path
@@ -142,7 +148,7 @@ class KlondikeApp(App[None]):
             yield self.table.data_bind(KlondikeApp.game, KlondikeApp.marks)
             yield StatusBar(self.game, self._keeper.seconds, id="status").data_bind(
                 KlondikeApp.game, KlondikeApp.seed, KlondikeApp.winnable, KlondikeApp.balance,
-                KlondikeApp.proven_lost)
+                KlondikeApp.proven_lost, KlondikeApp.daily)
             yield MessageLine(id="message").data_bind(text=KlondikeApp.message)
 
     def on_mount(self) -> None:
@@ -187,7 +193,7 @@ class KlondikeApp(App[None]):
         if _fly_home(game):
             self.message = "All cards face up: they fly home. " + ("*" if self.ascii_only else "\u2728")
         if game.is_won():
-            self.message += self._keeper.finish(game)
+            self.message += self._keeper.finish(game, self.daily)
             self.message = f"{self.message} You won in {plural(len(game.moves), 'move')}! n: new game."
             if keep:
                 self._keeper.clear_autosave()
@@ -206,27 +212,49 @@ class KlondikeApp(App[None]):
         self.mutate_reactive(KlondikeApp.game)
 
     def _headers(self) -> dict[str, str]:
+        if self.daily is not None:
+            return {"Daily": self.daily}
         if self.seed is None:
             return {}
         return {"Winnable" if self.winnable else "Seed": str(self.seed)}
 
     def new_game(self, variant: Variant | None = None, number: int | None = None,
-                 winnable: bool | None = None) -> None:
+                 winnable: bool | None = None, *, daily: datetime.date | None = None,
+                 difficulty: str | None = None) -> None:
         """Deal a new game: deal ``number`` (default :meth:`next_number`) in
         ``variant`` (default this game's), winnable-only when ``winnable``
-        (default: as now). A game left unfinished after a move counts as a loss."""
+        (default: as now); or the daily deal of ``daily``; or, given a
+        ``difficulty``, the first deal of that grade from ``number`` on. A game
+        left unfinished after a move counts as a loss."""
         left = self.game
         if not left.is_won():
-            self._keeper.record(left, won=False)  # the new game's message says all there is to say
+            self._keeper.record(left, won=False, daily=self.daily)  # the new game's message says all there is
         variant = variant if variant is not None else left.variant
-        self.seed = number if number is not None else self.next_number()
-        self.winnable = self.winnable if winnable is None else winnable
-        if self.winnable:
-            from cardtable.solver import winnable_deal
+        number = number if number is not None else self.next_number()
+        what = ""
+        if daily is not None:
+            from cardtable.solver.daily import daily_deal
 
-            position = winnable_deal(self.seed, variant)
-        else:
+            position = daily_deal(daily, variant).position
+            self.seed, self.winnable, self.daily = None, False, daily.isoformat()
+            what = f"the daily deal of {self.daily}"
+        elif difficulty is not None:
+            from cardtable.sim.grade import deal_of_grade
+
+            self.seed, _ = deal_of_grade(number, difficulty, variant)
+            self.winnable, self.daily = False, None
             position = Position.from_seed(self.seed)
+            what = f"seed {self.seed}, a {difficulty} deal"
+        else:
+            self.seed, self.daily = number, None
+            self.winnable = self.winnable if winnable is None else winnable
+            if self.winnable:
+                from cardtable.solver import winnable_deal
+
+                position = winnable_deal(self.seed, variant)
+            else:
+                position = Position.from_seed(self.seed)
+            what = f"{'winnable deal' if self.winnable else 'seed'} {self.seed}"
         trouble = self._keeper.carry_balance(left)
         self.held = None
         self.hint_move = None
@@ -234,8 +262,7 @@ class KlondikeApp(App[None]):
         self._keeper.new_game()
         self.proven_lost = False
         self.cursor = Spot(0, 0)
-        self.message = (f"New game: {'winnable deal' if self.winnable else 'seed'} {self.seed}, "
-                        f"{variant.label}.{trouble}")
+        self.message = f"New game: {what}, {variant.label}.{trouble}"
         self._settle()
 
     def next_number(self) -> int:
@@ -396,7 +423,8 @@ class KlondikeApp(App[None]):
 
         def chosen(choice: NewGame | None) -> None:
             if choice is not None:
-                self.new_game(choice.variant, choice.number, choice.winnable)
+                self.new_game(choice.variant, choice.number, choice.winnable,
+                              daily=datetime.date.today() if choice.daily else None, difficulty=choice.difficulty)
 
         if not self.is_screen_installed("new-game"):
             self.install_screen(NewGameScreen(self.game.variant, self.next_number(), self.winnable), "new-game")
