@@ -23,6 +23,7 @@ cards the player sees. A :class:`KlondikeDealer` decides what a new deal is
 from __future__ import annotations
 
 import asyncio
+import datetime
 import secrets
 import time
 from dataclasses import dataclass
@@ -43,6 +44,7 @@ from cardtable.klondike import (
     Position,
     Variant,
 )
+from cardtable.sim.grade import LEVELS
 from cardtable.web.protocol import ProtocolError, unknown_type
 
 __all__ = [
@@ -133,9 +135,25 @@ class KlondikeDealer:
         """A new player's first game."""
         return self.deal(self.seed)
 
-    def deal(self, number: int | None = None) -> KlondikeTable:
-        """A new game: deal ``number`` (None: a random one)."""
+    def deal(self, number: int | None = None, *, daily: datetime.date | None = None,
+             difficulty: str | None = None) -> KlondikeTable:
+        """A new game: deal ``number`` (None: a random one); or the daily deal
+        of ``daily`` (:mod:`cardtable.solver.daily`); or, given a
+        ``difficulty``, the first deal of that grade from ``number`` on
+        (:func:`cardtable.sim.grade.deal_of_grade`)."""
         number = secrets.randbelow(1_000_000) if number is None else number
+        if daily is not None:
+            from cardtable.solver.daily import daily_deal
+
+            deal = daily_deal(daily, self.variant)
+            return KlondikeTable(KlondikeGame(deal.position, self.variant), number=None, winnable=False,
+                                 daily=daily.isoformat())
+        if difficulty is not None:
+            from cardtable.sim.grade import deal_of_grade
+
+            number, _ = deal_of_grade(number, difficulty, self.variant)
+            return KlondikeTable(KlondikeGame(Position.from_seed(number), self.variant), number=number,
+                                 winnable=False)
         if self.winnable:
             from cardtable.solver import winnable_deal
 
@@ -156,17 +174,20 @@ class KlondikeTable:
                                         "view")
 
     def __init__(self, game: KlondikeGame, *, number: int | None, winnable: bool,
-                 started: float | None = None) -> None:
+                 started: float | None = None, daily: str | None = None) -> None:
         self.game = game
         self.number = number
         self.winnable = winnable
         self.started = started
+        self.daily = daily  # the date of the daily deal the game is (None: not one)
 
     # ----- keeping ---------------------------------------------------------------------------------
 
     def record(self) -> KlondikeRecord:
         """The game's record (its moves played), with the deal's number as a header."""
         headers = {} if self.number is None else {"Winnable" if self.winnable else "Seed": str(self.number)}
+        if self.daily is not None:
+            headers = {"Daily": self.daily}
         return KlondikeRecord.from_game(self.game, **headers)
 
     def saved(self) -> str:
@@ -180,7 +201,7 @@ class KlondikeTable:
         winnable = "Winnable" in record.headers
         header = record.headers.get("Winnable" if winnable else "Seed", "")
         return cls(record.replay(), number=int(header) if header.isdigit() else None, winnable=winnable,
-                   started=started)
+                   started=started, daily=record.headers.get("Daily"))
 
     # ----- the view --------------------------------------------------------------------------------
 
@@ -209,6 +230,7 @@ class KlondikeTable:
             "variant": game.variant.label,
             "deal": self.number,
             "winnable": self.winnable,
+            "daily": self.daily,
             "started": self.started,
         }
 
@@ -257,9 +279,20 @@ class KlondikeTable:
             number = message.get("deal")
             if number is not None and (type(number) is not int or not 0 <= number <= _MAX_NUMBER):
                 raise ProtocolError(f"\"deal\" must be a whole number from 0 to {_MAX_NUMBER}")
-            fresh = dealer.deal(number)
+            daily, difficulty = message.get("daily", False), message.get("difficulty")
+            if type(daily) is not bool:
+                raise ProtocolError("\"daily\" must be true or false")
+            if difficulty is not None:
+                if not isinstance(difficulty, str) or difficulty not in LEVELS:
+                    raise ProtocolError(f"\"difficulty\" must be one of {', '.join(LEVELS)}")
+                if daily:
+                    raise ProtocolError("the daily deal has no difficulty to choose")
+            fresh = dealer.deal(number, daily=datetime.date.today() if daily else None, difficulty=difficulty)
             self.game, self.number, self.winnable, self.started = fresh.game, fresh.number, fresh.winnable, None
-            return f"New deal {self.number}."
+            self.daily = fresh.daily
+            if self.daily is not None:
+                return f"The daily deal of {self.daily}."
+            return f"New deal {self.number}" + (f", a {difficulty} one." if difficulty else ".")
         if kind == "autofinish":
             return self._autofinish()
         raise unknown_type(kind, self.TYPES)

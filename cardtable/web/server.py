@@ -353,7 +353,8 @@ class TableServer:
                     player.hinting = False
                 return
             async with player.lock:
-                if message["type"] == "new" and self.dealer.winnable:
+                searched = self.dealer.winnable or message.get("daily") or message.get("difficulty")
+                if message["type"] == "new" and searched:  # a search for the deal: off the event loop
                     said = await asyncio.to_thread(player.table.apply, message, self.dealer)
                 else:
                     said = player.table.apply(message, self.dealer)
