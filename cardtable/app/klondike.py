@@ -244,7 +244,7 @@ class KlondikeApp(App[None]):
             self.seed, _ = deal_of_grade(number, difficulty, variant)
             self.winnable, self.daily = False, None
             position = Position.from_seed(self.seed)
-            what = f"seed {self.seed}, a {difficulty} deal"
+            what = f"seed {self.seed}, graded {difficulty}"
         else:
             self.seed, self.daily = number, None
             self.winnable = self.winnable if winnable is None else winnable

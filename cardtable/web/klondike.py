@@ -292,7 +292,7 @@ class KlondikeTable:
             self.daily = fresh.daily
             if self.daily is not None:
                 return f"The daily deal of {self.daily}."
-            return f"New deal {self.number}" + (f", a {difficulty} one." if difficulty else ".")
+            return f"New deal {self.number}" + (f", graded {difficulty}." if difficulty else ".")
         if kind == "autofinish":
             return self._autofinish()
         raise unknown_type(kind, self.TYPES)
