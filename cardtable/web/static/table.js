@@ -248,6 +248,7 @@ function status() {
   else score.textContent = "";
   document.getElementById("st-passes").textContent =
     view.passesLeft === null ? "" : `Passes left ${view.passesLeft}`;
+  document.getElementById("st-daily").textContent = view.daily ? `Daily ${view.daily}` : "";
   tick();
 }
 
