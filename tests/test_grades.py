@@ -48,6 +48,12 @@ def once(graded: dict[int, Grade | None], monkeypatch: pytest.MonkeyPatch) -> It
     yield
 
 
+def test_the_command_line_names_the_same_levels() -> None:
+    from cardtable.cli import _deals
+
+    assert _deals.LEVELS == LEVELS
+
+
 def test_levels_rise_with_the_points() -> None:
     levels = [level_of(points) for points in range(EXPERT_GAMES + 3)]
     assert levels == sorted(levels, key=LEVELS.index) and set(levels) == set(LEVELS)

@@ -18,13 +18,15 @@ from cardtable.errors import UsageError
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
 
-__all__ = ["DealChoice", "add_deal_arguments", "check_deal_arguments", "choose_deal"]
+__all__ = ["LEVELS", "DealChoice", "add_deal_arguments", "check_deal_arguments", "choose_deal"]
+
+#: The grades, as :data:`cardtable.sim.grade.LEVELS` names them (written out here so that building
+#: the parser loads no player; a test holds the two equal).
+LEVELS = ("easy", "medium", "hard", "expert")
 
 
 def add_deal_arguments(parser: argparse.ArgumentParser, group: argparse._MutuallyExclusiveGroup) -> None:
     """Add ``--daily`` (to ``group``, beside ``--seed`` and ``--file``), ``--date`` and ``--difficulty``."""
-    from cardtable.sim.grade import LEVELS
-
     group.add_argument("--daily", action="store_true",
                        help="the daily deal: one deal a day for each set of rules, the same for everyone, "
                             "proven winnable (today's, in local time, or --date's)")
