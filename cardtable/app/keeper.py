@@ -146,7 +146,7 @@ class Keeper:
             lines += ["", f"{'Daily deals':<12} {'days':>6} {'won':>5} {'streak':>6} {'best':>5}"]
             lines += [f"{d.variant[:12]:<12} {d.days:>6} {d.days_won:>5} {d.current_streak:>6} {d.best_streak:>5}"
                       for d in dailies]
-            lines.append("Daily streak: days won in a row, up to today (or yesterday, until today's is won).")
+            lines.append("Daily streak: days won in a row; it waits for today's deal until midnight.")
         lines += ["", "streak: wins in a row now; best: the longest; fastest and fewest: over wins.",
                   "'cardtable stats' gives each variant's whole name. Any key closes this."]
         return "\n".join(lines)
