@@ -17,9 +17,9 @@ same date gives the same deal on every machine:
    :data:`DAILY_STATE_BUDGET` states is the day's deal.
 
 The budget counts states, not seconds, so the answer never depends on the
-machine; it is small (about a second of search at most per candidate) because
-most winnable deals are proven in a few thousand states, and a deal that
-needs more is simply passed over.
+machine; it is small (a fifth of a second of search at most per candidate)
+because most winnable deals are proven in a few hundred states, and a deal
+that needs more is simply passed over.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from cardtable.solver.search import solve
 __all__ = ["DAILY_STATE_BUDGET", "DailyDeal", "daily_candidates", "daily_deal", "parse_date"]
 
 #: States the solver may spend proving each candidate of a day winnable.
-DAILY_STATE_BUDGET = 100_000
+DAILY_STATE_BUDGET = 20_000
 _MAX_CANDIDATES = 1000
 
 
