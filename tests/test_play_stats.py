@@ -277,7 +277,8 @@ def test_stats_json(store_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     data = json.loads(run_stats(capsys, "--store", str(store_path), "--json"))
     assert [row["variant"] for row in data] == [CUSTOM_LABEL, "draw1", "thoughtful3"]
     assert data[1] == {"variant": "draw1", "played": 9, "won": 7, "win_rate": 7 / 9, "current_streak": 2,
-                       "best_streak": 4, "best_seconds": 250.5, "fewest_moves": 118}
+                       "best_streak": 4, "best_seconds": 250.5, "fewest_moves": 118, "daily_days": 0, "daily_won": 0,
+                       "daily_streak": 0, "best_daily_streak": 0}
     assert data[0]["best_seconds"] is None and data[0]["fewest_moves"] is None
     data = json.loads(run_stats(capsys, "--store", str(store_path), "--json", "--variant", "draw1"))
     assert [row["variant"] for row in data] == ["draw1"]

@@ -10,6 +10,7 @@ stands alone).
 
 from __future__ import annotations
 
+import datetime
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -84,13 +85,14 @@ class Keeper:
             return self._earlier
         return self._earlier + time.monotonic() - self._started
 
-    def finish(self, game: KlondikeGame) -> str:
-        """The game is won: stop the clock, count the win and carry its Vegas
-        result, once (winning again after an undo changes nothing)."""
+    def finish(self, game: KlondikeGame, daily: str | None = None) -> str:
+        """The game is won: stop the clock, count the win (as the daily deal of
+        ``daily``, when it is one) and carry its Vegas result, once (winning
+        again after an undo changes nothing)."""
         if self._finished_after is not None:
             return ""
         self._finished_after = self.seconds()
-        return self.record(game, won=True) + self.carry_balance(game)
+        return self.record(game, won=True, daily=daily) + self.carry_balance(game)
 
     def resume(self) -> None:
         """The game is not won (any more): the clock runs on."""
@@ -98,10 +100,11 @@ class Keeper:
 
     # ----- the statistics ----------------------------------------------------------------------------
 
-    def record(self, game: KlondikeGame, *, won: bool) -> str:
+    def record(self, game: KlondikeGame, *, won: bool, daily: str | None = None) -> str:
         """Count ``game`` in the statistics of its variant, once: a win when
         it is won, a loss when it is left for a new game and that counts
-        (:func:`~cardtable.klondike.counts_as_loss`)."""
+        (:func:`~cardtable.klondike.counts_as_loss`); ``daily`` is the date of the daily deal it
+        is (None: not one)."""
         if self._recorded or self.stats_path is None or not (game.moves if won else counts_as_loss(game)):
             return ""
         self._recorded = True
@@ -109,7 +112,8 @@ class Keeper:
 
         start = game.start.deal_string() if game.start.is_deal else str(game.start)
         self._unrecorded.append(PlayedGame.of(game.variant, start=start, won=won, seconds=round(self.seconds(), 3),
-                                              moves=len(game.moves), foundation=game.foundation_count()))
+                                              moves=len(game.moves), foundation=game.foundation_count(),
+                                              daily=daily))
         return self.record_pending()
 
     def record_pending(self) -> str:
@@ -136,7 +140,7 @@ class Keeper:
         """The statistics page: the figures of variant ``current`` first,
         then every other variant played (from the results store; nothing is written)."""
         from cardtable.runs.store import ResultsStore
-        from cardtable.sim.played import play_stats
+        from cardtable.sim.played import daily_stats, play_stats
 
         if self.stats_path is None:
             return "No statistics are kept in this session (--no-stats).\nAny key closes this."
@@ -145,6 +149,7 @@ class Keeper:
         try:
             with ResultsStore(self.stats_path, create=False) as store:
                 every = play_stats(store)
+                dailies = daily_stats(store, datetime.date.today())
         except (OSError, CardtableError) as error:
             return f"The statistics cannot be read: {error}\nAny key closes this."
         every.sort(key=lambda s: (s.variant != current, s.variant))
@@ -159,6 +164,12 @@ class Keeper:
             lines.append("No games finished yet.")
         elif every[0].variant != current:
             lines.insert(2, f"{current[:60]}: no games finished yet")
+        if dailies:
+            dailies.sort(key=lambda s: (s.variant != current, s.variant))
+            lines += ["", f"{'Daily deals':<12} {'days':>6} {'won':>5} {'streak':>6} {'best':>5}"]
+            lines += [f"{d.variant[:12]:<12} {d.days:>6} {d.days_won:>5} {d.current_streak:>6} {d.best_streak:>5}"
+                      for d in dailies]
+            lines.append("Daily streak: days won in a row; it waits for today's deal until midnight.")
         lines += ["", "streak: wins in a row now; best: the longest; fastest and fewest: over wins.",
                   "'cardtable stats' gives each variant's whole name. Any key closes this."]
         return "\n".join(lines)

@@ -20,6 +20,7 @@ places into moves. The looks are in ``klondike.tcss``, the help in
 
 from __future__ import annotations
 
+import datetime
 import secrets
 from importlib import resources
 from pathlib import Path
@@ -75,10 +76,11 @@ class KlondikeApp(App[None]):
     kept) the statistics of finished games; ``balance_path`` (None: each
     game alone) carries the Vegas balance from game to game; ``notice`` is
     shown first; ``seconds`` is the time the game has already taken (a
-    restored game's). The clock stands until a move is played. ``saved`` is
-    the autosave's game when a new game was asked for over it: the first move
-    of this one leaves it (it counts as ``n`` counts a game left), quitting
-    first keeps it.
+    restored game's); ``daily`` the date (``YYYY-MM-DD``) when the game is
+    that day's daily deal (kept with its result, for the daily streak). The
+    clock stands until a move is played. ``saved`` is the autosave's game
+    when a new game was asked for over it: the first move of this one leaves
+    it (it counts as ``n`` counts a game left), quitting first keeps it.
     """
 
     TITLE = "cardtable: Klondike"
@@ -112,6 +114,8 @@ class KlondikeApp(App[None]):
     #: The deal's number (None: not known), and whether it counts winnable deals.
     seed: var[int | None] = var(None)
     winnable: var[bool] = var(False)
+    #: The date of the daily deal this game is (None: not a daily deal).
+    daily: var[str | None] = var(None)
     #: The cards picked up (None: none), the keyboard cursor and the move a hint lights up.
     held: var[Held | None] = var(None)
     cursor: var[Spot] = var(Spot(0))
@@ -129,11 +133,12 @@ class KlondikeApp(App[None]):
                  save_path: Path | None = None, autosave_path: Path | None = None,
                  stats_path: Path | None = None, ascii_only: bool = False, notice: str | None = None,
                  balance_path: Path | None = None, seconds: float = 0.0,
-                 saved: KlondikeRecord | None = None) -> None:
+                 saved: KlondikeRecord | None = None, daily: str | None = None) -> None:
         super().__init__()
         self.game = game
         self.seed = seed
         self.winnable = winnable
+        self.daily = daily
         self.cursor = Spot(0, len(game.tableau[0]) - 1)
         #: The autosave's game, when this game was asked for over it: the first move here leaves it.
         self._saved = saved
@@ -153,7 +158,7 @@ class KlondikeApp(App[None]):
             yield self.table.data_bind(KlondikeApp.game, KlondikeApp.marks)
             yield StatusBar(self.game, self._keeper.seconds, id="status").data_bind(
                 KlondikeApp.game, KlondikeApp.seed, KlondikeApp.winnable, KlondikeApp.balance,
-                KlondikeApp.proven_lost)
+                KlondikeApp.proven_lost, KlondikeApp.daily)
             yield MessageLine(id="message").data_bind(text=KlondikeApp.message)
 
     def on_mount(self) -> None:
@@ -201,7 +206,7 @@ class KlondikeApp(App[None]):
         if _fly_home(game):
             self.message = "All cards face up: they fly home. " + ("*" if self.ascii_only else "\u2728")
         if game.is_won():
-            self.message += self._keeper.finish(game)
+            self.message += self._keeper.finish(game, self.daily)
             self.message = f"{self.message} You won in {plural(len(game.moves), 'move')}! n: new game, R: review."
             if keep:
                 self._keeper.clear_autosave()
@@ -226,31 +231,53 @@ class KlondikeApp(App[None]):
         return ways + (", R to review" if self.game.moves else "")
 
     def _headers(self) -> dict[str, str]:
+        if self.daily is not None:
+            return {"Daily": self.daily}
         if self.seed is None:
             return {}
         return {"Winnable" if self.winnable else "Seed": str(self.seed)}
 
     def new_game(self, variant: Variant | None = None, number: int | None = None,
-                 winnable: bool | None = None) -> None:
+                 winnable: bool | None = None, *, daily: datetime.date | None = None,
+                 difficulty: str | None = None) -> None:
         """Deal a new game: deal ``number`` (default :meth:`next_number`) in
         ``variant`` (default this game's), winnable-only when ``winnable``
-        (default: as now). A game left unfinished after a move counts as a loss
+        (default: as now); or the daily deal of ``daily``; or, given a
+        ``difficulty``, the first deal of that grade from ``number`` on. A game
+        left unfinished after a move counts as a loss
         (:func:`~cardtable.klondike.counts_as_loss`), and the message says so."""
         left = self.game
         counted = ""
         if counts_as_loss(left):
-            counted = self._keeper.record(left, won=False)
+            counted = self._keeper.record(left, won=False, daily=self.daily)
             if self._keeper.stats_path is not None and not counted:
                 counted = " The game left counts as a loss."
         variant = variant if variant is not None else left.variant
-        self.seed = number if number is not None else self.next_number()
-        self.winnable = self.winnable if winnable is None else winnable
-        if self.winnable:
-            from cardtable.solver import winnable_deal
+        number = number if number is not None else self.next_number()
+        what = ""
+        if daily is not None:
+            from cardtable.solver.daily import daily_deal
 
-            position = winnable_deal(self.seed, variant)
-        else:
+            position = daily_deal(daily, variant).position
+            self.seed, self.winnable, self.daily = None, False, daily.isoformat()
+            what = f"the daily deal of {self.daily}"
+        elif difficulty is not None:
+            from cardtable.sim.grade import deal_of_grade
+
+            self.seed, _ = deal_of_grade(number, difficulty, variant)
+            self.winnable, self.daily = False, None
             position = Position.from_seed(self.seed)
+            what = f"seed {self.seed}, graded {difficulty}"
+        else:
+            self.seed, self.daily = number, None
+            self.winnable = self.winnable if winnable is None else winnable
+            if self.winnable:
+                from cardtable.solver import winnable_deal
+
+                position = winnable_deal(self.seed, variant)
+            else:
+                position = Position.from_seed(self.seed)
+            what = f"{'winnable deal' if self.winnable else 'seed'} {self.seed}"
         trouble = self._keeper.carry_balance(left)
         self.held = None
         self.hint_move = None
@@ -259,8 +286,7 @@ class KlondikeApp(App[None]):
         self.proven_lost = False
         self.cursor = Spot(0, 0)
         rule = f" {variant.undo_rule}." if variant.undo_rule else ""
-        self.message = (f"New game: {'winnable deal' if self.winnable else 'seed'} {self.seed}, "
-                        f"{variant.title}.{rule}{counted}{trouble}")
+        self.message = f"New game: {what}, {variant.title}.{rule}{counted}{trouble}"
         self._settle()
 
     def next_number(self) -> int:
@@ -423,7 +449,8 @@ class KlondikeApp(App[None]):
 
         def chosen(choice: NewGame | None) -> None:
             if choice is not None:
-                self.new_game(choice.variant, choice.number, choice.winnable)
+                self.new_game(choice.variant, choice.number, choice.winnable,
+                              daily=datetime.date.today() if choice.daily else None, difficulty=choice.difficulty)
 
         if not self.is_screen_installed("new-game"):
             self.install_screen(NewGameScreen(self.game.variant, self.next_number(), self.winnable), "new-game")

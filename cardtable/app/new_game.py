@@ -1,5 +1,8 @@
-"""The Klondike app's new-game dialog: the variant, the deal number, and
-whether to deal only deals the solver has proven winnable.
+"""The Klondike app's new-game dialog: the variant, the deal number,
+whether to deal only deals the solver has proven winnable, a difficulty
+(the first deal of that grade from the deal number on,
+:mod:`cardtable.sim.grade`), or today's daily deal (the Daily deal button,
+:mod:`cardtable.solver.daily`).
 
 Enter deals at once: the next deal in the same variant, as before. The
 dialog answers with a :class:`NewGame`, or None when put away (esc).
@@ -19,20 +22,26 @@ from textual.widgets import Button, Checkbox, Input, Label, Select
 
 from cardtable.cards import MAX_SEED
 from cardtable.klondike.variant import PRESET_TITLES, PRESETS, Variant
+from cardtable.sim.grade import LEVELS
 
 __all__ = ["NewGame", "NewGameScreen"]
 
 #: The variant list's entry for "the rules of the game now".
 _SAME = "same"
+#: The difficulty list's entry for "any deal".
+_ANY = "any"
 
 
 @dataclass(frozen=True)
 class NewGame:
-    """What the dialog asked for: the rules, the deal number, winnable deals only."""
+    """What the dialog asked for: the rules, the deal number, winnable deals
+    only, today's daily deal (``daily``) and the difficulty (None: any)."""
 
     variant: Variant
     number: int
     winnable: bool
+    daily: bool = False
+    difficulty: str | None = None
 
 
 class NewGameScreen(ModalScreen[NewGame | None]):
@@ -48,6 +57,7 @@ class NewGameScreen(ModalScreen[NewGame | None]):
     NewGameScreen #error { color: $error; margin: 0; width: 100%; height: auto; }  /* a long one wraps */
     NewGameScreen Horizontal { height: auto; margin: 1 0 0 0; }
     NewGameScreen Button { margin: 0 2 0 0; }
+    NewGameScreen #difficulty { width: 24; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel", show=False)]
 
@@ -70,6 +80,7 @@ class NewGameScreen(ModalScreen[NewGame | None]):
         variants.value = _SAME
         self.query_one("#number", Input).value = str(number)
         self.query_one("#winnable", Checkbox).value = winnable
+        self.query_one("#difficulty", Select).value = _ANY
         self.query_one("#error", Label).update("")
 
     def compose(self) -> ComposeResult:
@@ -81,9 +92,13 @@ class NewGameScreen(ModalScreen[NewGame | None]):
             yield Label("Deal number")
             yield Input(str(self.number), id="number", restrict=r"[0-9]*", max_length=20)
             yield Label("", id="error")
-            yield Checkbox("Only deals the solver has proven winnable", self.winnable, id="winnable")
             with Horizontal():
-                for button in (Button("Deal", variant="primary", id="deal"), Button("Cancel", id="cancel")):
+                yield Checkbox("Only proven winnable deals", self.winnable, id="winnable")
+                yield Select([("Any difficulty", _ANY), *((f"{level.capitalize()} deals", level) for level in LEVELS)],
+                             value=_ANY, allow_blank=False, id="difficulty")
+            with Horizontal():
+                for button in (Button("Deal", variant="primary", id="deal"), Button("Daily deal", id="daily"),
+                               Button("Cancel", id="cancel")):
                     # No press animation: it would swallow an enter pressed as the dialog shows again.
                     button.active_effect_duration = 0
                     yield button
@@ -92,21 +107,32 @@ class NewGameScreen(ModalScreen[NewGame | None]):
         """Each time the dialog shows, enter deals."""
         self.query_one("#deal", Button).focus()
 
-    def chosen(self) -> NewGame | None:
-        """What the fields say, or None (with the reason shown) when the deal number is not one."""
+    def chosen(self, daily: bool = False) -> NewGame | None:
+        """What the fields say (``daily``: today's daily deal in the chosen
+        rules), or None (with the reason shown) when the deal number is not one."""
         text = self.query_one("#number", Input).value.strip()
         number = int(text) if text.isdigit() else -1
+        if daily and not 0 <= number <= MAX_SEED:
+            number = self.number  # the daily deal has no number: the field does not matter
         if not 0 <= number <= MAX_SEED:
             self.query_one("#error", Label).update(f"The deal number must be a whole number from 0 to {MAX_SEED}.")
             return None
         name = self.query_one("#variant", Select).value
         variant = self.variant if name == _SAME else PRESETS[str(name)]
-        return NewGame(variant, number, self.query_one("#winnable", Checkbox).value)
+        level = str(self.query_one("#difficulty", Select).value)
+        return NewGame(variant, number, self.query_one("#winnable", Checkbox).value, daily=daily,
+                       difficulty=None if daily or level == _ANY else level)
 
     @on(Button.Pressed, "#deal")
     @on(Input.Submitted, "#number")
     def action_deal(self) -> None:
         chosen = self.chosen()
+        if chosen is not None:
+            self.dismiss(chosen)
+
+    @on(Button.Pressed, "#daily")
+    def action_daily(self) -> None:
+        chosen = self.chosen(daily=True)
         if chosen is not None:
             self.dismiss(chosen)
 

@@ -25,6 +25,8 @@ class StatusBar(Widget):
     #: The deal's number (None: not known) and whether it counts winnable deals.
     seed: reactive[int | None] = reactive(None)
     winnable: reactive[bool] = reactive(False)
+    #: The date of the daily deal the game is (None: not one).
+    daily: reactive[str | None] = reactive(None)
     #: Under Vegas scoring, the balance carried from game to game, this game's
     #: included (None: each game alone).
     balance: reactive[int | None] = reactive(None)
@@ -56,7 +58,9 @@ class StatusBar(Widget):
         left = game.passes_left
         parts.append("Passes unlimited" if left is None else f"Passes left {left}")
         parts.append(f"Draw {game.variant.draw}")
-        if self.seed is not None:
+        if self.daily is not None:
+            parts.append(f"Daily {self.daily}")
+        elif self.seed is not None:
             parts.append(f"{'Winnable #' if self.winnable else 'Seed '}{self.seed}")
         if self.proven_lost and not game.is_won():
             parts.append("Cannot be won")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from cardtable._files import atomic_write_text, check_output, read_text
 from cardtable._text import plural
+from cardtable.cli._deals import add_deal_arguments, check_deal_arguments, choose_deal
 from cardtable.cli._options import (
     add_render_arguments,
     add_variant_arguments,
@@ -44,6 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="Solvitaire's Klondike deal N (what 'solvitaire --type klondike --random N' plays)")
     p.add_argument("--winnable", action="store_true",
                    help="a deal the solver proves winnable under the variant (the same one for the same seed)")
+    add_deal_arguments(p, src)
     p.add_argument("--format", choices=FORMATS, default="deal", help="output format (default deal)")
     p.add_argument("--output", "-o", metavar="FILE", help="write here (atomically) instead of stdout")
     add_variant_arguments(p)
@@ -98,7 +100,14 @@ def _cmd_deal(args: argparse.Namespace) -> int:
         raise UsageError("--winnable goes with --seed, not --file")
     if args.winnable and args.solvitaire_seed is not None:
         raise UsageError("--winnable goes with --seed, not --solvitaire-seed")
-    if args.file is not None:
+    choice = check_deal_arguments(args)
+    if choice.asked and args.solvitaire_seed is not None:
+        raise UsageError(f"{'--daily' if choice.day is not None else '--difficulty'} goes with --seed, "
+                         "not --solvitaire-seed")
+    if choice.asked:
+        _, position, what = choose_deal(choice, args.seed or 0, variant)
+        print(f"cardtable: {what}", file=sys.stderr)
+    elif args.file is not None:
         position, _ = load_start(read_text(args.file))
     elif args.solvitaire_seed is not None:
         position = solvitaire_deal(args.solvitaire_seed)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from cardtable._files import check_output, read_text
 from cardtable._text import plural
+from cardtable.cli._deals import DealChoice, add_deal_arguments, check_deal_arguments, choose_deal
 from cardtable.cli._options import (
     add_variant_arguments,
     pause,
@@ -73,6 +74,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--winnable", action="store_true",
                         help="a deal proven winnable (with --seed N: the N-th, as 'cardtable deal "
                              "--winnable' gives)")
+    add_deal_arguments(parser, start)
     parser.add_argument("--save", metavar="FILE",
                         help="where the game record goes: Klondike's s key writes it (default "
                              "./cardtable-game.txt); in Kings Corner ctrl+s writes the hand so far (default "
@@ -162,20 +164,22 @@ def _cmd_kings_corner(args: argparse.Namespace) -> int:
                                    stats_path=_stats_path(args)))
 
 
-def _check_klondike(args: argparse.Namespace) -> Variant:
-    """The variant, after checking the Klondike options and paths (before any work)."""
+def _check_klondike(args: argparse.Namespace) -> tuple[Variant, DealChoice]:
+    """The variant and the deal asked for, after checking the Klondike options
+    and paths (before any work)."""
     if args.winnable and args.file is not None:
         raise UsageError("--winnable and --file cannot be used together")
+    choice = check_deal_arguments(args)
     variant = variant_from_args(args)
     check_output(args.save)
-    return variant
+    return variant, choice
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
     _refuse_others(args)
     if args.game == "kings-corner":
         return _cmd_kings_corner(args)
-    variant = _check_klondike(args)
+    variant, choice = _check_klondike(args)
     save_path = Path(args.save) if args.save is not None else None
 
     from cardtable.app import autosave
@@ -186,7 +190,18 @@ def _cmd_play(args: argparse.Namespace) -> int:
     notice: str | None = None
     seconds = 0.0
     stats_path = _stats_path(args)
-    if args.file is not None:
+    daily: str | None = None
+    if choice.asked:
+        import secrets
+
+        start = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
+        number, position, what = choose_deal(choice, start, variant)
+        game = KlondikeGame(position, variant)
+        daily = choice.day.isoformat() if choice.day is not None else None
+        notice = f"New game: {what}, {variant.title}. Press ? for the keys."
+        if daily is not None:
+            number = None  # the daily deal is known by its date, not by a number to count on from
+    elif args.file is not None:
         position, record = load_start(read_text(args.file))
         refuse_rule_flags(args, record, args.file)
         game = record.replay() if record is not None else KlondikeGame(position, variant)
@@ -196,6 +211,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         if record is not None:
             game = record.replay()
             args.winnable = "Winnable" in record.headers
+            daily = record.headers.get("Daily")
             number = _header_number(record.headers.get("Winnable" if args.winnable else "Seed"))
             seconds = autosave.saved_seconds(record)
             args.cumulative = args.cumulative or autosave.CUMULATIVE_HEADER in record.headers
@@ -212,7 +228,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
             game = KlondikeGame(Position.from_seed(number), variant)
 
     saved = None
-    if autosave_path is not None and (args.file is not None or args.seed is not None or args.winnable):
+    if autosave_path is not None and (args.file is not None or args.seed is not None or args.winnable or choice.asked):
         # A game is saved and a new one asked for: the app leaves the saved one at the first move here.
         saved, trouble = autosave.restore(autosave_path)
         notice = trouble or notice
@@ -222,7 +238,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return _run_app(KlondikeApp(game, seed=number, winnable=args.winnable, save_path=save_path,
                                 autosave_path=autosave_path, stats_path=stats_path, ascii_only=args.ascii,
                                 notice=notice, balance_path=autosave.balance_path() if args.cumulative else None,
-                                seconds=seconds, saved=saved))
+                                seconds=seconds, saved=saved, daily=daily))
 
 
 def _run_app(app: App[Any]) -> int:

@@ -18,7 +18,7 @@ from cardtable.errors import UsageError
 from cardtable.klondike.variant import PRESET_TITLES
 
 if TYPE_CHECKING:
-    from cardtable.sim.played import HandStats, PlayStats
+    from cardtable.sim.played import DailyStats, HandStats, PlayStats
 
 __all__ = ["register"]
 
@@ -30,7 +30,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "stats", help="your statistics in each variant you played",
         description="Klondike: games played and won, win rate, current and best winning streak, best time and "
-                    "fewest moves (both over wins), for each variant you played, or for one. A custom variant is "
+                    "fewest moves (both over wins), for each variant you played, or for one; and for the daily "
+                    "deals ('play --daily'): days played and won, and the daily streak (days won in a row, up to "
+                    "today, or yesterday until today's is won; a day lost or missed ends it). A custom variant is "
                     "named by its preset and flags (e.g. --variant draw1 --passes 3) or by its label as listed. "
                     "Kings Corner ('cardtable stats kings-corner'): for each table (bots and target), hands played "
                     "and won, the mean penalty a hand, matches finished and won, and streaks of matches won.")
@@ -80,6 +82,14 @@ def _table(rows: list[PlayStats]) -> list[str]:
     return lines
 
 
+def _daily_table(rows: list[DailyStats]) -> list[str]:
+    """The daily deals: one line a variant, under a header."""
+    header = f"{'days':>7} {'won':>7} {'daily streak':>12} {'best streak':>11}  variant (daily deals)"
+    lines = [header, "-" * len(header)]
+    lines += [f"{d.days:>7,} {d.days_won:>7,} {d.current_streak:>12,} {d.best_streak:>11,}  {d.variant}" for d in rows]
+    return lines
+
+
 def _hands_table(rows: list[HandStats]) -> list[str]:
     """One line a Kings Corner table, under a header."""
     header = (f"{'hands':>7} {'won':>7} {'penalty/hand':>12} {'matches':>7} {'won':>7} {'win rate':>8} {'streak':>6} "
@@ -113,8 +123,10 @@ def _cmd_kings_corner(args: argparse.Namespace) -> int:
 
 
 def _cmd_stats(args: argparse.Namespace) -> int:
+    import datetime
+
     from cardtable.runs.store import ResultsStore, default_store_path
-    from cardtable.sim.played import play_stats
+    from cardtable.sim.played import daily_stats, play_stats
 
     if args.game == "kings-corner":
         return _cmd_kings_corner(args)
@@ -126,10 +138,22 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     with ResultsStore(path, create=False) as store:
         label = _label(args, {s.variant for s in play_stats(store)})
         rows = [s for s in play_stats(store, label) if s.played]
+        dailies = daily_stats(store, datetime.date.today(), label)
     if args.json:
-        print(json.dumps([s.to_dict() for s in rows], indent=1))
+        by_label = {d.variant: d for d in dailies}
+        print(json.dumps([{**s.to_dict(), **_daily_fields(by_label.get(s.variant))} for s in rows], indent=1))
     elif not rows:
         print("no games played yet" if label is None else f"no games of {label} played yet")
     else:
         print("\n".join(_table(rows)))
+        if dailies:
+            print()
+            print("\n".join(_daily_table(dailies)))
     return 0
+
+
+def _daily_fields(daily: DailyStats | None) -> dict[str, int]:
+    """A variant's daily figures for its JSON row (zeros when it has no daily deal played)."""
+    return {"daily_days": daily.days if daily else 0, "daily_won": daily.days_won if daily else 0,
+            "daily_streak": daily.current_streak if daily else 0,
+            "best_daily_streak": daily.best_streak if daily else 0}

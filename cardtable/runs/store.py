@@ -168,7 +168,8 @@ CREATE TABLE IF NOT EXISTS hands (
 #: once a person's Kings Corner hands were kept, 4 once studies were kept, 5
 #: once the browser table kept its players' games, 6 once a played game
 #: (and a played Kings Corner hand) could name its player (the browser
-#: table's; NULL: the terminal's person).
+#: table's; NULL: the terminal's person) and a played game said which
+#: day's daily deal it was.
 SCHEMA_VERSION = 6
 
 #: Columns added since the first stores, by table: (name, type, what an
@@ -176,13 +177,14 @@ SCHEMA_VERSION = 6
 _ADDED_COLUMNS = {
     "runs": (("pid", "INTEGER", "NULL"), ("host", "TEXT", "NULL"), ("params", "TEXT", "NULL")),
     "games": (("score", "INTEGER", "net"), ("detail", "TEXT", "NULL")),
-    "played": (("player", "TEXT", "NULL"),),
+    "played": (("player", "TEXT", "NULL"), ("daily", "TEXT", "NULL")),
     "played_hands": (("player", "TEXT", "NULL"),),
 }
 
 #: A person's games, in the order they finished (``id``); ``options`` is the
 #: variant's options as JSON; ``player`` the browser table's player id (NULL:
-#: a game of the terminal app, whose person is the store's owner).
+#: a game of the terminal app, whose person is the store's owner); ``daily``
+#: the date (``YYYY-MM-DD``) of the daily deal the game was, or NULL.
 _PLAYED_SCHEMA = """
 CREATE TABLE IF NOT EXISTS played (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -194,7 +196,8 @@ CREATE TABLE IF NOT EXISTS played (
     seconds REAL NOT NULL,
     moves INTEGER NOT NULL,
     foundation INTEGER NOT NULL,
-    player TEXT
+    player TEXT,
+    daily TEXT
 );
 CREATE INDEX IF NOT EXISTS played_by_variant ON played (variant, id);
 """
@@ -494,7 +497,7 @@ class ResultsStore:
             self._tables = frozenset(tables)
             with self._guard("read the results store"):
                 self._columns = {table: {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
-                                 for table in ("runs", "games")}
+                                 for table in ("runs", "games", *({"played"} & tables))}
             self._has_process = {"pid", "host"} <= self._columns["runs"]
         except BaseException:
             self._db.close()
@@ -572,9 +575,9 @@ class ResultsStore:
             version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
             tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             present = {table: {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
-                       for table in _ADDED_COLUMNS}
+                       for table in _ADDED_COLUMNS if table in tables}
             missing = [f"ALTER TABLE {table} ADD COLUMN {name} {kind};" for table, columns in _ADDED_COLUMNS.items()
-                       for name, kind, _ in columns if table in tables and name not in present[table]]
+                       if table in present for name, kind, _ in columns if name not in present[table]]
             if version >= SCHEMA_VERSION and not missing and tables >= _TABLES_SINCE_FIRST:
                 return
             script = "".join(missing) + (_PLAYED_SCHEMA if "played" not in tables else "") + _PLAYED_BY_PLAYER \
@@ -949,6 +952,11 @@ class ResultsStore:
         ``order``; none when the store has no such table."""
         if table not in self._tables:
             return []
+        present = self._columns.get(table)
+        added = {name: stand_in for name, _, stand_in in _ADDED_COLUMNS.get(table, ())}
+        # A column an older store (opened read-only) lacks reads as its stand-in.
+        columns = [added[name] if present is not None and name in added and name not in present else name
+                   for name in columns]
         conditions = [f"{name} IS NULL" if value is None else f"{name} = ?" for name, value in (where or {}).items()]
         values: list[object] = [value for value in (where or {}).values() if value is not None]
         if between is not None:

@@ -29,18 +29,20 @@ it is opened for writing; read-only, it simply has none.
 
 from __future__ import annotations
 
+import datetime
 import json
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from cardtable.klondike.variant import Variant
 from cardtable.runs.store import ResultsStore
 
-__all__ = ["HandStats", "PlayStats", "PlayedGame", "PlayedHand", "hand_stats", "kings_corner_label", "play_stats",
-           "played_games", "played_hands", "record_hand", "record_played"]
+__all__ = ["DailyStats", "HandStats", "PlayStats", "PlayedGame", "PlayedHand", "daily_stats", "daily_streaks",
+           "hand_stats", "kings_corner_label", "play_stats", "played_games", "played_hands", "record_hand",
+           "record_played"]
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,9 @@ class PlayedGame:
     it took, ``moves`` the moves made and ``foundation`` the cards on the
     foundations at the end (52 exactly when ``won``). ``finished`` is when it
     ended (``YYYY-MM-DD HH:MM:SS``, local time); left empty, the store fills
-    it in. :meth:`of` builds one from a :class:`Variant`.
+    it in. ``daily`` is the date (``YYYY-MM-DD``) of the daily deal the game
+    was (:mod:`cardtable.solver.daily`), or None. :meth:`of` builds one from
+    a :class:`Variant`.
 
     A value that cannot describe a game raises :class:`ValueError` when built.
     """
@@ -66,10 +70,16 @@ class PlayedGame:
     moves: int
     foundation: int
     finished: str = ""
+    daily: str | None = None
 
     def __post_init__(self) -> None:
         if not self.variant:
             raise ValueError("a played game needs its variant's label")
+        if self.daily is not None:
+            try:
+                datetime.date.fromisoformat(self.daily)
+            except (TypeError, ValueError):
+                raise ValueError(f"daily must be a date written YYYY-MM-DD, not {self.daily!r}") from None
         if isinstance(self.moves, bool) or not isinstance(self.moves, int) or self.moves < 0:
             raise ValueError(f"moves must be a whole number >= 0, not {self.moves!r}")
         if isinstance(self.foundation, bool) or not isinstance(self.foundation, int) \
@@ -87,23 +97,23 @@ class PlayedGame:
 
     @classmethod
     def of(cls, variant: Variant, *, start: str, won: bool, seconds: float, moves: int, foundation: int,
-           finished: str = "") -> PlayedGame:
+           finished: str = "", daily: str | None = None) -> PlayedGame:
         """A played game of ``variant``, its label and options filled in."""
-        return cls(variant.label, variant.options(), start, won, seconds, moves, foundation, finished)
+        return cls(variant.label, variant.options(), start, won, seconds, moves, foundation, finished, daily)
 
     def to_row(self) -> dict[str, object]:
         """The game as a row of the store's ``played`` table, stamped with
         the time now when its ``finished`` is empty."""
         return {"finished": self.finished or _now(), "variant": self.variant, "options": json.dumps(self.options),
                 "start": self.start, "won": int(self.won), "seconds": float(self.seconds), "moves": self.moves,
-                "foundation": self.foundation}
+                "foundation": self.foundation, "daily": self.daily}
 
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> PlayedGame:
         """The game of a row of the ``played`` table's :data:`_GAME_COLUMNS`."""
-        finished, label, options, start, won, seconds, moves, foundation = row
+        finished, label, options, start, won, seconds, moves, foundation, daily = row
         return cls(str(label), json.loads(str(options)), str(start), bool(won), float(seconds), int(moves),
-                   int(foundation), str(finished))
+                   int(foundation), str(finished), None if daily is None else str(daily))
 
 
 @dataclass(frozen=True)
@@ -252,7 +262,7 @@ def _play_stats(label: str, games: list[tuple[bool, float, int]]) -> PlayStats:
 
 
 #: The columns of :meth:`PlayedGame.from_row` and :meth:`PlayedHand.from_row`.
-_GAME_COLUMNS = ("finished", "variant", "options", "start", "won", "seconds", "moves", "foundation")
+_GAME_COLUMNS = ("finished", "variant", "options", "start", "won", "seconds", "moves", "foundation", "daily")
 _HAND_COLUMNS = ("label", "match_seed", "hand", "won", "penalty", "seconds", "match_won", "finished")
 
 
@@ -331,3 +341,73 @@ def hand_stats(store: ResultsStore, label: str | None = None, *, player: str | N
     for hand in played_hands(store, label, player=player):
         hands.setdefault(hand.label, []).append((hand.won, hand.penalty, hand.match_won))
     return [_hand_stats(name, hands[name]) for name in sorted(hands)]
+
+
+@dataclass(frozen=True)
+class DailyStats:
+    """A person's daily deals in one variant (by label): ``days`` the days
+    whose daily deal they played (a game won or left after a move), ``days_won``
+    the days on which they won it; ``current_streak`` the days won in a row up
+    to today (or up to yesterday, while today's deal is not won yet) and
+    ``best_streak`` the longest such run. A day lost, or a day missed, ends a
+    streak."""
+
+    variant: str
+    days: int
+    days_won: int
+    current_streak: int
+    best_streak: int
+
+    def to_dict(self) -> dict[str, object]:
+        """The figures as a plain dictionary (for JSON)."""
+        return asdict(self)
+
+
+def daily_streaks(days_won: Iterable[datetime.date], today: datetime.date) -> tuple[int, int]:
+    """The current and the best streak of consecutive days won, given the days
+    whose daily deal was won: the current one ends today, or yesterday while
+    today is not won yet (today is not over); else it is 0.
+
+    >>> d = datetime.date
+    >>> daily_streaks([d(2026, 1, 1), d(2026, 1, 2), d(2026, 1, 4), d(2026, 1, 5)], d(2026, 1, 6))
+    (2, 2)
+    >>> daily_streaks([d(2026, 1, 1), d(2026, 1, 2), d(2026, 1, 3)], d(2026, 1, 5))
+    (0, 3)
+    """
+    won = set(days_won)
+    best = run = 0
+    previous: datetime.date | None = None
+    for day in sorted(won):
+        run = run + 1 if previous is not None and (day - previous).days == 1 else 1
+        best = max(best, run)
+        previous = day
+    one = datetime.timedelta(days=1)
+    end = today if today in won else today - one
+    current = 0
+    while end in won:
+        current += 1
+        end -= one
+    return current, best
+
+
+def daily_stats(store: ResultsStore, today: datetime.date, variant: str | None = None) -> list[DailyStats]:
+    """A person's daily deals in each variant label that has any (or in the
+    label ``variant`` only), ordered by label; streaks end at ``today``."""
+    days: dict[str, dict[datetime.date, bool]] = {}
+    where = None if variant is None else {"variant": variant}
+    for label, won, daily in store.select("played", ("variant", "won", "daily"), where=where,
+                                          action="read played games"):
+        if daily is None:
+            continue
+        try:
+            day = datetime.date.fromisoformat(str(daily))
+        except ValueError:
+            continue  # not written by cardtable: no day to count
+        seen = days.setdefault(str(label), {})
+        seen[day] = seen.get(day, False) or bool(won)
+    rows = []
+    for label in sorted(days):
+        won = [day for day, result in days[label].items() if result]
+        current, best = daily_streaks(won, today)
+        rows.append(DailyStats(label, len(days[label]), len(won), current, best))
+    return rows

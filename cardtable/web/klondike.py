@@ -23,6 +23,7 @@ cards the player sees. A :class:`KlondikeDealer` decides what a new deal is
 from __future__ import annotations
 
 import asyncio
+import datetime
 import re
 import secrets
 import time
@@ -45,6 +46,7 @@ from cardtable.klondike import (
     Variant,
     counts_as_loss,
 )
+from cardtable.sim.grade import LEVELS
 from cardtable.sim.played import PlayedGame
 from cardtable.web.protocol import ProtocolError, unknown_type
 
@@ -139,16 +141,32 @@ class KlondikeDealer:
         """A new player's first game."""
         return self.deal(self.seed)
 
-    def deal(self, number: int | None = None) -> KlondikeTable:
-        """A new game: deal ``number`` (None: a random one)."""
+    def deal(self, number: int | None = None, *, daily: datetime.date | None = None,
+             difficulty: str | None = None) -> KlondikeTable:
+        """A new game: deal ``number`` (None: a random one); or the daily deal
+        of ``daily`` (:mod:`cardtable.solver.daily`); or, given a
+        ``difficulty``, the first deal of that grade from ``number`` on
+        (:func:`cardtable.sim.grade.deal_of_grade`)."""
         number = secrets.randbelow(1_000_000) if number is None else number
+        balance = 0 if self.cumulative and self.variant.scoring.kind == "vegas" else None
+        if daily is not None:
+            from cardtable.solver.daily import daily_deal
+
+            deal = daily_deal(daily, self.variant)
+            return KlondikeTable(KlondikeGame(deal.position, self.variant), number=None, winnable=False,
+                                 daily=daily.isoformat(), balance=balance)
+        if difficulty is not None:
+            from cardtable.sim.grade import deal_of_grade
+
+            number, _ = deal_of_grade(number, difficulty, self.variant)
+            return KlondikeTable(KlondikeGame(Position.from_seed(number), self.variant), number=number,
+                                 winnable=False, balance=balance)
         if self.winnable:
             from cardtable.solver import winnable_deal
 
             start = winnable_deal(number, self.variant)
         else:
             start = Position.from_seed(number)
-        balance = 0 if self.cumulative and self.variant.scoring.kind == "vegas" else None
         return KlondikeTable(KlondikeGame(start, self.variant), number=number, winnable=self.winnable,
                              balance=balance)
 
@@ -170,7 +188,7 @@ class KlondikeTable:
 
     def __init__(self, game: KlondikeGame, *, number: int | None, winnable: bool,
                  started: float | None = None, counted: bool = False, won_after: float | None = None,
-                 balance: int | None = None) -> None:
+                 balance: int | None = None, daily: str | None = None) -> None:
         self.game = game
         self.number = number
         self.winnable = winnable
@@ -182,6 +200,7 @@ class KlondikeTable:
         #: (None: each game alone).
         self.balance = balance
         self._finished: list[PlayedGame] = []
+        self.daily = daily  # the date of the daily deal the game is (None: not one)
 
     def take_finished(self) -> list[PlayedGame]:
         """The games finished since the last call, to be kept in the player's statistics."""
@@ -203,13 +222,16 @@ class KlondikeTable:
             self.balance += self.game.score
         start = self.game.start.deal_string() if self.game.start.is_deal else str(self.game.start)
         self._finished.append(PlayedGame.of(self.game.variant, start=start, won=won, seconds=round(self.seconds(), 3),
-                                            moves=len(self.game.moves), foundation=self.game.foundation_count()))
+                                            moves=len(self.game.moves), foundation=self.game.foundation_count(),
+                                            daily=self.daily))
 
     # ----- keeping ---------------------------------------------------------------------------------
 
     def record(self) -> KlondikeRecord:
         """The game's record (its moves played), with the deal's number as a header."""
         headers = {} if self.number is None else {"Winnable" if self.winnable else "Seed": str(self.number)}
+        if self.daily is not None:
+            headers["Daily"] = self.daily
         if self.counted:
             headers["Counted"] = "yes" if self.won_after is None else f"{self.won_after:.3f}"
         if self.balance is not None:
@@ -234,7 +256,8 @@ class KlondikeTable:
         kept = record.headers.get("Balance")
         balance = int(kept) if kept is not None and re.fullmatch(r"-?[0-9]{1,9}", kept) else None
         return cls(record.replay(), number=int(header) if header.isdigit() else None, winnable=winnable,
-                   started=started, counted=counted is not None, won_after=won_after, balance=balance)
+                   started=started, counted=counted is not None, won_after=won_after, balance=balance,
+                   daily=record.headers.get("Daily"))
 
     # ----- the view --------------------------------------------------------------------------------
 
@@ -266,6 +289,7 @@ class KlondikeTable:
             "title": game.variant.title,
             "deal": self.number,
             "winnable": self.winnable,
+            "daily": self.daily,
             "started": self.started,
             "seconds": self.won_after if game.is_won() else None,
         }
@@ -320,14 +344,25 @@ class KlondikeTable:
             number = message.get("deal")
             if number is not None and (type(number) is not int or not 0 <= number <= _MAX_NUMBER):
                 raise ProtocolError(f"\"deal\" must be a whole number from 0 to {_MAX_NUMBER}")
-            fresh = dealer.deal(number)
+            daily, difficulty = message.get("daily", False), message.get("difficulty")
+            if type(daily) is not bool:
+                raise ProtocolError("\"daily\" must be true or false")
+            if difficulty is not None:
+                if not isinstance(difficulty, str) or difficulty not in LEVELS:
+                    raise ProtocolError(f"\"difficulty\" must be one of {', '.join(LEVELS)}")
+                if daily:
+                    raise ProtocolError("the daily deal has no difficulty to choose")
+            fresh = dealer.deal(number, daily=datetime.date.today() if daily else None, difficulty=difficulty)
             if counts_as_loss(game):
                 self._count(won=False)  # left after a move: a loss
             self.game, self.number, self.winnable, self.started = fresh.game, fresh.number, fresh.winnable, None
+            self.daily = fresh.daily
             if fresh.balance is None:
                 self.balance = None
             self.counted, self.won_after = False, None
-            return f"New deal {self.number}."
+            if self.daily is not None:
+                return f"The daily deal of {self.daily}."
+            return f"New deal {self.number}" + (f", graded {difficulty}." if difficulty else ".")
         if kind == "autofinish":
             return self._autofinish()
         raise unknown_type(kind, self.TYPES)

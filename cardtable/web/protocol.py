@@ -10,6 +10,8 @@ From the browser (Klondike)::
     {"type": "draw"}                  draw from the stock, or turn the waste over when the stock is empty
     {"type": "undo"} / {"type": "redo"}
     {"type": "new"}                   a new deal (the server's deal options: seed, winnable, variant)
+    {"type": "new", "deal": 5}        deal 5 (optional: "difficulty": "hard", the first deal of that
+                                      grade from it on; or "daily": true, the day's daily deal)
     {"type": "restart"}               this deal from its start
     {"type": "hint"}                  the solver's next move
     {"type": "stats"}                 the player's statistics

@@ -397,7 +397,8 @@ class TableServer:
                 await ws.send_json(await self._stats(player_id, player.table))
                 return
             async with player.lock:
-                if message["type"] == "new" and self.dealer.winnable:
+                searched = self.dealer.winnable or message.get("daily") or message.get("difficulty")
+                if message["type"] == "new" and searched:  # a search for the deal: off the event loop
                     said = await asyncio.to_thread(player.table.apply, message, self.dealer)
                 else:
                     said = player.table.apply(message, self.dealer)

@@ -292,6 +292,7 @@ function status() {
   else score.textContent = "";
   document.getElementById("st-passes").textContent =
     view.passesLeft === null ? "" : `Passes left ${view.passesLeft}`;
+  document.getElementById("st-daily").textContent = view.daily ? `Daily ${view.daily}` : "";
   tick();
 }
 
@@ -651,11 +652,18 @@ function chooseDeal() {
 }
 
 dealDialog.addEventListener("close", () => {
+  selected = null;
+  if (dealDialog.returnValue === "daily") {
+    send({ type: "new", daily: true }); // today's deal, the same for everyone, proven winnable
+    return;
+  }
   if (dealDialog.returnValue !== "deal") return;
   const text = dealDialog.querySelector('input[name="number"]').value.trim();
-  selected = null;
-  if (/^[0-9]{1,9}$/.test(text)) send({ type: "new", deal: Number(text) });
-  else send({ type: "new" });
+  const difficulty = dealDialog.querySelector('select[name="difficulty"]').value;
+  const message = { type: "new" };
+  if (/^[0-9]{1,9}$/.test(text)) message.deal = Number(text);
+  if (difficulty) message.difficulty = difficulty; // the first deal of that grade from the number on
+  send(message);
 });
 
 // The card back and the table colour, kept in this browser.

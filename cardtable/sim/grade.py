@@ -1,0 +1,151 @@
+"""Deal grades: easy, medium, hard or expert, from the player's view and the solver's search.
+
+A deal is graded only once the solver proves it winnable within
+:data:`GRADE_STATE_BUDGET` states; a deal it cannot prove winnable gets no
+grade (it may be lost from the start, and is not a deal worth playing). Then
+the grade adds up *difficulty points* from three signals, all counted, none
+timed, so a grade is the same on every machine:
+
+- **the greedy player** (:class:`~cardtable.bots.klondike.simple.GreedyPlayer`),
+  which plays from the player's view: 1 point when it loses the deal;
+- **a quick expert**: the ``expert``
+  (:class:`~cardtable.bots.klondike.expert.ExpertPlayer`) at a small budget
+  (:data:`QUICK_EXPERT`: 8 guesses a decision, 2,000 states a guess), which
+  also sees only what a player sees, plays the deal :data:`EXPERT_GAMES`
+  times, each with its guesses seeded differently (0, 1, 2, ...): 1 point
+  for each game it loses;
+- **the solver's search**: 1 point when proving the deal winnable took more
+  than :data:`HARD_SEARCH` states (the winning line is hard to find even
+  with every card known).
+
+So a deal has 0 to ``EXPERT_GAMES + 2`` points: 0 is *easy*, 1-2 *medium*,
+3-4 *hard* and 5 or more *expert* (:func:`level_of`). Grading one draw-3
+deal takes about a second of one core (the quick expert's games are most of
+it).
+
+:func:`deal_of_grade` walks seeds from a given one and returns the first deal
+of the asked grade, so the same seed and grade give the same deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+from cardtable.bots.klondike.expert import ExpertPlayer
+from cardtable.bots.klondike.simple import GreedyPlayer
+from cardtable.errors import SolverError, UsageError
+from cardtable.game import play_out
+from cardtable.klondike.game import KlondikeGame
+from cardtable.klondike.position import Position
+from cardtable.klondike.variant import Variant
+from cardtable.solver.search import solve
+
+__all__ = ["EXPERT_GAMES", "GRADE_STATE_BUDGET", "HARD_SEARCH", "LEVELS", "QUICK_EXPERT", "Grade", "check_level",
+           "deal_of_grade", "grade_deal", "grade_seed", "level_of"]
+
+#: The grades, easiest first.
+LEVELS = ("easy", "medium", "hard", "expert")
+#: States the solver may spend proving a deal winnable before it is graded.
+GRADE_STATE_BUDGET = 100_000
+#: A proof that needs more states than this adds a point.
+HARD_SEARCH = 5_000
+#: Games the quick expert plays on each deal.
+EXPERT_GAMES = 4
+#: The quick expert's options: guesses a decision and states a guess.
+QUICK_EXPERT: dict[str, int] = {"samples": 8, "max_states": 2000}
+#: The lowest points of each level after ``easy``.
+_THRESHOLDS = {"medium": 1, "hard": 3, "expert": 5}
+#: How many seeds :func:`deal_of_grade` tries before it gives up.
+_MAX_SEEDS = 2000
+
+
+@dataclass(frozen=True)
+class Grade:
+    """A deal's grade and what it was made of.
+
+    ``level`` is one of :data:`LEVELS`; ``solver_states`` the states the
+    solver needed to prove the deal winnable; ``greedy_won`` whether the greedy
+    player won it; ``expert_wins`` of ``expert_games`` the quick expert's
+    wins; ``points`` the difficulty points (see the module documentation).
+    """
+
+    level: str
+    points: int
+    solver_states: int
+    greedy_won: bool
+    expert_wins: int
+    expert_games: int
+
+    def to_dict(self) -> dict[str, object]:
+        """The grade as plain JSON values."""
+        return asdict(self)
+
+
+def check_level(level: str) -> str:
+    """``level`` if it is one of :data:`LEVELS` (any case), else a :class:`UsageError`."""
+    from cardtable._text import clip
+
+    name = level.strip().lower()
+    if name not in LEVELS:
+        raise UsageError(f"unknown difficulty {clip(level)}; known: {', '.join(LEVELS)}")
+    return name
+
+
+def level_of(points: int) -> str:
+    """The level of ``points`` difficulty points.
+
+    >>> [level_of(p) for p in range(7)]
+    ['easy', 'medium', 'medium', 'hard', 'hard', 'expert', 'expert']
+    """
+    level = "easy"
+    for name, lowest in _THRESHOLDS.items():
+        if points >= lowest:
+            level = name
+    return level
+
+
+def _play(position: Position, variant: Variant, player: GreedyPlayer | ExpertPlayer, seed: int) -> bool:
+    player.new_game(seed)
+    return play_out(KlondikeGame(position, variant), [player]).is_won()
+
+
+def grade_deal(position: Position, variant: Variant) -> Grade | None:
+    """The grade of the deal ``position`` under ``variant``, or None when the
+    solver cannot prove it winnable within :data:`GRADE_STATE_BUDGET` states.
+
+    >>> from cardtable.klondike import Variant
+    >>> grade = grade_deal(Position.from_seed(3), Variant.preset("draw1"))
+    >>> grade is not None and grade.level in LEVELS and grade.expert_games == EXPERT_GAMES
+    True
+    """
+    proof = solve(position, variant, max_states=GRADE_STATE_BUDGET)
+    if proof.result != "won":
+        return None
+    greedy_won = _play(position, variant, GreedyPlayer(), 0)
+    expert = ExpertPlayer(**QUICK_EXPERT)
+    wins = sum(_play(position, variant, expert, game) for game in range(EXPERT_GAMES))
+    points = (not greedy_won) + (EXPERT_GAMES - wins) + (proof.states > HARD_SEARCH)
+    return Grade(level_of(points), points, proof.states, greedy_won, wins, EXPERT_GAMES)
+
+
+def grade_seed(seed: int, variant: Variant) -> Grade | None:
+    """The grade of the deal of ``seed`` (:func:`grade_deal`)."""
+    return grade_deal(Position.from_seed(seed), variant)
+
+
+def deal_of_grade(seed: int, level: str, variant: Variant,
+                  on_try: Callable[[int, Grade | None], None] | None = None) -> tuple[int, Grade]:
+    """The first deal seed at or after ``seed`` whose grade is ``level``, and
+    its grade; the same every time for the same seed, level and rules.
+    ``on_try(seed, grade)`` is told of each seed graded (for progress)."""
+    level = check_level(level)
+    if seed < 0:
+        raise UsageError(f"seed must be >= 0, not {seed}")
+    for candidate in range(seed, seed + _MAX_SEEDS):
+        grade = grade_seed(candidate, variant)
+        if on_try is not None:
+            on_try(candidate, grade)
+        if grade is not None and grade.level == level:
+            return candidate, grade
+    raise SolverError(f"no {level} deal among the {_MAX_SEEDS} seeds from {seed} for {variant.describe()}")

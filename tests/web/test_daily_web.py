@@ -1,0 +1,120 @@
+"""Daily and graded deals at the browser table: the protocol's ``new``
+message with ``daily`` or ``difficulty``, and the new-game dialog's Daily deal
+button and difficulty in Debian's Chromium against ``cardtable serve``."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_helpers import chromium, free_port, screenshots, stop_servers, wait_for
+
+from cardtable.klondike import KlondikeRecord, Position, Variant
+from cardtable.runs.store import ResultsStore
+from cardtable.solver.daily import daily_deal
+from cardtable.web.klondike import KlondikeDealer, KlondikeTable
+from cardtable.web.protocol import ProtocolError
+
+DRAW3 = Variant.preset("seed-001")
+
+
+def test_the_new_message_deals_the_daily_deal_and_keeps_its_date() -> None:
+    dealer = KlondikeDealer(DRAW3, seed=7)
+    table = dealer.first()
+    today = datetime.date.today()
+    said = table.apply({"type": "new", "daily": True}, dealer)
+    assert said == f"The daily deal of {today.isoformat()}."
+    assert table.game.start == daily_deal(today, DRAW3).position
+    assert table.view()["daily"] == today.isoformat() and table.view()["deal"] is None
+    again = KlondikeTable.restore(table.saved(), None)  # the saved game keeps its day
+    assert again.daily == today.isoformat() and again.game.start == table.game.start
+    table.apply({"type": "new", "deal": 9}, dealer)
+    assert table.daily is None and table.view()["deal"] == 9
+
+
+def test_the_new_message_deals_a_deal_of_the_difficulty_asked() -> None:
+    dealer = KlondikeDealer(DRAW3, seed=7)
+    table = dealer.first()
+    said = table.apply({"type": "new", "deal": 3, "difficulty": "expert"}, dealer)
+    # Deal 3 of seed-001 is medium, deal 4 expert (tests/test_grades.py).
+    assert said == "New deal 4, graded expert." and table.game.start == Position.from_seed(4)
+
+
+@pytest.mark.parametrize(("message", "expected"), [
+    ({"type": "new", "difficulty": "impossible"}, "\"difficulty\" must be one of easy, medium, hard, expert"),
+    ({"type": "new", "difficulty": 3}, "\"difficulty\" must be one of"),
+    ({"type": "new", "daily": "yes"}, "\"daily\" must be true or false"),
+    ({"type": "new", "daily": True, "difficulty": "easy"}, "the daily deal has no difficulty to choose"),
+])
+def test_bad_new_messages_are_refused(message: dict[str, Any], expected: str) -> None:
+    dealer = KlondikeDealer(DRAW3, seed=7)
+    table = dealer.first()
+    with pytest.raises(ProtocolError, match=expected):
+        table.apply(message, dealer)
+    assert table.game.start == Position.from_seed(7)
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    port = free_port()
+    data = tmp_path / "data"
+    process = subprocess.Popen([sys.executable, "-m", "cardtable", "serve", "--port", str(port), "klondike",
+                                "--seed", "7", "--variant", "seed-001"],
+                               env={**os.environ, "CARDTABLE_DATA": str(data)}, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+    def listening() -> bool:
+        with socket.socket() as probe:
+            return probe.connect_ex(("127.0.0.1", port)) == 0 or process.poll() is not None
+
+    wait_for(listening, "the server to listen")
+    assert process.poll() is None, process.communicate()
+    yield f"http://127.0.0.1:{port}/", data
+    stop_servers([process])
+
+
+def _kept(data: Path) -> KlondikeRecord | None:
+    path = data / "results.sqlite"
+    if not path.exists():
+        return None
+    with ResultsStore(path, create=False) as store:
+        rows = store.select("web_games", ("saved",), order="player", action="read")
+    return KlondikeRecord.parse(rows[0][0]) if rows else None
+
+
+def test_the_dialog_deals_the_daily_deal_and_a_graded_one(served: tuple[str, Path], tmp_path: Path) -> None:
+    url, data = served
+    today = datetime.date.today().isoformat()
+    with chromium() as browser:
+        page = browser.new_page(viewport={"width": 1200, "height": 800})
+        page.goto(url)
+        page.get_by_role("button", name="New game").first.click()
+        dialog = page.locator("dialog#deal")
+        dialog.get_by_role("button", name="Daily deal").wait_for()
+        page.screenshot(path=str(screenshots(tmp_path) / "web-new-game-daily.png"))
+        dialog.get_by_role("button", name="Daily deal").click()
+        wait_for(lambda: f"The daily deal of {today}" in page.locator("#message").inner_text(),
+                 "the daily deal to be dealt")
+        record = wait_for(lambda: (kept := _kept(data)) is not None and kept.headers.get("Daily") == today and kept,
+                          "the daily deal to be kept")
+        assert record.start == daily_deal(datetime.date.today(), DRAW3).position
+        assert page.locator("#st-daily").inner_text() == f"Daily {today}"
+        page.screenshot(path=str(screenshots(tmp_path) / "web-daily.png"))
+
+        page.get_by_role("button", name="New game").first.click()
+        dialog.locator('input[name="number"]').fill("3")
+        dialog.locator('select[name="difficulty"]').select_option("expert")
+        dialog.get_by_role("button", name="Deal", exact=True).click()
+        wait_for(lambda: "New deal 4, graded expert." in page.locator("#message").inner_text(),
+                 "the expert deal to be dealt", timeout=60)
+        record = wait_for(lambda: (kept := _kept(data)) is not None and kept.headers.get("Seed") == "4" and kept,
+                          "the graded deal to be kept")
+        assert record.start == Position.from_seed(4)
+        assert page.locator("#st-daily").inner_text() == ""
