@@ -94,7 +94,7 @@ def test_the_dialog_deals_a_deal_of_the_difficulty_chosen(tmp_path: Path) -> Non
         await pilot.pause()
         # Deals 3 and 4 of seed-001 are medium and expert (tests/test_grades.py); 5 is the first easy one.
         assert app.seed == 5 and app.game.start == Position.from_seed(5)
-        assert "New game: seed 5, graded easy, seed-001." in app.message
+        assert f"New game: seed 5, graded easy, {Variant.preset('seed-001').title}." in app.message
         await pilot.press("n")
         assert dialog.query_one("#difficulty", Select).value == "any"  # offered anew: any deal
 
