@@ -203,7 +203,7 @@ def test_a_server_restart_restores_the_game(serve: Callable[..., Served], browse
     # New game, deal 12.
     page.get_by_role("button", name="New game").click()
     page.locator('input[name="number"]').fill("12")
-    page.get_by_role("button", name="Deal").click()
+    page.get_by_role("button", name="Deal", exact=True).click()
     wait_for(lambda: (record := again.record()) is not None and record.headers.get("Seed") == "12"
              and not record.moves, "deal 12 to be dealt")
     wait_for(lambda: "Moves 0" in page.locator("#status").inner_text(), "the new deal's status")
