@@ -24,16 +24,21 @@ line-up has finished ``--matches`` matches. Every figure is followed by the
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import re
 import shlex
+import threading
 import time
+from dataclasses import dataclass
 
+import _peers
 import _report
 
 from cardtable.klondike import Variant
 from cardtable.sim.match import run_hands, summarize_hands
-from cardtable.sim.runner import RunSpec, run_games
-from cardtable.stats import mean_interval, wilson
+from cardtable.sim.runner import RunSpec, play_game, run_games
+from cardtable.stats import mean_interval, paired_difference, wilson
 
 _KLONDIKE = ("greedy", "priority")
 _SETTINGS = ("seed-001", "draw1", "seed-002")
@@ -80,6 +85,127 @@ def klondike(games: int, expert_games: int, expert: str, workers: int) -> None:
                   f" --workers {workers} --record 0")
 
 
+@dataclass(frozen=True)
+class PairedDeal:
+    """One deal played by the expert and by lonelybot's player."""
+
+    seed: int
+    expert_won: bool
+    expert_foundation: int
+    expert_cpu: float
+    lonelybot: _peers.PlayerRun
+
+
+def versus_lonelybot(binary: str, deals: int, first_seed: int, expert: str, *, budget: float | None = None,
+                     timeout: float = 900.0, jsonl: str | None = None) -> list[PairedDeal]:
+    """Play deals ``first_seed``, ``first_seed + 1``, ... with the expert (in this
+    process) and with lonelybot's player (a child process, one game at a time, on
+    a second thread), under ``seed-001``'s rules, which are lonelybot's game.
+    New deals stop after ``budget`` wall seconds, if given; the deals both
+    finished are returned in seed order (and written to ``jsonl`` as they finish)."""
+    variant = Variant.preset(PAIRED_SETTING)
+    spec = RunSpec(expert, variant, seed=first_seed, keep_moves=False)
+    began = time.monotonic()
+    peer_runs: dict[int, _peers.PlayerRun] = {}
+    expert_runs: dict[int, tuple[bool, int, float]] = {}
+    lock = threading.Lock()
+    out = open(jsonl, "a", encoding="utf-8") if jsonl else None  # noqa: SIM115 (closed below)
+
+    def in_time() -> bool:
+        return budget is None or time.monotonic() - began < budget
+
+    def record(index: int) -> None:
+        # Called with the lock held, by whichever side finishes a deal second.
+        if index in peer_runs and index in expert_runs and out is not None:
+            won, found, cpu = expert_runs[index]
+            peer = peer_runs[index]
+            out.write(json.dumps({"seed": first_seed + index, "expert": {"won": won, "foundation": found,
+                                                                         "cpu": round(cpu, 3)},
+                                  "lonelybot": {"won": peer.won, "foundation": peer.foundation,
+                                                "cpu": peer.cpu_seconds, "seconds": round(peer.seconds, 3),
+                                                "killed": peer.killed, "status": peer.status}}) + "\n")
+            out.flush()
+
+    def peer_lane() -> None:
+        index = 0
+        while index < deals and in_time():
+            if len(peer_runs) > len(expert_runs) + 50:
+                time.sleep(1.0)  # far enough ahead of the expert: wait for it
+                continue
+            run = _peers.play_lonelybot(binary, spec.deal(index), variant.draw, first_seed + index, timeout)
+            with lock:
+                peer_runs[index] = run
+                record(index)
+            index += 1
+
+    lane = threading.Thread(target=peer_lane, daemon=True)
+    lane.start()
+    try:
+        for index in range(deals):
+            if not in_time():
+                break
+            started = time.thread_time()
+            result = play_game(spec, index)
+            cpu = time.thread_time() - started
+            with lock:
+                expert_runs[index] = (result.won, result.foundation, cpu)
+                record(index)
+        lane.join()
+    finally:
+        if out is not None:
+            out.close()
+    both = sorted(set(peer_runs) & set(expert_runs))
+    return [PairedDeal(first_seed + i, *expert_runs[i], peer_runs[i]) for i in both]
+
+
+#: lonelybot's game: draw 3, unlimited passes, kings in empty piles, foundation cards may come back.
+PAIRED_SETTING = "seed-001"
+
+
+def report_versus_lonelybot(played: list[PairedDeal], expert: str, first_seed: int) -> None:
+    """Each player's wins with their interval, foundation cards and CPU a game,
+    then the paired difference in wins (expert minus lonelybot) with its interval."""
+    finished = [d for d in played if d.lonelybot.won is not None]
+    failed = len(played) - len(finished)
+    last = first_seed + len(played) - 1
+    _say(f"\n## Klondike, {PAIRED_SETTING}: the expert against lonelybot's player, deals {first_seed:,} to "
+         f"{last:,}\n")
+    if failed:
+        _say(f"lonelybot's player gave no verdict on {failed} deal(s), left out of every figure: "
+             + ", ".join(str(d.seed) for d in played if d.lonelybot.won is None) + "\n")
+    if not finished:
+        _say("No deal was finished by both players.")
+        return
+    n = len(finished)
+    _say("| player | games | won | 95% interval | foundation cards | CPU seconds a game |")
+    _say("|---|---|---|---|---|---|")
+    rows = [(expert, [float(d.expert_won) for d in finished], [float(d.expert_foundation) for d in finished],
+             [d.expert_cpu for d in finished]),
+            ("lonelybot's player", [float(bool(d.lonelybot.won)) for d in finished],
+             [float(d.lonelybot.foundation or 0) for d in finished],
+             [d.lonelybot.cpu_seconds if d.lonelybot.cpu_seconds is not None else d.lonelybot.seconds
+              for d in finished])]
+    for name, wins, found, cpu in rows:
+        won = int(sum(wins))
+        low, high = wilson(won, n)
+        fmean, flow, fhigh = mean_interval(found)
+        cmean, clow, chigh = mean_interval(cpu)
+        _say(f"| {name} | {n:,} | {won / n:.2%} | {_percent(low, high)} | {fmean:.2f} ({flow:.2f}-{fhigh:.2f}) "
+             f"| {cmean:.2f} ({clow:.2f}-{chigh:.2f}) |")
+    expert_wins, peer_wins = rows[0][1], rows[1][1]
+    diff, low, high = paired_difference(peer_wins, expert_wins)
+    only_expert = sum(1 for a, b in zip(expert_wins, peer_wins, strict=True) if a > b)
+    only_peer = sum(1 for a, b in zip(expert_wins, peer_wins, strict=True) if b > a)
+    _say(f"\nPaired difference in wins, {expert} minus lonelybot's player, on the same {n:,} deals: "
+         f"{diff:+.2%} (95% interval {low:+.2%} to {high:+.2%}). Won by the expert only: {only_expert}; "
+         f"by lonelybot's player only: {only_peer}; by both: "
+         f"{sum(1 for a, b in zip(expert_wins, peer_wins, strict=True) if a and b)}.")
+    _say("\nlonelybot's player is `lonecli hop`'s search (3000 sampled deals a move, 1000 states each) through "
+         "the `lonelybot-play` driver (docs/peers.md); it sees the stock's order from the start, as lonelybot's "
+         "game lets it, while the expert learns the stock only as it turns the cards. Its CPU is the "
+         "driver's own (user plus system); the expert's is its thread's.")
+
+
 def kings_corner(matches: int, workers: int, tables: tuple[int, ...] = (4, 2)) -> None:
     """Each bot against greedy bots, at four seats and at two (``tables``)."""
     for seats in tables:
@@ -121,16 +247,36 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--skip-klondike", action="store_true")
     parser.add_argument("--skip-kings-corner", action="store_true")
+    parser.add_argument("--lonelybot-player", metavar="PATH",
+                        help="lonelybot's player driver (lonelybot-play, docs/peers.md): play it and the expert "
+                             "on the same draw-3 deals and report the paired difference")
+    parser.add_argument("--paired-deals", type=int, default=2000, help="deals for the paired comparison")
+    parser.add_argument("--paired-seed", type=int, default=5_000_000, help="the paired comparison's first deal")
+    parser.add_argument("--paired-budget", type=float, metavar="SECONDS",
+                        help="start no new paired deal after this many wall seconds")
+    parser.add_argument("--paired-timeout", type=float, default=900.0, metavar="SECONDS",
+                        help="wall seconds before one game of lonelybot's player is stopped")
+    parser.add_argument("--paired-jsonl", metavar="FILE", help="append each paired deal as a JSON line")
     _report.add_option(parser)
     args = parser.parse_args()
+    if args.lonelybot_player is not None and not (os.path.isfile(args.lonelybot_player)
+                                                  and os.access(args.lonelybot_player, os.X_OK)):
+        parser.error(f"--lonelybot-player: not an executable file: {args.lonelybot_player}")
+    if args.paired_deals < 1 or args.paired_seed < 0:
+        parser.error("--paired-deals must be at least 1 and --paired-seed at least 0")
     if not args.skip_klondike:
         klondike(args.games, args.expert_games, args.expert, args.workers)
     if not args.skip_kings_corner:
         kings_corner(args.matches, args.workers, tuple(args.seats))
+    if args.lonelybot_player is not None:
+        played = versus_lonelybot(args.lonelybot_player, args.paired_deals, args.paired_seed, args.expert,
+                                  budget=args.paired_budget, timeout=args.paired_timeout, jsonl=args.paired_jsonl)
+        report_versus_lonelybot(played, args.expert, args.paired_seed)
     if args.markdown:
         # The tables' headings sit one level down, under the page's own heading.
         body = re.sub(r"^## ", "### ", "\n".join(_LINES), flags=re.MULTILINE)
-        title = ("## The Klondike players" if args.skip_kings_corner else
+        title = ("## The expert against lonelybot's player" if args.skip_klondike and args.skip_kings_corner else
+                 "## The Klondike players" if args.skip_kings_corner else
                  "## The Kings Corner bots" if args.skip_klondike else "## The players")
         _report.write_markdown(args.markdown, title, body, note=args.markdown_note)
 
