@@ -28,6 +28,7 @@ import json
 import os
 import re
 import shlex
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -236,8 +237,8 @@ def kings_corner(matches: int, workers: int, tables: tuple[int, ...] = (4, 2)) -
         _say("\n".join(commands), flush=True)
 
 
-def main() -> None:
-    """Print the tables and the commands that give them."""
+def main(argv: list[str] | None = None) -> int:
+    """Print the tables and the commands that give them; the exit status (2: bad arguments)."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=10_000, help="Klondike deals for greedy and priority")
     parser.add_argument("--expert-games", type=int, default=2000, help="Klondike deals for the expert (slower)")
@@ -258,12 +259,22 @@ def main() -> None:
                         help="wall seconds before one game of lonelybot's player is stopped")
     parser.add_argument("--paired-jsonl", metavar="FILE", help="append each paired deal as a JSON line")
     _report.add_option(parser)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    problem = None
     if args.lonelybot_player is not None and not (os.path.isfile(args.lonelybot_player)
                                                   and os.access(args.lonelybot_player, os.X_OK)):
-        parser.error(f"--lonelybot-player: not an executable file: {args.lonelybot_player}")
-    if args.paired_deals < 1 or args.paired_seed < 0:
-        parser.error("--paired-deals must be at least 1 and --paired-seed at least 0")
+        problem = f"--lonelybot-player {args.lonelybot_player}: not an executable file"
+    elif args.paired_deals < 1:
+        problem = f"--paired-deals {args.paired_deals}: at least 1"
+    elif args.paired_seed < 0:
+        problem = f"--paired-seed {args.paired_seed}: a seed is a whole number >= 0"
+    elif args.paired_budget is not None and not args.paired_budget > 0:
+        problem = f"--paired-budget {args.paired_budget:g}: more than 0 seconds"
+    elif not args.paired_timeout > 0:
+        problem = f"--paired-timeout {args.paired_timeout:g}: more than 0 seconds"
+    if problem:
+        print(f"players.py: error: {problem}", file=sys.stderr)
+        return 2
     if not args.skip_klondike:
         klondike(args.games, args.expert_games, args.expert, args.workers)
     if not args.skip_kings_corner:
@@ -279,7 +290,8 @@ def main() -> None:
                  "## The Klondike players" if args.skip_kings_corner else
                  "## The Kings Corner bots" if args.skip_klondike else "## The players")
         _report.write_markdown(args.markdown, title, body, note=args.markdown_note)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -223,7 +223,7 @@ def test_a_pysol_board_with_two_talon_lines_is_refused() -> None:
 
 def test_solvitaire_with_two_foundations_of_one_suit_is_refused() -> None:
     text = json.dumps({"tableau piles": [[]] * 7, "stock": [], "foundation": [["AC"], ["AC", "2C"]]})
-    with pytest.raises(CardtableError, match="foundation pile 2, card 1: .* is already on the clubs foundation"):
+    with pytest.raises(CardtableError, match=r"foundation pile 2, card 1: .* is already on the clubs foundation"):
         read_layout(text)
 
 
