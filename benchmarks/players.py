@@ -163,14 +163,49 @@ def versus_lonelybot(binary: str, deals: int, first_seed: int, expert: str, *, b
 PAIRED_SETTING = "seed-001"
 
 
-def report_versus_lonelybot(played: list[PairedDeal], expert: str, first_seed: int) -> None:
+def replay_paired(paths: list[str]) -> list[PairedDeal]:
+    """The paired deals recorded in JSON lines (``--paired-jsonl``): each line has
+    a ``seed`` and an ``expert`` record, a ``lonelybot`` record or both; the
+    records of one seed may come from different files (the expert's game on a
+    deal is the same in every run: its bot is seeded by the deal). A deal with
+    both records is returned, in seed order; a later record replaces an earlier.
+    Raises :class:`ValueError` naming the file and line of a malformed record."""
+    experts: dict[int, tuple[bool, int, float]] = {}
+    peers: dict[int, _peers.PlayerRun] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as lines:
+            for number, line in enumerate(lines, 1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                    seed = int(record["seed"])
+                    if "expert" in record:
+                        e = record["expert"]
+                        experts[seed] = (bool(e["won"]), int(e["foundation"]), float(e["cpu"]))
+                    if "lonelybot" in record:
+                        b = record["lonelybot"]
+                        won = b["won"]
+                        peers[seed] = _peers.PlayerRun(
+                            None if won is None else bool(won),
+                            None if b.get("foundation") is None else int(b["foundation"]),
+                            None if b.get("cpu") is None else float(b["cpu"]),
+                            float(b.get("seconds", 0.0)), bool(b.get("killed", False)), int(b.get("status", 0)))
+                except (ValueError, KeyError, TypeError, AttributeError) as error:
+                    raise ValueError(f"{path}, line {number}: not a paired-deal record ({error})") from None
+    return [PairedDeal(seed, *experts[seed], peers[seed]) for seed in sorted(set(experts) & set(peers))]
+
+
+def report_versus_lonelybot(played: list[PairedDeal], expert: str) -> None:
     """Each player's wins with their interval, foundation cards and CPU a game,
     then the paired difference in wins (expert minus lonelybot) with its interval."""
     finished = [d for d in played if d.lonelybot.won is not None]
     failed = len(played) - len(finished)
-    last = first_seed + len(played) - 1
-    _say(f"\n## Klondike, {PAIRED_SETTING}: the expert against lonelybot's player, deals {first_seed:,} to "
-         f"{last:,}\n")
+    seeds = [d.seed for d in played]
+    span = f"deals {min(seeds):,} to {max(seeds):,}" if seeds else "no deals"
+    if seeds and max(seeds) - min(seeds) + 1 != len(seeds):
+        span += f" ({len(seeds):,} of them)"
+    _say(f"\n## Klondike, {PAIRED_SETTING}: the expert against lonelybot's player, {span}\n")
     if failed:
         _say(f"lonelybot's player gave no verdict on {failed} deal(s), left out of every figure: "
              + ", ".join(str(d.seed) for d in played if d.lonelybot.won is None) + "\n")
@@ -258,6 +293,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--paired-timeout", type=float, default=900.0, metavar="SECONDS",
                         help="wall seconds before one game of lonelybot's player is stopped")
     parser.add_argument("--paired-jsonl", metavar="FILE", help="append each paired deal as a JSON line")
+    parser.add_argument("--paired-replay", nargs="+", metavar="FILE",
+                        help="report the paired comparison from recorded JSON lines (--paired-jsonl) "
+                             "instead of playing; one seed's two records may come from different files")
     _report.add_option(parser)
     args = parser.parse_args(argv)
     problem = None
@@ -279,10 +317,17 @@ def main(argv: list[str] | None = None) -> int:
         klondike(args.games, args.expert_games, args.expert, args.workers)
     if not args.skip_kings_corner:
         kings_corner(args.matches, args.workers, tuple(args.seats))
-    if args.lonelybot_player is not None:
+    if args.paired_replay:
+        try:
+            played = replay_paired(args.paired_replay)
+        except (OSError, ValueError) as error:
+            print(f"players.py: error: --paired-replay: {error}", file=sys.stderr)
+            return 2
+        report_versus_lonelybot(played, args.expert)
+    elif args.lonelybot_player is not None:
         played = versus_lonelybot(args.lonelybot_player, args.paired_deals, args.paired_seed, args.expert,
                                   budget=args.paired_budget, timeout=args.paired_timeout, jsonl=args.paired_jsonl)
-        report_versus_lonelybot(played, args.expert, args.paired_seed)
+        report_versus_lonelybot(played, args.expert)
     if args.markdown:
         # The tables' headings sit one level down, under the page's own heading.
         body = re.sub(r"^## ", "### ", "\n".join(_LINES), flags=re.MULTILINE)

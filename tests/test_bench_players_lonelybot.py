@@ -70,8 +70,9 @@ def _deal(seed: int, expert: bool, peer: bool | None, cpu: float = 2.0) -> objec
 def test_paired_report(capsys: pytest.CaptureFixture[str]) -> None:
     played = [_deal(1, True, False), _deal(2, True, True), _deal(3, False, False), _deal(4, True, False),
               _deal(5, False, True, cpu=4.0), _deal(6, False, None)]
-    players.report_versus_lonelybot(played, "expert", 1)
+    players.report_versus_lonelybot(played, "expert")
     out = capsys.readouterr().out
+    assert "deals 1 to 6\n" in out
     assert "no verdict on 1 deal(s)" in out and ": 6\n" in out
     assert "| expert | 5 | 60.00% |" in out
     assert "| lonelybot's player | 5 | 40.00% |" in out
@@ -79,6 +80,37 @@ def test_paired_report(capsys: pytest.CaptureFixture[str]) -> None:
     assert "on the same 5 deals: +20.00%" in out
     assert "Won by the expert only: 2; by lonelybot's player only: 1; by both: 1." in out
     assert "| 2.40 (" in out  # lonelybot's mean CPU: (2 * 4 + 4) / 5
+
+
+def test_replay_joins_records_of_one_deal_across_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    both = tmp_path / "both.jsonl"
+    both.write_text(
+        '{"seed": 7, "expert": {"won": true, "foundation": 52, "cpu": 3.0}, '
+        '"lonelybot": {"won": false, "foundation": 20, "cpu": 3.5, "seconds": 40.0, "killed": false, "status": 0}}\n'
+        '{"seed": 9, "expert": {"won": false, "foundation": 8, "cpu": 1.0}, '
+        '"lonelybot": {"won": null, "foundation": null, "cpu": null, "seconds": 900.0, "killed": true, "status": -9}}\n'
+        '{"seed": 10, "expert": {"won": false, "foundation": 8, "cpu": 1.0}}\n',
+        encoding="utf-8")
+    other = tmp_path / "other.jsonl"
+    other.write_text('{"seed": 7, "lonelybot": {"won": true, "foundation": 52, "cpu": 2.5}}\n\n', encoding="utf-8")
+    played = players.replay_paired([str(both), str(other)])
+    assert [d.seed for d in played] == [7, 9]  # 10 has no lonelybot record
+    assert played[0].expert_won and played[0].lonelybot.won is True and played[0].lonelybot.cpu_seconds == 2.5
+    assert played[1].lonelybot.won is None and played[1].lonelybot.killed
+    assert players.main(["--skip-klondike", "--skip-kings-corner", "--paired-replay", str(both)]) == 0
+    out = capsys.readouterr().out
+    assert "deals 7 to 9 (2 of them)" in out and "no verdict on 1 deal(s)" in out
+
+
+def test_replay_refuses_a_malformed_record_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"seed": 7, "expert": {"won": true}}\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="line 1"):
+        players.replay_paired([str(bad)])
+    assert players.main(["--skip-klondike", "--skip-kings-corner", "--paired-replay", str(bad)]) == 2
+    assert players.main(["--skip-klondike", "--skip-kings-corner", "--paired-replay", str(tmp_path / "none")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 2 and "bad.jsonl, line 1" in err
 
 
 @pytest.mark.parametrize(("args", "word"), [
