@@ -363,3 +363,52 @@ def play_lonelybot(binary: str, position: Position, draw: int, rng_seed: int, ti
     if killed:
         won = None
     return PlayerRun(won, foundation, cpu, seconds, killed, status)
+
+
+# ----- whole-process timing ----------------------------------------------------------------------
+
+#: GNU time's format for :func:`time_program`: wall, user and system seconds, peak KiB.
+TIME_FORMAT = "%e %U %S %M"
+
+
+@dataclass(frozen=True)
+class ProcessTime:
+    """One whole-process run: wall seconds, CPU seconds (user plus system) and peak resident KiB."""
+
+    wall: float
+    cpu: float
+    peak_kib: int
+
+
+def parse_time_format(text: str) -> ProcessTime | None:
+    """GNU time's ``-f "%e %U %S %M"`` report (its last line; a line before it
+    may say the program was killed by a signal), or ``None``."""
+    lines = text.strip().splitlines()
+    fields = lines[-1].split() if lines else []
+    if len(fields) != 4:
+        return None
+    try:
+        wall, user, system = (float(field) for field in fields[:3])
+        return ProcessTime(wall, user + system, int(fields[3]))
+    except ValueError:
+        return None
+
+
+def time_program(argv: Sequence[str], timeout: float) -> tuple[ProcessTime | None, int]:
+    """Run ``argv`` as a whole process under GNU time (its output thrown away);
+    ``(its times, or None when GNU time is missing or it was killed at
+    timeout, its exit status)``."""
+    if not os.path.exists(TIME):
+        return None, -1
+    with tempfile.TemporaryDirectory() as folder:
+        report = Path(folder) / "time"
+        process = Popen([TIME, "-f", TIME_FORMAT, "-o", str(report), *argv], stdin=DEVNULL, stdout=DEVNULL,
+                        stderr=DEVNULL)
+        try:
+            process.wait(timeout)
+        except TimeoutExpired:
+            _kill_tree(process.pid)
+            process.wait()
+            return None, process.returncode
+        measured = parse_time_format(report.read_text(encoding="utf-8")) if report.exists() else None
+    return measured, process.returncode
