@@ -19,6 +19,17 @@ Kings Corner: ``expert``, ``strategic`` and ``greedy`` each against three
 win rate (matches to 25 points), with 95% intervals. Hands are played until the
 line-up has finished ``--matches`` matches. Every figure is followed by the
 ``cardtable`` command that gives it.
+
+The expert against lonelybot's player (docs/peers.md builds its driver), on the
+same ``seed-001`` deals from ``--paired-seed`` on:
+
+    python benchmarks/players.py --skip-klondike --skip-kings-corner \
+        --lonelybot-player PATH [--paired-deals 2000] [--paired-seed 5000000] \
+        [--paired-budget SECONDS] [--paired-jsonl FILE]
+    python benchmarks/players.py --skip-klondike --skip-kings-corner --paired-replay FILE [FILE ...]
+
+Each player's wins with their 95% interval, foundation cards and CPU seconds a
+game, and the paired difference in wins with its 95% interval.
 """
 
 from __future__ import annotations
@@ -84,6 +95,10 @@ def klondike(games: int, expert_games: int, expert: str, workers: int) -> None:
             count = expert_games if name == expert else games
             _say(f"    cardtable simulate --strategy {shlex.quote(name)} --variant {setting} --games {count}"
                   f" --workers {workers} --record 0")
+
+
+#: lonelybot's game: draw 3, unlimited passes, kings in empty piles, foundation cards may come back.
+PAIRED_SETTING = "seed-001"
 
 
 @dataclass(frozen=True)
@@ -157,10 +172,6 @@ def versus_lonelybot(binary: str, deals: int, first_seed: int, expert: str, *, b
             out.close()
     both = sorted(set(peer_runs) & set(expert_runs))
     return [PairedDeal(first_seed + i, *expert_runs[i], peer_runs[i]) for i in both]
-
-
-#: lonelybot's game: draw 3, unlimited passes, kings in empty piles, foundation cards may come back.
-PAIRED_SETTING = "seed-001"
 
 
 def replay_paired(paths: list[str]) -> list[PairedDeal]:
