@@ -310,3 +310,105 @@ def _position_with_foundations(deal: Position) -> Position | None:
 
 def _solvitaire_token(card: Card) -> str:
     return ("10" if card.rank == 10 else RANK_NAMES[card.rank]) + card.suit.letter.upper()
+
+
+# ----- lonelybot's player ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerRun:
+    """One game played by lonelybot's player (the ``lonelybot-play`` driver):
+    won or not (``None`` when it printed no verdict), foundation cards at the
+    end, CPU seconds it reported (``None`` if not), wall seconds from start to
+    exit, whether it was killed at the time limit, and its exit status."""
+
+    won: bool | None
+    foundation: int | None
+    cpu_seconds: float | None
+    seconds: float
+    killed: bool
+    status: int
+
+
+def lonelybot_play_command(binary: str, position: Position, draw: int, rng_seed: int) -> list[str]:
+    """The player driver's command line for a deal: ``BINARY hop exact SEED DRAW RNG_SEED``."""
+    return [binary, "hop", "exact", str(lonelybot_seed(position)), str(draw), str(rng_seed)]
+
+
+def parse_lonelybot_play(text: str) -> tuple[bool | None, int | None, float | None]:
+    """``(won, foundation cards, CPU seconds)`` from what ``lonelybot-play``
+    printed: a ``Won`` or ``Lost`` line, ``Foundation N`` and ``CPU S s``;
+    each is ``None`` when its line is missing or unreadable."""
+    won: bool | None = None
+    foundation: int | None = None
+    cpu: float | None = None
+    for line in text.splitlines():
+        line = line.strip()
+        if line in ("Won", "Lost"):
+            won = line == "Won"
+        elif line.startswith("Foundation "):
+            with contextlib.suppress(ValueError):
+                foundation = int(line[len("Foundation "):])
+        elif line.startswith("CPU ") and line.endswith(" s"):
+            with contextlib.suppress(ValueError):
+                cpu = float(line[len("CPU "):-len(" s")])
+    return won, foundation, cpu
+
+
+def play_lonelybot(binary: str, position: Position, draw: int, rng_seed: int, timeout: float) -> PlayerRun:
+    """Play ``position`` with lonelybot's player; it is killed at ``timeout`` wall seconds."""
+    text, seconds, _, killed, status = run_program(lonelybot_play_command(binary, position, draw, rng_seed),
+                                                   timeout)
+    won, foundation, cpu = parse_lonelybot_play(text)
+    if killed:
+        won = None
+    return PlayerRun(won, foundation, cpu, seconds, killed, status)
+
+
+# ----- whole-process timing ----------------------------------------------------------------------
+
+#: GNU time's format for :func:`time_program`: wall, user and system seconds, peak KiB.
+TIME_FORMAT = "%e %U %S %M"
+
+
+@dataclass(frozen=True)
+class ProcessTime:
+    """One whole-process run: wall seconds, CPU seconds (user plus system) and peak resident KiB."""
+
+    wall: float
+    cpu: float
+    peak_kib: int
+
+
+def parse_time_format(text: str) -> ProcessTime | None:
+    """GNU time's ``-f "%e %U %S %M"`` report (its last line; a line before it
+    may say the program was killed by a signal), or ``None``."""
+    lines = text.strip().splitlines()
+    fields = lines[-1].split() if lines else []
+    if len(fields) != 4:
+        return None
+    try:
+        wall, user, system = (float(field) for field in fields[:3])
+        return ProcessTime(wall, user + system, int(fields[3]))
+    except ValueError:
+        return None
+
+
+def time_program(argv: Sequence[str], timeout: float) -> tuple[ProcessTime | None, int]:
+    """Run ``argv`` as a whole process under GNU time (its output thrown away);
+    ``(its times, or None when GNU time is missing or it was killed at
+    timeout, its exit status)``."""
+    if not os.path.exists(TIME):
+        return None, -1
+    with tempfile.TemporaryDirectory() as folder:
+        report = Path(folder) / "time"
+        process = Popen([TIME, "-f", TIME_FORMAT, "-o", str(report), *argv], stdin=DEVNULL, stdout=DEVNULL,
+                        stderr=DEVNULL)
+        try:
+            process.wait(timeout)
+        except TimeoutExpired:
+            _kill_tree(process.pid)
+            process.wait()
+            return None, process.returncode
+        measured = parse_time_format(report.read_text(encoding="utf-8")) if report.exists() else None
+    return measured, process.returncode

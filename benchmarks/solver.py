@@ -40,6 +40,15 @@ figure of its own.
     python benchmarks/solver.py --deals 100 --modes draw1 draw3 --timeout 30 \\
         --lonelybot /root/peers/lonelybot-solve/target/release/lonelybot-solve
     python benchmarks/solver.py --deals 100 --modes draw1 draw3 --jsonl results.jsonl --no-peer
+    python benchmarks/solver.py --startup 4200002:1 4200012:1 4200032:3 --runs 10 \
+        --lonelybot /root/peers/lonelybot-solve/target/release/lonelybot-solve
+
+``--startup SEED:DRAW ...`` times whole-process single solves instead: ``cardtable
+solve --seed SEED --variant thoughtfulDRAW`` started afresh (this Python; the
+cardtable it imports), and lonelybot on the same deal when ``--lonelybot`` is
+given, in turn, ``--runs`` times each after one warm-up run each, under GNU
+time. It prints the median wall and CPU seconds and peak memory of each, and
+the CPU ratio.
 
 Klondike-Solver has no time limit, only a state limit (``--peer-states``,
 its fast mode's default 5,000,000); a peer answer that took longer than
@@ -62,7 +71,14 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 import _report
-from _peers import check_solvitaire_interchange, solve_lonelybot, solve_solvitaire
+from _peers import (
+    ProcessTime,
+    check_solvitaire_interchange,
+    lonelybot_command,
+    solve_lonelybot,
+    solve_solvitaire,
+    time_program,
+)
 
 from cardtable.errors import UsageError
 from cardtable.klondike import KlondikeGame, Move, Position, Variant
@@ -279,6 +295,57 @@ def _have_pyksolve() -> bool:
     return True
 
 
+def _median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def startup(cases: list[tuple[int, int]], runs: int, lonelybot: str | None, timeout: float) -> str:
+    """Whole-process single solves: ``cardtable solve --seed N --variant thoughtfulD``
+    (this Python, a fresh process each run) and, when given, lonelybot on the
+    same deal, in turn, ``runs`` times each after one warm-up run each; the
+    median wall and CPU seconds and peak memory of each, and the CPU ratio."""
+    lines = ["| deal | solver | runs | median wall s | median CPU s | median peak MiB | CPU ratio |",
+             "|---|---|---|---|---|---|---|"]
+    for seed, draw in cases:
+        commands = {"cardtable": [sys.executable, "-m", "cardtable", "solve", "--seed", str(seed),
+                                  "--variant", f"thoughtful{draw}", "--timeout", f"{timeout:g}"]}
+        if lonelybot:
+            commands["lonelybot"] = lonelybot_command(lonelybot, Position.from_seed(seed), draw)
+        times: dict[str, list[ProcessTime]] = {name: [] for name in commands}
+        for run in range(runs + 1):
+            for name, argv in commands.items():
+                measured, _ = time_program(argv, timeout + 30)
+                if run and measured is not None:  # run 0 is the warm-up
+                    times[name].append(measured)
+        base = _median([m.cpu for m in times["cardtable"]])
+        for name, measured in times.items():
+            cpu = _median([m.cpu for m in measured])
+            # GNU time counts CPU in hundredths of a second: below that, only a bound.
+            ratio = "" if name == "cardtable" else f"{base / cpu:.0f}" if cpu else f"> {base / 0.01:.0f}"
+            wall = _median([m.wall for m in measured])
+            peak = _median([m.peak_kib / 1024 for m in measured])
+            lines.append(f"| {seed:,} draw {draw} | {name} | {len(measured)} | {wall:.3f} | {cpu:.3f} | {peak:.1f} "
+                         f"| {ratio} |")
+        print("\n".join(lines[-len(times):]), flush=True)
+    return "\n".join(lines)
+
+
+def startup_case(text: str) -> tuple[int, int]:
+    """``SEED:DRAW`` (a seed >= 0, draw 1 or 3) for ``--startup``; :class:`UsageError` otherwise.
+
+    >>> startup_case("4200012:1")
+    (4200012, 1)
+    """
+    seed, _, draw = text.partition(":")
+    try:
+        parsed = int(seed), int(draw)
+    except ValueError:
+        raise UsageError(f"--startup {text!r}: SEED:DRAW, for example 4200012:1") from None
+    if parsed[0] < 0 or parsed[1] not in (1, 3):
+        raise UsageError(f"--startup {text!r}: a seed >= 0 and draw 1 or 3")
+    return parsed
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=1000, help="deals per mode (default 1000)")
@@ -298,6 +365,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="lonelybot's lonecli (or the lonelybot-solve driver); lonelybot runs only when given")
     parser.add_argument("--modes", nargs="+", choices=list(MODES), default=list(MODES))
     parser.add_argument("--jsonl", metavar="FILE", help="also write one JSON line per deal and mode")
+    parser.add_argument("--startup", nargs="+", metavar="SEED:DRAW",
+                        help="instead: whole-process single solves of these deals ('cardtable solve' and, with "
+                             "--lonelybot, lonelybot), each --runs times, medians of wall and CPU seconds and memory")
+    parser.add_argument("--runs", type=int, default=10, help="runs of each command with --startup (default 10)")
     _report.add_option(parser)
     args = parser.parse_args(argv)
     try:
@@ -307,6 +378,9 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError(f"--start {args.start}: a seed is a whole number >= 0")
         if not args.timeout > 0:
             raise UsageError(f"--timeout {args.timeout:g}: more than 0 seconds")
+        cases = [startup_case(text) for text in args.startup or ()]
+        if args.runs < 1:
+            raise UsageError(f"--runs {args.runs}: at least 1")
         solvitaire = lonelybot = None
         if not args.no_peer:
             if args.solvitaire is not None:
@@ -319,6 +393,15 @@ def main(argv: list[str] | None = None) -> int:
     except (UsageError, OSError) as error:
         print(f"solver.py: error: {error}", file=sys.stderr)
         return 2
+    if cases:
+        if log is not None:
+            log.close()
+        table = startup(cases, args.runs, lonelybot, args.timeout)
+        if args.markdown:
+            body = (f"Whole-process single solves, {args.runs} runs of each command in turn after one warm-up run "
+                    f"each; medians. CPU is user plus system seconds, peak the resident set (GNU time).\n\n{table}")
+            _report.write_markdown(args.markdown, "## Whole-process single solves", body, note=args.markdown_note)
+        return 0
     klondike_solver = not args.no_peer and not args.no_klondike_solver and _have_pyksolve()
     peers = Peers(klondike_solver, solvitaire, lonelybot, args.peer_states)
     if not args.no_peer:

@@ -172,6 +172,26 @@ def test_parse_lonelybot() -> None:
     assert peers.parse_lonelybot("") == ("unknown", None)
 
 
+def test_parse_time_format() -> None:
+    assert peers.parse_time_format("1.29 0.17 0.02 23348\n") == peers.ProcessTime(1.29, pytest.approx(0.19), 23348)
+    assert peers.parse_time_format("Command exited with non-zero status 2\n0.01 0.00 0.00 2048\n") == \
+        peers.ProcessTime(0.01, 0.0, 2048)
+    assert peers.parse_time_format("Command terminated by signal 9\n") is None
+    assert peers.parse_time_format("") is None
+    assert peers.parse_time_format("1.0 x 0.0 10\n") is None
+
+
+def test_startup_cases(capsys: pytest.CaptureFixture[str]) -> None:
+    solver = _load("solver")
+    assert solver.startup_case("4200012:1") == (4200012, 1)
+    for bad in ("5:2", "x:1", "5", "7:0"):
+        assert solver.main(["--startup", bad]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "--startup" in err and bad in err
+    assert solver.main(["--startup", "5:1", "--runs", "0"]) == 2
+    assert "--runs" in capsys.readouterr().err
+
+
 def test_parse_time_report() -> None:
     assert peers.parse_time_report("2268\n") == 2268
     assert peers.parse_time_report("Command terminated by signal 9\n57440\n") == 57440
