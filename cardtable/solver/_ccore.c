@@ -678,10 +678,11 @@ static int take_buffers(Buffers *b, int bits, int words)
 
 static int Search_init(SearchObject *o, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"state", "params", "max_bits", "start_bits", NULL};
+    static char *kwlist[] = {"state", "params", "max_bits", "start_bits", "exact", NULL};
     PyObject *state_obj, *params;
-    int max_bits, start_bits = 14;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOi|i", kwlist, &state_obj, &params, &max_bits, &start_bits))
+    int max_bits, start_bits = 14, exact = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOi|ip", kwlist, &state_obj, &params, &max_bits, &start_bits,
+                                     &exact))
         return -1;
     if (o->b.states) {
         PyErr_SetString(PyExc_RuntimeError, "a search is set up once");
@@ -700,6 +701,7 @@ static int Search_init(SearchObject *o, PyObject *args, PyObject *kwds)
     /* start: safe moves first, then the root */
     autoplay(root, o->v, NULL, 0);
     exact_setup(&o->x, root, o->v);
+    o->x.on &= exact;
     if (!take_buffers(&o->b, start_bits < max_bits ? start_bits : max_bits, o->x.on ? 1 : 2)) {
         PyErr_NoMemory();
         return -1;
@@ -771,6 +773,11 @@ static PyObject *Search_table_size(SearchObject *o, void *Py_UNUSED(closure))
     return PyLong_FromLongLong((long long)1 << o->b.table_bits);
 }
 
+static PyObject *Search_key_words(SearchObject *o, void *Py_UNUSED(closure))
+{
+    return PyLong_FromLong(o->x.on ? 1 : 2);
+}
+
 #define CTL_GETTER(name, field)                                                  \
     static PyObject *Search_get_##name(SearchObject *o, void *Py_UNUSED(closure)) \
     {                                                                            \
@@ -793,6 +800,7 @@ static PyGetSetDef Search_getset[] = {
     {"tried", (getter)Search_get_tried, NULL, "moves tried", NULL},
     {"filled", (getter)Search_get_filled, NULL, "keys in the transposition table", NULL},
     {"table_size", (getter)Search_table_size, NULL, "entries of the transposition table now", NULL},
+    {"key_words", (getter)Search_key_words, NULL, "words a table entry takes: 1, an exact key; 2, two hashes", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -805,7 +813,8 @@ static PyMethodDef Search_methods[] = {
 
 static PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "cardtable.solver._ccore.Search",
-    .tp_doc = PyDoc_STR("Search(state, params, max_bits, start_bits=14): one resumable depth-first search."),
+    .tp_doc = PyDoc_STR("Search(state, params, max_bits, start_bits=14, exact=True): one resumable depth-first "
+                        "search. exact=False keeps the two-hash keys even where an exact key fits."),
     .tp_basicsize = sizeof(SearchObject),
     .tp_itemsize = 0,
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -1064,12 +1073,12 @@ static void Best_dealloc(BestObject *o)
 
 static int Best_init(BestObject *o, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"state", "params", "max_bits", "start_bits", "weight", "width", NULL};
+    static char *kwlist[] = {"state", "params", "max_bits", "start_bits", "weight", "width", "exact", NULL};
     PyObject *state_obj, *params;
-    int max_bits, start_bits;
+    int max_bits, start_bits, exact = 1;
     long long weight, width;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOiiLL", kwlist, &state_obj, &params, &max_bits, &start_bits,
-                                     &weight, &width))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOiiLL|p", kwlist, &state_obj, &params, &max_bits, &start_bits,
+                                     &weight, &width, &exact))
         return -1;
     if (o->states) {
         PyErr_SetString(PyExc_RuntimeError, "a search is set up once");
@@ -1115,6 +1124,7 @@ static int Best_init(BestObject *o, PyObject *args, PyObject *kwds)
     o->low = BUCKETS;
     autoplay(o->states, o->v, NULL, 0);
     exact_setup(&o->x, o->states, o->v);
+    o->x.on &= exact;
     o->table = table_alloc(o->table_bits, o->x.on ? 1 : 2);
     if (!o->table) {
         PyErr_NoMemory();
@@ -1208,6 +1218,11 @@ static PyObject *Best_table_size(BestObject *o, void *Py_UNUSED(closure))
     return PyLong_FromLongLong((long long)1 << o->table_bits);
 }
 
+static PyObject *Best_key_words(BestObject *o, void *Py_UNUSED(closure))
+{
+    return PyLong_FromLong(o->x.on ? 1 : 2);
+}
+
 static PyGetSetDef Best_getset[] = {
     {"states", (getter)Best_get_states, NULL, "distinct states searched", NULL},
     {"status", (getter)Best_get_status, NULL, "RUNNING, WON, EXHAUSTED or TABLE_FULL", NULL},
@@ -1215,6 +1230,7 @@ static PyGetSetDef Best_getset[] = {
     {"nodes", (getter)Best_get_nodes, NULL, "nodes stored", NULL},
     {"depth", (getter)Best_get_depth, NULL, "the depth of the won state (on a win)", NULL},
     {"table_size", (getter)Best_table_size, NULL, "entries of the transposition table now", NULL},
+    {"key_words", (getter)Best_key_words, NULL, "words a table entry takes: 1, an exact key; 2, two hashes", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -1227,9 +1243,10 @@ static PyMethodDef Best_methods[] = {
 
 static PyTypeObject BestType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "cardtable.solver._ccore.BestSearch",
-    .tp_doc = PyDoc_STR("BestSearch(state, params, max_bits, start_bits, weight, width): one resumable best-first "
-                        "search; open states are ranked by weight * estimate + moves made, and width > 0 tries "
-                        "only that many of the best moves of each state."),
+    .tp_doc = PyDoc_STR("BestSearch(state, params, max_bits, start_bits, weight, width, exact=True): one "
+                        "resumable best-first search; open states are ranked by weight * estimate + moves made, "
+                        "and width > 0 tries only that many of the best moves of each state. exact=False keeps "
+                        "the two-hash keys even where an exact key fits."),
     .tp_basicsize = sizeof(BestObject),
     .tp_itemsize = 0,
     .tp_flags = Py_TPFLAGS_DEFAULT,
