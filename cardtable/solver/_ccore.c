@@ -1,8 +1,8 @@
 /*
  * The compiled paths of cardtable, on the one rules library (klondike.h):
  *  - the solver's searches: a resumable depth-first search (Search) and a
- *    best-first search (BestSearch), with a transposition table of 128-bit
- *    state keys;
+ *    best-first search (BestSearch), with a transposition table of exact
+ *    64-bit state keys (or, where those do not fit, two 64-bit hashes);
  *  - the simulator's kernel: the priority bot in seed 002's game, a batch of
  *    games in one call (priority_seeds, priority_deals);
  *  - the environment's step (EnvCore: cardtable/Klondike-v0's deal, reset
@@ -16,9 +16,9 @@
  * A search owns its memory: the stacks are malloc'ed and only the depths
  * reached are touched; the transposition table starts small and doubles
  * itself up to the size the budget needs, so a small solve costs
- * microseconds, not megabytes of zeroed arrays. The state keys come from
- * Zobrist tables generated here with splitmix64; keys are only ever compared
- * with keys of the same search.
+ * microseconds, not megabytes of zeroed arrays. The hashed state keys come
+ * from Zobrist tables generated here with splitmix64; keys, exact or hashed,
+ * are only ever compared with keys of the same search.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -395,6 +395,27 @@ static void table_free(uint64_t *table, int bits, int words)
         munmap(table, ((size_t)words << bits) * sizeof(uint64_t));
 }
 
+/* Move every key of a table of 2**from_bits entries into an empty one of
+ * 2**(from_bits + 1), handing the old table's pages back 2 MiB at a time as
+ * they are read. A key's slot in the bigger table is its slot's index in the
+ * smaller one or that plus its size, give or take its probe run, so reading
+ * the old table in order writes the new one in two runs that advance with
+ * it: the memory held while a table doubles stays about the new table's,
+ * not the old one's and the new one's together. */
+static void table_move(uint64_t *from, int from_bits, uint64_t *to, int words)
+{
+    size_t n = (size_t)1 << from_bits;
+    size_t chunk = ((size_t)1 << 21) / (words * sizeof(uint64_t));
+    for (size_t start = 0; start < n; start += chunk) {
+        size_t end = start + chunk < n ? start + chunk : n;
+        for (size_t idx = start; idx < end; idx++)
+            if (from[words * idx] != 0)
+                table_insert(to, from_bits + 1, words, from[words * idx], words == 2 ? from[words * idx + 1] : 0);
+        if (end - start == chunk) /* a whole 2 MiB, page-aligned as the table is */
+            madvise(from + words * start, chunk * words * sizeof(uint64_t), MADV_DONTNEED);
+    }
+}
+
 /* Double the table; 0 when it is at its largest or memory ran out. */
 static int grow_table(SearchObject *o)
 {
@@ -404,10 +425,7 @@ static int grow_table(SearchObject *o)
     uint64_t *bigger = table_alloc(bits, w);
     if (!bigger)
         return 0;
-    size_t size = (size_t)1 << o->b.table_bits;
-    for (size_t idx = 0; idx < size; idx++)
-        if (o->b.table[w * idx] != 0)
-            table_insert(bigger, bits, w, o->b.table[w * idx], w == 2 ? o->b.table[w * idx + 1] : 0);
+    table_move(o->b.table, o->b.table_bits, bigger, w);
     table_free(o->b.table, o->b.table_bits, w);
     o->b.table = bigger;
     o->b.table_bits = bits;
@@ -955,10 +973,7 @@ static int best_grow_table(BestObject *o)
     uint64_t *bigger = table_alloc(bits, w);
     if (!bigger)
         return 0;
-    size_t size = (size_t)1 << o->table_bits;
-    for (size_t idx = 0; idx < size; idx++)
-        if (o->table[w * idx] != 0)
-            table_insert(bigger, bits, w, o->table[w * idx], w == 2 ? o->table[w * idx + 1] : 0);
+    table_move(o->table, o->table_bits, bigger, w);
     table_free(o->table, o->table_bits, w);
     o->table = bigger;
     o->table_bits = bits;

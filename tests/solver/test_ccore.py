@@ -130,6 +130,20 @@ def test_the_exact_key_is_the_hashed_key(kind: str, variant: Variant) -> None:
             assert exact.path() == hashed.path()
 
 
+def test_a_big_table_doubles_without_losing_a_key() -> None:
+    # 300,000 states of a hard lost deal: both tables double past 2 MiB, where
+    # the old table's pages are handed back as they are moved. A key lost on
+    # the way would let a state in twice, and the counts would part.
+    state, v = state_bytes(Position.from_seed(4200036)), params(Variant.preset("thoughtful1"))
+    # The third search's table is big enough from the start: it never doubles.
+    searches = [_ccore.Search(state, v, 22, 10), _ccore.Search(state, v, 22, 10, exact=False),
+                _ccore.Search(state, v, 22, 19)]
+    for search in searches:
+        assert search.run(300_000) == _ccore.RUNNING
+        assert search.table_size == 2**19 and search.filled == search.states
+    assert len({(search.states, search.depth, search.tried) for search in searches}) == 1
+
+
 def test_any_card_in_an_empty_pile_keeps_the_hashed_key() -> None:
     # The exact key leaves out which card heads a pile emptied and filled
     # again, which only kings can do: with any card allowed, two hashes.
