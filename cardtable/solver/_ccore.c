@@ -1,8 +1,8 @@
 /*
  * The compiled paths of cardtable, on the one rules library (klondike.h):
  *  - the solver's searches: a resumable depth-first search (Search) and a
- *    best-first search (BestSearch), with a transposition table of 128-bit
- *    state keys;
+ *    best-first search (BestSearch), with a transposition table of exact
+ *    64-bit state keys (or, where those do not fit, two 64-bit hashes);
  *  - the simulator's kernel: the priority bot in seed 002's game, a batch of
  *    games in one call (priority_seeds, priority_deals);
  *  - the environment's step (EnvCore: cardtable/Klondike-v0's deal, reset
@@ -16,9 +16,9 @@
  * A search owns its memory: the stacks are malloc'ed and only the depths
  * reached are touched; the transposition table starts small and doubles
  * itself up to the size the budget needs, so a small solve costs
- * microseconds, not megabytes of zeroed arrays. The state keys come from
- * Zobrist tables generated here with splitmix64; keys are only ever compared
- * with keys of the same search.
+ * microseconds, not megabytes of zeroed arrays. The hashed state keys come
+ * from Zobrist tables generated here with splitmix64; keys, exact or hashed,
+ * are only ever compared with keys of the same search.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -104,6 +104,116 @@ static void talon_hash(const state_t *s, uint64_t *o1, uint64_t *o2)
     *o2 = t2;
 }
 
+/* ---- the exact key ----------------------------------------------------- */
+
+/*
+ * The exact key: the state key of klondike.h's notes (foundations, each
+ * pile's face-down cards and lowest face-up card, the talon, the waste
+ * position and the pass) as one 64-bit number, with no hashing, so two
+ * states share a key only when the notes' key is the same: no collision is
+ * possible, and a table entry is one word instead of two. It is used when
+ * only kings fill empty piles and the number fits (every dealt position and
+ * almost any other); otherwise the search keeps the two 64-bit hashes.
+ *
+ * It is a mixed-radix number relative to the search's root (the position
+ * after its safe moves), of these digits:
+ *   - each foundation's height (0..13);
+ *   - each pile's *original cards*: a pile only ever loses cards from what
+ *     the root had, from the top down, so its face-down cards are the first
+ *     `down` of the root's, and while `down` > 0 its lowest face-up card is
+ *     the root's card at index `down` (that card leaves only by turning up
+ *     the one below it). The digit is `down` + 1 then. With `down` = 0 it is
+ *     1 when the root's card at index 0 is still there and is not a king,
+ *     else 0: a pile is empty or has a king lowest (a non-king never comes
+ *     back to an empty pile), and which king heads which such pile follows
+ *     from the rest: kings are always lowest in their pile, so the face-up
+ *     kings not already the lowest card of a pile with original cards are
+ *     the lowest cards of these piles, and which of those piles holds which
+ *     does not matter (empty piles are interchangeable, as the notes say,
+ *     and so are piles with nothing under their lowest card);
+ *   - which of the root's talon cards are still in the talon (one bit each:
+ *     talon cards only ever leave, and keep their order);
+ *   - the waste position (normalised as finish_key does) and the pass.
+ * So the key holds everything the notes' key holds, and is one when theirs
+ * is one.
+ */
+typedef struct {
+    int on;              /* exact keys are in use */
+    int8_t tpos[52];     /* a card's place in the root's talon, or -1 */
+    int8_t base[NPILES]; /* the root's card at index 0 of each pile, or -1 */
+    uint64_t pile_mul[NPILES], found_mul, talon_mul, wp_mul, pass_mul;
+} Exact;
+
+/* Set x up for searches from root (after its safe moves) under v. */
+static void exact_setup(Exact *x, const state_t *root, const int64_t *v)
+{
+    memset(x, 0, sizeof *x);
+    if (v[V_ANY_EMPTY])
+        return;
+    int tlen = root[TLEN];
+    if (tlen > 52)
+        return;
+    for (int c = 0; c < 52; c++)
+        x->tpos[c] = -1;
+    for (int k = 0; k < tlen; k++)
+        x->tpos[root[TALON + k]] = (int8_t)k;
+    /* the digits, least significant first: pass, waste position, talon,
+     * piles, foundations */
+    uint64_t mul = 1;
+    x->pass_mul = mul;
+    if (v[V_PASSES] != 0) {
+        uint64_t top = (uint64_t)(root[PASS] > v[V_PASSES] ? root[PASS] : v[V_PASSES]);
+        if (top > PASS_CAP || __builtin_mul_overflow(mul, top + 1, &mul))
+            return;
+    }
+    x->wp_mul = mul;
+    if (__builtin_mul_overflow(mul, (uint64_t)tlen + 1, &mul))
+        return;
+    x->talon_mul = mul;
+    if (tlen >= 64 || __builtin_mul_overflow(mul, (uint64_t)1 << tlen, &mul))
+        return;
+    for (int i = 0; i < NPILES; i++) {
+        x->pile_mul[i] = mul;
+        x->base[i] = root[LEN + i] > 0 ? root[PILE_CAP * i] : -1;
+        if (root[DOWN + i] > 0 && root[DOWN + i] >= root[LEN + i])
+            return; /* face-down cards with none face up: a layout the moves never make */
+        if (__builtin_mul_overflow(mul, (uint64_t)root[DOWN + i] + 2, &mul))
+            return;
+    }
+    x->found_mul = mul;
+    if (__builtin_mul_overflow(mul, (uint64_t)14 * 14 * 14 * 14, &mul) || mul == UINT64_MAX)
+        return;
+    x->on = 1; /* every key is below mul <= 2**64 - 2, so key + 1 is never 0 */
+}
+
+/* The exact key of s plus one (0 marks an empty table slot). */
+static uint64_t exact_key(const Exact *x, const int64_t *v, const state_t *s)
+{
+    uint64_t key = 0;
+    if (v[V_PASSES] != 0)
+        key += (uint64_t)s[PASS] * x->pass_mul;
+    int wp = s[WP];
+    if (v[V_PASSES] == 0 && (wp % v[V_DRAW] == 0 || wp == s[TLEN]))
+        wp = 0;
+    key += (uint64_t)wp * x->wp_mul;
+    uint64_t talon = 0;
+    for (int k = 0; k < s[TLEN]; k++)
+        talon |= (uint64_t)1 << x->tpos[s[TALON + k]];
+    key += talon * x->talon_mul;
+    for (int i = 0; i < NPILES; i++) {
+        int down = s[DOWN + i], digit;
+        if (down > 0)
+            digit = down + 1;
+        else
+            digit = s[LEN + i] > 0 && s[PILE_CAP * i] == x->base[i] && RANK[x->base[i]] != 13;
+        key += (uint64_t)digit * x->pile_mul[i];
+    }
+    uint64_t f = 0;
+    for (int k = 3; k >= 0; k--)
+        f = f * 14 + (uint64_t)s[FOUND + k];
+    return key + f * x->found_mul + 1;
+}
+
 /* ---- the search ------------------------------------------------------- */
 
 /* The memory of a search (see Search_dealloc for why it is kept). */
@@ -113,8 +223,8 @@ typedef struct {
     int32_t *nm, *mi;    /* MAX_DEPTH + 1 */
     uint64_t *ph1, *ph2; /* (MAX_DEPTH + 1) * NPILES */
     uint64_t *th1, *th2; /* MAX_DEPTH + 1 */
-    uint64_t *table;     /* 2 words per entry */
-    int table_bits;
+    uint64_t *table;     /* table_words words per entry */
+    int table_bits, table_words;
     /* The children of the states on the path, made when a state is
      * expanded (a stack: those of depth d start at kbase[d]); their keys are
      * computed then and their table slots prefetched, so that the probes of
@@ -129,6 +239,7 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     int64_t v[V_SIZE];
+    Exact x;
     Buffers b;
     int max_bits;
     int32_t mv_tmp[MAX_MOVES], pr_tmp[MAX_MOVES];
@@ -160,6 +271,11 @@ static inline void finish_key(const int64_t *v, const state_t *s, uint64_t *h1, 
 static void hash_at(SearchObject *o, int d, uint64_t *h1o, uint64_t *h2o)
 {
     const state_t *s = o->b.states + (size_t)d * STATE_SIZE;
+    if (o->x.on) {
+        *h1o = exact_key(&o->x, o->v, s);
+        *h2o = 0;
+        return;
+    }
     uint64_t *ph1 = o->b.ph1 + (size_t)d * NPILES, *ph2 = o->b.ph2 + (size_t)d * NPILES;
     if (d == 0) {
         for (int i = 0; i < NPILES; i++)
@@ -196,6 +312,11 @@ static void hash_at(SearchObject *o, int d, uint64_t *h1o, uint64_t *h2o)
  * depth d + 1, without writing the per-depth caches. */
 static void child_key(SearchObject *o, int d, const state_t *s, uint64_t *h1o, uint64_t *h2o)
 {
+    if (o->x.on) {
+        *h1o = exact_key(&o->x, o->v, s);
+        *h2o = 0;
+        return;
+    }
     const state_t *p = o->b.states + (size_t)d * STATE_SIZE;
     const uint64_t *pp1 = o->b.ph1 + (size_t)d * NPILES, *pp2 = o->b.ph2 + (size_t)d * NPILES;
     uint64_t h1, h2;
@@ -221,10 +342,28 @@ static void child_key(SearchObject *o, int d, const state_t *s, uint64_t *h1o, u
     *h2o = h2;
 }
 
-static int table_insert(uint64_t *table, int bits, uint64_t h1, uint64_t h2)
+/* The slot a key starts its probe at. An exact key is mixed first: its low
+ * digits are the pass and the waste position. */
+static inline uint64_t table_slot(int words, uint64_t h1, uint64_t mask)
+{
+    return (words == 1 ? mix(h1) : h1) & mask;
+}
+
+/* Insert a key in a table of 2**bits entries of `words` words (1: an exact
+ * key, h2 unused; 2: the two hashes); 0 when it was there already. */
+static int table_insert(uint64_t *table, int bits, int words, uint64_t h1, uint64_t h2)
 {
     uint64_t mask = (1ULL << bits) - 1;
-    uint64_t idx = h1 & mask;
+    uint64_t idx = table_slot(words, h1, mask);
+    if (words == 1) {
+        while (table[idx] != 0) {
+            if (table[idx] == h1)
+                return 0;
+            idx = (idx + 1) & mask;
+        }
+        table[idx] = h1;
+        return 1;
+    }
     while (table[2 * idx] != 0) {
         if (table[2 * idx] == h1 && table[2 * idx + 1] == h2)
             return 0;
@@ -237,9 +376,9 @@ static int table_insert(uint64_t *table, int bits, uint64_t h1, uint64_t h2)
 
 /* A zeroed table of 2**bits entries: mapped pages (zero until written),
  * asked to be huge pages, as the probes land anywhere in it. */
-static uint64_t *table_alloc(int bits)
+static uint64_t *table_alloc(int bits, int words)
 {
-    size_t size = ((size_t)2 << bits) * sizeof(uint64_t);
+    size_t size = ((size_t)words << bits) * sizeof(uint64_t);
     void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
@@ -250,10 +389,31 @@ static uint64_t *table_alloc(int bits)
     return p;
 }
 
-static void table_free(uint64_t *table, int bits)
+static void table_free(uint64_t *table, int bits, int words)
 {
     if (table)
-        munmap(table, ((size_t)2 << bits) * sizeof(uint64_t));
+        munmap(table, ((size_t)words << bits) * sizeof(uint64_t));
+}
+
+/* Move every key of a table of 2**from_bits entries into an empty one of
+ * 2**(from_bits + 1), handing the old table's pages back 2 MiB at a time as
+ * they are read. A key's slot in the bigger table is its slot's index in the
+ * smaller one or that plus its size, give or take its probe run, so reading
+ * the old table in order writes the new one in two runs that advance with
+ * it: the memory held while a table doubles stays about the new table's,
+ * not the old one's and the new one's together. */
+static void table_move(uint64_t *from, int from_bits, uint64_t *to, int words)
+{
+    size_t n = (size_t)1 << from_bits;
+    size_t chunk = ((size_t)1 << 21) / (words * sizeof(uint64_t));
+    for (size_t start = 0; start < n; start += chunk) {
+        size_t end = start + chunk < n ? start + chunk : n;
+        for (size_t idx = start; idx < end; idx++)
+            if (from[words * idx] != 0)
+                table_insert(to, from_bits + 1, words, from[words * idx], words == 2 ? from[words * idx + 1] : 0);
+        if (end - start == chunk) /* a whole 2 MiB, page-aligned as the table is */
+            madvise(from + words * start, chunk * words * sizeof(uint64_t), MADV_DONTNEED);
+    }
 }
 
 /* Double the table; 0 when it is at its largest or memory ran out. */
@@ -261,15 +421,12 @@ static int grow_table(SearchObject *o)
 {
     if (o->b.table_bits >= o->max_bits)
         return 0;
-    int bits = o->b.table_bits + 1;
-    uint64_t *bigger = table_alloc(bits);
+    int bits = o->b.table_bits + 1, w = o->b.table_words;
+    uint64_t *bigger = table_alloc(bits, w);
     if (!bigger)
         return 0;
-    size_t size = (size_t)1 << o->b.table_bits;
-    for (size_t idx = 0; idx < size; idx++)
-        if (o->b.table[2 * idx] != 0)
-            table_insert(bigger, bits, o->b.table[2 * idx], o->b.table[2 * idx + 1]);
-    table_free(o->b.table, o->b.table_bits);
+    table_move(o->b.table, o->b.table_bits, bigger, w);
+    table_free(o->b.table, o->b.table_bits, w);
     o->b.table = bigger;
     o->b.table_bits = bits;
     return 1;
@@ -345,7 +502,7 @@ static void expand(SearchObject *o, int d)
         o->b.kwon[idx] = (int8_t)trivially_won(child, o->v);
         if (!o->b.kwon[idx]) {
             child_key(o, d, child, &o->b.kh[2 * idx], &o->b.kh[2 * idx + 1]);
-            __builtin_prefetch(&o->b.table[2 * (o->b.kh[2 * idx] & mask)]);
+            __builtin_prefetch(&o->b.table[o->b.table_words * table_slot(o->b.table_words, o->b.kh[2 * idx], mask)]);
         }
     }
 }
@@ -384,7 +541,7 @@ static int64_t run_search(SearchObject *o, int64_t budget)
                 o->status = WON;
                 return WON;
             }
-            if (!table_insert(o->b.table, o->b.table_bits, o->b.kh[2 * idx], o->b.kh[2 * idx + 1]))
+            if (!table_insert(o->b.table, o->b.table_bits, o->b.table_words, o->b.kh[2 * idx], o->b.kh[2 * idx + 1]))
                 continue;
             memcpy(child, o->b.kids + (size_t)idx * STATE_SIZE, STATE_SIZE);
             hash_at(o, d + 1, &h1, &h2); /* fills the caches of depth d + 1 */
@@ -398,7 +555,7 @@ static int64_t run_search(SearchObject *o, int64_t budget)
                 return WON;
             }
             hash_at(o, d + 1, &h1, &h2);
-            if (!table_insert(o->b.table, o->b.table_bits, h1, h2))
+            if (!table_insert(o->b.table, o->b.table_bits, o->b.table_words, h1, h2))
                 continue;
         }
         o->states_seen++;
@@ -482,7 +639,7 @@ static void release_buffers(Buffers *b)
     free(b->ph2);
     free(b->th1);
     free(b->th2);
-    table_free(b->table, b->table_bits);
+    table_free(b->table, b->table_bits, b->table_words);
     free(b->kids);
     free(b->kh);
     free(b->kwon);
@@ -502,18 +659,19 @@ static void Search_dealloc(SearchObject *o)
 
 /* Buffers for a new search with a table of 2**bits entries: the pool's, or
  * fresh ones. */
-static int take_buffers(Buffers *b, int bits)
+static int take_buffers(Buffers *b, int bits, int words)
 {
     size_t depth = MAX_DEPTH + 1;
     if (pool_full) {
         pool_full = 0;
         *b = pool;
-        if (b->table_bits == bits) {
-            memset(b->table, 0, ((size_t)2 << bits) * sizeof(uint64_t));
+        if (b->table_bits == bits && b->table_words == words) {
+            memset(b->table, 0, ((size_t)words << bits) * sizeof(uint64_t));
         } else {
-            table_free(b->table, b->table_bits);
+            table_free(b->table, b->table_bits, b->table_words);
             b->table_bits = bits;
-            b->table = table_alloc(bits);
+            b->table_words = words;
+            b->table = table_alloc(bits, words);
         }
         return complete(b);
     }
@@ -526,7 +684,8 @@ static int take_buffers(Buffers *b, int bits)
     b->th1 = malloc(depth * sizeof(uint64_t));
     b->th2 = malloc(depth * sizeof(uint64_t));
     b->table_bits = bits;
-    b->table = table_alloc(bits);
+    b->table_words = words;
+    b->table = table_alloc(bits, words);
     b->kcap = 4096;
     b->kids = malloc((size_t)b->kcap * STATE_SIZE);
     b->kh = malloc((size_t)b->kcap * 2 * sizeof(uint64_t));
@@ -537,10 +696,11 @@ static int take_buffers(Buffers *b, int bits)
 
 static int Search_init(SearchObject *o, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"state", "params", "max_bits", "start_bits", NULL};
+    static char *kwlist[] = {"state", "params", "max_bits", "start_bits", "exact", NULL};
     PyObject *state_obj, *params;
-    int max_bits, start_bits = 14;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOi|i", kwlist, &state_obj, &params, &max_bits, &start_bits))
+    int max_bits, start_bits = 14, exact = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOi|ip", kwlist, &state_obj, &params, &max_bits, &start_bits,
+                                     &exact))
         return -1;
     if (o->b.states) {
         PyErr_SetString(PyExc_RuntimeError, "a search is set up once");
@@ -553,14 +713,18 @@ static int Search_init(SearchObject *o, PyObject *args, PyObject *kwds)
     if (read_params(params, o->v) < 0)
         return -1;
     o->max_bits = max_bits;
-    if (!take_buffers(&o->b, start_bits < max_bits ? start_bits : max_bits)) {
+    state_t root[STATE_SIZE];
+    if (read_state(state_obj, root) < 0)
+        return -1;
+    /* start: safe moves first, then the root */
+    autoplay(root, o->v, NULL, 0);
+    exact_setup(&o->x, root, o->v);
+    o->x.on &= exact;
+    if (!take_buffers(&o->b, start_bits < max_bits ? start_bits : max_bits, o->x.on ? 1 : 2)) {
         PyErr_NoMemory();
         return -1;
     }
-    if (read_state(state_obj, o->b.states) < 0)
-        return -1;
-    /* start: safe moves first, then the root */
-    autoplay(o->b.states, o->v, NULL, 0);
+    memcpy(o->b.states, root, STATE_SIZE);
     o->depth = 0;
     o->states_seen = 1;
     o->cut = 0;
@@ -574,7 +738,7 @@ static int Search_init(SearchObject *o, PyObject *args, PyObject *kwds)
     o->status = RUNNING;
     uint64_t h1, h2;
     hash_at(o, 0, &h1, &h2);
-    table_insert(o->b.table, o->b.table_bits, h1, h2);
+    table_insert(o->b.table, o->b.table_bits, o->b.table_words, h1, h2);
     o->filled = 1;
     expand(o, 0);
     return 0;
@@ -627,6 +791,11 @@ static PyObject *Search_table_size(SearchObject *o, void *Py_UNUSED(closure))
     return PyLong_FromLongLong((long long)1 << o->b.table_bits);
 }
 
+static PyObject *Search_key_words(SearchObject *o, void *Py_UNUSED(closure))
+{
+    return PyLong_FromLong(o->x.on ? 1 : 2);
+}
+
 #define CTL_GETTER(name, field)                                                  \
     static PyObject *Search_get_##name(SearchObject *o, void *Py_UNUSED(closure)) \
     {                                                                            \
@@ -649,6 +818,7 @@ static PyGetSetDef Search_getset[] = {
     {"tried", (getter)Search_get_tried, NULL, "moves tried", NULL},
     {"filled", (getter)Search_get_filled, NULL, "keys in the transposition table", NULL},
     {"table_size", (getter)Search_table_size, NULL, "entries of the transposition table now", NULL},
+    {"key_words", (getter)Search_key_words, NULL, "words a table entry takes: 1, an exact key; 2, two hashes", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -661,7 +831,8 @@ static PyMethodDef Search_methods[] = {
 
 static PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "cardtable.solver._ccore.Search",
-    .tp_doc = PyDoc_STR("Search(state, params, max_bits, start_bits=14): one resumable depth-first search."),
+    .tp_doc = PyDoc_STR("Search(state, params, max_bits, start_bits=14, exact=True): one resumable depth-first "
+                        "search. exact=False keeps the two-hash keys even where an exact key fits."),
     .tp_basicsize = sizeof(SearchObject),
     .tp_itemsize = 0,
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -700,6 +871,7 @@ enum { BUCKETS = 4096 };
 typedef struct {
     PyObject_HEAD
     int64_t v[V_SIZE];
+    Exact x;
     int max_bits, table_bits;
     uint64_t *table;
     state_t *states; /* (MAX_DEPTH + 2) * STATE_SIZE: the path built last */
@@ -740,8 +912,13 @@ static int64_t estimate(const state_t *s)
 }
 
 /* The state key of s, computed whole. */
-static void full_key(const state_t *s, const int64_t *v, uint64_t *h1o, uint64_t *h2o)
+static void full_key(const Exact *x, const state_t *s, const int64_t *v, uint64_t *h1o, uint64_t *h2o)
 {
+    if (x->on) {
+        *h1o = exact_key(x, v, s);
+        *h2o = 0;
+        return;
+    }
     uint64_t h1, h2;
     talon_hash(s, &h1, &h2);
     for (int i = 0; i < NPILES; i++) {
@@ -792,15 +969,12 @@ static int best_grow_table(BestObject *o)
 {
     if (o->table_bits >= o->max_bits)
         return 0;
-    int bits = o->table_bits + 1;
-    uint64_t *bigger = table_alloc(bits);
+    int bits = o->table_bits + 1, w = o->x.on ? 1 : 2;
+    uint64_t *bigger = table_alloc(bits, w);
     if (!bigger)
         return 0;
-    size_t size = (size_t)1 << o->table_bits;
-    for (size_t idx = 0; idx < size; idx++)
-        if (o->table[2 * idx] != 0)
-            table_insert(bigger, bits, o->table[2 * idx], o->table[2 * idx + 1]);
-    table_free(o->table, o->table_bits);
+    table_move(o->table, o->table_bits, bigger, w);
+    table_free(o->table, o->table_bits, w);
     o->table = bigger;
     o->table_bits = bits;
     return 1;
@@ -885,8 +1059,8 @@ static int64_t run_best(BestObject *o, int64_t budget)
                 return TABLE_FULL;
             }
             uint64_t h1, h2;
-            full_key(child, o->v, &h1, &h2);
-            if (!table_insert(o->table, o->table_bits, h1, h2))
+            full_key(&o->x, child, o->v, &h1, &h2);
+            if (!table_insert(o->table, o->table_bits, o->x.on ? 1 : 2, h1, h2))
                 continue;
             int32_t node = (int32_t)o->nodes++;
             o->states_seen++;
@@ -901,7 +1075,7 @@ static int64_t run_best(BestObject *o, int64_t budget)
 
 static void Best_dealloc(BestObject *o)
 {
-    table_free(o->table, o->table_bits);
+    table_free(o->table, o->table_bits, o->x.on ? 1 : 2);
     free(o->states);
     free(o->path);
     free(o->chain);
@@ -914,12 +1088,12 @@ static void Best_dealloc(BestObject *o)
 
 static int Best_init(BestObject *o, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"state", "params", "max_bits", "start_bits", "weight", "width", NULL};
+    static char *kwlist[] = {"state", "params", "max_bits", "start_bits", "weight", "width", "exact", NULL};
     PyObject *state_obj, *params;
-    int max_bits, start_bits;
+    int max_bits, start_bits, exact = 1;
     long long weight, width;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOiiLL", kwlist, &state_obj, &params, &max_bits, &start_bits,
-                                     &weight, &width))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOiiLL|p", kwlist, &state_obj, &params, &max_bits, &start_bits,
+                                     &weight, &width, &exact))
         return -1;
     if (o->states) {
         PyErr_SetString(PyExc_RuntimeError, "a search is set up once");
@@ -938,7 +1112,6 @@ static int Best_init(BestObject *o, PyObject *args, PyObject *kwds)
     size_t depth = MAX_DEPTH + 2;
     o->max_bits = max_bits;
     o->table_bits = start_bits < max_bits ? start_bits : max_bits;
-    o->table = table_alloc(o->table_bits);
     o->states = malloc(depth * STATE_SIZE);
     o->path = malloc((depth + 1) * sizeof(int32_t));
     o->chain = malloc(depth * sizeof(int32_t));
@@ -947,7 +1120,7 @@ static int Best_init(BestObject *o, PyObject *args, PyObject *kwds)
     o->code = malloc((size_t)o->capacity * sizeof(int32_t));
     o->link = malloc((size_t)o->capacity * sizeof(int32_t));
     o->depth = malloc((size_t)o->capacity * sizeof(int16_t));
-    if (!o->table || !o->states || !o->path || !o->chain || !o->parent || !o->code || !o->link || !o->depth) {
+    if (!o->states || !o->path || !o->chain || !o->parent || !o->code || !o->link || !o->depth) {
         PyErr_NoMemory();
         return -1;
     }
@@ -965,14 +1138,21 @@ static int Best_init(BestObject *o, PyObject *args, PyObject *kwds)
         o->head[b] = -1;
     o->low = BUCKETS;
     autoplay(o->states, o->v, NULL, 0);
+    exact_setup(&o->x, o->states, o->v);
+    o->x.on &= exact;
+    o->table = table_alloc(o->table_bits, o->x.on ? 1 : 2);
+    if (!o->table) {
+        PyErr_NoMemory();
+        return -1;
+    }
     if (trivially_won(o->states, o->v)) {
         o->status = WON;
         return 0;
     }
     o->status = RUNNING;
     uint64_t h1, h2;
-    full_key(o->states, o->v, &h1, &h2);
-    table_insert(o->table, o->table_bits, h1, h2);
+    full_key(&o->x, o->states, o->v, &h1, &h2);
+    table_insert(o->table, o->table_bits, o->x.on ? 1 : 2, h1, h2);
     o->parent[0] = -1;
     o->code[0] = 0;
     o->depth[0] = 0;
@@ -1053,6 +1233,11 @@ static PyObject *Best_table_size(BestObject *o, void *Py_UNUSED(closure))
     return PyLong_FromLongLong((long long)1 << o->table_bits);
 }
 
+static PyObject *Best_key_words(BestObject *o, void *Py_UNUSED(closure))
+{
+    return PyLong_FromLong(o->x.on ? 1 : 2);
+}
+
 static PyGetSetDef Best_getset[] = {
     {"states", (getter)Best_get_states, NULL, "distinct states searched", NULL},
     {"status", (getter)Best_get_status, NULL, "RUNNING, WON, EXHAUSTED or TABLE_FULL", NULL},
@@ -1060,6 +1245,7 @@ static PyGetSetDef Best_getset[] = {
     {"nodes", (getter)Best_get_nodes, NULL, "nodes stored", NULL},
     {"depth", (getter)Best_get_depth, NULL, "the depth of the won state (on a win)", NULL},
     {"table_size", (getter)Best_table_size, NULL, "entries of the transposition table now", NULL},
+    {"key_words", (getter)Best_key_words, NULL, "words a table entry takes: 1, an exact key; 2, two hashes", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -1072,9 +1258,10 @@ static PyMethodDef Best_methods[] = {
 
 static PyTypeObject BestType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "cardtable.solver._ccore.BestSearch",
-    .tp_doc = PyDoc_STR("BestSearch(state, params, max_bits, start_bits, weight, width): one resumable best-first "
-                        "search; open states are ranked by weight * estimate + moves made, and width > 0 tries "
-                        "only that many of the best moves of each state."),
+    .tp_doc = PyDoc_STR("BestSearch(state, params, max_bits, start_bits, weight, width, exact=True): one "
+                        "resumable best-first search; open states are ranked by weight * estimate + moves made, "
+                        "and width > 0 tries only that many of the best moves of each state. exact=False keeps "
+                        "the two-hash keys even where an exact key fits."),
     .tp_basicsize = sizeof(BestObject),
     .tp_itemsize = 0,
     .tp_flags = Py_TPFLAGS_DEFAULT,

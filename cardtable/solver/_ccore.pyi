@@ -34,8 +34,12 @@ class Search:
     tried: int
     filled: int
     table_size: int
+    key_words: int
+    """Words a table entry takes: 1, an exact 64-bit key (used whenever only
+    kings fill empty piles and it fits); 2, two 64-bit hashes."""
 
-    def __init__(self, state: Buffer, params: Sequence[int], max_bits: int, start_bits: int = 14) -> None: ...
+    def __init__(self, state: Buffer, params: Sequence[int], max_bits: int, start_bits: int = 14,
+                 exact: bool = True) -> None: ...
     def run(self, budget: int) -> int: ...
     def path(self) -> list[int]: ...
 
@@ -50,9 +54,11 @@ class BestSearch:
     nodes: int
     depth: int
     table_size: int
+    key_words: int
+    """As :attr:`Search.key_words`."""
 
     def __init__(self, state: Buffer, params: Sequence[int], max_bits: int, start_bits: int, weight: int,
-                 width: int) -> None: ...
+                 width: int, exact: bool = True) -> None: ...
     def run(self, budget: int) -> int: ...
     def path(self) -> list[int]: ...
 

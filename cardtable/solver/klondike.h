@@ -195,9 +195,13 @@ static inline void shuffle_deck(uint64_t seed, int8_t *deck)
  *   talon, the foundations), so it treats both layouts alike.
  * - A foundation card is not brought back when autoplay would send it home at
  *   once.
- * - The transposition table keys are two independent 64-bit hashes of the
- *   state key above (the foundation heights hashed in, as the face-up cards
- *   no longer are); a false match needs a 128-bit collision.
+ * - The transposition table holds the state key above exactly, as one 64-bit
+ *   number, whenever only kings fill empty piles and the number fits (see
+ *   "the exact key" in _ccore.c, which argues that it holds all the key
+ *   holds); two states then share an entry only when they share the key.
+ *   Otherwise the entries are two independent 64-bit hashes of the key (the
+ *   foundation heights hashed in, as the face-up cards no longer are); a
+ *   false match then needs a 128-bit collision.
  */
 
 static inline int32_t pack(int src, int dst, int count, int card, int recycle)
