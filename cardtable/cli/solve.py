@@ -8,7 +8,6 @@ imported inside the commands, so building the parser does not load them and
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from contextlib import ExitStack
@@ -179,6 +178,8 @@ def _cmd_batch(args: argparse.Namespace, variant: Variant | None) -> int:
     rows solved so far (the output file is written with them, empty when
     none finished), says how many and how to finish, and returns 130 (143
     for SIGTERM)."""
+    import json
+
     from cardtable._files import atomic_write_text, check_outputs, read_deals_file
     from cardtable.runs.cluster import open_executor
     from cardtable.solver import summarize_solves
@@ -283,6 +284,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
     result = solve(position, variant, timeout=_timeout(args), max_states=args.max_states)
     if args.json:
+        import json
+
         print(json.dumps({**result.to_dict(), "variant": variant.options()}))
     else:
         print(_result_line(result))
@@ -292,6 +295,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _cmd_hint(args: argparse.Namespace) -> int:
+    import json
+
     from cardtable._files import read_text
     from cardtable.klondike.formats import load_start
     from cardtable.klondike.game import KlondikeGame
@@ -318,6 +323,8 @@ def _cmd_hint(args: argparse.Namespace) -> int:
 
 
 def _peek_hint(game: KlondikeGame, args: argparse.Namespace) -> int:
+    import json
+
     from cardtable.klondike.narrate import describe_move
     from cardtable.solver import hint
 

@@ -104,7 +104,7 @@ class Move:
             return DRAW
         if s in ("R", "RECYCLE"):
             return RECYCLE
-        m = _MOVE_RE.fullmatch(s)
+        m = re.fullmatch(_MOVE_PATTERN, s, re.ASCII)
         if m is None:
             raise MoveError(
                 f"cannot read move {clip(text)}: write D, R, W>F, W>4, 2>F, Fh>3, 2>6 or 2>6:3")
@@ -171,7 +171,8 @@ def _why_impossible(source: object, target: object, count: object, suit: object)
     return None
 
 
-_MOVE_RE = re.compile(r"(?P<src>[1-7]|W|F)(?P<suit>[CDHS♣♦♥♠])?>?(?P<dst>[1-7]|F)(?::(?P<count>\d{1,2}))?", re.ASCII)
+#: A move's notation (compiled on first use, and then kept by :mod:`re`'s cache).
+_MOVE_PATTERN = r"(?P<src>[1-7]|W|F)(?P<suit>[CDHS♣♦♥♠])?>?(?P<dst>[1-7]|F)(?::(?P<count>\d{1,2}))?"
 
 #: The fields of every move some position could hold (see :class:`Move`):
 #: exactly those :func:`_why_impossible` accepts, listed rather than sifted
