@@ -272,3 +272,49 @@ def test_the_possible_moves_are_those_no_rule_forbids() -> None:
     assert move == moves.Move(2, 5, 3) and moves.interned(2, 5, 3) is move
     with pytest.raises(moves.MoveError):
         moves.interned(2, 2)
+
+
+# ----- the start-up benchmark ------------------------------------------------------------------------
+
+_BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "startup.py"
+
+
+def _benchmark(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    import os
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(_BENCHMARK.parents[1]),
+                                                                      os.environ.get("PYTHONPATH")]))}
+    return subprocess.run([sys.executable, str(_BENCHMARK), *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, check=False, timeout=120)
+
+
+def test_the_benchmark_times_each_command_in_each_checkout(tmp_path: Path) -> None:
+    out = tmp_path / "startup.md"
+    root = _BENCHMARK.parents[1]
+    result = _benchmark(["--runs", "2", "--command", "variants", "--tree", f"a={root}", "--tree", f"b={root}",
+                         "--markdown", str(out)], tmp_path)
+    assert result.returncode == 0, result.stderr
+    rows = [line.split(" | ") for line in result.stdout.splitlines() if line.startswith("| ") and "ms" not in line]
+    assert [(row[0], row[1]) for row in rows] == [("| python -c pass", ""), ("| cardtable variants", "a"),
+                                                  ("| cardtable variants", "b")]
+    for row in rows:
+        wall, cpu = float(row[2]), float(row[3])
+        assert wall > 0 and cpu > 0
+    text = out.read_text()
+    assert text.startswith("## Start-up\n") and "| cardtable variants | b |" in text
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--runs", "0"], "--runs: 0 is not a positive number"),
+    (["--tree", "nowhere"], "'nowhere' is not LABEL=PATH"),
+    (["--tree", "a=/no/such/folder"], "no cardtable checkout there"),
+])
+def test_the_benchmark_refuses_bad_options_in_one_line(args: list[str], message: str, tmp_path: Path) -> None:
+    result = _benchmark(args, tmp_path)
+    assert result.returncode == 2 and message in result.stderr.strip().splitlines()[-1]
+    assert "Traceback" not in result.stderr
+
+
+def test_a_failing_command_stops_the_benchmark(tmp_path: Path) -> None:
+    result = _benchmark(["--runs", "1", "--command", "solve --seed x"], tmp_path)
+    assert result.returncode == 1 and "failed with status 2" in result.stderr and "Traceback" not in result.stderr
