@@ -16,7 +16,12 @@ options, colour, progress bars) and, with the app, in :mod:`cardtable._files`
 Each group adds its sub-commands with ``register(subparsers)``; every
 sub-command sets ``func``, a callable that takes the parsed arguments and
 returns the exit status. Building the parser imports no solver, simulator,
-numpy or matplotlib: the commands that need them import them.
+numpy or matplotlib, nor the games, formats and players: the commands that
+need them import them. A command line that starts with a command's name
+(``cardtable solve --seed 1``) is parsed by a parser that registers only that
+command's group (:data:`_GROUPS`): the command's own parser is built exactly
+as in :func:`build_parser`, and the other groups are neither imported nor
+built, so a command starts without paying for the others.
 
 :func:`main` reports what goes wrong in one line on stderr:
 
@@ -109,14 +114,35 @@ class _Parser(argparse.ArgumentParser):
         return super().parse_known_args(args, namespace)
 
 
+#: The command groups, in the order the parser lists them, with the
+#: sub-commands each registers (a test holds these equal to what
+#: :func:`build_parser` registers).
+_GROUPS: dict[str, tuple[str, ...]] = {
+    "klondike": ("variants", "deal", "show", "replay"),
+    "simulate": ("simulate", "runs", "compare", "strategies"),
+    "solve": ("solve", "hint"),
+    "kings_corner": ("kings-corner",),
+    "play": ("play", "serve"),
+    "stats": ("stats",),
+    "study": ("study",),
+    "review": ("review",),
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with every sub-command registered.
 
     >>> build_parser().parse_args(["deal", "--seed", "3"]).seed
     3
     """
+    return _build(tuple(_GROUPS))
+
+
+def _build(groups: Sequence[str]) -> argparse.ArgumentParser:
+    """The argument parser with the sub-commands of ``groups`` registered."""
+    import importlib
+
     from cardtable import __version__
-    from cardtable.cli import kings_corner, klondike, play, review, simulate, solve, stats, study
 
     parser = argparse.ArgumentParser(
         prog="cardtable",
@@ -124,9 +150,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"cardtable {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for group in (klondike, simulate, solve, kings_corner, play, stats, study, review):
-        group.register(subparsers)
+    for group in groups:
+        importlib.import_module(f"{__name__}.{group}").register(subparsers)
     return parser
+
+
+def _parser_for(argv: Sequence[str]) -> argparse.ArgumentParser:
+    """The parser of a command line: when it starts with a command's name,
+    one with only that command's group registered (what the top-level
+    parser says about such a line cannot differ: it only hands the rest to
+    the command, and its usage line names no command); else the full one.
+
+    >>> _parser_for(["solve", "--seed", "1"]).parse_args(["solve", "--seed", "1"]).seed
+    1
+    """
+    if argv:
+        for group, commands in _GROUPS.items():
+            if argv[0] in commands:
+                return _build((group,))
+    return build_parser()
 
 
 class Terminated(KeyboardInterrupt):
@@ -246,9 +288,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(argv: Sequence[str] | None) -> int:
     try:
-        parser = build_parser()
-        args = parser.parse_args(argv)
-        args.argv = list(sys.argv[1:] if argv is None else argv)  # as given (``serve`` passes some on)
+        given = list(sys.argv[1:] if argv is None else argv)
+        parser = _parser_for(given)
+        args = parser.parse_args(given)
+        args.argv = given  # as given (``serve`` passes some on)
         func = getattr(args, "func", None)
         if func is None:  # no command: the usage and the commands, on stderr as an error
             parser.print_help(sys.stderr)

@@ -5,7 +5,8 @@ bots, in :mod:`cardtable.cli.kings_corner_seat`), ``record`` (one bot hand
 written as a record) and ``replay`` (check and show a record). A thin layer:
 the work is done in :mod:`cardtable.sim.match` (imported by the
 commands that play, as it brings the process pool) and
-:mod:`cardtable.kings_corner.record`.
+:mod:`cardtable.kings_corner.record`. The game itself is imported by the
+commands too, so building the ``cardtable`` parser does not load it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardtable._files import atomic_write_text, check_output, read_text
 from cardtable._text import plural
 from cardtable.cli._options import (
     add_cluster_argument,
@@ -39,13 +39,10 @@ from cardtable.cli._options import (
     whole_number,
     worker_count,
 )
-from cardtable.cli._policies import load_policy_support
 from cardtable.errors import CardtableError, RecordError
-from cardtable.kings_corner.game import KingsCornerGame
-from cardtable.kings_corner.record import HandRecord
-from cardtable.kings_corner.render import describe_action, table_text
 
 if TYPE_CHECKING:
+    from cardtable.kings_corner.record import HandRecord
     from cardtable.runs.stored import StoredRun
     from cardtable.sim.match import MatchReport
 
@@ -164,6 +161,7 @@ def _start_match(args: argparse.Namespace, players: tuple[str, ...]) -> StoredRu
 def _match(args: argparse.Namespace) -> int:
     from contextlib import ExitStack
 
+    from cardtable.cli._policies import load_policy_support
     from cardtable.runs.cluster import open_executor
     from cardtable.sim.match import HandResult, check_players, run_hands, summarize_hands
 
@@ -244,6 +242,7 @@ def _report_text(report: MatchReport, elapsed: float, played: int | None = None)
 def _play(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    from cardtable._files import check_output
     from cardtable.cli.kings_corner_seat import HumanSeat, hand_saver
 
     save = args.save
@@ -257,6 +256,8 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _record(args: argparse.Namespace) -> int:
+    from cardtable._files import atomic_write_text, check_output
+    from cardtable.cli._policies import load_policy_support
     from cardtable.sim.match import check_players, record_of
 
     check_output(args.out)
@@ -273,6 +274,9 @@ def _record(args: argparse.Namespace) -> int:
 
 def _read_record(path: Path) -> HandRecord:
     """Read a record file, text or JSON (``-`` for stdin); errors name the file."""
+    from cardtable._files import read_text
+    from cardtable.kings_corner.record import HandRecord
+
     text = read_text(path)
     try:
         if text.lstrip().startswith("{"):
@@ -283,6 +287,9 @@ def _read_record(path: Path) -> HandRecord:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from cardtable.kings_corner.game import KingsCornerGame
+    from cardtable.kings_corner.render import describe_action, table_text
+
     record = _read_record(args.file)
     unicode = not args.ascii
     game = KingsCornerGame(record.players, record.deck)

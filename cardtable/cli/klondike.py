@@ -1,13 +1,15 @@
-"""Klondike commands: ``variants``, ``deal``, ``show`` and ``replay``."""
+"""Klondike commands: ``variants``, ``deal``, ``show`` and ``replay``.
+
+The file formats, records, rendering and file helpers are imported inside the
+commands, so building the parser does not load them.
+"""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
-from pathlib import Path
 
-from cardtable._files import atomic_write_text, check_output, read_text
 from cardtable._text import plural
 from cardtable.cli._deals import add_deal_arguments, check_deal_arguments, choose_deal
 from cardtable.cli._options import (
@@ -19,13 +21,14 @@ from cardtable.cli._options import (
     variant_from_args,
 )
 from cardtable.errors import UsageError
-from cardtable.klondike.formats import FORMATS, load_start, solvitaire_deal, write_layout
 from cardtable.klondike.position import Position
-from cardtable.klondike.record import KlondikeRecord
-from cardtable.klondike.render import render
 from cardtable.klondike.variant import PRESET_NOTES, PRESET_TITLES, PRESETS
 
 __all__ = ["register"]
+
+#: The layout formats, :data:`cardtable.klondike.formats.FORMATS` (not imported:
+#: building the parser stays light; a test holds the two equal).
+FORMATS = ("deal", "position", "pysol", "solvitaire")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -69,6 +72,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _argument_text(value: str) -> str:
     """A command-line value that is a file path, ``-`` for stdin, or the text itself."""
     if value == "-" or (len(value) < 4096 and "\n" not in value and os.path.exists(value)):
+        from cardtable._files import read_text
+
         return read_text(value)
     tokens = value.split()
     looks_like_cards = len(tokens) > 1 and all(len(token) in (2, 3) for token in tokens)
@@ -94,6 +99,9 @@ def _cmd_variants(args: argparse.Namespace) -> int:
 
 
 def _cmd_deal(args: argparse.Namespace) -> int:
+    from cardtable._files import atomic_write_text, check_output, read_text
+    from cardtable.klondike.formats import load_start, solvitaire_deal, write_layout
+
     variant = variant_from_args(args)  # checked even where the deal does not depend on it
     check_output(args.output)
     if args.winnable and args.file is not None:
@@ -131,6 +139,9 @@ def _cmd_deal(args: argparse.Namespace) -> int:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
+    from cardtable.klondike.formats import load_start
+    from cardtable.klondike.render import render
+
     variant = variant_from_args(args)
     position, record = load_start(_argument_text(args.deal))
     refuse_rule_flags(args, record, args.deal if os.path.exists(args.deal) else "the text given")
@@ -147,6 +158,12 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from cardtable._files import read_text
+    from cardtable.klondike.record import KlondikeRecord
+    from cardtable.klondike.render import render
+
     record = KlondikeRecord.parse(read_text(args.file))
     game = record.replay()
     outcome = game.outcome()

@@ -7,21 +7,19 @@ for each browser session).
 
 Everything the user gives is checked here, before the app starts, so bad
 input ends in one line and exit status 2. Textual is imported only when the
-app runs, so building the parser stays cheap.
+app runs, and the game, its file formats and the file helpers only when a
+command uses them, so building the parser stays cheap.
 """
 
 from __future__ import annotations
 
 import argparse
 import errno
-import shlex
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from cardtable._files import check_output, read_text
 from cardtable._text import plural
 from cardtable.cli._deals import DealChoice, add_deal_arguments, check_deal_arguments, choose_deal
 from cardtable.cli._options import (
@@ -33,8 +31,12 @@ from cardtable.cli._options import (
     whole_number,
 )
 from cardtable.errors import UsageError
-from cardtable.klondike import KlondikeGame, Position, Variant
-from cardtable.klondike.formats import load_start
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from cardtable.klondike.game import KlondikeGame
+    from cardtable.klondike.variant import Variant
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -146,6 +148,10 @@ def _kings_corner_settings(args: argparse.Namespace) -> _KingsCornerSettings:
 
 
 def _cmd_kings_corner(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from cardtable._files import check_output
+
     settings = _kings_corner_settings(args)
     check_output(args.save)
     if args.plain:
@@ -167,6 +173,8 @@ def _cmd_kings_corner(args: argparse.Namespace) -> int:
 def _check_klondike(args: argparse.Namespace) -> tuple[Variant, DealChoice]:
     """The variant and the deal asked for, after checking the Klondike options
     and paths (before any work)."""
+    from cardtable._files import check_output
+
     if args.winnable and args.file is not None:
         raise UsageError("--winnable and --file cannot be used together")
     choice = check_deal_arguments(args)
@@ -176,6 +184,13 @@ def _check_klondike(args: argparse.Namespace) -> tuple[Variant, DealChoice]:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from cardtable._files import read_text
+    from cardtable.klondike.formats import load_start
+    from cardtable.klondike.game import KlondikeGame
+    from cardtable.klondike.position import Position
+
     _refuse_others(args)
     if args.game == "kings-corner":
         return _cmd_kings_corner(args)
@@ -284,6 +299,8 @@ def _stats_path(args: argparse.Namespace) -> Path | None:
     if args.no_stats:
         return None
     if args.store:
+        from pathlib import Path
+
         return Path(args.store)
     from cardtable.runs.store import default_store_path
 
@@ -371,7 +388,11 @@ def serve_command(play_options: list[str], *, game: str, public: bool) -> list[s
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
+    import shlex
     import socket
+
+    from cardtable._files import check_output, read_text
+    from cardtable.klondike.formats import load_start
 
     _refuse_others(args)
     if args.game == "kings-corner":
@@ -430,6 +451,8 @@ def _serve_table(args: argparse.Namespace, *, host: str, url: str) -> int:
     for dest, flag in _TERMINAL_ONLY:
         if getattr(args, dest) not in (None, False):
             raise UsageError(f"{flag} is an option of the terminal page: add --terminal, or leave it out")
+    from pathlib import Path
+
     from cardtable.runs.store import default_store_path
     from cardtable.web.klondike import KlondikeDealer
     from cardtable.web.server import TableServer, configure_logging

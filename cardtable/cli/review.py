@@ -13,7 +13,6 @@ import argparse
 import json
 import sys
 
-from cardtable._files import read_text
 from cardtable.cli._options import progress_bar, whole_number, worker_count
 from cardtable.errors import UsageError
 
@@ -55,6 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _cmd_review(args: argparse.Namespace) -> int:
+    from cardtable._files import read_text
     from cardtable.bots.klondike.review import PositionReview, build_review, review_positions
     from cardtable.cli import interruption
     from cardtable.klondike.record import KlondikeRecord

@@ -1,14 +1,13 @@
 """Simulator commands: ``simulate``, ``runs``, ``compare`` and ``strategies``.
 
-The simulator (and with it numpy and the compiled kernel) is
-imported inside the commands that play games, so the parser and ``runs``
-stay light.
+The simulator (and with it numpy and the compiled kernel), the players and
+the file helpers are imported inside the commands that use them, so the
+parser and ``runs`` stay light.
 """
 
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import os
 import sys
@@ -17,8 +16,6 @@ from contextlib import ExitStack
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from cardtable._files import AtomicWriter, atomic_write_bytes, check_outputs, read_deals_file
-from cardtable.bots.klondike import HOME_VARIANTS, STRATEGIES, make_player, strategy_name
 from cardtable.cli._options import (
     add_cluster_argument,
     add_force_argument,
@@ -41,7 +38,6 @@ from cardtable.cli._options import (
     whole_number,
     worker_count,
 )
-from cardtable.cli._policies import load_policy_support
 from cardtable.errors import CardtableError, UsageError
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
@@ -55,6 +51,10 @@ if TYPE_CHECKING:
 
 __all__ = ["register"]
 
+#: The names of :data:`cardtable.bots.klondike.STRATEGIES`, in its order (not
+#: imported: building the parser stays light; a test holds the two equal).
+STRATEGY_NAMES = ("priority", "turns", "greedy", "random", "expert")
+
 _DEALS_HELP = "one seed number, deal string or position string a line, instead of seeds"
 
 
@@ -66,7 +66,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "with the priority strategy from seed 1, the complete record of the first two games, "
                     "then the summary.")
     p.add_argument("--strategy", default="priority", metavar="NAME",
-                   help=f"who plays: {', '.join(STRATEGIES)}, or a policy as module.path:attribute (default "
+                   help=f"who plays: {', '.join(STRATEGY_NAMES)}, or a policy as module.path:attribute (default "
                         "priority). Options follow the name in the same argument, as in --strategy 'expert "
                         "samples=96 states=20000' ('cardtable strategies' lists them)")
     p.add_argument("--games", type=whole_number(1, "--games"), default=None,
@@ -110,7 +110,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = subparsers.add_parser("compare", help="play the same deals with several strategies, side by side")
     p.add_argument("strategies", nargs="+", metavar="STRATEGY",
-                   help=f"from: {', '.join(STRATEGIES)}; options follow a name in the same argument "
+                   help=f"from: {', '.join(STRATEGY_NAMES)}; options follow a name in the same argument "
                         "('expert samples=96')")
     p.add_argument("--games", type=whole_number(1, "--games"), default=None, help="deals to play (default 1000)")
     p.add_argument("--seed", type=seed, default=1, help="first deal seed (default 1)")
@@ -129,6 +129,8 @@ def _read_starts(path: str | None) -> tuple[Position, ...] | None:
     """The starting positions of ``--deals``, or None to deal from seeds."""
     if path is None:
         return None
+    from cardtable._files import read_deals_file
+
     return tuple(position for _, position in read_deals_file(path))
 
 
@@ -145,6 +147,8 @@ def _game_count(games: int | None, deals: tuple[Position, ...] | None) -> int:
 
 
 def _variant(args: argparse.Namespace, strategy: str) -> Variant:
+    from cardtable.bots.klondike import HOME_VARIANTS, strategy_name
+
     if args.variant is None:
         args.variant = HOME_VARIANTS.get(strategy_name(strategy), "draw1")
     return variant_from_args(args)
@@ -207,6 +211,8 @@ def _start_simulate(args: argparse.Namespace, variant: Variant, deals: tuple[Pos
 
 def _check_outputs(args: argparse.Namespace) -> None:
     """The outputs can be written, and none is the deals file, the store or the other output."""
+    from cardtable._files import check_outputs
+
     check_outputs({"--output": args.output, "--plot": args.plot},
                   {"--deals": args.deals, "--store": None if args.no_store else store_path(args)})
     if args.plot:
@@ -229,6 +235,8 @@ def _plot_format(path: str) -> str:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    from cardtable.bots.klondike import make_player
+    from cardtable.cli._policies import load_policy_support
     from cardtable.runs.cluster import open_executor
     from cardtable.sim.runner import Batch, RunSpec
     from cardtable.sim.stats import summarize_games
@@ -285,6 +293,7 @@ def _play(args: argparse.Namespace, spec: RunSpec, count: int, executor: Executo
     interrupted while its games are played ends quietly with those that
     finished; the output file then keeps them. A lost cluster's error ends
     with ``hint``."""
+    from cardtable._files import AtomicWriter
     from cardtable.sim.runner import Results, run_games
 
     variant = spec.variant
@@ -391,6 +400,7 @@ def _write_plot(args: argparse.Namespace, spec: RunSpec, results: Results) -> No
     marked finished: a plot that cannot be written leaves it to resume."""
     if not args.plot or not results:
         return
+    from cardtable._files import atomic_write_bytes
     from cardtable.sim.plot import plot_picture
 
     title = f"{spec.strategy} on {spec.variant.name}, {len(results):,} games"
@@ -538,6 +548,10 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 
 def _cmd_strategies(args: argparse.Namespace) -> int:
+    import inspect
+
+    from cardtable.bots.klondike import HOME_VARIANTS, STRATEGIES
+
     width = max(len(n) for n in STRATEGIES)
     for name, cls in STRATEGIES.items():
         print(f"{name:<{width}}  {cls.summary} (plays {HOME_VARIANTS[name]} unless told)")

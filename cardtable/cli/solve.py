@@ -1,19 +1,18 @@
 """Solver commands: ``solve`` (one deal or a batch) and ``hint``.
 
-The solver (its compiled core) is imported inside the commands, so building
-the parser does not load it.
+The solver (its compiled core), the file formats and the file helpers are
+imported inside the commands, so building the parser does not load them and
+``solve --seed N`` loads only the solver's path.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
-from cardtable._files import atomic_write_text, check_outputs, read_deals_file, read_text
 from cardtable._text import plural
 from cardtable.cli._options import (
     add_cluster_argument,
@@ -40,12 +39,11 @@ from cardtable.cli._options import (
     worker_count,
 )
 from cardtable.errors import UsageError
-from cardtable.klondike.formats import load_start, read_layout
-from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
 
 if TYPE_CHECKING:
+    from cardtable.klondike.game import KlondikeGame
     from cardtable.runs.executor import Executor
     from cardtable.runs.stored import StoredRun
     from cardtable.solver import SolveResult
@@ -141,6 +139,8 @@ def _resume_batch(args: argparse.Namespace) -> tuple[StoredRun, list[tuple[str, 
     """Take up a stored batch: its options go back into ``args``; returns
     the run and its deals."""
 
+    from cardtable._files import check_outputs, read_deals_file
+
     deals: list[tuple[str, Position]] = []
 
     def fit(params: dict[str, Any]) -> None:
@@ -178,6 +178,9 @@ def _cmd_batch(args: argparse.Namespace, variant: Variant | None) -> int:
     rows solved so far (the output file is written with them, empty when
     none finished), says how many and how to finish, and returns 130 (143
     for SIGTERM)."""
+    import json
+
+    from cardtable._files import atomic_write_text, check_outputs, read_deals_file
     from cardtable.runs.cluster import open_executor
     from cardtable.solver import summarize_solves
     from cardtable.solver.batch import from_store_row
@@ -269,8 +272,13 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     if args.seed is not None:
         position = Position.from_seed(args.seed)
     elif args.deal is not None:
+        from cardtable.klondike.formats import read_layout
+
         position = read_layout(args.deal)
     else:
+        from cardtable._files import read_text
+        from cardtable.klondike.formats import load_start
+
         position, record = load_start(read_text(args.file))
         refuse_rule_flags(args, record, args.file)
         if record is not None:
@@ -279,6 +287,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
     result = solve(position, variant, timeout=_timeout(args), max_states=args.max_states)
     if args.json:
+        import json
+
         print(json.dumps({**result.to_dict(), "variant": variant.options()}))
     else:
         print(_result_line(result))
@@ -288,6 +298,12 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _cmd_hint(args: argparse.Namespace) -> int:
+    import json
+
+    from cardtable._files import read_text
+    from cardtable.klondike.formats import load_start
+    from cardtable.klondike.game import KlondikeGame
+
     variant = variant_from_args(args)
     position, record = load_start(read_text(args.file))
     refuse_rule_flags(args, record, args.file)
@@ -317,6 +333,8 @@ def _cmd_hint(args: argparse.Namespace) -> int:
 
 
 def _peek_hint(game: KlondikeGame, args: argparse.Namespace) -> int:
+    import json
+
     from cardtable.klondike.narrate import describe_move
     from cardtable.solver import hint
 

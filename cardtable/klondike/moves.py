@@ -104,7 +104,7 @@ class Move:
             return DRAW
         if s in ("R", "RECYCLE"):
             return RECYCLE
-        m = _MOVE_RE.fullmatch(s)
+        m = re.fullmatch(_MOVE_PATTERN, s, re.ASCII)
         if m is None:
             raise MoveError(
                 f"cannot read move {clip(text)}: write D, R, W>F, W>4, 2>F, Fh>3, 2>6 or 2>6:3")
@@ -171,27 +171,36 @@ def _why_impossible(source: object, target: object, count: object, suit: object)
     return None
 
 
-_MOVE_RE = re.compile(r"(?P<src>[1-7]|W|F)(?P<suit>[CDHS♣♦♥♠])?>?(?P<dst>[1-7]|F)(?::(?P<count>\d{1,2}))?", re.ASCII)
+#: A move's notation (compiled on first use, and then kept by :mod:`re`'s cache).
+_MOVE_PATTERN = r"(?P<src>[1-7]|W|F)(?P<suit>[CDHS♣♦♥♠])?>?(?P<dst>[1-7]|F)(?::(?P<count>\d{1,2}))?"
 
-#: The fields of every move some position could hold (see :class:`Move`).
-_POSSIBLE: frozenset[tuple[int, int, int, Suit | None]] = frozenset(
-    (source, target, count, suit)
-    for source in (*range(7), WASTE, STOCK, FOUNDATION)
-    for target in (*range(7), WASTE, STOCK, FOUNDATION)
-    for count in range(1, 14)
-    for suit in (None, *Suit)
-    if _why_impossible(source, target, count, suit) is None)
+#: The fields of every move some position could hold (see :class:`Move`):
+#: exactly those :func:`_why_impossible` accepts, listed rather than sifted
+#: from every combination, so that importing the module stays quick (a test
+#: holds the two equal).
+_POSSIBLE: frozenset[tuple[int, int, int, Suit | None]] = frozenset((
+    (STOCK, WASTE, 1, None), (WASTE, STOCK, 1, None),
+    *((source, target, count, None) for source in range(7) for target in range(7) if source != target
+      for count in range(1, 14)),
+    *((source, FOUNDATION, 1, None) for source in range(7)),
+    *((WASTE, target, 1, None) for target in (*range(7), FOUNDATION)),
+    *((FOUNDATION, target, 1, suit) for target in range(7) for suit in Suit),
+))
 
-#: Every possible move, built once, by its fields.
-_INTERNED: dict[tuple[int, int, int, Suit | None], Move] = {fields_: Move(*fields_) for fields_ in _POSSIBLE}
+#: The possible moves built so far, by their fields (:func:`interned` adds each once).
+_INTERNED: dict[tuple[int, int, int, Suit | None], Move] = {}
 
 
 def interned(source: int, target: int, count: int = 1, suit: Suit | None = None) -> Move:
-    """``Move(source, target, count, suit)`` from a table of every possible
-    move: the same value, without checking the fields again (for hot loops
-    that build moves from integers; anything else raises as :class:`Move` does)."""
-    move = _INTERNED.get((source, target, count, suit))
-    return move if move is not None else Move(source, target, count, suit)
+    """``Move(source, target, count, suit)`` from a table of the possible
+    moves: the same value, built and checked once, the same object every
+    time after (for hot loops that build moves from integers; anything else
+    raises as :class:`Move` does)."""
+    fields_ = (source, target, count, suit)
+    move = _INTERNED.get(fields_)
+    if move is None:
+        move = _INTERNED[fields_] = Move(source, target, count, suit)
+    return move
 
 
 DRAW = Move(STOCK, WASTE)

@@ -58,7 +58,6 @@ Every place a rule change must touch:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Literal, TypeVar
@@ -297,6 +296,8 @@ class Variant:
         >>> Variant.preset("draw1").winnability_key == Variant.preset("standard1").winnability_key
         True
         """
+        import json
+
         options = self.options()
         return json.dumps({name: options[name] for name in _WINNABILITY_FIELDS}, sort_keys=True)
 

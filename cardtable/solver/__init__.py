@@ -19,22 +19,35 @@ from typing import TYPE_CHECKING, Any
 
 from cardtable.solver.hint import PEEK_STATES, Hint, heuristic_move, hint, peek_verdict
 from cardtable.solver.search import DEFAULT_MAX_STATES, TIMED_MAX_STATES, SolverError, SolveResult, relaxation, solve
-from cardtable.solver.winnable import WINNABLE_STATE_BUDGET, candidate_seeds, winnable_deal, winnable_seed
 
 if TYPE_CHECKING:
     from cardtable.solver.batch import SolveSummary, solve_batch, summarize_solves
+    from cardtable.solver.winnable import WINNABLE_STATE_BUDGET, candidate_seeds, winnable_deal, winnable_seed
 
-#: Loaded on first use: batches bring in the process pool machinery, which a
-#: single solve does not need.
-_BATCH = ("SolveSummary", "solve_batch", "summarize_solves")
+#: Loaded on first use, by module: a single solve needs neither the winnable
+#: deals nor the batches (which bring in the process pool machinery). The
+#: hints are bound at once: ``hint`` is also the name of their module, which
+#: would stand in the function's place once imported.
+_HOMES = {
+    "SolveSummary": "batch", "solve_batch": "batch", "summarize_solves": "batch",
+    "WINNABLE_STATE_BUDGET": "winnable", "candidate_seeds": "winnable", "winnable_deal": "winnable",
+    "winnable_seed": "winnable",
+}
 
 
 def __getattr__(name: str) -> Any:
-    if name in _BATCH:
-        from cardtable.solver import batch
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
 
-        return getattr(batch, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
 
 __all__ = [
     "DEFAULT_MAX_STATES",
