@@ -53,12 +53,13 @@ class DealChoice:
 def check_deal_arguments(args: argparse.Namespace) -> DealChoice:
     """The checked ``--daily``, ``--date`` and ``--difficulty`` (a one-line
     :class:`UsageError` for a bad one, before any search)."""
-    from cardtable.sim.grade import check_level
-    from cardtable.solver.daily import parse_date
-
     if args.date is not None and not args.daily:
         raise UsageError("--date goes with --daily")
-    level = check_level(args.difficulty) if args.difficulty is not None else None
+    level = None
+    if args.difficulty is not None:  # the grader and the solver load only when a deal is to be chosen
+        from cardtable.sim.grade import check_level
+
+        level = check_level(args.difficulty)
     if args.daily and level is not None:
         raise UsageError("--difficulty picks a deal from --seed, not from --daily (the daily deal has its own)")
     if args.winnable and (args.daily or level is not None):
@@ -68,6 +69,8 @@ def check_deal_arguments(args: argparse.Namespace) -> DealChoice:
         raise UsageError("--difficulty goes with --seed, not --file")
     day = None
     if args.daily:
+        from cardtable.solver.daily import parse_date
+
         day = parse_date(args.date) if args.date is not None else datetime.date.today()
     return DealChoice(day, level)
 
