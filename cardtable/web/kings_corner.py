@@ -45,7 +45,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 from cardtable._files import atomic_write_text
 from cardtable.bots.kings_corner import Bot, make_bot
@@ -63,7 +63,14 @@ from cardtable.kings_corner import (
 from cardtable.kings_corner.session import BotFactory, derive_seed
 from cardtable.runs.store import ResultsStore
 from cardtable.sim.played import HandStats, PlayedHand, hand_stats, kings_corner_label, record_hand
-from cardtable.web.protocol import MAX_MESSAGE_BYTES, ProtocolError, RateLimit, parse_message, unknown_type
+from cardtable.web.protocol import (
+    MAX_MESSAGE_BYTES,
+    ProtocolError,
+    RateLimit,
+    parse_message,
+    text_messages,
+    unknown_type,
+)
 
 if TYPE_CHECKING:
     from cardtable.web.server import TableServer
@@ -682,18 +689,8 @@ class KingsCornerRoom:
                 else:
                     await self._send_all(table, [], "You are back at your seat." if back else "")
             self._watch_absent(table)
-            async for frame in ws:
-                if frame.type != WSMsgType.TEXT:
-                    if frame.type == WSMsgType.BINARY:
-                        await ws.send_json({"type": "error", "message": "binary messages are not spoken here"})
-                    continue
-                if not limit.allow():
-                    if limit.exhausted:
-                        await ws.close(code=1008, message=b"too many messages")
-                        break
-                    await ws.send_json({"type": "error", "message": "too many messages: slow down"})
-                    continue
-                await self._answer(table, player, ws, frame.data)
+            async for text in text_messages(ws, limit):
+                await self._answer(table, player, ws, text)
         finally:
             sockets.pop(ws, None)
             server._sockets.discard(ws)

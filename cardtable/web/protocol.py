@@ -46,7 +46,10 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import AsyncIterator
 from typing import Any
+
+from aiohttp import WSMsgType, web
 
 from cardtable._text import clip
 from cardtable.errors import CardtableError
@@ -123,3 +126,21 @@ class RateLimit:
     @property
     def exhausted(self) -> bool:
         return self.refused >= _REFUSALS_BEFORE_CLOSE
+
+
+async def text_messages(ws: web.WebSocketResponse, limit: RateLimit) -> AsyncIterator[str]:
+    """The text messages a page sends on ``ws``, as the protocol takes them:
+    a binary frame is answered with an error and skipped, and a page that
+    sends faster than ``limit`` allows is told to slow down, then closed."""
+    async for frame in ws:
+        if frame.type != WSMsgType.TEXT:
+            if frame.type == WSMsgType.BINARY:
+                await ws.send_json({"type": "error", "message": "binary messages are not spoken here"})
+            continue
+        if not limit.allow():
+            if limit.exhausted:
+                await ws.close(code=1008, message=b"too many messages")
+                return
+            await ws.send_json({"type": "error", "message": "too many messages: slow down"})
+            continue
+        yield frame.data

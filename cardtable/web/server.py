@@ -32,14 +32,14 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 from cardtable.errors import CardtableError
 from cardtable.runs.store import ResultsStore
 from cardtable.sim.played import play_stats, record_played
 from cardtable.web.kings_corner import KingsCornerHouse, KingsCornerRoom
 from cardtable.web.klondike import LOST_NOTICE, KlondikeDealer, KlondikeTable, proven_lost
-from cardtable.web.protocol import MAX_MESSAGE_BYTES, ProtocolError, RateLimit, parse_message
+from cardtable.web.protocol import MAX_MESSAGE_BYTES, ProtocolError, RateLimit, parse_message, text_messages
 from cardtable.web.review import AT_ONCE, REVIEW_TYPES, Review
 
 __all__ = ["COOKIE", "MAX_PAGES", "TableServer", "configure_logging"]
@@ -359,18 +359,8 @@ class TableServer:
         limit = RateLimit()
         try:
             await ws.send_json({"type": "view", "view": player.table.view(), "said": ""})
-            async for frame in ws:
-                if frame.type != WSMsgType.TEXT:
-                    if frame.type == WSMsgType.BINARY:
-                        await ws.send_json({"type": "error", "message": "binary messages are not spoken here"})
-                    continue
-                if not limit.allow():
-                    if limit.exhausted:
-                        await ws.close(code=1008, message=b"too many messages")
-                        break
-                    await ws.send_json({"type": "error", "message": "too many messages: slow down"})
-                    continue
-                await self._answer(player_id, player, ws, frame.data)
+            async for text in text_messages(ws, limit):
+                await self._answer(player_id, player, ws, text)
         finally:
             player.sockets.discard(ws)
             self._sockets.discard(ws)
