@@ -257,10 +257,48 @@ def _drop_blocked_stdout() -> None:
         _silence_stdout()
 
 
+#: The address space numpy needs to load: below about 160 MiB its OpenBLAS
+#: gives up and ends the process with a message of its own.
+NUMPY_ADDRESS_SPACE = 192 * 2**20
+
+
+class _AddressSpaceGuard:
+    """An import finder that refuses numpy, as memory running out, under an
+    address-space limit (``ulimit -v``, a container's) too low for it, so the
+    command says so in its own line rather than OpenBLAS ending it."""
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> None:
+        if name == "numpy" and _address_space() < NUMPY_ADDRESS_SPACE:
+            raise MemoryError("too little address space to load numpy")
+        return None
+
+
+def _address_space() -> float:
+    """The process's address-space limit in bytes (infinity: none)."""
+    try:
+        import resource
+    except ImportError:  # no such limits here
+        return float("inf")
+    soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+    return float("inf") if soft == resource.RLIM_INFINITY else float(soft)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``);
     returns the exit status. Bad options exit through argparse
     (:class:`SystemExit`, status 2)."""
+    guard = None
+    if "numpy" not in sys.modules and _address_space() < NUMPY_ADDRESS_SPACE:
+        guard = _AddressSpaceGuard()
+        sys.meta_path.insert(0, guard)
+    try:
+        return _main(argv)
+    finally:
+        if guard is not None:
+            sys.meta_path.remove(guard)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     global _terminated
     in_main_thread = threading.current_thread() is threading.main_thread()
     previous: dict[signal.Signals, Any] = {}
