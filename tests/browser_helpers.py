@@ -7,6 +7,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -73,3 +74,21 @@ def stop_servers(started: list[subprocess.Popen[str]]) -> None:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
                 pytest.fail("cardtable serve did not stop on SIGTERM")
+
+
+def start_server(port: int, data: Path, *options: str, stderr: Any = subprocess.PIPE) -> subprocess.Popen[str]:
+    """``cardtable serve --port PORT OPTIONS`` with ``data`` as its data
+    folder, in a session of its own, once it listens on 127.0.0.1; a server
+    that ends before then fails the test with what it said. Stop it with
+    :func:`stop_servers`."""
+    process = subprocess.Popen([sys.executable, "-m", "cardtable", "serve", "--port", str(port), *options],
+                               env={**os.environ, "CARDTABLE_DATA": str(data)}, stdout=subprocess.PIPE,
+                               stderr=stderr, text=True, start_new_session=True)
+
+    def listening() -> bool:
+        with socket.socket() as probe:
+            return probe.connect_ex(("127.0.0.1", port)) == 0 or process.poll() is not None
+
+    wait_for(listening, "the server to listen")
+    assert process.poll() is None, process.communicate()
+    return process

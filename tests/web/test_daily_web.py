@@ -5,16 +5,12 @@ button and difficulty in Debian's Chromium against ``cardtable serve``."""
 from __future__ import annotations
 
 import datetime
-import os
-import socket
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import chromium, free_port, screenshots, stop_servers, wait_for
+from browser_helpers import chromium, free_port, screenshots, start_server, stop_servers, wait_for
 
 from cardtable.klondike import KlondikeRecord, Position, Variant
 from cardtable.runs.store import ResultsStore
@@ -65,17 +61,7 @@ def test_bad_new_messages_are_refused(message: dict[str, Any], expected: str) ->
 def served(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     port = free_port()
     data = tmp_path / "data"
-    process = subprocess.Popen([sys.executable, "-m", "cardtable", "serve", "--port", str(port), "klondike",
-                                "--seed", "7", "--variant", "seed-001"],
-                               env={**os.environ, "CARDTABLE_DATA": str(data)}, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True)
-
-    def listening() -> bool:
-        with socket.socket() as probe:
-            return probe.connect_ex(("127.0.0.1", port)) == 0 or process.poll() is not None
-
-    wait_for(listening, "the server to listen")
-    assert process.poll() is None, process.communicate()
+    process = start_server(port, data, "klondike", "--seed", "7", "--variant", "seed-001")
     yield f"http://127.0.0.1:{port}/", data
     stop_servers([process])
 

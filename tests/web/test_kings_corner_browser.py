@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -26,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import chromium, free_port, screenshots, stop_servers, wait_for
+from browser_helpers import chromium, free_port, screenshots, start_server, stop_servers, wait_for
 
 from cardtable.kings_corner import KingsCornerGame, parse_action
 
@@ -81,18 +79,8 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
     def start(*options: str) -> Served:
         port = free_port()
         data = tmp_path / "data"
-        process = subprocess.Popen([sys.executable, "-m", "cardtable", "serve", "kings-corner", "--port", str(port),
-                                    *options],
-                                   env={**os.environ, "CARDTABLE_DATA": str(data)}, stdout=subprocess.DEVNULL,
-                                   stderr=(tmp_path / "stderr.txt").open("w"), text=True, start_new_session=True)
+        process = start_server(port, data, "kings-corner", *options, stderr=(tmp_path / "stderr.txt").open("w"))
         started.append(process)
-
-        def listening() -> bool:
-            with socket.socket() as probe:
-                return probe.connect_ex(("127.0.0.1", port)) == 0 or process.poll() is not None
-
-        wait_for(listening, "the server to listen")
-        assert process.poll() is None, process.communicate()
         return Served(process, port, data)
 
     yield start

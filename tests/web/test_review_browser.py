@@ -4,27 +4,15 @@ chart of the chance at each position as SVG and says the figures."""
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
 from pathlib import Path
 
-from browser_helpers import chromium, free_port, screenshots, stop_servers, wait_for
+from browser_helpers import chromium, free_port, screenshots, start_server, stop_servers
 
 
 def test_the_review_dialog_draws_the_chart(tmp_path: Path) -> None:
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "cardtable", "serve", "--port", str(port), "--seed", "7"],
-                               env={**os.environ, "CARDTABLE_DATA": str(tmp_path / "data")},
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    process = start_server(port, tmp_path / "data", "--seed", "7")
     try:
-        def listening() -> bool:
-            with socket.socket() as probe:
-                return probe.connect_ex(("127.0.0.1", port)) == 0 or process.poll() is not None
-
-        wait_for(listening, "the server to listen")
-        assert process.poll() is None, process.communicate()
         with chromium() as browser:
             page = browser.new_page(viewport={"width": 1200, "height": 800})
             page.goto(f"http://127.0.0.1:{port}/")

@@ -12,18 +12,15 @@ Deal 7 (draw 1) starts with the 4♦, 6♦, J♠, 7♠, 3♣, 8♦ and A♣ face
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
-import socket
 import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import chromium, free_port, screenshots, stop_servers, wait_for
+from browser_helpers import chromium, free_port, screenshots, start_server, stop_servers, wait_for
 
 from cardtable.klondike import KlondikeRecord
 from cardtable.runs.store import ResultsStore
@@ -68,17 +65,8 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
     def start(*options: str, data: Path | None = None) -> Served:
         port = free_port()
         data = data or tmp_path / "data"
-        process = subprocess.Popen([sys.executable, "-m", "cardtable", "serve", "--port", str(port), *options],
-                                   env={**os.environ, "CARDTABLE_DATA": str(data)}, stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, text=True, start_new_session=True)
+        process = start_server(port, data, *options)
         started.append(process)
-
-        def listening() -> bool:
-            with socket.socket() as probe:
-                return probe.connect_ex(("127.0.0.1", port)) == 0 or process.poll() is not None
-
-        wait_for(listening, "the server to listen")
-        assert process.poll() is None, process.communicate()
         return Served(process, port, data)
 
     yield start
