@@ -110,10 +110,7 @@ class Keeper:
         self._recorded = True
         from cardtable.sim.played import PlayedGame
 
-        start = game.start.deal_string() if game.start.is_deal else str(game.start)
-        self._unrecorded.append(PlayedGame.of(game.variant, start=start, won=won, seconds=round(self.seconds(), 3),
-                                              moves=len(game.moves), foundation=game.foundation_count(),
-                                              daily=daily))
+        self._unrecorded.append(PlayedGame.of_game(game, won=won, seconds=self.seconds(), daily=daily))
         return self.record_pending()
 
     def record_pending(self) -> str:

@@ -35,10 +35,13 @@ import math
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardtable.klondike.variant import Variant
 from cardtable.runs.store import ResultsStore
+
+if TYPE_CHECKING:
+    from cardtable.klondike.game import KlondikeGame
 
 __all__ = ["DailyStats", "HandStats", "PlayStats", "PlayedGame", "PlayedHand", "daily_stats", "daily_streaks",
            "hand_stats", "kings_corner_label", "play_stats", "played_games", "played_hands", "record_hand",
@@ -100,6 +103,15 @@ class PlayedGame:
            finished: str = "", daily: str | None = None) -> PlayedGame:
         """A played game of ``variant``, its label and options filled in."""
         return cls(variant.label, variant.options(), start, won, seconds, moves, foundation, finished, daily)
+
+    @classmethod
+    def of_game(cls, game: KlondikeGame, *, won: bool, seconds: float, daily: str | None = None) -> PlayedGame:
+        """``game`` as played: its start (a deal string, else a position
+        string), its moves and its foundation cards, with ``seconds`` rounded
+        to the millisecond; both faces count their finished games by it."""
+        start = game.start.deal_string() if game.start.is_deal else str(game.start)
+        return cls.of(game.variant, start=start, won=won, seconds=round(seconds, 3), moves=len(game.moves),
+                      foundation=game.foundation_count(), daily=daily)
 
     def to_row(self) -> dict[str, object]:
         """The game as a row of the store's ``played`` table, stamped with

@@ -220,10 +220,7 @@ class KlondikeTable:
         self.counted = True
         if self.balance is not None:
             self.balance += self.game.score
-        start = self.game.start.deal_string() if self.game.start.is_deal else str(self.game.start)
-        self._finished.append(PlayedGame.of(self.game.variant, start=start, won=won, seconds=round(self.seconds(), 3),
-                                            moves=len(self.game.moves), foundation=self.game.foundation_count(),
-                                            daily=self.daily))
+        self._finished.append(PlayedGame.of_game(self.game, won=won, seconds=self.seconds(), daily=self.daily))
 
     # ----- keeping ---------------------------------------------------------------------------------
 
