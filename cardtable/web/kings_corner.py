@@ -462,7 +462,7 @@ class KingsCornerRoom:
         self.server = server
         self.house = house
         self._tables: dict[str, SharedTable] = {}
-        self._sockets: dict[str, dict[web.WebSocketResponse, str]] = {}
+        self.sockets: dict[str, dict[web.WebSocketResponse, str]] = {}
         self._loading: dict[str, asyncio.Future[SharedTable | None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._first_seed_used = False
@@ -488,9 +488,9 @@ class KingsCornerRoom:
                 .replace("{{seats}}", str(house.seats)).replace("{{level}}", house.level)
                 .replace("{{delay}}", str(int(house.delay * 1000))).replace("{{target}}", str(house.target)))
         response = web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-store"})
-        player, new = self.server._player_id(request)
+        player, new = self.server.player_id(request)
         if new:
-            self.server._set_cookie(response, player)
+            self.server.set_cookie(response, player)
         return response
 
     async def _lobby(self, request: web.Request) -> web.Response:
@@ -502,9 +502,9 @@ class KingsCornerRoom:
         return self.page(request)
 
     async def _open_table(self, request: web.Request) -> web.StreamResponse:
-        if not self.server._same_origin(request) or "Origin" not in request.headers:
+        if not self.server.same_origin(request) or "Origin" not in request.headers:
             return web.Response(status=403, text="a table is opened from this server's page\n")
-        player, new = self.server._player_id(request)
+        player, new = self.server.player_id(request)
         now = time.monotonic()
         recent = [at for at in self._opened.get(player, []) if now - at < 60.0]
         if len(recent) >= OPEN_PER_MINUTE:
@@ -535,7 +535,7 @@ class KingsCornerRoom:
             return web.Response(status=503, text=f"the table cannot be kept: {error}\n")
         moved = web.HTTPSeeOther(f"/kc/{table.id}")
         if new:
-            self.server._set_cookie(moved, player)
+            self.server.set_cookie(moved, player)
         raise moved
 
     async def _record(self, request: web.Request) -> web.StreamResponse:
@@ -567,7 +567,7 @@ class KingsCornerRoom:
         future: asyncio.Future[SharedTable | None] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = future
         try:
-            keeper = self.server._keeper
+            keeper = self.server.keeper
             assert keeper is not None
             found = await keeper.load(f"table:{table_id}", GAME_NAME)
             table = None
@@ -587,7 +587,7 @@ class KingsCornerRoom:
             del self._loading[table_id]
 
     async def _save(self, table: SharedTable) -> None:
-        keeper = self.server._keeper
+        keeper = self.server.keeper
         assert keeper is not None
         await keeper.save({"player": f"table:{table.id}", "game": GAME_NAME, "saved": table.saved(),
                            "started": None, "updated": datetime.now(UTC).isoformat(timespec="seconds")})
@@ -619,7 +619,7 @@ class KingsCornerRoom:
     async def _keep_hands(self, table: SharedTable, hands: list[tuple[str, PlayedHand]]) -> None:
         """Keep each person's finished hand in their statistics (a store that
         fails is logged: the table plays on)."""
-        keeper = self.server._keeper
+        keeper = self.server.keeper
         assert keeper is not None
 
         def keep(store: ResultsStore) -> None:
@@ -634,7 +634,7 @@ class KingsCornerRoom:
         """The ``stats`` message: ``player``'s record at each kind of Kings
         Corner table they played at (the terminal app's figures, by the same
         call, :func:`~cardtable.sim.played.hand_stats`), this table's kind first."""
-        keeper = self.server._keeper
+        keeper = self.server.keeper
         assert keeper is not None
         every: list[HandStats] = await keeper.call(lambda store: hand_stats(store, player=player))
         current = table.label
@@ -642,7 +642,7 @@ class KingsCornerRoom:
         return {"type": "stats", "label": current, "stats": [stats.to_dict() for stats in every if stats.hands]}
 
     async def _send_all(self, table: SharedTable, steps: list[dict[str, Any]], said: str) -> None:
-        for socket, player in list(self._sockets.get(table.id, {}).items()):
+        for socket, player in list(self.sockets.get(table.id, {}).items()):
             if not socket.closed:
                 with_steps = {"type": "table", "view": table.view(player), "steps": steps, "said": said}
                 with contextlib.suppress(ConnectionError):
@@ -656,25 +656,25 @@ class KingsCornerRoom:
 
     async def _websocket(self, request: web.Request) -> web.StreamResponse:
         server = self.server
-        if not server._same_origin(request):
+        if not server.same_origin(request):
             return web.Response(status=403, text="cross-site WebSocket refused\n")
-        player, new = server._player_id(request)
+        player, new = server.player_id(request)
         table_id = request.query.get("table", "")
         ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES * 4, heartbeat=30.0)
         if new:
-            server._set_cookie(ws, player)
+            server.set_cookie(ws, player)
         await ws.prepare(request)
         table = await self._table(table_id) if TABLE_ID.fullmatch(table_id) else None
         if table is None:
             await ws.send_json({"type": "error", "message": "no such table: open a new one at /kc"})
             await ws.close(code=1008, message=b"no such table")
             return ws
-        sockets = self._sockets.setdefault(table.id, {})
+        sockets = self.sockets.setdefault(table.id, {})
         if sum(1 for p in sockets.values() if p == player) >= 8 or len(sockets) >= 64:
             await ws.send_json({"type": "error", "message": "too many pages open at this table"})
             await ws.close(code=1008, message=b"too many pages")
             return ws
-        server._sockets.add(ws)
+        server.sockets.add(ws)
         sockets[ws] = player
         limit = RateLimit()
         try:
@@ -693,7 +693,7 @@ class KingsCornerRoom:
                 await self._answer(table, player, ws, text)
         finally:
             sockets.pop(ws, None)
-            server._sockets.discard(ws)
+            server.sockets.discard(ws)
             if player not in sockets.values():
                 table.present.discard(player)
                 if table.entry_of(player) is not None:
@@ -701,7 +701,7 @@ class KingsCornerRoom:
                     async with table.lock:
                         await self._send_all(table, [], "")
             if not sockets and self._tables.get(table.id) is table:
-                del self._sockets[table.id]
+                del self.sockets[table.id]
                 del self._tables[table.id]  # kept in the store; loaded again on the next visit
         return ws
 

@@ -211,8 +211,11 @@ class TableServer:
         self._loopback = loopback
         self._url_host = (urlsplit(self.url).hostname or "").lower()
         self._players: dict[str, _Player] = {}
-        self._sockets: weakref.WeakSet[web.WebSocketResponse] = weakref.WeakSet()
-        self._keeper: _Keeper | None = None
+        # What the server lends each game's room (the Klondike tables here, the Kings Corner
+        # house): every open socket, closed at shutdown; the store's thread, while serving; and
+        # the checks below (same_origin, player_id, set_cookie).
+        self.sockets: weakref.WeakSet[web.WebSocketResponse] = weakref.WeakSet()
+        self.keeper: _Keeper | None = None
         #: One verdict search at a time for the whole server (a verdict is advice; moves come first).
         self._verdict_slot = asyncio.Semaphore(1)
         self._review_slots = asyncio.Semaphore(AT_ONCE)
@@ -249,18 +252,18 @@ class TableServer:
                     shutdown_timeout=5.0)
 
     async def _open(self, _app: web.Application) -> None:
-        self._keeper = _Keeper(self.store_path)
-        await self._keeper.start()
+        self.keeper = _Keeper(self.store_path)
+        await self.keeper.start()
 
     async def _close_sockets(self, _app: web.Application) -> None:
         await self.kings.close()
-        for ws in list(self._sockets):
+        for ws in list(self.sockets):
             await ws.close(code=1001, message=b"the server is stopping")
 
     async def _close_store(self, _app: web.Application) -> None:
-        if self._keeper is not None:
-            await self._keeper.stop()  # every save queued is written first
-            self._keeper = None
+        if self.keeper is not None:
+            await self.keeper.stop()  # every save queued is written first
+            self.keeper = None
 
     # ----- checks ----------------------------------------------------------------------------------
 
@@ -277,7 +280,8 @@ class TableServer:
         response: web.StreamResponse = await handler(request)
         return response
 
-    def _same_origin(self, request: web.Request) -> bool:
+    def same_origin(self, request: web.Request) -> bool:
+        """Whether a WebSocket request comes from this server's own page (or from no page)."""
         origin = request.headers.get("Origin")
         if origin is None:
             return True  # not a browser page: browsers always send Origin on a WebSocket
@@ -286,7 +290,7 @@ class TableServer:
             f"{parts.scheme}://{parts.netloc}".lower() == self.url.lower())
 
     @staticmethod
-    def _player_id(request: web.Request) -> tuple[str, bool]:
+    def player_id(request: web.Request) -> tuple[str, bool]:
         """The request's player id, and whether it is new (to be set in the cookie)."""
         given = request.cookies.get(COOKIE, "")
         if _PLAYER.fullmatch(given):
@@ -294,7 +298,8 @@ class TableServer:
         return secrets.token_urlsafe(18), True
 
     @staticmethod
-    def _set_cookie(response: web.StreamResponse, player: str) -> None:
+    def set_cookie(response: web.StreamResponse, player: str) -> None:
+        """Name ``player`` in the response's cookie (HttpOnly, SameSite=Lax, for about a year)."""
         response.set_cookie(COOKIE, player, max_age=400 * 24 * 3600, httponly=True, samesite="Lax", path="/")
 
     # ----- the page --------------------------------------------------------------------------------
@@ -307,17 +312,17 @@ class TableServer:
     async def _klondike(self, request: web.Request) -> web.Response:
         response = web.Response(text=self._page.replace("{{title}}", self.title), content_type="text/html",
                                 headers={"Cache-Control": "no-store"})
-        player, new = self._player_id(request)
+        player, new = self.player_id(request)
         if new:
-            self._set_cookie(response, player)
+            self.set_cookie(response, player)
         return response
 
     # ----- games -----------------------------------------------------------------------------------
 
     async def _load(self, player: str) -> KlondikeTable:
         """The player's saved game, else a new one."""
-        assert self._keeper is not None
-        found = await self._keeper.load(player, KlondikeTable.game_name)
+        assert self.keeper is not None
+        found = await self.keeper.load(player, KlondikeTable.game_name)
         if found is not None:
             try:
                 return KlondikeTable.restore(*found)
@@ -336,14 +341,14 @@ class TableServer:
     # ----- the socket ------------------------------------------------------------------------------
 
     async def _websocket(self, request: web.Request) -> web.StreamResponse:
-        if not self._same_origin(request):
+        if not self.same_origin(request):
             return web.Response(status=403, text="cross-site WebSocket refused\n")
-        player_id, new = self._player_id(request)
+        player_id, new = self.player_id(request)
         ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES * 4, heartbeat=30.0)
         if new:
-            self._set_cookie(ws, player_id)
+            self.set_cookie(ws, player_id)
         await ws.prepare(request)
-        self._sockets.add(ws)
+        self.sockets.add(ws)
         player = self._players.get(player_id)
         if player is None:
             table = await self._load(player_id)
@@ -353,7 +358,7 @@ class TableServer:
         elif len(player.sockets) >= MAX_PAGES:
             await ws.send_json({"type": "error", "message": f"too many pages open (at most {MAX_PAGES})"})
             await ws.close(code=1008, message=b"too many pages")
-            self._sockets.discard(ws)
+            self.sockets.discard(ws)
             return ws
         player.sockets.add(ws)
         limit = RateLimit()
@@ -363,7 +368,7 @@ class TableServer:
                 await self._answer(player_id, player, ws, text)
         finally:
             player.sockets.discard(ws)
-            self._sockets.discard(ws)
+            self.sockets.discard(ws)
             if not player.sockets and self._players.get(player_id) is player:
                 del self._players[player_id]  # kept in the store; loaded again on the next visit
         return ws
@@ -394,14 +399,14 @@ class TableServer:
                     said = player.table.apply(message, self.dealer)
                 row = self._row(player_id, player.table) if message["type"] != "view" else None
                 finished = player.table.take_finished()
-            assert self._keeper is not None
+            assert self.keeper is not None
             if finished:
                 def count(store: ResultsStore) -> None:
                     for game in finished:
                         record_played(store, game, player=player_id)
-                await self._keeper.call(count)
+                await self.keeper.call(count)
             if row is not None:
-                await self._keeper.save(row)
+                await self.keeper.save(row)
         except ProtocolError as error:
             await ws.send_json({"type": "error", "message": str(error)})
             return
@@ -421,8 +426,8 @@ class TableServer:
         """The ``stats`` message: the player's record in each variant they
         finished a game of (the terminal app's figures, by the same call),
         this game's variant first."""
-        assert self._keeper is not None
-        every = await self._keeper.call(lambda store: play_stats(store, player=player_id))
+        assert self.keeper is not None
+        every = await self.keeper.call(lambda store: play_stats(store, player=player_id))
         current = table.game.variant.label
         every.sort(key=lambda stats: (stats.variant != current, stats.variant))
         return {"type": "stats", "variant": current, "stats": [stats.to_dict() for stats in every]}
