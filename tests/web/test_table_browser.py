@@ -173,6 +173,7 @@ def test_a_server_restart_restores_the_game(serve: Callable[..., Served], browse
     page.keyboard.press("7")
     page.keyboard.press("f")
     wait_for(lambda: served.moves() == ["7>F"], "7 then f to send the ace home")
+    card(page, "ace of clubs, foundation").wait_for()  # the page has drawn the move: nothing redraws under the focus
     card(page, "three of clubs, pile 5").focus()
     page.keyboard.press("Enter")
     card(page, "four of diamonds, pile 1").focus()
