@@ -216,6 +216,9 @@ class DaskExecutor:
                         return
                     while next_out not in arrived:
                         future, result = self._next(arrivals)
+                        if isinstance(result, BaseException) and future.status in ("pending", "lost"):
+                            arrivals.add(future)  # its worker died mid-gather: it runs again
+                            continue
                         arrived[in_flight.pop(future.key)[0]] = (future, result)
                     future, result = arrived.pop(next_out)
                     next_out += 1
@@ -224,7 +227,7 @@ class DaskExecutor:
                 self._cancel([future for _, future in in_flight.values()])
                 for position in sorted(arrived):
                     future, result = arrived[position]
-                    if future.status == "finished":
+                    if future.status == "finished" or not isinstance(result, BaseException):
                         yield result
                 arrived.clear()
                 raise
@@ -274,8 +277,12 @@ class DaskExecutor:
 
     def _result(self, future: Future, result: Any) -> Any:
         """The unit's result; a task's own exception as it is, a lost
-        scheduler or a unit that kept killing its workers as a ClusterError."""
-        if future.status == "finished":
+        scheduler or a unit that kept killing its workers as a ClusterError.
+
+        A result that arrived is the result, whatever the future's status
+        says now: a worker that dies after handing it over makes the
+        scheduler forget the key, and the future turns back to pending."""
+        if future.status == "finished" or not isinstance(result, BaseException):
             return result
         try:
             return future.result(timeout=CONNECT_TIMEOUT)  # raises the task's exception

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -69,3 +70,24 @@ def test_an_address_where_no_dask_scheduler_answers_is_one_line(tmp_path: Path) 
     assert process.returncode == 2
     assert stderr == (f"cardtable: error: cannot reach the Dask scheduler at tcp://127.0.0.1:{port} within 10 s: "
                       "what answered does not speak Dask's protocol (MemoryError)\n")
+
+
+def test_a_result_already_gathered_survives_its_worker_dying(cluster: Cluster) -> None:
+    """The race behind a run that said "lost the Dask scheduler" when only its
+    last worker died: a result arrives, then the worker that held it is killed,
+    the scheduler forgets the key and the future turns back to pending. The
+    result in hand is still the result."""
+    from distributed import as_completed
+
+    from cardtable.runs.cluster import DaskExecutor
+
+    cluster.ensure_workers(1)
+    with DaskExecutor(cluster.address, idle_timeout=3) as executor:
+        client = executor._client
+        future = client.submit(abs, -7, pure=False)
+        [(arrived, result)] = list(as_completed([future], with_results=True, raise_errors=False, loop=client.loop))
+        cluster.kill_worker()
+        _wait_for(lambda: arrived.status != "finished", timeout=30)
+        began = time.monotonic()
+        assert executor._result(arrived, result) == 7
+        assert time.monotonic() - began < 1
