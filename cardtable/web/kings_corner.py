@@ -79,6 +79,9 @@ __all__ = ["LEVELS", "KingsCornerHouse", "KingsCornerRoom", "SharedTable"]
 
 #: The bots a host may choose for the empty seats.
 LEVELS = ("random", "greedy", "strategic", "expert")
+#: The levels whose bots choose without a search (in microseconds): their
+#: turns are played on the event loop, not handed to a thread.
+QUICK_LEVELS = ("random", "greedy")
 #: The store's ``web_games.game`` of a shared table (its ``player`` is ``table:ID``).
 GAME_NAME = "kings-corner"
 #: A table's id: what a share link ends with.
@@ -245,6 +248,14 @@ class SharedTable:
         """``player`` plays ``text`` (an action in the engine's notation); the
         steps played (theirs, then the bots' up to the next person's turn) and
         the record of the hand when it ended."""
+        steps = self.play(player, text)
+        more, record = self.advance()
+        return steps + more, record
+
+    def play(self, player: str, text: object) -> list[dict[str, Any]]:
+        """``player`` plays ``text`` (an action in the engine's notation),
+        checked by the engine; the step played (the bots play on only with
+        :meth:`advance`)."""
         if not isinstance(text, str) or len(text) > 32:
             raise ProtocolError("an action message needs an \"action\" such as \"play 7h N\", \"move W E\" or "
                                 "\"draw\"")
@@ -262,12 +273,20 @@ class SharedTable:
             game.play(action)
         except CardtableError as error:
             raise ProtocolError(str(error)) from None
-        steps = [self._step(seat, action)]
         self.away.discard(session.seating[seat])
-        more, record = self.advance()
-        if record is None and game.is_over():
-            record = self._finish()
-        return steps + more, record
+        return [self._step(seat, action)]
+
+    def bots_to_play(self) -> bool:
+        """Whether :meth:`advance` would let a bot (or a stand-in) search for
+        a play: a bot of a searching level is to play."""
+        session = self.session
+        if self.level in QUICK_LEVELS or self.phase != "playing" or session is None \
+                or not any(p in self.present for p in self.people):
+            return False
+        game = session.game
+        if game.is_over():
+            return False
+        return session.agents[game.turn] is not None or session.seating[game.turn] in self.away
 
     def advance(self) -> tuple[list[dict[str, Any]], HandRecord | None]:
         """Let the bots (and the stand-ins of people away) play until a person
@@ -275,10 +294,10 @@ class SharedTable:
         steps played and the hand's record when it ended."""
         session = self.session
         steps: list[dict[str, Any]] = []
-        if self.phase != "playing" or session is None or not any(p in self.present for p in self.people):
+        if self.phase != "playing" or session is None:
             return steps, None
         game = session.game
-        while not game.is_over():
+        while any(p in self.present for p in self.people) and not game.is_over():
             seat = game.turn
             agent = session.agents[seat]
             if agent is None:
@@ -649,7 +668,11 @@ class KingsCornerRoom:
                     await socket.send_json(with_steps)
 
     async def _advance(self, table: SharedTable) -> tuple[list[dict[str, Any]], HandRecord | None]:
-        """The bots' plays, searched in a thread (the event loop serves everyone meanwhile)."""
+        """The bots' plays, searched in a thread (the event loop serves everyone
+        meanwhile); with no bot to search, at once (a thread's hand-offs would
+        only make a person's answer wait)."""
+        if not table.bots_to_play():
+            return table.advance()
         return await asyncio.to_thread(table.advance)
 
     # ----- the socket ------------------------------------------------------------------------------
@@ -731,7 +754,9 @@ class KingsCornerRoom:
                     said = table.start(player)
                     steps, record = await self._advance(table)
                 elif kind == "action":
-                    steps, record = await asyncio.to_thread(table.act, player, message.get("action"))
+                    steps = table.play(player, message.get("action"))
+                    more, record = await self._advance(table)
+                    steps += more
                 elif kind == "next":
                     said = table.next_hand(player)
                     steps, record = await self._advance(table)

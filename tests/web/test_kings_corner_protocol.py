@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 from aiohttp import web
 from yarl import URL
 
@@ -399,3 +400,23 @@ def test_a_person_who_left_the_lobby_is_played_by_a_bot_once_the_match_starts(tm
             assert other["name"] == "Bob" and other["away"] and host.last["played"] > 2
 
     serving(tmp_path, test, seat_timeout=0.2)
+
+
+@pytest.mark.parametrize(("level", "searches"), [("greedy", False), ("random", False), ("expert", True)])
+def test_only_a_searching_bot_is_handed_to_a_thread(level: str, searches: bool) -> None:
+    """A person's play is checked and played at once; the bots' turn that
+    follows an end of turn is a thread's work only when the bot searches."""
+    table = SharedTable.open("T" * 12, host="h" * 16, seats=2, level=level, target=25, seed=4)
+    table.sit("h" * 16, "Ann")
+    table.start("h" * 16)
+    table.present.add("h" * 16)
+    table.advance()
+    session = table.session
+    assert session is not None and session.game.turn == table.seat_of("h" * 16)
+    assert not table.bots_to_play()  # the person is to play: nothing for a bot
+    [step] = table.play("h" * 16, "draw")  # the end of the turn: the bot is next, and has not played
+    assert step["action"] == "draw" and session.game.turn != table.seat_of("h" * 16)
+    assert table.bots_to_play() is searches
+    steps, _ = table.advance()
+    assert steps and all(step["seat"] != table.seat_of("h" * 16) for step in steps)
+    assert not table.bots_to_play()

@@ -32,6 +32,7 @@ let timer = null;
 let selected = null;      // {kind: "card", card} | {kind: "pile", pile}
 let press = null;         // a pointer pressed on a card or a pile
 let resultHidden = false; // the player looks at the table behind the result
+let drawn = false;        // the first view has been drawn (performance mark "cardtable:table-drawn")
 
 // ----- settings kept in this browser -----------------------------------------------------------------
 
@@ -137,6 +138,11 @@ function finish(final, said) {
   if (final.phase !== "hand-over" && final.phase !== "match-over") resultHidden = false;
   selected = null;
   draw(final);
+  if (!drawn) {
+    drawn = true;
+    performance.mark("cardtable:table-drawn");
+    document.documentElement.dataset.drawn = "yes";
+  }
   if (said) say(said);
   else if (final.yourTurn && !message.textContent.endsWith("Your turn.")) say(`${message.textContent} Your turn.`.trim());
 }
