@@ -12,10 +12,13 @@ so on (each one is checked by the engine and saved in the results store, as
 every move is; after a pause the solver judges whether the game can still
 be won, in a thread, one search at a time for the whole server).
 
-While the clients play, Chromium (Debian's, through Playwright) opens the
-page ``--pages`` times, each in a fresh context (a new player), and reads the
-page's ``cardtable:table-drawn`` performance mark: the milliseconds from the
-start of navigation until the first view is drawn.
+While the clients play, Chromium (Debian's, through Playwright, started
+before the clients) opens the page ``--pages`` times, each in a fresh context
+(a new player), and reads the page's ``cardtable:table-drawn`` performance
+mark: the milliseconds from the start of navigation until the first view is
+drawn. Chromium shares the machine's cores with the server, as a player's
+browser would not, so the round trips are given twice: leaving out the moves
+that overlap one of its page loads, and for every move.
 
 Reported for each N: the round trip of a move (from sending it to receiving
 the new view: median, 95th percentile and maximum), the time from opening a
@@ -192,18 +195,23 @@ def open_kings_corner(page: Any, base: str) -> None:
     page.wait_for_url(lambda url: urlsplit(url).path.rstrip("/") != "/kc")
 
 
-def drawn_times(base: str, pages: int, start: threading.Event,
+def drawn_times(base: str, pages: int, launched: threading.Event, start: threading.Event,
                 open_page: Callable[[Any, str], None]) -> tuple[list[float], list[Window]]:
     """Milliseconds from navigation to the first drawn table, for ``pages``
     fresh players (each a new browser context) opening it by ``open_page``,
-    and the span of each page load (Chromium shares the cores with the server)."""
+    and the span of each page load (Chromium shares the cores with the server).
+    Chromium is started before the clients (``launched`` is set then) and
+    opens the pages once ``start`` is set."""
     from playwright.sync_api import sync_playwright
 
     times: list[float] = []
     windows: list[Window] = []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                             args=["--no-sandbox", "--disable-dev-shm-usage"])
+        try:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                                 args=["--no-sandbox", "--disable-dev-shm-usage"])
+        finally:
+            launched.set()
         try:
             start.wait()
             for _ in range(pages):
@@ -215,8 +223,8 @@ def drawn_times(base: str, pages: int, start: threading.Event,
                 times.append(float(page.evaluate(
                     "performance.getEntriesByName('cardtable:table-drawn')[0].startTime")))
                 context.close()
+                time.sleep(0.5)  # Chromium is still busy closing the page: part of its window
                 windows.append((began, time.monotonic()))
-                time.sleep(0.5)
         finally:
             browser.close()
     return times, windows
@@ -233,10 +241,11 @@ def measure(port: int, clients: int, moves: int, pause: float, processes: int,
     shares = [clients // processes + (1 if index < clients % processes else 0) for index in range(processes)]
     trips: list[tuple[float, float]] = []
     opens: list[float] = []
-    start = threading.Event()
+    launched, start = threading.Event(), threading.Event()
     with concurrent.futures.ThreadPoolExecutor(1) as browser, \
             concurrent.futures.ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as pool:
-        drawn = browser.submit(drawn_times, url, pages, start, open_klondike) if pages else None
+        drawn = browser.submit(drawn_times, url, pages, launched, start, open_klondike) if pages else None
+        launched.wait(60 if pages else 0)
         futures = [pool.submit(play_share, f"{url}/ws", share, moves, pause) for share in shares if share]
         time.sleep(min(2.0, pause * moves / 4))  # the clients are connected and playing: open the page now
         start.set()
@@ -254,10 +263,11 @@ def measure_kings(port: int, clients: int, actions: int, pause: float, processes
     shares = [clients // processes + (1 if index < clients % processes else 0) for index in range(processes)]
     trips: list[tuple[str, float, float]] = []
     opens: list[float] = []
-    start = threading.Event()
+    launched, start = threading.Event(), threading.Event()
     with concurrent.futures.ThreadPoolExecutor(1) as browser, \
             concurrent.futures.ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as pool:
-        drawn = browser.submit(drawn_times, base, pages, start, open_kings_corner) if pages else None
+        drawn = browser.submit(drawn_times, base, pages, launched, start, open_kings_corner) if pages else None
+        launched.wait(60 if pages else 0)
         futures = [pool.submit(kings_share, base, share, actions, pause, level, target) for share in shares if share]
         time.sleep(min(2.0, pause * actions / 4))  # the clients are seated and playing: open the pages now
         start.set()
