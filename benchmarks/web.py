@@ -1,16 +1,18 @@
 """Benchmark: the browser table's server with many players at once.
 
-Starts ``cardtable serve`` (the Klondike card table) as a user does, on a
-free loopback port with a temporary data folder, then opens N WebSocket
-clients (``--clients``, each a player of its own: no cookie, so each gets a
-new id and its own game), spread over ``--client-processes`` processes so
-that the clients' own event loop is not what is measured (and with Python's
-cyclic garbage collector off in them, whose pauses would be counted in the
-round trips). Each client, after a random start within one pause, plays ``--moves`` moves one at a time,
-``--pause`` seconds apart, the way people play: a draw, then its undo, and
-so on (each one is checked by the engine and saved in the results store, as
-every move is; after a pause the solver judges whether the game can still
-be won, in a thread, one search at a time for the whole server).
+Starts ``cardtable serve`` (the Klondike card table) as a user does, on a free
+loopback port with a temporary data folder, then opens N WebSocket clients
+(``--clients``, each a player of its own: no cookie, so each gets a new id and
+its own game), spread over ``--client-processes`` processes so that the
+clients' own event loop is not what is measured (and with Python's cyclic
+garbage collector off in them, whose pauses would be counted in the round
+trips). Each client, after a random start within one pause, plays ``--moves``
+moves one at a time, about ``--pause`` seconds apart (from half to one and a
+half times it, at random, so that the clients do not fall into step), the way
+people play: a draw, then its undo, and so on (each one is checked by the
+engine and saved in the results store, as every move is; after a pause the
+solver judges whether the game can still be won, in a thread, one search at a
+time for the whole server).
 
 While the clients play, Chromium (Debian's, through Playwright, started
 before the clients) opens the page ``--pages`` times, each in a fresh context
@@ -103,7 +105,7 @@ async def client(url: str, moves: int, pause: float, trips: list[tuple[float, fl
             await ws.receive_json()
             opens.append(time.perf_counter() - started)
             for index in range(moves):
-                await asyncio.sleep(pause)
+                await asyncio.sleep(pause * random.uniform(0.5, 1.5))  # people do not play in step
                 sent, when = time.perf_counter(), time.monotonic()
                 await ws.send_json({"type": "draw" if index % 2 == 0 else "undo"})
                 reply = await ws.receive_json()
@@ -138,7 +140,7 @@ async def kings_client(base: str, actions: int, pause: float, level: str, target
             opens.append(time.perf_counter() - started)
             view = await answer({"type": "start"})
             for _ in range(actions):
-                await asyncio.sleep(pause)
+                await asyncio.sleep(pause * random.uniform(0.5, 1.5))  # people do not play in step
                 if view["phase"] == "playing":
                     legal = [str(a) for a in view["legal"]]
                     plays = [a for a in legal if a.startswith(("play", "move"))]
@@ -227,6 +229,8 @@ def drawn_times(base: str, pages: int, launched: threading.Event, start: threadi
                 windows.append((began, time.monotonic()))
         finally:
             browser.close()
+    if windows:  # Chromium's closing is part of its last page's window
+        windows[-1] = (windows[-1][0], time.monotonic())
     return times, windows
 
 
