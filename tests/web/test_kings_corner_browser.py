@@ -225,7 +225,16 @@ def test_two_browsers_share_a_table_with_a_bot(serve: Callable[..., Served], bro
         watch = who == "guest" and ends_turn and acted["guest"] >= 4 and not animated
         if watch:  # the host watches the others' plays at the slow pace
             host.page.locator("#pace").select_option("1200")
+        keep_focus = who == "guest" and acted["guest"] == 3
+        if keep_focus:  # a keyboard player waiting on the north pile keeps it when the page redraws
+            host.page.locator('[data-pile="N"]').focus()
+            host.page.evaluate("document.activeElement.dataset.before = 'yes'")
         done = take_turn(served, host if who == "host" else guest, how=how)
+        if keep_focus:
+            wait_for(lambda: host.page.evaluate(
+                "(() => { const el = document.activeElement;"
+                " return Boolean(el && el.dataset.pile === 'N' && !el.dataset.before); })()"),
+                "the host's focus to come back to the north pile, redrawn")
         ways.add((how, done.split()[0]))
         if watch:
             skip = host.page.get_by_role("button", name="Skip")

@@ -160,9 +160,17 @@ function draw(v, step) {
     $("status").textContent = `${v.players.length} of ${v.seats} seats taken`;
     return;
   }
+  // A redraw replaces the cards and piles: the keyboard's focus goes back to the same one.
+  const focused = document.activeElement && document.activeElement.closest
+    ? document.activeElement.closest("[data-card], [data-pile]") : null;
+  const focusKey = focused ? focused.dataset.card || focused.dataset.pile : null;
   drawSeats(v, step);
   drawCross(v, step);
   drawHand(v);
+  if (focusKey && !focused.isConnected) {
+    const again = main.querySelector(`[data-card="${focusKey}"], [data-pile="${focusKey}"]`);
+    if (again) again.focus();
+  }
   endButton.disabled = !v.yourTurn;
   endButton.textContent = v.deck > 0 ? "End turn (draw)" : "End turn (pass)";
   const turnName = v.players[v.turn] ? v.players[v.turn].name : "";
