@@ -37,7 +37,7 @@ import time
 from collections.abc import Iterator
 from itertools import count
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import _report
 
@@ -101,6 +101,11 @@ def _header(args: argparse.Namespace) -> dict[str, Any]:
                        "quick_expert": QUICK_EXPERT}}
 
 
+def _refuse(message: str) -> NoReturn:
+    print(message, file=sys.stderr)
+    raise SystemExit(2)
+
+
 def _read_journal(path: Path, header: dict[str, Any]) -> dict[int, dict[str, Any]]:
     """The deals of the journal at ``path`` (none when there is none yet); exits 2 when it belongs to
     another run. A line cut short by a killed process is dropped (and cut from the file)."""
@@ -119,14 +124,14 @@ def _read_journal(path: Path, header: dict[str, Any]) -> dict[int, dict[str, Any
         first = json.loads(lines[0])
         rows = {int(row["seed"]): row for row in map(json.loads, lines[1:])}
     except (ValueError, KeyError, TypeError) as error:
-        sys.exit(f"grades.py: {path}: not a journal of this benchmark ({error})")
+        _refuse(f"grades.py: {path}: not a journal of this benchmark ({error})")
     mine = {key: first.get(key) for key in header}
     if mine != json.loads(json.dumps(header)):
-        sys.exit(f"grades.py: {path} is the journal of another run ({json.dumps(mine)}); "
+        _refuse(f"grades.py: {path} is the journal of another run ({json.dumps(mine)}); "
                  "give another --journal or the same options")
     changed = _changed_since(str(first.get("commit")))
     if changed:
-        sys.exit(f"grades.py: {path} was made at commit {str(first.get('commit'))[:10]}; the code that grades or "
+        _refuse(f"grades.py: {path} was made at commit {str(first.get('commit'))[:10]}; the code that grades or "
                  f"plays has changed since ({', '.join(changed[:5])}): start a new journal")
     return rows
 
