@@ -389,7 +389,8 @@ def main() -> int:
         header = ["clients", "moves", "moves timed", "round trip median ms", "p95 ms", "max ms",
                   "p95 ms, every move", "first view median ms", "first view p95 ms", "table drawn ms",
                   "server CPU", "server memory MB"]
-        intro = (f"Each client plays {args.moves} moves, {args.pause:g} s apart (a draw, then its undo), from "
+        intro = (f"Each client plays {args.moves} moves, about {args.pause:g} s apart (from {args.pause / 2:g} to "
+                 f"{args.pause * 1.5:g} s at random; a draw, then its undo), from "
                  f"{args.client_processes} client processes; \"table drawn\" is the median of {args.pages} "
                  f"pages opened in Chromium during the run, from navigation to the first drawn table; "
                  f"\"server CPU\" its CPU time over the run's wall time. Chromium runs on the server's two "
@@ -404,8 +405,8 @@ def main() -> int:
                       "server memory MB"]
             body += ("\n\n### Kings Corner tables\n\n"
                      f"Each client opens a two-seat table of its own (a {args.kc_level} bot in the other seat, "
-                     f"a match to {args.kc_target} points) and makes {args.kc_actions} actions, {args.pause:g} s "
-                     f"apart, from {args.client_processes} client processes: on its turn a legal play or pile "
+                     f"a match to {args.kc_target} points) and makes {args.kc_actions} actions, about {args.pause:g} "
+                     f"s apart, from {args.client_processes} client processes: on its turn a legal play or pile "
                      f"move chosen at random, else the end of its turn, whose answer comes once the bot has "
                      f"played its turn; \"first view\" is from opening the table (`POST /kc/new`) to the "
                      f"socket's first view; \"table drawn\" the median of {args.pages} people who each open a "
