@@ -14,6 +14,7 @@ it is set (the docs' pictures: ``web-kings-corner.png``,
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import re
 import sqlite3
@@ -174,6 +175,14 @@ def test_two_browsers_share_a_table_with_a_bot(serve: Callable[..., Served], bro
              f"the match to start on both pages ({host.page.locator('#message').inner_text()}, {host.frames[-1:]})")
     names = [p["name"] for p in host.view()["players"]]
     assert sorted(names) == ["Ann", "Bob", "Expert bot 3"]
+    # The players' row wraps on a phone: the table still fits the window, nothing overlaps.
+    for seat in (host, guest):
+        assert layout_problem(seat.page) is None, layout_problem(seat.page)
+    guest.page.set_viewport_size({"width": 360, "height": 640})  # a small phone
+    with contextlib.suppress(BaseException):
+        wait_for(lambda: layout_problem(guest.page) is None, "the table to fit a small phone", timeout=5)
+    assert layout_problem(guest.page) is None, layout_problem(guest.page)
+    guest.page.set_viewport_size(PHONE)
 
     # Each page shows its own hand, and only it.
     game = served.game()
@@ -329,6 +338,23 @@ def tap(page: Any, target: Any) -> None:
     """A finger down and up on ``target``."""
     target.wait_for(state="visible")
     touch(page, [centre(target)])
+
+
+def layout_problem(page: Any) -> str | None:
+    """What is wrong with the table's layout, if anything: the players' row, the
+    cross of piles, the hand, the End turn button and the message line must be
+    stacked inside the window, each below the last, none overlapping."""
+    parts = {"the players": page.locator("#seats"), "the cross": page.locator("#cross"),
+             "the hand": page.locator("#hand"), "End turn": page.get_by_role("button", name=re.compile(r"End turn")),
+             "the message line": page.locator("#message")}
+    boxes = {name: wait_for(locator.bounding_box, f"the box of {name}") for name, locator in parts.items()}
+    names = list(boxes)
+    for above, below in itertools.pairwise(names):
+        if boxes[above]["y"] + boxes[above]["height"] > boxes[below]["y"] + 1:
+            return f"{above} {boxes[above]} overlaps {below} {boxes[below]}"
+    bottom = boxes[names[-1]]["y"] + boxes[names[-1]]["height"]
+    height = page.evaluate("window.innerHeight")
+    return f"the message line ends at {bottom:.0f}, below the window's {height}" if bottom > height + 1 else None
 
 
 def take_turn(served: Served, seat: Seat, *, how: str) -> str:

@@ -165,6 +165,7 @@ function draw(v, step) {
     ? document.activeElement.closest("[data-card], [data-pile]") : null;
   const focusKey = focused ? focused.dataset.card || focused.dataset.pile : null;
   drawSeats(v, step);
+  fit();
   drawCross(v, step);
   drawHand(v);
   if (focusKey && !focused.isConnected) {
@@ -178,6 +179,18 @@ function draw(v, step) {
     (v.phase === "playing" ? (v.yourTurn ? "your turn" : `${turnName} to play`)
       : v.phase === "match-over" ? "match over" : "hand over");
   drawResult(v);
+}
+
+// The card size: the cross of piles (3 rows of 1.22 card heights, 5.5 card
+// widths in all) and your hand (1.15 card heights, 1.6 widths) fill the height
+// that the bar, the players' row (which wraps on a phone), the End turn button
+// and the message line leave, and the cross fits the width (4.2 card widths).
+function fit() {
+  const bar = document.querySelector(".bar");
+  const taken = (bar ? bar.offsetHeight : 0) + $("seats").offsetHeight + endButton.offsetHeight
+    + message.offsetHeight + 44;
+  const width = Math.min((window.innerWidth - 24) / 4.2, (window.innerHeight - taken) / 7.15, 120);
+  document.documentElement.style.setProperty("--cw", `${Math.max(30, Math.floor(width))}px`);
 }
 
 function drawLobby(v) {
