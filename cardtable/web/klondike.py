@@ -46,6 +46,7 @@ from cardtable.klondike import (
     Variant,
     counts_as_loss,
 )
+from cardtable.klondike.variant import PRESET_TITLES, PRESETS
 from cardtable.sim.grade import LEVELS
 from cardtable.sim.played import PlayedGame
 from cardtable.web.protocol import ProtocolError, unknown_type
@@ -56,6 +57,7 @@ __all__ = [
     "KlondikeDealer",
     "KlondikeTable",
     "proven_lost",
+    "rules_message",
 ]
 
 #: The state budget of the check after each move that says when the game can no longer be won (the
@@ -142,33 +144,43 @@ class KlondikeDealer:
         return self.deal(self.seed)
 
     def deal(self, number: int | None = None, *, daily: datetime.date | None = None,
-             difficulty: str | None = None) -> KlondikeTable:
-        """A new game: deal ``number`` (None: a random one); or the daily deal
-        of ``daily`` (:mod:`cardtable.solver.daily`); or, given a
-        ``difficulty``, the first deal of that grade from ``number`` on
+             difficulty: str | None = None, variant: Variant | None = None,
+             winnable: bool | None = None) -> KlondikeTable:
+        """A new game under ``variant`` (None: the dealer's): deal ``number``
+        (None: a random one), the ``number``-th proven winnable deal when
+        ``winnable`` (None: as the dealer deals); or the daily deal of
+        ``daily`` (:mod:`cardtable.solver.daily`); or, given a ``difficulty``,
+        the first deal of that grade from ``number`` on
         (:func:`cardtable.sim.grade.deal_of_grade`)."""
+        variant = self.variant if variant is None else variant
+        winnable = self.winnable if winnable is None else winnable
         number = secrets.randbelow(1_000_000) if number is None else number
-        balance = 0 if self.cumulative and self.variant.scoring.kind == "vegas" else None
+        balance = 0 if self.cumulative and variant.scoring.kind == "vegas" else None
         if daily is not None:
             from cardtable.solver.daily import daily_deal
 
-            deal = daily_deal(daily, self.variant)
-            return KlondikeTable(KlondikeGame(deal.position, self.variant), number=None, winnable=False,
+            deal = daily_deal(daily, variant)
+            return KlondikeTable(KlondikeGame(deal.position, variant), number=None, winnable=False,
                                  daily=daily.isoformat(), balance=balance)
         if difficulty is not None:
             from cardtable.sim.grade import deal_of_grade
 
-            number, _ = deal_of_grade(number, difficulty, self.variant)
-            return KlondikeTable(KlondikeGame(Position.from_seed(number), self.variant), number=number,
+            number, _ = deal_of_grade(number, difficulty, variant)
+            return KlondikeTable(KlondikeGame(Position.from_seed(number), variant), number=number,
                                  winnable=False, balance=balance)
-        if self.winnable:
+        if winnable:
             from cardtable.solver import winnable_deal
 
-            start = winnable_deal(number, self.variant)
+            start = winnable_deal(number, variant)
         else:
             start = Position.from_seed(number)
-        return KlondikeTable(KlondikeGame(start, self.variant), number=number, winnable=self.winnable,
-                             balance=balance)
+        return KlondikeTable(KlondikeGame(start, variant), number=number, winnable=winnable, balance=balance)
+
+
+def rules_message() -> dict[str, Any]:
+    """The ``rules`` message: the named rule sets a new game may be dealt
+    under (``name`` for the ``new`` message's ``rules``, ``title`` for the player)."""
+    return {"type": "rules", "rules": [{"name": name, "title": PRESET_TITLES[name]} for name in PRESETS]}
 
 
 class KlondikeTable:
@@ -184,7 +196,7 @@ class KlondikeTable:
     game_name: ClassVar[str] = "klondike"
     #: The message types this table answers.
     TYPES: ClassVar[tuple[str, ...]] = ("move", "draw", "undo", "redo", "new", "restart", "hint", "autofinish",
-                                        "stats", "view")
+                                        "stats", "rules", "view")
 
     def __init__(self, game: KlondikeGame, *, number: int | None, winnable: bool,
                  started: float | None = None, counted: bool = False, won_after: float | None = None,
@@ -349,17 +361,27 @@ class KlondikeTable:
                     raise ProtocolError(f"\"difficulty\" must be one of {', '.join(LEVELS)}")
                 if daily:
                     raise ProtocolError("the daily deal has no difficulty to choose")
-            fresh = dealer.deal(number, daily=datetime.date.today() if daily else None, difficulty=difficulty)
+            rules, winnable = message.get("rules"), message.get("winnable", self.winnable)
+            if rules is not None and (not isinstance(rules, str) or rules not in PRESETS):
+                raise ProtocolError(f"\"rules\" must be the name of a rule set: {', '.join(PRESETS)}")
+            if type(winnable) is not bool:
+                raise ProtocolError("\"winnable\" must be true or false")
+            fresh = dealer.deal(number, daily=datetime.date.today() if daily else None, difficulty=difficulty,
+                                variant=game.variant if rules is None else PRESETS[rules], winnable=winnable)
             if counts_as_loss(game):
                 self._count(won=False)  # left after a move: a loss
             self.game, self.number, self.winnable, self.started = fresh.game, fresh.number, fresh.winnable, None
             self.daily = fresh.daily
             if fresh.balance is None:
-                self.balance = None
+                self.balance = None  # no Vegas balance to carry under these rules
+            elif self.balance is None:
+                self.balance = fresh.balance  # a Vegas balance starts
             self.counted, self.won_after = False, None
+            under = f" ({self.game.variant.title})" if self.game.variant != game.variant else ""
             if self.daily is not None:
-                return f"The daily deal of {self.daily}."
-            return f"New deal {self.number}" + (f", graded {difficulty}." if difficulty else ".")
+                return f"The daily deal of {self.daily}{under}."
+            kind = "winnable deal" if self.winnable else "deal"
+            return f"New {kind} {self.number}{under}" + (f", graded {difficulty}." if difficulty else ".")
         if kind == "autofinish":
             return self._autofinish()
         raise unknown_type(kind, self.TYPES)

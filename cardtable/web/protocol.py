@@ -9,12 +9,15 @@ From the browser (Klondike)::
     {"type": "move", "move": "3>5"}   a move in the engine's notation (see cardtable.klondike.moves)
     {"type": "draw"}                  draw from the stock, or turn the waste over when the stock is empty
     {"type": "undo"} / {"type": "redo"}
-    {"type": "new"}                   a new deal (the server's deal options: seed, winnable, variant)
-    {"type": "new", "deal": 5}        deal 5 (optional: "difficulty": "hard", the first deal of that
-                                      grade from it on; or "daily": true, the day's daily deal)
+    {"type": "new"}                   a new random deal, under the rules of the game now
+    {"type": "new", "deal": 5}        deal 5; optional: "rules": "vegas1" (a named rule set, from the
+                                      "rules" message), "winnable": true (the fifth proven winnable
+                                      deal; absent: as the game now), "difficulty": "hard" (the first
+                                      deal of that grade from 5 on), or "daily": true (the day's deal)
     {"type": "restart"}               this deal from its start
-    {"type": "hint"}                  the solver's next move
+    {"type": "hint"}                  the expert's move from what the player sees
     {"type": "stats"}                 the player's statistics
+    {"type": "rules"}                 the named rule sets a new game may take
     {"type": "autofinish"}            send every card it can to the foundations
     {"type": "view"}                  the view again
     {"type": "review"} / {"type": "review-stop"}   the game weighed move by move (cardtable.web.review)
@@ -26,6 +29,7 @@ From the server::
     {"type": "stats", "variant": "draw1", "stats": [{"variant": ..., "played": ..., "won": ...,
         "win_rate": ..., "current_streak": ..., "best_streak": ..., "best_seconds": ...,
         "fewest_moves": ...}, ...]}                           the player's record per variant, this one's first
+    {"type": "rules", "rules": [{"name": "vegas1", "title": "Vegas (draw 1, one pass)"}, ...]}
     {"type": "notice", "text": "..."}                          after a move: the game can no longer be won
     {"type": "error", "message": "..."}                        nothing changed
     {"type": "review-progress", ...} then {"type": "review", ...}   to the page that asked for a review

@@ -39,7 +39,7 @@ from cardtable.errors import CardtableError
 from cardtable.runs.store import ResultsStore
 from cardtable.sim.played import play_stats, record_played
 from cardtable.web.kings_corner import KingsCornerHouse, KingsCornerRoom
-from cardtable.web.klondike import LOST_NOTICE, KlondikeDealer, KlondikeTable, proven_lost
+from cardtable.web.klondike import LOST_NOTICE, KlondikeDealer, KlondikeTable, proven_lost, rules_message
 from cardtable.web.protocol import MAX_MESSAGE_BYTES, ProtocolError, RateLimit, parse_message, text_messages
 from cardtable.web.review import AT_ONCE, REVIEW_TYPES, Review
 
@@ -417,8 +417,12 @@ class TableServer:
             if message["type"] == "stats":
                 await ws.send_json(await self._stats(player_id, player.table))
                 return
+            if message["type"] == "rules":
+                await ws.send_json(rules_message())
+                return
             async with player.lock:
-                searched = self.dealer.winnable or message.get("daily") or message.get("difficulty")
+                searched = message.get("daily") or message.get("difficulty") \
+                    or message.get("winnable", player.table.winnable) is not False
                 if message["type"] == "new" and searched:  # a search for the deal: off the event loop
                     said = await asyncio.to_thread(player.table.apply, message, self.dealer)
                 else:

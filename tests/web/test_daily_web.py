@@ -14,6 +14,7 @@ from browser_helpers import chromium, free_port, screenshots, start_server, stop
 
 from cardtable.klondike import KlondikeRecord, Position, Variant
 from cardtable.runs.store import ResultsStore
+from cardtable.solver import winnable_deal
 from cardtable.solver.daily import daily_deal
 from cardtable.web.klondike import KlondikeDealer, KlondikeTable
 from cardtable.web.protocol import ProtocolError
@@ -104,3 +105,22 @@ def test_the_dialog_deals_the_daily_deal_and_a_graded_one(served: tuple[str, Pat
                           "the graded deal to be kept")
         assert record.start == Position.from_seed(4)
         assert page.locator("#st-daily").inner_text() == ""
+
+        # Other rules, and only proven winnable deals, chosen in the dialog as in the terminal app's.
+        page.get_by_role("button", name="New game").first.click()
+        rules = dialog.get_by_label("Rules")
+        assert rules.locator("option").first.inner_text() == f"As now: {DRAW3.title}"
+        vegas = Variant.preset("vegas1")
+        wait_for(lambda: rules.locator("option").count() > 1, "the named rule sets in the dialog")
+        rules.select_option(label=vegas.title)
+        dialog.get_by_label("Only proven winnable deals").check()
+        dialog.locator('input[name="number"]').fill("2")
+        dialog.get_by_role("button", name="Deal", exact=True).click()
+        wait_for(lambda: f"New winnable deal 2 ({vegas.title})." in page.locator("#message").inner_text(),
+                 "the winnable Vegas deal to be dealt", timeout=60)
+        record = wait_for(lambda: (kept := _kept(data)) is not None and kept.headers.get("Winnable") == "2" and kept,
+                          "the winnable deal to be kept")
+        assert record.start == winnable_deal(2, vegas) and record.variant == vegas
+        page.get_by_role("button", name="New game").first.click()  # the dialog offers the rules now in play
+        assert rules.locator("option").first.inner_text() == f"As now: {vegas.title}"
+        assert dialog.get_by_label("Only proven winnable deals").is_checked()

@@ -17,7 +17,7 @@ from aiohttp import web
 
 from cardtable.bots.klondike import make_player
 from cardtable.cards import new_deck
-from cardtable.klondike import Variant
+from cardtable.klondike import Position, Variant
 from cardtable.runs.store import ResultsStore
 from cardtable.web.klondike import KlondikeDealer
 from cardtable.web.protocol import MAX_MESSAGE_BYTES
@@ -243,6 +243,46 @@ def test_winnable_deals_are_dealt(tmp_path: Path) -> None:
 
     boxes: list[TableServer] = []
     serving(tmp_path, test, seed=5, server_box=boxes, winnable=True)
+
+
+def test_a_new_game_may_choose_its_rules_and_winnable_deals(tmp_path: Path) -> None:
+    from cardtable.klondike.variant import PRESET_TITLES, PRESETS
+    from cardtable.solver import winnable_deal
+
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(f"{base}/ws") as ws:
+            view = await first_view(ws)
+            assert view["variant"] == "draw1" and not view["winnable"]
+
+            async def ask(message: dict[str, object]) -> dict[str, Any]:
+                await ws.send_json(message)
+                return dict(await ws.receive_json(timeout=60))
+
+            rules = await ask({"type": "rules"})
+            assert rules == {"type": "rules", "rules": [{"name": name, "title": PRESET_TITLES[name]}
+                                                        for name in PRESETS]}
+            fresh = await ask({"type": "new", "deal": 3, "rules": "seed-001", "winnable": True})
+            seed_001 = Variant.preset("seed-001")
+            assert fresh["view"]["variant"] == seed_001.label and fresh["view"]["draw"] == 3
+            assert fresh["view"]["winnable"] and fresh["view"]["deal"] == 3
+            assert fresh["said"] == f"New winnable deal 3 ({seed_001.title})."
+            (player,) = boxes[0]._players.values()
+            assert player.table.game.start == winnable_deal(3, seed_001)
+            again = await ask({"type": "new", "deal": 4})  # no choice given: the same rules, winnable still
+            assert again["view"]["variant"] == seed_001.label and again["view"]["winnable"]
+            assert again["said"] == "New winnable deal 4."
+            plain = await ask({"type": "new", "deal": 4, "winnable": False})
+            assert not plain["view"]["winnable"] and plain["said"] == "New deal 4."
+            assert player.table.game.start == Position.from_seed(4)
+            for bad, said in (({"rules": "klondike-9"}, '"rules" must be the name of a rule set'),
+                              ({"rules": 3}, '"rules" must be the name of a rule set'),
+                              ({"winnable": "yes"}, '"winnable" must be true or false')):
+                reply = await ask({"type": "new", "deal": 1, **bad})
+                assert reply["type"] == "error" and reply["message"].startswith(said), reply
+            assert (await ask({"type": "view"}))["view"]["deal"] == 4  # nothing changed
+
+    boxes: list[TableServer] = []
+    serving(tmp_path, test, server_box=boxes)
 
 
 def test_a_huge_message_closes_only_its_own_socket(tmp_path: Path) -> None:

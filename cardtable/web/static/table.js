@@ -64,6 +64,8 @@ function receive(reply) {
   } else if (reply.type === "error") {
     say(reply.message.charAt(0).toUpperCase() + reply.message.slice(1) + ".");
     render();
+  } else if (reply.type === "rules") {
+    showRules(reply.rules);
   } else if (reply.type === "notice") {
     say(reply.text);
   } else if (reply.type === "hint") {
@@ -640,27 +642,46 @@ function celebrate() {
   handle = requestAnimationFrame(step);
 }
 
-// The new-game dialog: a deal number, or a random deal, under the server's rules.
+// The new-game dialog: the rules (as now, or a named rule set), a deal number
+// or a random deal, only proven winnable deals or any, and a difficulty.
+let rulesAsked = false;
 function chooseDeal() {
   const form = dealDialog.querySelector("form");
   form.reset();
   if (view) {
-    document.getElementById("deal-rules").textContent =
-      `Rules: ${view.title ?? view.variant}${view.winnable ? "; winnable deals only" : ""}.`;
+    document.getElementById("rules-now").textContent = `As now: ${view.title ?? view.variant}`;
+    form.elements.winnable.checked = Boolean(view.winnable);
+  }
+  if (!rulesAsked) { // the named rule sets, asked for once
+    rulesAsked = true;
+    send({ type: "rules" });
   }
   dealDialog.showModal();
 }
 
+function showRules(rules) {
+  const select = dealDialog.querySelector('select[name="rules"]');
+  for (const rule of rules) {
+    const option = document.createElement("option");
+    option.value = rule.name;
+    option.textContent = rule.title;
+    select.append(option);
+  }
+}
+
 dealDialog.addEventListener("close", () => {
   selected = null;
-  if (dealDialog.returnValue === "daily") {
-    send({ type: "new", daily: true }); // today's deal, the same for everyone, proven winnable
+  if (dealDialog.returnValue === "daily") { // today's deal, the same for everyone, proven winnable
+    const rules = dealDialog.querySelector('select[name="rules"]').value;
+    send(rules ? { type: "new", daily: true, rules } : { type: "new", daily: true });
     return;
   }
   if (dealDialog.returnValue !== "deal") return;
-  const text = dealDialog.querySelector('input[name="number"]').value.trim();
-  const difficulty = dealDialog.querySelector('select[name="difficulty"]').value;
-  const message = { type: "new" };
+  const form = dealDialog.querySelector("form");
+  const text = form.elements.number.value.trim();
+  const difficulty = form.elements.difficulty.value;
+  const message = { type: "new", winnable: form.elements.winnable.checked };
+  if (form.elements.rules.value) message.rules = form.elements.rules.value;
   if (/^[0-9]{1,9}$/.test(text)) message.deal = Number(text);
   if (difficulty) message.difficulty = difficulty; // the first deal of that grade from the number on
   send(message);
