@@ -44,6 +44,19 @@ def test_the_new_message_deals_a_deal_of_the_difficulty_asked() -> None:
     assert said == "New deal 4, graded expert." and table.game.start == Position.from_seed(4)
 
 
+def test_a_cumulative_vegas_balance_starts_and_stops_with_the_rules_chosen() -> None:
+    dealer = KlondikeDealer(Variant.preset("draw1"), seed=7, cumulative=True)
+    table = dealer.first()
+    assert table.view()["balance"] is None  # no Vegas scoring: nothing to carry
+    table.apply({"type": "new", "deal": 1, "rules": "vegas1"}, dealer)
+    assert table.view()["balance"] == -52 and table.view()["scoring"] == "vegas"
+    table.apply({"type": "draw"}, dealer)
+    table.apply({"type": "new", "deal": 2}, dealer)  # the same rules: the first game's -52 is carried
+    assert table.view()["balance"] == -104
+    table.apply({"type": "new", "deal": 3, "rules": "draw1"}, dealer)
+    assert table.view()["balance"] is None
+
+
 @pytest.mark.parametrize(("message", "expected"), [
     ({"type": "new", "difficulty": "impossible"}, "\"difficulty\" must be one of easy, medium, hard, expert"),
     ({"type": "new", "difficulty": 3}, "\"difficulty\" must be one of"),
