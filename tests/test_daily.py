@@ -191,3 +191,17 @@ def test_a_played_game_refuses_a_daily_that_is_not_a_date() -> None:
 def test_the_deal_is_a_fresh_deal() -> None:
     deal = daily_deal(DAY, Variant.preset("draw3"))
     assert deal.position == Position.from_seed(deal.seed) and deal.position.is_deal
+
+
+def test_each_person_has_their_own_daily_streak(tmp_path: Path) -> None:
+    """The browser table's players and the terminal app's person keep their
+    daily deals apart, as their other statistics."""
+    today = datetime.date.today().isoformat()
+    with ResultsStore(tmp_path / "results.sqlite") as store:
+        record_played(store, _game(True, today), player="a" * 16)
+        record_played(store, _game(False, today), player="b" * 16)
+        record_played(store, _game(True, today))  # the terminal app's person
+        mine = {player: [(d.days, d.days_won, d.current_streak) for d in
+                         daily_stats(store, datetime.date.today(), player=player)]
+                for player in ("a" * 16, "b" * 16, "c" * 16, None)}
+    assert mine == {"a" * 16: [(1, 1, 1)], "b" * 16: [(1, 0, 0)], "c" * 16: [], None: [(1, 1, 1)]}

@@ -402,11 +402,16 @@ def daily_streaks(days_won: Iterable[datetime.date], today: datetime.date) -> tu
     return current, best
 
 
-def daily_stats(store: ResultsStore, today: datetime.date, variant: str | None = None) -> list[DailyStats]:
+def daily_stats(store: ResultsStore, today: datetime.date, variant: str | None = None, *,
+                player: str | None = None) -> list[DailyStats]:
     """A person's daily deals in each variant label that has any (or in the
-    label ``variant`` only), ordered by label; streaks end at ``today``."""
+    label ``variant`` only), ordered by label; streaks end at ``today``. The
+    person is the browser table's ``player``, or with None the terminal app's
+    person (games kept without a player)."""
     days: dict[str, dict[datetime.date, bool]] = {}
-    where = None if variant is None else {"variant": variant}
+    where = _whose(store, "played", {} if variant is None else {"variant": variant}, player)
+    if where is None:
+        return []
     for label, won, daily in store.select("played", ("variant", "won", "daily"), where=where,
                                           action="read played games"):
         if daily is None:

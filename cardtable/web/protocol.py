@@ -28,7 +28,8 @@ From the server::
     {"type": "hint", "move": "3>5" | null, "text": "..."}
     {"type": "stats", "variant": "draw1", "stats": [{"variant": ..., "played": ..., "won": ...,
         "win_rate": ..., "current_streak": ..., "best_streak": ..., "best_seconds": ...,
-        "fewest_moves": ...}, ...]}                           the player's record per variant, this one's first
+        "fewest_moves": ...}, ...], "daily": [{"variant": ..., "days": ..., "days_won": ...,
+        "current_streak": ..., "best_streak": ...}, ...]}   the player's record per variant, this one's first
     {"type": "rules", "rules": [{"name": "vegas1", "title": "Vegas (draw 1, one pass)"}, ...]}
     {"type": "notice", "text": "..."}                          after a move: the game can no longer be won
     {"type": "error", "message": "..."}                        nothing changed

@@ -27,7 +27,7 @@ import threading
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
@@ -37,7 +37,7 @@ from aiohttp import web
 
 from cardtable.errors import CardtableError
 from cardtable.runs.store import ResultsStore
-from cardtable.sim.played import play_stats, record_played
+from cardtable.sim.played import daily_stats, play_stats, record_played
 from cardtable.web.kings_corner import KingsCornerHouse, KingsCornerRoom
 from cardtable.web.klondike import LOST_NOTICE, KlondikeDealer, KlondikeTable, proven_lost, rules_message
 from cardtable.web.protocol import MAX_MESSAGE_BYTES, ProtocolError, RateLimit, parse_message, text_messages
@@ -457,10 +457,14 @@ class TableServer:
         finished a game of (the terminal app's figures, by the same call),
         this game's variant first."""
         assert self.keeper is not None
-        every = await self.keeper.call(lambda store: play_stats(store, player=player_id))
+        today = date.today()
+        every, dailies = await self.keeper.call(
+            lambda store: (play_stats(store, player=player_id), daily_stats(store, today, player=player_id)))
         current = table.game.variant.label
         every.sort(key=lambda stats: (stats.variant != current, stats.variant))
-        return {"type": "stats", "variant": current, "stats": [stats.to_dict() for stats in every]}
+        dailies.sort(key=lambda stats: (stats.variant != current, stats.variant))
+        return {"type": "stats", "variant": current, "stats": [stats.to_dict() for stats in every],
+                "daily": [stats.to_dict() for stats in dailies]}
 
     def _review(self, player: _Player, ws: web.WebSocketResponse, kind: str) -> None:
         """Start a review of the player's game for this page (:mod:`cardtable.web.review`), or stop it."""

@@ -107,6 +107,8 @@ def test_the_dialog_deals_the_daily_deal_and_a_graded_one(served: tuple[str, Pat
         assert record.start == daily_deal(datetime.date.today(), DRAW3).position
         assert page.locator("#st-daily").inner_text() == f"Daily {today}"
         page.screenshot(path=str(screenshots(tmp_path) / "web-daily.png"))
+        page.keyboard.press("d")  # a move: the daily game counts once it is left for another
+        wait_for(lambda: "Moves 1" in page.locator("#status").inner_text(), "the draw")
 
         page.get_by_role("button", name="New game").first.click()
         dialog.locator('input[name="number"]').fill("3")
@@ -137,3 +139,11 @@ def test_the_dialog_deals_the_daily_deal_and_a_graded_one(served: tuple[str, Pat
         page.get_by_role("button", name="New game").first.click()  # the dialog offers the rules now in play
         assert rules.locator("option").first.inner_text() == f"As now: {vegas.title}"
         assert dialog.get_by_label("Only proven winnable deals").is_checked()
+        dialog.get_by_role("button", name="Cancel").click()
+
+        # The daily game left after a move counts for today: Statistics shows the day and the streak.
+        page.get_by_role("button", name="Statistics").click()
+        daily_rows = page.locator("#daily-rows tr")
+        wait_for(lambda: daily_rows.count() == 1, "the daily deals in the statistics")
+        cells = daily_rows.first.locator("th, td").all_inner_texts()
+        assert cells == [DRAW3.label, "1", "0", "0", "0"], cells

@@ -348,7 +348,7 @@ def test_finished_games_count_in_each_players_statistics(tmp_path: Path) -> None
                 alice.ws_connect(f"{base}/ws") as ws, bob.ws_connect(f"{base}/ws") as other:
             await first_view(ws)
             await first_view(other)
-            assert (await stats_of(ws)) == {"type": "stats", "variant": "draw1", "stats": []}
+            assert (await stats_of(ws)) == {"type": "stats", "variant": "draw1", "stats": [], "daily": []}
             for move in line:
                 await asyncio.sleep(0.022)  # within the rate a client may send
                 await ws.send_json({"type": "move", "move": move})

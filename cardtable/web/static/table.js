@@ -558,27 +558,36 @@ function clock(seconds) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
+function statsRow(cells, current) {
+  const row = document.createElement("tr");
+  cells.forEach((value, i) => {
+    const cell = document.createElement(i === 0 ? "th" : "td");
+    if (i === 0) cell.scope = "row";
+    cell.textContent = String(value);
+    row.appendChild(cell);
+  });
+  if (current) row.classList.add("current");
+  return row;
+}
+
 function showStats(reply) {
   const rows = document.getElementById("stats-rows");
   rows.textContent = "";
-  if (!reply.stats.length) {
-    rows.innerHTML = '<tr><td colspan="8">No games finished yet.</td></tr>';
-    return;
-  }
+  if (!reply.stats.length) rows.innerHTML = '<tr><td colspan="8">No games finished yet.</td></tr>';
   for (const s of reply.stats) {
-    const row = document.createElement("tr");
-    const cells = [s.variant, s.played, s.won, `${Math.round(100 * s.win_rate)}%`,
+    rows.appendChild(statsRow([s.variant, s.played, s.won, `${Math.round(100 * s.win_rate)}%`,
       s.best_seconds === null ? "–" : clock(s.best_seconds), s.fewest_moves === null ? "–" : s.fewest_moves,
-      s.current_streak, s.best_streak];
-    cells.forEach((value, i) => {
-      const cell = document.createElement(i === 0 ? "th" : "td");
-      if (i === 0) cell.scope = "row";
-      cell.textContent = String(value);
-      row.appendChild(cell);
-    });
-    if (s.variant === reply.variant) row.classList.add("current");
-    rows.appendChild(row);
+      s.current_streak, s.best_streak], s.variant === reply.variant));
   }
+  // The daily deals: days played and won, and the streak of days won, for each rule set.
+  const daily = reply.daily || [];
+  const dailyRows = document.getElementById("daily-rows");
+  dailyRows.textContent = "";
+  for (const d of daily) {
+    dailyRows.appendChild(statsRow([d.variant, d.days, d.days_won, d.current_streak, d.best_streak],
+      d.variant === reply.variant));
+  }
+  document.getElementById("daily-box").hidden = !daily.length;
 }
 
 // The win celebration: the cards leap off the foundations one after another and bounce down the window,
