@@ -86,6 +86,11 @@ QUICK_LEVELS = ("random", "greedy")
 GAME_NAME = "kings-corner"
 #: A table's id: what a share link ends with.
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{10,32}")
+#: The store's ``web_games.game`` of a person's list of the tables they sat
+#: at, newest first (its ``player`` is theirs; ``saved`` a JSON list of ids).
+MINE_NAME = "kings-corner-tables"
+#: The tables a person's list keeps.
+MAX_MINE = 20
 #: Tables one player may open a minute.
 OPEN_PER_MINUTE = 10
 #: The longest name a player may give.
@@ -487,6 +492,7 @@ class KingsCornerRoom:
         self._first_seed_used = False
         self._timers: set[tuple[str, str]] = set()
         self._opened: dict[str, list[float]] = {}
+        self._mine_lock = asyncio.Lock()
         self._records = house.records if house.records is not None else records_folder(server.store_path)
         self._page = resources.files("cardtable.web").joinpath("static", "kings.html").read_text()
 
@@ -494,6 +500,7 @@ class KingsCornerRoom:
         """Add the room's routes to ``app``."""
         app.router.add_get("/kc", self._lobby)
         app.router.add_post("/kc/new", self._open_table)
+        app.router.add_get("/kc/mine", self._mine)
         app.router.add_get("/kc/ws", self._websocket)
         app.router.add_get("/kc/{table}/match-{match:[0-9]{1,6}}/hand-{hand:[0-9]{1,4}}.txt", self._record)
         app.router.add_get("/kc/{table}", self._table_page)
@@ -550,12 +557,71 @@ class KingsCornerRoom:
         self._first_seed_used = True
         try:  # kept in the store only: loaded when a page of it opens
             await self._save(table)
+            await self._remember(player, table.id)
         except CardtableError as error:
             return web.Response(status=503, text=f"the table cannot be kept: {error}\n")
         moved = web.HTTPSeeOther(f"/kc/{table.id}")
         if new:
             self.server.set_cookie(moved, player)
         raise moved
+
+    async def _mine(self, request: web.Request) -> web.Response:
+        """``GET /kc/mine``: the tables the visitor opened or sat at, newest
+        first, each as its id, phase, seats, players' names, match and hand,
+        and whether it is their turn (JSON; none for a new visitor)."""
+        player, new = self.server.player_id(request)
+        tables: list[dict[str, Any]] = []
+        if not new:
+            for table_id in await self._mine_ids(player):
+                table = await self._peek(table_id)
+                if table is None or table.entry_of(player) is None:
+                    continue
+                view = table.view(player)
+                tables.append({"id": table.id, "phase": table.phase, "seats": table.seats,
+                               "players": [p["name"] for p in view["players"]], "match": table.match + 1,
+                               "hand": view.get("handNumber"), "yourTurn": bool(view.get("yourTurn")),
+                               "host": table.host == player})
+        return web.json_response({"tables": tables}, headers={"Cache-Control": "no-store"})
+
+    async def _mine_ids(self, player: str) -> list[str]:
+        """The ids of ``player``'s tables, newest first (a list that cannot be read: none)."""
+        keeper = self.server.keeper
+        assert keeper is not None
+        found = await keeper.load(player, MINE_NAME)
+        if found is None:
+            return []
+        try:
+            ids = json.loads(found[0])
+        except ValueError:
+            return []
+        return [i for i in ids if isinstance(i, str) and TABLE_ID.fullmatch(i)] if isinstance(ids, list) else []
+
+    async def _remember(self, player: str, table_id: str) -> None:
+        """Put ``table_id`` first in ``player``'s list of their tables (at most :data:`MAX_MINE`)."""
+        async with self._mine_lock:  # one read-and-write at a time: two pages cannot lose a table
+            ids = await self._mine_ids(player)
+            if ids[:1] == [table_id]:
+                return
+            kept = [table_id, *(i for i in ids if i != table_id)][:MAX_MINE]
+            keeper = self.server.keeper
+            assert keeper is not None
+            await keeper.save({"player": player, "game": MINE_NAME, "saved": json.dumps(kept), "started": None,
+                               "updated": datetime.now(UTC).isoformat(timespec="seconds")})
+
+    async def _peek(self, table_id: str) -> SharedTable | None:
+        """The table in memory, else read from the store without keeping it in memory."""
+        table = self._tables.get(table_id)
+        if table is not None:
+            return table
+        keeper = self.server.keeper
+        assert keeper is not None
+        found = await keeper.load(f"table:{table_id}", GAME_NAME)
+        if found is None:
+            return None
+        try:
+            return SharedTable.restore(found[0])
+        except CardtableError:
+            return None
 
     async def _record(self, request: web.Request) -> web.StreamResponse:
         table_id, hand = request.match_info["table"], int(request.match_info["hand"])
@@ -750,6 +816,7 @@ class KingsCornerRoom:
                 said = ""
                 if kind == "sit":
                     said = table.sit(player, message.get("name"))
+                    await self._remember(player, table.id)
                 elif kind == "start":
                     said = table.start(player)
                     steps, record = await self._advance(table)

@@ -292,6 +292,16 @@ def test_two_browsers_share_a_table_with_a_bot(serve: Callable[..., Served], bro
 
     for seat in (host, guest):
         own_cards_only(seat)
+
+    # Back at /kc, the guest finds the table again under Your tables, and its link leads to it.
+    table_url = guest.page.url
+    guest.page.goto(f"{served.url}kc")
+    mine = guest.page.locator("#mine-list li")
+    wait_for(lambda: mine.count() == 1, "the guest's table listed at /kc")
+    assert "Ann" in mine.first.inner_text() and "Bob" in mine.first.inner_text(), mine.first.inner_text()
+    guest.page.screenshot(path=str(screenshots(tmp_path) / "web-kings-corner-your-tables.png"))
+    mine.first.get_by_role("link").tap()
+    guest.page.wait_for_url(table_url)
     host_context.close()
     guest_context.close()
 

@@ -420,3 +420,36 @@ def test_only_a_searching_bot_is_handed_to_a_thread(level: str, searches: bool) 
     steps, _ = table.advance()
     assert steps and all(step["seat"] != table.seat_of("h" * 16) for step in steps)
     assert not table.bots_to_play()
+
+
+def test_each_person_finds_their_tables_again(tmp_path: Path) -> None:
+    """``/kc/mine`` lists the tables a person opened or sat at, newest first,
+    with where each stands; another person's tables are not theirs."""
+    async def mine(person: Person) -> list[dict[str, Any]]:
+        async with person.session.get(f"{person.base}/kc/mine") as response:
+            assert response.status == 200
+            return list((await response.json())["tables"])
+
+    async def test(base: str) -> None:
+        async with people(base, 3) as (ann, bob, cat):
+            assert await mine(cat) == []  # a first visit: no tables, and no cookie yet
+            first = await ann.open_table(seats="3", name="Ann")
+            second = await ann.open_table(seats="2", name="Ann")
+            listed = await mine(ann)
+            assert [t["id"] for t in listed] == [second, first]
+            assert listed[1] == {"id": first, "phase": "lobby", "seats": 3, "players": ["Ann"], "match": 1,
+                                 "hand": None, "yourTurn": False, "host": True}
+            await bob.join(first)  # Bob looks at Ann's first table, then sits: it is his too
+            assert await mine(bob) == []
+            await bob.say({"type": "sit", "name": "Bob"})
+            assert [t["id"] for t in await mine(bob)] == [first]
+            await ann.join(first)
+            await ann.say({"type": "start"})
+            view = await bob.until(lambda v: v["phase"] == "playing", "the match under way")
+            [table] = await mine(bob)
+            assert table["phase"] == "playing" and table["players"] == [p["name"] for p in view["players"]]
+            assert table["hand"] == 1 and table["yourTurn"] == view["yourTurn"] and not table["host"]
+            assert [t["id"] for t in await mine(ann)] == [second, first]  # starting a match reorders nothing
+            assert await mine(cat) == []
+
+    serving(tmp_path, test)

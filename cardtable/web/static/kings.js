@@ -570,9 +570,33 @@ window.addEventListener("resize", () => { if (view) draw(shown || view); });
 
 $("open-seats").value = document.body.dataset.seats || "4";
 $("open-level").value = document.body.dataset.level || "expert";
+// The tables this person opened or sat at, newest first, to go back to.
+async function showMine() {
+  let tables = [];
+  try {
+    const response = await fetch("/kc/mine", { credentials: "same-origin" });
+    if (response.ok) tables = (await response.json()).tables || [];
+  } catch { tables = []; }
+  const list = $("mine-list");
+  list.replaceChildren();
+  for (const t of tables) {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = `/kc/${t.id}`;
+    link.textContent = t.players.join(", ");
+    const state = t.phase === "lobby" ? `waiting to start, ${t.players.length} of ${t.seats} seats taken`
+      : t.phase === "match-over" ? `match ${t.match} over`
+      : `match ${t.match}, hand ${t.hand}${t.phase === "hand-over" ? " over" : ""}${t.yourTurn ? ": your turn" : ""}`;
+    item.append(link, ` \u2014 ${state}`);
+    list.append(item);
+  }
+  $("mine").hidden = !tables.length;
+}
+
 if (tableId) {
   connect();
 } else {
   main.dataset.state = "ready";
   $("open").hidden = false;
+  showMine();
 }
