@@ -281,7 +281,7 @@ class SharedTable:
         self.away.discard(session.seating[seat])
         return [self._step(seat, action)]
 
-    def bots_to_play(self) -> bool:
+    def bots_will_search(self) -> bool:
         """Whether :meth:`advance` would let a bot (or a stand-in) search for
         a play: a bot of a searching level is to play."""
         session = self.session
@@ -737,7 +737,7 @@ class KingsCornerRoom:
         """The bots' plays, searched in a thread (the event loop serves everyone
         meanwhile); with no bot to search, at once (a thread's hand-offs would
         only make a person's answer wait)."""
-        if not table.bots_to_play():
+        if not table.bots_will_search():
             return table.advance()
         return await asyncio.to_thread(table.advance)
 

@@ -413,13 +413,13 @@ def test_only_a_searching_bot_is_handed_to_a_thread(level: str, searches: bool) 
     table.advance()
     session = table.session
     assert session is not None and session.game.turn == table.seat_of("h" * 16)
-    assert not table.bots_to_play()  # the person is to play: nothing for a bot
+    assert not table.bots_will_search()  # the person is to play: nothing for a bot
     [step] = table.play("h" * 16, "draw")  # the end of the turn: the bot is next, and has not played
     assert step["action"] == "draw" and session.game.turn != table.seat_of("h" * 16)
-    assert table.bots_to_play() is searches
+    assert table.bots_will_search() is searches
     steps, _ = table.advance()
     assert steps and all(step["seat"] != table.seat_of("h" * 16) for step in steps)
-    assert not table.bots_to_play()
+    assert not table.bots_will_search()
 
 
 def test_each_person_finds_their_tables_again(tmp_path: Path) -> None:
