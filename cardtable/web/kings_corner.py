@@ -613,6 +613,10 @@ class KingsCornerRoom:
         table = self._tables.get(table_id)
         if table is not None:
             return table
+        return await self._read(table_id)
+
+    async def _read(self, table_id: str) -> SharedTable | None:
+        """The table as the store keeps it (None: no such table, or one that cannot be read, logged)."""
         keeper = self.server.keeper
         assert keeper is not None
         found = await keeper.load(f"table:{table_id}", GAME_NAME)
@@ -620,7 +624,8 @@ class KingsCornerRoom:
             return None
         try:
             return SharedTable.restore(found[0])
-        except CardtableError:
+        except CardtableError as error:
+            _log.warning("table %s: %s", table_id, error)
             return None
 
     async def _record(self, request: web.Request) -> web.StreamResponse:
@@ -652,15 +657,7 @@ class KingsCornerRoom:
         future: asyncio.Future[SharedTable | None] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = future
         try:
-            keeper = self.server.keeper
-            assert keeper is not None
-            found = await keeper.load(f"table:{table_id}", GAME_NAME)
-            table = None
-            if found is not None:
-                try:
-                    table = SharedTable.restore(found[0])
-                except CardtableError as error:
-                    _log.warning("table %s: %s", table_id, error)
+            table = await self._read(table_id)
             if table is not None:
                 self._tables[table_id] = table
             future.set_result(table)
