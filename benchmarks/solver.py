@@ -361,6 +361,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="leave Klondike-Solver out (it is the slowest peer)")
     parser.add_argument("--solvitaire", metavar="PATH",
                         help="Solvitaire's program (default: 'solvitaire' on the PATH, if there is one)")
+    parser.add_argument("--no-solvitaire", action="store_true",
+                        help="leave Solvitaire out even when it is on the PATH (it is far slower than the others)")
     parser.add_argument("--lonelybot", metavar="PATH",
                         help="lonelybot's lonecli (or the lonelybot-solve driver); lonelybot runs only when given")
     parser.add_argument("--modes", nargs="+", choices=list(MODES), default=list(MODES))
@@ -384,8 +386,10 @@ def main(argv: list[str] | None = None) -> int:
         solvitaire = lonelybot = None
         if not args.no_peer:
             if args.solvitaire is not None:
+                if args.no_solvitaire:
+                    raise UsageError("--solvitaire and --no-solvitaire: give one of them")
                 solvitaire = _program(args.solvitaire, "--solvitaire")
-            else:
+            elif not args.no_solvitaire:
                 solvitaire = shutil.which("solvitaire")
             if args.lonelybot is not None:
                 lonelybot = _program(args.lonelybot, "--lonelybot")
@@ -409,7 +413,7 @@ def main(argv: list[str] | None = None) -> int:
                                             ("lonelybot", lonelybot)) if there]
         absent = [name for name, there in (("Klondike-Solver (--no-klondike-solver, or pip install pyksolve)",
                                             klondike_solver),
-                                           ("Solvitaire (no solvitaire on the PATH)", solvitaire),
+                                           ("Solvitaire (--no-solvitaire, or none on the PATH)", solvitaire),
                                            ("lonelybot (no --lonelybot)", lonelybot)) if not there]
         print(f"peers: {', '.join(present) or 'none'}" + (f"; not running: {', '.join(absent)}" if absent else ""),
               flush=True)

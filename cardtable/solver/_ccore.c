@@ -231,8 +231,9 @@ typedef struct {
      * one state's children overlap. */
     state_t *kids;
     uint64_t *kh;        /* 2 words per child */
-    int8_t *kwon;
+    int8_t *kwon;        /* KID_WON, KID_LAZY */
     int64_t *kbase;      /* MAX_DEPTH + 1 */
+    uint64_t *dkey;      /* MAX_DEPTH + 1: the exact key of each state on the path */
     int64_t kcap;
 } Buffers;
 
@@ -468,6 +469,110 @@ static int grow_kids(SearchObject *o, int64_t need)
     return 1;
 }
 
+enum { KID_WON = 1, KID_LAZY = 2 };
+
+/* A pile's digit of the exact key (see exact_key). */
+static inline int pile_digit(const Exact *x, const state_t *s, int i, int down, int len)
+{
+    if (down > 0)
+        return down + 1;
+    return len > 0 && s[PILE_CAP * i] == x->base[i] && RANK[x->base[i]] != 13;
+}
+
+/* The waste position as the exact key holds it (see finish_key). */
+static inline int key_wp(const int64_t *v, int wp, int tlen)
+{
+    return v[V_PASSES] == 0 && (v[V_DRAW] == 1 || wp % v[V_DRAW] == 0 || wp == tlen) ? 0 : wp;
+}
+
+/* The exact key (plus one) of the child of p by the move code, worked out from
+ * p's key pkey without making the child, when autoplay would send nothing
+ * home after the move; *won is then whether the child is trivially won.
+ * Returns 0 when that child has to be made: after a foundation card is
+ * brought back, a run moved with HOME_FLAG, or a move after which autoplay
+ * would send a card home. safe is safe_next(p) and downs p's face-down cards.
+ *
+ * Why nothing else changes: p is a state of the search, so autoplay has sent
+ * all it can home (no pile top is in safe, nor, with a free talon, any talon
+ * card). A move between piles or from the talon to a pile touches no
+ * foundation, so safe stays as it is, and the only new pile top is the card
+ * the move uncovers or turns up, or the talon card: if that card is not in
+ * safe, autoplay does nothing. A move to a foundation changes safe to the
+ * set worked out from the new heights, and every pile top (and talon card,
+ * when free) is then looked at. Of the key's digits, a run between piles
+ * changes only its source pile's (the target keeps its face-down cards and
+ * its lowest card, or is empty and takes a king, whose digit is 0 either
+ * way); a pile card going home changes its pile's digit and a foundation's;
+ * a talon card leaves the talon, and the waste position and the pass become
+ * what apply_move makes them. CARDTABLE_CHECK_KEYS builds check each such
+ * key against the child once it is made. */
+static int lazy_key(const Exact *x, const int64_t *v, const state_t *p, int32_t code, uint64_t pkey, uint64_t safe,
+                    int downs, uint64_t *key, int *won)
+{
+    if (code & HOME_FLAG)
+        return 0;
+    int src = code & 15, dst = (code >> 4) & 15, count = (code >> 8) & 63, card = (code >> 14) & 63;
+    if (src >= NPILES && src != SRC_TALON)
+        return 0; /* a foundation card brought back */
+    if (dst != LOC_FOUNDATION && dst >= NPILES)
+        return 0;
+    int home = dst == LOC_FOUNDATION;
+    uint64_t k = pkey;
+    int left_downs = downs, tlen = p[TLEN], top = -1, from = -1, skip = -1;
+    if (src < NPILES) {
+        int n = p[LEN + src], down = p[DOWN + src];
+        int left = n - count;
+        int ndown = left > 0 && down == left ? left - 1 : down;
+        if (left > 0)
+            top = p[PILE_CAP * src + left - 1];
+        from = src;
+        int64_t change = pile_digit(x, p, src, ndown, left) - pile_digit(x, p, src, down, n);
+        k += (uint64_t)(change * (int64_t)x->pile_mul[src]);
+        left_downs -= down - ndown;
+    } else {
+        int q = 0;
+        while (p[TALON + q] != card)
+            q++;
+        skip = q;
+        if (!home)
+            top = card;
+        k -= ((uint64_t)1 << x->tpos[card]) * x->talon_mul;
+        k += (uint64_t)((int64_t)(key_wp(v, q, tlen - 1) - key_wp(v, p[WP], tlen)) * (int64_t)x->wp_mul);
+        if (v[V_PASSES] != 0 && ((code >> 20) & 1)) {
+            int pass = p[PASS], next = pass + 1 < PASS_CAP ? pass + 1 : PASS_CAP;
+            k += (uint64_t)(next - pass) * x->pass_mul;
+        }
+        tlen--;
+    }
+    if (!home) {
+        if (top >= 0 && ((safe >> top) & 1))
+            return 0;
+    } else {
+        /* the foundation grows: whatever is now safe and at hand must not be */
+        static const uint64_t POW14[4] = {1, 14, 196, 2744};
+        int suit = SUIT[card];
+        state_t f[4];
+        memcpy(f, p + FOUND, 4);
+        f[suit] += 1;
+        uint64_t now = safe_next_on(f, (int)v[V_RETURN]);
+        if (now) {
+            if (top >= 0 && ((now >> top) & 1))
+                return 0;
+            for (int i = 0; i < NPILES; i++)
+                if (i != from && p[LEN + i] > 0 && ((now >> p[PILE_CAP * i + p[LEN + i] - 1]) & 1))
+                    return 0;
+            if (free_talon(v))
+                for (int q = 0; q < p[TLEN]; q++)
+                    if (q != skip && ((now >> p[TALON + q]) & 1))
+                        return 0;
+        }
+        k += POW14[suit] * x->found_mul;
+    }
+    *key = k;
+    *won = left_downs == 0 && (tlen == 0 || free_talon(v));
+    return 1;
+}
+
 static void expand(SearchObject *o, int d)
 {
     int n = generate(o->b.states + (size_t)d * STATE_SIZE, o->v, o->mv_tmp, o->pr_tmp, 0, o->acc);
@@ -493,17 +598,41 @@ static void expand(SearchObject *o, int d)
     }
     const state_t *parent = o->b.states + (size_t)d * STATE_SIZE;
     uint64_t mask = ((uint64_t)1 << o->b.table_bits) - 1;
+    uint64_t safe = 0;
+    int downs = 0;
+    if (o->x.on) {
+        safe = safe_next(parent, (int)o->v[V_RETURN]);
+        for (int i = 0; i < NPILES; i++)
+            downs += parent[DOWN + i];
+    }
     for (int a = 0; a < n; a++) {
         int64_t idx = base + a;
-        state_t *child = o->b.kids + (size_t)idx * STATE_SIZE;
-        memcpy(child, parent, STATE_SIZE);
-        apply_move(child, o->mv_tmp[a], o->v);
-        autoplay(child, o->v, NULL, 0);
-        o->b.kwon[idx] = (int8_t)trivially_won(child, o->v);
-        if (!o->b.kwon[idx]) {
-            child_key(o, d, child, &o->b.kh[2 * idx], &o->b.kh[2 * idx + 1]);
-            __builtin_prefetch(&o->b.table[o->b.table_words * table_slot(o->b.table_words, o->b.kh[2 * idx], mask)]);
+        int won;
+        if (o->x.on && lazy_key(&o->x, o->v, parent, o->mv_tmp[a], o->b.dkey[d], safe, downs, &o->b.kh[2 * idx], &won)) {
+            o->b.kwon[idx] = (int8_t)(KID_LAZY | (won ? KID_WON : 0));
+            o->b.kh[2 * idx + 1] = 0;
+#ifdef CARDTABLE_CHECK_KEYS /* the child made as the other branch makes it must agree */
+            state_t made[STATE_SIZE], played[STATE_SIZE];
+            memcpy(made, parent, STATE_SIZE);
+            apply_move(made, o->mv_tmp[a], o->v);
+            memcpy(played, made, STATE_SIZE);
+            autoplay(played, o->v, NULL, 0);
+            if (memcmp(made, played, STATE_SIZE) != 0 || won != trivially_won(made, o->v) ||
+                (!won && exact_key(&o->x, o->v, made) != o->b.kh[2 * idx]))
+                abort();
+#endif
+        } else {
+            state_t *child = o->b.kids + (size_t)idx * STATE_SIZE;
+            memcpy(child, parent, STATE_SIZE);
+            apply_move(child, o->mv_tmp[a], o->v);
+            autoplay(child, o->v, NULL, 0);
+            won = trivially_won(child, o->v);
+            o->b.kwon[idx] = (int8_t)(won ? KID_WON : 0);
+            if (!won)
+                child_key(o, d, child, &o->b.kh[2 * idx], &o->b.kh[2 * idx + 1]);
         }
+        if (!won)
+            __builtin_prefetch(&o->b.table[o->b.table_words * table_slot(o->b.table_words, o->b.kh[2 * idx], mask)]);
     }
 }
 
@@ -536,15 +665,26 @@ static int64_t run_search(SearchObject *o, int64_t budget)
         uint64_t h1, h2;
         if (o->b.kbase[d] >= 0) { /* made when the state was expanded */
             int64_t idx = o->b.kbase[d] + a;
-            if (o->b.kwon[idx]) {
+            if (o->b.kwon[idx] & KID_WON) {
+                if (o->b.kwon[idx] & KID_LAZY) { /* Search_path reads the won state */
+                    memcpy(child, child - STATE_SIZE, STATE_SIZE);
+                    apply_move(child, o->b.mv[(size_t)d * MAX_MOVES + a], o->v);
+                }
                 o->depth = d + 1;
                 o->status = WON;
                 return WON;
             }
             if (!table_insert(o->b.table, o->b.table_bits, o->b.table_words, o->b.kh[2 * idx], o->b.kh[2 * idx + 1]))
                 continue;
-            memcpy(child, o->b.kids + (size_t)idx * STATE_SIZE, STATE_SIZE);
-            hash_at(o, d + 1, &h1, &h2); /* fills the caches of depth d + 1 */
+            if (o->b.kwon[idx] & KID_LAZY) { /* made now that it is new */
+                memcpy(child, child - STATE_SIZE, STATE_SIZE);
+                apply_move(child, o->b.mv[(size_t)d * MAX_MOVES + a], o->v);
+            } else {
+                memcpy(child, o->b.kids + (size_t)idx * STATE_SIZE, STATE_SIZE);
+            }
+            o->b.dkey[d + 1] = o->b.kh[2 * idx];
+            if (!o->x.on) /* an exact key has no caches to fill */
+                hash_at(o, d + 1, &h1, &h2); /* fills the caches of depth d + 1 */
         } else {
             memcpy(child, child - STATE_SIZE, STATE_SIZE);
             apply_move(child, o->b.mv[(size_t)d * MAX_MOVES + a], o->v);
@@ -557,6 +697,7 @@ static int64_t run_search(SearchObject *o, int64_t budget)
             hash_at(o, d + 1, &h1, &h2);
             if (!table_insert(o->b.table, o->b.table_bits, o->b.table_words, h1, h2))
                 continue;
+            o->b.dkey[d + 1] = h1;
         }
         o->states_seen++;
         o->filled++;
@@ -626,7 +767,7 @@ static int pool_full;
 static int complete(const Buffers *b)
 {
     return b->states && b->mv && b->nm && b->mi && b->ph1 && b->ph2 && b->th1 && b->th2 && b->table && b->kids &&
-           b->kh && b->kwon && b->kbase;
+           b->kh && b->kwon && b->kbase && b->dkey;
 }
 
 static void release_buffers(Buffers *b)
@@ -644,6 +785,7 @@ static void release_buffers(Buffers *b)
     free(b->kh);
     free(b->kwon);
     free(b->kbase);
+    free(b->dkey);
 }
 
 static void Search_dealloc(SearchObject *o)
@@ -691,6 +833,7 @@ static int take_buffers(Buffers *b, int bits, int words)
     b->kh = malloc((size_t)b->kcap * 2 * sizeof(uint64_t));
     b->kwon = malloc((size_t)b->kcap);
     b->kbase = malloc(depth * sizeof(int64_t));
+    b->dkey = malloc(depth * sizeof(uint64_t));
     return complete(b);
 }
 
@@ -738,6 +881,7 @@ static int Search_init(SearchObject *o, PyObject *args, PyObject *kwds)
     o->status = RUNNING;
     uint64_t h1, h2;
     hash_at(o, 0, &h1, &h2);
+    o->b.dkey[0] = h1;
     table_insert(o->b.table, o->b.table_bits, o->b.table_words, h1, h2);
     o->filled = 1;
     expand(o, 0);

@@ -283,7 +283,9 @@ static void apply_move(state_t *s, int32_t code, const int64_t *v)
     }
 }
 
-static inline int is_safe(const state_t *s, int card, int fret)
+/* Whether card, next on its foundation, is safe to send home (see the notes)
+ * with the foundation heights found (four, by suit). */
+static inline int is_safe_on(const state_t *found, int card, int fret)
 {
     int r = RANK[card];
     if (r <= 2)
@@ -296,53 +298,76 @@ static inline int is_safe(const state_t *s, int card, int fret)
         o1 = 1;
         o2 = 2;
     }
-    if (s[FOUND + o1] < r - 1 || s[FOUND + o2] < r - 1)
+    if (found[o1] < r - 1 || found[o2] < r - 1)
         return 0;
     if (fret)
-        return s[FOUND + 3 - SUIT[card]] >= r - 2;
+        return found[3 - SUIT[card]] >= r - 2;
     return 1;
 }
 
+static inline int is_safe(const state_t *s, int card, int fret) { return is_safe_on(s + FOUND, card, fret); }
+
 static inline int free_talon(const int64_t *v) { return v[V_DRAW] == 1 && v[V_PASSES] == 0; }
 
+/* The next card of each suit that is safe to send home with the foundation
+ * heights found (a bit a card). */
+static inline uint64_t safe_next_on(const state_t *found, int fret)
+{
+    uint64_t m = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        int f = found[suit];
+        if (f < 13 && is_safe_on(found, suit * 13 + f, fret))
+            m |= (uint64_t)1 << (suit * 13 + f);
+    }
+    return m;
+}
+
+static inline uint64_t safe_next(const state_t *s, int fret) { return safe_next_on(s + FOUND, fret); }
+
 /* Send safe cards home; log each (a pile, or TALON_MARK + card) when log is
- * not NULL. Returns the new end of the log. */
+ * not NULL. Returns the new end of the log. A round looks at the talon (when
+ * free) in order, then at the piles in order; the rounds go on until one
+ * sends nothing home. */
 static int autoplay(state_t *s, const int64_t *v, int16_t *log, int end)
 {
     int fret = (int)v[V_RETURN];
-    int changed = 1;
     int free = free_talon(v);
-    while (changed) {
-        changed = 0;
+    uint64_t m = safe_next(s, fret);
+    while (m) {
+        int changed = 0;
         if (free) {
             int q = 0;
-            while (q < s[TLEN]) {
+            while (m && q < s[TLEN]) {
                 int card = s[TALON + q];
-                if (s[FOUND + SUIT[card]] + 1 == RANK[card] && is_safe(s, card, fret)) {
+                if ((m >> card) & 1) {
                     apply_move(s, pack(SRC_TALON, LOC_FOUNDATION, 1, card, 0), v);
                     if (log)
                         log[end] = (int16_t)(TALON_MARK + card);
                     end++;
                     changed = 1;
+                    m = safe_next(s, fret);
                 } else {
                     q++;
                 }
             }
         }
-        for (int i = 0; i < NPILES; i++) {
+        for (int i = 0; m && i < NPILES; i++) {
             int n = s[LEN + i];
             if (n == 0)
                 continue;
             int card = s[PILE_CAP * i + n - 1];
-            if (s[FOUND + SUIT[card]] + 1 == RANK[card] && is_safe(s, card, fret)) {
+            if ((m >> card) & 1) {
                 s[FOUND + SUIT[card]] += 1;
                 take(s, i, 1);
                 if (log)
                     log[end] = (int16_t)i;
                 end++;
                 changed = 1;
+                m = safe_next(s, fret);
             }
         }
+        if (!changed)
+            break;
     }
     return end;
 }
@@ -370,7 +395,7 @@ static int talon_targets(const state_t *s, const int64_t *v, int32_t *mv, int32_
     int card = s[TALON + q];
     if (s[FOUND + SUIT[card]] + 1 == RANK[card])
         n = add(mv, pr, n, pack(SRC_TALON, LOC_FOUNDATION, 1, card, recycle), 900 - cost);
-    if (hosting && acc[32 + (RANK[card] - 1) * 2 + 1 - RED[card]] == 0)
+    if (hosting && !((acc[32] >> ((RANK[card] - 1) * 2 + 1 - RED[card])) & 1))
         return n;
     int64_t mask = acc[key_of(card)];
     for (int j = 0; mask; j++, mask >>= 1)
@@ -386,6 +411,25 @@ static int talon_targets(const state_t *s, const int64_t *v, int32_t *mv, int32_
             }
     }
     return n;
+}
+
+/* Whether some king could move to an empty pile: face up on face-down cards,
+ * in the talon, or (with foundation return) on a foundation. */
+static int kings_waiting(const state_t *s, const int64_t *v)
+{
+    for (int q = 0; q < s[TLEN]; q++)
+        if (RANK[s[TALON + q]] == 13)
+            return 1;
+    for (int i = 0; i < NPILES; i++) {
+        int down = s[DOWN + i];
+        if (down > 0 && RANK[s[PILE_CAP * i + down]] == 13)
+            return 1;
+    }
+    if (v[V_RETURN])
+        for (int suit = 0; suit < 4; suit++)
+            if (s[FOUND + suit] == 13)
+                return 1;
+    return 0;
 }
 
 /* Write the moves of s to mv (with priorities in pr, higher first); returns
@@ -417,34 +461,21 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
     int wp = s[WP];
     int draw = (int)v[V_DRAW];
     int64_t limit = v[V_PASSES];
-    int king_waiting = plain || any_empty != 0;
-    if (!king_waiting) {
-        for (int q = 0; q < tlen; q++)
-            if (RANK[s[TALON + q]] == 13)
-                king_waiting = 1;
-        for (int i = 0; i < NPILES; i++) {
-            int down = s[DOWN + i];
-            if (down > 0 && RANK[s[PILE_CAP * i + down]] == 13)
-                king_waiting = 1;
-        }
-        if (v[V_RETURN])
-            for (int suit = 0; suit < 4; suit++)
-                if (s[FOUND + suit] == 13)
-                    king_waiting = 1;
-    }
+    /* whether a king could fill an emptied pile: worked out when first asked */
+    int king_waiting = plain || any_empty != 0 ? 1 : -1;
     int hosting = !plain && free_talon(v);
-    if (hosting) {
-        for (int k = 32; k < 64; k++)
-            acc[k] = 0;
+    if (hosting) { /* acc[32]: bit key_of(c) for each card c face up, in the talon or on a foundation */
+        uint64_t present = 0;
         for (int i = 0; i < NPILES; i++)
             for (int k = s[DOWN + i]; k < s[LEN + i]; k++)
-                acc[32 + key_of(s[PILE_CAP * i + k])] = 1;
+                present |= (uint64_t)1 << key_of(s[PILE_CAP * i + k]);
         for (int q = 0; q < tlen; q++)
-            acc[32 + key_of(s[TALON + q])] = 1;
+            present |= (uint64_t)1 << key_of(s[TALON + q]);
         if (v[V_RETURN])
-            for (int suit = 0; suit < 4; suit++)
-                for (int r = 0; r < s[FOUND + suit]; r++)
-                    acc[32 + key_of(suit * 13 + r)] = 1;
+            for (int suit = 0; suit < 4; suit++) /* ranks 1 to the foundation's height, of its colour */
+                present |= ((((uint64_t)1 << (2 * s[FOUND + suit] + 2)) - 1) & ~(uint64_t)3) &
+                           (RED[suit * 13] ? 0xAAAAAAAAAAAAAAAAULL : 0x5555555555555555ULL);
+        acc[32] = (int64_t)present;
     }
     if (plain) {
         if (wp > 0)
@@ -478,6 +509,11 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
             int base = s[PILE_CAP * i + m - k];
             int whole = k == m;
             int partial = k < m - down;
+            int64_t targets = acc[key_of(base)] & ~(1LL << i);
+            if (!targets && (whole || !empty_mask || (any_empty == 0 && RANK[base] != 13)))
+                continue; /* no move of this run (the tests below, in short) */
+            if (whole && king_waiting < 0)
+                king_waiting = kings_waiting(s, v);
             int exposed_home = 0;
             if (partial) {
                 int e = s[PILE_CAP * i + m - k - 1];
@@ -490,8 +526,8 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
                 priority = 700;
             else
                 priority = 200;
-            if ((plain || !partial || exposed_home) && (king_waiting || !whole)) {
-                int64_t mask = acc[key_of(base)] & ~(1LL << i);
+            if ((plain || !partial || exposed_home) && (king_waiting > 0 || !whole)) {
+                int64_t mask = targets;
                 for (int j = 0; mask; j++, mask >>= 1)
                     if (mask & 1)
                         n = add(mv, pr, n, pack(i, j, k, base, 0) | (plain || !partial ? 0 : HOME_FLAG), priority);
