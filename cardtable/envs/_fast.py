@@ -18,8 +18,8 @@ An environment keeps five arrays (see :func:`new_arrays`), which its
 - ``obs`` (``int16``): the observation;
 - ``b32`` (``int32``): rows 0 and 1 the move generator's scratch, row 2 the
   move code of each legal action;
-- ``b64`` (``int64``): row 0 the counters (``C_*``), row 1 the generator's
-  scratch, row 2 the variant parameters, row 3 a position key (for
+- ``b64`` (``int64``): row 0 the counters (``C_*``), row 1 unused (the
+  generator needs no scratch now), row 2 the variant parameters, row 3 a position key (for
   ``truncate_on_repeat``), row 4 the Vegas money of 0..52 foundation cards;
 - ``hist`` (``int16``): the action of every move played this episode, so the
   engine's copy of the game can be brought up to date when asked for (a

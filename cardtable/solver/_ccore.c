@@ -244,7 +244,6 @@ typedef struct {
     Buffers b;
     int max_bits;
     int32_t mv_tmp[MAX_MOVES], pr_tmp[MAX_MOVES];
-    int64_t acc[64];
     int64_t depth, states_seen, status, filled, cut, peak, tried;
     int busy;
 } SearchObject;
@@ -575,7 +574,7 @@ static int lazy_key(const Exact *x, const int64_t *v, const state_t *p, int32_t 
 
 static void expand(SearchObject *o, int d)
 {
-    int n = generate(o->b.states + (size_t)d * STATE_SIZE, o->v, o->mv_tmp, o->pr_tmp, 0, o->acc);
+    int n = generate(o->b.states + (size_t)d * STATE_SIZE, o->v, o->mv_tmp, o->pr_tmp, 0);
     int64_t salt = o->v[V_SALT];
     if (salt != 0) {
         for (int a = 0; a < n; a++) {
@@ -1028,7 +1027,6 @@ typedef struct {
     int64_t low, weight, width, win_node, win_move;
     int64_t states_seen, status, cut, won_depth;
     int32_t moves[MAX_MOVES], prio[MAX_MOVES];
-    int64_t acc[64];
     int busy;
 } BestObject;
 
@@ -1179,7 +1177,7 @@ static int64_t run_best(BestObject *o, int64_t budget)
         }
         materialize(o, x);
         const state_t *s = o->states + (size_t)dx * STATE_SIZE;
-        int n = generate(s, o->v, o->moves, o->prio, 0, o->acc);
+        int n = generate(s, o->v, o->moves, o->prio, 0);
         if (o->width > 0) {
             sort_moves(o->moves, o->prio, n);
             if (n > o->width)
@@ -1683,8 +1681,8 @@ static PyObject *py_first_invalid_deal(PyObject *Py_UNUSED(self), PyObject *arg)
  * (cardtable/envs/_fast.py makes them): b8 (int8: row 0 the state, row 1 the
  * action mask and room for a shuffled deck), obs (int16: the observation),
  * b32 (int32: rows 0 and 1 the move generator's scratch, row 2 the move code
- * of each legal action), b64 (int64: row 0 the counters, row 1 the
- * generator's scratch, row 2 the variant parameters, row 3 a position key,
+ * of each legal action), b64 (int64: row 0 the counters, row 1 unused,
+ * row 2 the variant parameters, row 3 a position key,
  * row 4 the Vegas money of 0..52 foundation cards) and hist (int16: the
  * action of every move played this episode). Moves are listed by the rules'
  * plain generator (exactly the engine's moves) and played by apply_move; this
@@ -1740,7 +1738,7 @@ static int env_look(EnvObject *o)
     int32_t *mv = o->b32, *pr = o->b32 + MAX_MOVES, *codes = o->b32 + 2 * MAX_MOVES;
     int16_t *obs = o->obs;
     memset(mask, 0, STOP);
-    int n = generate(s, o->b64 + 2 * WIDTH, mv, pr, 1, o->b64 + WIDTH);
+    int n = generate(s, o->b64 + 2 * WIDTH, mv, pr, 1);
     int64_t limit = ctl[C_PASS_LIMIT];
     int legal = 0;
     for (int q = 0; q < n; q++) {
@@ -2141,11 +2139,11 @@ static PyObject *py_generate(PyObject *Py_UNUSED(self), PyObject *args)
     if (!PyArg_ParseTuple(args, "OOp", &state_obj, &params, &plain))
         return NULL;
     state_t s[STATE_SIZE];
-    int64_t v[V_SIZE], acc[64];
+    int64_t v[V_SIZE];
     int32_t mv[MAX_MOVES], pr[MAX_MOVES];
     if (read_state(state_obj, s) < 0 || read_params(params, v) < 0)
         return NULL;
-    int n = generate(s, v, mv, pr, plain, acc);
+    int n = generate(s, v, mv, pr, plain);
     PyObject *list = PyList_New(n);
     if (!list)
         return NULL;

@@ -390,14 +390,14 @@ static inline int add(int32_t *mv, int32_t *pr, int n, int32_t code, int priorit
 }
 
 static int talon_targets(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr, int n, int q, int recycle,
-                         int cost, int plain, const int64_t *acc, int empty_mask, int hosting)
+                         int cost, int plain, const uint8_t *tops, uint64_t present, int empty_mask, int hosting)
 {
     int card = s[TALON + q];
     if (s[FOUND + SUIT[card]] + 1 == RANK[card])
         n = add(mv, pr, n, pack(SRC_TALON, LOC_FOUNDATION, 1, card, recycle), 900 - cost);
-    if (hosting && !((acc[32] >> ((RANK[card] - 1) * 2 + 1 - RED[card])) & 1))
+    if (hosting && !((present >> ((RANK[card] - 1) * 2 + 1 - RED[card])) & 1))
         return n;
-    int64_t mask = acc[key_of(card)];
+    int mask = tops[key_of(card)];
     for (int j = 0; mask; j++, mask >>= 1)
         if (mask & 1)
             n = add(mv, pr, n, pack(SRC_TALON, j, 1, card, recycle), 500 - cost);
@@ -436,21 +436,19 @@ static int kings_waiting(const state_t *s, const int64_t *v)
  * how many. plain gives the engine's moves exactly (draw and recycle are
  * codes with source 8 and target 8, every empty pile a target); otherwise
  * talon moves are macros and only the first empty pile is a target, pruned
- * as the notes above say. acc is scratch (64 integers): for each rank and
- * colour, the piles whose top accepts it. */
-static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr, int plain, int64_t *acc)
+ * as the notes above say. */
+static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr, int plain)
 {
     int n = 0;
     int64_t any_empty = v[V_ANY_EMPTY];
-    for (int k = 0; k < 32; k++)
-        acc[k] = 0;
+    uint8_t tops[32] = {0}; /* for each rank and colour (key_of), the piles whose top takes it */
     int empty_mask = 0;
     for (int i = 0; i < NPILES; i++) {
         int m = s[LEN + i];
         if (m > 0) {
             int card = s[PILE_CAP * i + m - 1];
             if (RANK[card] > 1)
-                acc[(RANK[card] - 1) * 2 + 1 - RED[card]] |= 1 << i;
+                tops[(RANK[card] - 1) * 2 + 1 - RED[card]] |= (uint8_t)(1 << i);
             if (s[FOUND + SUIT[card]] + 1 == RANK[card])
                 n = add(mv, pr, n, pack(i, LOC_FOUNDATION, 1, card, 0), 1000);
         } else {
@@ -464,8 +462,8 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
     /* whether a king could fill an emptied pile: worked out when first asked */
     int king_waiting = plain || any_empty != 0 ? 1 : -1;
     int hosting = !plain && free_talon(v);
-    if (hosting) { /* acc[32]: bit key_of(c) for each card c face up, in the talon or on a foundation */
-        uint64_t present = 0;
+    uint64_t present = 0; /* with hosting: bit key_of(c) for each card c face up, in the talon or on a foundation */
+    if (hosting) {
         for (int i = 0; i < NPILES; i++)
             for (int k = s[DOWN + i]; k < s[LEN + i]; k++)
                 present |= (uint64_t)1 << key_of(s[PILE_CAP * i + k]);
@@ -475,20 +473,19 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
             for (int suit = 0; suit < 4; suit++) /* ranks 1 to the foundation's height, of its colour */
                 present |= ((((uint64_t)1 << (2 * s[FOUND + suit] + 2)) - 1) & ~(uint64_t)3) &
                            (RED[suit * 13] ? 0xAAAAAAAAAAAAAAAAULL : 0x5555555555555555ULL);
-        acc[32] = (int64_t)present;
     }
     if (plain) {
         if (wp > 0)
-            n = talon_targets(s, v, mv, pr, n, wp - 1, 0, 0, 1, acc, empty_mask, 0);
+            n = talon_targets(s, v, mv, pr, n, wp - 1, 0, 0, 1, tops, present, empty_mask, 0);
     } else if (tlen > 0) {
         if (wp > 0)
-            n = talon_targets(s, v, mv, pr, n, wp - 1, 0, 0, 0, acc, empty_mask, hosting);
+            n = talon_targets(s, v, mv, pr, n, wp - 1, 0, 0, 0, tops, present, empty_mask, hosting);
         int pos = wp;
         int steps = 0;
         while (pos < tlen) {
             pos = pos + draw < tlen ? pos + draw : tlen;
             steps++;
-            n = talon_targets(s, v, mv, pr, n, pos - 1, 0, steps, 0, acc, empty_mask, hosting);
+            n = talon_targets(s, v, mv, pr, n, pos - 1, 0, steps, 0, tops, present, empty_mask, hosting);
         }
         if (limit == 0 || s[PASS] < limit) {
             pos = 0;
@@ -498,7 +495,7 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
                 rsteps++;
                 int reached = pos == wp || (pos > wp && ((pos - wp) % draw == 0 || pos == tlen));
                 if (!reached)
-                    n = talon_targets(s, v, mv, pr, n, pos - 1, 1, rsteps, 0, acc, empty_mask, hosting);
+                    n = talon_targets(s, v, mv, pr, n, pos - 1, 1, rsteps, 0, tops, present, empty_mask, hosting);
             }
         }
     }
@@ -509,7 +506,7 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
             int base = s[PILE_CAP * i + m - k];
             int whole = k == m;
             int partial = k < m - down;
-            int64_t targets = acc[key_of(base)] & ~(1LL << i);
+            int targets = tops[key_of(base)] & ~(1 << i);
             if (!targets && (whole || !empty_mask || (any_empty == 0 && RANK[base] != 13)))
                 continue; /* no move of this run (the tests below, in short) */
             if (whole && king_waiting < 0)
@@ -527,7 +524,7 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
             else
                 priority = 200;
             if ((plain || !partial || exposed_home) && (king_waiting > 0 || !whole)) {
-                int64_t mask = targets;
+                int mask = targets;
                 for (int j = 0; mask; j++, mask >>= 1)
                     if (mask & 1)
                         n = add(mv, pr, n, pack(i, j, k, base, 0) | (plain || !partial ? 0 : HOME_FLAG), priority);
@@ -550,7 +547,7 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
                 int card = suit * 13 + f - 1;
                 if (!plain && is_safe(s, card, 1))
                     continue;
-                int64_t mask = acc[key_of(card)];
+                int mask = tops[key_of(card)];
                 for (int j = 0; mask; j++, mask >>= 1)
                     if (mask & 1)
                         n = add(mv, pr, n, pack(LOC_FOUNDATION, j, 1, card, 0), 100);
