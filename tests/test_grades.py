@@ -63,7 +63,7 @@ def test_levels_rise_with_the_points() -> None:
 def test_a_grade_is_made_of_what_it_says(graded: dict[int, Grade | None]) -> None:
     grade = graded[4]
     assert grade is not None
-    proof = solve(Position.from_seed(4), DRAW3, max_states=GRADE_STATE_BUDGET)
+    proof = solve(Position.from_seed(4), DRAW3, max_states=GRADE_STATE_BUDGET, wide=False)  # as grades search
     assert proof.result == "won" and grade.solver_states == proof.states
     greedy = GreedyPlayer()
     greedy.new_game(0)

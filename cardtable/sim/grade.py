@@ -119,7 +119,8 @@ def grade_deal(position: Position, variant: Variant) -> Grade | None:
     >>> grade is not None and grade.level in LEVELS and grade.expert_games == EXPERT_GAMES
     True
     """
-    proof = solve(position, variant, max_states=GRADE_STATE_BUDGET)
+    # wide=False: the solver's search as it was when the grades were measured, so a grade stays what it was
+    proof = solve(position, variant, max_states=GRADE_STATE_BUDGET, wide=False)
     if proof.result != "won":
         return None
     greedy_won = _play(position, variant, GreedyPlayer(), 0)

@@ -553,7 +553,7 @@ static int lazy_key(const Exact *x, const int64_t *v, const state_t *p, int32_t 
         state_t f[4];
         memcpy(f, p + FOUND, 4);
         f[suit] += 1;
-        uint64_t now = safe_next_on(f, (int)v[V_RETURN]);
+        uint64_t now = safe_next_on(f, v);
         if (now) {
             if (top >= 0 && ((now >> top) & 1))
                 return 0;
@@ -600,7 +600,7 @@ static void expand(SearchObject *o, int d)
     uint64_t safe = 0;
     int downs = 0;
     if (o->x.on) {
-        safe = safe_next(parent, (int)o->v[V_RETURN]);
+        safe = safe_next(parent, o->v);
         for (int i = 0; i < NPILES; i++)
             downs += parent[DOWN + i];
     }

@@ -46,7 +46,7 @@ SRC_TALON = 7
 LOC_FOUNDATION = 9
 
 #: Index of the variant parameters array.
-V_DRAW, V_PASSES, V_ANY_EMPTY, V_RETURN, V_SALT, V_WIDTH = 0, 1, 2, 3, 4, 5
+V_DRAW, V_PASSES, V_ANY_EMPTY, V_RETURN, V_SALT, V_WIDTH, V_WIDE = 0, 1, 2, 3, 4, 5, 6
 
 
 #: Move-code flag of a tableau move: then the card it uncovers goes to its
@@ -109,15 +109,18 @@ def decode(s: np.ndarray | bytes) -> Position:
     )
 
 
-def params(variant: Variant, salt: int = 0, width: int = 0) -> tuple[int, int, int, int, int, int]:
+def params(variant: Variant, salt: int = 0, width: int = 0, wide: bool = False) -> tuple[int, ...]:
     """The variant as the core reads it: draw, pass limit (0 = unlimited),
     any card in empty piles, foundation return; then how the search orders
     moves: the salt (0 for the standard order, else a seed that shuffles
     moves of similar priority) and the width (0 to try every move, else only
     the first ``width`` of each state: a search that can find wins but never
-    proves a loss)."""
+    proves a loss); last, which cards the search sends home without
+    branching: those :meth:`~cardtable.klondike.Variant.safe_to_foundation`
+    calls safe, or with ``wide`` the more of the wide rule (see the notes in
+    ``cardtable/solver/klondike.h``)."""
     return (variant.draw, variant.passes or 0, int(variant.empty == "any"), int(variant.foundation_return), salt,
-            width)
+            width, int(wide))
 
 
 def plain_move(code: int) -> Move:

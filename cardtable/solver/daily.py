@@ -102,7 +102,8 @@ def daily_deal(day: datetime.date, variant: Variant) -> DailyDeal:
     for tries, seed in enumerate(daily_candidates(day, variant), start=1):
         if tries > _MAX_CANDIDATES:
             break
-        result = solve(Position.from_seed(seed), variant, max_states=DAILY_STATE_BUDGET)
+        # wide=False: the search as it was, so that a day keeps its deal on every version
+        result = solve(Position.from_seed(seed), variant, max_states=DAILY_STATE_BUDGET, wide=False)
         if result.result == "won":
             return DailyDeal(day, seed, tries, result.states)
     raise SolverError(f"no deal of {day.isoformat()} proven winnable among {_MAX_CANDIDATES} candidates "

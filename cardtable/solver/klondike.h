@@ -48,7 +48,7 @@ enum { SRC_TALON = 7, LOC_FOUNDATION = 9 };
 enum { HOME_FLAG = 1 << 21 };
 enum { MAX_MOVES = 1024, TALON_MARK = 64, MAX_DEPTH = 4000, PASS_CAP = 100 };
 enum { RUNNING = 0, WON = 1, EXHAUSTED = 2, TABLE_FULL = 3 };
-enum { V_DRAW, V_PASSES, V_ANY_EMPTY, V_RETURN, V_SALT, V_WIDTH, V_SIZE };
+enum { V_DRAW, V_PASSES, V_ANY_EMPTY, V_RETURN, V_SALT, V_WIDTH, V_WIDE, V_SIZE };
 
 typedef int8_t state_t;
 
@@ -130,6 +130,36 @@ static inline void shuffle_deck(uint64_t seed, int8_t *deck)
  *   to hold other cards, none of which could need this one. The waste top is
  *   never auto-played (except with a free talon, below): in draw 3 taking a
  *   card out of the talon shifts which cards later passes can reach.
+ * - *The wide rule* (v[V_WIDE]; cardtable.solver.solve's default): a card c
+ *   of rank r and colour C, next on its foundation, with both foundations of
+ *   the other colour D at r - 2 or more and its twin's (the other suit of C)
+ *   at r - 3 or more, is safe, with or without foundation return. Call B the
+ *   cards then on foundations that this needs (D up to r - 2, C up to r - 3,
+ *   c's suit up to r - 1) and A the four cards c, the two D cards of rank
+ *   r - 1 and the twin's r - 2: the only cards that can ever stand on c in a
+ *   tower are A cards (a D r - 1 on c, the twin's r - 2 on that; anything
+ *   lower is in B). (1) A line that wins with the fewest moves that are not
+ *   to a foundation, draws or recycles never brings a B card back: take the
+ *   lowest card z of B it brings back; a card put on z while z is out would
+ *   be a lower B card, brought back too, so nothing is; then every move of
+ *   z alone, and its going and coming, can be struck out (what moved with z
+ *   moves without it, and z's suit cannot grow while z is out), leaving
+ *   fewer such moves. (2) Given such a line L from P, a line L' from P with c sent home
+ *   follows L, keeping on its foundation each *kept* card: c, and each A
+ *   card that L puts on a kept card or brings back, for as long as it stays
+ *   in L's tableau (the foundations stay whole: in L, D stands at r - 2
+ *   while a D r - 1 is out, the twin at r - 3, c's suit at r - 1). Only A
+ *   cards can go on a kept card. Moves of L that touch no kept card are
+ *   played as they are (a run that carries kept cards on its top is moved
+ *   without them); moving kept cards, bringing an A card back and sending a
+ *   kept card home are skipped; putting an A card (with the A card on it)
+ *   on a kept card is replaced by sending it (and that one) home, which its
+ *   foundation allows. L' wins when L does, never brings c back, and has no
+ *   more moves of the kind counted in (1). So the cards autoplay sends home,
+ *   and the foundation cards generate() does not bring back, under this rule
+ *   keep a win. The rule above (Variant.safe_to_foundation) stays the core's
+ *   default: the grades, daily deals and --winnable picks are defined by
+ *   searches under it, and the expert's guesses are searched under it.
  * - *Draws are compressed*: a talon move draws (recycling at most once) until a
  *   given card is the waste top and plays it. Draws commute with every other
  *   move, so any winning line can be reordered to draw just before each waste
@@ -187,8 +217,10 @@ static inline void shuffle_deck(uint64_t seed, int8_t *deck)
  *   * safe moves do not tell the layouts apart: a safe card ready for its
  *     foundation never has a card on it when autoplay stops (the cards that
  *     could lie on it, one rank lower and the other colour, are on their
- *     foundations, or are aces, which autoplay sends home first), so it is a
- *     top in every layout of its key.
+ *     foundations, or are aces, which autoplay sends home first; under the
+ *     wide rule they are on their foundations or are themselves next and
+ *     safe, and so sent home first), so it is a top in every layout of its
+ *     key.
  *
  *   Every pruning below and above reads only what the key holds (the ranks
  *   and colours of the face-up cards, kings lowest in their piles, the
@@ -283,9 +315,10 @@ static void apply_move(state_t *s, int32_t code, const int64_t *v)
     }
 }
 
-/* Whether card, next on its foundation, is safe to send home (see the notes)
- * with the foundation heights found (four, by suit). */
-static inline int is_safe_on(const state_t *found, int card, int fret)
+/* Whether card, next on its foundation, is safe to send home with the
+ * foundation heights found (four, by suit), by the rules' safe rule or, with
+ * v[V_WIDE], the wide rule (see the notes for both). */
+static inline int is_safe_on(const state_t *found, int card, const int64_t *v)
 {
     int r = RANK[card];
     if (r <= 2)
@@ -298,31 +331,34 @@ static inline int is_safe_on(const state_t *found, int card, int fret)
         o1 = 1;
         o2 = 2;
     }
+    int twin = found[3 - SUIT[card]];
+    if (v[V_WIDE])
+        return found[o1] >= r - 2 && found[o2] >= r - 2 && twin >= r - 3;
     if (found[o1] < r - 1 || found[o2] < r - 1)
         return 0;
-    if (fret)
-        return found[3 - SUIT[card]] >= r - 2;
+    if (v[V_RETURN])
+        return twin >= r - 2;
     return 1;
 }
 
-static inline int is_safe(const state_t *s, int card, int fret) { return is_safe_on(s + FOUND, card, fret); }
+static inline int is_safe(const state_t *s, int card, const int64_t *v) { return is_safe_on(s + FOUND, card, v); }
 
 static inline int free_talon(const int64_t *v) { return v[V_DRAW] == 1 && v[V_PASSES] == 0; }
 
 /* The next card of each suit that is safe to send home with the foundation
  * heights found (a bit a card). */
-static inline uint64_t safe_next_on(const state_t *found, int fret)
+static inline uint64_t safe_next_on(const state_t *found, const int64_t *v)
 {
     uint64_t m = 0;
     for (int suit = 0; suit < 4; suit++) {
         int f = found[suit];
-        if (f < 13 && is_safe_on(found, suit * 13 + f, fret))
+        if (f < 13 && is_safe_on(found, suit * 13 + f, v))
             m |= (uint64_t)1 << (suit * 13 + f);
     }
     return m;
 }
 
-static inline uint64_t safe_next(const state_t *s, int fret) { return safe_next_on(s + FOUND, fret); }
+static inline uint64_t safe_next(const state_t *s, const int64_t *v) { return safe_next_on(s + FOUND, v); }
 
 /* Send safe cards home; log each (a pile, or TALON_MARK + card) when log is
  * not NULL. Returns the new end of the log. A round looks at the talon (when
@@ -330,9 +366,8 @@ static inline uint64_t safe_next(const state_t *s, int fret) { return safe_next_
  * sends nothing home. */
 static int autoplay(state_t *s, const int64_t *v, int16_t *log, int end)
 {
-    int fret = (int)v[V_RETURN];
     int free = free_talon(v);
-    uint64_t m = safe_next(s, fret);
+    uint64_t m = safe_next(s, v);
     while (m) {
         int changed = 0;
         if (free) {
@@ -345,7 +380,7 @@ static int autoplay(state_t *s, const int64_t *v, int16_t *log, int end)
                         log[end] = (int16_t)(TALON_MARK + card);
                     end++;
                     changed = 1;
-                    m = safe_next(s, fret);
+                    m = safe_next(s, v);
                 } else {
                     q++;
                 }
@@ -363,7 +398,7 @@ static int autoplay(state_t *s, const int64_t *v, int16_t *log, int end)
                     log[end] = (int16_t)i;
                 end++;
                 changed = 1;
-                m = safe_next(s, fret);
+                m = safe_next(s, v);
             }
         }
         if (!changed)
@@ -545,7 +580,7 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
             int f = s[FOUND + suit];
             if (f > 0) {
                 int card = suit * 13 + f - 1;
-                if (!plain && is_safe(s, card, 1))
+                if (!plain && is_safe(s, card, v))
                     continue;
                 int mask = tops[key_of(card)];
                 for (int j = 0; mask; j++, mask >>= 1)

@@ -162,9 +162,9 @@ class _Search:
     core: _ccore.Search | _ccore.BestSearch
 
     def __init__(self, position: Position, variant: Variant, budget: int, salt: int = 0, width: int = 0, *,
-                 label: str = "") -> None:
+                 label: str = "", wide: bool = False) -> None:
         self._setup(budget, width)
-        self.core = _ccore.Search(state_bytes(position), params(variant, salt, width), self.max_bits,
+        self.core = _ccore.Search(state_bytes(position), params(variant, salt, width, wide), self.max_bits,
                                   min(self.max_bits, _START_BITS))
         self.label = label or f"depth-first (salt {salt}, {_width_text(width)})"
 
@@ -240,9 +240,9 @@ class _BestSearch(_Search):
     of the best moves of each state."""
 
     def __init__(self, position: Position, variant: Variant, budget: int, weight: int, width: int, *,
-                 label: str = "") -> None:
+                 label: str = "", wide: bool = False) -> None:
         self._setup(budget, width)
-        self.core = _ccore.BestSearch(state_bytes(position), params(variant), self.max_bits,
+        self.core = _ccore.BestSearch(state_bytes(position), params(variant, wide=wide), self.max_bits,
                                       min(self.max_bits, _START_BITS), weight, width)
         self.label = label or f"best-first (weight {weight}, {_width_text(width)})"
 
@@ -277,7 +277,7 @@ class SearchSchedule:
     """
 
     def __init__(self, position: Position, variant: Variant, *, timeout: float | None = None,
-                 max_states: int | None = None) -> None:
+                 max_states: int | None = None, wide: bool = True) -> None:
         self.began = time.perf_counter()
         #: The total state budget of every search together.
         self.budget = default_max_states(timeout) if max_states is None else max_states
@@ -287,8 +287,10 @@ class SearchSchedule:
         self.position = position
         self.variant = variant
         self.timeout = timeout
+        #: Every search sends cards home by the wide rule (see :func:`solve`).
+        self.wide = wide
         self.deadline = None if timeout is None else self.began + timeout
-        self.main = _Search(position, variant, self.budget, label="main")
+        self.main = _Search(position, variant, self.budget, label="main", wide=wide)
         self.easier = relaxation(variant)
         self.relaxed: _Search | None = None
         self.probes: list[_Search] = []
@@ -346,7 +348,7 @@ class SearchSchedule:
             return False
         if self.easier is not None and self.relaxed is None:
             # Only now: most deals are decided sooner.
-            self.relaxed = _Search(self.position, self.easier, budget, label="relaxed")
+            self.relaxed = _Search(self.position, self.easier, budget, label="relaxed", wide=self.wide)
         if self.relaxed is not None and self.relaxed.running:
             # Up to twice the main search's states; a win there proves nothing.
             self.relaxed_budget = min(_RELAXED_SHARE * main.states,
@@ -374,9 +376,9 @@ class SearchSchedule:
     def _probe(self, k: int) -> _Search:
         kind, order, width = _probe_order(k)
         if kind == "best":
-            search: _Search = _BestSearch(self.position, self.variant, self.budget, order, width)
+            search: _Search = _BestSearch(self.position, self.variant, self.budget, order, width, wide=self.wide)
         else:
-            search = _Search(self.position, self.variant, self.budget, order, width)
+            search = _Search(self.position, self.variant, self.budget, order, width, wide=self.wide)
         search.label = f"probe {k}: {search.label}"
         return search
 
@@ -386,7 +388,7 @@ class SearchSchedule:
             pass
         search = self.finished or self.main
         if search.won:
-            moves = _solution(self.position, self.variant, search.winning_path())
+            moves = _solution(self.position, self.variant, search.winning_path(), self.wide)
             return SolveResult("won", moves, self.used, time.perf_counter() - self.began)
         if search.exhausted:
             return SolveResult("unwinnable", [], self.used, time.perf_counter() - self.began)
@@ -403,7 +405,7 @@ class SearchSchedule:
 
 
 def solve(position: Position, variant: Variant, *, timeout: float | None = None,
-          max_states: int | None = None) -> SolveResult:
+          max_states: int | None = None, wide: bool = True) -> SolveResult:
     """Decide whether ``position`` can be won under ``variant``.
 
     ``timeout`` (seconds) and ``max_states`` bound the search; when one runs
@@ -437,25 +439,36 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     quicker to prove: the waste pointer drops out of the state. A win there
     proves nothing, and that search then stops.)
 
+    Every search sends a card home without branching when that can never
+    cost a win. With ``wide`` (the default) that is the *wide rule*: a card
+    of rank ``r`` whose other-colour foundations both reach ``r - 2`` and
+    whose twin's foundation reaches ``r - 3`` (docs/solver.md gives the
+    proof), which about halves the states of a proof of loss. With
+    ``wide=False`` it is the rules' own
+    :meth:`~cardtable.klondike.Variant.safe_to_foundation`, as the solver
+    searched before the wide rule: what is defined by a search within a
+    state budget (the grades, the daily deals, the winnable deals of
+    ``--winnable``) passes it, so that a deal picked once stays picked.
+
     :class:`SearchSchedule` runs these rounds; its budgets can be read.
-    The result is the same for the same position, variant and state budget
-    every time (unless the clock stops it).
+    The result is the same for the same position, variant, state budget and
+    rule every time (unless the clock stops it).
 
     >>> from cardtable.klondike import Position, Variant
     >>> solve(Position.from_seed(2), Variant.preset("thoughtful1")).result
     'won'
     """
     position.check_pass_limit(variant.passes)  # a pass the variant never reaches is no game to solve
-    return SearchSchedule(position, variant, timeout=timeout, max_states=max_states).run()
+    return SearchSchedule(position, variant, timeout=timeout, max_states=max_states, wide=wide).run()
 
 
-def _solution(position: Position, variant: Variant, codes: list[int]) -> list[Move]:
+def _solution(position: Position, variant: Variant, codes: list[int], wide: bool = False) -> list[Move]:
     """The engine moves of the winning line ``codes`` (core move codes from
     ``position``), replayed and completed (see :func:`line_moves`)."""
-    return list(line_moves(KlondikeGame(position, variant), codes))
+    return list(line_moves(KlondikeGame(position, variant), codes, wide=wide))
 
 
-def line_moves(game: KlondikeGame, codes: list[int]) -> Iterator[Move]:
+def line_moves(game: KlondikeGame, codes: list[int], *, wide: bool = False) -> Iterator[Move]:
     """The engine moves of the winning line ``codes`` (core move codes from
     ``game``'s position), replayed on a copy of ``game`` and completed, one by
     one as they are read: a reader that wants only the first few pays only for
@@ -464,13 +477,14 @@ def line_moves(game: KlondikeGame, codes: list[int]) -> Iterator[Move]:
     The searches play every safe foundation move after each move without
     logging it for us; they are found again here in one compiled call,
     ``safe_moves_along`` of :mod:`cardtable.solver._ccore`, which replays the line
-    on the array state as the searches do.
+    on the array state as the searches do (``wide``: as a search with the wide
+    rule did; see :func:`solve`).
     A trivially won end is finished by playing the lowest card each time.
     Raises AssertionError at the end when the line does not win (a solver bug).
     """
     game = game.clone()
     seen = game.move_count
-    marks, ends = _ccore.safe_moves_along(state_bytes(game), codes, params(game.variant))
+    marks, ends = _ccore.safe_moves_along(state_bytes(game), codes, params(game.variant, wide=wide))
     _play_safe_moves(game, marks[:ends[0]])
     for step, code in enumerate(codes, 1):
         _play_code(game, code)
@@ -483,15 +497,17 @@ def line_moves(game: KlondikeGame, codes: list[int]) -> Iterator[Move]:
         raise AssertionError("solver bug: the solution does not win when replayed")
 
 
-def search_line(game: KlondikeGame, max_states: int) -> list[int] | None:
+def search_line(game: KlondikeGame, max_states: int, *, wide: bool = False) -> list[int] | None:
     """The core move codes of a win from ``game``'s position, found by one
-    depth-first search (the main search of :func:`solve`) within
-    ``max_states`` states, or None when it finds none (lost, or out of
-    budget). For many small searches, such as a player's guessed deals:
-    :func:`line_moves` turns the codes into moves."""
+    depth-first search (the main search of :func:`solve`, with the same
+    ``wide``) within ``max_states`` states, or None when it finds none (lost,
+    or out of budget). For many small searches, such as a player's guessed
+    deals: :func:`line_moves` (with the same ``wide``) turns the codes into
+    moves. ``wide`` is off by default: the expert's guesses are searched as
+    they were when its strength was measured."""
     check_budget(max_states)
     bits = _table_bits(max_states)
-    core = _ccore.Search(state_bytes(game), params(game.variant), bits, min(bits, _START_BITS))
+    core = _ccore.Search(state_bytes(game), params(game.variant, wide=wide), bits, min(bits, _START_BITS))
     return list(core.path()) if core.run(max_states) == _ccore.WON else None
 
 

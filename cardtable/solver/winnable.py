@@ -43,7 +43,8 @@ def winnable_seed(n: int, variant: Variant) -> int:
     for tries, seed in enumerate(candidate_seeds(n)):
         if tries >= _MAX_CANDIDATES:
             break
-        result = solve(Position.from_seed(seed), variant, max_states=WINNABLE_STATE_BUDGET)
+        # wide=False: the search as it was, so that a seed picks the same deal on every version
+        result = solve(Position.from_seed(seed), variant, max_states=WINNABLE_STATE_BUDGET, wide=False)
         if result.result == "won":
             return seed
     raise SolverError(f"no deal proven winnable among {_MAX_CANDIDATES} candidates for {variant.describe()}")

@@ -27,7 +27,7 @@ from cardtable.klondike import KlondikeGame, Move, Position, Variant
 from cardtable.klondike.moves import FOUNDATION, STOCK, WASTE
 from cardtable.solver import _ccore
 from cardtable.solver._state import LOC_FOUNDATION, SRC_TALON, decode, params, plain_move, state_bytes, unpack
-from cardtable.solver.search import _BestSearch, _play_code, _play_safe_moves, _Search
+from cardtable.solver.search import _BestSearch, _play_code, _play_safe_moves, _Search, solve
 
 GAMES = 40  # random games per variant; every other position met is checked
 
@@ -68,12 +68,14 @@ def _target_kind(game: KlondikeGame, target: int) -> object:
     return target if game.tableau[target] else "empty"
 
 
-def _safe(game: KlondikeGame, rank: int, suit: int) -> bool:
-    """The documented safe-move rule (foundation return variant)."""
+def _safe(game: KlondikeGame, rank: int, suit: int, wide: bool = False) -> bool:
+    """The documented safe-move rule (foundation return variant), or the wide
+    rule: other colour at ``rank - 2``, the twin at ``rank - 3``."""
     red = suit in (1, 2)
     others = (0, 3) if red else (1, 2)
-    return rank <= 2 or (all(game.foundation[o] >= rank - 1 for o in others)
-                         and game.foundation[3 - suit] >= rank - 2)
+    gap = 2 if wide else 1
+    return rank <= 2 or (all(game.foundation[o] >= rank - gap for o in others)
+                         and game.foundation[3 - suit] >= rank - gap - 1)
 
 
 def _king_waiting(game: KlondikeGame) -> bool:
@@ -98,7 +100,7 @@ def _host_at_hand(game: KlondikeGame, card: object) -> bool:
     return (card.rank - 1, 1 - card.colour) in wanted  # type: ignore[attr-defined]
 
 
-def _pruned(game: KlondikeGame, move: Move) -> bool:
+def _pruned(game: KlondikeGame, move: Move, wide: bool = False) -> bool:
     """Moves the search leaves out by its documented rules: a partial run
     moved onto a pile when the card it uncovers cannot go home; a whole pile
     emptied with kings only and no king ready; a foundation card brought back
@@ -106,7 +108,7 @@ def _pruned(game: KlondikeGame, move: Move) -> bool:
     unlimited passes), a waste card put on the tableau that nothing could
     use."""
     if move.source == FOUNDATION:
-        return _safe(game, game.foundation[move.suit], move.suit)
+        return _safe(game, game.foundation[move.suit], move.suit, wide)
     if move.source == WASTE and move.target != FOUNDATION:
         free = game.variant.draw == 1 and game.variant.passes is None
         return free and not _host_at_hand(game, game.waste[-1])
@@ -120,14 +122,14 @@ def _pruned(game: KlondikeGame, move: Move) -> bool:
     return False
 
 
-def _engine_macros(game: KlondikeGame) -> set[tuple[object, ...]]:
+def _engine_macros(game: KlondikeGame, wide: bool = False) -> set[tuple[object, ...]]:
     """Every (card, target) the waste can play after any draws and recycles,
     and every other move, with empty-pile targets merged."""
     out: set[tuple[object, ...]] = set()
     for move in game.legal_moves():
         if move.source in (WASTE, STOCK) or move.target == STOCK:
             continue
-        if _pruned(game, move):
+        if _pruned(game, move, wide):
             continue
         source = ("F", move.suit) if move.source == FOUNDATION else move.source
         out.add((source, _target_kind(game, move.target), move.count))
@@ -145,7 +147,7 @@ def _engine_macros(game: KlondikeGame) -> set[tuple[object, ...]]:
                 nxt = g.clone()
                 nxt.play(move)
                 frontier.append(nxt)
-            elif move.source == WASTE and not _pruned(g, move):
+            elif move.source == WASTE and not _pruned(g, move, wide):
                 out.add(("W", str(g.waste[-1]), _target_kind(g, move.target)))
     return out
 
@@ -172,7 +174,17 @@ def _name(v: Variant) -> str:
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=_name)
 def test_core_matches_engine(variant: Variant) -> None:
-    v = params(variant)
+    _check_core_against_engine(variant, wide=False)
+
+
+@pytest.mark.parametrize("variant", [v for v in VARIANTS if v.foundation_return], ids=_name)
+def test_core_matches_engine_with_the_wide_rule(variant: Variant) -> None:
+    # The wide rule changes which foundation cards the search never brings back.
+    _check_core_against_engine(variant, wide=True)
+
+
+def _check_core_against_engine(variant: Variant, wide: bool) -> None:
+    v = params(variant, wide=wide)
     checked = 0
     for game in _random_positions(variant, GAMES, _name(variant).__len__() * 7 + variant.draw):
         state = state_bytes(game.position())
@@ -188,7 +200,7 @@ def test_core_matches_engine(variant: Variant) -> None:
             got = decode(child)
             assert got == expected or (got.pass_number == 100 and got.tableau == expected.tableau)
         macros = _core_moves(state, v, False)
-        assert _core_macro_set(game, macros) == _engine_macros(game), str(game.position())
+        assert _core_macro_set(game, macros) == _engine_macros(game, wide), str(game.position())
         for code in macros:
             child = _ccore.apply_move(state, code, v)
             after = game.clone()
@@ -207,6 +219,44 @@ def test_autoplay_is_the_engine_foundation_move() -> None:
         game.play(Move(pile, FOUNDATION))
     assert decode(state) == game.position()
     assert game.is_won()
+
+
+def test_the_wide_rule_sends_home_what_it_says_and_no_more() -> None:
+    # 5h on a pile: clubs and spades at 3 (5 - 2), diamonds at 2 (5 - 3). Only
+    # the wide rule calls it safe; the stock is not a free talon in draw 3.
+    rest = [f"{rank}{suit}" for suit, low in zip("cdhs", (4, 3, 6, 4), strict=True)
+            for rank in "A23456789TJQK"[low - 1:]]
+    position = Position.parse(f"|5h/|/|/|/|/|/| {''.join(rest)} - 3243 1")
+    variant = Variant.preset("thoughtful3")
+    assert _ccore.autoplay(state_bytes(position), params(variant))[1] == []
+    state, log = _ccore.autoplay(state_bytes(position), params(variant, wide=True))
+    assert log == [0] and decode(state).foundation == (3, 2, 5, 3)
+    # one club lower and 5h is not safe by either rule
+    position = Position.parse(f"|5h/|/|/|/|/|/| 3c{''.join(rest)} - 2243 1")
+    assert _ccore.autoplay(state_bytes(position), params(variant, wide=True))[1] == []
+
+
+@pytest.mark.parametrize("variant", [v for v in VARIANTS if v.passes is None], ids=_name)
+def test_autoplay_with_the_wide_rule_stops_only_when_nothing_is_safe(variant: Variant) -> None:
+    # Every card autoplay sends home was next and safe by the wide rule when it
+    # went, and when it stops no pile top (nor, with a free talon, any talon
+    # card) is.
+    free = variant.draw == 1
+    checked = 0
+    for game in _random_positions(variant, 10, 31 + variant.draw):
+        state, log = _ccore.autoplay(state_bytes(game.position()), params(variant, wide=True))
+        for mark in log:
+            from cardtable.cards import Card
+
+            card = Card.from_index(mark - _ccore.TALON_MARK) if mark >= _ccore.TALON_MARK else game.tableau[mark][-1]
+            assert game.foundation[card.suit] + 1 == card.rank and _safe(game, card.rank, card.suit, wide=True)
+            _play_safe_moves(game, [mark])
+        assert _same_position(state, game)
+        at_hand = [pile[-1] for pile in game.tableau if pile] + (list(game.stock) + list(game.waste) if free else [])
+        assert not [c for c in at_hand
+                    if game.foundation[c.suit] + 1 == c.rank and _safe(game, c.rank, c.suit, wide=True)]
+        checked += bool(log)
+    assert checked >= 5
 
 
 def _same_position(state: bytes, game: KlondikeGame) -> bool:
@@ -252,3 +302,26 @@ def test_winning_lines_keep_the_array_state_in_step() -> None:
 def test_the_deal_of_a_seed_is_the_engines(seed: int) -> None:
     assert _ccore.deal(seed) == state_bytes(Position.from_seed(seed))
     assert decode(_ccore.deal(seed)) == Position.from_seed(seed)
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=_name)
+def test_the_wide_rule_never_changes_a_verdict(variant: Variant) -> None:
+    # The wide rule is proved to keep every win (docs/solver.md); here the
+    # solver with it and without it decide the same deals and positions alike,
+    # in every rule combination, and its winning lines win in the engine.
+    decided = {"won": 0, "unwinnable": 0}
+    seeds = (4200141, 4200179, 4200020, 4200121, 4200153, 4200167, 7, 12)  # quick losses and wins
+    games = [KlondikeGame(Position.from_seed(seed), variant) for seed in seeds]
+    for game in games + _random_positions(variant, 4, 77 + variant.draw)[:12]:
+        wide = solve(game.position(), variant, max_states=20_000)
+        narrow = solve(game.position(), variant, max_states=20_000, wide=False)
+        if wide.decided and narrow.decided:
+            assert wide.result == narrow.result, str(game.position())
+            decided[wide.result] += 1
+        if wide.result == "won":
+            replay = game.clone()
+            for move in wide.moves:
+                replay.play(move)
+            assert replay.is_won()
+    # (one pass of draw 3 wins almost nothing, and draw 1 with three passes loses little)
+    assert sum(decided.values()) >= 3, decided

@@ -113,14 +113,15 @@ def test_one_small_search_gives_the_answer_and_line_of_solve(preset: str) -> Non
     for seed in range(12):
         game = KlondikeGame(Position.from_seed(seed), variant)
         game.play(game.legal_moves()[0])  # from mid game too
-        result = solve(game.position(), variant, max_states=20_000)
-        codes = search_line(game, 20_000)
-        answers.add(codes is not None)
-        assert (codes is not None) == (result.result == "won")
-        if codes is not None:
-            assert list(line_moves(game, codes)) == result.moves
-            first = line_moves(game, codes)
-            assert [next(first) for _ in range(3)] == result.moves[:3]
+        for wide in (False, True):  # with either safe rule, the same one in both
+            result = solve(game.position(), variant, max_states=20_000, wide=wide)
+            codes = search_line(game, 20_000, wide=wide)
+            answers.add(codes is not None)
+            assert (codes is not None) == (result.result == "won")
+            if codes is not None:
+                assert list(line_moves(game, codes, wide=wide)) == result.moves
+                first = line_moves(game, codes, wide=wide)
+                assert [next(first) for _ in range(3)] == result.moves[:3]
     assert answers == {True, False}
     with pytest.raises(SolverError):
         search_line(KlondikeGame.from_seed(1, variant), 0)
