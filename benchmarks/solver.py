@@ -172,7 +172,7 @@ def _line(tally: Tally, timeout: float, memory: str) -> str:
     if tally.own_seconds:
         own = tally.own_seconds
         text += (f"\n  {'':<16} by its own clock (no program start): median {statistics.median(own):.4f} s"
-                 f"  mean {statistics.fmean(own):.4f} s")
+                 f"  mean {statistics.fmean(own):.4f} s  p90 {_p90(own):.4f} s")
     if decided:
         low, high = wilson(won, decided)
         text += (f"\n  {'':<16} winnable {100 * won / decided:.2f}% of decided"
