@@ -174,19 +174,20 @@ def _name(v: Variant) -> str:
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=_name)
 def test_core_matches_engine(variant: Variant) -> None:
-    _check_core_against_engine(variant, wide=False)
+    _check_core_against_engine(variant, wide=False, games=GAMES)
 
 
 @pytest.mark.parametrize("variant", [v for v in VARIANTS if v.foundation_return], ids=_name)
 def test_core_matches_engine_with_the_wide_rule(variant: Variant) -> None:
-    # The wide rule changes which foundation cards the search never brings back.
-    _check_core_against_engine(variant, wide=True)
+    # The wide rule changes only which foundation cards the search never brings
+    # back: a quarter of the positions, in the variants that bring cards back.
+    _check_core_against_engine(variant, wide=True, games=GAMES // 4)
 
 
-def _check_core_against_engine(variant: Variant, wide: bool) -> None:
+def _check_core_against_engine(variant: Variant, wide: bool, games: int) -> None:
     v = params(variant, wide=wide)
     checked = 0
-    for game in _random_positions(variant, GAMES, _name(variant).__len__() * 7 + variant.draw):
+    for game in _random_positions(variant, games, _name(variant).__len__() * 7 + variant.draw + 500 * wide):
         state = state_bytes(game.position())
         assert decode(state) == game.position()
         plain = _core_moves(state, v, True)
@@ -207,7 +208,7 @@ def _check_core_against_engine(variant: Variant, wide: bool) -> None:
             _play_code(after, code)
             assert decode(child) == after.position()
         checked += 1
-    assert checked >= 20 * GAMES
+    assert checked >= 20 * games
 
 
 def test_autoplay_is_the_engine_foundation_move() -> None:
