@@ -186,28 +186,34 @@ static void exact_setup(Exact *x, const state_t *root, const int64_t *v)
     x->on = 1; /* every key is below mul <= 2**64 - 2, so key + 1 is never 0 */
 }
 
+/* A pile's digit of the exact key (see exact_key). */
+static inline int pile_digit(const Exact *x, const state_t *s, int i, int down, int len)
+{
+    if (down > 0)
+        return down + 1;
+    return len > 0 && s[PILE_CAP * i] == x->base[i] && RANK[x->base[i]] != 13;
+}
+
+/* The waste position as the exact key holds it (with unlimited passes, waste positions that reach
+ * one another by drawing and recycling are one). */
+static inline int key_wp(const int64_t *v, int wp, int tlen)
+{
+    return v[V_PASSES] == 0 && (v[V_DRAW] == 1 || wp % v[V_DRAW] == 0 || wp == tlen) ? 0 : wp;
+}
+
 /* The exact key of s plus one (0 marks an empty table slot). */
 static uint64_t exact_key(const Exact *x, const int64_t *v, const state_t *s)
 {
     uint64_t key = 0;
     if (v[V_PASSES] != 0)
         key += (uint64_t)s[PASS] * x->pass_mul;
-    int wp = s[WP];
-    if (v[V_PASSES] == 0 && (wp % v[V_DRAW] == 0 || wp == s[TLEN]))
-        wp = 0;
-    key += (uint64_t)wp * x->wp_mul;
+    key += (uint64_t)key_wp(v, s[WP], s[TLEN]) * x->wp_mul;
     uint64_t talon = 0;
     for (int k = 0; k < s[TLEN]; k++)
         talon |= (uint64_t)1 << x->tpos[s[TALON + k]];
     key += talon * x->talon_mul;
-    for (int i = 0; i < NPILES; i++) {
-        int down = s[DOWN + i], digit;
-        if (down > 0)
-            digit = down + 1;
-        else
-            digit = s[LEN + i] > 0 && s[PILE_CAP * i] == x->base[i] && RANK[x->base[i]] != 13;
-        key += (uint64_t)digit * x->pile_mul[i];
-    }
+    for (int i = 0; i < NPILES; i++)
+        key += (uint64_t)pile_digit(x, s, i, s[DOWN + i], s[LEN + i]) * x->pile_mul[i];
     uint64_t f = 0;
     for (int k = 3; k >= 0; k--)
         f = f * 14 + (uint64_t)s[FOUND + k];
@@ -256,9 +262,7 @@ static inline void finish_key(const int64_t *v, const state_t *s, uint64_t *h1, 
         *h1 ^= ZF1[f][s[FOUND + f]];
         *h2 ^= ZF2[f][s[FOUND + f]];
     }
-    int wp = s[WP];
-    if (v[V_PASSES] == 0 && (wp % v[V_DRAW] == 0 || wp == s[TLEN]))
-        wp = 0;
+    int wp = key_wp(v, s[WP], s[TLEN]);
     *h1 ^= ZW1[wp];
     *h2 ^= ZW2[wp];
     if (v[V_PASSES] != 0) {
@@ -470,20 +474,6 @@ static int grow_kids(SearchObject *o, int64_t need)
 
 enum { KID_WON = 1, KID_LAZY = 2 };
 
-/* A pile's digit of the exact key (see exact_key). */
-static inline int pile_digit(const Exact *x, const state_t *s, int i, int down, int len)
-{
-    if (down > 0)
-        return down + 1;
-    return len > 0 && s[PILE_CAP * i] == x->base[i] && RANK[x->base[i]] != 13;
-}
-
-/* The waste position as the exact key holds it (see finish_key). */
-static inline int key_wp(const int64_t *v, int wp, int tlen)
-{
-    return v[V_PASSES] == 0 && (v[V_DRAW] == 1 || wp % v[V_DRAW] == 0 || wp == tlen) ? 0 : wp;
-}
-
 /* The exact key (plus one) of the child of p by the move code, worked out from
  * p's key pkey without making the child, when autoplay would send nothing
  * home after the move; *won is then whether the child is trivially won.
@@ -565,7 +555,7 @@ static int lazy_key(const Exact *x, const int64_t *v, const state_t *p, int32_t 
                     if (q != skip && ((now >> p[TALON + q]) & 1))
                         return 0;
         }
-        k += POW14[suit] * x->found_mul;
+        k += POW14[suit] * x->found_mul; /* exact_key's foundation digits, clubs lowest */
     }
     *key = k;
     *won = left_downs == 0 && (tlen == 0 || free_talon(v));
@@ -635,6 +625,14 @@ static void expand(SearchObject *o, int d)
     }
 }
 
+/* Make at child the child of states[d] by its move a that expand keyed
+ * without making it (autoplay would send nothing home there: see lazy_key). */
+static inline void make_lazy(SearchObject *o, int d, int a, state_t *child)
+{
+    memcpy(child, o->b.states + (size_t)d * STATE_SIZE, STATE_SIZE);
+    apply_move(child, o->b.mv[(size_t)d * MAX_MOVES + a], o->v);
+}
+
 static int64_t run_search(SearchObject *o, int64_t budget)
 {
     if (o->status != RUNNING)
@@ -665,22 +663,18 @@ static int64_t run_search(SearchObject *o, int64_t budget)
         if (o->b.kbase[d] >= 0) { /* made when the state was expanded */
             int64_t idx = o->b.kbase[d] + a;
             if (o->b.kwon[idx] & KID_WON) {
-                if (o->b.kwon[idx] & KID_LAZY) { /* Search_path reads the won state */
-                    memcpy(child, child - STATE_SIZE, STATE_SIZE);
-                    apply_move(child, o->b.mv[(size_t)d * MAX_MOVES + a], o->v);
-                }
+                if (o->b.kwon[idx] & KID_LAZY) /* Search_path reads the won state */
+                    make_lazy(o, d, a, child);
                 o->depth = d + 1;
                 o->status = WON;
                 return WON;
             }
             if (!table_insert(o->b.table, o->b.table_bits, o->b.table_words, o->b.kh[2 * idx], o->b.kh[2 * idx + 1]))
                 continue;
-            if (o->b.kwon[idx] & KID_LAZY) { /* made now that it is new */
-                memcpy(child, child - STATE_SIZE, STATE_SIZE);
-                apply_move(child, o->b.mv[(size_t)d * MAX_MOVES + a], o->v);
-            } else {
+            if (o->b.kwon[idx] & KID_LAZY) /* made now that it is new */
+                make_lazy(o, d, a, child);
+            else
                 memcpy(child, o->b.kids + (size_t)idx * STATE_SIZE, STATE_SIZE);
-            }
             o->b.dkey[d + 1] = o->b.kh[2 * idx];
             if (!o->x.on) /* an exact key has no caches to fill */
                 hash_at(o, d + 1, &h1, &h2); /* fills the caches of depth d + 1 */
