@@ -287,7 +287,7 @@ class SearchSchedule:
         self.position = position
         self.variant = variant
         self.timeout = timeout
-        #: Every search sends cards home by the wide rule (see :func:`solve`).
+        #: Whether every search sends cards home by the wide rule (see :func:`solve`).
         self.wide = wide
         self.deadline = None if timeout is None else self.began + timeout
         self.main = _Search(position, variant, self.budget, label="main", wide=wide)
@@ -442,8 +442,8 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     Every search sends a card home without branching when that can never
     cost a win. With ``wide`` (the default) that is the *wide rule*: a card
     of rank ``r`` whose other-colour foundations both reach ``r - 2`` and
-    whose twin's foundation reaches ``r - 3`` (docs/solver.md gives the
-    proof), which about halves the states of a proof of loss. With
+    whose twin's foundation reaches ``r - 3`` (the soundness notes of
+    ``cardtable/solver/klondike.h`` prove it), which about halves the states of a proof of loss. With
     ``wide=False`` it is the rules' own
     :meth:`~cardtable.klondike.Variant.safe_to_foundation`, as the solver
     searched before the wide rule: what is defined by a search within a
