@@ -25,7 +25,7 @@ same ``seed-001`` deals from ``--paired-seed`` on:
 
     python benchmarks/players.py --skip-klondike --skip-kings-corner \
         --lonelybot-player PATH [--paired-deals 2000] [--paired-seed 5000000] \
-        [--paired-budget SECONDS] [--paired-jsonl FILE]
+        [--paired-budget SECONDS] [--paired-jsonl FILE] [--paired-side both|expert|lonelybot]
     python benchmarks/players.py --skip-klondike --skip-kings-corner --paired-replay FILE [FILE ...]
 
 Each player's wins with their 95% interval, foundation cards and CPU seconds a
@@ -113,12 +113,17 @@ class PairedDeal:
 
 
 def versus_lonelybot(binary: str, deals: int, first_seed: int, expert: str, *, budget: float | None = None,
-                     timeout: float = 900.0, jsonl: str | None = None) -> list[PairedDeal]:
+                     timeout: float = 900.0, jsonl: str | None = None, side: str = "both") -> list[PairedDeal]:
     """Play deals ``first_seed``, ``first_seed + 1``, ... with the expert (in this
     process) and with lonelybot's player (a child process, one game at a time, on
     a second thread), under ``seed-001``'s rules, which are lonelybot's game.
     New deals stop after ``budget`` wall seconds, if given; the deals both
-    finished are returned in seed order (and written to ``jsonl`` as they finish)."""
+    finished are returned in seed order (and written to ``jsonl`` as they finish).
+
+    ``side`` ``"expert"`` or ``"lonelybot"`` plays that player alone and writes
+    its records to ``jsonl`` (nothing is returned): the two sides of the same
+    deals can then run apart, at different times, and :func:`replay_paired`
+    joins them."""
     variant = Variant.preset(PAIRED_SETTING)
     spec = RunSpec(expert, variant, seed=first_seed, keep_moves=False)
     began = time.monotonic()
@@ -131,21 +136,26 @@ def versus_lonelybot(binary: str, deals: int, first_seed: int, expert: str, *, b
         return budget is None or time.monotonic() - began < budget
 
     def record(index: int) -> None:
-        # Called with the lock held, by whichever side finishes a deal second.
-        if index in peer_runs and index in expert_runs and out is not None:
-            won, found, cpu = expert_runs[index]
-            peer = peer_runs[index]
-            out.write(json.dumps({"seed": first_seed + index, "expert": {"won": won, "foundation": found,
-                                                                         "cpu": round(cpu, 3)},
-                                  "lonelybot": {"won": peer.won, "foundation": peer.foundation,
-                                                "cpu": peer.cpu_seconds, "seconds": round(peer.seconds, 3),
-                                                "killed": peer.killed, "status": peer.status}}) + "\n")
+        # Called with the lock held, by whichever side finishes a deal second (or the only side).
+        wanted = {"both": index in peer_runs and index in expert_runs,
+                  "expert": index in expert_runs, "lonelybot": index in peer_runs}[side]
+        if wanted and out is not None:
+            line: dict[str, object] = {"seed": first_seed + index}
+            if index in expert_runs:
+                won, found, cpu = expert_runs[index]
+                line["expert"] = {"won": won, "foundation": found, "cpu": round(cpu, 3)}
+            if index in peer_runs:
+                peer = peer_runs[index]
+                line["lonelybot"] = {"won": peer.won, "foundation": peer.foundation, "cpu": peer.cpu_seconds,
+                                     "seconds": round(peer.seconds, 3), "killed": peer.killed,
+                                     "status": peer.status}
+            out.write(json.dumps(line) + "\n")
             out.flush()
 
     def peer_lane() -> None:
         index = 0
         while index < deals and in_time():
-            if len(peer_runs) > len(expert_runs) + 50:
+            if side == "both" and len(peer_runs) > len(expert_runs) + 50:
                 time.sleep(1.0)  # far enough ahead of the expert: wait for it
                 continue
             run = _peers.play_lonelybot(binary, spec.deal(index), variant.draw, first_seed + index, timeout)
@@ -155,9 +165,10 @@ def versus_lonelybot(binary: str, deals: int, first_seed: int, expert: str, *, b
             index += 1
 
     lane = threading.Thread(target=peer_lane, daemon=True)
-    lane.start()
+    if side != "expert":
+        lane.start()
     try:
-        for index in range(deals):
+        for index in range(deals if side != "lonelybot" else 0):
             if not in_time():
                 break
             started = time.thread_time()
@@ -166,7 +177,8 @@ def versus_lonelybot(binary: str, deals: int, first_seed: int, expert: str, *, b
             with lock:
                 expert_runs[index] = (result.won, result.foundation, cpu)
                 record(index)
-        lane.join()
+        if side != "expert":
+            lane.join()
     finally:
         if out is not None:
             out.close()
@@ -304,6 +316,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--paired-timeout", type=float, default=900.0, metavar="SECONDS",
                         help="wall seconds before one game of lonelybot's player is stopped")
     parser.add_argument("--paired-jsonl", metavar="FILE", help="append each paired deal as a JSON line")
+    parser.add_argument("--paired-side", choices=("both", "expert", "lonelybot"), default="both",
+                        help="play one player only, its records to --paired-jsonl, to be joined with the "
+                             "other's by --paired-replay (default: both, side by side)")
     parser.add_argument("--paired-replay", nargs="+", metavar="FILE",
                         help="report the paired comparison from recorded JSON lines (--paired-jsonl) "
                              "instead of playing; one seed's two records may come from different files")
@@ -321,6 +336,10 @@ def main(argv: list[str] | None = None) -> int:
         problem = f"--paired-budget {args.paired_budget:g}: more than 0 seconds"
     elif not args.paired_timeout > 0:
         problem = f"--paired-timeout {args.paired_timeout:g}: more than 0 seconds"
+    elif args.paired_side != "both" and not args.paired_jsonl:
+        problem = f"--paired-side {args.paired_side}: needs --paired-jsonl FILE for its records"
+    elif args.paired_side == "lonelybot" and args.lonelybot_player is None:
+        problem = "--paired-side lonelybot: needs --lonelybot-player PATH"
     if problem:
         print(f"players.py: error: {problem}", file=sys.stderr)
         return 2
@@ -335,6 +354,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"players.py: error: --paired-replay: {error}", file=sys.stderr)
             return 2
         report_versus_lonelybot(played, args.expert)
+    elif args.paired_side != "both":
+        versus_lonelybot(args.lonelybot_player or "", args.paired_deals, args.paired_seed, args.expert,
+                         budget=args.paired_budget, timeout=args.paired_timeout, jsonl=args.paired_jsonl,
+                         side=args.paired_side)
+        _say(f"{args.paired_side}'s games written to {args.paired_jsonl}; --paired-replay joins them "
+             "with the other player's records of the same deals")
     elif args.lonelybot_player is not None:
         played = versus_lonelybot(args.lonelybot_player, args.paired_deals, args.paired_seed, args.expert,
                                   budget=args.paired_budget, timeout=args.paired_timeout, jsonl=args.paired_jsonl)

@@ -6,6 +6,7 @@ recorded samples."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -102,6 +103,26 @@ def test_replay_joins_records_of_one_deal_across_files(tmp_path: Path, capsys: p
     assert "deals 7 to 9 (2 of them)" in out and "no verdict on 1 deal(s)" in out
 
 
+def test_one_side_alone_writes_its_records_for_the_replay_to_join(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    # The expert's side of two deals, played for real with a small expert; the
+    # other side's records (here written by hand) are joined by the replay.
+    mine = tmp_path / "expert.jsonl"
+    assert players.main(["--skip-klondike", "--skip-kings-corner", "--expert", "expert samples=4 states=2000",
+                         "--paired-side", "expert", "--paired-deals", "2", "--paired-seed", "41",
+                         "--paired-jsonl", str(mine)]) == 0
+    records = [json.loads(line) for line in mine.read_text(encoding="utf-8").splitlines()]
+    assert [record["seed"] for record in records] == [41, 42]
+    assert all(set(record) == {"seed", "expert"} for record in records)
+    assert "expert's games written to" in capsys.readouterr().out
+    theirs = tmp_path / "lonelybot.jsonl"
+    theirs.write_text("".join(json.dumps({"seed": seed, "lonelybot": {"won": True, "foundation": 52, "cpu": 2.0}})
+                              + "\n" for seed in (41, 42)), encoding="utf-8")
+    played = players.replay_paired([str(mine), str(theirs)])
+    assert [deal.seed for deal in played] == [41, 42]
+    assert [deal.expert_won for deal in played] == [record["expert"]["won"] for record in records]
+
+
 def test_replay_refuses_a_malformed_record_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"seed": 7, "expert": {"won": true}}\n', encoding="utf-8")
@@ -117,6 +138,8 @@ def test_replay_refuses_a_malformed_record_in_one_line(tmp_path: Path, capsys: p
     (["--lonelybot-player", "/no/such/lonelybot-play"], "--lonelybot-player"),
     (["--lonelybot-player", "/bin/sh", "--paired-deals", "0"], "--paired-deals"),
     (["--lonelybot-player", "/bin/sh", "--paired-budget", "-1"], "--paired-budget"),
+    (["--paired-side", "expert"], "--paired-jsonl"),
+    (["--paired-side", "lonelybot", "--paired-jsonl", "x.jsonl"], "--lonelybot-player"),
 ])
 def test_bad_arguments_are_one_line(args: list[str], word: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert players.main(["--skip-klondike", "--skip-kings-corner", *args]) == 2

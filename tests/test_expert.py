@@ -292,6 +292,49 @@ def test_a_plan_is_played_lean_keeping_only_what_its_last_move_needs() -> None:
     assert _lean(_Plan((), [Move.parse("W>3"), Move.parse("D")]), game, unknown_stock=10) is None
 
 
+def test_a_lean_plan_turns_the_stock_no_further_than_its_waste_card_needs() -> None:
+    # Turning the stock is forced (a draw while it has cards, else a recycle), so
+    # a card that comes to the top of the waste after two recycles came there
+    # in an earlier pass too: the plan plays it then, with no idle pass between.
+    from cardtable.bots.klondike.expert import _least_turning
+
+    rules = Variant.preset("seed-001")
+    game = KlondikeGame(_plan_layout("9c", ["5h", "6s", "Td"]), rules)
+    turning, tops = [], []
+    probe = game.clone()
+    while sum(move.is_recycle for move in turning) < 2 or not turning[-1].is_draw or len(tops) < 60:
+        move = Move.parse("D") if probe.stock else Move.parse("R")
+        probe.play(move)
+        turning.append(move)
+        tops.append(probe.waste[-1] if probe.waste else None)
+        if sum(move.is_recycle for move in turning) == 2 and probe.waste and probe.waste[-1].rank == 1:
+            break
+    ace = tops[-1]
+    assert ace is not None and ace.rank == 1 and sum(move.is_recycle for move in turning) == 2
+    first = tops.index(ace) + 1
+    assert first < len(turning)  # the same ace was on top a pass earlier
+    home = Move.parse("W>F")
+    assert _least_turning(game, [*turning, home]) == [*turning[:first], home]
+    # Turns with no waste card after them are kept as they are, and a plan that
+    # does not play gives None.
+    assert _least_turning(game, turning[:5]) == turning[:5]
+    assert _least_turning(game, [Move.parse("W>F")]) is None
+
+
+def test_the_expert_plays_on_while_its_guesses_are_won() -> None:
+    # Deal 9,000,239 under seed 001's rules: a lean plan once kept the idle passes
+    # of its guess's line (the waste cards that line put away left out), and the
+    # expert stopped after two idle passes with no card moved, though most of
+    # its guesses were won from there.
+    from cardtable.sim.runner import RunSpec, play_game
+
+    result = play_game(RunSpec("expert", Variant.preset("seed-001"), seed=9_000_000, keep_moves=True), 239)
+    recycles = [index for index, move in enumerate(result.moves) if move == "R"]
+    # After the look through the stock, the next pass plays a card from it.
+    assert any(move not in ("D", "R") for move in result.moves[recycles[0] + 1:recycles[1]])
+    assert result.foundation > 0
+
+
 def test_the_expert_leaves_a_long_shot_to_the_greedy_move() -> None:
     # With chase=1 a plan is played only when every guess wins it; on one-pass
     # deals few guesses win, so the first choices are the greedy player's.

@@ -571,10 +571,52 @@ def _lean(plan: _Plan, game: KlondikeGame, unknown_stock: int) -> _Plan | None:
     from_waste = max((index for index, move in enumerate(moves) if move.source == WASTE and not move.is_recycle),
                      default=-1)
     moves = moves[:from_waste + 1] + [move for move in moves[from_waste + 1:] if not _turns_stock(move)]
+    turned = _least_turning(game, moves)
+    if turned is None:
+        return None
+    moves = turned
     if len(moves) == len(plan.moves):
         return None
     before = _reveals(game, moves, unknown_stock)
     return None if before is None else _Plan((before, last), moves)
+
+
+def _least_turning(game: KlondikeGame, moves: list[Move]) -> list[Move] | None:
+    """``moves`` (played in a copy of ``game``) with the stock turned only as far
+    as each card played from the waste needs: a run of draws and recycles
+    becomes the shortest run that brings the same card to the top of the waste.
+    Left-out moves can leave whole passes in a plan with nothing played from
+    them, and an idle pass costs a pass where passes are counted. None when
+    ``moves`` do not play."""
+    game = game.clone()
+    out: list[Move] = []
+    turns: list[Move] = []
+    for move in moves:
+        if _turns_stock(move):
+            turns.append(move)
+            continue
+        if turns and move.source == WASTE:
+            ahead = game.clone()
+            if not all(_play(ahead, turn) for turn in turns) or not ahead.waste:
+                return None
+            want = ahead.waste[-1]
+            # Turning the stock is forced (a draw while it has cards, else a
+            # recycle), so the least turning is the start of the same run.
+            for turn in turns:
+                if game.waste and game.waste[-1] is want:
+                    break
+                if not _play(game, turn):
+                    return None
+                out.append(turn)
+            turns = []
+        if not _play(game, move):
+            return None
+        out.append(move)
+    for turn in turns:  # turns after the last move keep their place
+        if not _play(game, turn):
+            return None
+        out.append(turn)
+    return out
 
 
 def _reveals(game: KlondikeGame, moves: list[Move], unknown_stock: int) -> tuple[object, ...] | None:
