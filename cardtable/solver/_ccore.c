@@ -1178,12 +1178,40 @@ static int64_t run_best(BestObject *o, int64_t budget)
                 n = (int)o->width;
         }
         state_t *child = o->states + (size_t)(dx + 1) * STATE_SIZE;
+        /* As in the depth-first search, a child whose exact key follows from
+         * its parent's (see lazy_key) is made only when the table has not seen it. */
+        uint64_t pkey = 0, safe = 0;
+        int downs = 0;
+        if (o->x.on) {
+            pkey = exact_key(&o->x, o->v, s);
+            safe = safe_next(s, o->v);
+            for (int i = 0; i < NPILES; i++)
+                downs += s[DOWN + i];
+        }
         for (int a = 0; a < n; a++) {
             int32_t m = o->moves[a];
-            memcpy(child, s, STATE_SIZE);
-            apply_move(child, m, o->v);
-            autoplay(child, o->v, NULL, 0);
-            if (trivially_won(child, o->v)) {
+            uint64_t h1 = 0, h2 = 0;
+            int won = 0;
+            int lazy = o->x.on && lazy_key(&o->x, o->v, s, m, pkey, safe, downs, &h1, &won);
+            if (!lazy) {
+                memcpy(child, s, STATE_SIZE);
+                apply_move(child, m, o->v);
+                autoplay(child, o->v, NULL, 0);
+                won = trivially_won(child, o->v);
+            }
+#ifdef CARDTABLE_CHECK_KEYS /* the child made in full must agree */
+            else {
+                state_t made[STATE_SIZE], played[STATE_SIZE];
+                memcpy(made, s, STATE_SIZE);
+                apply_move(made, m, o->v);
+                memcpy(played, made, STATE_SIZE);
+                autoplay(played, o->v, NULL, 0);
+                if (memcmp(made, played, STATE_SIZE) != 0 || won != trivially_won(made, o->v) ||
+                    (!won && exact_key(&o->x, o->v, made) != h1))
+                    abort();
+            }
+#endif
+            if (won) {
                 o->win_node = x;
                 o->win_move = m;
                 o->won_depth = dx + 1;
@@ -1194,10 +1222,14 @@ static int64_t run_best(BestObject *o, int64_t budget)
                 o->status = TABLE_FULL; /* the table stays under 3/4 full */
                 return TABLE_FULL;
             }
-            uint64_t h1, h2;
-            full_key(&o->x, child, o->v, &h1, &h2);
+            if (!lazy)
+                full_key(&o->x, child, o->v, &h1, &h2);
             if (!table_insert(o->table, o->table_bits, o->x.on ? 1 : 2, h1, h2))
                 continue;
+            if (lazy) { /* new: make it (autoplay would send nothing home) */
+                memcpy(child, s, STATE_SIZE);
+                apply_move(child, m, o->v);
+            }
             int32_t node = (int32_t)o->nodes++;
             o->states_seen++;
             o->parent[node] = x;

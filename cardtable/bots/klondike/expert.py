@@ -12,7 +12,8 @@ then weighed on every guess (each guess played through the plan and solved
 from there), a plan that can no longer catch the leader being left untried.
 Each is weighed in its lean form too: only the moves its last move needs, the
 rest (such as waste cards put away, which the guess's solver chose knowing the
-hidden cards) left until the new card is seen. The plan that wins the most
+hidden cards) left until the new card is seen, and the stock turned only as
+far as the card it plays from the waste needs. The plan that wins the most
 guesses, the leaner on a tie, is played to its end. Then the player decides
 afresh.
 
