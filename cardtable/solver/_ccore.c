@@ -562,6 +562,23 @@ static int lazy_key(const Exact *x, const int64_t *v, const state_t *p, int32_t 
     return 1;
 }
 
+#ifdef CARDTABLE_CHECK_KEYS
+/* The child of p by code, made as a child that is not keyed lazily is made,
+ * must agree with what lazy_key said: autoplay sends nothing home, the won
+ * flag, and (unless won) the key. */
+static void check_lazy(const Exact *x, const int64_t *v, const state_t *p, int32_t code, uint64_t key, int won)
+{
+    state_t made[STATE_SIZE], played[STATE_SIZE];
+    memcpy(made, p, STATE_SIZE);
+    apply_move(made, code, v);
+    memcpy(played, made, STATE_SIZE);
+    autoplay(played, v, NULL, 0);
+    if (memcmp(made, played, STATE_SIZE) != 0 || won != trivially_won(made, v) ||
+        (!won && exact_key(x, v, made) != key))
+        abort();
+}
+#endif
+
 static void expand(SearchObject *o, int d)
 {
     int n = generate(o->b.states + (size_t)d * STATE_SIZE, o->v, o->mv_tmp, o->pr_tmp, 0);
@@ -600,15 +617,8 @@ static void expand(SearchObject *o, int d)
         if (o->x.on && lazy_key(&o->x, o->v, parent, o->mv_tmp[a], o->b.dkey[d], safe, downs, &o->b.kh[2 * idx], &won)) {
             o->b.kwon[idx] = (int8_t)(KID_LAZY | (won ? KID_WON : 0));
             o->b.kh[2 * idx + 1] = 0;
-#ifdef CARDTABLE_CHECK_KEYS /* the child made as the other branch makes it must agree */
-            state_t made[STATE_SIZE], played[STATE_SIZE];
-            memcpy(made, parent, STATE_SIZE);
-            apply_move(made, o->mv_tmp[a], o->v);
-            memcpy(played, made, STATE_SIZE);
-            autoplay(played, o->v, NULL, 0);
-            if (memcmp(made, played, STATE_SIZE) != 0 || won != trivially_won(made, o->v) ||
-                (!won && exact_key(&o->x, o->v, made) != o->b.kh[2 * idx]))
-                abort();
+#ifdef CARDTABLE_CHECK_KEYS
+            check_lazy(&o->x, o->v, parent, o->mv_tmp[a], o->b.kh[2 * idx], won);
 #endif
         } else {
             state_t *child = o->b.kids + (size_t)idx * STATE_SIZE;
@@ -1199,17 +1209,9 @@ static int64_t run_best(BestObject *o, int64_t budget)
                 autoplay(child, o->v, NULL, 0);
                 won = trivially_won(child, o->v);
             }
-#ifdef CARDTABLE_CHECK_KEYS /* the child made in full must agree */
-            else {
-                state_t made[STATE_SIZE], played[STATE_SIZE];
-                memcpy(made, s, STATE_SIZE);
-                apply_move(made, m, o->v);
-                memcpy(played, made, STATE_SIZE);
-                autoplay(played, o->v, NULL, 0);
-                if (memcmp(made, played, STATE_SIZE) != 0 || won != trivially_won(made, o->v) ||
-                    (!won && exact_key(&o->x, o->v, made) != h1))
-                    abort();
-            }
+#ifdef CARDTABLE_CHECK_KEYS
+            else
+                check_lazy(&o->x, o->v, s, m, h1, won);
 #endif
             if (won) {
                 o->win_node = x;
