@@ -121,7 +121,7 @@ def versus_lonelybot(binary: str, deals: int, first_seed: int, expert: str, *, b
     finished are returned in seed order (and written to ``jsonl`` as they finish).
 
     ``side`` ``"expert"`` or ``"lonelybot"`` plays that player alone and writes
-    its records to ``jsonl`` (nothing is returned): the two sides of the same
+    its records to ``jsonl`` (the list returned is empty): the two sides of the same
     deals can then run apart, at different times, and :func:`replay_paired`
     joins them."""
     variant = Variant.preset(PAIRED_SETTING)
