@@ -300,21 +300,18 @@ def test_a_lean_plan_turns_the_stock_no_further_than_its_waste_card_needs() -> N
 
     rules = Variant.preset("seed-001")
     game = KlondikeGame(_plan_layout("9c", ["5h", "6s", "Td"]), rules)
-    turning, tops = [], []
+    turning, tops = [], []  # three passes through the stock, and the waste top after each turn
     probe = game.clone()
-    while sum(move.is_recycle for move in turning) < 2 or not turning[-1].is_draw or len(tops) < 60:
-        move = Move.parse("D") if probe.stock else Move.parse("R")
-        probe.play(move)
-        turning.append(move)
+    while sum(move.is_recycle for move in turning) < 2 or probe.stock:
+        turning.append(Move.parse("D") if probe.stock else Move.parse("R"))
+        probe.play(turning[-1])
         tops.append(probe.waste[-1] if probe.waste else None)
-        if sum(move.is_recycle for move in turning) == 2 and probe.waste and probe.waste[-1].rank == 1:
-            break
-    ace = tops[-1]
-    assert ace is not None and ace.rank == 1 and sum(move.is_recycle for move in turning) == 2
-    first = tops.index(ace) + 1
-    assert first < len(turning)  # the same ace was on top a pass earlier
+    third = max(index for index, move in enumerate(turning) if move.is_recycle) + 1
+    last = next(index for index in range(third, len(tops)) if tops[index] is not None and tops[index].rank == 1)
+    first = tops.index(tops[last])
+    assert first < third  # the same ace was on top in an earlier pass
     home = Move.parse("W>F")
-    assert _least_turning(game, [*turning, home]) == [*turning[:first], home]
+    assert _least_turning(game, [*turning[:last + 1], home]) == [*turning[:first + 1], home]
     # Turns with no waste card after them are kept as they are, and a plan that
     # does not play gives None.
     assert _least_turning(game, turning[:5]) == turning[:5]
