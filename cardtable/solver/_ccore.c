@@ -498,7 +498,7 @@ enum { KID_WON = 1, KID_LAZY = 2 };
 static int lazy_key(const Exact *x, const int64_t *v, const state_t *p, int32_t code, uint64_t pkey, uint64_t safe,
                     int downs, uint64_t *key, int *won)
 {
-    if (code & HOME_FLAG)
+    if (code & (HOME_FLAG | FILL_FLAG))
         return 0;
     int src = code & 15, dst = (code >> 4) & 15, count = (code >> 8) & 63, card = (code >> 14) & 63;
     if (src >= NPILES && src != SRC_TALON)

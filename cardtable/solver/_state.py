@@ -52,6 +52,10 @@ V_DRAW, V_PASSES, V_ANY_EMPTY, V_RETURN, V_SALT, V_WIDTH, V_WIDE = 0, 1, 2, 3, 4
 #: Move-code flag of a tableau move: then the card it uncovers goes to its
 #: foundation (one search step; see the notes in ``cardtable/solver/klondike.h``).
 HOME_FLAG = 1 << 21
+#: Move-code flag of the fill rule: first the whole of the target pile moves
+#: onto the pile in bits 22 to 24, then the move fills the target pile.
+FILL_SHIFT = 22
+FILL_FLAG = 1 << 25
 
 
 def pack(src: int, dst: int, count: int, card: int, recycle: int) -> int:
@@ -115,12 +119,14 @@ def params(variant: Variant, salt: int = 0, width: int = 0, wide: bool = False) 
     moves: the salt (0 for the standard order, else a seed that shuffles
     moves of similar priority) and the width (0 to try every move, else only
     the first ``width`` of each state: a search that can find wins but never
-    proves a loss); last, which cards the search sends home without
+    proves a loss); then which cards the search sends home without
     branching: those :meth:`~cardtable.klondike.Variant.safe_to_foundation`
-    calls safe, or with ``wide`` the more of the wide rule (see the notes in
-    ``cardtable/solver/klondike.h``)."""
+    calls safe, or with ``wide`` the more of the wide rule; last, whether
+    (with kings only) a whole pile is emptied only together with the king
+    that fills it, the fill rule, which ``wide`` brings too (see the notes
+    in ``cardtable/solver/klondike.h`` for both)."""
     return (variant.draw, variant.passes or 0, int(variant.empty == "any"), int(variant.foundation_return), salt,
-            width, int(wide))
+            width, int(wide), int(wide))
 
 
 def plain_move(code: int) -> Move:

@@ -45,10 +45,10 @@ enum {
     STATE_SIZE = PASS + 4,
 };
 enum { SRC_TALON = 7, LOC_FOUNDATION = 9 };
-enum { HOME_FLAG = 1 << 21 };
+enum { HOME_FLAG = 1 << 21, FILL_SHIFT = 22, FILL_FLAG = 1 << 25 };
 enum { MAX_MOVES = 1024, TALON_MARK = 64, MAX_DEPTH = 4000, PASS_CAP = 100 };
 enum { RUNNING = 0, WON = 1, EXHAUSTED = 2, TABLE_FULL = 3 };
-enum { V_DRAW, V_PASSES, V_ANY_EMPTY, V_RETURN, V_SALT, V_WIDTH, V_WIDE, V_SIZE };
+enum { V_DRAW, V_PASSES, V_ANY_EMPTY, V_RETURN, V_SALT, V_WIDTH, V_WIDE, V_FILL, V_SIZE };
 
 typedef int8_t state_t;
 
@@ -185,6 +185,51 @@ static inline void shuffle_deck(uint64_t seed, int8_t *deck)
  *   move to an empty pile changes anything. Until one moves there, the line
  *   can keep the run where it was: what it builds on the run's top, or moves
  *   from inside the run, it can do there just as well.)
+ * - *The fill rule* (v[V_FILL], with kings only; cardtable.solver.solve's
+ *   default, with the wide rule): a whole pile (no face-down cards) moves
+ *   onto another pile only when no pile is empty, and only together with a
+ *   king moved at once into the pile it empties: one search step, the
+ *   king's move carrying FILL_FLAG and the pile the whole pile went to. The
+ *   king is one lowest face up on face-down cards (with its run), one the
+ *   talon moves reach (under the free-talon rule, one that rule would play),
+ *   or, with foundation return, one on a foundation that autoplay would not
+ *   send straight back. Call *emptying* a move of a whole pile i onto a pile
+ *   top t, *filling* a move into an empty pile, and *good* an emptying move
+ *   followed at once by a filling while its pile is the only empty one: the
+ *   rule plays only good emptying moves. Take a winning line of the search
+ *   without the rule with the fewest moves that are not to a foundation,
+ *   draws or recycles (*counted* moves), and in it the last emptying move E
+ *   that is not good, moving run R from pile i onto t. Up to the first
+ *   filling after E no pile is emptied by a move between piles (it would
+ *   not be good either: pile i is still empty at its filling). Moving E one
+ *   move later, past a move M that is not a filling, keeps a win: E turns up
+ *   nothing and leaves every pile top in place but t, which it covers, so M
+ *   touches only what it touched after E. A move onto R's top, or taking
+ *   cards off R's top or out of R, takes them from pile i instead (the same
+ *   card uncovered, so the same pruning verdict); a run of pile j holding t
+ *   with R on it moves without R, and E then puts R on t where it lies. When
+ *   M takes all of R from t, R moves from pile i instead and E is gone:
+ *   one counted move fewer (t, uncovered there, is already uncovered). And
+ *   autoplay: before E, t is a pile top, and the search sends it home when
+ *   safe. Under the rules' safe rule it never is while R's lowest card (one
+ *   rank lower, the other colour) is out; under the wide rule it can be,
+ *   and then R holds only cards of t's A set (that card, perhaps the twin's
+ *   card one rank lower on it; every lower card is home), and the wide
+ *   rule's proof (2), keeping them, gives a line with t home that skips E:
+ *   one counted move fewer. When E reaches a filling at which pile i is the
+ *   only empty pile, E is good; when another pile is empty there too, the
+ *   filling takes that one instead (empty piles are interchangeable: the
+ *   line goes on with the two piles' names swapped) and E moves on. E cannot
+ *   reach the end of the line, which has every card home, R's too. So each
+ *   step makes fewer counted moves, or fewer emptying moves that are not
+ *   good, or moves the last of them later; and the moves it changes keep
+ *   their verdicts under the other prunings (M's cards, the card it
+ *   uncovers and the empty piles are as before). In the end every emptying
+ *   move is good: the rule keeps a win. It reads only what the key holds
+ *   (the empty piles, the kings lowest face up, the talon, the foundations).
+ *   It replaces the rule above that a pile is emptied only when a king could
+ *   fill it, and keeps every emptied pile out of the search but for the
+ *   moment a king fills it: about a sixth fewer states (docs/solver.md).
  * - *Probes* (see cardtable/solver/search.py) search the same position in
  *   other orders; one that tries only some moves of each state (V_WIDTH)
  *   can find a win but never proves a loss.
@@ -269,6 +314,14 @@ static void apply_move(state_t *s, int32_t code, const int64_t *v)
     int count = (code >> 8) & 63;
     int card = (code >> 14) & 63;
     int recycle = (code >> 20) & 1;
+    if (code & FILL_FLAG) { /* first the whole of pile dst onto pile j, then the move that fills dst */
+        int j = (code >> FILL_SHIFT) & 7;
+        int n = s[LEN + dst], m = s[LEN + j];
+        for (int k = 0; k < n; k++)
+            s[PILE_CAP * j + m + k] = s[PILE_CAP * dst + k];
+        s[LEN + j] = (state_t)(m + n);
+        s[LEN + dst] = 0;
+    }
     if (src == 8) { /* plain draw */
         int wp = s[WP] + (int)v[V_DRAW];
         s[WP] = (state_t)(wp < s[TLEN] ? wp : s[TLEN]);
@@ -448,6 +501,92 @@ static int talon_targets(const state_t *s, const int64_t *v, int32_t *mv, int32_
     return n;
 }
 
+/* A talon card the search's talon moves reach: its talon position, whether
+ * the stock is recycled on the way, and the draws it costs. */
+typedef struct {
+    int q, recycle, cost;
+} Reach;
+
+/* The talon cards the search's talon moves reach (draws compressed, at most
+ * one recycle: see the notes), in the order generate() tries them; returns
+ * how many (at most 2 * 52 + 1). */
+static int talon_reach(const state_t *s, const int64_t *v, Reach *out)
+{
+    int n = 0, tlen = s[TLEN], wp = s[WP], draw = (int)v[V_DRAW];
+    int64_t limit = v[V_PASSES];
+    if (wp > 0)
+        out[n++] = (Reach){wp - 1, 0, 0};
+    int pos = wp;
+    int steps = 0;
+    while (pos < tlen) {
+        pos = pos + draw < tlen ? pos + draw : tlen;
+        steps++;
+        out[n++] = (Reach){pos - 1, 0, steps};
+    }
+    if (limit == 0 || s[PASS] < limit) {
+        pos = 0;
+        int rsteps = steps + 1;
+        while (pos < tlen) {
+            pos = pos + draw < tlen ? pos + draw : tlen;
+            rsteps++;
+            int reached = pos == wp || (pos > wp && ((pos - wp) % draw == 0 || pos == tlen));
+            if (!reached)
+                out[n++] = (Reach){pos - 1, 1, rsteps};
+        }
+    }
+    return n;
+}
+
+/* The fill rule's moves (see the notes): each whole pile i of pending
+ * ({i, the piles whose top takes its lowest card, its card count}), moved
+ * onto each such pile j and followed at once by a king moved into pile i:
+ * a king lowest face up on face-down cards (with the cards on it), one the
+ * talon moves reach, or (with foundation return) one on a foundation. One
+ * code each: the king's move to pile i, with FILL_FLAG and j. */
+static int fill_moves(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr, int n, const int (*pending)[3],
+                      int npending, const Reach *reach, int nreach, int hosting, uint64_t present)
+{
+    int32_t kings[4];
+    int prio[4], from[4];
+    int nk = 0;
+    for (int r = 0; r < nreach; r++) {
+        int card = s[TALON + reach[r].q];
+        if (RANK[card] == 13 && (!hosting || ((present >> (12 * 2 + 1 - RED[card])) & 1))) {
+            kings[nk] = pack(SRC_TALON, 0, 1, card, reach[r].recycle);
+            prio[nk] = 690 - reach[r].cost;
+            from[nk++] = -1;
+        }
+    }
+    for (int p = 0; p < NPILES; p++) {
+        int down = s[DOWN + p];
+        if (down > 0 && RANK[s[PILE_CAP * p + down]] == 13) {
+            kings[nk] = pack(p, 0, 0, s[PILE_CAP * p + down], 0);
+            prio[nk] = 800 + down;
+            from[nk++] = p;
+        }
+    }
+    if (v[V_RETURN])
+        for (int suit = 0; suit < 4; suit++)
+            if (s[FOUND + suit] == 13 && !is_safe(s, suit * 13 + 12, v)) {
+                kings[nk] = pack(LOC_FOUNDATION, 0, 1, suit * 13 + 12, 0);
+                prio[nk] = 150;
+                from[nk++] = -1;
+            }
+    for (int e = 0; e < npending; e++) {
+        int i = pending[e][0], mask = pending[e][1], cards = pending[e][2];
+        for (int j = 0; mask; j++, mask >>= 1)
+            if (mask & 1)
+                for (int kk = 0; kk < nk; kk++) {
+                    int32_t code = kings[kk] | (i << 4) | FILL_FLAG | (j << FILL_SHIFT);
+                    int p = from[kk];
+                    if (p >= 0) /* the king's run, on pile j after the first move when p is j */
+                        code |= (s[LEN + p] + (p == j ? cards : 0) - s[DOWN + p]) << 8;
+                    n = add(mv, pr, n, code, prio[kk]);
+                }
+    }
+    return n;
+}
+
 /* Whether some king could move to an empty pile: face up on face-down cards,
  * in the talon, or (with foundation return) on a foundation. */
 static int kings_waiting(const state_t *s, const int64_t *v)
@@ -492,8 +631,14 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
     }
     int tlen = s[TLEN];
     int wp = s[WP];
-    int draw = (int)v[V_DRAW];
     int64_t limit = v[V_PASSES];
+    Reach reach[2 * 52 + 1];
+    int nreach = 0;
+    /* with the fill rule: the whole piles that could move (pile, targets, cards), to be played only with
+     * the move that fills the pile again */
+    int fill = !plain && v[V_FILL] && any_empty == 0;
+    int pending[NPILES][3];
+    int npending = 0;
     /* whether a king could fill an emptied pile: worked out when first asked */
     int king_waiting = plain || any_empty != 0 ? 1 : -1;
     int hosting = !plain && free_talon(v);
@@ -513,26 +658,10 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
         if (wp > 0)
             n = talon_targets(s, v, mv, pr, n, wp - 1, 0, 0, 1, tops, present, empty_mask, 0);
     } else if (tlen > 0) {
-        if (wp > 0)
-            n = talon_targets(s, v, mv, pr, n, wp - 1, 0, 0, 0, tops, present, empty_mask, hosting);
-        int pos = wp;
-        int steps = 0;
-        while (pos < tlen) {
-            pos = pos + draw < tlen ? pos + draw : tlen;
-            steps++;
-            n = talon_targets(s, v, mv, pr, n, pos - 1, 0, steps, 0, tops, present, empty_mask, hosting);
-        }
-        if (limit == 0 || s[PASS] < limit) {
-            pos = 0;
-            int rsteps = steps + 1;
-            while (pos < tlen) {
-                pos = pos + draw < tlen ? pos + draw : tlen;
-                rsteps++;
-                int reached = pos == wp || (pos > wp && ((pos - wp) % draw == 0 || pos == tlen));
-                if (!reached)
-                    n = talon_targets(s, v, mv, pr, n, pos - 1, 1, rsteps, 0, tops, present, empty_mask, hosting);
-            }
-        }
+        nreach = talon_reach(s, v, reach);
+        for (int r = 0; r < nreach; r++)
+            n = talon_targets(s, v, mv, pr, n, reach[r].q, reach[r].recycle, reach[r].cost, 0, tops, present,
+                              empty_mask, hosting);
     }
     for (int i = 0; i < NPILES; i++) {
         int m = s[LEN + i];
@@ -544,6 +673,15 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
             int targets = tops[key_of(base)] & ~(1 << i);
             if (!targets && (whole || !empty_mask || (any_empty == 0 && RANK[base] != 13)))
                 continue; /* no move of this run (the tests below, in short) */
+            if (whole && fill) {
+                if (!empty_mask) {
+                    pending[npending][0] = i;
+                    pending[npending][1] = targets;
+                    pending[npending][2] = k;
+                    npending++;
+                }
+                continue;
+            }
             if (whole && king_waiting < 0)
                 king_waiting = kings_waiting(s, v);
             int exposed_home = 0;
@@ -575,6 +713,8 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
             }
         }
     }
+    if (npending)
+        n = fill_moves(s, v, mv, pr, n, pending, npending, reach, nreach, hosting, present);
     if (v[V_RETURN]) {
         for (int suit = 0; suit < 4; suit++) {
             int f = s[FOUND + suit];

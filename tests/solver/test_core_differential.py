@@ -26,7 +26,17 @@ import pytest
 from cardtable.klondike import KlondikeGame, Move, Position, Variant
 from cardtable.klondike.moves import FOUNDATION, STOCK, WASTE
 from cardtable.solver import _ccore
-from cardtable.solver._state import LOC_FOUNDATION, SRC_TALON, decode, params, plain_move, state_bytes, unpack
+from cardtable.solver._state import (
+    FILL_FLAG,
+    FILL_SHIFT,
+    LOC_FOUNDATION,
+    SRC_TALON,
+    decode,
+    params,
+    plain_move,
+    state_bytes,
+    unpack,
+)
 from cardtable.solver.search import _BestSearch, _play_code, _play_safe_moves, _Search, solve
 
 GAMES = 40  # random games per variant; every other position met is checked
@@ -118,8 +128,67 @@ def _pruned(game: KlondikeGame, move: Move, wide: bool = False) -> bool:
             under = pile[-move.count - 1]
             return game.foundation[under.suit] + 1 != under.rank
         if move.count == len(pile):
-            return not _king_waiting(game)
+            # with the fill rule a whole pile moves only with the king that fills it (see _fill_macros)
+            return _fills(game, wide) or not _king_waiting(game)
     return False
+
+
+def _fills(game: KlondikeGame, wide: bool) -> bool:
+    """Whether the search plays by the fill rule here: it does with ``wide``
+    (solve's default) when only kings fill empty piles."""
+    return wide and game.variant.empty == "king"
+
+
+def _fill_macros(game: KlondikeGame, wide: bool) -> set[tuple[object, ...]]:
+    """The fill rule's moves, worked out in the engine: when no pile is empty,
+    each whole pile moved onto another pile followed at once by a king moved
+    into it (a king lowest face up on face-down cards, one the waste can
+    play after any draws and recycles, or one on a foundation), as
+    ("fill", pile, target, cards, the king's source, and its cards or card)."""
+    out: set[tuple[object, ...]] = set()
+    if not _fills(game, wide) or not all(game.tableau):
+        return out
+    for move in game.legal_moves():
+        if not (0 <= move.source <= 6 and 0 <= move.target <= 6):
+            continue
+        if game.face_down[move.source] or move.count != len(game.tableau[move.source]):
+            continue
+        emptied = game.clone()
+        emptied.play(move)
+        head = ("fill", move.source, move.target, move.count)
+        for king in emptied.legal_moves():
+            if king.target != move.source:
+                continue
+            if 0 <= king.source <= 6:
+                out.add((*head, king.source, king.count))
+            elif king.source == FOUNDATION and not _pruned(emptied, king, wide):
+                out.add((*head, ("F", king.suit)))
+        for g in _talon_closure(emptied):
+            for king in g.legal_moves():
+                if king.source == WASTE and king.target == move.source and not _pruned(g, king, wide):
+                    out.add((*head, "W", str(g.waste[-1])))
+    return out
+
+
+def _talon_closure(game: KlondikeGame) -> list[KlondikeGame]:
+    """The game after every sequence of draws and recycles (one for each
+    waste length and, with a pass limit, pass)."""
+    seen = set()
+    found = []
+    frontier = [game.clone()]
+    while frontier:
+        g = frontier.pop()
+        key = (len(g.waste), g.pass_number if g.variant.passes is not None else 0)
+        if key in seen:
+            continue
+        seen.add(key)
+        found.append(g)
+        for move in g.legal_moves():
+            if move.source == STOCK or move.target == STOCK:
+                nxt = g.clone()
+                nxt.play(move)
+                frontier.append(nxt)
+    return found
 
 
 def _engine_macros(game: KlondikeGame, wide: bool = False) -> set[tuple[object, ...]]:
@@ -133,23 +202,11 @@ def _engine_macros(game: KlondikeGame, wide: bool = False) -> set[tuple[object, 
             continue
         source = ("F", move.suit) if move.source == FOUNDATION else move.source
         out.add((source, _target_kind(game, move.target), move.count))
-    probe = game.clone()
-    seen = set()
-    frontier = [probe]
-    while frontier:
-        g = frontier.pop()
-        key = (len(g.waste), g.pass_number if g.variant.passes is not None else 0)
-        if key in seen:
-            continue
-        seen.add(key)
+    for g in _talon_closure(game):
         for move in g.legal_moves():
-            if move.source == STOCK or move.target == STOCK:
-                nxt = g.clone()
-                nxt.play(move)
-                frontier.append(nxt)
-            elif move.source == WASTE and not _pruned(g, move, wide):
+            if move.source == WASTE and move.target != STOCK and not _pruned(g, move, wide):
                 out.add(("W", str(g.waste[-1]), _target_kind(g, move.target)))
-    return out
+    return out | _fill_macros(game, wide)
 
 
 def _core_macro_set(game: KlondikeGame, codes: list[int]) -> set[tuple[object, ...]]:
@@ -158,6 +215,15 @@ def _core_macro_set(game: KlondikeGame, codes: list[int]) -> set[tuple[object, .
     out: set[tuple[object, ...]] = set()
     for code in codes:
         src, dst, count, card, _ = unpack(code)
+        if code & FILL_FLAG:
+            head = ("fill", dst, (code >> FILL_SHIFT) & 7, len(game.tableau[dst]))
+            if src == SRC_TALON:
+                out.add((*head, "W", str(Card.from_index(card))))
+            elif src == LOC_FOUNDATION:
+                out.add((*head, ("F", Card.from_index(card).suit)))
+            else:
+                out.add((*head, src, count))
+            continue
         target = _target_kind(game, FOUNDATION if dst == LOC_FOUNDATION else dst)
         if src == SRC_TALON:
             out.add(("W", str(Card.from_index(card)), target))
@@ -177,16 +243,17 @@ def test_core_matches_engine(variant: Variant) -> None:
     _check_core_against_engine(variant, wide=False, games=GAMES)
 
 
-@pytest.mark.parametrize("variant", [v for v in VARIANTS if v.foundation_return], ids=_name)
+@pytest.mark.parametrize("variant", [v for v in VARIANTS if v.foundation_return or v.empty == "king"], ids=_name)
 def test_core_matches_engine_with_the_wide_rule(variant: Variant) -> None:
-    # The wide rule changes only which foundation cards the search never brings
-    # back: a quarter of the positions, in the variants that bring cards back.
+    # The wide rule changes which foundation cards the search never brings back
+    # (in the variants that bring cards back), and with kings only it comes with
+    # the fill rule: a quarter of the positions.
     _check_core_against_engine(variant, wide=True, games=GAMES // 4)
 
 
 def _check_core_against_engine(variant: Variant, wide: bool, games: int) -> None:
     v = params(variant, wide=wide)
-    checked = 0
+    checked = fills = 0
     for game in _random_positions(variant, games, _name(variant).__len__() * 7 + variant.draw + 500 * wide):
         state = state_bytes(game.position())
         assert decode(state) == game.position()
@@ -207,8 +274,11 @@ def _check_core_against_engine(variant: Variant, wide: bool, games: int) -> None
             after = game.clone()
             _play_code(after, code)
             assert decode(child) == after.position()
+            fills += bool(code & FILL_FLAG)
         checked += 1
-    assert checked >= 20 * games
+    assert checked >= 15 * games
+    if _fills(KlondikeGame(Position.from_seed(1), variant), wide):
+        assert fills >= 5, fills  # the fill rule's moves were met and checked
 
 
 def test_autoplay_is_the_engine_foundation_move() -> None:
