@@ -131,11 +131,11 @@ def check_growth(c: Checker) -> None:
     """A best-first search past its first node and table sizes."""
     position = Position.from_seed(1000000)
     best = _alone(_BestSearch(position, THOUGHTFUL3, 1_000_000, 2, 0), 700_000)
-    nodes, table = best.arrays["parent"].shape[0], best.arrays["table"].shape[0]
-    c.note(f"{best.states} states: room for {nodes} nodes, a table of {table} entries "
-           f"(both start at {1 << _START_BITS})")
+    nodes, table = int(best.core.nodes), int(best.core.table_size)
+    c.note(f"{best.states} states: {nodes} nodes stored, a table of {table} entries "
+           f"(it starts at {1 << _START_BITS})")
     c.expect(best.states >= 700_000 and nodes > 1 << _START_BITS and table > 1 << _START_BITS,
-             "both grew and the search went on")
+             "the table grew, the nodes outgrew its first size, and the search went on")
 
 
 def check_schedule(c: Checker) -> None:

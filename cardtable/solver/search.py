@@ -94,7 +94,13 @@ _START_BITS = 14
 #: probe getting more (probe ``k``, from 0, weighs ``1 / (k + 1)``). The first
 #: probe joins at ``_FIRST_PROBE`` main states, the next at twice as many, and
 #: so on.
-_FIRST_PROBE = 50_000
+_FIRST_PROBE = 5_000
+#: Where the first probe joins in a search with ``wide=False`` (see :func:`solve`):
+#: the schedule as it was before the wide rule.
+_FIRST_PROBE_NARROW = 50_000
+#: The main-search states after which the relaxed search (see :attr:`SearchSchedule.relaxed_budget`)
+#: joins: most deals are decided sooner.
+_FIRST_RELAXED = 50_000
 _PROBE_SHARE = 8
 #: The probes in turn: first best-first searches with these estimate weights
 #: and widths, then depth-first ones whose widths cycle through
@@ -266,9 +272,9 @@ class SearchSchedule:
     runs out and returns the :class:`SolveResult`. A round:
 
     1. the main search runs until it has grown by a quarter (to at least
-       50,000 states), within the states left;
-    2. the search under the :func:`relaxation` (from the first round on,
-       when the variant has one) runs up to :attr:`relaxed_budget` states:
+       5,000 states; 50,000 with ``wide=False``), within the states left;
+    2. the search under the :func:`relaxation` (once the main search has
+       50,000 states, when the variant has one) runs up to :attr:`relaxed_budget` states:
        twice as many as the main search has, within the states left. When it
        finds no win, there is none;
     3. once the main search has :attr:`next_probe` states, a probe joins and
@@ -304,7 +310,9 @@ class SearchSchedule:
         self.relaxed: _Search | None = None
         self.probes: list[_Search] = []
         #: Main-search states at which the next probe joins.
-        self.next_probe = _FIRST_PROBE
+        self.next_probe = _FIRST_PROBE if wide else _FIRST_PROBE_NARROW
+        #: Main-search states of the first round (where the first probe joins).
+        self.first_round = self.next_probe
         #: The states the probes shared in the latest round (0 before any).
         self.allowance = 0
         #: The states the relaxed search could reach in the latest round in
@@ -349,13 +357,13 @@ class SearchSchedule:
         main, budget = self.main, self.budget
         self._counted = self._count()
         before = main.states
-        checkpoint = max(before + before // 4, _FIRST_PROBE)
+        checkpoint = max(before + before // 4, self.first_round)
         main.advance(min(checkpoint, budget - self._counted), self.deadline)
         if not main.running or main.states < checkpoint:
             if main.running and main.states + self._counted >= budget:
                 main.reason = f"state budget of {budget} states reached"
             return False
-        if self.easier is not None and self.relaxed is None:
+        if self.easier is not None and self.relaxed is None and main.states >= _FIRST_RELAXED:
             # Only now: most deals are decided sooner.
             self.relaxed = _Search(self.position, self.easier, budget, label="relaxed", wide=self.wide)
         if self.relaxed is not None and self.relaxed.running:
@@ -432,7 +440,7 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     skipped, so *probe* searches of the same position run beside it: each
     time the main search grows by a quarter, the probes get an eighth of
     what it searched, an older probe getting more. The first probe joins at
-    50,000 main states, and one more each time the main search doubles:
+    5,000 main states (50,000 with ``wide=False``), and one more each time the main search doubles:
     three best-first searches (``BestSearch`` of the C core: of the three
     and the four best moves of each state, then of every move), then in
     turns depth-first ones that try only the two best moves of each state,
@@ -444,7 +452,8 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     Unless the variant already draws one card with unlimited passes, a
     search under its :func:`relaxation` also runs, with up to twice as many
     states as the main search: every line of play under the variant can be played
-    there, so when it finds no win there is none. (A loss there is often far
+    there, so when it finds no win there is none. It joins once the main
+    search has 50,000 states. (A loss there is often far
     quicker to prove: the waste pointer drops out of the state. A win there
     proves nothing, and that search then stops.)
 
@@ -456,9 +465,10 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     With kings only in empty piles, ``wide`` also brings the *fill rule*: a
     whole pile moves onto another only when no pile is empty, and together
     with the king that fills it at once (proved there too; about a sixth
-    fewer states). With ``wide=False`` it is the rules' own
-    :meth:`~cardtable.klondike.Variant.safe_to_foundation` and no fill rule,
-    as the solver searched before these two rules: what is defined by a search within a
+    fewer states), and the probes join from 5,000 main states. With ``wide=False`` it is the rules' own
+    :meth:`~cardtable.klondike.Variant.safe_to_foundation`, no fill rule and
+    probes from 50,000 states,
+    as the solver searched before these rules: what is defined by a search within a
     state budget (the grades, the daily deals, the winnable deals of
     ``--winnable``) passes it, so that a deal picked once stays picked.
 

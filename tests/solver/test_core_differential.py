@@ -339,14 +339,17 @@ def _same_position(state: bytes, game: KlondikeGame) -> bool:
     return got == want
 
 
-def test_winning_lines_keep_the_array_state_in_step() -> None:
+@pytest.mark.parametrize("wide", [False, True], ids=["narrow", "wide"])
+def test_winning_lines_keep_the_array_state_in_step(wide: bool) -> None:
+    # wide brings the fill rule's moves (a whole pile, then the king that fills it)
     checked = {"depth": 0, "best": 0}
+    fills = 0
     for variant in VARIANTS:
-        v = params(variant)
+        v = params(variant, wide=wide)
         for seed in range(4):
             position = Position.from_seed(seed)
-            for kind, search in (("depth", _Search(position, variant, 20_000, 1, 0)),
-                                 ("best", _BestSearch(position, variant, 20_000, 1, 3))):
+            for kind, search in (("depth", _Search(position, variant, 20_000, 1, 0, wide=wide)),
+                                 ("best", _BestSearch(position, variant, 20_000, 1, 3, wide=wide))):
                 search.advance(20_000, None)
                 if not search.won:
                     continue
@@ -355,6 +358,7 @@ def test_winning_lines_keep_the_array_state_in_step() -> None:
                 _play_safe_moves(game, marks)
                 assert _same_position(state, game)
                 path = search.winning_path()
+                fills += sum(1 for code in path if code & FILL_FLAG)
                 for code in path:
                     _play_code(game, code)
                     state, step = _ccore.autoplay(_ccore.apply_move(state, code, v), v)
@@ -367,6 +371,33 @@ def test_winning_lines_keep_the_array_state_in_step() -> None:
                 assert along == marks and ends[-1] == len(marks) and len(ends) == len(path) + 1
                 checked[kind] += 1
     assert min(checked.values()) >= 10, checked
+    assert (fills > 0) == wide, fills
+
+
+@pytest.mark.parametrize("variant", [v for v in VARIANTS if v.empty == "king"], ids=_name)
+def test_the_fill_rule_never_changes_a_verdict(variant: Variant) -> None:
+    # The fill rule is proved to keep every win (the notes in klondike.h): the
+    # main search with it and without it (the wide rule on in both) decides
+    # deals and positions alike, and with it searches no more states on a loss
+    # (each of its moves is two moves of the search without it).
+    decided = {"won": 0, "unwinnable": 0}
+    seeds = (4200141, 4200179, 4200020, 4200121, 4200153, 4200167, 7, 12)
+    games = [KlondikeGame(Position.from_seed(seed), variant) for seed in seeds]
+    for game in games + _random_positions(variant, 4, 91 + variant.draw)[:12]:
+        state = state_bytes(game.position())
+        with_fill = params(variant, wide=True)
+        without = (*with_fill[:-1], 0)
+        results = []
+        for v in (with_fill, without):
+            search = _ccore.Search(state, v, 16, 12)
+            results.append((int(search.run(40_000)), int(search.states)))
+        (got, states), (want, states_without) = results
+        if got != _ccore.RUNNING and want != _ccore.RUNNING:
+            assert got == want, str(game.position())
+            decided["won" if got == _ccore.WON else "unwinnable"] += 1
+            if got == _ccore.EXHAUSTED:
+                assert states <= states_without, str(game.position())
+    assert sum(decided.values()) >= 3, decided
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 7, 2**31 + 3, 2**32, 2**63 - 1, 2**63, 2**64 - 1, 4200012])
@@ -377,8 +408,9 @@ def test_the_deal_of_a_seed_is_the_engines(seed: int) -> None:
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=_name)
 def test_the_wide_rule_never_changes_a_verdict(variant: Variant) -> None:
-    # The wide rule is proved to keep every win (docs/solver.md); here the
-    # solver with it and without it decide the same deals and positions alike,
+    # The wide rule (and with kings only the fill rule it brings) is proved to
+    # keep every win (docs/solver.md); here the solver with them and without
+    # them decides the same deals and positions alike,
     # in every rule combination, and its winning lines win in the engine.
     decided = {"won": 0, "unwinnable": 0}
     seeds = (4200141, 4200179, 4200020, 4200121, 4200153, 4200167, 7, 12)  # quick losses and wins
