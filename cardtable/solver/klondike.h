@@ -477,19 +477,51 @@ static inline int add(int32_t *mv, int32_t *pr, int n, int32_t code, int priorit
     return n + 1;
 }
 
-static int talon_targets(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr, int n, int q, int recycle,
-                         int cost, int plain, const uint8_t *tops, uint64_t present, int empty_mask, int hosting)
+/* With the free-talon rule: bit key_of(c) for each card c face up, in the
+ * talon or (with foundation return) on a foundation, and bit 63 to say it is
+ * worked out (it is, the first time a talon card could go to the tableau). */
+static uint64_t present_of(const state_t *s, const int64_t *v)
+{
+    uint64_t present = (uint64_t)1 << 63;
+    for (int i = 0; i < NPILES; i++)
+        for (int k = s[DOWN + i]; k < s[LEN + i]; k++)
+            present |= (uint64_t)1 << key_of(s[PILE_CAP * i + k]);
+    for (int q = 0; q < s[TLEN]; q++)
+        present |= (uint64_t)1 << key_of(s[TALON + q]);
+    if (v[V_RETURN])
+        for (int suit = 0; suit < 4; suit++) /* ranks 1 to the foundation's height, of its colour */
+            present |= ((((uint64_t)1 << (2 * s[FOUND + suit] + 2)) - 1) & ~(uint64_t)3) &
+                       (RED[suit * 13] ? 0xAAAAAAAAAAAAAAAAULL : 0x5555555555555555ULL);
+    return present;
+}
+
+/* Whether, under the free-talon rule, talon card card may go to the tableau:
+ * a card that could be built on it is face up, in the talon or on a
+ * foundation (*present, worked out when first asked). */
+static inline int hosted(const state_t *s, const int64_t *v, uint64_t *present, int card)
+{
+    if (!*present)
+        *present = present_of(s, v);
+    return (*present >> ((RANK[card] - 1) * 2 + 1 - RED[card])) & 1;
+}
+
+static inline int talon_targets(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr, int n, int q,
+                                int recycle, int cost, int plain, const uint8_t *tops, uint64_t *present,
+                                int empty_mask, int hosting)
 {
     int card = s[TALON + q];
     if (s[FOUND + SUIT[card]] + 1 == RANK[card])
         n = add(mv, pr, n, pack(SRC_TALON, LOC_FOUNDATION, 1, card, recycle), 900 - cost);
-    if (hosting && !((present >> ((RANK[card] - 1) * 2 + 1 - RED[card])) & 1))
-        return n;
     int mask = tops[key_of(card)];
+    int empty = empty_mask && (v[V_ANY_EMPTY] != 0 || RANK[card] == 13);
+    if (!mask && !empty)
+        return n;
+    if (hosting && !hosted(s, v, present, card))
+        return n;
     for (int j = 0; mask; j++, mask >>= 1)
         if (mask & 1)
             n = add(mv, pr, n, pack(SRC_TALON, j, 1, card, recycle), 500 - cost);
-    if (empty_mask && (v[V_ANY_EMPTY] != 0 || RANK[card] == 13)) {
+    if (empty) {
         int m = empty_mask;
         for (int j = 0; m; j++, m >>= 1)
             if (m & 1) {
@@ -544,14 +576,14 @@ static int talon_reach(const state_t *s, const int64_t *v, Reach *out)
  * talon moves reach, or (with foundation return) one on a foundation. One
  * code each: the king's move to pile i, with FILL_FLAG and j. */
 static int fill_moves(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr, int n, const int (*pending)[3],
-                      int npending, const Reach *reach, int nreach, int hosting, uint64_t present)
+                      int npending, const Reach *reach, int nreach, int hosting, uint64_t *present)
 {
     int32_t kings[4];
     int prio[4], from[4];
     int nk = 0;
     for (int r = 0; r < nreach; r++) {
         int card = s[TALON + reach[r].q];
-        if (RANK[card] == 13 && (!hosting || ((present >> (12 * 2 + 1 - RED[card])) & 1))) {
+        if (RANK[card] == 13 && (!hosting || hosted(s, v, present, card))) {
             kings[nk] = pack(SRC_TALON, 0, 1, card, reach[r].recycle);
             prio[nk] = 690 - reach[r].cost;
             from[nk++] = -1;
@@ -642,25 +674,14 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
     /* whether a king could fill an emptied pile: worked out when first asked */
     int king_waiting = plain || any_empty != 0 ? 1 : -1;
     int hosting = !plain && free_talon(v);
-    uint64_t present = 0; /* with hosting: bit key_of(c) for each card c face up, in the talon or on a foundation */
-    if (hosting) {
-        for (int i = 0; i < NPILES; i++)
-            for (int k = s[DOWN + i]; k < s[LEN + i]; k++)
-                present |= (uint64_t)1 << key_of(s[PILE_CAP * i + k]);
-        for (int q = 0; q < tlen; q++)
-            present |= (uint64_t)1 << key_of(s[TALON + q]);
-        if (v[V_RETURN])
-            for (int suit = 0; suit < 4; suit++) /* ranks 1 to the foundation's height, of its colour */
-                present |= ((((uint64_t)1 << (2 * s[FOUND + suit] + 2)) - 1) & ~(uint64_t)3) &
-                           (RED[suit * 13] ? 0xAAAAAAAAAAAAAAAAULL : 0x5555555555555555ULL);
-    }
+    uint64_t present = 0; /* with hosting: see present_of, worked out when first asked */
     if (plain) {
         if (wp > 0)
-            n = talon_targets(s, v, mv, pr, n, wp - 1, 0, 0, 1, tops, present, empty_mask, 0);
+            n = talon_targets(s, v, mv, pr, n, wp - 1, 0, 0, 1, tops, &present, empty_mask, 0);
     } else if (tlen > 0) {
         nreach = talon_reach(s, v, reach);
         for (int r = 0; r < nreach; r++)
-            n = talon_targets(s, v, mv, pr, n, reach[r].q, reach[r].recycle, reach[r].cost, 0, tops, present,
+            n = talon_targets(s, v, mv, pr, n, reach[r].q, reach[r].recycle, reach[r].cost, 0, tops, &present,
                               empty_mask, hosting);
     }
     for (int i = 0; i < NPILES; i++) {
@@ -714,7 +735,7 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
         }
     }
     if (npending)
-        n = fill_moves(s, v, mv, pr, n, pending, npending, reach, nreach, hosting, present);
+        n = fill_moves(s, v, mv, pr, n, pending, npending, reach, nreach, hosting, &present);
     if (v[V_RETURN]) {
         for (int suit = 0; suit < 4; suit++) {
             int f = s[FOUND + suit];
