@@ -477,9 +477,9 @@ enum { KID_WON = 1, KID_LAZY = 2 };
 /* The exact key (plus one) of the child of p by the move code, worked out from
  * p's key pkey without making the child, when autoplay would send nothing
  * home after the move; *won is then whether the child is trivially won.
- * Returns 0 when that child has to be made: after a foundation card is
- * brought back, a run moved with HOME_FLAG, or a move after which autoplay
- * would send a card home. safe is safe_next(p) and downs p's face-down cards.
+ * Returns 0 when that child has to be made: after a move carrying HOME_FLAG
+ * or FILL_FLAG, or a move after which autoplay would send a card home. safe
+ * is safe_next(p) and downs p's face-down cards.
  *
  * Why nothing else changes: p is a state of the search, so autoplay has sent
  * all it can home (no pile top is in safe, nor, with a free talon, any talon
@@ -493,17 +493,30 @@ enum { KID_WON = 1, KID_LAZY = 2 };
  * its lowest card, or is empty and takes a king, whose digit is 0 either
  * way); a pile card going home changes its pile's digit and a foundation's;
  * a talon card leaves the talon, and the waste position and the pass become
- * what apply_move makes them. CARDTABLE_CHECK_KEYS builds check each such
+ * what apply_move makes them. A foundation card brought back lowers its
+ * foundation's digit and leaves the target pile's as it was, and autoplay
+ * then does nothing (below). CARDTABLE_CHECK_KEYS builds check each such
  * key against the child once it is made. */
 static int lazy_key(const Exact *x, const int64_t *v, const state_t *p, int32_t code, uint64_t pkey, uint64_t safe,
                     int downs, uint64_t *key, int *won)
 {
     if (code & (HOME_FLAG | FILL_FLAG))
         return 0;
+    static const uint64_t POW14[4] = {1, 14, 196, 2744}; /* exact_key's foundation digits, clubs lowest */
     int src = code & 15, dst = (code >> 4) & 15, count = (code >> 8) & 63, card = (code >> 14) & 63;
-    if (src >= NPILES && src != SRC_TALON)
-        return 0; /* a foundation card brought back */
     if (dst != LOC_FOUNDATION && dst >= NPILES)
+        return 0;
+    if (src == LOC_FOUNDATION) {
+        /* a foundation card brought back: its foundation drops (which makes no card safe that was not,
+         * and the card itself is not: generate() does not bring back a safe one), and the pile it goes to
+         * keeps its digit (one with cards keeps its lowest; an empty one takes a king, digit 0 either way) */
+        if (dst == LOC_FOUNDATION)
+            return 0;
+        *key = pkey - POW14[SUIT[card]] * x->found_mul;
+        *won = downs == 0 && (p[TLEN] == 0 || free_talon(v));
+        return 1;
+    }
+    if (src >= NPILES && src != SRC_TALON)
         return 0;
     int home = dst == LOC_FOUNDATION;
     uint64_t k = pkey;
@@ -538,7 +551,6 @@ static int lazy_key(const Exact *x, const int64_t *v, const state_t *p, int32_t 
             return 0;
     } else {
         /* the foundation grows: whatever is now safe and at hand must not be */
-        static const uint64_t POW14[4] = {1, 14, 196, 2744};
         int suit = SUIT[card];
         state_t f[4];
         memcpy(f, p + FOUND, 4);
@@ -555,7 +567,7 @@ static int lazy_key(const Exact *x, const int64_t *v, const state_t *p, int32_t 
                     if (q != skip && ((now >> p[TALON + q]) & 1))
                         return 0;
         }
-        k += POW14[suit] * x->found_mul; /* exact_key's foundation digits, clubs lowest */
+        k += POW14[suit] * x->found_mul;
     }
     *key = k;
     *won = left_downs == 0 && (tlen == 0 || free_talon(v));
