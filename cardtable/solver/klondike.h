@@ -483,6 +483,16 @@ static inline int add(int32_t *mv, int32_t *pr, int n, int32_t code, int priorit
 static uint64_t present_of(const state_t *s, const int64_t *v)
 {
     uint64_t present = (uint64_t)1 << 63;
+    if (v[V_RETURN]) { /* every card is face up, in the talon or on a foundation, but the face-down ones */
+        uint64_t one = 0, both = 0;
+        for (int i = 0; i < NPILES; i++)
+            for (int k = 0; k < s[DOWN + i]; k++) {
+                uint64_t bit = (uint64_t)1 << key_of(s[PILE_CAP * i + k]);
+                both |= one & bit;
+                one |= bit;
+            }
+        return present | (0x0FFFFFFCULL & ~both); /* ranks 1 to 13 of both colours, less twins both face down */
+    }
     for (int i = 0; i < NPILES; i++)
         for (int k = s[DOWN + i]; k < s[LEN + i]; k++)
             present |= (uint64_t)1 << key_of(s[PILE_CAP * i + k]);
@@ -561,7 +571,7 @@ static int talon_reach(const state_t *s, const int64_t *v, Reach *out)
         while (pos < tlen) {
             pos = pos + draw < tlen ? pos + draw : tlen;
             rsteps++;
-            int reached = pos == wp || (pos > wp && ((pos - wp) % draw == 0 || pos == tlen));
+            int reached = pos == wp || (pos > wp && (draw == 1 || (pos - wp) % draw == 0 || pos == tlen));
             if (!reached)
                 out[n++] = (Reach){pos - 1, 1, rsteps};
         }
