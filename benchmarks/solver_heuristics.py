@@ -11,9 +11,14 @@ makes a heuristic worse shows up here rather than as a failing unit test.
     python benchmarks/solver_heuristics.py
     python benchmarks/solver_heuristics.py --checks probes relaxation --deals 0
     python benchmarks/solver_heuristics.py --deals 100 --max-states 1000000
+    python benchmarks/solver_heuristics.py --checks --deals 0 --fill-deals 300 --start 7100000 --max-states 5000000
+    python benchmarks/solver_heuristics.py --checks --deals 1000 --start 6000000 --first-probe 50000
 
-After the checks it surveys ``--deals`` deals per mode (thoughtful1 and
-thoughtful3): how many were decided and which search settled each one.
+After the checks it can compare the main search with and without the fill
+rule (``--fill-deals``: the same verdicts, and the states saved), and it
+surveys ``--deals`` deals per mode (thoughtful1 and thoughtful3): how many
+were decided, the states they took (median, mean, p90) and which search
+settled each one; ``--first-probe`` moves the first probe for the survey.
 """
 
 from __future__ import annotations
@@ -25,8 +30,9 @@ import time
 from collections import Counter
 from collections.abc import Callable
 
+import cardtable.solver.search as search_module
 from cardtable.klondike import KlondikeGame, Move, Position, Variant
-from cardtable.solver import solve
+from cardtable.solver import _ccore, solve
 from cardtable.solver.search import _START_BITS, SearchSchedule, _BestSearch, _probe_order, _Search, _solution
 
 THOUGHTFUL1 = Variant.preset("thoughtful1")
@@ -131,7 +137,9 @@ def check_growth(c: Checker) -> None:
     """A best-first search past its first node and table sizes."""
     position = Position.from_seed(1000000)
     best = _alone(_BestSearch(position, THOUGHTFUL3, 1_000_000, 2, 0), 700_000)
-    nodes, table = int(best.core.nodes), int(best.core.table_size)
+    core = best.core
+    assert isinstance(core, _ccore.BestSearch)
+    nodes, table = int(core.nodes), int(core.table_size)
     c.note(f"{best.states} states: {nodes} nodes stored, a table of {table} entries "
            f"(it starts at {1 << _START_BITS})")
     c.expect(best.states >= 700_000 and nodes > 1 << _START_BITS and table > 1 << _START_BITS,
@@ -156,6 +164,46 @@ def check_schedule(c: Checker) -> None:
     c.note(f"result: {result.result} ({result.reason or 'decided'})")
     again = solve(position, THOUGHTFUL3, max_states=1_000_000)
     c.expect((again.result, again.states) == (result.result, result.states), "solve gives the same answer")
+
+
+def fill_rule_survey(c: Checker, seeds: list[int], max_states: int) -> None:
+    """The fill rule (see ``cardtable/solver/klondike.h``): the main search
+    alone, with the wide rule, with and without it, on ``seeds`` in four
+    variants: the verdicts must agree, and the states it saves are counted."""
+    from cardtable.solver._state import params, state_bytes
+
+    bits = 10
+    while (1 << bits) * 3 // 4 <= max_states + 1:
+        bits += 1
+    variants = {"thoughtful1": THOUGHTFUL1, "thoughtful3": THOUGHTFUL3,
+                "thoughtful3, 3 passes": THOUGHTFUL3.replace(passes=3),
+                "thoughtful1, 1 pass": THOUGHTFUL1.replace(passes=1)}
+    for name, variant in variants.items():
+        totals = {"with": [0, 0.0], "without": [0, 0.0]}
+        lost = {"with": 0, "without": 0}
+        agree = decided = 0
+        for seed in seeds:
+            state = state_bytes(Position.from_seed(seed))
+            on = params(variant, wide=True)
+            verdicts, states = {}, {}
+            for label, v in (("with", on), ("without", (*on[:-1], 0))):
+                search = _ccore.Search(state, v, bits, min(bits, _START_BITS))
+                began = time.process_time()
+                verdicts[label] = int(search.run(max_states))
+                states[label] = int(search.states)
+                totals[label][0] += states[label]
+                totals[label][1] += time.process_time() - began
+            if set(verdicts.values()) == {_ccore.EXHAUSTED}:
+                for label in lost:
+                    lost[label] += states[label]
+            if _ccore.RUNNING not in verdicts.values():
+                decided += 1
+                agree += verdicts["with"] == verdicts["without"]
+        c.note(f"{name}: {len(seeds)} deals, {decided} decided by both; states {totals['without'][0]:,} -> "
+               f"{totals['with'][0]:,} (x{totals['with'][0] / max(totals['without'][0], 1):.3f}), CPU "
+               f"{totals['without'][1]:.2f} s -> {totals['with'][1]:.2f} s; deals both proved lost "
+               f"{lost['without']:,} -> {lost['with']:,} states")
+        c.expect(agree == decided, f"{name}: the same verdict on every deal both decided")
 
 
 CHECKS: dict[str, Callable[[Checker], None]] = {
@@ -185,7 +233,8 @@ def survey(variant: Variant, seeds: list[int], max_states: int) -> None:
             settled["main" if finished is None else finished.label.split(":")[0]] += 1
     print(f"  {variant.describe()}: {len(seeds)} deals, {time.perf_counter() - began:.1f} s")
     print("    " + ", ".join(f"{name} {results[name]}" for name in ("won", "unwinnable", "unknown")))
-    print(f"    states: median {statistics.median(states):.0f}, mean {statistics.fmean(states):.0f}")
+    p90 = statistics.quantiles(states, n=10, method="inclusive")[-1] if len(states) > 1 else states[0]
+    print(f"    states: median {statistics.median(states):.0f}, mean {statistics.fmean(states):.0f}, p90 {p90:.0f}")
     print("    settled by: " + ", ".join(f"{name} {n}" for name, n in sorted(settled.items())))
 
 
@@ -197,6 +246,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--start", type=int, default=1_000_000, help="first survey seed (default 1000000)")
     parser.add_argument("--max-states", type=int, default=300_000,
                         help="state budget per survey deal (default 300,000)")
+    parser.add_argument("--fill-deals", type=int, default=0,
+                        help="also compare the main search with and without the fill rule on this many deals "
+                             "from --start per variant (default 0: not run)")
+    parser.add_argument("--first-probe", type=int, default=None,
+                        help="main-search states at which the first probe joins, for the survey "
+                             "(default: the solver's own, 5,000)")
     args = parser.parse_args(argv)
     solve(Position.from_seed(0), THOUGHTFUL3, max_states=10)  # load the compiled core
     failed = []
@@ -208,12 +263,24 @@ def main(argv: list[str] | None = None) -> int:
         print(f"    ({time.perf_counter() - began:.2f} s)")
         if checker.failed:
             failed.append(name)
+    if args.fill_deals > 0:
+        print(f"fill rule, seeds {args.start}..{args.start + args.fill_deals - 1}, {args.max_states} states each:")
+        checker = Checker()
+        fill_rule_survey(checker, list(range(args.start, args.start + args.fill_deals)), args.max_states)
+        if checker.failed:
+            failed.append("fill rule")
+    if args.first_probe is not None:
+        if args.first_probe < 1:
+            parser.error(f"--first-probe must be at least 1, not {args.first_probe}")
+        search_module._FIRST_PROBE = args.first_probe
     if args.deals > 0:
-        print(f"survey, seeds {args.start}..{args.start + args.deals - 1}, {args.max_states} states each:")
+        print(f"survey, seeds {args.start}..{args.start + args.deals - 1}, {args.max_states} states each"
+              f" (first probe at {search_module._FIRST_PROBE:,} states):")
         seeds = list(range(args.start, args.start + args.deals))
         for variant in (THOUGHTFUL1, THOUGHTFUL3):
             survey(variant, seeds, args.max_states)
-    print(f"{len(args.checks) - len(failed)} of {len(args.checks)} checks passed"
+    print(f"{len(args.checks) + (args.fill_deals > 0) - len(failed)} of "
+          f"{len(args.checks) + (args.fill_deals > 0)} checks passed"
           + (f"; failed: {', '.join(failed)}" if failed else ""))
     return 1 if failed else 0
 

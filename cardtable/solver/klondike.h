@@ -229,7 +229,7 @@ static inline void shuffle_deck(uint64_t seed, int8_t *deck)
  *   (the empty piles, the kings lowest face up, the talon, the foundations).
  *   It replaces the rule above that a pile is emptied only when a king could
  *   fill it, and keeps every emptied pile out of the search but for the
- *   moment a king fills it: about a sixth fewer states (docs/solver.md).
+ *   moment a king fills it: a tenth to a fifth fewer states (docs/solver.md).
  * - *Probes* (see cardtable/solver/search.py) search the same position in
  *   other orders; one that tries only some moves of each state (V_WIDTH)
  *   can find a win but never proves a loss.

@@ -464,7 +464,7 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     ``cardtable/solver/klondike.h`` prove it), which about halves the states of a proof of loss.
     With kings only in empty piles, ``wide`` also brings the *fill rule*: a
     whole pile moves onto another only when no pile is empty, and together
-    with the king that fills it at once (proved there too; about a sixth
+    with the king that fills it at once (proved there too; a tenth to a fifth
     fewer states), and the probes join from 5,000 main states. With ``wide=False`` it is the rules' own
     :meth:`~cardtable.klondike.Variant.safe_to_foundation`, no fill rule and
     probes from 50,000 states,
