@@ -217,6 +217,31 @@ def test_a_strategy_string_sets_the_expert_options() -> None:
         assert words in str(caught.value), text
     with pytest.raises(UsageError, match="at least one sample, not 0"):
         make_player("expert samples=0")
+    with pytest.raises(UsageError, match="wide option is 0 or 1, not 2"):
+        make_player("expert wide=2")
+    assert not ExpertPlayer().wide and make_player("expert wide=1").wide  # type: ignore[attr-defined]
+
+
+def test_guesses_searched_under_the_wide_rules_find_lines_that_win() -> None:
+    # wide=1 searches each guess under the solver's wide and fill rules; the
+    # lines it finds win when replayed, on the deals the old search wins too.
+    from cardtable.bots.klondike.hindsight import solve_sample
+
+    variant = Variant.preset("seed-001")
+    decided = 0
+    for seed in range(40):
+        game = KlondikeGame(Position.from_seed(seed), variant)
+        narrow = solve_sample(game, 200_000)
+        wide = solve_sample(game, 200_000, wide=True)
+        if wide is not None:
+            replay = game.clone()
+            k = 0
+            while (move := wide[k]) is not None:
+                replay.play(move)
+                k += 1
+            assert replay.is_won(), seed
+        decided += narrow is not None and wide is not None
+    assert decided >= 10
 
 
 def _open_layout(seed: int) -> Position:

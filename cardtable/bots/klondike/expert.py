@@ -185,8 +185,11 @@ class ExpertPlayer(KlondikeBot):
     where each foundation card is paid, as under Vegas scoring, since a long
     shot at a win gives up cards). ``second`` is the number of guesses that
     choose the next plan in the second look at a close call (0: no second
-    look). A table seen before gets the greedy move, and the player stops when
-    it sees the same table a fifth time or after ``max_moves`` moves.
+    look). ``wide`` (0 or 1) searches the guesses under the solver's wide and
+    fill rules, which need fewer states for the same answer; 0 searches them
+    as when the expert's strength was measured. A table seen before gets the
+    greedy move, and the player stops when it sees the same table a fifth
+    time or after ``max_moves`` moves.
     """
 
     name = "expert"
@@ -197,12 +200,14 @@ class ExpertPlayer(KlondikeBot):
         "seconds": ("seconds", float, "time for one decision's guessing and solving"),
         "chase": ("chase", float, "share of the guesses a plan must win to be played rather than the greedy move"),
         "second": ("second", int, "guesses for the next choice in a second look at a close call (0: no second look)"),
+        "wide": ("wide", int, "1: search the guesses under the solver's wide and fill rules (fewer states a "
+                              "guess); 0: as when the expert's strength was measured"),
     }
     option_defaults: ClassVar[dict[str, str]] = {
         "chase": f"0, or {_CHASE_PAID} where each card is paid, as under Vegas scoring"}
 
     def __init__(self, samples: int = 48, max_states: int = 20_000, seconds: float | None = None,
-                 chase: float | None = None, second: int = 6, max_moves: int = 2000) -> None:
+                 chase: float | None = None, second: int = 6, max_moves: int = 2000, wide: int = 0) -> None:
         if samples < 1:
             raise UsageError(f"the expert needs at least one sample, not {samples}")
         if max_states < 1:
@@ -217,6 +222,9 @@ class ExpertPlayer(KlondikeBot):
             raise UsageError(f"the expert's chase must be a share of the guesses, from 0 to 1, not {chase}")
         if second < 0:
             raise UsageError(f"the expert's second look needs a count of guesses, 0 or more, not {second}")
+        if wide not in (0, 1):
+            raise UsageError(f"the expert's wide option is 0 or 1, not {wide}")
+        self.wide = bool(wide)
         self.samples = samples
         self.second = second
         self.chase = chase
@@ -366,7 +374,7 @@ class ExpertPlayer(KlondikeBot):
                 if self._late(deadline):
                     own.append(None)
                     continue
-                guess.settle(solve_sample(guess.game, self.max_states))
+                guess.settle(solve_sample(guess.game, self.max_states, wide=self.wide))
             if not guess.line:
                 own.append(None)
                 continue
@@ -438,7 +446,7 @@ class ExpertPlayer(KlondikeBot):
                 line: Line | None = None
                 if all(_play(after, move) for move in plan.moves):
                     budget = self.max_states * _TRIED_FACTOR
-                    line = Line() if after.is_won() else solve_sample(after, budget)
+                    line = Line() if after.is_won() else solve_sample(after, budget, wide=self.wide)
                 guess.tried[plan.key] = line
                 wins += line is not None
             open_ -= 1
@@ -471,7 +479,7 @@ class ExpertPlayer(KlondikeBot):
             plans: dict[_Key, _Plan] = {}
             for _ in range(self.second):
                 guessed = KlondikeGame(sample_position(view, self._rng, known), view.variant)
-                line = solve_sample(guessed, self.max_states)
+                line = solve_sample(guessed, self.max_states, wide=self.wide)
                 if line:
                     plan = _first_plan(_Guess(guessed, line), 0)
                     plans.setdefault(plan.key, plan).votes += 1
@@ -482,7 +490,7 @@ class ExpertPlayer(KlondikeBot):
                 return False
             if game.is_won():
                 return True
-        return solve_sample(game, self.max_states * _TRIED_FACTOR) is not None
+        return solve_sample(game, self.max_states * _TRIED_FACTOR, wide=self.wide) is not None
 
 
 def _play(game: KlondikeGame, move: Move) -> bool:

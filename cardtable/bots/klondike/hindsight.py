@@ -71,10 +71,12 @@ class Line:
         return self
 
 
-def solve_sample(game: KlondikeGame, max_states: int) -> Line | None:
+def solve_sample(game: KlondikeGame, max_states: int, *, wide: bool = False) -> Line | None:
     """A winning line for a guessed game under its variant, or None when one
-    depth-first search finds none within ``max_states`` states."""
+    depth-first search finds none within ``max_states`` states (``wide``: a
+    search under the solver's wide and fill rules, as ``solve`` searches by
+    default; see :func:`cardtable.solver.search.search_line`)."""
     from cardtable.solver.search import line_moves, search_line  # the compiled solver loads only when an expert plays
 
-    codes = search_line(game, max_states)
-    return None if codes is None else Line(line_moves(game, codes))
+    codes = search_line(game, max_states, wide=wide)
+    return None if codes is None else Line(line_moves(game, codes, wide=wide))
