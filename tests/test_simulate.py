@@ -159,7 +159,7 @@ def test_strategies_lists_each(capsys: pytest.CaptureFixture[str]) -> None:
     names = [line.split()[0] for line in out.splitlines() if not line.startswith(" ")]
     assert names == ["priority", "turns", "greedy", "random", "expert"]
     options = [line.split()[0] for line in out.splitlines() if line.startswith(" ")]
-    assert options == ["samples=INT:", "states=INT:", "seconds=FLOAT:", "chase=FLOAT:", "second=INT:"]
+    assert options == ["samples=INT:", "states=INT:", "seconds=FLOAT:", "chase=FLOAT:", "second=INT:", "wide=INT:"]
     assert "(default 20000)" in out and "(default no limit)" in out
     assert "(default 0, or 0.25 where each card is paid" in out and "Vegas scoring) (default" not in out
 
