@@ -498,10 +498,6 @@ static uint64_t present_of(const state_t *s, const int64_t *v)
             present |= (uint64_t)1 << key_of(s[PILE_CAP * i + k]);
     for (int q = 0; q < s[TLEN]; q++)
         present |= (uint64_t)1 << key_of(s[TALON + q]);
-    if (v[V_RETURN])
-        for (int suit = 0; suit < 4; suit++) /* ranks 1 to the foundation's height, of its colour */
-            present |= ((((uint64_t)1 << (2 * s[FOUND + suit] + 2)) - 1) & ~(uint64_t)3) &
-                       (RED[suit * 13] ? 0xAAAAAAAAAAAAAAAAULL : 0x5555555555555555ULL);
     return present;
 }
 
