@@ -25,9 +25,9 @@ within the timeout, won / unwinnable / unknown counts, the winnable share of
 decided deals with its 95% Wilson interval, the median, mean and 90th
 percentile of seconds per deal (a deal that hit the limit counts with the
 time it took), peak memory, the time ratios against cardtable, and every
-disagreement (one says won, another unwinnable). Every cardtable win has been
-replayed in the engine by the solver; Klondike-Solver's wins are replayed
-here too. cardtable's times are taken on warm code: before each mode it
+disagreement (one says won, another unwinnable). Every cardtable win is
+checked move by move by the solver, and replayed in the engine here (outside
+the timing), as Klondike-Solver's wins are. cardtable's times are taken on warm code: before each mode it
 solves one deal outside the set, which is not counted.
 
 Peak memory: for a peer, GNU time's figure for each run (the largest and the
@@ -223,6 +223,8 @@ def run_mode(name: str, seeds: list[int], timeout: float, peers: Peers, rows: li
                 verdict, states = "unknown", 0
                 problems.append(f"seed {seed}: cardtable raised {type(error).__name__}: {error}")
             ours.add(verdict, time.perf_counter() - began)
+            if verdict == "won" and not _replays(position, variant, [str(m) for m in result.moves]):
+                problems.append(f"seed {seed}: cardtable's solution does not replay in the engine")
             row: dict[str, object] = {"mode": name, "seed": seed, "result": verdict,
                                       "seconds": ours.seconds[-1], "states": states,
                                       "cardtable_peak_kib": _peak_kib()}
@@ -274,6 +276,11 @@ def run_mode(name: str, seeds: list[int], timeout: float, peers: Peers, rows: li
                       for a, b in zip(ours.decided(timeout), tally.decided(timeout), strict=True))
         out.append(f"  cardtable/{tally.name}: median time x{ratio_median:.3g}, mean time x{ratio_mean:.3g};"
                    f" disagreements with cardtable {against}")
+        if tally.own_seconds and len(tally.own_seconds) == len(ours.seconds):
+            slow = [ours_s for ours_s, their in zip(ours.seconds, tally.own_seconds, strict=True) if ours_s > 3 * their]
+            whole = sum(ours_s > 3 * their for ours_s, their in zip(ours.seconds, tally.seconds, strict=True))
+            out.append(f"  deals where cardtable took over 3x {tally.name}'s time: {len(slow)} by its own clock"
+                       f" ({sum(t > 0.01 for t in slow)} of them over 10 ms), {whole} by its whole process")
     out.append(f"  disagreements: {len(problems)}")
     out.extend(f"    {p}" for p in problems)
     return "\n".join(out)

@@ -55,8 +55,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``solve`` and ``hint`` commands."""
     p = subparsers.add_parser(
         "solve", help="decide whether a deal can be won (with a winning line) or prove it cannot",
-        description="Exact search over the full-information deal: won (with a solution the engine "
-        "replays), unwinnable (exhaustive search) or unknown (a budget ran out).")
+        description="Exact search over the full-information deal: won (with a solution checked "
+        "move by move against the rules), unwinnable (exhaustive search) or unknown (a budget ran out).")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--deal", metavar="STRING", help="a deal string or position string")
     src.add_argument("--seed", type=seed, help="deal number")

@@ -1,6 +1,6 @@
 """Exact search over full-information Klondike deals, in every variant the
-engine supports: won (with a solution the engine replays), unwinnable (the
-search was exhaustive) or unknown (a budget ran out).
+engine supports: won (with a solution checked move by move against the
+rules), unwinnable (the search was exhaustive) or unknown (a budget ran out).
 
 >>> from cardtable.klondike import Position, Variant
 >>> from cardtable.solver import solve
@@ -11,8 +11,11 @@ search was exhaustive) or unknown (a budget ran out).
 The searches, depth-first and best-first, are C (:mod:`cardtable.solver._ccore`,
 compiled when the package is installed, on Klondike's one compiled rules
 library ``klondike.h``) over a compact array state
-(:mod:`cardtable.solver._state`). The rules engine stays the reference, and
-every solution is replayed in it before it is reported.
+(:mod:`cardtable.solver._state`). The rules engine stays the reference: the
+core's exact move generation is tested equal to the engine's in every rule
+combination, every solution is written out as engine moves that the core
+checks one by one against it before it is reported, and the tests replay
+solutions in the engine itself.
 """
 
 from typing import TYPE_CHECKING, Any

@@ -2172,6 +2172,217 @@ fail:
     return NULL;
 }
 
+/* ---- a winning line as the engine's moves ------------------------------- */
+
+/* A line of search move codes, written out as the engine's own moves: the
+ * plain codes of generate(..., plain) (draw and recycle are codes with source 8
+ * and target 8), each checked against the plain moves of the state it is
+ * played in and played there, so that a move the rules do not allow is never
+ * written. */
+typedef struct {
+    state_t s[STATE_SIZE];
+    const int64_t *v;
+    int32_t *out;
+    Py_ssize_t n, cap;
+    const char *bad; /* why the line stopped, or NULL */
+    int no_memory;
+} Line;
+
+static int line_emit(Line *l, int32_t code)
+{
+    int32_t mv[MAX_MOVES], pr[MAX_MOVES];
+    int k = generate(l->s, l->v, mv, pr, 1), legal = 0;
+    for (int a = 0; a < k && !legal; a++)
+        legal = mv[a] == code;
+    if (!legal) {
+        l->bad = "a move the rules do not allow";
+        return 0;
+    }
+    if (l->n == l->cap) {
+        Py_ssize_t cap = l->cap ? 2 * l->cap : 256;
+        int32_t *out = PyMem_Realloc(l->out, (size_t)cap * sizeof(int32_t));
+        if (!out) {
+            l->bad = "no memory";
+            l->no_memory = 1;
+            return 0;
+        }
+        l->out = out;
+        l->cap = cap;
+    }
+    l->out[l->n++] = code;
+    apply_move(l->s, code, l->v);
+    return 1;
+}
+
+enum { PLAIN_DRAW = 8 | (SRC_TALON << 4) | (1 << 8), PLAIN_RECYCLE = SRC_TALON | (8 << 4) | (1 << 8) };
+
+/* Draw until card is the waste top: for a safe move, recycling whenever the
+ * stock runs out (recycle < 0); for a search move, never, or (recycle > 0)
+ * once, after drawing to the end, as the move code says. */
+static int line_draw_to(Line *l, int card, int recycle)
+{
+    int recycle_first = recycle > 0;
+    state_t *s = l->s;
+    if (recycle_first) {
+        while (s[WP] < s[TLEN])
+            if (!line_emit(l, PLAIN_DRAW))
+                return 0;
+        if (!line_emit(l, PLAIN_RECYCLE))
+            return 0;
+    }
+    for (int step = 0; step < 3 * 52 + 3; step++) {
+        if (s[WP] > 0 && s[TALON + s[WP] - 1] == card)
+            return 1;
+        if (s[WP] == s[TLEN] && recycle >= 0)
+            break;
+        if (!line_emit(l, s[WP] < s[TLEN] ? PLAIN_DRAW : PLAIN_RECYCLE))
+            return 0;
+    }
+    l->bad = "a talon card that never reaches the waste top";
+    return 0;
+}
+
+static int line_to_foundation(Line *l, int pile)
+{
+    int n = l->s[LEN + pile];
+    return line_emit(l, pack(pile, LOC_FOUNDATION, 1, l->s[PILE_CAP * pile + n - 1], 0));
+}
+
+/* The safe moves the searches play after a move, logged on a copy of the
+ * state, as the engine plays them: a talon card drawn to first. */
+static int line_safe(Line *l)
+{
+    state_t copy[STATE_SIZE];
+    int16_t log[64];
+    memcpy(copy, l->s, STATE_SIZE);
+    int end = autoplay(copy, l->v, log, 0);
+    for (int k = 0; k < end; k++) {
+        if (log[k] >= TALON_MARK) {
+            int card = log[k] - TALON_MARK;
+            if (!line_draw_to(l, card, -1) || !line_emit(l, pack(SRC_TALON, LOC_FOUNDATION, 1, card, 0)))
+                return 0;
+        } else if (!line_to_foundation(l, log[k])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* One search move code: the pile a fill move empties first, then the move
+ * (a talon move drawn to), then the card a move with HOME_FLAG uncovers. */
+static int line_code(Line *l, int32_t code)
+{
+    state_t *s = l->s;
+    int src = code & 15, dst = (code >> 4) & 15, count = (code >> 8) & 63, card = (code >> 14) & 63;
+    if (code & FILL_FLAG) {
+        int j = (code >> FILL_SHIFT) & 7;
+        if (dst >= NPILES || s[LEN + dst] == 0) {
+            l->bad = "a fill move of no pile";
+            return 0;
+        }
+        if (!line_emit(l, pack(dst, j, s[LEN + dst], s[PILE_CAP * dst], 0)))
+            return 0;
+    }
+    if (src == SRC_TALON) {
+        if (!line_draw_to(l, card, (code >> 20) & 1))
+            return 0;
+        return line_emit(l, pack(SRC_TALON, dst, 1, card, 0));
+    }
+    if (src == LOC_FOUNDATION || dst == LOC_FOUNDATION)
+        return line_emit(l, pack(src, dst, 1, card, 0));
+    if (src >= NPILES || count == 0 || count > s[LEN + src]) {
+        l->bad = "a move of no cards";
+        return 0;
+    }
+    if (!line_emit(l, pack(src, dst, count, s[PILE_CAP * src + s[LEN + src] - count], 0)))
+        return 0;
+    return !(code & HOME_FLAG) || line_to_foundation(l, src);
+}
+
+/* A trivially won end (no face-down card, every talon card at hand), played
+ * out: the lowest card left each time, a pile top or a talon card (the first
+ * of the lowest rank among the piles, bottom to top; a talon card only when
+ * lower, the first in stock-then-waste order). */
+static int line_finish(Line *l)
+{
+    state_t *s = l->s;
+    for (int guard = 0; guard < 52 && trivially_won(s, l->v); guard++) {
+        if (s[FOUND] + s[FOUND + 1] + s[FOUND + 2] + s[FOUND + 3] == 52)
+            return 1;
+        int pile = -1, low = 14, tcard = -1;
+        for (int i = 0; i < NPILES; i++)
+            for (int k = 0; k < s[LEN + i]; k++)
+                if (RANK[s[PILE_CAP * i + k]] < low) {
+                    low = RANK[s[PILE_CAP * i + k]];
+                    pile = i;
+                }
+        int tlow = 14;
+        for (int k = s[TLEN] - 1; k >= s[WP]; k--) /* the stock, bottom to top */
+            if (RANK[s[TALON + k]] < tlow) {
+                tlow = RANK[s[TALON + k]];
+                tcard = s[TALON + k];
+            }
+        for (int k = 0; k < s[WP]; k++) /* the waste, bottom to top */
+            if (RANK[s[TALON + k]] < tlow) {
+                tlow = RANK[s[TALON + k]];
+                tcard = s[TALON + k];
+            }
+        if (tcard >= 0 && tlow < low) {
+            if (!line_draw_to(l, tcard, -1) || !line_emit(l, pack(SRC_TALON, LOC_FOUNDATION, 1, tcard, 0)))
+                return 0;
+        } else if (pile < 0) {
+            break;
+        } else if (!line_to_foundation(l, pile)) {
+            return 0;
+        }
+    }
+    l->bad = "an end that is not won";
+    return 0;
+}
+
+static PyObject *py_line_moves(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    PyObject *state_obj, *codes_obj, *params;
+    if (!PyArg_ParseTuple(args, "OOO", &state_obj, &codes_obj, &params))
+        return NULL;
+    int64_t v[V_SIZE];
+    Line l = {.v = v};
+    if (read_state(state_obj, l.s) < 0 || read_params(params, v) < 0)
+        return NULL;
+    PyObject *fast = PySequence_Fast(codes_obj, "the codes must be a sequence of integers");
+    if (!fast)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast), at = -1;
+    int ok = line_safe(&l);
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        long code = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (code == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            PyMem_Free(l.out);
+            return NULL;
+        }
+        at = i;
+        ok = line_code(&l, (int32_t)code) && line_safe(&l);
+    }
+    Py_DECREF(fast);
+    if (ok) {
+        at = n;
+        ok = line_finish(&l);
+    }
+    PyObject *out = PyList_New(l.n);
+    if (out)
+        for (Py_ssize_t k = 0; k < l.n; k++)
+            PyList_SET_ITEM(out, k, PyLong_FromLong(l.out[k]));
+    PyMem_Free(l.out);
+    if (!out || l.no_memory) {
+        Py_XDECREF(out);
+        return out ? PyErr_NoMemory() : NULL;
+    }
+    if (ok)
+        return Py_BuildValue("(Nsn)", out, "", (Py_ssize_t)-1);
+    return Py_BuildValue("(Nsn)", out, l.bad, at);
+}
+
 static PyObject *py_generate(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *state_obj, *params;
@@ -2215,6 +2426,10 @@ static PyMethodDef module_methods[] = {
      "deals_from_seeds(seeds, out): the shuffled deck of each seed (uint64) as 52 int8 card indices."},
     {"first_invalid_deal", py_first_invalid_deal, METH_O,
      "first_invalid_deal(deals) -> int: the first row that is not a permutation of 0..51, or -1."},
+    {"line_moves", py_line_moves, METH_VARARGS,
+     "line_moves(state, codes, params) -> (plain codes, why, at): a winning line of search codes as the "
+     "engine's moves, each checked against the rules; why is '' or why it stopped at code at (len(codes): the "
+     "end)."},
     {"generate", py_generate, METH_VARARGS,
      "generate(state, params, plain) -> [(code, priority), ...]: the moves of a state, unsorted."},
     {NULL, NULL, 0, NULL},

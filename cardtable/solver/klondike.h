@@ -470,6 +470,11 @@ static int trivially_won(const state_t *s, const int64_t *v)
 
 static inline int key_of(int card) { return RANK[card] * 2 + RED[card]; }
 
+/* Card bit sets (bit c for card c): the aces of the two black suits, of the
+ * two red ones (shifted left by rank - 1 for another rank), the kings, all. */
+static const uint64_t BLACK_PAIR = 1ULL | 1ULL << 39, RED_PAIR = 1ULL << 13 | 1ULL << 26;
+static const uint64_t KINGS = 1ULL << 12 | 1ULL << 25 | 1ULL << 38 | 1ULL << 51, ALL_CARDS = (1ULL << 52) - 1;
+
 static inline int add(int32_t *mv, int32_t *pr, int n, int32_t code, int priority)
 {
     mv[n] = code;
@@ -655,18 +660,24 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
     int64_t any_empty = v[V_ANY_EMPTY];
     uint8_t tops[32] = {0}; /* for each rank and colour (key_of), the piles whose top takes it */
     int empty_mask = 0;
+    /* the cards some pile top takes (bit c for card c), a quick test before the tops lookup */
+    uint64_t fits = 0;
     for (int i = 0; i < NPILES; i++) {
         int m = s[LEN + i];
         if (m > 0) {
             int card = s[PILE_CAP * i + m - 1];
-            if (RANK[card] > 1)
+            if (RANK[card] > 1) {
                 tops[(RANK[card] - 1) * 2 + 1 - RED[card]] |= (uint8_t)(1 << i);
+                fits |= (RED[card] ? BLACK_PAIR : RED_PAIR) << (RANK[card] - 2);
+            }
             if (s[FOUND + SUIT[card]] + 1 == RANK[card])
                 n = add(mv, pr, n, pack(i, LOC_FOUNDATION, 1, card, 0), 1000);
         } else {
             empty_mask |= 1 << i;
         }
     }
+    /* the cards that could go to an empty pile */
+    uint64_t to_empty = !empty_mask ? 0 : any_empty != 0 ? ALL_CARDS : KINGS;
     int tlen = s[TLEN];
     int wp = s[WP];
     int64_t limit = v[V_PASSES];
@@ -686,15 +697,23 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
             n = talon_targets(s, v, mv, pr, n, wp - 1, 0, 0, 1, tops, &present, empty_mask, 0);
     } else if (tlen > 0) {
         nreach = talon_reach(s, v, reach);
+        /* the talon cards with a move: a pile top or an empty pile takes them, or their foundation does */
+        uint64_t wanted = fits | to_empty;
+        for (int suit = 0; suit < 4; suit++)
+            if (s[FOUND + suit] < 13)
+                wanted |= (uint64_t)1 << (suit * 13 + s[FOUND + suit]);
         for (int r = 0; r < nreach; r++)
-            n = talon_targets(s, v, mv, pr, n, reach[r].q, reach[r].recycle, reach[r].cost, 0, tops, &present,
-                              empty_mask, hosting);
+            if ((wanted >> s[TALON + reach[r].q]) & 1)
+                n = talon_targets(s, v, mv, pr, n, reach[r].q, reach[r].recycle, reach[r].cost, 0, tops, &present,
+                                  empty_mask, hosting);
     }
     for (int i = 0; i < NPILES; i++) {
         int m = s[LEN + i];
         int down = s[DOWN + i];
         for (int k = 1; k < m - down + 1; k++) {
             int base = s[PILE_CAP * i + m - k];
+            if (!(((fits | to_empty) >> base) & 1))
+                continue; /* no pile top takes it, nor an empty pile: no move of this run */
             int whole = k == m;
             int partial = k < m - down;
             int targets = tops[key_of(base)] & ~(1 << i);

@@ -6,8 +6,9 @@ shares the state budget among them. Every search runs in the C core
 (:mod:`cardtable.solver._ccore`, on Klondike's one compiled rules library):
 one ``Search`` (depth-first) or ``BestSearch`` (best-first) object each,
 which owns its memory. A search that wins gives its line as a list of core
-move codes; :func:`_solution` turns it into engine moves and replays them in
-:class:`~cardtable.klondike.KlondikeGame` before ``won`` is reported.
+move codes; :func:`_solution` has the core write it out as engine moves, each
+checked against the rules' legal moves where it is played (see
+:func:`line_moves`), before ``won`` is reported.
 """
 
 from __future__ import annotations
@@ -17,23 +18,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
-from cardtable.cards import Card
 from cardtable.errors import SolverError
 from cardtable.klondike.game import KlondikeGame
-from cardtable.klondike.moves import DRAW, FOUNDATION, RECYCLE, WASTE, Move, interned
+from cardtable.klondike.moves import Move
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
 from cardtable.solver import _ccore
-from cardtable.solver._state import (
-    FILL_FLAG,
-    FILL_SHIFT,
-    HOME_FLAG,
-    LOC_FOUNDATION,
-    SRC_TALON,
-    params,
-    state_bytes,
-    unpack,
-)
+from cardtable.solver._state import params, plain_move, state_bytes
 
 __all__ = ["DEFAULT_MAX_STATES", "MAX_STATES", "TIMED_MAX_STATES", "SearchSchedule", "SolveResult", "SolverError",
            "check_budget", "line_moves", "relaxation", "search_line", "solve"]
@@ -56,8 +47,9 @@ Result = Literal["won", "unwinnable", "unknown"]
 class SolveResult:
     """What a search found.
 
-    ``result`` is ``"won"`` (``moves`` win when played from the position, and
-    were checked by replaying them in the engine), ``"unwinnable"`` (the
+    ``result`` is ``"won"`` (``moves`` win when played from the position: each
+    was checked against the legal moves of the position it is played in, and
+    the last position is won; see :func:`line_moves`), ``"unwinnable"`` (the
     search was exhaustive) or ``"unknown"`` (``reason`` says which budget ran
     out). ``states`` counts the distinct states searched.
     """
@@ -400,7 +392,7 @@ class SearchSchedule:
         return search
 
     def run(self) -> SolveResult:
-        """Run rounds to the end; the answer (a win is replayed in the engine)."""
+        """Run rounds to the end; the answer (a win written out as engine moves, each checked: :func:`line_moves`)."""
         while self.step():
             pass
         search = self.finished or self.main
@@ -487,36 +479,47 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
 def _solution(position: Position, variant: Variant, codes: list[int], wide: bool = False) -> list[Move]:
     """The engine moves of the winning line ``codes`` (core move codes from
     ``position``), replayed and completed (see :func:`line_moves`)."""
-    return list(line_moves(KlondikeGame(position, variant), codes, wide=wide))
+    return list(_line(position, variant, codes, wide))
 
 
 def line_moves(game: KlondikeGame, codes: list[int], *, wide: bool = False) -> Iterator[Move]:
     """The engine moves of the winning line ``codes`` (core move codes from
-    ``game``'s position), replayed on a copy of ``game`` and completed, one by
-    one as they are read: a reader that wants only the first few pays only for
-    those.
+    ``game``'s position), completed and checked, one by one as they are read.
 
     The searches play every safe foundation move after each move without
-    logging it for us; they are found again here in one compiled call,
-    ``safe_moves_along`` of :mod:`cardtable.solver._ccore`, which replays the line
-    on the array state as the searches do (``wide``: as a search with the wide
-    rule did; see :func:`solve`).
-    A trivially won end is finished by playing the lowest card each time.
-    Raises AssertionError at the end when the line does not win (a solver bug).
+    logging it, and a talon move is a macro of draws. The compiled core's
+    ``line_moves`` (:mod:`cardtable.solver._ccore`) writes the line out as the
+    engine's own moves: it plays the line from ``game``'s position as the
+    searches did (``wide``: as a search with the wide rule did; see
+    :func:`solve`), with the draws and recycles each talon move needs and the
+    safe moves after each, finishes a trivially won end by playing the lowest
+    card each time, and checks every move against the rules' moves of the
+    state it is played in (its ``generate`` with ``plain``, which the tests
+    hold equal to the engine's :meth:`~cardtable.klondike.KlondikeGame.legal_moves`).
+    Raises AssertionError when a move is not allowed or the line does not
+    win (a solver bug): at once, before any move is read.
     """
-    game = game.clone()
-    seen = game.move_count
-    marks, ends = _ccore.safe_moves_along(state_bytes(game), codes, params(game.variant, wide=wide))
-    _play_safe_moves(game, marks[:ends[0]])
-    for step, code in enumerate(codes, 1):
-        _play_code(game, code)
-        _play_safe_moves(game, marks[ends[step - 1]:ends[step]])
-        yield from game.moves_from(seen)
-        seen = game.move_count
-    _finish(game)
-    yield from game.moves_from(seen)
-    if not game.is_won():
-        raise AssertionError("solver bug: the solution does not win when replayed")
+    return _line(game, game.variant, codes, wide)
+
+
+def _line(start: Position | KlondikeGame, variant: Variant, codes: list[int], wide: bool) -> Iterator[Move]:
+    """:func:`line_moves` from a position or a game's current position."""
+    plain, why, at = _ccore.line_moves(state_bytes(start), codes, params(variant, wide=wide))
+    if why:
+        where = "at its end" if at >= len(codes) else f"at move {at + 1} of {len(codes)}"
+        raise AssertionError(f"solver bug: the winning line has {why} ({where})")
+    known = _PLAIN_MOVES
+    return iter([known.get(code) or _plain_move(code) for code in plain])
+
+
+#: The engine move of each plain code met so far (see :func:`_plain_move`).
+_PLAIN_MOVES: dict[int, Move] = {}
+
+
+def _plain_move(code: int) -> Move:
+    """:func:`~cardtable.solver._state.plain_move`, each code's move made once."""
+    move = _PLAIN_MOVES[code] = plain_move(code)
+    return move
 
 
 def search_line(game: KlondikeGame, max_states: int, *, wide: bool = False) -> list[int] | None:
@@ -531,69 +534,3 @@ def search_line(game: KlondikeGame, max_states: int, *, wide: bool = False) -> l
     bits = _table_bits(max_states)
     core = _ccore.Search(state_bytes(game), params(game.variant, wide=wide), bits, min(bits, _START_BITS))
     return list(core.path()) if core.run(max_states) == _ccore.WON else None
-
-
-def _play_safe_moves(game: KlondikeGame, marks: list[int]) -> None:
-    """Play in ``game`` the safe foundation moves the core logged (a pile
-    index each, or ``TALON_MARK + card`` for a talon card)."""
-    for mark in marks:
-        if mark >= _ccore.TALON_MARK:
-            _play_from_talon(game, Card.from_index(mark - _ccore.TALON_MARK), FOUNDATION)
-        else:
-            game.play(interned(mark, FOUNDATION))
-
-
-def _play_code(game: KlondikeGame, code: int) -> None:
-    """Play one core move code in ``game``: a talon move draws (recycling at
-    most once) until its card is the waste top, then plays it."""
-    src, dst, count, card, recycle = unpack(code)
-    target = FOUNDATION if dst == LOC_FOUNDATION else dst
-    if code & FILL_FLAG:  # first the whole of the pile it fills moves onto another pile
-        game.play(interned(dst, (code >> FILL_SHIFT) & 7, len(game.tableau[dst])))
-    if src == LOC_FOUNDATION:
-        game.play(interned(FOUNDATION, target, 1, Card.from_index(card).suit))
-    elif src != SRC_TALON:
-        game.play(interned(src, target, count))
-        if code & HOME_FLAG:  # then the card it uncovers goes home
-            game.play(interned(src, FOUNDATION))
-    else:
-        draw = DRAW
-        if recycle:
-            while game.stock:
-                game.play(draw)
-            game.play(RECYCLE)
-        want = Card.from_index(card)
-        while not game.waste or game.waste[-1] is not want:
-            game.play(draw)  # raises if the stock runs out: a core bug
-        game.play(interned(WASTE, target))
-
-
-def _play_from_talon(game: KlondikeGame, card: Card, target: int) -> None:
-    """Draw (recycling when the stock runs out) until ``card`` is the waste top, then play it."""
-    draw, recycle = DRAW, RECYCLE
-    for _ in range(3 * 52):
-        if game.waste and game.waste[-1] is card:
-            game.play(interned(WASTE, target))
-            return
-        game.play(draw if game.stock else recycle)
-    raise AssertionError(f"solver bug: {card} never reached the waste top")
-
-
-def _finish(game: KlondikeGame) -> None:
-    """Win a game with no face-down card whose talon cards are all reachable:
-    play the lowest card left each time (it is a pile top or in the talon)."""
-    draw, recycle = DRAW, RECYCLE
-    while not game.is_won():
-        lowest = min((c for pile in game.tableau for c in pile), key=lambda c: c.rank, default=None)
-        talon_low = min(list(game.stock) + list(game.waste), key=lambda c: c.rank, default=None)
-        if talon_low is not None and (lowest is None or talon_low.rank < lowest.rank):
-            lowest = talon_low
-        assert lowest is not None
-        for i, pile in enumerate(game.tableau):
-            if pile and pile[-1] is lowest:
-                game.play(interned(i, FOUNDATION))
-                break
-        else:
-            while not game.waste or game.waste[-1] is not lowest:
-                game.play(draw if game.stock else recycle)
-            game.play(interned(WASTE, FOUNDATION))

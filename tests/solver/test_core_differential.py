@@ -23,12 +23,14 @@ import random
 
 import pytest
 
+from cardtable.cards import Card
 from cardtable.klondike import KlondikeGame, Move, Position, Variant
-from cardtable.klondike.moves import FOUNDATION, STOCK, WASTE
+from cardtable.klondike.moves import DRAW, FOUNDATION, RECYCLE, STOCK, WASTE, interned
 from cardtable.solver import _ccore
 from cardtable.solver._state import (
     FILL_FLAG,
     FILL_SHIFT,
+    HOME_FLAG,
     LOC_FOUNDATION,
     SRC_TALON,
     decode,
@@ -37,7 +39,77 @@ from cardtable.solver._state import (
     state_bytes,
     unpack,
 )
-from cardtable.solver.search import _BestSearch, _play_code, _play_safe_moves, _Search, solve
+from cardtable.solver.search import _BestSearch, _Search, line_moves, solve
+
+# The engine-side replay of a search line: what the core's line_moves must
+# write out, played move by move in the rules engine.
+
+
+def _play_safe_moves(game: KlondikeGame, marks: list[int]) -> None:
+    """Play in ``game`` the safe foundation moves the core logged (a pile
+    index each, or ``TALON_MARK + card`` for a talon card)."""
+    for mark in marks:
+        if mark >= _ccore.TALON_MARK:
+            _play_from_talon(game, Card.from_index(mark - _ccore.TALON_MARK), FOUNDATION)
+        else:
+            game.play(interned(mark, FOUNDATION))
+
+
+def _play_code(game: KlondikeGame, code: int) -> None:
+    """Play one core move code in ``game``: a talon move draws (recycling at
+    most once) until its card is the waste top, then plays it."""
+    src, dst, count, card, recycle = unpack(code)
+    target = FOUNDATION if dst == LOC_FOUNDATION else dst
+    if code & FILL_FLAG:  # first the whole of the pile it fills moves onto another pile
+        game.play(interned(dst, (code >> FILL_SHIFT) & 7, len(game.tableau[dst])))
+    if src == LOC_FOUNDATION:
+        game.play(interned(FOUNDATION, target, 1, Card.from_index(card).suit))
+    elif src != SRC_TALON:
+        game.play(interned(src, target, count))
+        if code & HOME_FLAG:  # then the card it uncovers goes home
+            game.play(interned(src, FOUNDATION))
+    else:
+        draw = DRAW
+        if recycle:
+            while game.stock:
+                game.play(draw)
+            game.play(RECYCLE)
+        want = Card.from_index(card)
+        while not game.waste or game.waste[-1] is not want:
+            game.play(draw)  # raises if the stock runs out: a core bug
+        game.play(interned(WASTE, target))
+
+
+def _play_from_talon(game: KlondikeGame, card: Card, target: int) -> None:
+    """Draw (recycling when the stock runs out) until ``card`` is the waste top, then play it."""
+    draw, recycle = DRAW, RECYCLE
+    for _ in range(3 * 52):
+        if game.waste and game.waste[-1] is card:
+            game.play(interned(WASTE, target))
+            return
+        game.play(draw if game.stock else recycle)
+    raise AssertionError(f"solver bug: {card} never reached the waste top")
+
+
+def _finish(game: KlondikeGame) -> None:
+    """Win a game with no face-down card whose talon cards are all reachable:
+    play the lowest card left each time (it is a pile top or in the talon)."""
+    draw, recycle = DRAW, RECYCLE
+    while not game.is_won():
+        lowest = min((c for pile in game.tableau for c in pile), key=lambda c: c.rank, default=None)
+        talon_low = min(list(game.stock) + list(game.waste), key=lambda c: c.rank, default=None)
+        if talon_low is not None and (lowest is None or talon_low.rank < lowest.rank):
+            lowest = talon_low
+        assert lowest is not None
+        for i, pile in enumerate(game.tableau):
+            if pile and pile[-1] is lowest:
+                game.play(interned(i, FOUNDATION))
+                break
+        else:
+            while not game.waste or game.waste[-1] is not lowest:
+                game.play(draw if game.stock else recycle)
+            game.play(interned(WASTE, FOUNDATION))
+
 
 GAMES = 40  # random games per variant; every other position met is checked
 
@@ -317,8 +389,6 @@ def test_autoplay_with_the_wide_rule_stops_only_when_nothing_is_safe(variant: Va
     for game in _random_positions(variant, 10, 31 + variant.draw):
         state, log = _ccore.autoplay(state_bytes(game.position()), params(variant, wide=True))
         for mark in log:
-            from cardtable.cards import Card
-
             card = Card.from_index(mark - _ccore.TALON_MARK) if mark >= _ccore.TALON_MARK else game.tableau[mark][-1]
             assert game.foundation[card.suit] + 1 == card.rank and _safe(game, card.rank, card.suit, wide=True)
             _play_safe_moves(game, [mark])
@@ -369,6 +439,9 @@ def test_winning_lines_keep_the_array_state_in_step(wide: bool) -> None:
                 # The one-call replay the solver uses logs the same safe moves.
                 along, ends = _ccore.safe_moves_along(state_bytes(position), path, v)
                 assert along == marks and ends[-1] == len(marks) and len(ends) == len(path) + 1
+                # The core writes out the same engine moves, finish included.
+                _finish(game)
+                assert list(line_moves(KlondikeGame(position, variant), path, wide=wide)) == game.moves_from(0)
                 checked[kind] += 1
     assert min(checked.values()) >= 10, checked
     assert (fills > 0) == wide, fills
@@ -428,3 +501,25 @@ def test_the_wide_rule_never_changes_a_verdict(variant: Variant) -> None:
             assert replay.is_won()
     # (one pass of draw 3 wins almost nothing, and draw 1 with three passes loses little)
     assert sum(decided.values()) >= 3, decided
+
+
+def test_a_line_the_rules_do_not_allow_is_a_solver_bug() -> None:
+    # line_moves checks every move it writes against the rules, and that the
+    # line wins: a wrong line raises (naming where) rather than give moves.
+    from cardtable.solver._state import pack
+
+    variant = Variant.preset("thoughtful1")
+    game = KlondikeGame(Position.from_seed(2), variant)
+    search = _Search(game.position(), variant, 20_000, 0, 0)
+    search.advance(20_000, None)
+    path = search.winning_path()
+    assert len(path) > 2 and list(line_moves(game, path))  # the line as found wins
+    with pytest.raises(AssertionError, match=r"line has an end that is not won \(at its end\)"):
+        line_moves(game, path[:1])
+    state = state_bytes(game)
+    legal = {code for code, _ in _ccore.generate(state, params(variant), True)}
+    tops = [pile[-1].index for pile in game.tableau]
+    bad = next(pack(i, j, 1, tops[i], 0) for i in range(7) for j in range(7)
+               if i != j and pack(i, j, 1, tops[i], 0) not in legal)
+    with pytest.raises(AssertionError, match=r"a move the rules do not allow \(at move 1 of 2\)"):
+        line_moves(game, [bad, path[0]])
