@@ -12,10 +12,12 @@ makes a heuristic worse shows up here rather than as a failing unit test.
     python benchmarks/solver_heuristics.py --checks probes relaxation --deals 0
     python benchmarks/solver_heuristics.py --deals 100 --max-states 1000000
     python benchmarks/solver_heuristics.py --checks --deals 0 --fill-deals 300 --start 7100000 --max-states 5000000
+    python benchmarks/solver_heuristics.py --checks --deals 0 --pair-deals 300 --start 7400000 --max-states 5000000
     python benchmarks/solver_heuristics.py --checks --deals 1000 --start 6000000 --first-probe 50000
 
 After the checks it can compare the main search with and without the fill
-rule (``--fill-deals``: the same verdicts, and the states saved), and it
+rule (``--fill-deals``) or the pair rule (``--pair-deals``): the same
+verdicts, and the states saved. It also
 surveys ``--deals`` deals per mode (thoughtful1 and thoughtful3): how many
 were decided, the states they took (median, mean, p90) and which search
 settled each one; ``--first-probe`` moves the first probe for the survey.
@@ -166,18 +168,26 @@ def check_schedule(c: Checker) -> None:
     c.expect((again.result, again.states) == (result.result, result.states), "solve gives the same answer")
 
 
-def fill_rule_survey(c: Checker, seeds: list[int], max_states: int) -> None:
-    """The fill rule (see ``cardtable/solver/klondike.h``): the main search
-    alone, with the wide rule, with and without it, on ``seeds`` in four
-    variants: the verdicts must agree, and the states it saves are counted."""
-    from cardtable.solver._state import params, state_bytes
+def rule_survey(c: Checker, rule: str, seeds: list[int], max_states: int) -> None:
+    """The fill rule or the pair rule (see ``cardtable/solver/klondike.h``):
+    the main search alone, with the wide rule and the other rules of ``wide``,
+    with and without ``rule``, on ``seeds`` in four variants where it applies:
+    the verdicts must agree, and the states it saves are counted."""
+    from cardtable.solver._state import V_FILL, V_PAIR, params, state_bytes
 
     bits = 10
     while (1 << bits) * 3 // 4 <= max_states + 1:
         bits += 1
-    variants = {"thoughtful1": THOUGHTFUL1, "thoughtful3": THOUGHTFUL3,
-                "thoughtful3, 3 passes": THOUGHTFUL3.replace(passes=3),
-                "thoughtful1, 1 pass": THOUGHTFUL1.replace(passes=1)}
+    if rule == "fill":
+        index = V_FILL
+        variants = {"thoughtful1": THOUGHTFUL1, "thoughtful3": THOUGHTFUL3,
+                    "thoughtful3, 3 passes": THOUGHTFUL3.replace(passes=3),
+                    "thoughtful1, 1 pass": THOUGHTFUL1.replace(passes=1)}
+    else:
+        index = V_PAIR
+        variants = {"thoughtful1": THOUGHTFUL1, "thoughtful1, no return": THOUGHTFUL1.replace(foundation_return=False),
+                    "thoughtful1, any card to empty piles": THOUGHTFUL1.replace(empty="any"),
+                    "thoughtful1, no return, any card": THOUGHTFUL1.replace(foundation_return=False, empty="any")}
     for name, variant in variants.items():
         totals = {"with": [0, 0.0], "without": [0, 0.0]}
         lost = {"with": 0, "without": 0}
@@ -186,7 +196,8 @@ def fill_rule_survey(c: Checker, seeds: list[int], max_states: int) -> None:
             state = state_bytes(Position.from_seed(seed))
             on = params(variant, wide=True)
             verdicts, states = {}, {}
-            for label, v in (("with", on), ("without", (*on[:-1], 0))):
+            off = tuple(0 if k == index else x for k, x in enumerate(on))
+            for label, v in (("with", on), ("without", off)):
                 search = _ccore.Search(state, v, bits, min(bits, _START_BITS))
                 began = time.process_time()
                 verdicts[label] = int(search.run(max_states))
@@ -249,6 +260,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fill-deals", type=int, default=0,
                         help="also compare the main search with and without the fill rule on this many deals "
                              "from --start per variant (default 0: not run)")
+    parser.add_argument("--pair-deals", type=int, default=0,
+                        help="also compare the main search with and without the pair rule on this many deals "
+                             "from --start per free-talon variant (default 0: not run)")
     parser.add_argument("--first-probe", type=int, default=None,
                         help="main-search states at which the first probe joins, for the survey "
                              "(default: the solver's own, 5,000)")
@@ -263,12 +277,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"    ({time.perf_counter() - began:.2f} s)")
         if checker.failed:
             failed.append(name)
-    if args.fill_deals > 0:
-        print(f"fill rule, seeds {args.start}..{args.start + args.fill_deals - 1}, {args.max_states} states each:")
+    rules = [(rule, n) for rule, n in (("fill", args.fill_deals), ("pair", args.pair_deals)) if n > 0]
+    for rule, n in rules:
+        print(f"{rule} rule, seeds {args.start}..{args.start + n - 1}, {args.max_states} states each:")
         checker = Checker()
-        fill_rule_survey(checker, list(range(args.start, args.start + args.fill_deals)), args.max_states)
+        rule_survey(checker, rule, list(range(args.start, args.start + n)), args.max_states)
         if checker.failed:
-            failed.append("fill rule")
+            failed.append(f"{rule} rule")
     if args.first_probe is not None:
         if args.first_probe < 1:
             parser.error(f"--first-probe must be at least 1, not {args.first_probe}")
@@ -279,8 +294,8 @@ def main(argv: list[str] | None = None) -> int:
         seeds = list(range(args.start, args.start + args.deals))
         for variant in (THOUGHTFUL1, THOUGHTFUL3):
             survey(variant, seeds, args.max_states)
-    print(f"{len(args.checks) + (args.fill_deals > 0) - len(failed)} of "
-          f"{len(args.checks) + (args.fill_deals > 0)} checks passed"
+    print(f"{len(args.checks) + len(rules) - len(failed)} of "
+          f"{len(args.checks) + len(rules)} checks passed"
           + (f"; failed: {', '.join(failed)}" if failed else ""))
     return 1 if failed else 0
 

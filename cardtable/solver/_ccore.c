@@ -495,14 +495,39 @@ enum { KID_WON = 1, KID_LAZY = 2 };
  * a talon card leaves the talon, and the waste position and the pass become
  * what apply_move makes them. A foundation card brought back lowers its
  * foundation's digit and leaves the target pile's as it was, and autoplay
- * then does nothing (below). CARDTABLE_CHECK_KEYS builds check each such
- * key against the child once it is made. */
+ * then does nothing (below). A pair move (the pair rule: a talon card and a
+ * run that turns a card up, or a foundation card, built on it) is keyed so
+ * too: the talon card's bit goes, the run's pile changes its digit as a run
+ * moved between piles does, the pile built on keeps its digit, and autoplay
+ * looks only at the card turned up (or, for the foundation card, does nothing).
+ * CARDTABLE_CHECK_KEYS builds check each such key against the child once it is made. */
 static int lazy_key(const Exact *x, const int64_t *v, const state_t *p, int32_t code, uint64_t pkey, uint64_t safe,
                     int downs, uint64_t *key, int *won)
 {
-    if (code & (HOME_FLAG | FILL_FLAG))
-        return 0;
     static const uint64_t POW14[4] = {1, 14, 196, 2744}; /* exact_key's foundation digits, clubs lowest */
+    if ((code & (PAIR_FLAG | HOME_FLAG)) == PAIR_FLAG) {
+        /* a pair move (free talon: no waste position or pass in the key) without a card sent home: the
+         * talon card leaves the talon and its target keeps its digit (its lowest card stays) */
+        int card = (code >> 14) & 63, b = (code >> FILL_SHIFT) & 7;
+        uint64_t k = pkey - ((uint64_t)1 << x->tpos[card]) * x->talon_mul;
+        if (b == PAIR_FOUNDATION) {
+            /* a foundation card on it: its foundation drops, which makes no card safe (as below) */
+            *key = k - POW14[(code >> PAIR_SUIT_SHIFT) & 3] * x->found_mul;
+            *won = downs == 0;
+            return 1;
+        }
+        /* a run from pile b turning up the card under it, which autoplay must not want */
+        int n = p[LEN + b], down = p[DOWN + b];
+        if (down == 0 || n - ((code >> 8) & 63) != down || ((safe >> p[PILE_CAP * b + down - 1]) & 1))
+            return 0;
+        k += (uint64_t)((int64_t)(pile_digit(x, p, b, down - 1, down) - pile_digit(x, p, b, down, n)) *
+                        (int64_t)x->pile_mul[b]);
+        *key = k;
+        *won = downs == 1;
+        return 1;
+    }
+    if (code & (HOME_FLAG | FILL_FLAG | PAIR_FLAG))
+        return 0;
     int src = code & 15, dst = (code >> 4) & 15, count = (code >> 8) & 63, card = (code >> 14) & 63;
     if (dst != LOC_FOUNDATION && dst >= NPILES)
         return 0;
@@ -2284,9 +2309,26 @@ static int line_code(Line *l, int32_t code)
             return 0;
     }
     if (src == SRC_TALON) {
-        if (!line_draw_to(l, card, (code >> 20) & 1))
+        if (!line_draw_to(l, card, (code >> 20) & 1) || !line_emit(l, pack(SRC_TALON, dst, 1, card, 0)))
             return 0;
-        return line_emit(l, pack(SRC_TALON, dst, 1, card, 0));
+        if (!(code & PAIR_FLAG))
+            return 1;
+        int b = (code >> FILL_SHIFT) & 7; /* then the builder, onto the card */
+        if (b == PAIR_FOUNDATION) {
+            int suit = (code >> PAIR_SUIT_SHIFT) & 3;
+            if (s[FOUND + suit] == 0) {
+                l->bad = "a move of no cards";
+                return 0;
+            }
+            return line_emit(l, pack(LOC_FOUNDATION, dst, 1, suit * 13 + s[FOUND + suit] - 1, 0));
+        }
+        if (b >= NPILES || count == 0 || count > s[LEN + b]) {
+            l->bad = "a move of no cards";
+            return 0;
+        }
+        if (!line_emit(l, pack(b, dst, count, s[PILE_CAP * b + s[LEN + b] - count], 0)))
+            return 0;
+        return !(code & HOME_FLAG) || line_to_foundation(l, b);
     }
     if (src == LOC_FOUNDATION || dst == LOC_FOUNDATION)
         return line_emit(l, pack(src, dst, 1, card, 0));

@@ -46,7 +46,7 @@ SRC_TALON = 7
 LOC_FOUNDATION = 9
 
 #: Index of the variant parameters array.
-V_DRAW, V_PASSES, V_ANY_EMPTY, V_RETURN, V_SALT, V_WIDTH, V_WIDE = 0, 1, 2, 3, 4, 5, 6
+V_DRAW, V_PASSES, V_ANY_EMPTY, V_RETURN, V_SALT, V_WIDTH, V_WIDE, V_FILL, V_PAIR = 0, 1, 2, 3, 4, 5, 6, 7, 8
 
 
 #: Move-code flag of a tableau move: then the card it uncovers goes to its
@@ -56,6 +56,13 @@ HOME_FLAG = 1 << 21
 #: onto the pile in bits 22 to 24, then the move fills the target pile.
 FILL_SHIFT = 22
 FILL_FLAG = 1 << 25
+#: Move-code flag of the pair rule: a talon move (count: the builder's cards)
+#: followed by a move that builds on its card, from the pile in bits 22 to 24
+#: (:data:`PAIR_FOUNDATION`: from the foundation of the suit in bits 27 and 28),
+#: sending home the card it uncovers when :data:`HOME_FLAG` is set too.
+PAIR_FLAG = 1 << 26
+PAIR_SUIT_SHIFT = 27
+PAIR_FOUNDATION = 7
 
 
 def pack(src: int, dst: int, count: int, card: int, recycle: int) -> int:
@@ -123,10 +130,12 @@ def params(variant: Variant, salt: int = 0, width: int = 0, wide: bool = False) 
     branching: those :meth:`~cardtable.klondike.Variant.safe_to_foundation`
     calls safe, or with ``wide`` the more of the wide rule; last, whether
     (with kings only) a whole pile is emptied only together with the king
-    that fills it, the fill rule, which ``wide`` brings too (see the notes
-    in ``cardtable/solver/klondike.h`` for both)."""
+    that fills it, the fill rule, and whether (with a free talon) a talon
+    card goes onto a pile top only together with the move that builds on it
+    when no talon card nor whole pile could, the pair rule: ``wide`` brings
+    both (see the notes in ``cardtable/solver/klondike.h`` for all three)."""
     return (variant.draw, variant.passes or 0, int(variant.empty == "any"), int(variant.foundation_return), salt,
-            width, int(wide), int(wide))
+            width, int(wide), int(wide), int(wide))
 
 
 def plain_move(code: int) -> Move:

@@ -45,10 +45,11 @@ enum {
     STATE_SIZE = PASS + 4,
 };
 enum { SRC_TALON = 7, LOC_FOUNDATION = 9 };
-enum { HOME_FLAG = 1 << 21, FILL_SHIFT = 22, FILL_FLAG = 1 << 25 };
+enum { HOME_FLAG = 1 << 21, FILL_SHIFT = 22, FILL_FLAG = 1 << 25, PAIR_FLAG = 1 << 26, PAIR_SUIT_SHIFT = 27 };
+enum { PAIR_FOUNDATION = 7 }; /* a pair move's builder source (bits FILL_SHIFT..+2) when it is a foundation */
 enum { MAX_MOVES = 1024, TALON_MARK = 64, MAX_DEPTH = 4000, PASS_CAP = 100 };
 enum { RUNNING = 0, WON = 1, EXHAUSTED = 2, TABLE_FULL = 3 };
-enum { V_DRAW, V_PASSES, V_ANY_EMPTY, V_RETURN, V_SALT, V_WIDTH, V_WIDE, V_FILL, V_SIZE };
+enum { V_DRAW, V_PASSES, V_ANY_EMPTY, V_RETURN, V_SALT, V_WIDTH, V_WIDE, V_FILL, V_PAIR, V_SIZE };
 
 typedef int8_t state_t;
 
@@ -230,6 +231,48 @@ static inline void shuffle_deck(uint64_t seed, int8_t *deck)
  *   It replaces the rule above that a pile is emptied only when a king could
  *   fill it, and keeps every emptied pile out of the search but for the
  *   moment a king fills it: a tenth to a fifth fewer states (docs/solver.md).
+ * - *The pair rule* (v[V_PAIR], with a free talon; cardtable.solver.solve's
+ *   default, with the wide rule): a talon card c goes onto a pile top g on
+ *   its own only when a card that could be built on c (one rank lower, the
+ *   other colour) is in the talon or is the lowest card of a pile with no
+ *   face-down card. Otherwise it goes there only together with a move that
+ *   builds on c at once, in one search step (a move code carrying PAIR_FLAG):
+ *   a run from a pile that turns a card up, a run from inside a pile whose
+ *   uncovered card goes home (HOME_FLAG), or, with foundation return, a
+ *   foundation card the search would bring back. Moves to empty piles keep
+ *   the free-talon rule above. Take a winning line of the search without the
+ *   rule with the fewest counted moves (as in the fill rule below), and in
+ *   it the last talon move T of c onto g that the rule does not allow on its
+ *   own. If the line later builds on c, let h be the first card it builds
+ *   there, at step H. Until H nothing lies on c and g stays covered, so
+ *   playing T just before H instead keeps every move between valid: none
+ *   puts a card on g or c; a run carrying g (and c on it) from lower in g's
+ *   pile moves without c (the same lowest card and the same card uncovered,
+ *   so the same pruning verdict), and T then puts c on g where it lies; c
+ *   moved alone to another pile, or home, is played from the talon instead,
+ *   and then this step goes on with that move; with c still in the talon the
+ *   other talon moves keep their verdicts (c can only add a card to build on,
+ *   and no pile's lowest card or face-down cards change). Autoplay: g is a
+ *   pile top again until H, and the search sends it home when it is safe.
+ *   Under the rules' safe rule it never is while c is out; under the wide
+ *   rule it can be, and then c and h are cards of g's A set, and the wide
+ *   rule's proof (2), keeping them, gives a line with g home that puts
+ *   neither on g: fewer counted moves. Just before H the rule allows T:
+ *   on its own when h is a talon card or the lowest card of a pile with no
+ *   face-down card (it is when H is played, and the line plays h there), or
+ *   else with H, which is then a run that turns a card up or sends the
+ *   card it uncovers home, or a foundation card brought back (the search's
+ *   other tableau moves). If nothing is ever built on c, c leaves g alone
+ *   (to another pile or home: every card goes home in the end), and T goes:
+ *   that move is played from the talon. Each step leaves fewer counted
+ *   moves, or fewer talon moves the rule does not allow, or as many with
+ *   the last of them later in a line no longer (c's move from g becomes the
+ *   talon move), and changes no other move's verdict; so in the end the rule
+ *   allows every move of a winning line: it keeps a win. It reads only what the key holds
+ *   (the talon, the pile tops' ranks and colours, the lowest cards and
+ *   face-down counts, the foundations; a builder of c's twin has a builder of
+ *   c as its counterpart). In draw 1 a proof of loss then searches about a
+ *   third fewer states (docs/solver.md).
  * - *Probes* (see cardtable/solver/search.py) search the same position in
  *   other orders; one that tries only some moves of each state (V_WIDTH)
  *   can find a win but never proves a loss.
@@ -307,6 +350,17 @@ static inline void put(state_t *s, int card, int dst)
     }
 }
 
+/* Move the top count cards of pile src onto pile dst. */
+static inline void move_run(state_t *s, int src, int dst, int count)
+{
+    int n = s[LEN + src], m = s[LEN + dst];
+    int base = PILE_CAP * src + n - count;
+    for (int k = 0; k < count; k++)
+        s[PILE_CAP * dst + m + k] = s[base + k];
+    s[LEN + dst] = (state_t)(m + count);
+    take(s, src, count);
+}
+
 static void apply_move(state_t *s, int32_t code, const int64_t *v)
 {
     int src = code & 15;
@@ -344,6 +398,21 @@ static void apply_move(state_t *s, int32_t code, const int64_t *v)
         if (recycle)
             s[PASS] = (state_t)(s[PASS] + 1 < PASS_CAP ? s[PASS] + 1 : PASS_CAP);
         put(s, card, dst);
+        if (code & PAIR_FLAG) { /* then the builder goes onto the card */
+            int b = (code >> FILL_SHIFT) & 7;
+            if (b == PAIR_FOUNDATION) {
+                int suit = (code >> PAIR_SUIT_SHIFT) & 3;
+                int h = suit * 13 + s[FOUND + suit] - 1;
+                s[FOUND + suit] -= 1;
+                put(s, h, dst);
+            } else {
+                move_run(s, b, dst, count);
+                if (code & HOME_FLAG) {
+                    s[FOUND + SUIT[s[PILE_CAP * b + s[LEN + b] - 1]]] += 1;
+                    take(s, b, 1);
+                }
+            }
+        }
         return;
     }
     if (src == LOC_FOUNDATION) {
@@ -516,9 +585,70 @@ static inline int hosted(const state_t *s, const int64_t *v, uint64_t *present, 
     return (*present >> ((RANK[card] - 1) * 2 + 1 - RED[card])) & 1;
 }
 
+/* The cards that fit on card (one rank lower, the other colour), a bit each. */
+static inline uint64_t fitting(int card)
+{
+    return RANK[card] == 1 ? 0 : (RED[card] ? BLACK_PAIR : RED_PAIR) << (RANK[card] - 2);
+}
+
+/* What the pair rule (see the notes) reads: the talon cards, the lowest cards
+ * of piles with no face-down card, and where each face-up pile card lies
+ * (worked out when first asked). */
+typedef struct {
+    uint64_t talon, wholes;
+    int located;
+    int8_t pile_of[52], pos_of[52];
+} Pairing;
+
+/* The pair moves of talon card (at its reach: recycle, cost) onto pile j's
+ * top: each one the talon move followed, in the same step, by a move that
+ * builds on the card at once: a run from a pile, turning up a card or sending
+ * the card it uncovers home (HOME_FLAG), or (with foundation return) a
+ * foundation card autoplay would not send straight back. */
+static int pair_moves(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr, int n, int card, int j,
+                      int recycle, int cost, Pairing *pc)
+{
+    uint64_t fit = fitting(card);
+    if (!fit)
+        return n;
+    if (!pc->located) {
+        memset(pc->pile_of, -1, sizeof pc->pile_of);
+        for (int i = 0; i < NPILES; i++)
+            for (int k = s[DOWN + i]; k < s[LEN + i]; k++) {
+                pc->pile_of[s[PILE_CAP * i + k]] = (int8_t)i;
+                pc->pos_of[s[PILE_CAP * i + k]] = (int8_t)k;
+            }
+        pc->located = 1;
+    }
+    int32_t talon_move = pack(SRC_TALON, j, 0, card, recycle) | PAIR_FLAG;
+    for (uint64_t m = fit; m; m &= m - 1) {
+        int h = __builtin_ctzll(m);
+        int i = pc->pile_of[h];
+        if (i < 0 || i == j)
+            continue;
+        int pos = pc->pos_of[h], down = s[DOWN + i], count = s[LEN + i] - pos;
+        int32_t code = talon_move | (count << 8) | (i << FILL_SHIFT);
+        if (pos == down && down > 0) {
+            n = add(mv, pr, n, code, 600 - cost);
+        } else if (pos > down) {
+            int e = s[PILE_CAP * i + pos - 1];
+            if (s[FOUND + SUIT[e]] + 1 == RANK[e])
+                n = add(mv, pr, n, code | HOME_FLAG, 500 - cost);
+        }
+    }
+    if (v[V_RETURN])
+        for (uint64_t m = fit; m; m &= m - 1) {
+            int h = __builtin_ctzll(m), suit = SUIT[h];
+            if (s[FOUND + suit] == RANK[h] && !is_safe(s, h, v))
+                n = add(mv, pr, n, talon_move | (1 << 8) | (PAIR_FOUNDATION << FILL_SHIFT) | (suit << PAIR_SUIT_SHIFT),
+                        150 - cost);
+        }
+    return n;
+}
+
 static inline int talon_targets(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr, int n, int q,
                                 int recycle, int cost, int plain, const uint8_t *tops, uint64_t *present,
-                                int empty_mask, int hosting)
+                                int empty_mask, int hosting, Pairing *pc)
 {
     int card = s[TALON + q];
     if (s[FOUND + SUIT[card]] + 1 == RANK[card])
@@ -527,6 +657,13 @@ static inline int talon_targets(const state_t *s, const int64_t *v, int32_t *mv,
     int empty = empty_mask && (v[V_ANY_EMPTY] != 0 || RANK[card] == 13);
     if (!mask && !empty)
         return n;
+    if (pc && mask && !((pc->talon | pc->wholes) & fitting(card))) {
+        /* the pair rule: onto a pile top only with a move that builds on it */
+        for (int j = 0; j < NPILES; j++)
+            if ((mask >> j) & 1)
+                n = pair_moves(s, v, mv, pr, n, card, j, recycle, cost, pc);
+        mask = 0;
+    }
     if (hosting && !hosted(s, v, present, card))
         return n;
     for (int j = 0; mask; j++, mask >>= 1)
@@ -692,9 +829,20 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
     int king_waiting = plain || any_empty != 0 ? 1 : -1;
     int hosting = !plain && free_talon(v);
     uint64_t present = 0; /* with hosting: see present_of, worked out when first asked */
+    Pairing pairing, *pc = NULL;
+    if (hosting && v[V_PAIR] && tlen > 0) {
+        pc = &pairing;
+        pc->located = 0;
+        pc->talon = pc->wholes = 0;
+        for (int q = 0; q < tlen; q++)
+            pc->talon |= (uint64_t)1 << s[TALON + q];
+        for (int i = 0; i < NPILES; i++)
+            if (s[LEN + i] > 0 && s[DOWN + i] == 0)
+                pc->wholes |= (uint64_t)1 << s[PILE_CAP * i];
+    }
     if (plain) {
         if (wp > 0)
-            n = talon_targets(s, v, mv, pr, n, wp - 1, 0, 0, 1, tops, &present, empty_mask, 0);
+            n = talon_targets(s, v, mv, pr, n, wp - 1, 0, 0, 1, tops, &present, empty_mask, 0, NULL);
     } else if (tlen > 0) {
         nreach = talon_reach(s, v, reach);
         /* the talon cards with a move: a pile top or an empty pile takes them, or their foundation does */
@@ -705,7 +853,7 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
         for (int r = 0; r < nreach; r++)
             if ((wanted >> s[TALON + reach[r].q]) & 1)
                 n = talon_targets(s, v, mv, pr, n, reach[r].q, reach[r].recycle, reach[r].cost, 0, tops, &present,
-                                  empty_mask, hosting);
+                                  empty_mask, hosting, pc);
     }
     for (int i = 0; i < NPILES; i++) {
         int m = s[LEN + i];

@@ -23,7 +23,7 @@ import random
 
 import pytest
 
-from cardtable.cards import Card
+from cardtable.cards import Card, Suit
 from cardtable.klondike import KlondikeGame, Move, Position, Variant
 from cardtable.klondike.moves import DRAW, FOUNDATION, RECYCLE, STOCK, WASTE, interned
 from cardtable.solver import _ccore
@@ -32,7 +32,12 @@ from cardtable.solver._state import (
     FILL_SHIFT,
     HOME_FLAG,
     LOC_FOUNDATION,
+    PAIR_FLAG,
+    PAIR_FOUNDATION,
+    PAIR_SUIT_SHIFT,
     SRC_TALON,
+    V_FILL,
+    V_PAIR,
     decode,
     params,
     plain_move,
@@ -78,6 +83,14 @@ def _play_code(game: KlondikeGame, code: int) -> None:
         while not game.waste or game.waste[-1] is not want:
             game.play(draw)  # raises if the stock runs out: a core bug
         game.play(interned(WASTE, target))
+        if code & PAIR_FLAG:  # then the builder goes onto the card
+            builder = (code >> FILL_SHIFT) & 7
+            if builder == PAIR_FOUNDATION:
+                game.play(interned(FOUNDATION, dst, 1, Suit((code >> PAIR_SUIT_SHIFT) & 3)))
+            else:
+                game.play(interned(builder, dst, count))
+                if code & HOME_FLAG:
+                    game.play(interned(builder, FOUNDATION))
 
 
 def _play_from_talon(game: KlondikeGame, card: Card, target: int) -> None:
@@ -193,6 +206,8 @@ def _pruned(game: KlondikeGame, move: Move, wide: bool = False) -> bool:
         return _safe(game, game.foundation[move.suit], move.suit, wide)
     if move.source == WASTE and move.target != FOUNDATION:
         free = game.variant.draw == 1 and game.variant.passes is None
+        if _pairs(game, wide) and game.tableau[move.target] and not _built_from_talon(game, game.waste[-1]):
+            return True  # the pair rule: only with the move that builds on it (see _pair_macros)
         return free and not _host_at_hand(game, game.waste[-1])
     if 0 <= move.source <= 6 and move.target != FOUNDATION and game.tableau[move.target]:
         pile = game.tableau[move.source]
@@ -203,6 +218,49 @@ def _pruned(game: KlondikeGame, move: Move, wide: bool = False) -> bool:
             # with the fill rule a whole pile moves only with the king that fills it (see _fill_macros)
             return _fills(game, wide) or not _king_waiting(game)
     return False
+
+
+def _pairs(game: KlondikeGame, wide: bool) -> bool:
+    """Whether the search plays by the pair rule here: it does with ``wide``
+    when the talon is free (draw 1, unlimited passes)."""
+    return wide and game.variant.draw == 1 and game.variant.passes is None
+
+
+def _built_from_talon(game: KlondikeGame, card: Card) -> bool:
+    """Some talon card, or the lowest card of a pile with no face-down card,
+    could be built on ``card``: then it goes to a pile top alone under the
+    pair rule."""
+    lowest = [pile[0] for pile, down in zip(game.tableau, game.face_down, strict=True) if pile and not down]
+    return any(c.rank == card.rank - 1 and c.colour != card.colour
+               for c in list(game.stock) + list(game.waste) + lowest)
+
+
+def _pair_macros(game: KlondikeGame, wide: bool) -> set[tuple[object, ...]]:
+    """The pair rule's moves, worked out in the engine: each waste card (after
+    any draws) that goes to a pile top, when no talon card or whole pile could
+    be built on it, followed at once by each move the search would make that
+    builds on it, from a pile or a foundation, as ("pair", card, pile, the
+    builder's source, its cards or suit)."""
+    out: set[tuple[object, ...]] = set()
+    if not _pairs(game, wide):
+        return out
+    for g in _talon_closure(game):
+        for move in g.legal_moves():
+            if move.source != WASTE or move.target in (FOUNDATION, STOCK) or not g.tableau[move.target]:
+                continue
+            card = g.waste[-1]
+            if _built_from_talon(g, card):
+                continue
+            placed = g.clone()
+            placed.play(move)
+            for builder in placed.legal_moves():
+                if builder.target != move.target or _pruned(placed, builder, wide):
+                    continue
+                if 0 <= builder.source <= 6:
+                    out.add(("pair", str(card), move.target, builder.source, builder.count))
+                elif builder.source == FOUNDATION:
+                    out.add(("pair", str(card), move.target, ("F", builder.suit)))
+    return out
 
 
 def _fills(game: KlondikeGame, wide: bool) -> bool:
@@ -278,7 +336,7 @@ def _engine_macros(game: KlondikeGame, wide: bool = False) -> set[tuple[object, 
         for move in g.legal_moves():
             if move.source == WASTE and move.target != STOCK and not _pruned(g, move, wide):
                 out.add(("W", str(g.waste[-1]), _target_kind(g, move.target)))
-    return out | _fill_macros(game, wide)
+    return out | _fill_macros(game, wide) | _pair_macros(game, wide)
 
 
 def _core_macro_set(game: KlondikeGame, codes: list[int]) -> set[tuple[object, ...]]:
@@ -287,6 +345,12 @@ def _core_macro_set(game: KlondikeGame, codes: list[int]) -> set[tuple[object, .
     out: set[tuple[object, ...]] = set()
     for code in codes:
         src, dst, count, card, _ = unpack(code)
+        if code & PAIR_FLAG:
+            builder = (code >> FILL_SHIFT) & 7
+            source = ("F", Suit((code >> PAIR_SUIT_SHIFT) & 3)) if builder == PAIR_FOUNDATION else builder
+            cards = () if builder == PAIR_FOUNDATION else (count,)
+            out.add(("pair", str(Card.from_index(card)), dst, source, *cards))
+            continue
         if code & FILL_FLAG:
             head = ("fill", dst, (code >> FILL_SHIFT) & 7, len(game.tableau[dst]))
             if src == SRC_TALON:
@@ -325,7 +389,7 @@ def test_core_matches_engine_with_the_wide_rule(variant: Variant) -> None:
 
 def _check_core_against_engine(variant: Variant, wide: bool, games: int) -> None:
     v = params(variant, wide=wide)
-    checked = fills = 0
+    checked = fills = pairs = 0
     for game in _random_positions(variant, games, _name(variant).__len__() * 7 + variant.draw + 500 * wide):
         state = state_bytes(game.position())
         assert decode(state) == game.position()
@@ -347,10 +411,13 @@ def _check_core_against_engine(variant: Variant, wide: bool, games: int) -> None
             _play_code(after, code)
             assert decode(child) == after.position()
             fills += bool(code & FILL_FLAG)
+            pairs += bool(code & PAIR_FLAG)
         checked += 1
     assert checked >= 15 * games
     if _fills(KlondikeGame(Position.from_seed(1), variant), wide):
         assert fills >= 5, fills  # the fill rule's moves were met and checked
+    if _pairs(KlondikeGame(Position.from_seed(1), variant), wide):
+        assert pairs >= 5, pairs  # and the pair rule's
 
 
 def test_autoplay_is_the_engine_foundation_move() -> None:
@@ -459,7 +526,7 @@ def test_the_fill_rule_never_changes_a_verdict(variant: Variant) -> None:
     for game in games + _random_positions(variant, 4, 91 + variant.draw)[:12]:
         state = state_bytes(game.position())
         with_fill = params(variant, wide=True)
-        without = (*with_fill[:-1], 0)
+        without = tuple(0 if k == V_FILL else x for k, x in enumerate(with_fill))
         results = []
         for v in (with_fill, without):
             search = _ccore.Search(state, v, 16, 12)
@@ -501,6 +568,40 @@ def test_the_wide_rule_never_changes_a_verdict(variant: Variant) -> None:
             assert replay.is_won()
     # (one pass of draw 3 wins almost nothing, and draw 1 with three passes loses little)
     assert sum(decided.values()) >= 3, decided
+
+
+@pytest.mark.parametrize("variant", [v for v in VARIANTS if v.draw == 1 and v.passes is None], ids=_name)
+def test_the_pair_rule_never_changes_a_verdict(variant: Variant) -> None:
+    # The pair rule is proved to keep every win (the notes in klondike.h): the
+    # main search with it and without it (the wide and fill rules on in both)
+    # decides deals and positions alike, and its winning lines replay.
+    decided = {"won": 0, "unwinnable": 0}
+    pairs = 0
+    seeds = (6004071, 6004114, 6004128, 6004139, 6004210, 6004243, 6004278, 6004321, 7, 12, 4200069, 6004054)
+    games = [KlondikeGame(Position.from_seed(seed), variant) for seed in seeds]
+    for game in games + _random_positions(variant, 4, 77 + int(variant.foundation_return))[:16]:
+        state = state_bytes(game.position())
+        with_pairs = params(variant, wide=True)
+        without = tuple(0 if k == V_PAIR else x for k, x in enumerate(with_pairs))
+        results = []
+        for v in (with_pairs, without):
+            search = _ccore.Search(state, v, 20, 12)
+            results.append(int(search.run(300_000)))
+            if v is with_pairs and results[0] == _ccore.WON:
+                path = list(search.path())
+                pairs += sum(1 for code in path if code & PAIR_FLAG)
+                moves = list(line_moves(game, path, wide=True))
+                replay = game.clone()
+                for move in moves:
+                    replay.play(move)
+                assert replay.is_won()
+        got, want = results
+        if got in (_ccore.WON, _ccore.EXHAUSTED) and want in (_ccore.WON, _ccore.EXHAUSTED):
+            assert got == want, str(game.position())
+            decided["won" if got == _ccore.WON else "unwinnable"] += 1
+    # with any card in empty piles these deals are all won
+    assert decided["won"] >= 5 and (variant.empty == "any" or decided["unwinnable"] >= 2), decided
+    assert pairs > 0
 
 
 def test_a_line_the_rules_do_not_allow_is_a_solver_bug() -> None:
