@@ -24,11 +24,14 @@ For each mode and solver it prints the deals decided (won plus unwinnable)
 within the timeout, won / unwinnable / unknown counts, the winnable share of
 decided deals with its 95% Wilson interval, the median, mean and 90th
 percentile of seconds per deal (a deal that hit the limit counts with the
-time it took), peak memory, the time ratios against cardtable, and every
+time it took), peak memory, the time ratios against cardtable, for a peer
+that times itself (lonelybot) the deals where cardtable took over three
+times its time (by its own clock and by its whole process), and every
 disagreement (one says won, another unwinnable). Every cardtable win is
 checked move by move by the solver, and replayed in the engine here (outside
-the timing), as Klondike-Solver's wins are. cardtable's times are taken on warm code: before each mode it
-solves one deal outside the set, which is not counted.
+the timing), as Klondike-Solver's wins are. cardtable's times are taken on
+warm code: before each mode it solves one deal outside the set, which is not
+counted.
 
 Peak memory: for a peer, GNU time's figure for each run (the largest and the
 median are shown); for cardtable, the peak resident memory of this process
