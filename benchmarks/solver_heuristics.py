@@ -14,13 +14,16 @@ makes a heuristic worse shows up here rather than as a failing unit test.
     python benchmarks/solver_heuristics.py --checks --deals 0 --fill-deals 300 --start 7100000 --max-states 5000000
     python benchmarks/solver_heuristics.py --checks --deals 0 --pair-deals 300 --start 7400000 --max-states 5000000
     python benchmarks/solver_heuristics.py --checks --deals 1000 --start 6000000 --first-probe 50000
+    python benchmarks/solver_heuristics.py --checks --deals 1000 --start 6003000 --max-states 5000000 --relaxed-share 2
 
 After the checks it can compare the main search with and without the fill
 rule (``--fill-deals``) or the pair rule (``--pair-deals``): the same
 verdicts, and the states saved. It also
 surveys ``--deals`` deals per mode (thoughtful1 and thoughtful3): how many
 were decided, the states they took (median, mean, p90) and which search
-settled each one; ``--first-probe`` moves the first probe for the survey.
+settled each one, and the CPU seconds a deal; ``--first-probe``,
+``--first-relaxed`` and ``--relaxed-share`` change the schedule for the
+survey, and ``--passes`` gives its variants a pass limit.
 """
 
 from __future__ import annotations
@@ -233,10 +236,13 @@ def survey(variant: Variant, seeds: list[int], max_states: int) -> None:
     results: Counter[str] = Counter()
     settled: Counter[str] = Counter()
     states: list[int] = []
+    cpu: list[float] = []
     began = time.perf_counter()
     for seed in seeds:
+        started = time.process_time()
         schedule = SearchSchedule(Position.from_seed(seed), variant, max_states=max_states)
         result = schedule.run()
+        cpu.append(time.process_time() - started)
         results[result.result] += 1
         states.append(result.states)
         if result.decided:
@@ -246,6 +252,8 @@ def survey(variant: Variant, seeds: list[int], max_states: int) -> None:
     print("    " + ", ".join(f"{name} {results[name]}" for name in ("won", "unwinnable", "unknown")))
     p90 = statistics.quantiles(states, n=10, method="inclusive")[-1] if len(states) > 1 else states[0]
     print(f"    states: median {statistics.median(states):.0f}, mean {statistics.fmean(states):.0f}, p90 {p90:.0f}")
+    cpu_p90 = statistics.quantiles(cpu, n=10, method="inclusive")[-1] if len(cpu) > 1 else cpu[0]
+    print(f"    CPU s a deal: mean {statistics.fmean(cpu):.4f}, p90 {cpu_p90:.4f}")
     print("    settled by: " + ", ".join(f"{name} {n}" for name, n in sorted(settled.items())))
 
 
@@ -266,6 +274,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first-probe", type=int, default=None,
                         help="main-search states at which the first probe joins, for the survey "
                              "(default: the solver's own, 5,000)")
+    parser.add_argument("--first-relaxed", type=int, default=None,
+                        help="main-search states at which the relaxed search joins, for the survey "
+                             "(default: the solver's own, 50,000)")
+    parser.add_argument("--relaxed-share", type=int, default=None,
+                        help="how many times the main search's states the relaxed search may hold, for the "
+                             "survey (default: the solver's own, 8)")
+    parser.add_argument("--passes", type=int, default=None,
+                        help="the survey's variants with this pass limit (default: unlimited)")
     args = parser.parse_args(argv)
     solve(Position.from_seed(0), THOUGHTFUL3, max_states=10)  # load the compiled core
     failed = []
@@ -288,12 +304,21 @@ def main(argv: list[str] | None = None) -> int:
         if args.first_probe < 1:
             parser.error(f"--first-probe must be at least 1, not {args.first_probe}")
         search_module._FIRST_PROBE = args.first_probe
+    for option, value in (("--first-relaxed", args.first_relaxed), ("--relaxed-share", args.relaxed_share),
+                          ("--passes", args.passes)):
+        if value is not None and value < 1:
+            parser.error(f"{option} must be at least 1, not {value}")
+    if args.first_relaxed is not None:
+        search_module._FIRST_RELAXED = args.first_relaxed
+    if args.relaxed_share is not None:
+        search_module._RELAXED_SHARE = args.relaxed_share
     if args.deals > 0:
         print(f"survey, seeds {args.start}..{args.start + args.deals - 1}, {args.max_states} states each"
-              f" (first probe at {search_module._FIRST_PROBE:,} states):")
+              f" (first probe at {search_module._FIRST_PROBE:,} states; relaxed search from"
+              f" {search_module._FIRST_RELAXED:,}, up to {search_module._RELAXED_SHARE} times the main search):")
         seeds = list(range(args.start, args.start + args.deals))
         for variant in (THOUGHTFUL1, THOUGHTFUL3):
-            survey(variant, seeds, args.max_states)
+            survey(variant.replace(passes=args.passes) if args.passes else variant, seeds, args.max_states)
     print(f"{len(args.checks) + len(rules) - len(failed)} of "
           f"{len(args.checks) + len(rules)} checks passed"
           + (f"; failed: {', '.join(failed)}" if failed else ""))
