@@ -2293,6 +2293,20 @@ static int line_safe(Line *l)
     return 1;
 }
 
+/* The top count cards of pile src onto pile dst, then (home) the card they
+ * uncovered to its foundation. */
+static int line_run(Line *l, int src, int dst, int count, int home)
+{
+    state_t *s = l->s;
+    if (src >= NPILES || count == 0 || count > s[LEN + src]) {
+        l->bad = "a move of no cards";
+        return 0;
+    }
+    if (!line_emit(l, pack(src, dst, count, s[PILE_CAP * src + s[LEN + src] - count], 0)))
+        return 0;
+    return !home || line_to_foundation(l, src);
+}
+
 /* One search move code: the pile a fill move empties first, then the move
  * (a talon move drawn to), then the card a move with HOME_FLAG uncovers. */
 static int line_code(Line *l, int32_t code)
@@ -2322,23 +2336,11 @@ static int line_code(Line *l, int32_t code)
             }
             return line_emit(l, pack(LOC_FOUNDATION, dst, 1, suit * 13 + s[FOUND + suit] - 1, 0));
         }
-        if (b >= NPILES || count == 0 || count > s[LEN + b]) {
-            l->bad = "a move of no cards";
-            return 0;
-        }
-        if (!line_emit(l, pack(b, dst, count, s[PILE_CAP * b + s[LEN + b] - count], 0)))
-            return 0;
-        return !(code & HOME_FLAG) || line_to_foundation(l, b);
+        return line_run(l, b, dst, count, code & HOME_FLAG);
     }
     if (src == LOC_FOUNDATION || dst == LOC_FOUNDATION)
         return line_emit(l, pack(src, dst, 1, card, 0));
-    if (src >= NPILES || count == 0 || count > s[LEN + src]) {
-        l->bad = "a move of no cards";
-        return 0;
-    }
-    if (!line_emit(l, pack(src, dst, count, s[PILE_CAP * src + s[LEN + src] - count], 0)))
-        return 0;
-    return !(code & HOME_FLAG) || line_to_foundation(l, src);
+    return line_run(l, src, dst, count, code & HOME_FLAG);
 }
 
 /* A trivially won end (no face-down card, every talon card at hand), played
