@@ -283,6 +283,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--passes", type=int, default=None,
                         help="the survey's variants with this pass limit (default: unlimited)")
     args = parser.parse_args(argv)
+    for option, value in (("--first-probe", args.first_probe), ("--first-relaxed", args.first_relaxed),
+                          ("--relaxed-share", args.relaxed_share), ("--passes", args.passes)):
+        if value is not None and value < 1:
+            parser.error(f"{option} must be at least 1, not {value}")
+    counts = (("--deals", args.deals), ("--fill-deals", args.fill_deals), ("--pair-deals", args.pair_deals))
+    for option, value in counts:
+        if value < 0:
+            parser.error(f"{option} must be 0 or more, not {value}")
     solve(Position.from_seed(0), THOUGHTFUL3, max_states=10)  # load the compiled core
     failed = []
     for name in args.checks:
@@ -301,13 +309,7 @@ def main(argv: list[str] | None = None) -> int:
         if checker.failed:
             failed.append(f"{rule} rule")
     if args.first_probe is not None:
-        if args.first_probe < 1:
-            parser.error(f"--first-probe must be at least 1, not {args.first_probe}")
         search_module._FIRST_PROBE = args.first_probe
-    for option, value in (("--first-relaxed", args.first_relaxed), ("--relaxed-share", args.relaxed_share),
-                          ("--passes", args.passes)):
-        if value is not None and value < 1:
-            parser.error(f"{option} must be at least 1, not {value}")
     if args.first_relaxed is not None:
         search_module._FIRST_RELAXED = args.first_relaxed
     if args.relaxed_share is not None:
