@@ -283,14 +283,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--passes", type=int, default=None,
                         help="the survey's variants with this pass limit (default: unlimited)")
     args = parser.parse_args(argv)
-    for option, value in (("--first-probe", args.first_probe), ("--first-relaxed", args.first_relaxed),
-                          ("--relaxed-share", args.relaxed_share), ("--passes", args.passes)):
-        if value is not None and value < 1:
-            parser.error(f"{option} must be at least 1, not {value}")
-    counts = (("--deals", args.deals), ("--fill-deals", args.fill_deals), ("--pair-deals", args.pair_deals))
-    for option, value in counts:
-        if value < 0:
-            parser.error(f"{option} must be 0 or more, not {value}")
+    limits = {"--first-probe": (args.first_probe, 1), "--first-relaxed": (args.first_relaxed, 1),
+              "--relaxed-share": (args.relaxed_share, 1), "--passes": (args.passes, 1),
+              "--deals": (args.deals, 0), "--fill-deals": (args.fill_deals, 0), "--pair-deals": (args.pair_deals, 0)}
+    for option, (value, least) in limits.items():
+        if value is not None and value < least:
+            parser.error(f"{option} must be at least {least}, not {value}")
     solve(Position.from_seed(0), THOUGHTFUL3, max_states=10)  # load the compiled core
     failed = []
     for name in args.checks:

@@ -8,7 +8,7 @@
  *  - the environment's step (EnvCore: cardtable/Klondike-v0's deal, reset
  *    and step in one call each);
  *  - the rules themselves, for the tests and the solver's Python side
- *    (generate, apply_move, autoplay, safe_moves_along, deal, shuffle).
+ *    (generate, apply_move, autoplay, line_moves, deal, shuffle).
  *
  * Compiled when the package is installed (pyproject.toml); no compile step at
  * first use. The GIL is released while a search or a batch runs.
@@ -2146,58 +2146,7 @@ static PyObject *py_deal(PyObject *Py_UNUSED(self), PyObject *arg)
     return state_result(s);
 }
 
-/* ---- module functions ------------------------------------------------- */
-
-static PyObject *py_safe_moves_along(PyObject *Py_UNUSED(self), PyObject *args)
-{
-    PyObject *state_obj, *codes_obj, *params;
-    if (!PyArg_ParseTuple(args, "OOO", &state_obj, &codes_obj, &params))
-        return NULL;
-    state_t s[STATE_SIZE];
-    int64_t v[V_SIZE];
-    if (read_state(state_obj, s) < 0 || read_params(params, v) < 0)
-        return NULL;
-    PyObject *fast = PySequence_Fast(codes_obj, "the codes must be a sequence of integers");
-    if (!fast)
-        return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    PyObject *marks = PyList_New(0), *ends = PyList_New(0);
-    int16_t log[64];
-    if (!marks || !ends)
-        goto fail;
-    for (Py_ssize_t i = -1; i < n; i++) {
-        if (i >= 0) {
-            long code = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-            if (code == -1 && PyErr_Occurred())
-                goto fail;
-            apply_move(s, (int32_t)code, v);
-        }
-        int end = autoplay(s, v, log, 0);
-        for (int k = 0; k < end; k++) {
-            PyObject *mark = PyLong_FromLong(log[k]);
-            if (!mark || PyList_Append(marks, mark) < 0) {
-                Py_XDECREF(mark);
-                goto fail;
-            }
-            Py_DECREF(mark);
-        }
-        PyObject *at = PyLong_FromSsize_t(PyList_GET_SIZE(marks));
-        if (!at || PyList_Append(ends, at) < 0) {
-            Py_XDECREF(at);
-            goto fail;
-        }
-        Py_DECREF(at);
-    }
-    Py_DECREF(fast);
-    return Py_BuildValue("(NN)", marks, ends);
-fail:
-    Py_DECREF(fast);
-    Py_XDECREF(marks);
-    Py_XDECREF(ends);
-    return NULL;
-}
-
-/* ---- a winning line as the engine's moves ------------------------------- */
+/* ---- module functions: a winning line as the engine's moves ------------- */
 
 /* A line of search move codes, written out as the engine's own moves: the
  * plain codes of generate(..., plain) (draw and recycle are codes with source 8
@@ -2454,8 +2403,6 @@ static PyObject *py_generate(PyObject *Py_UNUSED(self), PyObject *args)
 }
 
 static PyMethodDef module_methods[] = {
-    {"safe_moves_along", py_safe_moves_along, METH_VARARGS,
-     "safe_moves_along(state, codes, params) -> (marks, ends): the safe moves a search plays along a line."},
     {"apply_move", py_apply_move, METH_VARARGS,
      "apply_move(state, code, params) -> state: play a move code (no legality checks)."},
     {"autoplay", py_autoplay, METH_VARARGS,

@@ -488,13 +488,13 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
 
 def _solution(position: Position, variant: Variant, codes: list[int], wide: bool = False) -> list[Move]:
     """The engine moves of the winning line ``codes`` (core move codes from
-    ``position``), replayed and completed (see :func:`line_moves`)."""
+    ``position``), written out, completed and checked (see :func:`line_moves`)."""
     return list(_line(position, variant, codes, wide))
 
 
 def line_moves(game: KlondikeGame, codes: list[int], *, wide: bool = False) -> Iterator[Move]:
     """The engine moves of the winning line ``codes`` (core move codes from
-    ``game``'s position), completed and checked, one by one as they are read.
+    ``game``'s position), completed and checked, all in one compiled call.
 
     The searches play every safe foundation move after each move without
     logging it, and a talon move is a macro of draws. The compiled core's

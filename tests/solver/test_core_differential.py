@@ -10,10 +10,12 @@ For each position reached by random play in the engine:
   exactly the engine's moves with every waste top reachable by drawing and
   recycling, and each one, expanded to engine moves, is legal and lands on the
   position the core computes;
-- along every winning line a search finds, the array state that
-  :func:`cardtable.solver.search._solution` keeps in step (each move code and
-  the safe moves the core's ``autoplay`` finds after it) is the engine's
-  position, for the depth-first and the best-first search;
+- along every winning line a search finds, the array state after each move
+  code and the safe moves the core's ``autoplay`` finds after it is the
+  engine's position, and the core's ``line_moves`` writes out the very moves
+  the engine replay plays, for the depth-first and the best-first search;
+- the fill and pair rules never change a verdict, and a line the rules do not
+  allow is refused;
 - the deal of a seed is the engine's deal.
 """
 
@@ -500,18 +502,26 @@ def test_winning_lines_keep_the_array_state_in_step(wide: bool) -> None:
                     _play_code(game, code)
                     state, step = _ccore.autoplay(_ccore.apply_move(state, code, v), v)
                     _play_safe_moves(game, step)
-                    marks += step
                     assert _same_position(state, game), (variant, seed, kind)
                 assert _ccore.trivially_won(state, v)
-                # The one-call replay the solver uses logs the same safe moves.
-                along, ends = _ccore.safe_moves_along(state_bytes(position), path, v)
-                assert along == marks and ends[-1] == len(marks) and len(ends) == len(path) + 1
-                # The core writes out the same engine moves, finish included.
+                # The core's line writer gives the same engine moves, safe moves and finish included.
                 _finish(game)
                 assert list(line_moves(KlondikeGame(position, variant), path, wide=wide)) == game.moves_from(0)
                 checked[kind] += 1
     assert min(checked.values()) >= 10, checked
     assert (fills > 0) == wide, fills
+
+
+def _searched_with_and_without(game: KlondikeGame, rule: int, bits: int,
+                               budget: int) -> list[tuple[_ccore.Search, int]]:
+    """The main search from ``game``'s position under its variant with the
+    wide rules on, with the rule at parameter index ``rule`` and then without
+    it: each search and its status after ``budget`` states."""
+    state = state_bytes(game.position())
+    on = params(game.variant, wide=True)
+    off = tuple(0 if k == rule else x for k, x in enumerate(on))
+    searches = [_ccore.Search(state, v, bits, 12) for v in (on, off)]
+    return [(search, int(search.run(budget))) for search in searches]
 
 
 @pytest.mark.parametrize("variant", [v for v in VARIANTS if v.empty == "king"], ids=_name)
@@ -524,19 +534,12 @@ def test_the_fill_rule_never_changes_a_verdict(variant: Variant) -> None:
     seeds = (4200141, 4200179, 4200020, 4200121, 4200153, 4200167, 7, 12)
     games = [KlondikeGame(Position.from_seed(seed), variant) for seed in seeds]
     for game in games + _random_positions(variant, 4, 91 + variant.draw)[:12]:
-        state = state_bytes(game.position())
-        with_fill = params(variant, wide=True)
-        without = tuple(0 if k == V_FILL else x for k, x in enumerate(with_fill))
-        results = []
-        for v in (with_fill, without):
-            search = _ccore.Search(state, v, 16, 12)
-            results.append((int(search.run(40_000)), int(search.states)))
-        (got, states), (want, states_without) = results
+        (search, got), (search_without, want) = _searched_with_and_without(game, V_FILL, 16, 40_000)
         if got != _ccore.RUNNING and want != _ccore.RUNNING:
             assert got == want, str(game.position())
             decided["won" if got == _ccore.WON else "unwinnable"] += 1
             if got == _ccore.EXHAUSTED:
-                assert states <= states_without, str(game.position())
+                assert search.states <= search_without.states, str(game.position())
     assert sum(decided.values()) >= 3, decided
 
 
@@ -580,22 +583,14 @@ def test_the_pair_rule_never_changes_a_verdict(variant: Variant) -> None:
     seeds = (6004071, 6004114, 6004128, 6004139, 6004210, 6004243, 6004278, 6004321, 7, 12, 4200069, 6004054)
     games = [KlondikeGame(Position.from_seed(seed), variant) for seed in seeds]
     for game in games + _random_positions(variant, 4, 77 + int(variant.foundation_return))[:16]:
-        state = state_bytes(game.position())
-        with_pairs = params(variant, wide=True)
-        without = tuple(0 if k == V_PAIR else x for k, x in enumerate(with_pairs))
-        results = []
-        for v in (with_pairs, without):
-            search = _ccore.Search(state, v, 20, 12)
-            results.append(int(search.run(300_000)))
-            if v is with_pairs and results[0] == _ccore.WON:
-                path = list(search.path())
-                pairs += sum(1 for code in path if code & PAIR_FLAG)
-                moves = list(line_moves(game, path, wide=True))
-                replay = game.clone()
-                for move in moves:
-                    replay.play(move)
-                assert replay.is_won()
-        got, want = results
+        (search, got), (_, want) = _searched_with_and_without(game, V_PAIR, 20, 300_000)
+        if got == _ccore.WON:
+            path = list(search.path())
+            pairs += sum(1 for code in path if code & PAIR_FLAG)
+            replay = game.clone()
+            for move in line_moves(game, path, wide=True):
+                replay.play(move)
+            assert replay.is_won()
         if got in (_ccore.WON, _ccore.EXHAUSTED) and want in (_ccore.WON, _ccore.EXHAUSTED):
             assert got == want, str(game.position())
             decided["won" if got == _ccore.WON else "unwinnable"] += 1
