@@ -198,7 +198,12 @@ static inline int pile_digit(const Exact *x, const state_t *s, int i, int down, 
  * one another by drawing and recycling are one). */
 static inline int key_wp(const int64_t *v, int wp, int tlen)
 {
-    return v[V_PASSES] == 0 && (v[V_DRAW] == 1 || wp % v[V_DRAW] == 0 || wp == tlen) ? 0 : wp;
+    if (v[V_PASSES] != 0)
+        return wp;
+    if (v[V_DRAW] == 1 || wp == tlen)
+        return 0;
+    int draw = (int)v[V_DRAW];
+    return (draw == 3 ? wp % 3 : wp % draw) == 0 ? 0 : wp; /* a draw of 3 divides without a division */
 }
 
 /* The exact key of s plus one (0 marks an empty table slot). */
@@ -687,11 +692,15 @@ static int64_t run_search(SearchObject *o, int64_t budget)
     int d = (int)o->depth;
     int64_t limit = o->states_seen + budget;
     int max_depth = MAX_DEPTH;
+    int64_t full = ((int64_t)3 << o->b.table_bits) / 4; /* the table grows at 3/4 full */
     for (;;) {
-        if (o->filled >= ((int64_t)3 << o->b.table_bits) / 4 && !grow_table(o)) {
-            o->depth = d;
-            o->status = TABLE_FULL;
-            return TABLE_FULL;
+        if (o->filled >= full) {
+            if (!grow_table(o)) {
+                o->depth = d;
+                o->status = TABLE_FULL;
+                return TABLE_FULL;
+            }
+            full = ((int64_t)3 << o->b.table_bits) / 4;
         }
         if (o->b.mi[d] >= o->b.nm[d]) {
             d--;

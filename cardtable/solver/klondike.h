@@ -437,30 +437,23 @@ static void apply_move(state_t *s, int32_t code, const int64_t *v)
     }
 }
 
+/* Whether a card of rank r is safe to send home (see the notes: the rule, or
+ * with wide the wide rule) when the lower foundation of the other colour
+ * reaches other and the other suit of its own colour reaches twin. */
+static inline int safe_at(int r, int other, int twin, int wide, int back)
+{
+    return r <= 2 || (wide ? other >= r - 2 && twin >= r - 3 : other >= r - 1 && (!back || twin >= r - 2));
+}
+
 /* Whether card, next on its foundation, is safe to send home with the
  * foundation heights found (four, by suit), by the rules' safe rule or, with
  * v[V_WIDE], the wide rule (see the notes for both). */
 static inline int is_safe_on(const state_t *found, int card, const int64_t *v)
 {
-    int r = RANK[card];
-    if (r <= 2)
-        return 1;
-    int o1, o2;
-    if (RED[card]) {
-        o1 = 0;
-        o2 = 3;
-    } else {
-        o1 = 1;
-        o2 = 2;
-    }
-    int twin = found[3 - SUIT[card]];
-    if (v[V_WIDE])
-        return found[o1] >= r - 2 && found[o2] >= r - 2 && twin >= r - 3;
-    if (found[o1] < r - 1 || found[o2] < r - 1)
-        return 0;
-    if (v[V_RETURN])
-        return twin >= r - 2;
-    return 1;
+    /* the other colour's suits: clubs and spades (0, 3) for a red card, diamonds and hearts (1, 2) for a black one */
+    int o1 = RED[card] ? 0 : 1, o2 = 3 - o1;
+    int other = found[o1] < found[o2] ? found[o1] : found[o2];
+    return safe_at(RANK[card], other, found[3 - SUIT[card]], v[V_WIDE] != 0, v[V_RETURN] != 0);
 }
 
 static inline int is_safe(const state_t *s, int card, const int64_t *v) { return is_safe_on(s + FOUND, card, v); }
@@ -471,11 +464,16 @@ static inline int free_talon(const int64_t *v) { return v[V_DRAW] == 1 && v[V_PA
  * heights found (a bit a card). */
 static inline uint64_t safe_next_on(const state_t *found, const int64_t *v)
 {
+    /* is_safe_on for each suit's next card, with the lower foundation of each colour worked out once */
+    int black = found[0] < found[3] ? found[0] : found[3], red = found[1] < found[2] ? found[1] : found[2];
+    int wide = v[V_WIDE] != 0, back = v[V_RETURN] != 0;
     uint64_t m = 0;
     for (int suit = 0; suit < 4; suit++) {
-        int f = found[suit];
-        if (f < 13 && is_safe_on(found, suit * 13 + f, v))
-            m |= (uint64_t)1 << (suit * 13 + f);
+        int r = found[suit] + 1;
+        if (r > 13)
+            continue;
+        if (safe_at(r, suit == 1 || suit == 2 ? black : red, found[3 - suit], wide, back))
+            m |= (uint64_t)1 << (suit * 13 + r - 1);
     }
     return m;
 }
@@ -543,6 +541,10 @@ static inline int key_of(int card) { return RANK[card] * 2 + RED[card]; }
  * two red ones (shifted left by rank - 1 for another rank), the kings, all. */
 static const uint64_t BLACK_PAIR = 1ULL | 1ULL << 39, RED_PAIR = 1ULL << 13 | 1ULL << 26;
 static const uint64_t KINGS = 1ULL << 12 | 1ULL << 25 | 1ULL << 38 | 1ULL << 51, ALL_CARDS = (1ULL << 52) - 1;
+/* The keys (key_of) of the face-up cards of a run, the k-th from the top at
+ * bit 2 * (k - 1) or 2 * (k - 1) + 1 from the key of the top, by the top's
+ * colour (black, red): rank rises by one and the colour alternates. */
+static const uint64_t RUN_KEYS[2] = {0x9999999999999999ULL, 0x6666666666666666ULL};
 
 static inline int add(int32_t *mv, int32_t *pr, int n, int32_t code, int priority)
 {
@@ -706,10 +708,12 @@ static int talon_reach(const state_t *s, const int64_t *v, Reach *out)
     if (limit == 0 || s[PASS] < limit) {
         pos = 0;
         int rsteps = steps + 1;
+        /* pos is now a multiple of the draw (or the end), so drawing on from wp reaches it when wp is one */
+        int aligned = draw == 1 || wp % draw == 0;
         while (pos < tlen) {
             pos = pos + draw < tlen ? pos + draw : tlen;
             rsteps++;
-            int reached = pos == wp || (pos > wp && (draw == 1 || (pos - wp) % draw == 0 || pos == tlen));
+            int reached = pos == wp || (pos > wp && (aligned || pos == tlen));
             if (!reached)
                 out[n++] = (Reach){pos - 1, 1, rsteps};
         }
@@ -797,14 +801,17 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
     int64_t any_empty = v[V_ANY_EMPTY];
     uint8_t tops[32] = {0}; /* for each rank and colour (key_of), the piles whose top takes it */
     int empty_mask = 0;
-    /* the cards some pile top takes (bit c for card c), a quick test before the tops lookup */
-    uint64_t fits = 0;
+    /* the cards some pile top takes (bit c for card c), a quick test before the tops lookup; and the
+     * same as keys (bit key_of(c)), to find the runs with a move (below) */
+    uint64_t fits = 0, taken = 0;
     for (int i = 0; i < NPILES; i++) {
         int m = s[LEN + i];
         if (m > 0) {
             int card = s[PILE_CAP * i + m - 1];
             if (RANK[card] > 1) {
-                tops[(RANK[card] - 1) * 2 + 1 - RED[card]] |= (uint8_t)(1 << i);
+                int key = (RANK[card] - 1) * 2 + 1 - RED[card];
+                tops[key] |= (uint8_t)(1 << i);
+                taken |= (uint64_t)1 << key;
                 fits |= (RED[card] ? BLACK_PAIR : RED_PAIR) << (RANK[card] - 2);
             }
             if (s[FOUND + SUIT[card]] + 1 == RANK[card])
@@ -813,8 +820,10 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
             empty_mask |= 1 << i;
         }
     }
-    /* the cards that could go to an empty pile */
+    /* the cards that could go to an empty pile; as keys, those some pile top or an empty pile takes */
     uint64_t to_empty = !empty_mask ? 0 : any_empty != 0 ? ALL_CARDS : KINGS;
+    if (empty_mask)
+        taken |= any_empty != 0 ? 0x0FFFFFFCULL : (uint64_t)3 << 26; /* every rank of both colours, or the kings */
     int tlen = s[TLEN];
     int wp = s[WP];
     int64_t limit = v[V_PASSES];
@@ -858,10 +867,17 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
     for (int i = 0; i < NPILES; i++) {
         int m = s[LEN + i];
         int down = s[DOWN + i];
-        for (int k = 1; k < m - down + 1; k++) {
+        if (m == 0)
+            continue;
+        /* the runs whose lowest card some pile top or an empty pile takes: the face-up cards build down
+         * in alternating colours, so the k-th from the top has the key of bit 2 * (k - 1) or the next
+         * one of RUN_KEYS (by the top's colour), counted from the top's own key (ascending k, as the
+         * cards lie) */
+        int top = s[PILE_CAP * i + m - 1];
+        uint64_t runs = (taken >> (2 * RANK[top])) & RUN_KEYS[RED[top]] & (((uint64_t)1 << (2 * (m - down))) - 1);
+        for (; runs; runs &= runs - 1) {
+            int k = __builtin_ctzll(runs) / 2 + 1;
             int base = s[PILE_CAP * i + m - k];
-            if (!(((fits | to_empty) >> base) & 1))
-                continue; /* no pile top takes it, nor an empty pile: no move of this run */
             int whole = k == m;
             int partial = k < m - down;
             int targets = tops[key_of(base)] & ~(1 << i);

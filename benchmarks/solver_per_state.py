@@ -1,0 +1,117 @@
+"""The solver's cost a state: its main depth-first search alone, on known deals.
+
+    python benchmarks/solver_per_state.py [--deals 300] [--start 6000000] [--draw 3] [--max-states 200000]
+                                          [--against PATH/_ccore*.so] [--rounds 3]
+
+Runs the compiled main search (:class:`cardtable.solver._ccore.Search`, the
+rules and options of ``solve``'s default: foundation return, unlimited passes,
+kings only in empty piles, ``wide``) from each deal's start for up to
+``--max-states`` states, and reports the states, the moves tried, the CPU
+seconds and the microseconds a state. Nothing else of ``solve`` runs (no
+probes, no relaxed search, no line written out), so the figure is the cost
+of the search itself.
+
+``--against`` loads a second build of the core (another checkout's
+``cardtable/solver/_ccore*.so``) and runs it on the same deals, the two
+alternating deal by deal for ``--rounds`` rounds, so that both see the same
+machine; the report gives each build's CPU and the ratio. The two must search
+the same states (the same moves in the same order): a difference is reported
+and the run exits 1, since the ratio would then mean nothing.
+
+Instruction counts, which do not depend on what else the machine is doing,
+come from running this under ``valgrind --tool=callgrind`` with a small
+``--deals``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+
+from cardtable.klondike.position import Position
+from cardtable.klondike.variant import Variant
+from cardtable.solver import _ccore
+from cardtable.solver._state import params, state_bytes
+from cardtable.solver.search import _START_BITS, _table_bits
+
+
+def _load(path: Path) -> ModuleType:
+    """A second build of the core, loaded beside the first under its own name."""
+    spec = importlib.util.spec_from_file_location("against._ccore", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"solver_per_state.py: --against: {path} is not a Python extension module")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except ImportError as error:
+        print(f"solver_per_state.py: --against: cannot load {path}: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
+    return module
+
+
+def _search(core: ModuleType, state: bytes, v: tuple[int, ...], budget: int) -> tuple[int, int, int, float]:
+    """(status, states, tried, CPU seconds) of one main search."""
+    bits = _table_bits(budget)
+    search = core.Search(state, v, bits, min(bits, _START_BITS))
+    began = time.process_time()
+    status = search.run(budget)
+    return int(status), int(search.states), int(search.tried), time.process_time() - began
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=300, help="deals (default 300)")
+    parser.add_argument("--start", type=int, default=6_000_000, help="first seed (default 6000000)")
+    parser.add_argument("--draw", type=int, choices=(1, 3), default=3, help="draw 1 or 3 (default 3)")
+    parser.add_argument("--max-states", type=int, default=200_000, help="states a deal (default 200,000)")
+    parser.add_argument("--against", type=Path, help="another build of the core to compare, run alternately")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds with --against (default 3)")
+    args = parser.parse_args(argv)
+    for name, value, low in (("--deals", args.deals, 1), ("--max-states", args.max_states, 1),
+                             ("--rounds", args.rounds, 1), ("--start", args.start, 0)):
+        if value < low:
+            parser.error(f"{name} must be at least {low}, not {value}")
+    if args.against is not None and not args.against.is_file():
+        parser.error(f"--against: no such file: {args.against}")
+    variant = Variant(draw=args.draw, passes=None, foundation_return=True)
+    v = params(variant, wide=True)
+    deals = [state_bytes(Position.from_seed(seed)) for seed in range(args.start, args.start + args.deals)]
+    builds: list[tuple[str, ModuleType]] = [("this checkout", _ccore)]
+    if args.against is not None:
+        builds.append((str(args.against), _load(args.against)))
+    rounds = args.rounds if args.against is not None else 1
+    cpu = [0.0] * len(builds)
+    totals: list[tuple[int, int, int]] = []
+    for r in range(rounds):
+        for k, state in enumerate(deals):
+            seen = []
+            for b, (_, core) in enumerate(builds if k % 2 == 0 else builds[::-1]):
+                status, states, tried, seconds = _search(core, state, v, args.max_states)
+                cpu[b if k % 2 == 0 else len(builds) - 1 - b] += seconds
+                seen.append((status, states, tried))
+            if len(set(seen)) > 1:
+                print(f"seed {args.start + k}: the builds searched differently: {seen}", file=sys.stderr)
+                return 1
+            if r == 0:
+                totals.append(seen[0])
+    states = sum(t[1] for t in totals)
+    tried = sum(t[2] for t in totals)
+    won = sum(1 for t in totals if t[0] == _ccore.WON)
+    lost = sum(1 for t in totals if t[0] == _ccore.EXHAUSTED)
+    print(f"draw {args.draw}, seeds {args.start:,} to {args.start + args.deals - 1:,}, "
+          f"up to {args.max_states:,} states a deal: {won} won, {lost} lost, {args.deals - won - lost} undecided")
+    print(f"states {states:,}, moves tried {tried:,} ({tried / states:.2f} a state)")
+    for (label, _), seconds in zip(builds, cpu, strict=True):
+        per = seconds / rounds
+        print(f"{label}: {per:.3f} CPU s a round, {per / states * 1e6:.3f} µs a state")
+    if len(builds) == 2:
+        print(f"ratio (this checkout / {builds[1][0]}): {cpu[0] / cpu[1]:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
