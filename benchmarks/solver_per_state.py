@@ -43,9 +43,10 @@ def _load(path: Path) -> ModuleType:
     """A second build of the core, loaded beside the first under its own name."""
     spec = importlib.util.spec_from_file_location("against._ccore", path)
     if spec is None or spec.loader is None:
-        raise SystemExit(f"solver_per_state.py: --against: {path} is not a Python extension module")
-    module = importlib.util.module_from_spec(spec)
+        print(f"solver_per_state.py: --against: {path} is not a Python extension module", file=sys.stderr)
+        raise SystemExit(2)
     try:
+        module = importlib.util.module_from_spec(spec)  # an extension module is loaded here
         spec.loader.exec_module(module)
     except ImportError as error:
         print(f"solver_per_state.py: --against: cannot load {path}: {error}", file=sys.stderr)

@@ -219,7 +219,7 @@ def test_a_strategy_string_sets_the_expert_options() -> None:
         make_player("expert samples=0")
     with pytest.raises(UsageError, match="wide option is 0 or 1, not 2"):
         make_player("expert wide=2")
-    assert not ExpertPlayer().wide and make_player("expert wide=1").wide  # type: ignore[attr-defined]
+    assert ExpertPlayer().wide and not make_player("expert wide=0").wide  # type: ignore[attr-defined]
 
 
 def test_guesses_searched_under_the_wide_rules_find_lines_that_win() -> None:

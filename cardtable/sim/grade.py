@@ -10,7 +10,8 @@ timed, so a grade is the same on every machine:
   which plays from the player's view: 1 point when it loses the deal;
 - **a quick expert**: the ``expert``
   (:class:`~cardtable.bots.klondike.expert.ExpertPlayer`) at a small budget
-  (:data:`QUICK_EXPERT`: 8 guesses a decision, 2,000 states a guess), which
+  (:data:`QUICK_EXPERT`: 8 guesses a decision, 2,000 states a guess, searched
+  as before the solver's wide and fill rules so that a grade stays what it was), which
   also sees only what a player sees, plays the deal :data:`EXPERT_GAMES`
   times, each with its guesses seeded differently (0, 1, 2, ...): 1 point
   for each game it loses;
@@ -52,8 +53,10 @@ GRADE_STATE_BUDGET = 100_000
 HARD_SEARCH = 5_000
 #: Games the quick expert plays on each deal.
 EXPERT_GAMES = 4
-#: The quick expert's options: guesses a decision and states a guess.
-QUICK_EXPERT: dict[str, int] = {"samples": 8, "max_states": 2000}
+#: The quick expert's options: guesses a decision, states a guess, and its
+#: guesses searched without the solver's wide and fill rules (``wide`` 0: a
+#: grade, and so a graded deal, stays what it was before those rules).
+QUICK_EXPERT: dict[str, int] = {"samples": 8, "max_states": 2000, "wide": 0}
 #: The lowest points of each level after ``easy``.
 _THRESHOLDS = {"medium": 1, "hard": 3, "expert": 5}
 #: How many seeds :func:`deal_of_grade` tries before it gives up.

@@ -185,9 +185,10 @@ class ExpertPlayer(KlondikeBot):
     where each foundation card is paid, as under Vegas scoring, since a long
     shot at a win gives up cards). ``second`` is the number of guesses that
     choose the next plan in the second look at a close call (0: no second
-    look). ``wide`` (0 or 1) searches the guesses under the solver's wide and
-    fill rules, which need fewer states for the same answer; 0 searches them
-    as when the expert's strength was measured. A table seen before gets the
+    look). ``wide`` (1, the default) searches the guesses under the solver's
+    wide and fill rules, which need fewer states for the same answer; 0
+    searches them as before those rules (the quick expert that grades deals
+    does, so that a grade stays what it was). A table seen before gets the
     greedy move, and the player stops when it sees the same table a fifth
     time or after ``max_moves`` moves.
     """
@@ -201,13 +202,13 @@ class ExpertPlayer(KlondikeBot):
         "chase": ("chase", float, "share of the guesses a plan must win to be played rather than the greedy move"),
         "second": ("second", int, "guesses for the next choice in a second look at a close call (0: no second look)"),
         "wide": ("wide", int, "1: search the guesses under the solver's wide and fill rules (fewer states a "
-                              "guess); 0: as when the expert's strength was measured"),
+                              "guess); 0: as before those rules"),
     }
     option_defaults: ClassVar[dict[str, str]] = {
         "chase": f"0, or {_CHASE_PAID} where each card is paid, as under Vegas scoring"}
 
     def __init__(self, samples: int = 48, max_states: int = 20_000, seconds: float | None = None,
-                 chase: float | None = None, second: int = 6, max_moves: int = 2000, wide: int = 0) -> None:
+                 chase: float | None = None, second: int = 6, max_moves: int = 2000, wide: int = 1) -> None:
         if samples < 1:
             raise UsageError(f"the expert needs at least one sample, not {samples}")
         if max_states < 1:
