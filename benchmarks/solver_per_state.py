@@ -115,4 +115,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # nothing is written, so nothing is lost: say so and stop
+        print("solver_per_state.py: interrupted; no figures", file=sys.stderr)
+        sys.exit(130)
