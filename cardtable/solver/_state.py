@@ -120,7 +120,7 @@ def decode(s: np.ndarray | bytes) -> Position:
     )
 
 
-def params(variant: Variant, salt: int = 0, width: int = 0, wide: bool = False) -> tuple[int, ...]:
+def params(variant: Variant, salt: int = 0, width: int = 0, wide: bool = False, order: int = 0) -> tuple[int, ...]:
     """The variant as the core reads it: draw, pass limit (0 = unlimited),
     any card in empty piles, foundation return; then how the search orders
     moves: the salt (0 for the standard order, else a seed that shuffles
@@ -133,9 +133,11 @@ def params(variant: Variant, salt: int = 0, width: int = 0, wide: bool = False) 
     that fills it, the fill rule, and whether (with a free talon) a talon
     card goes onto a pile top only together with the move that builds on it
     when no talon card nor whole pile could, the pair rule: ``wide`` brings
-    both (see the notes in ``cardtable/solver/klondike.h`` for all three)."""
+    both (see the notes in ``cardtable/solver/klondike.h`` for all three); last, the order of
+    a depth-first search's moves: 0 the standard one, 1 the reveal-first one (``reveal_first``
+    in ``cardtable/solver/_ccore.c``)."""
     return (variant.draw, variant.passes or 0, int(variant.empty == "any"), int(variant.foundation_return), salt,
-            width, int(wide), int(wide), int(wide))
+            width, int(wide), int(wide), int(wide), order)
 
 
 def plain_move(code: int) -> Move:

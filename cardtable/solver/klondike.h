@@ -49,7 +49,7 @@ enum { HOME_FLAG = 1 << 21, FILL_SHIFT = 22, FILL_FLAG = 1 << 25, PAIR_FLAG = 1 
 enum { PAIR_FOUNDATION = 7 }; /* a pair move's builder source (bits FILL_SHIFT..+2) when it is a foundation */
 enum { MAX_MOVES = 1024, TALON_MARK = 64, MAX_DEPTH = 4000, PASS_CAP = 100 };
 enum { RUNNING = 0, WON = 1, EXHAUSTED = 2, TABLE_FULL = 3 };
-enum { V_DRAW, V_PASSES, V_ANY_EMPTY, V_RETURN, V_SALT, V_WIDTH, V_WIDE, V_FILL, V_PAIR, V_SIZE };
+enum { V_DRAW, V_PASSES, V_ANY_EMPTY, V_RETURN, V_SALT, V_WIDTH, V_WIDE, V_FILL, V_PAIR, V_ORDER, V_SIZE };
 
 typedef int8_t state_t;
 

@@ -101,6 +101,13 @@ _PROBE_SHARE = 8
 #: moves of each state, a search that finds wins but proves nothing.
 _PROBE_BEST = ((1, 3), (1, 4), (2, 0))
 _PROBE_WIDTHS = (2, 0, 3)
+#: The reveal-first search (see :class:`SearchSchedule`; with ``wide`` only):
+#: once the main search has ``_SPRINT_FROM`` states (most deals are decided
+#: sooner), the two take turns of ``_SPRINT_SLICE`` states until it has
+#: ``_SPRINT_STATES``.
+_SPRINT_FROM = 500
+_SPRINT_SLICE = 500
+_SPRINT_STATES = 2_000
 
 
 def default_max_states(timeout: float | None) -> int:
@@ -172,9 +179,9 @@ class _Search:
     core: _ccore.Search | _ccore.BestSearch
 
     def __init__(self, position: Position, variant: Variant, budget: int, salt: int = 0, width: int = 0, *,
-                 label: str = "", wide: bool = False) -> None:
+                 label: str = "", wide: bool = False, order: int = 0) -> None:
         self._setup(budget, width)
-        self.core = _ccore.Search(state_bytes(position), params(variant, salt, width, wide), self.max_bits,
+        self.core = _ccore.Search(state_bytes(position), params(variant, salt, width, wide, order), self.max_bits,
                                   min(self.max_bits, _START_BITS))
         self.label = label or f"depth-first (salt {salt}, {_width_text(width)})"
 
@@ -264,7 +271,14 @@ class SearchSchedule:
     ``SearchSchedule(position, variant, max_states=..., timeout=...)`` starts
     the main search (an exhaustive depth-first search); :meth:`step` runs one
     round, :meth:`run` runs rounds until the question is settled or a budget
-    runs out and returns the :class:`SolveResult`. A round:
+    runs out and returns the :class:`SolveResult`. With ``wide``, the first
+    round runs the main search alone to 500 states (most deals are decided
+    sooner), then it and the *reveal-first* search (the same moves in another
+    order: a run that turns a card up first, then a pile card home, a talon
+    card to the tableau, a talon card home, a foundation card back, the lower
+    card first in each kind) in turns of 500 states until that one has 2,000;
+    a win it finds, or its proof of loss, settles the question, and it does
+    not run again. Every other round (and with ``wide=False`` every round):
 
     1. the main search runs until it has grown by a quarter (to at least
        5,000 states; 50,000 with ``wide=False``), within the states left;
@@ -304,6 +318,8 @@ class SearchSchedule:
         self.main = _Search(position, variant, self.budget, label="main", wide=wide)
         self.easier = relaxation(variant)
         self.relaxed: _Search | None = None
+        #: The reveal-first search, once it has joined (with ``wide`` only).
+        self.sprint: _Search | None = None
         self.probes: list[_Search] = []
         #: Main-search states at which the next probe joins.
         self.next_probe = _FIRST_PROBE if wide else _FIRST_PROBE_NARROW
@@ -322,10 +338,11 @@ class SearchSchedule:
 
     @property
     def searches(self) -> list[_Search]:
-        """Every search so far: the main one, the relaxed one, the probes in
-        the order they joined. Each has a ``label``, ``states``, ``won`` and
+        """Every search so far: the main one, the reveal-first one, the
+        relaxed one, the probes in the order they joined. Each has a ``label``, ``states``, ``won`` and
         ``exhausted``."""
-        return [self.main, *([self.relaxed] if self.relaxed is not None else []), *self.probes]
+        return [self.main, *([self.sprint] if self.sprint is not None else []),
+                *([self.relaxed] if self.relaxed is not None else []), *self.probes]
 
     @property
     def used(self) -> int:
@@ -343,13 +360,50 @@ class SearchSchedule:
         return self.finished is not None or not self.main.running
 
     def _count(self) -> int:
-        return sum(probe.states for probe in self.probes) + (self.relaxed.states if self.relaxed else 0)
+        return (sum(probe.states for probe in self.probes) + (self.relaxed.states if self.relaxed else 0)
+                + (self.sprint.states if self.sprint else 0))
+
+    def _sprint_round(self) -> bool:
+        """The first round with ``wide``: the main search alone to
+        ``_SPRINT_FROM`` states, then it and the reveal-first search in turns
+        until that one has ``_SPRINT_STATES`` (see the class notes). False when
+        the question is settled or a budget ran out."""
+        main, budget = self.main, self.budget
+        main.advance(min(_SPRINT_FROM, budget), self.deadline)
+        if not main.running or main.states < _SPRINT_FROM:
+            if main.running and main.states >= budget:
+                main.reason = f"state budget of {budget} states reached"
+            return False
+        sprint = self.sprint = _Search(self.position, self.variant, budget, label="reveal-first", wide=True, order=1)
+        turn: _Search = sprint
+        while sprint.states < _SPRINT_STATES:
+            left = budget - main.states - sprint.states
+            if left <= 0:
+                main.reason = f"state budget of {budget} states reached"
+                return False
+            room = _SPRINT_STATES - sprint.states if turn is sprint else _SPRINT_SLICE
+            target = turn.states + min(_SPRINT_SLICE, left, room)
+            turn.advance(target, self.deadline)
+            if sprint.won or sprint.exhausted:
+                self.finished = sprint
+                return False
+            if not main.running:
+                return False
+            if not sprint.running:
+                if sprint.reason:  # stopped by the clock
+                    main.reason = sprint.reason
+                    return False
+                break  # it ended with no verdict (paths cut): the main search goes on
+            turn = main if turn is sprint else sprint
+        return True
 
     def step(self) -> bool:
         """Run one round (see the class notes); False when no other is due."""
         if self.done:
             return False
         self.rounds += 1
+        if self.wide and self.sprint is None:
+            return self._sprint_round()
         main, budget = self.main, self.budget
         self._counted = self._count()
         before = main.states
@@ -434,7 +488,10 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
 
     The main search is one exhaustive depth-first search. Depth-first search
     can sink its time into a lost subtree that another move order would have
-    skipped, so *probe* searches of the same position run beside it: each
+    skipped, so with ``wide`` a depth-first search of the same moves in a
+    *reveal-first* order (see :class:`SearchSchedule`) first takes turns with
+    it, up to 2,000 states, once the main search has 500; and *probe*
+    searches of the same position run beside it: each
     time the main search grows by a quarter, the probes get an eighth of
     what it searched, an older probe getting more. The first probe joins at
     5,000 main states (50,000 with ``wide=False``), and one more each time the main search doubles:
@@ -468,8 +525,8 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     pile could be built on it, and otherwise only together with the move that
     builds on it (proved there too; about a third fewer states in a proof of
     loss). With ``wide=False`` it is the rules' own
-    :meth:`~cardtable.klondike.Variant.safe_to_foundation`, no fill or pair rule and
-    probes from 50,000 states,
+    :meth:`~cardtable.klondike.Variant.safe_to_foundation`, no fill or pair rule, no
+    reveal-first search and probes from 50,000 states,
     as the solver searched before these rules: what is defined by a search within a
     state budget (the grades, the daily deals, the winnable deals of
     ``--winnable``) passes it, so that a deal picked once stays picked.

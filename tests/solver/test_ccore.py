@@ -63,6 +63,8 @@ def test_bad_input_is_refused() -> None:
         _ccore.Search(state, (1, 0), 16)
     with pytest.raises(ValueError, match="max_bits"):
         _ccore.Search(state, params(variant), 60)
+    with pytest.raises(ValueError, match="bad variant parameters"):
+        _ccore.Search(state, params(variant, order=2), 16)  # no such order
     with pytest.raises(ValueError, match="max_bits"):
         _ccore.BestSearch(state, params(variant), 60, 10, 1, 0)
     with pytest.raises(ValueError, match="weight"):

@@ -30,9 +30,11 @@ from cardtable.klondike import KlondikeGame, Move, Position, Variant
 from cardtable.klondike.moves import DRAW, FOUNDATION, RECYCLE, STOCK, WASTE, interned
 from cardtable.solver import _ccore
 from cardtable.solver._state import (
+    DOWN,
     FILL_FLAG,
     FILL_SHIFT,
     HOME_FLAG,
+    LEN,
     LOC_FOUNDATION,
     PAIR_FLAG,
     PAIR_FOUNDATION,
@@ -619,3 +621,66 @@ def test_a_line_the_rules_do_not_allow_is_a_solver_bug() -> None:
                if i != j and pack(i, j, 1, tops[i], 0) not in legal)
     with pytest.raises(AssertionError, match=r"a move the rules do not allow \(at move 1 of 2\)"):
         line_moves(game, [bad, path[0]])
+
+
+def _reveal_first_kind(state: bytes, code: int) -> int:
+    """The kind of a move in the reveal-first order, worked out here from the
+    move and the state: 0 a pile's whole face-up run off its face-down cards,
+    1 a pile card home, 2 a talon card to the tableau, 3 a talon card home,
+    4 a foundation card back, 5 any other move of the search."""
+    src, dst, count, _, _ = unpack(code)
+    if code & FILL_FLAG:
+        return 5
+    if src == SRC_TALON:
+        return 3 if dst == LOC_FOUNDATION else 2
+    if src == LOC_FOUNDATION:
+        return 4
+    if dst == LOC_FOUNDATION:
+        return 1
+    down, length = state[DOWN + src], state[LEN + src]
+    return 0 if not code & HOME_FLAG and down > 0 and count == length - down else 5
+
+
+@pytest.mark.parametrize("variant", [v for v in VARIANTS if v.passes is None], ids=_name)
+def test_the_reveal_first_order_is_its_own_order_of_the_same_moves(variant: Variant) -> None:
+    # The reveal-first search (the solver's first companion search) tries the
+    # same moves as the main search, sorted by kind, and in each kind the lower
+    # card first.
+    kinds_seen = set()
+    for game in _random_positions(variant, 6, 91 + variant.draw):
+        state = state_bytes(game.position())
+        standard = _ccore.generate(state, params(variant, wide=True), False)
+        ordered = _ccore.generate(state, params(variant, wide=True, order=1), False)
+        assert [code for code, _ in ordered] == [code for code, _ in standard]
+        ranked = sorted(ordered, key=lambda pair: -pair[1])  # the search's sort is stable
+        keys = [(_reveal_first_kind(state, code), unpack(code)[3] % 13) for code, _ in ranked]  # kind, rank - 1
+        assert keys == sorted(keys), str(game.position())
+        kinds_seen.update(kind for kind, _ in keys)
+    assert {0, 2, 5} <= kinds_seen, kinds_seen
+
+
+@pytest.mark.parametrize("variant", [Variant.preset("thoughtful1"), Variant.preset("thoughtful3"),
+                                     Variant.preset("thoughtful3").replace(passes=3)], ids=_name)
+def test_the_reveal_first_search_decides_as_the_main_search(variant: Variant) -> None:
+    # Another order of the same moves: a loss is proved with exactly as many
+    # states (a depth-first search with a table of states seen reaches every
+    # state once, in whatever order), and a win found replays in the engine.
+    decided = {"won": 0, "unwinnable": 0}
+    seeds = (4200141, 4200179, 4200020, 4200121, 6000158, 6000107, 7, 12)
+    for seed in seeds:
+        game = KlondikeGame(Position.from_seed(seed), variant)
+        state = state_bytes(game.position())
+        standard = _ccore.Search(state, params(variant, wide=True), 20, 12)
+        reveal = _ccore.Search(state, params(variant, wide=True, order=1), 20, 12)
+        got, want = int(reveal.run(400_000)), int(standard.run(400_000))
+        if got == want == _ccore.EXHAUSTED:
+            assert reveal.states == standard.states
+            decided["unwinnable"] += 1
+        elif _ccore.WON in (got, want):
+            assert got == want == _ccore.WON, seed
+            replay = game.clone()
+            for move in line_moves(game, list(reveal.path()), wide=True):
+                replay.play(move)
+            assert replay.is_won()
+            decided["won"] += 1
+    assert decided["won"] >= 2 and decided["unwinnable"] >= 1, decided

@@ -160,6 +160,35 @@ def test_timeout_gives_unknown_and_says_why() -> None:
     assert stopped.seconds >= 0.1
 
 
+def test_the_reveal_first_search_can_settle_a_deal_or_stop_on_a_budget() -> None:
+    import time
+
+    from cardtable.solver.search import SearchSchedule
+
+    # 6,000,107 in draw 3: the reveal-first order wins within a few hundred
+    # states, where the main search's own order takes some 34,000.
+    variant = Variant.preset("thoughtful3")
+    schedule = SearchSchedule(Position.from_seed(6000107), variant)
+    result = schedule.run()
+    assert result.result == "won" and schedule.finished is schedule.sprint
+    assert schedule.sprint is not None and schedule.sprint.states < 2_000 and result.states < 3_000
+    assert _replays(Position.from_seed(6000107), variant, result.moves)
+    # Without the wide rules there is no reveal-first search.
+    narrow = SearchSchedule(Position.from_seed(6000107), variant, wide=False)
+    narrow.run()
+    assert narrow.sprint is None and narrow.main.states > 3_000
+    # A budget that runs out during the turns says so.
+    short = solve(Position.from_seed(1), variant, max_states=1_500)
+    assert short.result == "unknown" and "budget" in short.reason and short.states <= 1_501
+    # So does the clock, when it stops the reveal-first search.
+    clocked = SearchSchedule(Position.from_seed(1), variant, timeout=60)
+    clocked.main.advance(500, None)
+    clocked.deadline = time.perf_counter() - 1
+    stopped = clocked.run()
+    assert clocked.sprint is not None and clocked.sprint.states == 1
+    assert stopped.result == "unknown" and stopped.reason == "time limit of 60 s reached"
+
+
 def test_solve_mid_game_position() -> None:
     variant = Variant.preset("thoughtful1")
     game = KlondikeGame.from_seed(2, variant)
@@ -247,8 +276,16 @@ def test_the_schedule_can_be_read_and_gives_the_answer_of_solve() -> None:
     assert (schedule.budget, schedule.used, schedule.left) == (400_000, 1, 399_999)
     assert schedule.searches == [schedule.main] and not schedule.done
     allowances = []
+    assert schedule.step()
+    # The first round: the main search alone to 500 states, then it and the
+    # reveal-first search in turns of 500 states until that one has 2,000.
+    sprint = schedule.sprint
+    assert sprint is not None and sprint.label == "reveal-first" and sprint.running
+    assert (sprint.states, schedule.main.states) == (2_000, 2_000)
+    assert schedule.searches == [schedule.main, sprint] and not schedule.probes
     while schedule.step():
         allowances.append(schedule.allowance)
+        assert sprint.states == 2_000  # it does not run again
         relaxed = schedule.relaxed
         # The relaxed search joins at 50,000 main states, and gets eight times
         # the main search's states, no more.
@@ -262,7 +299,7 @@ def test_the_schedule_can_be_read_and_gives_the_answer_of_solve() -> None:
     result = schedule.run()
     assert result.states == schedule.used
     assert result.result == "unknown" and "budget" in result.reason and schedule.left <= 0
-    assert schedule.searches[:2] == [schedule.main, schedule.relaxed]
+    assert schedule.searches[:3] == [schedule.main, sprint, schedule.relaxed]
     assert schedule.probes and all(probe.states > 1 for probe in schedule.probes)
     same = solve(position, variant, max_states=400_000)
     assert (same.result, same.states, same.reason) == (result.result, result.states, result.reason)
