@@ -276,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
                              "(default: the solver's own, 5,000)")
     parser.add_argument("--first-relaxed", type=int, default=None,
                         help="main-search states at which the relaxed search joins, for the survey "
-                             "(default: the solver's own, 50,000)")
+                             "(default: the solver's own, 10,000)")
     parser.add_argument("--relaxed-share", type=int, default=None,
                         help="how many times the main search's states the relaxed search may hold, for the "
                              "survey (default: the solver's own, 8)")

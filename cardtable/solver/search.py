@@ -91,8 +91,10 @@ _FIRST_PROBE = 5_000
 #: the schedule as it was before the wide rule.
 _FIRST_PROBE_NARROW = 50_000
 #: The main-search states after which the relaxed search (see :attr:`SearchSchedule.relaxed_budget`)
-#: joins: most deals are decided sooner.
-_FIRST_RELAXED = 50_000
+#: joins: most deals are decided sooner. With ``wide=False``, ``_FIRST_RELAXED_NARROW``: the
+#: schedule as it was before the reveal-first search.
+_FIRST_RELAXED = 10_000
+_FIRST_RELAXED_NARROW = 50_000
 _PROBE_SHARE = 8
 #: The probes in turn: first best-first searches with these estimate weights
 #: and widths, then depth-first ones whose widths cycle through
@@ -283,7 +285,8 @@ class SearchSchedule:
     1. the main search runs until it has grown by a quarter (to at least
        5,000 states; 50,000 with ``wide=False``), within the states left;
     2. the search under the :func:`relaxation` (once the main search has
-       50,000 states, when the variant has one) runs up to :attr:`relaxed_budget` states:
+       10,000 states, 50,000 with ``wide=False``, when the variant has one) runs up to
+       :attr:`relaxed_budget` states:
        eight times as many as the main search has (twice with ``wide=False``),
        within the states left. When it
        finds no win, there is none;
@@ -413,7 +416,8 @@ class SearchSchedule:
             if main.running and main.states + self._counted >= budget:
                 main.reason = f"state budget of {budget} states reached"
             return False
-        if self.easier is not None and self.relaxed is None and main.states >= _FIRST_RELAXED:
+        first_relaxed = _FIRST_RELAXED if self.wide else _FIRST_RELAXED_NARROW
+        if self.easier is not None and self.relaxed is None and main.states >= first_relaxed:
             # Only now: most deals are decided sooner.
             self.relaxed = _Search(self.position, self.easier, budget, label="relaxed", wide=self.wide)
         if self.relaxed is not None and self.relaxed.running:
@@ -507,7 +511,7 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     search under its :func:`relaxation` also runs, with up to eight times as many
     states as the main search (twice with ``wide=False``): every line of play under the variant can be played
     there, so when it finds no win there is none. It joins once the main
-    search has 50,000 states. (A loss there is often far
+    search has 10,000 states (50,000 with ``wide=False``). (A loss there is often far
     quicker to prove: the waste pointer drops out of the state. A win there
     proves nothing, and that search then stops.)
 
@@ -526,7 +530,7 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     builds on it (proved there too; about a third fewer states in a proof of
     loss). With ``wide=False`` it is the rules' own
     :meth:`~cardtable.klondike.Variant.safe_to_foundation`, no fill or pair rule, no
-    reveal-first search and probes from 50,000 states,
+    reveal-first search, and probes and the relaxed search from 50,000 states,
     as the solver searched before these rules: what is defined by a search within a
     state budget (the grades, the daily deals, the winnable deals of
     ``--winnable``) passes it, so that a deal picked once stays picked.
