@@ -104,12 +104,12 @@ _PROBE_SHARE = 8
 _PROBE_BEST = ((1, 3), (1, 4), (2, 0))
 _PROBE_WIDTHS = (2, 0, 3)
 #: The reveal-first search (see :class:`SearchSchedule`; with ``wide`` only):
-#: once the main search has ``_SPRINT_FROM`` states (most deals are decided
-#: sooner), the two take turns of ``_SPRINT_SLICE`` states until it has
-#: ``_SPRINT_STATES``.
-_SPRINT_FROM = 500
-_SPRINT_SLICE = 500
-_SPRINT_STATES = 2_000
+#: once the main search has ``_REVEAL_FROM`` states (most deals are decided
+#: sooner), the two take turns of ``_REVEAL_SLICE`` states until it has
+#: ``_REVEAL_STATES``.
+_REVEAL_FROM = 500
+_REVEAL_SLICE = 500
+_REVEAL_STATES = 2_000
 
 
 def default_max_states(timeout: float | None) -> int:
@@ -298,8 +298,8 @@ class SearchSchedule:
        win a probe finds, or an exhaustive probe of every move, settles the
        question.
 
-    The arithmetic counts the states of the relaxed search and the probes at
-    the start of a round and again after the relaxed search runs; a search
+    The arithmetic counts the states of the reveal-first search, the relaxed
+    search and the probes at the start of a round and again after the relaxed search runs; a search
     that joins during a round (with its one root state) is counted from the
     next count. :attr:`used` counts every state now.
     """
@@ -322,7 +322,7 @@ class SearchSchedule:
         self.easier = relaxation(variant)
         self.relaxed: _Search | None = None
         #: The reveal-first search, once it has joined (with ``wide`` only).
-        self.sprint: _Search | None = None
+        self.reveal_first: _Search | None = None
         self.probes: list[_Search] = []
         #: Main-search states at which the next probe joins.
         self.next_probe = _FIRST_PROBE if wide else _FIRST_PROBE_NARROW
@@ -344,7 +344,7 @@ class SearchSchedule:
         """Every search so far: the main one, the reveal-first one, the
         relaxed one, the probes in the order they joined. Each has a ``label``, ``states``, ``won`` and
         ``exhausted``."""
-        return [self.main, *([self.sprint] if self.sprint is not None else []),
+        return [self.main, *([self.reveal_first] if self.reveal_first is not None else []),
                 *([self.relaxed] if self.relaxed is not None else []), *self.probes]
 
     @property
@@ -362,42 +362,46 @@ class SearchSchedule:
         """Settled, or stopped by a budget (no more rounds)."""
         return self.finished is not None or not self.main.running
 
+    def _out_of_budget(self) -> bool:
+        """Say on the main search that the state budget ran out; False (no
+        more rounds)."""
+        self.main.reason = f"state budget of {self.budget} states reached"
+        return False
+
     def _count(self) -> int:
         return (sum(probe.states for probe in self.probes) + (self.relaxed.states if self.relaxed else 0)
-                + (self.sprint.states if self.sprint else 0))
+                + (self.reveal_first.states if self.reveal_first else 0))
 
-    def _sprint_round(self) -> bool:
+    def _reveal_first_round(self) -> bool:
         """The first round with ``wide``: the main search alone to
-        ``_SPRINT_FROM`` states, then it and the reveal-first search in turns
-        until that one has ``_SPRINT_STATES`` (see the class notes). False when
+        ``_REVEAL_FROM`` states, then it and the reveal-first search in turns
+        until that one has ``_REVEAL_STATES`` (see the class notes). False when
         the question is settled or a budget ran out."""
         main, budget = self.main, self.budget
-        main.advance(min(_SPRINT_FROM, budget), self.deadline)
-        if not main.running or main.states < _SPRINT_FROM:
-            if main.running and main.states >= budget:
-                main.reason = f"state budget of {budget} states reached"
-            return False
-        sprint = self.sprint = _Search(self.position, self.variant, budget, label="reveal-first", wide=True, order=1)
-        turn: _Search = sprint
-        while sprint.states < _SPRINT_STATES:
-            left = budget - main.states - sprint.states
+        main.advance(min(_REVEAL_FROM, budget), self.deadline)
+        if not main.running or main.states < _REVEAL_FROM:
+            return self._out_of_budget() if main.running and main.states >= budget else False
+        reveal = self.reveal_first = _Search(self.position, self.variant, budget, label="reveal-first", wide=True,
+                                             order=1)
+        turn: _Search = reveal
+        while reveal.states < _REVEAL_STATES:
+            left = budget - main.states - reveal.states
             if left <= 0:
-                main.reason = f"state budget of {budget} states reached"
-                return False
-            room = _SPRINT_STATES - sprint.states if turn is sprint else _SPRINT_SLICE
-            target = turn.states + min(_SPRINT_SLICE, left, room)
+                return self._out_of_budget()
+            room = _REVEAL_STATES - reveal.states if turn is reveal else _REVEAL_SLICE
+            target = turn.states + min(_REVEAL_SLICE, left, room)
             turn.advance(target, self.deadline)
-            if sprint.won or sprint.exhausted:
-                self.finished = sprint
+            if reveal.won or reveal.exhausted:
+                self.finished = reveal
                 return False
             if not main.running:
                 return False
-            if not sprint.running:
-                if sprint.reason:  # stopped by the clock
-                    main.reason = sprint.reason
+            if not reveal.running:
+                if reveal.reason:  # stopped by the clock
+                    main.reason = reveal.reason
                     return False
                 break  # it ended with no verdict (paths cut): the main search goes on
-            turn = main if turn is sprint else sprint
+            turn = main if turn is reveal else reveal
         return True
 
     def step(self) -> bool:
@@ -405,17 +409,15 @@ class SearchSchedule:
         if self.done:
             return False
         self.rounds += 1
-        if self.wide and self.sprint is None:
-            return self._sprint_round()
+        if self.wide and self.reveal_first is None:
+            return self._reveal_first_round()
         main, budget = self.main, self.budget
         self._counted = self._count()
         before = main.states
         checkpoint = max(before + before // 4, self.first_round)
         main.advance(min(checkpoint, budget - self._counted), self.deadline)
         if not main.running or main.states < checkpoint:
-            if main.running and main.states + self._counted >= budget:
-                main.reason = f"state budget of {budget} states reached"
-            return False
+            return self._out_of_budget() if main.running and main.states + self._counted >= budget else False
         first_relaxed = _FIRST_RELAXED if self.wide else _FIRST_RELAXED_NARROW
         if self.easier is not None and self.relaxed is None and main.states >= first_relaxed:
             # Only now: most deals are decided sooner.

@@ -170,13 +170,13 @@ def test_the_reveal_first_search_can_settle_a_deal_or_stop_on_a_budget() -> None
     variant = Variant.preset("thoughtful3")
     schedule = SearchSchedule(Position.from_seed(6000107), variant)
     result = schedule.run()
-    assert result.result == "won" and schedule.finished is schedule.sprint
-    assert schedule.sprint is not None and schedule.sprint.states < 2_000 and result.states < 3_000
+    assert result.result == "won" and schedule.finished is schedule.reveal_first
+    assert schedule.reveal_first is not None and schedule.reveal_first.states < 2_000 and result.states < 3_000
     assert _replays(Position.from_seed(6000107), variant, result.moves)
     # Without the wide rules there is no reveal-first search.
     narrow = SearchSchedule(Position.from_seed(6000107), variant, wide=False)
     narrow.run()
-    assert narrow.sprint is None and narrow.main.states > 3_000
+    assert narrow.reveal_first is None and narrow.main.states > 3_000
     # A budget that runs out during the turns says so.
     short = solve(Position.from_seed(1), variant, max_states=1_500)
     assert short.result == "unknown" and "budget" in short.reason and short.states <= 1_501
@@ -185,7 +185,7 @@ def test_the_reveal_first_search_can_settle_a_deal_or_stop_on_a_budget() -> None
     clocked.main.advance(500, None)
     clocked.deadline = time.perf_counter() - 1
     stopped = clocked.run()
-    assert clocked.sprint is not None and clocked.sprint.states == 1
+    assert clocked.reveal_first is not None and clocked.reveal_first.states == 1
     assert stopped.result == "unknown" and stopped.reason == "time limit of 60 s reached"
 
 
@@ -279,13 +279,13 @@ def test_the_schedule_can_be_read_and_gives_the_answer_of_solve() -> None:
     assert schedule.step()
     # The first round: the main search alone to 500 states, then it and the
     # reveal-first search in turns of 500 states until that one has 2,000.
-    sprint = schedule.sprint
-    assert sprint is not None and sprint.label == "reveal-first" and sprint.running
-    assert (sprint.states, schedule.main.states) == (2_000, 2_000)
-    assert schedule.searches == [schedule.main, sprint] and not schedule.probes
+    reveal = schedule.reveal_first
+    assert reveal is not None and reveal.label == "reveal-first" and reveal.running
+    assert (reveal.states, schedule.main.states) == (2_000, 2_000)
+    assert schedule.searches == [schedule.main, reveal] and not schedule.probes
     while schedule.step():
         allowances.append(schedule.allowance)
-        assert sprint.states == 2_000  # it does not run again
+        assert reveal.states == 2_000  # it does not run again
         relaxed = schedule.relaxed
         # The relaxed search joins at 10,000 main states, and gets eight times
         # the main search's states, no more.
@@ -299,7 +299,7 @@ def test_the_schedule_can_be_read_and_gives_the_answer_of_solve() -> None:
     result = schedule.run()
     assert result.states == schedule.used
     assert result.result == "unknown" and "budget" in result.reason and schedule.left <= 0
-    assert schedule.searches[:3] == [schedule.main, sprint, schedule.relaxed]
+    assert schedule.searches[:3] == [schedule.main, reveal, schedule.relaxed]
     # (the last probe may join in the round whose relaxed search spends the budget)
     assert len(schedule.probes) >= 2 and all(probe.states > 1 for probe in schedule.probes[:-1])
     same = solve(position, variant, max_states=400_000)
@@ -308,7 +308,7 @@ def test_the_schedule_can_be_read_and_gives_the_answer_of_solve() -> None:
     narrow = SearchSchedule(position, variant, max_states=150_000, wide=False)
     while narrow.step():
         assert (narrow.relaxed is None) == (narrow.main.states < 50_000)
-    assert narrow.relaxed is not None and narrow.sprint is None
+    assert narrow.relaxed is not None and narrow.reveal_first is None
     with pytest.raises(SolverError):
         SearchSchedule(position, variant, max_states=0)
 
