@@ -1,10 +1,14 @@
 """Benchmark: cardtable's solver against other exact Klondike solvers.
 
 Every solver takes the same random deals (``Position.from_seed(start + i)``)
-in the same run, one after the other: cardtable in this process, then
-Klondike-Solver (PyPI ``pyksolve``, also in this process), then the peers
+in the same run, in blocks of ``--block`` deals (default 50): cardtable, in
+this process, solves every deal of a block back to back; then, deal by deal,
+Klondike-Solver (PyPI ``pyksolve``, also in this process) and the peers
 built by hand that are present, each as a child process with the same time
-limit (docs/peers.md says how to build them):
+limit (docs/peers.md says how to build them). A peer's process thus starts
+on a busy processor, as cardtable's solves do; ``--block 1`` puts each
+cardtable solve right after the peers' processes of the deal before, idle
+time that slows its sub-millisecond solves two to three times:
 
 * Solvitaire, when a ``solvitaire`` program is on the PATH or ``--solvitaire``
   names one; it reads the deal as Solvitaire JSON.
@@ -198,8 +202,40 @@ class Peers:
     peer_states: int
 
 
+def _peers_on(seed: int, position: Position, row: dict[str, object], ours: str, tallies: list[Tally],
+              peers: Peers, draw: int | None, variant: Variant, timeout: float, folder: str,
+              problems: list[str]) -> None:
+    """Every peer on one deal: its answer and times added to its tally and to
+    the deal's ``row``; a failure or a disagreement with cardtable's answer
+    ``ours`` (or another peer's) added to ``problems``."""
+    verdicts = {"cardtable": ours}
+    for tally in tallies:
+        assert draw is not None
+        if tally.name == "Klondike-Solver":
+            their, seconds, moves = peer_solve(position, draw, peers.peer_states)
+            tally.add(their, seconds)
+            row.update(peer=their, peer_seconds=seconds)
+            if their == "won" and not _replays(position, variant, moves):
+                problems.append(f"seed {seed}: Klondike-Solver's solution does not replay")
+        else:
+            if tally.name == "Solvitaire":
+                run = solve_solvitaire(peers.solvitaire or "", position, draw, timeout, folder)
+            else:
+                run = solve_lonelybot(peers.lonelybot or "", position, draw, timeout)
+            tally.add(run.result, run.seconds, run.peak_kib, run.own_seconds)
+            if not run.killed and (run.status != 0 or run.own_seconds is None):
+                problems.append(f"seed {seed}: {tally.name} failed (exit status {run.status}); "
+                                f"it printed {run.output.strip()[-200:]!r}")
+            key = tally.name.lower()
+            row.update({key: run.result, f"{key}_seconds": run.seconds,
+                        f"{key}_own_seconds": run.own_seconds, f"{key}_peak_kib": run.peak_kib})
+        verdicts[tally.name] = tally.decided(timeout)[-1]
+    if {"won", "unwinnable"} <= set(verdicts.values()):
+        problems.append(f"seed {seed}: " + ", ".join(f"{k} {v}" for k, v in verdicts.items()))
+
+
 def run_mode(name: str, seeds: list[int], timeout: float, peers: Peers, rows: list[dict[str, object]],
-             max_states: int | None, log: TextIO | None = None) -> str:
+             max_states: int | None, log: TextIO | None = None, block: int = 50) -> str:
     variant, draw = MODES[name]
     warm_seed = seeds[0] - 1 if seeds[0] > 0 else seeds[-1] + 1
     with contextlib.suppress(Exception):  # a solver bug shows again on the deals themselves
@@ -215,51 +251,47 @@ def run_mode(name: str, seeds: list[int], timeout: float, peers: Peers, rows: li
         if peers.lonelybot:
             tallies.append(Tally("lonelybot"))
     problems: list[str] = []
+    done = 0
+
+    def finish(row: dict[str, object]) -> None:
+        nonlocal done
+        rows.append(row)
+        if log is not None:  # written as it goes, so an interrupted run keeps what it did
+            log.write(json.dumps(row) + "\n")
+            log.flush()
+        done += 1
+        print(f"\r{name}: {done}/{len(seeds)}", end="", file=sys.stderr, flush=True)
+
     with tempfile.TemporaryDirectory(prefix="cardtable-bench-") as folder:
-        for n, seed in enumerate(seeds, 1):
-            position = Position.from_seed(seed)
-            began = time.perf_counter()
+        for first in range(0, len(seeds), block):
+            # cardtable on every deal of the block back to back, then the peers: a cardtable solve
+            # never starts on a processor that sat idle while a peer's process ran
+            pending: list[tuple[int, Position, dict[str, object]]] = []
+            for seed in seeds[first:first + block]:
+                position = Position.from_seed(seed)
+                began = time.perf_counter()
+                try:
+                    result = solve(position, variant, timeout=timeout, max_states=max_states)
+                    verdict, states = result.result, result.states
+                except Exception as error:  # a solver bug: reported with the deal, and the run goes on
+                    verdict, states = "unknown", 0
+                    problems.append(f"seed {seed}: cardtable raised {type(error).__name__}: {error}")
+                ours.add(verdict, time.perf_counter() - began)
+                if verdict == "won" and not _replays(position, variant, [str(m) for m in result.moves]):
+                    problems.append(f"seed {seed}: cardtable's solution does not replay in the engine")
+                pending.append((seed, position, {"mode": name, "seed": seed, "result": verdict,
+                                                 "seconds": ours.seconds[-1], "states": states,
+                                                 "cardtable_peak_kib": _peak_kib()}))
             try:
-                result = solve(position, variant, timeout=timeout, max_states=max_states)
-                verdict, states = result.result, result.states
-            except Exception as error:  # a solver bug: reported with the deal, and the run goes on
-                verdict, states = "unknown", 0
-                problems.append(f"seed {seed}: cardtable raised {type(error).__name__}: {error}")
-            ours.add(verdict, time.perf_counter() - began)
-            if verdict == "won" and not _replays(position, variant, [str(m) for m in result.moves]):
-                problems.append(f"seed {seed}: cardtable's solution does not replay in the engine")
-            row: dict[str, object] = {"mode": name, "seed": seed, "result": verdict,
-                                      "seconds": ours.seconds[-1], "states": states,
-                                      "cardtable_peak_kib": _peak_kib()}
-            verdicts = {"cardtable": ours.decided(timeout)[-1]}
-            for tally in tallies:
-                assert draw is not None
-                if tally.name == "Klondike-Solver":
-                    their, seconds, moves = peer_solve(position, draw, peers.peer_states)
-                    tally.add(their, seconds)
-                    row.update(peer=their, peer_seconds=seconds)
-                    if their == "won" and not _replays(position, variant, moves):
-                        problems.append(f"seed {seed}: Klondike-Solver's solution does not replay")
-                else:
-                    if tally.name == "Solvitaire":
-                        run = solve_solvitaire(peers.solvitaire or "", position, draw, timeout, folder)
-                    else:
-                        run = solve_lonelybot(peers.lonelybot or "", position, draw, timeout)
-                    tally.add(run.result, run.seconds, run.peak_kib, run.own_seconds)
-                    if not run.killed and (run.status != 0 or run.own_seconds is None):
-                        problems.append(f"seed {seed}: {tally.name} failed (exit status {run.status}); "
-                                        f"it printed {run.output.strip()[-200:]!r}")
-                    key = tally.name.lower()
-                    row.update({key: run.result, f"{key}_seconds": run.seconds,
-                                f"{key}_own_seconds": run.own_seconds, f"{key}_peak_kib": run.peak_kib})
-                verdicts[tally.name] = tally.decided(timeout)[-1]
-            if {"won", "unwinnable"} <= set(verdicts.values()):
-                problems.append(f"seed {seed}: " + ", ".join(f"{k} {v}" for k, v in verdicts.items()))
-            rows.append(row)
-            if log is not None:  # written as it goes, so an interrupted run keeps what it did
-                log.write(json.dumps(row) + "\n")
-                log.flush()
-            print(f"\r{name}: {n}/{len(seeds)}", end="", file=sys.stderr, flush=True)
+                while pending:
+                    seed, position, row = pending[0]
+                    _peers_on(seed, position, row, ours.decided(timeout)[done], tallies, peers, draw,
+                              variant, timeout, folder, problems)
+                    pending.pop(0)
+                    finish(row)
+            finally:  # interrupted: the deals the peers have not played keep cardtable's answer
+                for _, _, row in pending:
+                    finish(row)
     print(file=sys.stderr)
     out = [f"{name} ({variant.describe()}), {len(seeds)} deals, seeds {seeds[0]}..{seeds[-1]}, timeout {timeout:g} s"]
     if tallies:
@@ -324,9 +356,9 @@ def startup(cases: list[tuple[int, int]], runs: int, lonelybot: str | None, time
         times: dict[str, list[ProcessTime]] = {name: [] for name in commands}
         for run in range(runs + 1):
             for name, argv in commands.items():
-                measured, _ = time_program(argv, timeout + 30)
-                if run and measured is not None:  # run 0 is the warm-up
-                    times[name].append(measured)
+                one, _ = time_program(argv, timeout + 30)
+                if run and one is not None:  # run 0 is the warm-up
+                    times[name].append(one)
         base = _median([m.cpu for m in times["cardtable"]])
         for name, measured in times.items():
             cpu = _median([m.cpu for m in measured])
@@ -377,6 +409,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="lonelybot's lonecli (or the lonelybot-solve driver); lonelybot runs only when given")
     parser.add_argument("--modes", nargs="+", choices=list(MODES), default=list(MODES))
     parser.add_argument("--jsonl", metavar="FILE", help="also write one JSON line per deal and mode")
+    parser.add_argument("--block", type=int, default=50,
+                        help="deals cardtable solves back to back before the peers play them (default 50; 1: "
+                             "deal by deal)")
     parser.add_argument("--startup", nargs="+", metavar="SEED:DRAW",
                         help="instead: whole-process single solves of these deals ('cardtable solve' and, with "
                              "--lonelybot, lonelybot), each --runs times, medians of wall and CPU seconds and memory")
@@ -393,6 +428,8 @@ def main(argv: list[str] | None = None) -> int:
         cases = [startup_case(text) for text in args.startup or ()]
         if args.runs < 1:
             raise UsageError(f"--runs {args.runs}: at least 1")
+        if args.block < 1:
+            raise UsageError(f"--block {args.block}: at least 1")
         solvitaire = lonelybot = None
         if not args.no_peer:
             if args.solvitaire is not None:
@@ -439,7 +476,7 @@ def main(argv: list[str] | None = None) -> int:
     reports: list[str] = []
     try:
         for name in args.modes:
-            report = run_mode(name, seeds, args.timeout, peers, rows, args.max_states, log)
+            report = run_mode(name, seeds, args.timeout, peers, rows, args.max_states, log, args.block)
             print(report, flush=True)
             reports.append(report)
     finally:

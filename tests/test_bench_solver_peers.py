@@ -4,6 +4,7 @@ The peers themselves need not be installed: outputs are recorded samples."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import sys
@@ -209,3 +210,63 @@ def test_benchmark_refuses_a_missing_peer_program(capsys: pytest.CaptureFixture[
     assert err.count("\n") == 1 and "--lonelybot" in err and str(missing) in err
     assert solver.main(["--deals", "0", "--no-peer"]) == 2
     assert "--deals" in capsys.readouterr().err
+
+
+def _blocked_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, block: int, stop_at: int | None = None,
+                 ) -> tuple[list[tuple[str, int]], list[dict[str, object]], int | None]:
+    """Run the benchmark on seeds 10..14 at draw 1 with a stand-in lonelybot
+    (it answers as cardtable did), logging who played which deal in what
+    order; ``stop_at``: the stand-in is interrupted (Ctrl-C) on that call."""
+    solver = _load("solver")
+    program = tmp_path / "lonelybot-solve"
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    order: list[tuple[str, int]] = []
+    real_solve = solver.solve
+
+    def solve(position: Position, *args: object, **kwargs: object) -> object:
+        seed = next((s for s in range(10, 15) if Position.from_seed(s) == position), -1)
+        order.append(("cardtable", seed))
+        return real_solve(position, *args, **kwargs)
+
+    def lonelybot(binary: str, position: Position, draw: int, timeout: float) -> object:
+        seed = next((s for s in range(10, 15) if Position.from_seed(s) == position), -1)
+        order.append(("lonelybot", seed))
+        if stop_at is not None and len([w for w, _ in order if w == "lonelybot"]) == stop_at:
+            raise KeyboardInterrupt
+        verdict = real_solve(position, solver.MODES["draw1"][0]).result
+        return peers.PeerRun(verdict, 0.01, 0.001, 2000, False, 0, "")
+
+    monkeypatch.setattr(solver, "solve", solve)
+    monkeypatch.setattr(solver, "solve_lonelybot", lonelybot)
+    out = tmp_path / "rows.jsonl"
+    status: int | None = None
+    argv = ["--deals", "5", "--start", "10", "--modes", "draw1", "--no-klondike-solver", "--no-solvitaire",
+            "--lonelybot", str(program), "--block", str(block), "--jsonl", str(out)]
+    with contextlib.suppress(KeyboardInterrupt):
+        status = solver.main(argv)
+    order = [entry for entry in order if entry[1] in range(10, 15)]  # not the warm-up deals
+    return order, [json.loads(line) for line in out.read_text().splitlines()], status
+
+
+def test_benchmark_solves_a_block_before_the_peers_play_it(monkeypatch: pytest.MonkeyPatch,
+                                                            tmp_path: Path) -> None:
+    order, rows, status = _blocked_run(monkeypatch, tmp_path, block=2)
+    assert status == 0
+    assert order == [("cardtable", 10), ("cardtable", 11), ("lonelybot", 10), ("lonelybot", 11),
+                     ("cardtable", 12), ("cardtable", 13), ("lonelybot", 12), ("lonelybot", 13),
+                     ("cardtable", 14), ("lonelybot", 14)]
+    assert [row["seed"] for row in rows] == [10, 11, 12, 13, 14]
+    assert all(row["lonelybot"] == row["result"] and row["lonelybot_own_seconds"] == 0.001 for row in rows)
+    order, _, _ = _blocked_run(monkeypatch, tmp_path, block=1)
+    assert order == [(who, seed) for seed in range(10, 15) for who in ("cardtable", "lonelybot")]
+
+
+def test_benchmark_interrupted_keeps_every_solved_deal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    order, rows, status = _blocked_run(monkeypatch, tmp_path, block=3, stop_at=2)
+    assert status is None  # Ctrl-C reached the caller
+    assert order[-1] == ("lonelybot", 11)
+    # deals 10-12 were solved by cardtable; only deal 10 was played by lonelybot
+    assert [row["seed"] for row in rows] == [10, 11, 12]
+    assert "lonelybot" in rows[0] and "lonelybot" not in rows[1] and "lonelybot" not in rows[2]
+    assert all(row["result"] in ("won", "unwinnable") for row in rows)

@@ -2201,12 +2201,20 @@ typedef struct {
     int no_memory;
 } Line;
 
+/* The plain codes of the draw and the recycle (see talon_step). */
+enum { PLAIN_DRAW = 8 | (SRC_TALON << 4) | (1 << 8), PLAIN_RECYCLE = SRC_TALON | (8 << 4) | (1 << 8) };
+
 static int line_emit(Line *l, int32_t code)
 {
     int32_t mv[MAX_MOVES], pr[MAX_MOVES];
-    int k = generate(l->s, l->v, mv, pr, 1), legal = 0;
-    for (int a = 0; a < k && !legal; a++)
-        legal = mv[a] == code;
+    int legal = 0;
+    if (code == PLAIN_DRAW || code == PLAIN_RECYCLE) { /* generate's own talon move, without the rest */
+        legal = talon_step(l->s, l->v[V_PASSES]) == code;
+    } else {
+        int k = generate(l->s, l->v, mv, pr, 1);
+        for (int a = 0; a < k && !legal; a++)
+            legal = mv[a] == code;
+    }
     if (!legal) {
         l->bad = "a move the rules do not allow";
         return 0;
@@ -2226,8 +2234,6 @@ static int line_emit(Line *l, int32_t code)
     apply_move(l->s, code, l->v);
     return 1;
 }
-
-enum { PLAIN_DRAW = 8 | (SRC_TALON << 4) | (1 << 8), PLAIN_RECYCLE = SRC_TALON | (8 << 4) | (1 << 8) };
 
 /* Draw until card is the waste top: for a safe move, recycling whenever the
  * stock runs out (recycle < 0); for a search move, never, or (recycle > 0)

@@ -790,6 +790,18 @@ static int kings_waiting(const state_t *s, const int64_t *v)
     return 0;
 }
 
+/* The engine's one talon move of a state, as a plain code (see generate):
+ * a draw while the stock has cards, else a recycle when there is a waste and
+ * a pass left (limit 0: unlimited); -1 when there is neither. */
+static inline int32_t talon_step(const state_t *s, int64_t limit)
+{
+    if (s[WP] < s[TLEN])
+        return pack(8, SRC_TALON, 1, 0, 0);
+    if (s[TLEN] > 0 && (limit == 0 || s[PASS] < limit))
+        return pack(SRC_TALON, 8, 1, 0, 0);
+    return -1;
+}
+
 /* Write the moves of s to mv (with priorities in pr, higher first); returns
  * how many. plain gives the engine's moves exactly (draw and recycle are
  * codes with source 8 and target 8, every empty pile a target); otherwise
@@ -949,10 +961,9 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
         }
     }
     if (plain) {
-        if (wp < tlen)
-            n = add(mv, pr, n, pack(8, SRC_TALON, 1, 0, 0), 0);
-        else if (tlen > 0 && (limit == 0 || s[PASS] < limit))
-            n = add(mv, pr, n, pack(SRC_TALON, 8, 1, 0, 0), 0);
+        int32_t step = talon_step(s, limit);
+        if (step >= 0)
+            n = add(mv, pr, n, step, 0);
     }
     return n;
 }

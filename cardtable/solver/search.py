@@ -107,8 +107,8 @@ _PROBE_WIDTHS = (2, 0, 3)
 #: once the main search has ``_REVEAL_FROM`` states (most deals are decided
 #: sooner), the two take turns of ``_REVEAL_SLICE`` states until it has
 #: ``_REVEAL_STATES``.
-_REVEAL_FROM = 500
-_REVEAL_SLICE = 500
+_REVEAL_FROM = 200
+_REVEAL_SLICE = 200
 _REVEAL_STATES = 2_000
 
 
@@ -180,10 +180,10 @@ class _Search:
 
     core: _ccore.Search | _ccore.BestSearch
 
-    def __init__(self, position: Position, variant: Variant, budget: int, salt: int = 0, width: int = 0, *,
+    def __init__(self, position: Position | bytes, variant: Variant, budget: int, salt: int = 0, width: int = 0, *,
                  label: str = "", wide: bool = False, order: int = 0) -> None:
         self._setup(budget, width)
-        self.core = _ccore.Search(state_bytes(position), params(variant, salt, width, wide, order), self.max_bits,
+        self.core = _ccore.Search(_state_of(position), params(variant, salt, width, wide, order), self.max_bits,
                                   min(self.max_bits, _START_BITS))
         self.label = label or f"depth-first (salt {salt}, {_width_text(width)})"
 
@@ -248,6 +248,11 @@ class _Search:
         return list(self.core.path())
 
 
+def _state_of(position: Position | bytes) -> bytes:
+    """The core's state of a position (given as is when already encoded)."""
+    return position if isinstance(position, bytes) else state_bytes(position)
+
+
 def _width_text(width: int) -> str:
     return "every move" if width == 0 else f"{width} best moves"
 
@@ -258,10 +263,10 @@ class _BestSearch(_Search):
     ``weight * estimate + moves made``, and ``width`` > 0 tries only that many
     of the best moves of each state."""
 
-    def __init__(self, position: Position, variant: Variant, budget: int, weight: int, width: int, *,
+    def __init__(self, position: Position | bytes, variant: Variant, budget: int, weight: int, width: int, *,
                  label: str = "", wide: bool = False) -> None:
         self._setup(budget, width)
-        self.core = _ccore.BestSearch(state_bytes(position), params(variant, wide=wide), self.max_bits,
+        self.core = _ccore.BestSearch(_state_of(position), params(variant, wide=wide), self.max_bits,
                                       min(self.max_bits, _START_BITS), weight, width)
         self.label = label or f"best-first (weight {weight}, {_width_text(width)})"
 
@@ -274,11 +279,11 @@ class SearchSchedule:
     the main search (an exhaustive depth-first search); :meth:`step` runs one
     round, :meth:`run` runs rounds until the question is settled or a budget
     runs out and returns the :class:`SolveResult`. With ``wide``, the first
-    round runs the main search alone to 500 states (most deals are decided
+    round runs the main search alone to 200 states (most deals are decided
     sooner), then it and the *reveal-first* search (the same moves in another
     order: a run that turns a card up first, then a pile card home, a talon
     card to the tableau, a talon card home, a foundation card back, the lower
-    card first in each kind) in turns of 500 states until that one has 2,000;
+    card first in each kind) in turns of 200 states until that one has 2,000;
     a win it finds, or its proof of loss, settles the question, and it does
     not run again. Every other round (and with ``wide=False`` every round):
 
@@ -318,7 +323,9 @@ class SearchSchedule:
         #: Whether every search sends cards home by the wide rule (see :func:`solve`).
         self.wide = wide
         self.deadline = None if timeout is None else self.began + timeout
-        self.main = _Search(position, variant, self.budget, label="main", wide=wide)
+        #: The position as the core reads it, encoded once for every search.
+        self.state = state_bytes(position)
+        self.main = _Search(self.state, variant, self.budget, label="main", wide=wide)
         self.easier = relaxation(variant)
         self.relaxed: _Search | None = None
         #: The reveal-first search, once it has joined (with ``wide`` only).
@@ -381,7 +388,7 @@ class SearchSchedule:
         main.advance(min(_REVEAL_FROM, budget), self.deadline)
         if not main.running or main.states < _REVEAL_FROM:
             return self._out_of_budget() if main.running and main.states >= budget else False
-        reveal = self.reveal_first = _Search(self.position, self.variant, budget, label="reveal-first", wide=True,
+        reveal = self.reveal_first = _Search(self.state, self.variant, budget, label="reveal-first", wide=True,
                                              order=1)
         turn: _Search = reveal
         while reveal.states < _REVEAL_STATES:
@@ -421,7 +428,7 @@ class SearchSchedule:
         first_relaxed = _FIRST_RELAXED if self.wide else _FIRST_RELAXED_NARROW
         if self.easier is not None and self.relaxed is None and main.states >= first_relaxed:
             # Only now: most deals are decided sooner.
-            self.relaxed = _Search(self.position, self.easier, budget, label="relaxed", wide=self.wide)
+            self.relaxed = _Search(self.state, self.easier, budget, label="relaxed", wide=self.wide)
         if self.relaxed is not None and self.relaxed.running:
             # Up to a share of the main search's states; a win there proves nothing.
             share = _RELAXED_SHARE if self.wide else _RELAXED_SHARE_NARROW
@@ -450,9 +457,9 @@ class SearchSchedule:
     def _probe(self, k: int) -> _Search:
         kind, order, width = _probe_order(k)
         if kind == "best":
-            search: _Search = _BestSearch(self.position, self.variant, self.budget, order, width, wide=self.wide)
+            search: _Search = _BestSearch(self.state, self.variant, self.budget, order, width, wide=self.wide)
         else:
-            search = _Search(self.position, self.variant, self.budget, order, width, wide=self.wide)
+            search = _Search(self.state, self.variant, self.budget, order, width, wide=self.wide)
         search.label = f"probe {k}: {search.label}"
         return search
 
@@ -462,7 +469,7 @@ class SearchSchedule:
             pass
         search = self.finished or self.main
         if search.won:
-            moves = _solution(self.position, self.variant, search.winning_path(), self.wide)
+            moves = _solution(self.state, self.variant, search.winning_path(), self.wide)
             return SolveResult("won", moves, self.used, time.perf_counter() - self.began)
         if search.exhausted:
             return SolveResult("unwinnable", [], self.used, time.perf_counter() - self.began)
@@ -496,7 +503,7 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     can sink its time into a lost subtree that another move order would have
     skipped, so with ``wide`` a depth-first search of the same moves in a
     *reveal-first* order (see :class:`SearchSchedule`) first takes turns with
-    it, up to 2,000 states, once the main search has 500; and *probe*
+    it, up to 2,000 states, once the main search has 200; and *probe*
     searches of the same position run beside it: each
     time the main search grows by a quarter, the probes get an eighth of
     what it searched, an older probe getting more. The first probe joins at
@@ -549,10 +556,11 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     return SearchSchedule(position, variant, timeout=timeout, max_states=max_states, wide=wide).run()
 
 
-def _solution(position: Position, variant: Variant, codes: list[int], wide: bool = False) -> list[Move]:
+def _solution(position: Position | bytes, variant: Variant, codes: list[int], wide: bool = False) -> list[Move]:
     """The engine moves of the winning line ``codes`` (core move codes from
-    ``position``), written out, completed and checked (see :func:`line_moves`)."""
-    return list(_line(position, variant, codes, wide))
+    ``position``, or from the core's state of it), written out, completed and
+    checked (see :func:`line_moves`)."""
+    return _line(position, variant, codes, wide)
 
 
 def line_moves(game: KlondikeGame, codes: list[int], *, wide: bool = False) -> Iterator[Move]:
@@ -572,17 +580,20 @@ def line_moves(game: KlondikeGame, codes: list[int], *, wide: bool = False) -> I
     Raises AssertionError when a move is not allowed or the line does not
     win (a solver bug): at once, before any move is read.
     """
-    return _line(game, game.variant, codes, wide)
+    return iter(_line(game, game.variant, codes, wide))
 
 
-def _line(start: Position | KlondikeGame, variant: Variant, codes: list[int], wide: bool) -> Iterator[Move]:
-    """:func:`line_moves` from a position or a game's current position."""
-    plain, why, at = _ccore.line_moves(state_bytes(start), codes, params(variant, wide=wide))
+def _line(start: Position | KlondikeGame | bytes, variant: Variant, codes: list[int], wide: bool) -> list[Move]:
+    """:func:`line_moves` from a position, a game's current position or the core's state of either."""
+    state = start if isinstance(start, bytes) else state_bytes(start)
+    plain, why, at = _ccore.line_moves(state, codes, params(variant, wide=wide))
     if why:
         where = "at its end" if at >= len(codes) else f"at move {at + 1} of {len(codes)}"
         raise AssertionError(f"solver bug: the winning line has {why} ({where})")
-    known = _PLAIN_MOVES
-    return iter([known.get(code) or _plain_move(code) for code in plain])
+    try:
+        return list(map(_PLAIN_MOVES.__getitem__, plain))
+    except KeyError:  # a code met for the first time
+        return [_PLAIN_MOVES.get(code) or _plain_move(code) for code in plain]
 
 
 #: The engine move of each plain code met so far (see :func:`_plain_move`).

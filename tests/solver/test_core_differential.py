@@ -623,6 +623,28 @@ def test_a_line_the_rules_do_not_allow_is_a_solver_bug() -> None:
         line_moves(game, [bad, path[0]])
 
 
+def test_a_line_checks_each_draw_and_recycle_against_the_pass_limit() -> None:
+    # A talon move that recycles first is written as draws to the end of the
+    # stock, a recycle and draws to its card: allowed with a pass left, not
+    # on the last pass (the line stops at the recycle, before any other move).
+    from cardtable.solver._state import pack
+
+    draw, recycle = pack(8, SRC_TALON, 1, 0, 0), pack(SRC_TALON, 8, 1, 0, 0)
+    for passes, allowed in ((None, True), (2, True), (1, False)):
+        variant = Variant.preset("thoughtful1").replace(passes=passes)
+        # a deal with no safe move at the start, so the line begins with the talon move
+        game = next(g for g in (KlondikeGame(Position.from_seed(n), variant) for n in range(100))
+                    if _ccore.autoplay(state_bytes(g), params(variant))[0] == state_bytes(g))
+        card = game.position().stock[-1].index  # the top of the stock: drawn first
+        plain, why, at = _ccore.line_moves(state_bytes(game), [pack(SRC_TALON, 0, 1, card, 1)], params(variant))
+        stock = len(game.position().stock)
+        if allowed:  # every draw, the recycle, one draw (then the card onto pile 1, legal or not)
+            assert plain[:stock + 2] == [draw] * stock + [recycle, draw]
+        else:
+            assert (why, at) == ("a move the rules do not allow", 0)
+            assert plain == [draw] * stock  # the draws, and no recycle
+
+
 def _reveal_first_kind(state: bytes, code: int) -> int:
     """The kind of a move in the reveal-first order, worked out here from the
     move and the state: 0 a pile's whole face-up run off its face-down cards,

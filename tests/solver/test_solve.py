@@ -104,25 +104,34 @@ def test_won_deals_replay(preset: str) -> None:
 @pytest.mark.parametrize("preset", ["thoughtful3", "seed-002"])
 def test_one_small_search_gives_the_answer_and_line_of_solve(preset: str) -> None:
     # search_line is solve's main search alone; below the first probe's
-    # threshold solve runs nothing else, so the two agree move for move, and a
-    # line read in part gives the first moves of the whole line.
-    from cardtable.solver.search import line_moves, search_line
+    # threshold solve runs nothing else but (with wide) the reveal-first
+    # search, so when the main search settles the question the two agree move
+    # for move, and a line read in part gives the first moves of the whole line.
+    from cardtable.solver.search import SearchSchedule, line_moves, search_line
 
     variant = Variant.preset(preset)
     answers = set()
+    by_reveal_first = 0
     for seed in range(12):
         game = KlondikeGame(Position.from_seed(seed), variant)
         game.play(game.legal_moves()[0])  # from mid game too
         for wide in (False, True):  # with either safe rule, the same one in both
-            result = solve(game.position(), variant, max_states=20_000, wide=wide)
+            schedule = SearchSchedule(game.position(), variant, max_states=20_000, wide=wide)
+            result = schedule.run()
             codes = search_line(game, 20_000, wide=wide)
             answers.add(codes is not None)
             assert (codes is not None) == (result.result == "won")
+            if schedule.finished is not None:  # the reveal-first search won first
+                assert wide and schedule.finished is schedule.reveal_first
+                by_reveal_first += 1
+                assert codes is not None
+                assert _replays(game.position(), variant, list(line_moves(game, codes, wide=wide)))
+                continue
             if codes is not None:
                 assert list(line_moves(game, codes, wide=wide)) == result.moves
                 first = line_moves(game, codes, wide=wide)
                 assert [next(first) for _ in range(3)] == result.moves[:3]
-    assert answers == {True, False}
+    assert answers == {True, False} and by_reveal_first <= 2
     with pytest.raises(SolverError):
         search_line(KlondikeGame.from_seed(1, variant), 0)
 
@@ -182,7 +191,7 @@ def test_the_reveal_first_search_can_settle_a_deal_or_stop_on_a_budget() -> None
     assert short.result == "unknown" and "budget" in short.reason and short.states <= 1_501
     # So does the clock, when it stops the reveal-first search.
     clocked = SearchSchedule(Position.from_seed(1), variant, timeout=60)
-    clocked.main.advance(500, None)
+    clocked.main.advance(200, None)
     clocked.deadline = time.perf_counter() - 1
     stopped = clocked.run()
     assert clocked.reveal_first is not None and clocked.reveal_first.states == 1
@@ -277,8 +286,8 @@ def test_the_schedule_can_be_read_and_gives_the_answer_of_solve() -> None:
     assert schedule.searches == [schedule.main] and not schedule.done
     allowances = []
     assert schedule.step()
-    # The first round: the main search alone to 500 states, then it and the
-    # reveal-first search in turns of 500 states until that one has 2,000.
+    # The first round: the main search alone to 200 states, then it and the
+    # reveal-first search in turns of 200 states until that one has 2,000.
     reveal = schedule.reveal_first
     assert reveal is not None and reveal.label == "reveal-first" and reveal.running
     assert (reveal.states, schedule.main.states) == (2_000, 2_000)
