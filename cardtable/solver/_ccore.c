@@ -835,13 +835,15 @@ static int read_state(PyObject *obj, state_t *out)
     return 0;
 }
 
-/* The buffers of one finished search, kept for the next one: a solve in a
+/* The buffers of finished searches, kept for the next ones: a solve in a
  * running process then touches memory already mapped (most solves are
- * small, and mapping fresh pages costs more than the search). Only a small
- * table and a small child stack are kept; the GIL guards the pool. */
-enum { POOL_TABLE_BITS = 16, POOL_KIDS = 1 << 16 };
-static Buffers pool;
-static int pool_full;
+ * small, and mapping fresh pages costs more than the search). Two sets are
+ * kept, one for the main search and one for the reveal-first search that
+ * joins it; only a small table and a small child stack are kept; the GIL
+ * guards the pool. */
+enum { POOL_TABLE_BITS = 16, POOL_KIDS = 1 << 16, POOL_SIZE = 2 };
+static Buffers pool[POOL_SIZE];
+static int pooled;
 
 static int complete(const Buffers *b)
 {
@@ -869,23 +871,26 @@ static void release_buffers(Buffers *b)
 
 static void Search_dealloc(SearchObject *o)
 {
-    if (!pool_full && complete(&o->b) && o->b.kcap <= POOL_KIDS && o->b.table_bits <= POOL_TABLE_BITS) {
-        pool = o->b;
-        pool_full = 1;
+    if (pooled < POOL_SIZE && complete(&o->b) && o->b.kcap <= POOL_KIDS && o->b.table_bits <= POOL_TABLE_BITS) {
+        pool[pooled++] = o->b;
     } else {
         release_buffers(&o->b);
     }
     Py_TYPE(o)->tp_free((PyObject *)o);
 }
 
-/* Buffers for a new search with a table of 2**bits entries: the pool's, or
- * fresh ones. */
+/* Buffers for a new search with a table of 2**bits entries: the pool's (a
+ * set whose table has that size if there is one), or fresh ones. */
 static int take_buffers(Buffers *b, int bits, int words)
 {
     size_t depth = MAX_DEPTH + 1;
-    if (pool_full) {
-        pool_full = 0;
-        *b = pool;
+    if (pooled > 0) {
+        int pick = pooled - 1;
+        for (int k = 0; k < pooled; k++)
+            if (pool[k].table_bits == bits && pool[k].table_words == words)
+                pick = k;
+        *b = pool[pick];
+        pool[pick] = pool[--pooled];
         if (b->table_bits == bits && b->table_words == words) {
             memset(b->table, 0, ((size_t)words << bits) * sizeof(uint64_t));
         } else {

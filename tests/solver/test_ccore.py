@@ -152,3 +152,30 @@ def test_any_card_in_an_empty_pile_keeps_the_hashed_key() -> None:
     state, v = state_bytes(Position.from_seed(3)), params(VARIANTS[3])
     assert _ccore.Search(state, v, 18, 10).key_words == 2
     assert _ccore.BestSearch(state, v, 18, 10, 1, 0).key_words == 2
+
+
+def test_a_search_does_not_depend_on_the_searches_before_it() -> None:
+    # Finished searches hand their buffers to the next ones (two sets are
+    # kept): whatever ran before, the same deal searched again, with tables of
+    # any size and either key, sees a clean table, so it takes exactly the
+    # states it took and wins again (a stale table would hold its states).
+    variant = Variant.preset("thoughtful3")
+    wide = params(variant, wide=True)
+
+    def search(seed: int, start_bits: int = 14, exact: bool = True) -> tuple[int, int]:
+        core = _ccore.Search(state_bytes(Position.from_seed(seed)), wide, 24, start_bits, exact)
+        return int(core.run(30_000)), int(core.states)
+
+    seeds = (4, 7, 8)  # won within the first table's 16,384 slots
+    first = [search(seed) for seed in seeds]
+    assert all(status == _ccore.WON and states > 400 for status, states in first)
+    for seed, answer in zip(seeds, first, strict=True):
+        assert search(seed) == answer  # at once: the buffers the same search just left
+        assert search(seed, exact=False) == search(seed, exact=False)  # the two-hash key
+    # two alive at once, then freed together; then the same searches again
+    pair = [_ccore.Search(state_bytes(Position.from_seed(seed)), wide, 24, 14) for seed in seeds[:2]]
+    answers = [(int(core.run(30_000)), int(core.states)) for core in pair]
+    del pair
+    assert answers == first[:2]
+    assert [search(seed) for seed in seeds[:2]] == first[:2]
+    assert search(7, start_bits=12) == search(7, start_bits=16) == first[1]
