@@ -143,13 +143,23 @@ class _Worker:
     """One worker process and the pipe to it; ``position`` is the unit it runs."""
 
     def __init__(self, context: Any) -> None:
-        ours, theirs = context.Pipe()
-        self.process = context.Process(target=_serve, args=(theirs, os.getpid()), name="cardtable-worker")
-        self.process.start()
-        theirs.close()
+        ours, self._theirs = context.Pipe()
+        self.process = context.Process(target=_serve, args=(self._theirs, os.getpid()), name="cardtable-worker")
         self.conn: Connection = ours
         self.position: int | None = None
         self._torn = False
+
+    def start(self) -> None:
+        """Start its process. The pool holds the worker first, so that an
+        interruption at any point leaves no process it does not know of: such
+        a process would wait for work, and the interpreter for it at exit."""
+        self.process.start()
+        self._theirs.close()
+
+    @property
+    def started(self) -> bool:
+        """Its process was started (an interruption can come first)."""
+        return self.process.pid is not None
 
     def give(self, task: Callable[[Any], Any], position: int, unit: object) -> None:
         self.position = position
@@ -172,6 +182,10 @@ class _Worker:
         return None
 
     def stop(self, *, kill: bool) -> None:
+        self._theirs.close()  # (when an interruption came between the start and its own close)
+        if not self.started:
+            self.conn.close()
+            return
         if not kill and self.process.is_alive():
             with suppress(OSError):
                 self.conn.send(None)
@@ -190,12 +204,28 @@ class _Pool:
 
         self._task = task
         self._context = multiprocessing.get_context()
-        self._workers = [_Worker(self._context) for _ in range(size)]
+        self._workers: list[_Worker] = []
+        try:
+            for _ in range(size):
+                self._start(None)
+        except BaseException:  # interrupted while starting them: none is left running
+            self.close(kill=True)
+            raise
         self._limit = 2 * size
         self._results: dict[int, _Reply] = {}
         self._deaths: dict[int, int] = {}
         self._retry: deque[int] = deque()
         self._idle_deaths = 0
+
+    def _start(self, index: int | None) -> None:
+        """Start a worker as worker ``index`` (replacing a dead one) or a new
+        last one: in the list before its process starts (see :meth:`_Worker.start`)."""
+        worker = _Worker(self._context)
+        if index is None:
+            self._workers.append(worker)
+        else:
+            self._workers[index] = worker
+        worker.start()
 
     def run(self, units: Iterator[Any]) -> Iterator[Any]:
         given: dict[int, Any] = {}  # position -> unit, until it is yielded
@@ -251,10 +281,10 @@ class _Pool:
         from multiprocessing.connection import wait as wait_for
 
         watched: list[Any] = [w.conn for w in self._workers if w.position is not None]
-        watched += [w.process.sentinel for w in self._workers if w.process.exitcode is None]
+        watched += [w.process.sentinel for w in self._workers if w.started and w.process.exitcode is None]
         ready = set(wait_for(watched, timeout))
         for index, worker in enumerate(self._workers):
-            if worker.conn not in ready and worker.process.sentinel not in ready:
+            if not worker.started or (worker.conn not in ready and worker.process.sentinel not in ready):
                 continue
             position = worker.position
             answer = worker.reply() if position is not None else None
@@ -273,12 +303,12 @@ class _Pool:
                 self._idle_deaths += 1
                 if self._idle_deaths > 2 * len(self._workers):
                     raise WorkerLost(f"worker processes keep dying ({_how(died)}) before they are given work")
-                self._workers[index] = _Worker(self._context)
+                self._start(index)
                 continue
             self._deaths[position] = self._deaths.get(position, 0) + 1
             if self._deaths[position] >= 2:
                 raise WorkerLost(f"a worker process died ({_how(died)}) twice on the same unit")
-            self._workers[index] = _Worker(self._context)
+            self._start(index)
             self._retry.append(position)
 
     def close(self, *, kill: bool = False) -> None:

@@ -75,3 +75,37 @@ def _parent_death_signal(_: int) -> int:
 @pytest.mark.skipif(os.uname().sysname != "Linux", reason="the parent-death signal is Linux's")
 def test_workers_are_killed_when_their_parent_dies() -> None:
     assert set(LocalExecutor(2).map(_parent_death_signal, range(4))) == {signal.SIGKILL}
+
+
+def _slow_square(number: int) -> int:
+    time.sleep(0.05)
+    return number * number
+
+
+@pytest.mark.parametrize("at", [0, 1, 2])
+def test_an_interrupt_while_a_worker_starts_leaves_no_worker_behind(monkeypatch: pytest.MonkeyPatch,
+                                                                     tmp_path: Path, at: int) -> None:
+    # Ctrl-C (a real SIGINT to this process) arriving just as a worker has been
+    # started (the first, the second, or the one that replaces a worker that
+    # died), before the pool has it in its list: a worker left out would wait
+    # for work and the interpreter for it at exit, a hang. Every worker must
+    # be stopped and the interrupt reach the caller.
+    import cardtable.runs.executor as executor_module
+
+    real_start = executor_module._Worker.start
+    started = 0
+
+    def start(self: executor_module._Worker) -> None:
+        nonlocal started
+        real_start(self)
+        started += 1
+        if started == at + 1:
+            os.kill(os.getpid(), signal.SIGINT)  # its handler raises KeyboardInterrupt here
+            time.sleep(0.5)
+
+    monkeypatch.setattr(executor_module._Worker, "start", start)
+    marker = str(tmp_path / "died once")
+    with pytest.raises(KeyboardInterrupt) as raised:
+        list(LocalExecutor(2).map(die_the_first_time, [(n, marker) for n in range(8)]))
+    assert not isinstance(raised.value, WorkerLost)
+    assert started == at + 1 and multiprocessing.active_children() == []
