@@ -248,8 +248,9 @@ class _Search:
         return list(self.core.path())
 
 
-def _state_of(position: Position | bytes) -> bytes:
-    """The core's state of a position (given as is when already encoded)."""
+def _state_of(position: Position | KlondikeGame | bytes) -> bytes:
+    """The core's state of a position or of a game's current position (given
+    as is when already encoded)."""
     return position if isinstance(position, bytes) else state_bytes(position)
 
 
@@ -585,8 +586,7 @@ def line_moves(game: KlondikeGame, codes: list[int], *, wide: bool = False) -> I
 
 def _line(start: Position | KlondikeGame | bytes, variant: Variant, codes: list[int], wide: bool) -> list[Move]:
     """:func:`line_moves` from a position, a game's current position or the core's state of either."""
-    state = start if isinstance(start, bytes) else state_bytes(start)
-    plain, why, at = _ccore.line_moves(state, codes, params(variant, wide=wide))
+    plain, why, at = _ccore.line_moves(_state_of(start), codes, params(variant, wide=wide))
     if why:
         where = "at its end" if at >= len(codes) else f"at move {at + 1} of {len(codes)}"
         raise AssertionError(f"solver bug: the winning line has {why} ({where})")
