@@ -8,7 +8,8 @@ built by hand that are present, each as a child process with the same time
 limit (docs/peers.md says how to build them). A peer's process thus starts
 on a busy processor, as cardtable's solves do; ``--block 1`` puts each
 cardtable solve right after the peers' processes of the deal before, idle
-time that slows its sub-millisecond solves two to three times:
+time that made its sub-millisecond solves take about 1.5 to 1.7 times as
+long (docs/solver.md, "Small solves"):
 
 * Solvitaire, when a ``solvitaire`` program is on the PATH or ``--solvitaire``
   names one; it reads the deal as Solvitaire JSON.
