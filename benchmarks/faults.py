@@ -26,6 +26,13 @@ recover is from a fault until the command taken up again has stored new
 work (or finished). Reader failures, orphaned worker processes and
 temporary files left beside the outputs are counted too.
 
+A command that stores nothing for ``--hang-seconds`` is taken to hang: what
+its processes are doing (each one's state and the kernel function it waits
+in) is recorded, the command and its workers are killed and the work is
+taken up again; a job that hangs three times is given up. A reader that does
+not answer in two minutes is killed and counted as a failed read. So a hang
+is reported with what it was waiting on, and the soak always ends.
+
     python benchmarks/faults.py                      # a 2-minute soak
     python benchmarks/faults.py --minutes 10 --seed 3
     python benchmarks/faults.py --minutes 3 --markdown docs/results/faults.md
@@ -69,6 +76,10 @@ class Job:
     faulted_at: float | None = None  # when the last fault was done, until it has recovered
     stored_at_fault: int = 0
     faults: list[str] = field(default_factory=list)
+    progress_units: int = -1  # the units stored when last looked at (-1: not yet)
+    progress_at: float = 0.0  # when that count last grew (or its command started)
+    looked_at: float = 0.0  # when the store was last read for it
+    hangs: int = 0
 
 
 @dataclass
@@ -88,6 +99,7 @@ class Tally:
     orphans: int = 0
     leftovers: int = 0
     unexpected: list[str] = field(default_factory=list)
+    hangs: list[str] = field(default_factory=list)
 
 
 class Soak:
@@ -147,8 +159,37 @@ class Soak:
         else:
             args = job.args
         job.process = self._command(args)
-        job.started_at = time.monotonic()
+        job.started_at = job.progress_at = time.monotonic()
+        job.progress_units = -1
         job.commands += 1
+
+    # ----- hangs ---------------------------------------------------------------------------------------
+
+    def hung(self, job: Job) -> bool:
+        """Whether ``job``'s running command has stored nothing for ``--hang-seconds``; if so it is
+        recorded with what its processes wait on, and it and its workers are killed."""
+        now = time.monotonic()
+        if job.process is None or job.process.poll() is not None or now - job.looked_at < 1.0:
+            return False
+        job.looked_at = now
+        stored = self.stored(job)
+        if stored != job.progress_units:
+            job.progress_units, job.progress_at = stored, now
+            return False
+        if now - job.progress_at < self.args.hang_seconds:
+            return False
+        pids = [job.process.pid, *_children(job.process.pid)]
+        self.tally.hangs.append(f"{job.kind} {job.number} (command {job.commands}, {stored} of {job.units} units "
+                                f"stored): nothing stored for {now - job.progress_at:.0f} s; "
+                                + ", ".join(_waiting(pid) for pid in pids))
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(job.process.pid, signal.SIGKILL)
+        job.process.wait()
+        job.hangs += 1
+        return True
 
     # ----- the store, read without writing -------------------------------------------------------------
 
@@ -232,9 +273,14 @@ class Soak:
     def reader(self, command: list[str]) -> None:
         while not self.stop.is_set():
             if self.store.exists():
-                done = subprocess.run([sys.executable, "-m", "cardtable", *command, "--store", str(self.store)],
-                                      cwd=self.folder, env=self.env, capture_output=True, text=True, timeout=120,
-                                      check=False)
+                try:
+                    done = subprocess.run([sys.executable, "-m", "cardtable", *command, "--store",
+                                           str(self.store)], cwd=self.folder, env=self.env, capture_output=True,
+                                          text=True, timeout=120, check=False)
+                except subprocess.TimeoutExpired:  # killed by run(): a failed read, and reading goes on
+                    self.tally.reads += 1
+                    self.tally.read_failures.append(f"cardtable {' '.join(command)} did not answer in 120 s")
+                    continue
                 self.tally.reads += 1
                 if done.returncode != 0:
                     self.tally.read_failures.append(done.stderr.strip().splitlines()[-1:][0] if done.stderr else
@@ -292,7 +338,18 @@ class Soak:
         return self.tally
 
     def tend(self, job: Job, reference: str) -> None:
-        """Notice a job's recovery and its command's end; take it up again or check it."""
+        """Notice a job's recovery, a hang and its command's end; take it up again or check it."""
+        if self.hung(job):
+            assert job.process is not None
+            if job.process.stderr:
+                job.process.stderr.close()
+            job.process = None
+            if job.hangs >= 3:
+                self.tally.unexpected.append(f"{job.kind} {job.number} given up after {job.hangs} hangs")
+                self.jobs.remove(job)
+            else:
+                self.start(job)  # taken up again
+            return
         taken_up = job.faulted_at is not None and (job.started_at > job.faulted_at or
                                                    job.faults[-1] == "kill -9 worker")
         if taken_up and job.faulted_at is not None and job.process is not None and job.process.poll() is None \
@@ -335,6 +392,16 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def _waiting(pid: int) -> str:
+    """``pid``, its state letter and the kernel function it waits in, as /proc shows them."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+        wchan = Path(f"/proc/{pid}/wchan").read_text().strip() or "-"
+    except (OSError, IndexError):
+        return f"{pid} gone"
+    return f"{pid} {state} in {wchan}"
+
+
 def _alive(pid: int) -> bool:
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
@@ -351,11 +418,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1500, help="games of each simulate (default 1500)")
     parser.add_argument("--deals", type=int, default=60, help="deals of each solve and study (default 60)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the faults' choices (default 1)")
+    parser.add_argument("--hang-seconds", type=float, default=90.0,
+                        help="a command that stores nothing for this long is taken to hang: recorded, killed and "
+                             "taken up again (default 90)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     _report.add_option(parser)
     args = parser.parse_args()
     if sys.platform != "linux":
         parser.error("the soak reads /proc to find worker processes: Linux only")
+    if args.hang_seconds <= 0:
+        parser.error(f"--hang-seconds must be positive, not {args.hang_seconds:g}")
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="cardtable-faults-") as folder:
         tally = Soak(args, Path(folder)).run()
@@ -371,6 +443,7 @@ def main() -> None:
         if tally.recoveries else 0.0,
         "reads": tally.reads, "read_failures": len(tally.read_failures), "orphan_workers": tally.orphans,
         "temporary_files_left": tally.leftovers, "unexpected_ends": tally.unexpected,
+        "commands_hung": tally.hangs,
     }
     if args.json:
         print(json.dumps(figures, indent=1))
@@ -379,8 +452,10 @@ def main() -> None:
             print(f"{key.replace('_', ' ')}: {value}")
         for failure in tally.read_failures[:5]:
             print(f"  read failed: {failure}")
+        for hang in tally.hangs:
+            print(f"  hung: {hang}")
     if args.markdown:
-        rows = [
+        rows: list[list[object]] = [
             ["soak", f"{args.minutes:g} min of faults ({seconds:.0f} s in all), {args.concurrent} commands at once, "
                      "2 workers each"],
             ["commands started", f"{tally.commands:,}"],
@@ -394,6 +469,7 @@ def main() -> None:
             ["reads by 2 concurrent readers (failed)", f"{tally.reads:,} ({len(tally.read_failures)})"],
             ["orphaned workers / temporary files left", f"{tally.orphans} / {tally.leftovers}"],
             ["commands that ended otherwise", len(tally.unexpected)],
+            [f"commands that stored nothing for {args.hang_seconds:g} s, killed (goal 0)", len(tally.hangs)],
         ]
         intro = (f"Random faults (kill -9 of a worker or of the command, SIGTERM, SIGHUP; one every {args.every:g} s "
                  f"on average, seed {args.seed}) in concurrent `simulate` ({args.games:,} games), `solve --deals` "

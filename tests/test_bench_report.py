@@ -3,13 +3,17 @@ and a benchmark script writing one through ``--markdown``."""
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import importlib.util
 import json
 import os
 import platform
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from types import ModuleType
 
@@ -108,4 +112,56 @@ def test_the_faults_soak_loses_nothing(tmp_path: Path) -> None:
     assert sum(figures["faults"].values()) > 0 and sum(figures["runs_completed"].values()) > 0
     kept = ("units_lost", "units_duplicated", "orphan_workers", "temporary_files_left", "read_failures")
     assert [figures[name] for name in kept] == [0] * len(kept) and figures["unexpected_ends"] == []
+    assert figures["commands_hung"] == []
     assert "| units lost (goal 0) | 0 |" in out.read_text()
+
+
+def _load_faults() -> ModuleType:
+    sys.path.insert(0, str(BENCHMARKS))  # faults.py imports _report as a sibling
+    try:
+        spec = importlib.util.spec_from_file_location("faults", BENCHMARKS / "faults.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["faults"] = module  # its dataclasses look their module up
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+
+
+def test_the_faults_soak_records_and_kills_a_command_that_stores_nothing(tmp_path: Path) -> None:
+    """A command (here one that sleeps, with a worker process that sleeps too) that stores nothing for
+    --hang-seconds is reported with what its processes wait on, and killed with its worker."""
+    faults = _load_faults()
+    args = argparse.Namespace(seed=1, deals=3, hang_seconds=0.5)
+    soak = faults.Soak(args, tmp_path)
+    job = faults.Job("solve", 1, [], tmp_path / "rows.jsonl", 3)
+    sleeper = ("import os, time\n"
+               "if os.fork() == 0:\n    time.sleep(60)\n"
+               "else:\n    print(flush=True)\n    time.sleep(60)\n")
+    job.process = subprocess.Popen([sys.executable, "-c", sleeper], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   start_new_session=True)
+    try:
+        assert job.process.stdout is not None and job.process.stdout.readline() == b"\n"  # the worker is up
+        workers = faults._children(job.process.pid)
+        assert len(workers) == 1
+        job.started_at = job.progress_at = time.monotonic()
+        assert not soak.hung(job)  # the first look: nothing stored yet, which starts the count
+        assert job.progress_units == 0 and not soak.tally.hangs
+        time.sleep(1.1)  # past --hang-seconds, and past the second between two looks
+        assert soak.hung(job)
+        assert job.process.returncode == -signal.SIGKILL
+        deadline = time.monotonic() + 10
+        while faults._alive(workers[0]) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not faults._alive(workers[0])
+        [hang] = soak.tally.hangs
+        assert hang.startswith("solve 1 (command 0, 0 of 3 units stored): nothing stored for ")
+        assert f"{job.process.pid} S in " in hang and f"{workers[0]} S in " in hang
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(job.process.pid, signal.SIGKILL)
+        job.process.wait()
+        for stream in (job.process.stdout, job.process.stderr):
+            if stream is not None:
+                stream.close()
