@@ -392,22 +392,26 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def _state(pid: int) -> str | None:
+    """``pid``'s state letter as /proc shows it (``S``, ``T``, ``Z``...), or None when it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except (OSError, IndexError):
+        return None
+
+
 def _waiting(pid: int) -> str:
     """``pid``, its state letter and the kernel function it waits in, as /proc shows them."""
+    state = _state(pid)
     try:
-        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
         wchan = Path(f"/proc/{pid}/wchan").read_text().strip() or "-"
-    except (OSError, IndexError):
-        return f"{pid} gone"
-    return f"{pid} {state} in {wchan}"
+    except OSError:
+        state = None
+    return f"{pid} gone" if state is None else f"{pid} {state} in {wchan}"
 
 
 def _alive(pid: int) -> bool:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    except OSError:
-        return False
-    return fields[0] != "Z"
+    return _state(pid) not in (None, "Z")
 
 
 def main() -> None:
