@@ -1,0 +1,304 @@
+"""The solver's slow deals against lonelybot, studied one by one.
+
+    python benchmarks/solver_tail.py RUN.jsonl [--clock whole|own] [--factor 3] [--lonelybot PATH]
+                                     [--cap 5000000] [--markdown PATH [--markdown-note TEXT]]
+
+Reads the per-deal lines that ``benchmarks/solver.py --lonelybot ... --jsonl
+RUN.jsonl`` wrote, takes the deals where cardtable took more than
+``--factor`` times lonelybot's time (its whole process with ``--clock
+whole``, the default; its own clock with ``--clock own``), and for each one
+works out where cardtable's time went:
+
+- the schedule of :func:`cardtable.solver.solve` run again: the states of
+  each of its searches and which one settled the question;
+- its depth-first searches each alone (the main one, the reveal-first one
+  and, when the variant has one, the relaxed one), up to ``--cap`` states:
+  verdict, states and milliseconds;
+- lonelybot's own states, when ``--lonelybot`` names its ``lonelybot-solve``
+  driver (``docs/peers.md``), which prints them.
+
+Each deal then gets the reasons that fit it (a deal can have several):
+
+``relaxed proof larger``
+    a loss where the relaxed search ran and its proof alone needs more
+    states than the main search's alone;
+``relaxed game won``
+    the relaxed search's game is won, and it spent a tenth or more of the
+    schedule's states finding that win (which proves nothing) before it
+    stopped;
+``line``
+    a win lonelybot finds within 2,000 states, where cardtable's schedule
+    used over ten times as many;
+``tree``
+    not a line, and cardtable's main search alone needs over 1.5 times
+    lonelybot's states;
+``per state``
+    neither: the main search alone needs no more than 1.5 times lonelybot's
+    states, so the cost of a state is what is left.
+
+The last three need lonelybot's states; each deal gets one of them.
+
+The report gives one line a deal and counts each reason, with the deals
+whose main search alone would have come within the factor. Every time but
+the run's is this process's, each search run once after the schedule on the
+same deal (warm, unlike a benchmark run, where a small solve can take
+several times as long: the schedule's time here is beside the run's to show
+it); lonelybot's time is the run's, on the clock that chose the deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+import _report
+from _peers import lonelybot_command, run_program
+
+from cardtable.errors import UsageError
+from cardtable.klondike import Position, Variant
+from cardtable.solver import _ccore
+from cardtable.solver._state import params, state_bytes
+from cardtable.solver.search import SearchSchedule, _table_bits, relaxation
+
+VARIANTS = {"draw1": Variant.preset("thoughtful1"), "draw3": Variant.preset("thoughtful3")}
+#: The fields each line of the run must have, and their types.
+FIELDS: dict[str, type | tuple[type, ...]] = {
+    "mode": str, "seed": int, "result": str, "seconds": (int, float), "lonelybot_seconds": (int, float),
+    "lonelybot_own_seconds": (int, float),
+}
+#: A win lonelybot finds within this many states is one it walks in a near-straight line.
+LINE_STATES = 2_000
+#: The relaxed search's states count as a reason when they are at least this
+#: fraction (one in so many) of the schedule's.
+RELAXED_SHARE_NOTED = 10
+REASONS = ("relaxed proof larger", "relaxed game won", "line", "tree", "per state")
+
+
+@dataclass
+class Alone:
+    """One depth-first search of the schedule run alone from the deal."""
+
+    verdict: str  # "won", "lost" or "capped"
+    states: int
+    milliseconds: float
+
+
+@dataclass
+class Study:
+    """What one slow deal's time went to."""
+
+    row: dict[str, object]
+    verdict: str  # the solver's, now (the run's may be unknown, or from another build)
+    lonelybot_states: int | None
+    used: int
+    milliseconds: float  # the schedule's, run again here
+    settled: str
+    parts: dict[str, int]
+    main: Alone
+    reveal_first: Alone
+    relaxed: Alone | None
+    reasons: list[str] = field(default_factory=list)
+
+
+def read_run(path: str) -> list[dict[str, object]]:
+    """The lines of a ``benchmarks/solver.py`` run that have lonelybot's times.
+    A line that is not such a JSON object is a :class:`UsageError` naming it."""
+    rows = []
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for number, line in enumerate(handle, 1):
+                if not line.strip():
+                    continue
+                try:
+                    row = json.loads(line)
+                except json.JSONDecodeError as error:
+                    raise UsageError(f"{path}, line {number}: not JSON ({error.msg})") from None
+                if not isinstance(row, dict):
+                    raise UsageError(f"{path}, line {number}: not a JSON object")
+                for name, kind in FIELDS.items():
+                    if name not in row:
+                        raise UsageError(f"{path}, line {number}: no field {name!r} (a run of benchmarks/solver.py "
+                                         f"with --lonelybot and --jsonl has it)")
+                    if isinstance(row[name], bool) or not isinstance(row[name], kind):
+                        raise UsageError(f"{path}, line {number}: field {name!r} is {row[name]!r}")
+                if row["mode"] not in VARIANTS:
+                    raise UsageError(f"{path}, line {number}: mode {row['mode']!r} is not one lonelybot plays "
+                                     f"({', '.join(VARIANTS)})")
+                rows.append(row)
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not a text file") from None
+    except OSError as error:
+        raise UsageError(f"{path}: {error.strerror}") from None
+    if not rows:
+        raise UsageError(f"{path}: no deals in it")
+    return rows
+
+
+def slow(rows: list[dict[str, object]], clock: str, factor: float) -> list[dict[str, object]]:
+    """The rows where cardtable took over ``factor`` times lonelybot's time on ``clock``."""
+    key = "lonelybot_seconds" if clock == "whole" else "lonelybot_own_seconds"
+    return [row for row in rows if float(row["seconds"]) > factor * float(row[key])]  # type: ignore[arg-type]
+
+
+def alone(state: bytes, variant: Variant, order: int, cap: int) -> Alone:
+    """One of the schedule's depth-first searches (``order`` 0: the main one,
+    1: reveal-first) run alone up to ``cap`` states."""
+    bits = _table_bits(cap)
+    search = _ccore.Search(state, params(variant, wide=True, order=order), bits, min(bits, 14))
+    began = time.perf_counter()
+    status = search.run(cap)
+    milliseconds = (time.perf_counter() - began) * 1e3
+    verdict = {_ccore.WON: "won", _ccore.EXHAUSTED: "lost"}.get(status, "capped")
+    if verdict == "lost" and search.cut:
+        verdict = "capped"  # paths cut at the depth limit: no proof
+    return Alone(verdict, search.states, milliseconds)
+
+
+def lonelybot_states(binary: str, position: Position, draw: int, timeout: float) -> int | None:
+    """The states lonelybot's ``lonelybot-solve`` driver reports, or None
+    (another program, or it did not finish)."""
+    text = run_program(lonelybot_command(binary, position, draw), timeout)[0]
+    for line in text.splitlines():
+        if line.startswith("States "):
+            return int(line.split()[1])
+    return None
+
+
+def classify(study: Study) -> list[str]:
+    """The reasons (see the module notes) that fit a studied deal: first
+    what the relaxed search cost, then one of ``line``, ``tree`` and ``per
+    state`` for the searches themselves (when lonelybot's states are known)."""
+    reasons = []
+    relaxed = study.relaxed
+    share = study.parts.get("relaxed", 0)
+    if study.verdict == "unwinnable" and share and relaxed is not None and relaxed.verdict == "lost" \
+            and relaxed.states > study.main.states:
+        reasons.append("relaxed proof larger")
+    if relaxed is not None and relaxed.verdict == "won" and share * RELAXED_SHARE_NOTED >= study.used:
+        reasons.append("relaxed game won")
+    theirs = study.lonelybot_states
+    if theirs is not None:
+        if study.verdict == "won" and theirs <= LINE_STATES and study.used > 10 * theirs:
+            reasons.append("line")
+        elif study.main.states > 1.5 * theirs:
+            reasons.append("tree")
+        else:
+            reasons.append("per state")
+    return reasons
+
+
+def main_within(study: Study, clock: str, factor: float) -> bool:
+    """Whether the main search alone took at most ``factor`` times lonelybot's time (``clock``)."""
+    key = "lonelybot_seconds" if clock == "whole" else "lonelybot_own_seconds"
+    return study.main.verdict != "capped" and study.main.milliseconds <= factor * 1e3 * float(study.row[key])  # type: ignore[arg-type]
+
+
+def study_deal(row: dict[str, object], lonelybot: str | None, cap: int, timeout: float) -> Study:
+    """Run the schedule and each search alone on one deal."""
+    variant = VARIANTS[str(row["mode"])]
+    position = Position.from_seed(int(row["seed"]))  # type: ignore[call-overload]
+    schedule = SearchSchedule(position, variant, timeout=timeout)
+    began = time.perf_counter()
+    result = schedule.run()
+    milliseconds = (time.perf_counter() - began) * 1e3
+    settled = schedule.finished or schedule.main
+    state = state_bytes(position)
+    easier = relaxation(variant)
+    theirs = None
+    if lonelybot is not None:
+        theirs = lonelybot_states(lonelybot, position, 1 if row["mode"] == "draw1" else 3, timeout)
+    return Study(row=row, verdict=result.result, lonelybot_states=theirs, used=schedule.used, milliseconds=milliseconds,
+                 settled=settled.label.split(":")[0],
+                 parts={search.label.split(":")[0]: search.states for search in schedule.searches},
+                 main=alone(state, variant, 0, cap), reveal_first=alone(state, variant, 1, cap),
+                 relaxed=alone(state, easier, 0, cap) if easier is not None else None)
+
+
+def _alone_text(search: Alone | None) -> str:
+    return "-" if search is None else f"{search.verdict} {search.states:,} ({search.milliseconds:.1f} ms)"
+
+
+def report(studies: list[Study], clock: str, factor: float, total: int) -> str:
+    """The Markdown table of the studied deals and the count of each reason."""
+    key = "lonelybot_seconds" if clock == "whole" else "lonelybot_own_seconds"
+    clock_text = "its whole process" if clock == "whole" else "its own clock"
+    lines = [f"{len(studies)} of {total} deals over {factor:g}× lonelybot's time ({clock_text}).", "",
+             "| deal | verdict | cardtable: run, here | lonelybot | states: cardtable / lonelybot | settled by "
+             "| main alone | reveal-first alone | relaxed alone (its share in the run) | reasons |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for study in studies:
+        row = study.row
+        theirs = "?" if study.lonelybot_states is None else f"{study.lonelybot_states:,}"
+        verdict = study.verdict if study.verdict == row["result"] else f"{study.verdict} (the run: {row['result']})"
+        share = f" ({study.parts['relaxed']:,})" if "relaxed" in study.parts else ""
+        lines.append(
+            f"| {row['seed']} {row['mode']} | {verdict} "
+            f"| {float(row['seconds']) * 1e3:.1f}, {study.milliseconds:.1f} ms "  # type: ignore[arg-type]
+            f"| {float(row[key]) * 1e3:.1f} ms | {study.used:,} / {theirs} | {study.settled} "  # type: ignore[arg-type]
+            f"| {_alone_text(study.main)} | {_alone_text(study.reveal_first)} "
+            f"| {_alone_text(study.relaxed)}{share if study.relaxed else ''} | {', '.join(study.reasons) or '-'} |")
+    counts = Counter(reason for study in studies for reason in study.reasons)
+    within = sum(main_within(study, clock, factor) for study in studies)
+    lines += ["", "| reason | deals | of them, the main search alone within the factor |", "|---|---|---|"]
+    for reason in REASONS:
+        some = [study for study in studies if reason in study.reasons]
+        lines.append(f"| {reason} | {counts[reason]} | {sum(main_within(study, clock, factor) for study in some)} |")
+    lines += ["", f"The main search alone would have come within {factor:g}× on {within} of the {len(studies)}."]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("run", metavar="RUN.jsonl",
+                        help="the --jsonl file of a benchmarks/solver.py run with --lonelybot")
+    parser.add_argument("--clock", choices=("whole", "own"), default="whole",
+                        help="lonelybot's time to compare with: its whole process (default) or its own clock")
+    parser.add_argument("--factor", type=float, default=3.0, help="study the deals over this many times (default 3)")
+    parser.add_argument("--lonelybot", metavar="PATH",
+                        help="lonelybot's lonelybot-solve driver, for its states (docs/peers.md); without it the "
+                             "reasons that need them are left out")
+    parser.add_argument("--cap", type=int, default=5_000_000,
+                        help="states each search alone may use (default 5,000,000)")
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds for each solve (default 120)")
+    _report.add_option(parser)
+    args = parser.parse_args(argv)
+    try:
+        if not args.factor > 0:
+            raise UsageError(f"--factor {args.factor:g}: more than 0")
+        if args.cap < 1:
+            raise UsageError(f"--cap {args.cap}: at least 1")
+        if not args.timeout > 0:
+            raise UsageError(f"--timeout {args.timeout:g}: more than 0 seconds")
+        if args.lonelybot is not None and not (os.path.isfile(args.lonelybot) and os.access(args.lonelybot, os.X_OK)):
+            raise UsageError(f"--lonelybot {args.lonelybot}: not an executable program")
+        rows = read_run(args.run)
+    except UsageError as error:
+        print(f"solver_tail.py: error: {error}", file=sys.stderr)
+        return 2
+    chosen = slow(rows, args.clock, args.factor)
+    studies = []
+    try:
+        for count, row in enumerate(chosen, 1):
+            print(f"\rstudying {count}/{len(chosen)}", end="", file=sys.stderr, flush=True)
+            study = study_deal(row, args.lonelybot, args.cap, args.timeout)
+            study.reasons = classify(study)
+            studies.append(study)
+    except KeyboardInterrupt:
+        print(f"\nsolver_tail.py: interrupted after {len(studies)} of {len(chosen)} deals; nothing written",
+              file=sys.stderr)
+        return 130
+    print(file=sys.stderr)
+    text = report(studies, args.clock, args.factor, len(rows))
+    print(text)
+    if args.markdown:
+        _report.write_markdown(args.markdown, "## The slow deals, one by one", text, note=args.markdown_note)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

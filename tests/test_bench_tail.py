@@ -1,0 +1,105 @@
+"""benchmarks/solver_tail.py: the deals of a benchmark run over three times
+lonelybot's time, each run again and its time accounted for (without
+lonelybot here: the reasons that need its states are left out, and are
+tested on made-up studies)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def _script() -> ModuleType:
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        spec = importlib.util.spec_from_file_location("solver_tail", BENCHMARKS / "solver_tail.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["solver_tail"] = module  # its dataclasses look their module up
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    return module
+
+
+def _row(mode: str, seed: int, result: str, seconds: float, whole: float, own: float) -> dict[str, object]:
+    return {"mode": mode, "seed": seed, "result": result, "seconds": seconds, "states": 1,
+            "lonelybot": result, "lonelybot_seconds": whole, "lonelybot_own_seconds": own}
+
+
+def test_the_slow_deals_are_run_again_and_their_time_accounted_for(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    run = tmp_path / "run.jsonl"
+    rows = [
+        # a loss whose relaxed game (draw 1) is won: the relaxed search spends about 20,000 states on that
+        _row("draw3", 6014014, "unwinnable", 0.0246, 0.0074, 0.0045),
+        # a loss whose relaxed proof (320,244 states) is far larger than the main search's (14,268)
+        _row("draw3", 6014612, "unwinnable", 0.0660, 0.0074, 0.0024),
+        # not slow on the whole-process clock, slow on lonelybot's own
+        _row("draw1", 6014000, "won", 0.0005, 0.0080, 0.0001),
+    ]
+    run.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    assert _script().main([str(run), "--cap", "400000"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("2 of 3 deals over 3× lonelybot's time (its whole process).")
+    lines = {line.split(" |")[0]: line for line in out.splitlines() if line.startswith("| 6014")}
+    assert set(lines) == {"| 6014014 draw3", "| 6014612 draw3"}
+    assert "lost 14,268" in lines["| 6014612 draw3"] and "lost 320,244" in lines["| 6014612 draw3"]
+    assert lines["| 6014612 draw3"].endswith("| relaxed proof larger |")
+    assert "lost 26,407" in lines["| 6014014 draw3"] and "won 20,577" in lines["| 6014014 draw3"]
+    assert lines["| 6014014 draw3"].endswith("| relaxed game won |")
+    assert "| relaxed proof larger | 1 |" in out and "| relaxed game won | 1 |" in out
+    assert _script().main([str(run), "--cap", "400000", "--clock", "own"]) == 0
+    assert capsys.readouterr().out.startswith("3 of 3 deals over 3× lonelybot's time (its own clock).")
+
+
+def test_the_reasons_for_the_searches_need_lonelybots_states() -> None:
+    tail = _script()
+    main = tail.Alone("won", 30_000, 10.0)
+
+    def study(verdict: str, used: int, theirs: int | None, main: object = main) -> object:
+        return tail.Study(row=_row("draw1", 1, verdict, 1.0, 0.1, 0.1), verdict=verdict, lonelybot_states=theirs,
+                          used=used, milliseconds=1.0, settled="main", parts={"main": used}, main=main,
+                          reveal_first=main, relaxed=None)
+
+    assert tail.classify(study("won", 30_000, 200)) == ["line"]  # lonelybot's line of 200 states
+    assert tail.classify(study("won", 1_500, 200)) == ["tree"]  # under ten times its states: no line
+    assert tail.classify(study("won", 30_000, 25_000)) == ["per state"]
+    assert tail.classify(study("unwinnable", 30_000, 200)) == ["tree"]  # a loss is never a line
+    assert tail.classify(study("won", 30_000, None)) == []
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("xx\n", "line 1: not JSON"),
+    ('{"mode": "draw1", "seed": 5}\n', "line 1: no field 'result'"),
+    (json.dumps({**_row("draw1", 5, "won", 1, 1, 1), "lonelybot_seconds": "1"}) + "\n",
+     "line 1: field 'lonelybot_seconds' is '1'"),
+    (json.dumps(_row("draw3-3passes", 5, "won", 1, 1, 1)) + "\n", "mode 'draw3-3passes' is not one lonelybot plays"),
+    ("\n", "no deals in it"),
+])
+def test_a_bad_run_file_is_refused_with_the_line(tmp_path: Path, text: str, words: str,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    run = tmp_path / "run.jsonl"
+    run.write_text(text, encoding="utf-8")
+    assert _script().main([str(run)]) == 2
+    assert words in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--factor", "0"], "--factor 0: more than 0"),
+    (["--cap", "0"], "--cap 0: at least 1"),
+    (["--lonelybot", "/no/such/driver"], "--lonelybot /no/such/driver: not an executable program"),
+])
+def test_bad_options_are_refused_before_any_work(tmp_path: Path, args: list[str], words: str,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    run = tmp_path / "run.jsonl"
+    run.write_text(json.dumps(_row("draw1", 5, "won", 1, 1, 1)) + "\n", encoding="utf-8")
+    assert _script().main([str(run), *args]) == 2
+    assert words in capsys.readouterr().err
