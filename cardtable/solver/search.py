@@ -106,14 +106,10 @@ _PROBE_WIDTHS = (2, 0, 3)
 #: The reveal-first search (see :class:`SearchSchedule`; with ``wide`` only):
 #: once the main search has ``_REVEAL_FROM`` states (most deals are decided
 #: sooner), the two take turns of ``_REVEAL_SLICE`` states until it has
-#: ``_REVEAL_STATES`` (``_REVEAL_STATES_DRAWN`` when the variant draws more
-#: than one card: on the draw-3 tuning deals twice the states left a quarter
-#: fewer deals over three times lonelybot's whole process at the same mean,
-#: where in draw 1 they only cost; see docs/solver.md).
+#: ``_REVEAL_STATES``.
 _REVEAL_FROM = 200
 _REVEAL_SLICE = 200
 _REVEAL_STATES = 2_000
-_REVEAL_STATES_DRAWN = 4_000
 
 
 def default_max_states(timeout: float | None) -> int:
@@ -288,9 +284,8 @@ class SearchSchedule:
     sooner), then it and the *reveal-first* search (the same moves in another
     order: a run that turns a card up first, then a pile card home, a talon
     card to the tableau, a talon card home, a foundation card back, the lower
-    card first in each kind) in turns of 200 states until that one has
-    :attr:`reveal_states` (2,000 states, or 4,000 when the variant draws more
-    than one card); a win it finds, or its proof of loss, settles the question, and it does
+    card first in each kind) in turns of 200 states until that one has 2,000;
+    a win it finds, or its proof of loss, settles the question, and it does
     not run again. Every other round (and with ``wide=False`` every round):
 
     1. the main search runs until it has grown by a quarter (to at least
@@ -336,8 +331,6 @@ class SearchSchedule:
         self.relaxed: _Search | None = None
         #: The reveal-first search, once it has joined (with ``wide`` only).
         self.reveal_first: _Search | None = None
-        #: The states the reveal-first search runs to in the first round.
-        self.reveal_states = _REVEAL_STATES if variant.draw == 1 else _REVEAL_STATES_DRAWN
         self.probes: list[_Search] = []
         #: Main-search states at which the next probe joins.
         self.next_probe = _FIRST_PROBE if wide else _FIRST_PROBE_NARROW
@@ -390,7 +383,7 @@ class SearchSchedule:
     def _reveal_first_round(self) -> bool:
         """The first round with ``wide``: the main search alone to
         ``_REVEAL_FROM`` states, then it and the reveal-first search in turns
-        until that one has :attr:`reveal_states` (see the class notes). False when
+        until that one has ``_REVEAL_STATES`` (see the class notes). False when
         the question is settled or a budget ran out."""
         main, budget = self.main, self.budget
         main.advance(min(_REVEAL_FROM, budget), self.deadline)
@@ -399,11 +392,11 @@ class SearchSchedule:
         reveal = self.reveal_first = _Search(self.state, self.variant, budget, label="reveal-first", wide=True,
                                              order=1)
         turn: _Search = reveal
-        while reveal.states < self.reveal_states:
+        while reveal.states < _REVEAL_STATES:
             left = budget - main.states - reveal.states
             if left <= 0:
                 return self._out_of_budget()
-            room = self.reveal_states - reveal.states if turn is reveal else _REVEAL_SLICE
+            room = _REVEAL_STATES - reveal.states if turn is reveal else _REVEAL_SLICE
             target = turn.states + min(_REVEAL_SLICE, left, room)
             turn.advance(target, self.deadline)
             if reveal.won or reveal.exhausted:
@@ -511,8 +504,7 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     can sink its time into a lost subtree that another move order would have
     skipped, so with ``wide`` a depth-first search of the same moves in a
     *reveal-first* order (see :class:`SearchSchedule`) first takes turns with
-    it, up to 2,000 states (4,000 when more than one card is drawn), once
-    the main search has 200; and *probe*
+    it, up to 2,000 states, once the main search has 200; and *probe*
     searches of the same position run beside it: each
     time the main search grows by a quarter, the probes get an eighth of
     what it searched, an older probe getting more. The first probe joins at
