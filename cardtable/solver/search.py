@@ -130,14 +130,6 @@ def default_max_states(timeout: float | None) -> int:
 #: still, and it gets more; with ``wide=False``, as before that rule.
 _RELAXED_SHARE = 8
 _RELAXED_SHARE_NARROW = 2
-#: With ``wide``, when the relaxed search is due, a best-first search of the
-#: relaxed game (weight 1, the three best moves: the first probe's kind) runs
-#: first, up to this many states. A win there means the relaxed game is won,
-#: so the relaxed search, which could then prove nothing and would only spend
-#: its states finding that win, never runs (see docs/solver.md: on the tuning
-#: deals a best-first search found such wins in hundreds of states where the
-#: relaxed search took up to hundreds of thousands).
-_RELAXED_PROBE = 5_000
 
 
 def _probe_order(k: int) -> tuple[str, int, int]:
@@ -303,10 +295,7 @@ class SearchSchedule:
        :attr:`relaxed_budget` states:
        eight times as many as the main search has (twice with ``wide=False``),
        within the states left. When it
-       finds no win, there is none. With ``wide``, the *relaxed probe* (a
-       best-first search of the relaxed game, of the three best moves of
-       each state) runs first, once, up to 5,000 states: when it wins, the
-       relaxed game is won and the relaxed search does not run;
+       finds no win, there is none;
     3. once the main search has :attr:`next_probe` states, a probe joins and
        the threshold doubles;
     4. the live probes share :attr:`allowance`: an eighth of what the main
@@ -340,9 +329,6 @@ class SearchSchedule:
         self.main = _Search(self.state, variant, self.budget, label="main", wide=wide)
         self.easier = relaxation(variant)
         self.relaxed: _Search | None = None
-        #: The relaxed probe, once it has run (with ``wide`` only; see the class notes). When it won,
-        #: :attr:`relaxed` is this search too.
-        self.relaxed_probe: _Search | None = None
         #: The reveal-first search, once it has joined (with ``wide`` only).
         self.reveal_first: _Search | None = None
         self.probes: list[_Search] = []
@@ -364,12 +350,10 @@ class SearchSchedule:
     @property
     def searches(self) -> list[_Search]:
         """Every search so far: the main one, the reveal-first one, the
-        relaxed probe, the relaxed search (unless the relaxed probe won), the probes in the order they
-        joined. Each has a ``label``, ``states``, ``won`` and ``exhausted``."""
+        relaxed one, the probes in the order they joined. Each has a ``label``, ``states``, ``won`` and
+        ``exhausted``."""
         return [self.main, *([self.reveal_first] if self.reveal_first is not None else []),
-                *([self.relaxed_probe] if self.relaxed_probe is not None else []),
-                *([self.relaxed] if self.relaxed is not None and self.relaxed is not self.relaxed_probe else []),
-                *self.probes]
+                *([self.relaxed] if self.relaxed is not None else []), *self.probes]
 
     @property
     def used(self) -> int:
@@ -393,7 +377,8 @@ class SearchSchedule:
         return False
 
     def _count(self) -> int:
-        return sum(search.states for search in self.searches) - self.main.states
+        return (sum(probe.states for probe in self.probes) + (self.relaxed.states if self.relaxed else 0)
+                + (self.reveal_first.states if self.reveal_first else 0))
 
     def _reveal_first_round(self) -> bool:
         """The first round with ``wide``: the main search alone to
@@ -444,14 +429,7 @@ class SearchSchedule:
         first_relaxed = _FIRST_RELAXED if self.wide else _FIRST_RELAXED_NARROW
         if self.easier is not None and self.relaxed is None and main.states >= first_relaxed:
             # Only now: most deals are decided sooner.
-            if self.wide:
-                quick = self.relaxed_probe = _BestSearch(self.state, self.easier, budget, 1, 3, wide=True,
-                                                         label="relaxed probe: best-first (weight 1, 3 best moves)")
-                quick.advance(min(_RELAXED_PROBE, budget - self._count() - main.states), self.deadline)
-                if quick.won:  # the relaxed game is won: the relaxed search could prove nothing
-                    self.relaxed = quick
-            if self.relaxed is None:
-                self.relaxed = _Search(self.state, self.easier, budget, label="relaxed", wide=self.wide)
+            self.relaxed = _Search(self.state, self.easier, budget, label="relaxed", wide=self.wide)
         if self.relaxed is not None and self.relaxed.running:
             # Up to a share of the main search's states; a win there proves nothing.
             share = _RELAXED_SHARE if self.wide else _RELAXED_SHARE_NARROW
@@ -545,9 +523,7 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     there, so when it finds no win there is none. It joins once the main
     search has 10,000 states (50,000 with ``wide=False``). (A loss there is often far
     quicker to prove: the waste pointer drops out of the state. A win there
-    proves nothing, and that search then stops. With ``wide``, a best-first
-    search of the relaxed game looks for such a win first, up to 5,000
-    states; when it finds one, the relaxed search does not run.)
+    proves nothing, and that search then stops.)
 
     Every search sends a card home without branching when that can never
     cost a win. With ``wide`` (the default) that is the *wide rule*: a card
