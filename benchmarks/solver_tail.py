@@ -58,14 +58,15 @@ from dataclasses import dataclass, field
 
 import _report
 from _peers import lonelybot_command, run_program
+from solver import MODES
 
 from cardtable.errors import UsageError
 from cardtable.klondike import Position, Variant
-from cardtable.solver import _ccore
-from cardtable.solver._state import params, state_bytes
-from cardtable.solver.search import SearchSchedule, _table_bits, relaxation
+from cardtable.solver._state import state_bytes
+from cardtable.solver.search import SearchSchedule, _Search, relaxation
 
-VARIANTS = {"draw1": Variant.preset("thoughtful1"), "draw3": Variant.preset("thoughtful3")}
+#: The modes of benchmarks/solver.py that lonelybot plays: (variant, draw).
+LONELYBOT_MODES = {name: (variant, draw) for name, (variant, draw) in MODES.items() if draw is not None}
 #: The fields each line of the run must have, and their types.
 FIELDS: dict[str, type | tuple[type, ...]] = {
     "mode": str, "seed": int, "result": str, "seconds": (int, float), "lonelybot_seconds": (int, float),
@@ -126,9 +127,9 @@ def read_run(path: str) -> list[dict[str, object]]:
                                          f"with --lonelybot and --jsonl has it)")
                     if isinstance(row[name], bool) or not isinstance(row[name], kind):
                         raise UsageError(f"{path}, line {number}: field {name!r} is {row[name]!r}")
-                if row["mode"] not in VARIANTS:
+                if row["mode"] not in LONELYBOT_MODES:
                     raise UsageError(f"{path}, line {number}: mode {row['mode']!r} is not one lonelybot plays "
-                                     f"({', '.join(VARIANTS)})")
+                                     f"({', '.join(LONELYBOT_MODES)})")
                 rows.append(row)
     except UnicodeDecodeError:
         raise UsageError(f"{path}: not a text file") from None
@@ -139,23 +140,25 @@ def read_run(path: str) -> list[dict[str, object]]:
     return rows
 
 
+def clock_key(clock: str) -> str:
+    """The field of a run's line with lonelybot's time on ``clock`` ("whole" or "own")."""
+    return "lonelybot_seconds" if clock == "whole" else "lonelybot_own_seconds"
+
+
 def slow(rows: list[dict[str, object]], clock: str, factor: float) -> list[dict[str, object]]:
     """The rows where cardtable took over ``factor`` times lonelybot's time on ``clock``."""
-    key = "lonelybot_seconds" if clock == "whole" else "lonelybot_own_seconds"
+    key = clock_key(clock)
     return [row for row in rows if float(row["seconds"]) > factor * float(row[key])]  # type: ignore[arg-type]
 
 
 def alone(state: bytes, variant: Variant, order: int, cap: int) -> Alone:
     """One of the schedule's depth-first searches (``order`` 0: the main one,
     1: reveal-first) run alone up to ``cap`` states."""
-    bits = _table_bits(cap)
-    search = _ccore.Search(state, params(variant, wide=True, order=order), bits, min(bits, 14))
+    search = _Search(state, variant, cap, wide=True, order=order)
     began = time.perf_counter()
-    status = search.run(cap)
+    search.advance(cap, None)
     milliseconds = (time.perf_counter() - began) * 1e3
-    verdict = {_ccore.WON: "won", _ccore.EXHAUSTED: "lost"}.get(status, "capped")
-    if verdict == "lost" and search.cut:
-        verdict = "capped"  # paths cut at the depth limit: no proof
+    verdict = "won" if search.won else "lost" if search.exhausted else "capped"
     return Alone(verdict, search.states, milliseconds)
 
 
@@ -194,13 +197,13 @@ def classify(study: Study) -> list[str]:
 
 def main_within(study: Study, clock: str, factor: float) -> bool:
     """Whether the main search alone took at most ``factor`` times lonelybot's time (``clock``)."""
-    key = "lonelybot_seconds" if clock == "whole" else "lonelybot_own_seconds"
+    key = clock_key(clock)
     return study.main.verdict != "capped" and study.main.milliseconds <= factor * 1e3 * float(study.row[key])  # type: ignore[arg-type]
 
 
 def study_deal(row: dict[str, object], lonelybot: str | None, cap: int, timeout: float) -> Study:
     """Run the schedule and each search alone on one deal."""
-    variant = VARIANTS[str(row["mode"])]
+    variant, draw = LONELYBOT_MODES[str(row["mode"])]
     position = Position.from_seed(int(row["seed"]))  # type: ignore[call-overload]
     schedule = SearchSchedule(position, variant, timeout=timeout)
     began = time.perf_counter()
@@ -211,7 +214,7 @@ def study_deal(row: dict[str, object], lonelybot: str | None, cap: int, timeout:
     easier = relaxation(variant)
     theirs = None
     if lonelybot is not None:
-        theirs = lonelybot_states(lonelybot, position, 1 if row["mode"] == "draw1" else 3, timeout)
+        theirs = lonelybot_states(lonelybot, position, draw, timeout)
     return Study(row=row, verdict=result.result, lonelybot_states=theirs, used=schedule.used, milliseconds=milliseconds,
                  settled=settled.label.split(":")[0],
                  parts={search.label.split(":")[0]: search.states for search in schedule.searches},
@@ -225,7 +228,7 @@ def _alone_text(search: Alone | None) -> str:
 
 def report(studies: list[Study], clock: str, factor: float, total: int) -> str:
     """The Markdown table of the studied deals and the count of each reason."""
-    key = "lonelybot_seconds" if clock == "whole" else "lonelybot_own_seconds"
+    key = clock_key(clock)
     clock_text = "its whole process" if clock == "whole" else "its own clock"
     lines = [f"{len(studies)} of {total} deals over {factor:g}× lonelybot's time ({clock_text}).", "",
              "| deal | verdict | cardtable: run, here | lonelybot | states: cardtable / lonelybot | settled by "

@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -116,23 +117,11 @@ def test_the_faults_soak_loses_nothing(tmp_path: Path) -> None:
     assert "| units lost (goal 0) | 0 |" in out.read_text()
 
 
-def _load_faults() -> ModuleType:
-    sys.path.insert(0, str(BENCHMARKS))  # faults.py imports _report as a sibling
-    try:
-        spec = importlib.util.spec_from_file_location("faults", BENCHMARKS / "faults.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["faults"] = module  # its dataclasses look their module up
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(BENCHMARKS))
-
-
-def test_the_faults_soak_records_and_kills_a_command_that_stores_nothing(tmp_path: Path) -> None:
+def test_the_faults_soak_records_and_kills_a_command_that_stores_nothing(
+        tmp_path: Path, load_benchmark: Callable[[str], ModuleType]) -> None:
     """A command (here one that sleeps, with a worker process that sleeps too) that stores nothing for
     --hang-seconds is reported with what its processes wait on, and killed with its worker."""
-    faults = _load_faults()
+    faults = load_benchmark("faults")
     args = argparse.Namespace(seed=1, deals=3, hang_seconds=0.5)
     soak = faults.Soak(args, tmp_path)
     job = faults.Job("solve", 1, [], tmp_path / "rows.jsonl", 3)

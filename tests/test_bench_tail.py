@@ -5,28 +5,14 @@ tested on made-up studies)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
-
-
-def _script() -> ModuleType:
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        spec = importlib.util.spec_from_file_location("solver_tail", BENCHMARKS / "solver_tail.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["solver_tail"] = module  # its dataclasses look their module up
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(BENCHMARKS))
-    return module
+Loader = Callable[[str], ModuleType]
 
 
 def _row(mode: str, seed: int, result: str, seconds: float, whole: float, own: float) -> dict[str, object]:
@@ -34,8 +20,9 @@ def _row(mode: str, seed: int, result: str, seconds: float, whole: float, own: f
             "lonelybot": result, "lonelybot_seconds": whole, "lonelybot_own_seconds": own}
 
 
-def test_the_slow_deals_are_run_again_and_their_time_accounted_for(tmp_path: Path,
+def test_the_slow_deals_are_run_again_and_their_time_accounted_for(tmp_path: Path, load_benchmark: Loader,
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    tail = load_benchmark("solver_tail")
     run = tmp_path / "run.jsonl"
     rows = [
         # a loss whose relaxed game (draw 1) is won: the relaxed search spends about 20,000 states on that
@@ -46,7 +33,7 @@ def test_the_slow_deals_are_run_again_and_their_time_accounted_for(tmp_path: Pat
         _row("draw1", 6014000, "won", 0.0005, 0.0080, 0.0001),
     ]
     run.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
-    assert _script().main([str(run), "--cap", "400000"]) == 0
+    assert tail.main([str(run), "--cap", "400000"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("2 of 3 deals over 3× lonelybot's time (its whole process).")
     lines = {line.split(" |")[0]: line for line in out.splitlines() if line.startswith("| 6014")}
@@ -56,12 +43,12 @@ def test_the_slow_deals_are_run_again_and_their_time_accounted_for(tmp_path: Pat
     assert "lost 26,407" in lines["| 6014014 draw3"] and "won 20,577" in lines["| 6014014 draw3"]
     assert lines["| 6014014 draw3"].endswith("| relaxed game won |")
     assert "| relaxed proof larger | 1 |" in out and "| relaxed game won | 1 |" in out
-    assert _script().main([str(run), "--cap", "400000", "--clock", "own"]) == 0
+    assert tail.main([str(run), "--cap", "400000", "--clock", "own"]) == 0
     assert capsys.readouterr().out.startswith("3 of 3 deals over 3× lonelybot's time (its own clock).")
 
 
-def test_the_reasons_for_the_searches_need_lonelybots_states() -> None:
-    tail = _script()
+def test_the_reasons_for_the_searches_need_lonelybots_states(load_benchmark: Loader) -> None:
+    tail = load_benchmark("solver_tail")
     main = tail.Alone("won", 30_000, 10.0)
 
     def study(verdict: str, used: int, theirs: int | None, main: object = main) -> object:
@@ -84,11 +71,11 @@ def test_the_reasons_for_the_searches_need_lonelybots_states() -> None:
     (json.dumps(_row("draw3-3passes", 5, "won", 1, 1, 1)) + "\n", "mode 'draw3-3passes' is not one lonelybot plays"),
     ("\n", "no deals in it"),
 ])
-def test_a_bad_run_file_is_refused_with_the_line(tmp_path: Path, text: str, words: str,
+def test_a_bad_run_file_is_refused_with_the_line(tmp_path: Path, text: str, words: str, load_benchmark: Loader,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     run = tmp_path / "run.jsonl"
     run.write_text(text, encoding="utf-8")
-    assert _script().main([str(run)]) == 2
+    assert load_benchmark("solver_tail").main([str(run)]) == 2
     assert words in capsys.readouterr().err
 
 
@@ -97,9 +84,9 @@ def test_a_bad_run_file_is_refused_with_the_line(tmp_path: Path, text: str, word
     (["--cap", "0"], "--cap 0: at least 1"),
     (["--lonelybot", "/no/such/driver"], "--lonelybot /no/such/driver: not an executable program"),
 ])
-def test_bad_options_are_refused_before_any_work(tmp_path: Path, args: list[str], words: str,
+def test_bad_options_are_refused_before_any_work(tmp_path: Path, args: list[str], words: str, load_benchmark: Loader,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     run = tmp_path / "run.jsonl"
     run.write_text(json.dumps(_row("draw1", 5, "won", 1, 1, 1)) + "\n", encoding="utf-8")
-    assert _script().main([str(run), *args]) == 2
+    assert load_benchmark("solver_tail").main([str(run), *args]) == 2
     assert words in capsys.readouterr().err
