@@ -477,14 +477,146 @@ static int grow_kids(SearchObject *o, int64_t need)
     return 1;
 }
 
-enum { KID_WON = 1, KID_LAZY = 2 };
+enum { KID_WON = 1, KID_LAZY = 2, KID_PLAY = 4 };
+enum { LAZY_PLAY = 2 }; /* lazy_key: keyed, and autoplay sends cards home once the move is made */
+
+static const uint64_t POW14[4] = {1, 14, 196, 2744}; /* exact_key's foundation digits, clubs lowest */
+
+/* What lazy_key reads of a parent, worked out once for all its children
+ * (the talon's part when a child first needs it). */
+typedef struct {
+    uint64_t key;   /* its exact key (plus one) */
+    uint64_t safe;  /* safe_next */
+    uint64_t tops;  /* its pile tops, a bit a card */
+    uint64_t talon; /* its talon cards, a bit a card */
+    int downs;      /* its face-down cards */
+    int located;    /* talon and at are worked out */
+    int8_t at[52];  /* a talon card's index in the talon (read for talon cards only) */
+} Parent;
+
+static void parent_setup(const int64_t *v, const state_t *p, uint64_t key, Parent *o)
+{
+    o->key = key;
+    o->safe = safe_next(p, v);
+    o->tops = 0;
+    o->downs = 0;
+    o->located = 0;
+    for (int i = 0; i < NPILES; i++) {
+        o->downs += p[DOWN + i];
+        if (p[LEN + i] > 0)
+            o->tops |= (uint64_t)1 << p[PILE_CAP * i + p[LEN + i] - 1];
+    }
+}
+
+/* pa's talon part (see Parent). */
+static inline const Parent *locate(const state_t *p, Parent *pa)
+{
+    if (!pa->located) {
+        pa->talon = 0;
+        for (int q = 0; q < p[TLEN]; q++) {
+            pa->talon |= (uint64_t)1 << p[TALON + q];
+            pa->at[p[TALON + q]] = (int8_t)q;
+        }
+        pa->located = 1;
+    }
+    return pa;
+}
+
+/* The exact key (plus one) of the child of p (its Parent pa) by a move from
+ * pile or talon src (the run of its top count cards, or talon card card) to
+ * pile or foundation dst, after which autoplay does send cards home: worked out on
+ * the piles' lengths and face-down counts and the foundation heights alone,
+ * without making the child. k is p's key with the talon's digits (the card
+ * gone, the waste position, the pass) already changed, and tlen the talon's
+ * length after the move. Autoplay's rounds are played on those counts: a pile
+ * top is read from p (its cards lie where they lay), or, on dst above p's
+ * length, from the run or the talon card that went there. The cards autoplay
+ * sends home do not depend on the order it looks at them in (being safe only
+ * grows with the foundations, so it stops where every safe card at hand has
+ * gone home), and nor does the child, but for the waste position when a talon
+ * card goes home: then (with a free talon) this returns 0 and the child is
+ * made. Otherwise LAZY_PLAY, with *key and *won (the child trivially won). */
+static int lazy_autoplay(const Exact *x, const int64_t *v, const state_t *p, Parent *pa, int src, int dst,
+                         int count, int card, uint64_t k, int tlen, uint64_t *key, int *won)
+{
+    int8_t len[NPILES], down[NPILES];
+    state_t f[4];
+    memcpy(len, p + LEN, NPILES);
+    memcpy(down, p + DOWN, NPILES);
+    memcpy(f, p + FOUND, 4);
+    int home = dst == LOC_FOUNDATION, base = 0, grown = home ? -1 : dst, below = home ? 0 : p[LEN + dst];
+    int touched = (src < NPILES ? 1 << src : 0) | (home ? 0 : 1 << dst);
+    uint64_t hand = pa->tops; /* the pile tops, a bit a card, kept as they change */
+    if (below > 0)            /* covered */
+        hand &= ~((uint64_t)1 << p[PILE_CAP * dst + below - 1]);
+    if (src < NPILES) {
+        base = len[src] - count; /* where the run began; its top card stays a top, on dst, unless it went home */
+        len[src] = (int8_t)base;
+        if (base > 0) {
+            if (down[src] == base)
+                down[src] = (int8_t)(base - 1);
+            hand |= (uint64_t)1 << p[PILE_CAP * src + base - 1];
+        }
+    }
+    if (home) {
+        f[SUIT[card]] += 1;
+        hand &= ~((uint64_t)1 << card);
+    } else {
+        len[dst] = (int8_t)(len[dst] + count);
+        if (src == SRC_TALON) /* (a run's top card was a top already) */
+            hand |= (uint64_t)1 << card;
+    }
+#define LAZY_TOP(i) ((i) == grown && len[i] > below                                                                   \
+                         ? (src < NPILES ? p[PILE_CAP * src + base + len[i] - below - 1] : card)                    \
+                         : p[PILE_CAP * (i) + len[i] - 1])
+    int free = free_talon(v);
+    uint64_t talon = free ? locate(p, pa)->talon & ~(src == SRC_TALON ? (uint64_t)1 << card : 0) : 0;
+    for (uint64_t m = safe_next_on(f, v);; m = safe_next_on(f, v)) {
+        if (m & talon)
+            return 0;
+        uint64_t hit = m & hand;
+        if (!hit)
+            break;
+        int c = __builtin_ctzll(hit), i = 0;
+        while (i < NPILES && !(len[i] > 0 && LAZY_TOP(i) == c))
+            i++;
+        if (i == NPILES) /* not a top after all: make the child */
+            return 0;
+        f[SUIT[c]] += 1;
+        touched |= 1 << i;
+        hand &= ~((uint64_t)1 << c);
+        int n = len[i] - 1;
+        len[i] = (int8_t)n;
+        if (n > 0) {
+            if (down[i] == n)
+                down[i] = (int8_t)(n - 1);
+            hand |= (uint64_t)1 << LAZY_TOP(i);
+        }
+    }
+#undef LAZY_TOP
+    int downs = pa->downs;
+    for (int i = 0; touched; i++, touched >>= 1)
+        if (touched & 1) {
+            downs += down[i] - p[DOWN + i];
+            /* a pile that was empty and took the run keeps digit 0 (a king at its foundation end) */
+            int now = i == grown && below == 0 ? 0 : pile_digit(x, p, i, down[i], len[i]);
+            k += (uint64_t)((int64_t)(now - pile_digit(x, p, i, p[DOWN + i], p[LEN + i])) * (int64_t)x->pile_mul[i]);
+        }
+    for (int suit = 0; suit < 4; suit++)
+        k += (uint64_t)(f[suit] - p[FOUND + suit]) * POW14[suit] * x->found_mul;
+    *key = k;
+    *won = downs == 0 && (tlen == 0 || free);
+    return LAZY_PLAY;
+}
 
 /* The exact key (plus one) of the child of p by the move code, worked out from
  * p's key pkey without making the child, when autoplay would send nothing
  * home after the move; *won is then whether the child is trivially won.
- * Returns 0 when that child has to be made: after a move carrying HOME_FLAG
- * or FILL_FLAG, or a move after which autoplay would send a card home. safe
- * is safe_next(p) and downs p's face-down cards.
+ * Returns 0 when that child has to be made (after a move carrying HOME_FLAG,
+ * and after a fill move or a pair move after which autoplay would send a card
+ * home, or one after which it would send a talon card home), 1 when autoplay
+ * sends nothing home, and LAZY_PLAY when it does (lazy_autoplay): the child
+ * is then the move and autoplay. pa is p's Parent.
  *
  * Why nothing else changes: p is a state of the search, so autoplay has sent
  * all it can home (no pile top is in safe, nor, with a free talon, any talon
@@ -505,11 +637,20 @@ enum { KID_WON = 1, KID_LAZY = 2 };
  * too: the talon card's bit goes, the run's pile changes its digit as a run
  * moved between piles does, the pile built on keeps its digit, and autoplay
  * looks only at the card turned up (or, for the foundation card, does nothing).
+ * A fill move (the fill rule: whole pile i onto pile j, then a king into
+ * pile i) is keyed as the king's move, plus pile i's digit going to 0 (it
+ * held no face-down card and now holds a king at its foundation end); pile j
+ * keeps its digit (it keeps its face-down cards and its lowest card) unless
+ * the king comes from it, when its run is counted with pile i's cards on it.
+ * The new pile tops are the card the king's pile turns up, or the king from
+ * the talon (its foundation's next, maybe), or cards at hand before: the
+ * king's move's test above covers them all.
  * CARDTABLE_CHECK_KEYS builds check each such key against the child once it is made. */
-static int lazy_key(const Exact *x, const int64_t *v, const state_t *p, int32_t code, uint64_t pkey, uint64_t safe,
-                    int downs, uint64_t *key, int *won)
+static int lazy_key(const Exact *x, const int64_t *v, const state_t *p, Parent *pa, int32_t code, uint64_t *key,
+                    int *won)
 {
-    static const uint64_t POW14[4] = {1, 14, 196, 2744}; /* exact_key's foundation digits, clubs lowest */
+    uint64_t pkey = pa->key, safe = pa->safe;
+    int downs = pa->downs;
     if ((code & (PAIR_FLAG | HOME_FLAG)) == PAIR_FLAG) {
         /* a pair move (free talon: no waste position or pass in the key) without a card sent home: the
          * talon card leaves the talon and its target keeps its digit (its lowest card stays) */
@@ -531,11 +672,16 @@ static int lazy_key(const Exact *x, const int64_t *v, const state_t *p, int32_t 
         *won = downs == 1;
         return 1;
     }
-    if (code & (HOME_FLAG | FILL_FLAG | PAIR_FLAG))
+    if (code & (HOME_FLAG | PAIR_FLAG))
         return 0;
     int src = code & 15, dst = (code >> 4) & 15, count = (code >> 8) & 63, card = (code >> 14) & 63;
     if (dst != LOC_FOUNDATION && dst >= NPILES)
         return 0;
+    int onto = -1; /* with a fill move, the pile that pile dst's cards go onto */
+    if (code & FILL_FLAG) {
+        onto = (code >> FILL_SHIFT) & 7;
+        pkey -= (uint64_t)pile_digit(x, p, dst, 0, p[LEN + dst]) * x->pile_mul[dst];
+    }
     if (src == LOC_FOUNDATION) {
         /* a foundation card brought back: its foundation drops (which makes no card safe that was not,
          * and the card itself is not: generate() does not bring back a safe one), and the pile it goes to
@@ -550,22 +696,18 @@ static int lazy_key(const Exact *x, const int64_t *v, const state_t *p, int32_t 
         return 0;
     int home = dst == LOC_FOUNDATION;
     uint64_t k = pkey;
-    int left_downs = downs, tlen = p[TLEN], top = -1, from = -1, skip = -1;
+    int left_downs = downs, tlen = p[TLEN], top = -1;
     if (src < NPILES) {
-        int n = p[LEN + src], down = p[DOWN + src];
+        int n = p[LEN + src] + (src == onto ? p[LEN + dst] : 0), down = p[DOWN + src];
         int left = n - count;
         int ndown = left > 0 && down == left ? left - 1 : down;
         if (left > 0)
             top = p[PILE_CAP * src + left - 1];
-        from = src;
         int64_t change = pile_digit(x, p, src, ndown, left) - pile_digit(x, p, src, down, n);
         k += (uint64_t)(change * (int64_t)x->pile_mul[src]);
         left_downs -= down - ndown;
     } else {
-        int q = 0;
-        while (p[TALON + q] != card)
-            q++;
-        skip = q;
+        int q = locate(p, pa)->at[card];
         if (!home)
             top = card;
         k -= ((uint64_t)1 << x->tpos[card]) * x->talon_mul;
@@ -578,7 +720,8 @@ static int lazy_key(const Exact *x, const int64_t *v, const state_t *p, int32_t 
     }
     if (!home) {
         if (top >= 0 && ((safe >> top) & 1))
-            return 0;
+            return onto < 0 ? lazy_autoplay(x, v, p, pa, src, dst, count, card, src < NPILES ? pkey : k, tlen, key, won)
+                            : 0;
     } else {
         /* the foundation grows: whatever is now safe and at hand must not be */
         int suit = SUIT[card];
@@ -586,16 +729,12 @@ static int lazy_key(const Exact *x, const int64_t *v, const state_t *p, int32_t 
         memcpy(f, p + FOUND, 4);
         f[suit] += 1;
         uint64_t now = safe_next_on(f, v);
+        /* (the card itself is not in now, which holds its suit's next: pa->tops and pa->talon may keep it) */
         if (now) {
-            if (top >= 0 && ((now >> top) & 1))
+            if ((top >= 0 && ((now >> top) & 1)) || (now & pa->tops))
+                return lazy_autoplay(x, v, p, pa, src, dst, count, card, src < NPILES ? pkey : k, tlen, key, won);
+            if (free_talon(v) && (now & locate(p, pa)->talon))
                 return 0;
-            for (int i = 0; i < NPILES; i++)
-                if (i != from && p[LEN + i] > 0 && ((now >> p[PILE_CAP * i + p[LEN + i] - 1]) & 1))
-                    return 0;
-            if (free_talon(v))
-                for (int q = 0; q < p[TLEN]; q++)
-                    if (q != skip && ((now >> p[TALON + q]) & 1))
-                        return 0;
         }
         k += POW14[suit] * x->found_mul;
     }
@@ -606,17 +745,18 @@ static int lazy_key(const Exact *x, const int64_t *v, const state_t *p, int32_t 
 
 #ifdef CARDTABLE_CHECK_KEYS
 /* The child of p by code, made as a child that is not keyed lazily is made,
- * must agree with what lazy_key said: autoplay sends nothing home, the won
- * flag, and (unless won) the key. */
-static void check_lazy(const Exact *x, const int64_t *v, const state_t *p, int32_t code, uint64_t key, int won)
+ * must agree with what lazy_key said (lazy, its return): whether autoplay
+ * sends anything home, the won flag, and (unless won) the key. */
+static void check_lazy(const Exact *x, const int64_t *v, const state_t *p, int32_t code, uint64_t key, int won,
+                       int lazy)
 {
     state_t made[STATE_SIZE], played[STATE_SIZE];
     memcpy(made, p, STATE_SIZE);
     apply_move(made, code, v);
     memcpy(played, made, STATE_SIZE);
     autoplay(played, v, NULL, 0);
-    if (memcmp(made, played, STATE_SIZE) != 0 || won != trivially_won(made, v) ||
-        (!won && exact_key(x, v, made) != key))
+    if ((memcmp(made, played, STATE_SIZE) != 0) != (lazy == LAZY_PLAY) || won != trivially_won(played, v) ||
+        (!won && exact_key(x, v, played) != key))
         abort();
 }
 #endif
@@ -676,21 +816,18 @@ static void expand(SearchObject *o, int d)
     }
     const state_t *parent = o->b.states + (size_t)d * STATE_SIZE;
     uint64_t mask = ((uint64_t)1 << o->b.table_bits) - 1;
-    uint64_t safe = 0;
-    int downs = 0;
-    if (o->x.on) {
-        safe = safe_next(parent, o->v);
-        for (int i = 0; i < NPILES; i++)
-            downs += parent[DOWN + i];
-    }
+    Parent pa;
+    if (o->x.on)
+        parent_setup(o->v, parent, o->b.dkey[d], &pa);
     for (int a = 0; a < n; a++) {
         int64_t idx = base + a;
-        int won;
-        if (o->x.on && lazy_key(&o->x, o->v, parent, o->mv_tmp[a], o->b.dkey[d], safe, downs, &o->b.kh[2 * idx], &won)) {
-            o->b.kwon[idx] = (int8_t)(KID_LAZY | (won ? KID_WON : 0));
+        int won, lazy;
+        if (o->x.on &&
+            (lazy = lazy_key(&o->x, o->v, parent, &pa, o->mv_tmp[a], &o->b.kh[2 * idx], &won))) {
+            o->b.kwon[idx] = (int8_t)(KID_LAZY | (won ? KID_WON : 0) | (lazy == LAZY_PLAY ? KID_PLAY : 0));
             o->b.kh[2 * idx + 1] = 0;
 #ifdef CARDTABLE_CHECK_KEYS
-            check_lazy(&o->x, o->v, parent, o->mv_tmp[a], o->b.kh[2 * idx], won);
+            check_lazy(&o->x, o->v, parent, o->mv_tmp[a], o->b.kh[2 * idx], won, lazy);
 #endif
         } else {
             state_t *child = o->b.kids + (size_t)idx * STATE_SIZE;
@@ -708,11 +845,13 @@ static void expand(SearchObject *o, int d)
 }
 
 /* Make at child the child of states[d] by its move a that expand keyed
- * without making it (autoplay would send nothing home there: see lazy_key). */
-static inline void make_lazy(SearchObject *o, int d, int a, state_t *child)
+ * without making it (with autoplay when its flags kwon say so: see lazy_key). */
+static inline void make_lazy(SearchObject *o, int d, int a, state_t *child, int8_t kwon)
 {
     memcpy(child, o->b.states + (size_t)d * STATE_SIZE, STATE_SIZE);
     apply_move(child, o->b.mv[(size_t)d * MAX_MOVES + a], o->v);
+    if (kwon & KID_PLAY)
+        autoplay(child, o->v, NULL, 0);
 }
 
 static int64_t run_search(SearchObject *o, int64_t budget)
@@ -750,7 +889,7 @@ static int64_t run_search(SearchObject *o, int64_t budget)
             int64_t idx = o->b.kbase[d] + a;
             if (o->b.kwon[idx] & KID_WON) {
                 if (o->b.kwon[idx] & KID_LAZY) /* Search_path reads the won state */
-                    make_lazy(o, d, a, child);
+                    make_lazy(o, d, a, child, o->b.kwon[idx]);
                 o->depth = d + 1;
                 o->status = WON;
                 return WON;
@@ -758,7 +897,7 @@ static int64_t run_search(SearchObject *o, int64_t budget)
             if (!table_insert(o->b.table, o->b.table_bits, o->b.table_words, o->b.kh[2 * idx], o->b.kh[2 * idx + 1]))
                 continue;
             if (o->b.kwon[idx] & KID_LAZY) /* made now that it is new */
-                make_lazy(o, d, a, child);
+                make_lazy(o, d, a, child, o->b.kwon[idx]);
             else
                 memcpy(child, o->b.kids + (size_t)idx * STATE_SIZE, STATE_SIZE);
             o->b.dkey[d + 1] = o->b.kh[2 * idx];
@@ -1271,19 +1410,14 @@ static int64_t run_best(BestObject *o, int64_t budget)
         state_t *child = o->states + (size_t)(dx + 1) * STATE_SIZE;
         /* As in the depth-first search, a child whose exact key follows from
          * its parent's (see lazy_key) is made only when the table has not seen it. */
-        uint64_t pkey = 0, safe = 0;
-        int downs = 0;
-        if (o->x.on) {
-            pkey = exact_key(&o->x, o->v, s);
-            safe = safe_next(s, o->v);
-            for (int i = 0; i < NPILES; i++)
-                downs += s[DOWN + i];
-        }
+        Parent pa;
+        if (o->x.on)
+            parent_setup(o->v, s, exact_key(&o->x, o->v, s), &pa);
         for (int a = 0; a < n; a++) {
             int32_t m = o->moves[a];
             uint64_t h1 = 0, h2 = 0;
             int won = 0;
-            int lazy = o->x.on && lazy_key(&o->x, o->v, s, m, pkey, safe, downs, &h1, &won);
+            int lazy = o->x.on ? lazy_key(&o->x, o->v, s, &pa, m, &h1, &won) : 0;
             if (!lazy) {
                 memcpy(child, s, STATE_SIZE);
                 apply_move(child, m, o->v);
@@ -1292,7 +1426,7 @@ static int64_t run_best(BestObject *o, int64_t budget)
             }
 #ifdef CARDTABLE_CHECK_KEYS
             else
-                check_lazy(&o->x, o->v, s, m, h1, won);
+                check_lazy(&o->x, o->v, s, m, h1, won, lazy);
 #endif
             if (won) {
                 o->win_node = x;
@@ -1309,9 +1443,11 @@ static int64_t run_best(BestObject *o, int64_t budget)
                 full_key(&o->x, child, o->v, &h1, &h2);
             if (!table_insert(o->table, o->table_bits, o->x.on ? 1 : 2, h1, h2))
                 continue;
-            if (lazy) { /* new: make it (autoplay would send nothing home) */
+            if (lazy) { /* new: make it (with autoplay when lazy_key says it acts) */
                 memcpy(child, s, STATE_SIZE);
                 apply_move(child, m, o->v);
+                if (lazy == LAZY_PLAY)
+                    autoplay(child, o->v, NULL, 0);
             }
             int32_t node = (int32_t)o->nodes++;
             o->states_seen++;
