@@ -690,20 +690,22 @@ typedef struct {
 } Reach;
 
 /* The talon cards the search's talon moves reach (draws compressed, at most
- * one recycle: see the notes), in the order generate() tries them; returns
- * how many (at most 2 * 52 + 1). */
-static int talon_reach(const state_t *s, const int64_t *v, Reach *out)
+ * one recycle: see the notes) that are in wanted (a bit a card), in the order
+ * generate() tries them; returns how many (at most 2 * 52 + 1). */
+static int talon_reach(const state_t *s, const int64_t *v, uint64_t wanted, Reach *out)
 {
+    const state_t *t = s + TALON;
     int n = 0, tlen = s[TLEN], wp = s[WP], draw = (int)v[V_DRAW];
     int64_t limit = v[V_PASSES];
-    if (wp > 0)
+    if (wp > 0 && ((wanted >> t[wp - 1]) & 1))
         out[n++] = (Reach){wp - 1, 0, 0};
     int pos = wp;
     int steps = 0;
     while (pos < tlen) {
         pos = pos + draw < tlen ? pos + draw : tlen;
         steps++;
-        out[n++] = (Reach){pos - 1, 0, steps};
+        if ((wanted >> t[pos - 1]) & 1)
+            out[n++] = (Reach){pos - 1, 0, steps};
     }
     if (limit == 0 || s[PASS] < limit) {
         pos = 0;
@@ -713,8 +715,10 @@ static int talon_reach(const state_t *s, const int64_t *v, Reach *out)
         while (pos < tlen) {
             pos = pos + draw < tlen ? pos + draw : tlen;
             rsteps++;
-            int reached = pos == wp || (pos > wp && (aligned || pos == tlen));
-            if (!reached)
+            if (pos >= wp && aligned) /* this one and every later one reached without a recycle */
+                break;
+            int reached = pos == wp || (pos > wp && pos == tlen);
+            if (!reached && ((wanted >> t[pos - 1]) & 1))
                 out[n++] = (Reach){pos - 1, 1, rsteps};
         }
     }
@@ -728,11 +732,13 @@ static int talon_reach(const state_t *s, const int64_t *v, Reach *out)
  * talon moves reach, or (with foundation return) one on a foundation. One
  * code each: the king's move to pile i, with FILL_FLAG and j. */
 static int fill_moves(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr, int n, const int (*pending)[3],
-                      int npending, const Reach *reach, int nreach, int hosting, uint64_t *present)
+                      int npending, int hosting, uint64_t *present)
 {
     int32_t kings[4];
     int prio[4], from[4];
     int nk = 0;
+    Reach reach[2 * 52 + 1];
+    int nreach = s[TLEN] > 0 ? talon_reach(s, v, KINGS, reach) : 0;
     for (int r = 0; r < nreach; r++) {
         int card = s[TALON + reach[r].q];
         if (RANK[card] == 13 && (!hosting || hosted(s, v, present, card))) {
@@ -839,8 +845,6 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
     int tlen = s[TLEN];
     int wp = s[WP];
     int64_t limit = v[V_PASSES];
-    Reach reach[2 * 52 + 1];
-    int nreach = 0;
     /* with the fill rule: the whole piles that could move (pile, targets, cards), to be played only with
      * the move that fills the pile again */
     int fill = !plain && v[V_FILL] && any_empty == 0;
@@ -865,16 +869,16 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
         if (wp > 0)
             n = talon_targets(s, v, mv, pr, n, wp - 1, 0, 0, 1, tops, &present, empty_mask, 0, NULL);
     } else if (tlen > 0) {
-        nreach = talon_reach(s, v, reach);
         /* the talon cards with a move: a pile top or an empty pile takes them, or their foundation does */
         uint64_t wanted = fits | to_empty;
         for (int suit = 0; suit < 4; suit++)
             if (s[FOUND + suit] < 13)
                 wanted |= (uint64_t)1 << (suit * 13 + s[FOUND + suit]);
+        Reach reach[2 * 52 + 1];
+        int nreach = talon_reach(s, v, wanted, reach);
         for (int r = 0; r < nreach; r++)
-            if ((wanted >> s[TALON + reach[r].q]) & 1)
-                n = talon_targets(s, v, mv, pr, n, reach[r].q, reach[r].recycle, reach[r].cost, 0, tops, &present,
-                                  empty_mask, hosting, pc);
+            n = talon_targets(s, v, mv, pr, n, reach[r].q, reach[r].recycle, reach[r].cost, 0, tops, &present,
+                              empty_mask, hosting, pc);
     }
     for (int i = 0; i < NPILES; i++) {
         int m = s[LEN + i];
@@ -936,7 +940,7 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
         }
     }
     if (npending)
-        n = fill_moves(s, v, mv, pr, n, pending, npending, reach, nreach, hosting, &present);
+        n = fill_moves(s, v, mv, pr, n, pending, npending, hosting, &present);
     if (v[V_RETURN]) {
         for (int suit = 0; suit < 4; suit++) {
             int f = s[FOUND + suit];
