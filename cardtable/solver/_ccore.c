@@ -241,7 +241,7 @@ typedef struct {
      * computed then and their table slots prefetched, so that the probes of
      * one state's children overlap. */
     state_t *kids;
-    uint64_t *kh;        /* 2 words per child */
+    uint64_t *kh;        /* 2 words per child: the two hashes, or the exact key and its table_start */
     int8_t *kwon;        /* KID_WON, KID_LAZY */
     int64_t *kbase;      /* MAX_DEPTH + 1 */
     uint64_t *dkey;      /* MAX_DEPTH + 1: the exact key of each state on the path */
@@ -351,19 +351,21 @@ static void child_key(SearchObject *o, int d, const state_t *s, uint64_t *h1o, u
     *h2o = h2;
 }
 
-/* The slot a key starts its probe at. An exact key is mixed first: its low
- * digits are the pass and the waste position. */
-static inline uint64_t table_slot(int words, uint64_t h1, uint64_t mask)
+/* Where a key starts its probe, before the table's mask is applied: an
+ * exact key (words 1) is mixed first, as its low digits are the pass and the
+ * waste position; a hash is used as it is. */
+static inline uint64_t table_start(int words, uint64_t h1)
 {
-    return (words == 1 ? mix(h1) : h1) & mask;
+    return words == 1 ? mix(h1) : h1;
 }
 
 /* Insert a key in a table of 2**bits entries of `words` words (1: an exact
- * key, h2 unused; 2: the two hashes); 0 when it was there already. */
-static int table_insert(uint64_t *table, int bits, int words, uint64_t h1, uint64_t h2)
+ * key, h2 unused; 2: the two hashes), probing from slot start & mask (start:
+ * table_start); 0 when it was there already. */
+static int table_insert_from(uint64_t *table, int bits, int words, uint64_t start, uint64_t h1, uint64_t h2)
 {
     uint64_t mask = (1ULL << bits) - 1;
-    uint64_t idx = table_slot(words, h1, mask);
+    uint64_t idx = start & mask;
     if (words == 1) {
         while (table[idx] != 0) {
             if (table[idx] == h1)
@@ -381,6 +383,11 @@ static int table_insert(uint64_t *table, int bits, int words, uint64_t h1, uint6
     table[2 * idx] = h1;
     table[2 * idx + 1] = h2;
     return 1;
+}
+
+static inline int table_insert(uint64_t *table, int bits, int words, uint64_t h1, uint64_t h2)
+{
+    return table_insert_from(table, bits, words, table_start(words, h1), h1, h2);
 }
 
 /* A zeroed table of 2**bits entries: mapped pages (zero until written),
@@ -825,7 +832,7 @@ static void expand(SearchObject *o, int d)
         if (o->x.on &&
             (lazy = lazy_key(&o->x, o->v, parent, &pa, o->mv_tmp[a], &o->b.kh[2 * idx], &won))) {
             o->b.kwon[idx] = (int8_t)(KID_LAZY | (won ? KID_WON : 0) | (lazy == LAZY_PLAY ? KID_PLAY : 0));
-            o->b.kh[2 * idx + 1] = 0;
+            o->b.kh[2 * idx + 1] = table_start(1, o->b.kh[2 * idx]); /* an exact key's start, worked out once */
 #ifdef CARDTABLE_CHECK_KEYS
             check_lazy(&o->x, o->v, parent, o->mv_tmp[a], o->b.kh[2 * idx], won, lazy);
 #endif
@@ -836,11 +843,15 @@ static void expand(SearchObject *o, int d)
             autoplay(child, o->v, NULL, 0);
             won = trivially_won(child, o->v);
             o->b.kwon[idx] = (int8_t)(won ? KID_WON : 0);
-            if (!won)
+            if (!won) {
                 child_key(o, d, child, &o->b.kh[2 * idx], &o->b.kh[2 * idx + 1]);
+                if (o->x.on)
+                    o->b.kh[2 * idx + 1] = table_start(1, o->b.kh[2 * idx]);
+            }
         }
+        /* its start (table_start): kept in the second word with an exact key, else the first hash */
         if (!won)
-            __builtin_prefetch(&o->b.table[o->b.table_words * table_slot(o->b.table_words, o->b.kh[2 * idx], mask)]);
+            __builtin_prefetch(&o->b.table[o->b.table_words * (o->b.kh[2 * idx + o->x.on] & mask)]);
     }
 }
 
@@ -894,7 +905,8 @@ static int64_t run_search(SearchObject *o, int64_t budget)
                 o->status = WON;
                 return WON;
             }
-            if (!table_insert(o->b.table, o->b.table_bits, o->b.table_words, o->b.kh[2 * idx], o->b.kh[2 * idx + 1]))
+            if (!table_insert_from(o->b.table, o->b.table_bits, o->b.table_words, o->b.kh[2 * idx + o->x.on],
+                                   o->b.kh[2 * idx], o->b.kh[2 * idx + 1]))
                 continue;
             if (o->b.kwon[idx] & KID_LAZY) /* made now that it is new */
                 make_lazy(o, d, a, child, o->b.kwon[idx]);

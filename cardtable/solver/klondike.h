@@ -732,13 +732,11 @@ static int talon_reach(const state_t *s, const int64_t *v, uint64_t wanted, Reac
  * talon moves reach, or (with foundation return) one on a foundation. One
  * code each: the king's move to pile i, with FILL_FLAG and j. */
 static int fill_moves(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr, int n, const int (*pending)[3],
-                      int npending, int hosting, uint64_t *present)
+                      int npending, const Reach *reach, int nreach, int hosting, uint64_t *present)
 {
     int32_t kings[4];
     int prio[4], from[4];
     int nk = 0;
-    Reach reach[2 * 52 + 1];
-    int nreach = s[TLEN] > 0 ? talon_reach(s, v, KINGS, reach) : 0;
     for (int r = 0; r < nreach; r++) {
         int card = s[TALON + reach[r].q];
         if (RANK[card] == 13 && (!hosting || hosted(s, v, present, card))) {
@@ -845,6 +843,8 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
     int tlen = s[TLEN];
     int wp = s[WP];
     int64_t limit = v[V_PASSES];
+    Reach reach[2 * 52 + 1]; /* the talon cards the talon moves reach (talon_reach) */
+    int nreach = 0;
     /* with the fill rule: the whole piles that could move (pile, targets, cards), to be played only with
      * the move that fills the pile again */
     int fill = !plain && v[V_FILL] && any_empty == 0;
@@ -874,11 +874,12 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
         for (int suit = 0; suit < 4; suit++)
             if (s[FOUND + suit] < 13)
                 wanted |= (uint64_t)1 << (suit * 13 + s[FOUND + suit]);
-        Reach reach[2 * 52 + 1];
-        int nreach = talon_reach(s, v, wanted, reach);
+        /* and the kings, for the fill rule's moves (fill_moves) */
+        nreach = talon_reach(s, v, wanted | (fill && !empty_mask ? KINGS : 0), reach);
         for (int r = 0; r < nreach; r++)
-            n = talon_targets(s, v, mv, pr, n, reach[r].q, reach[r].recycle, reach[r].cost, 0, tops, &present,
-                              empty_mask, hosting, pc);
+            if ((wanted >> s[TALON + reach[r].q]) & 1)
+                n = talon_targets(s, v, mv, pr, n, reach[r].q, reach[r].recycle, reach[r].cost, 0, tops, &present,
+                                  empty_mask, hosting, pc);
     }
     for (int i = 0; i < NPILES; i++) {
         int m = s[LEN + i];
@@ -940,7 +941,7 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
         }
     }
     if (npending)
-        n = fill_moves(s, v, mv, pr, n, pending, npending, hosting, &present);
+        n = fill_moves(s, v, mv, pr, n, pending, npending, reach, nreach, hosting, &present);
     if (v[V_RETURN]) {
         for (int suit = 0; suit < 4; suit++) {
             int f = s[FOUND + suit];
