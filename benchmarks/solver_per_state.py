@@ -2,6 +2,7 @@
 
     python benchmarks/solver_per_state.py [--deals 300] [--start 6000000] [--draw 3] [--max-states 200000]
                                           [--against PATH/_ccore*.so] [--rounds 3]
+    python benchmarks/solver_per_state.py --schedule RUN.jsonl [--against PATH/_ccore*.so] [--rounds 1]
 
 Runs the compiled main search (:class:`cardtable.solver._ccore.Search`, the
 rules and options of ``solve``'s default: foundation return, unlimited passes,
@@ -21,6 +22,18 @@ and the run exits 1, since the ratio would then mean nothing.
 Instruction counts, which do not depend on what else the machine is doing,
 come from running this under ``valgrind --tool=callgrind`` with a small
 ``--deals``.
+
+``--schedule`` times the whole of ``solve`` instead (the main search, the
+reveal-first, relaxed and probe searches, and the line written out), on
+the deals of a ``benchmarks/solver.py --lonelybot --jsonl`` run (each line
+its mode and seed, and lonelybot's times), by the wall clock as that run
+does. For each mode it reports the mean and p90 and the deals over three
+times lonelybot's time on its own clock (and of those, the ones over 10 ms)
+and on its whole process. With ``--against`` the second build takes the
+solver's place deal by deal, the two alternating: a build change that keeps
+the search must give the same verdicts and states (else exit 1), so the
+counts compare the builds on the same deals and the same machine, which a
+second benchmark run cannot.
 """
 
 from __future__ import annotations
@@ -32,11 +45,17 @@ import time
 from pathlib import Path
 from types import ModuleType
 
+from solver_tail import LONELYBOT_MODES, clock_key, read_run
+
+from cardtable.errors import UsageError
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
-from cardtable.solver import _ccore
+from cardtable.solver import _ccore, search, solve
 from cardtable.solver._state import params, state_bytes
 from cardtable.solver.search import _START_BITS, _table_bits
+
+#: What lonelybot's time is multiplied by to call a deal slow, and the time under which a slow deal is small.
+FACTOR, SMALL = 3.0, 0.010
 
 
 def _load(path: Path) -> ModuleType:
@@ -63,21 +82,96 @@ def _search(core: ModuleType, state: bytes, v: tuple[int, ...], budget: int) -> 
     return int(status), int(search.states), int(search.tried), time.process_time() - began
 
 
+def _solve(core: ModuleType, position: Position, variant: Variant) -> tuple[str, int, float]:
+    """(verdict, states, wall seconds) of the whole ``solve`` with ``core`` as the searches' core."""
+    kept = search._ccore
+    search._ccore = core  # type: ignore[assignment]  # the same module, another build
+    try:
+        began = time.perf_counter()
+        result = solve(position, variant, timeout=60)
+        return result.result, result.states, time.perf_counter() - began
+    finally:
+        search._ccore = kept
+
+
+def _p90(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+
+
+def schedule(run: str, builds: list[tuple[str, ModuleType]], rounds: int) -> int:
+    """The ``--schedule`` report (see the module notes); the exit status."""
+    try:
+        rows = read_run(run)
+    except UsageError as error:
+        print(f"solver_per_state.py: --schedule: {error}", file=sys.stderr)
+        return 2
+    for core in {id(core): core for _, core in builds}.values():  # each build warmed up once
+        _solve(core, Position.from_seed(0), LONELYBOT_MODES["draw3"][0])
+    seconds = [[0.0] * len(rows) for _ in builds]
+    for r in range(rounds):
+        for k, row in enumerate(rows):
+            position, variant = Position.from_seed(int(row["seed"])), LONELYBOT_MODES[str(row["mode"])][0]
+            order = list(range(len(builds)))
+            if (k + r) % 2:
+                order.reverse()
+            seen = {}
+            for b in order:
+                verdict, states, took = _solve(builds[b][1], position, variant)
+                seconds[b][k] += took / rounds
+                seen[b] = (verdict, states)
+            if len(set(seen.values())) > 1:
+                print(f"{row['mode']} seed {row['seed']}: the builds searched differently: "
+                      f"{[seen[b] for b in range(len(builds))]}", file=sys.stderr)
+                return 1
+    print(f"the whole solve on the {len(rows):,} deals of {run}, {rounds} round(s), wall clock; "
+          f"lonelybot's times from the run")
+    for mode in dict.fromkeys(str(row["mode"]) for row in rows):
+        picked = [k for k, row in enumerate(rows) if row["mode"] == mode]
+        for (label, _), times in zip(builds, seconds, strict=True):
+            ours = [times[k] for k in picked]
+            own = [k for k in picked if times[k] > FACTOR * float(rows[k][clock_key("own")])]
+            whole = sum(times[k] > FACTOR * float(rows[k][clock_key("whole")]) for k in picked)
+            small = sum(times[k] <= SMALL for k in own)
+            print(f"{mode} ({len(picked):,} deals), {label}: mean {sum(ours) / len(ours) * 1e3:.2f} ms, "
+                  f"p90 {_p90(ours) * 1e3:.2f} ms; over {FACTOR:g}x lonelybot's time: {len(own)} on its own clock "
+                  f"({len(own) - small} over {SMALL * 1e3:g} ms), {whole} on its whole process")
+        if len(builds) == 2:
+            ratio = sum(seconds[0][k] for k in picked) / sum(seconds[1][k] for k in picked)
+            print(f"{mode}: time ratio (this checkout / {builds[1][0]}): {ratio:.3f}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=300, help="deals (default 300)")
-    parser.add_argument("--start", type=int, default=6_000_000, help="first seed (default 6000000)")
-    parser.add_argument("--draw", type=int, choices=(1, 3), default=3, help="draw 1 or 3 (default 3)")
-    parser.add_argument("--max-states", type=int, default=200_000, help="states a deal (default 200,000)")
+    parser.add_argument("--deals", type=int, help="deals (default 300)")
+    parser.add_argument("--start", type=int, help="first seed (default 6000000)")
+    parser.add_argument("--draw", type=int, choices=(1, 3), help="draw 1 or 3 (default 3)")
+    parser.add_argument("--max-states", type=int, help="states a deal (default 200,000)")
     parser.add_argument("--against", type=Path, help="another build of the core to compare, run alternately")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds with --against (default 3)")
+    parser.add_argument("--rounds", type=int, help="rounds with --against (default 3) or --schedule (default 1)")
+    parser.add_argument("--schedule", metavar="RUN.jsonl",
+                        help="time the whole solve on the deals of a benchmarks/solver.py --lonelybot --jsonl run")
     args = parser.parse_args(argv)
+    if args.schedule is not None:
+        given = [name for name in ("deals", "start", "draw", "max_states") if getattr(args, name) is not None]
+        if given:
+            parser.error(f"--schedule takes its deals from the run: --{given[0].replace('_', '-')} is not for it")
+    for name, default in (("deals", 300), ("start", 6_000_000), ("draw", 3), ("max_states", 200_000),
+                          ("rounds", 1 if args.schedule else 3)):
+        if getattr(args, name) is None:
+            setattr(args, name, default)
     for name, value, low in (("--deals", args.deals, 1), ("--max-states", args.max_states, 1),
                              ("--rounds", args.rounds, 1), ("--start", args.start, 0)):
         if value < low:
             parser.error(f"{name} must be at least {low}, not {value}")
     if args.against is not None and not args.against.is_file():
         parser.error(f"--against: no such file: {args.against}")
+    if args.schedule is not None:
+        builds_of_run: list[tuple[str, ModuleType]] = [("this checkout", _ccore)]
+        if args.against is not None:
+            builds_of_run.append((str(args.against), _load(args.against)))
+        return schedule(args.schedule, builds_of_run, args.rounds)
     variant = Variant(draw=args.draw, passes=None, foundation_return=True)
     v = params(variant, wide=True)
     deals = [state_bytes(Position.from_seed(seed)) for seed in range(args.start, args.start + args.deals)]

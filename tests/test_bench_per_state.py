@@ -4,7 +4,8 @@ under a second name, so the two must search alike)."""
 
 from __future__ import annotations
 
-import importlib.util
+import json
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -12,27 +13,24 @@ import pytest
 
 from cardtable.solver import _ccore
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "solver_per_state.py"
+Loader = Callable[[str], ModuleType]
 
 
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("solver_per_state", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+@pytest.fixture
+def script(load_benchmark: Loader) -> ModuleType:
+    return load_benchmark("solver_per_state")
 
 
-def test_it_reports_the_states_and_the_cost_of_a_state(capsys: pytest.CaptureFixture[str]) -> None:
-    assert _script().main(["--deals", "4", "--draw", "1", "--max-states", "3000"]) == 0
+def test_it_reports_the_states_and_the_cost_of_a_state(script: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+    assert script.main(["--deals", "4", "--draw", "1", "--max-states", "3000"]) == 0
     out = capsys.readouterr().out
     assert "draw 1, seeds 6,000,000 to 6,000,003, up to 3,000 states a deal" in out
     assert "µs a state" in out and "ratio" not in out
 
 
-def test_a_second_build_runs_on_the_same_deals(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_second_build_runs_on_the_same_deals(script: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
     core = Path(_ccore.__file__)
-    assert _script().main(["--deals", "3", "--max-states", "2000", "--rounds", "2", "--against", str(core)]) == 0
+    assert script.main(["--deals", "3", "--max-states", "2000", "--rounds", "2", "--against", str(core)]) == 0
     out = capsys.readouterr().out
     assert out.count("µs a state") == 2
     ratio = float(out.rsplit("ratio", 1)[1].split(":")[1])
@@ -44,18 +42,68 @@ def test_a_second_build_runs_on_the_same_deals(capsys: pytest.CaptureFixture[str
     (["--rounds", "0"], "--rounds must be at least 1, not 0"),
     (["--against", "/no/such/core.so"], "--against: no such file: /no/such/core.so"),
 ])
-def test_bad_options_are_refused_before_any_work(args: list[str], words: str,
+def test_bad_options_are_refused_before_any_work(script: ModuleType, args: list[str], words: str,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stopped:
-        _script().main(args)
+        script.main(args)
     assert stopped.value.code == 2
     assert words in capsys.readouterr().err
 
 
-def test_a_file_that_is_not_a_core_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_file_that_is_not_a_core_is_refused(script: ModuleType, tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
     bogus = tmp_path / "_ccore.cpython-311-x86_64-linux-gnu.so"
     bogus.write_bytes(b"not a shared object")
     with pytest.raises(SystemExit) as stopped:
-        _script().main(["--deals", "1", "--against", str(bogus)])
+        script.main(["--deals", "1", "--against", str(bogus)])
     assert stopped.value.code == 2
     assert "cannot load" in capsys.readouterr().err
+
+
+def _run_file(path: Path, rows: list[tuple[str, int]], own: float, whole: float) -> Path:
+    """A run of benchmarks/solver.py as --schedule reads it: lonelybot's times as given."""
+    path.write_text("".join(json.dumps({"mode": mode, "seed": seed, "result": "won", "seconds": 0.001,
+                                        "lonelybot_seconds": whole, "lonelybot_own_seconds": own}) + "\n"
+                            for mode, seed in rows), encoding="utf-8")
+    return path
+
+
+def test_the_whole_solve_is_timed_on_the_deals_of_a_run(script: ModuleType, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    from cardtable.solver import search
+
+    # lonelybot's own clock at a nanosecond: every deal is over three times it; its whole process
+    # at an hour: none is
+    run = _run_file(tmp_path / "run.jsonl", [("draw1", 6_000_000), ("draw3", 6_000_001), ("draw3", 6_000_002)],
+                    own=1e-9, whole=3600.0)
+    assert script.main(["--schedule", str(run), "--against", _ccore.__file__]) == 0
+    out = capsys.readouterr().out
+    assert "the whole solve on the 3 deals of" in out
+    assert "draw1 (1 deals), this checkout:" in out and "draw3 (2 deals), this checkout:" in out
+    assert out.count("on its own clock") == 4  # two builds, two modes
+    assert "over 3x lonelybot's time: 2 on its own clock" in out
+    assert "over 3x lonelybot's time: 1 on its own clock" in out
+    assert "0 on its whole process" in out and "1 on its whole process" not in out
+    assert out.count("time ratio (this checkout / ") == 2
+    assert search._ccore is _ccore  # the solver's own core is back
+
+
+@pytest.mark.parametrize(("line", "words"), [
+    ('{"mode": "draw1", "seed": 6000000}', "line 1: no field 'result'"),
+    ("not json", "line 1: not JSON"),
+])
+def test_a_bad_run_is_refused_with_its_line(script: ModuleType, tmp_path: Path, line: str, words: str,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    run = tmp_path / "run.jsonl"
+    run.write_text(line + "\n", encoding="utf-8")
+    assert script.main(["--schedule", str(run)]) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_the_schedule_takes_no_deal_options(script: ModuleType, tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    run = _run_file(tmp_path / "run.jsonl", [("draw1", 6_000_000)], own=1.0, whole=1.0)
+    with pytest.raises(SystemExit) as stopped:
+        script.main(["--schedule", str(run), "--deals", "5"])
+    assert stopped.value.code == 2
+    assert "--schedule takes its deals from the run: --deals is not for it" in capsys.readouterr().err
