@@ -255,6 +255,9 @@ typedef struct {
     Buffers b;
     int max_bits;
     int32_t mv_tmp[MAX_MOVES], pr_tmp[MAX_MOVES];
+    /* present_of of the state at each depth (0: not worked out) and its face-down cards (see expand) */
+    uint64_t present_at[MAX_DEPTH + 1];
+    int8_t downs_at[MAX_DEPTH + 1];
     int64_t depth, states_seen, status, filled, cut, peak, tried;
     int busy;
 } SearchObject;
@@ -798,7 +801,23 @@ static void reveal_first(const state_t *s, const int32_t *mv, int32_t *pr, int n
 
 static void expand(SearchObject *o, int d)
 {
-    int n = generate(o->b.states + (size_t)d * STATE_SIZE, o->v, o->mv_tmp, o->pr_tmp, 0);
+    const state_t *s = o->b.states + (size_t)d * STATE_SIZE;
+    /* With a free talon generate reads present_of, which with foundation return depends on the
+     * face-down cards alone; along a path they only ever go, so the same count as the parent's is the
+     * same cards, and the parent's present_of is this state's. */
+    uint64_t present = 0;
+    int known = o->v[V_RETURN] && free_talon(o->v), downs = 0;
+    if (known) {
+        for (int i = 0; i < NPILES; i++)
+            downs += s[DOWN + i];
+        if (d > 0 && o->downs_at[d - 1] == downs)
+            present = o->present_at[d - 1];
+    }
+    int n = generate_known(s, o->v, o->mv_tmp, o->pr_tmp, 0, &present);
+    if (known) {
+        o->present_at[d] = present;
+        o->downs_at[d] = (int8_t)downs;
+    }
     if (o->v[V_ORDER] == 1)
         reveal_first(o->b.states + (size_t)d * STATE_SIZE, o->mv_tmp, o->pr_tmp, n);
     int64_t salt = o->v[V_SALT];

@@ -810,8 +810,9 @@ static inline int32_t talon_step(const state_t *s, int64_t limit)
  * how many. plain gives the engine's moves exactly (draw and recycle are
  * codes with source 8 and target 8, every empty pile a target); otherwise
  * talon moves are macros and only the first empty pile is a target, pruned
- * as the notes above say. */
-static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr, int plain)
+ * as the notes above say. *known is present_of(s), or 0 when not known; it
+ * is set to present_of(s) when this worked it out (else left as it was). */
+static int generate_known(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr, int plain, uint64_t *known)
 {
     int n = 0;
     int64_t any_empty = v[V_ANY_EMPTY];
@@ -853,7 +854,7 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
     /* whether a king could fill an emptied pile: worked out when first asked */
     int king_waiting = plain || any_empty != 0 ? 1 : -1;
     int hosting = !plain && free_talon(v);
-    uint64_t present = 0; /* with hosting: see present_of, worked out when first asked */
+    uint64_t present = *known; /* with hosting: see present_of, worked out when first asked */
     Pairing pairing, *pc = NULL;
     if (hosting && v[V_PAIR] && tlen > 0) {
         pc = &pairing;
@@ -970,7 +971,14 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
         if (step >= 0)
             n = add(mv, pr, n, step, 0);
     }
+    *known = present;
     return n;
+}
+
+static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr, int plain)
+{
+    uint64_t present = 0;
+    return generate_known(s, v, mv, pr, plain, &present);
 }
 
 /* Lay out 52 cards in dealing order (Position.from_deal_cards): round r
