@@ -242,7 +242,7 @@ typedef struct {
      * one state's children overlap. */
     state_t *kids;
     uint64_t *kh;        /* 2 words per child: the two hashes, or the exact key and its table_start */
-    int8_t *kwon;        /* KID_WON, KID_LAZY */
+    int8_t *kwon;        /* KID_WON, KID_LAZY, KID_PLAY */
     int64_t *kbase;      /* MAX_DEPTH + 1 */
     uint64_t *dkey;      /* MAX_DEPTH + 1: the exact key of each state on the path */
     int64_t kcap;
@@ -801,7 +801,7 @@ static void reveal_first(const state_t *s, const int32_t *mv, int32_t *pr, int n
 
 static void expand(SearchObject *o, int d)
 {
-    const state_t *s = o->b.states + (size_t)d * STATE_SIZE;
+    const state_t *parent = o->b.states + (size_t)d * STATE_SIZE;
     /* With a free talon generate reads present_of, which with foundation return depends on the
      * face-down cards alone; along a path they only ever go, so the same count as the parent's is the
      * same cards, and the parent's present_of is this state's. */
@@ -809,17 +809,17 @@ static void expand(SearchObject *o, int d)
     int known = o->v[V_RETURN] && free_talon(o->v), downs = 0;
     if (known) {
         for (int i = 0; i < NPILES; i++)
-            downs += s[DOWN + i];
+            downs += parent[DOWN + i];
         if (d > 0 && o->downs_at[d - 1] == downs)
             present = o->present_at[d - 1];
     }
-    int n = generate_known(s, o->v, o->mv_tmp, o->pr_tmp, 0, &present);
+    int n = generate_known(parent, o->v, o->mv_tmp, o->pr_tmp, 0, &present);
     if (known) {
         o->present_at[d] = present;
         o->downs_at[d] = (int8_t)downs;
     }
     if (o->v[V_ORDER] == 1)
-        reveal_first(o->b.states + (size_t)d * STATE_SIZE, o->mv_tmp, o->pr_tmp, n);
+        reveal_first(parent, o->mv_tmp, o->pr_tmp, n);
     int64_t salt = o->v[V_SALT];
     if (salt != 0) {
         for (int a = 0; a < n; a++) {
@@ -840,7 +840,6 @@ static void expand(SearchObject *o, int d)
         o->b.kbase[d] = -1; /* no room: the children are made one by one */
         return;
     }
-    const state_t *parent = o->b.states + (size_t)d * STATE_SIZE;
     uint64_t mask = ((uint64_t)1 << o->b.table_bits) - 1;
     Parent pa;
     if (o->x.on)
