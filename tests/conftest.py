@@ -10,12 +10,10 @@ The fixture ``load_benchmark`` loads a script of ``benchmarks/`` as a module.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from types import ModuleType
 
+import _benchmarks
 import pytest
 from hypothesis import HealthCheck, settings
 
@@ -34,26 +32,7 @@ def _private_data_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[N
         yield
 
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
-
-
-def _load_benchmark(name: str) -> ModuleType:
-    """``benchmarks/NAME.py`` as the module ``NAME``, with ``benchmarks/`` on the
-    path while it loads (the scripts import their siblings ``_report`` and
-    ``_peers``) and the module in :data:`sys.modules` (its dataclasses look it up)."""
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(BENCHMARKS))
-
-
 @pytest.fixture(scope="session")
 def load_benchmark() -> Callable[[str], ModuleType]:
     """A loader of the scripts of ``benchmarks/``: ``load_benchmark("faults")``."""
-    return _load_benchmark
+    return _benchmarks.load_benchmark

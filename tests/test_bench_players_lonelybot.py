@@ -5,34 +5,16 @@ recorded samples."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from _benchmarks import load_benchmark
 
 from cardtable.klondike import Position
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
-
-
-def _load(name: str) -> ModuleType:
-    sys.path.insert(0, str(BENCHMARKS))  # players.py imports _peers and _report as siblings
-    try:
-        spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(BENCHMARKS))
-
-
-peers = _load("_peers")
-players = _load("players")
+peers = load_benchmark("_peers")
+players = load_benchmark("players")
 
 #: What the driver printed for cardtable's deal 3 (lost) and for a won game.
 LOST = "Lost\nFoundation 17\nMoves 70\nRun in 26310.353416 ms\nCPU 6.13 s\n"

@@ -5,35 +5,17 @@ The peers themselves need not be installed: outputs are recorded samples."""
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from _benchmarks import load_benchmark
 
 from cardtable.cards import Card, new_deck
 from cardtable.klondike import Position
 from cardtable.klondike.formats import from_solvitaire, to_solvitaire
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
-
-
-def _load(name: str) -> ModuleType:
-    sys.path.insert(0, str(BENCHMARKS))  # solver.py imports _peers as a sibling
-    try:
-        spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(BENCHMARKS))
-
-
-peers = _load("_peers")
+peers = load_benchmark("_peers")
 
 # Exact seeds printed by this conversion and solved by lonelybot's driver:
 # seed 0's deal is unwinnable at draw 3 and seed 3's winnable, as cardtable,
@@ -183,7 +165,7 @@ def test_parse_time_format() -> None:
 
 
 def test_startup_cases(capsys: pytest.CaptureFixture[str]) -> None:
-    solver = _load("solver")
+    solver = load_benchmark("solver")
     assert solver.startup_case("4200012:1") == (4200012, 1)
     for bad in ("5:2", "x:1", "5", "7:0"):
         assert solver.main(["--startup", bad]) == 2
@@ -203,7 +185,7 @@ def test_parse_time_report() -> None:
 
 
 def test_benchmark_refuses_a_missing_peer_program(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    solver = _load("solver")
+    solver = load_benchmark("solver")
     missing = tmp_path / "no-such-lonecli"
     assert solver.main(["--deals", "1", "--lonelybot", str(missing)]) == 2
     err = capsys.readouterr().err
@@ -217,7 +199,7 @@ def _blocked_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, block: int, st
     """Run the benchmark on seeds 10..14 at draw 1 with a stand-in lonelybot
     (it answers as cardtable did), logging who played which deal in what
     order; ``stop_at``: the stand-in is interrupted (Ctrl-C) on that call."""
-    solver = _load("solver")
+    solver = load_benchmark("solver")
     program = tmp_path / "lonelybot-solve"
     program.write_text("#!/bin/sh\n")
     program.chmod(0o755)

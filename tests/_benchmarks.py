@@ -1,0 +1,28 @@
+"""Loading the scripts of ``benchmarks/`` in tests: through the ``load_benchmark``
+fixture (``tests/conftest.py``), or at import time by a test module whose
+parametrize lists come from a script."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def load_benchmark(name: str) -> ModuleType:
+    """``benchmarks/NAME.py`` as the module ``NAME``, with ``benchmarks/`` on the
+    path while it loads (the scripts import their siblings ``_report`` and
+    ``_peers``) and the module in :data:`sys.modules` (its dataclasses look it up)."""
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(BENCHMARKS))
