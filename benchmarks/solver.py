@@ -159,7 +159,8 @@ class Tally:
         return [r if t <= timeout else "unknown" for r, t in zip(self.results, self.seconds, strict=True)]
 
 
-def _p90(values: list[float]) -> float:
+def p90(values: list[float]) -> float:
+    """The 90th percentile of ``values`` (interpolated, the inclusive method), as this report gives it."""
     return statistics.quantiles(values, n=10, method="inclusive")[-1] if len(values) > 1 else values[0]
 
 
@@ -176,11 +177,11 @@ def _line(tally: Tally, timeout: float, memory: str) -> str:
     text = (f"  {tally.name:<16} decided {decided}/{len(results)} ({100 * decided / len(results):.1f}%)"
             f"  won {won}  unwinnable {lost}  unknown {len(results) - decided}"
             f"\n  {'':<16} median {statistics.median(times):.4f} s  mean {statistics.fmean(times):.4f} s"
-            f"  p90 {_p90(times):.4f} s  {memory}")
+            f"  p90 {p90(times):.4f} s  {memory}")
     if tally.own_seconds:
         own = tally.own_seconds
         text += (f"\n  {'':<16} by its own clock (no program start): median {statistics.median(own):.4f} s"
-                 f"  mean {statistics.fmean(own):.4f} s  p90 {_p90(own):.4f} s")
+                 f"  mean {statistics.fmean(own):.4f} s  p90 {p90(own):.4f} s")
     if decided:
         low, high = wilson(won, decided)
         text += (f"\n  {'':<16} winnable {100 * won / decided:.2f}% of decided"

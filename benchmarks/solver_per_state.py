@@ -42,9 +42,12 @@ import argparse
 import importlib.util
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import TypeVar
 
+from solver import p90
 from solver_tail import LONELYBOT_MODES, clock_key, read_run
 
 from cardtable.errors import UsageError
@@ -53,6 +56,8 @@ from cardtable.klondike.variant import Variant
 from cardtable.solver import _ccore, search, solve
 from cardtable.solver._state import params, state_bytes
 from cardtable.solver.search import _START_BITS, _table_bits
+
+T = TypeVar("T")
 
 #: What lonelybot's time is multiplied by to call a deal slow, and the time under which a slow deal is small.
 FACTOR, SMALL = 3.0, 0.010
@@ -94,9 +99,12 @@ def _solve(core: ModuleType, position: Position, variant: Variant) -> tuple[str,
         search._ccore = kept
 
 
-def _p90(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+def _in_turn(builds: list[tuple[str, ModuleType]], k: int, run: Callable[[ModuleType], T]) -> list[T]:
+    """``run(core)`` for each build's core, the first build first when ``k`` is even and last when it is
+    odd, so that neither build always runs on a machine the other has just warmed; in build order."""
+    order = range(len(builds)) if k % 2 == 0 else range(len(builds) - 1, -1, -1)
+    done = {b: run(builds[b][1]) for b in order}
+    return [done[b] for b in range(len(builds))]
 
 
 def schedule(run: str, builds: list[tuple[str, ModuleType]], rounds: int) -> int:
@@ -112,17 +120,12 @@ def schedule(run: str, builds: list[tuple[str, ModuleType]], rounds: int) -> int
     for r in range(rounds):
         for k, row in enumerate(rows):
             position, variant = Position.from_seed(int(row["seed"])), LONELYBOT_MODES[str(row["mode"])][0]
-            order = list(range(len(builds)))
-            if (k + r) % 2:
-                order.reverse()
-            seen = {}
-            for b in order:
-                verdict, states, took = _solve(builds[b][1], position, variant)
+            done = _in_turn(builds, k + r, lambda core: _solve(core, position, variant))  # noqa: B023 (called at once)
+            for b, (_, _, took) in enumerate(done):
                 seconds[b][k] += took / rounds
-                seen[b] = (verdict, states)
-            if len(set(seen.values())) > 1:
+            if len({(verdict, states) for verdict, states, _ in done}) > 1:
                 print(f"{row['mode']} seed {row['seed']}: the builds searched differently: "
-                      f"{[seen[b] for b in range(len(builds))]}", file=sys.stderr)
+                      f"{[(verdict, states) for verdict, states, _ in done]}", file=sys.stderr)
                 return 1
     print(f"the whole solve on the {len(rows):,} deals of {run}, {rounds} round(s), wall clock; "
           f"lonelybot's times from the run")
@@ -134,7 +137,7 @@ def schedule(run: str, builds: list[tuple[str, ModuleType]], rounds: int) -> int
             whole = sum(times[k] > FACTOR * float(rows[k][clock_key("whole")]) for k in picked)
             small = sum(times[k] <= SMALL for k in own)
             print(f"{mode} ({len(picked):,} deals), {label}: mean {sum(ours) / len(ours) * 1e3:.2f} ms, "
-                  f"p90 {_p90(ours) * 1e3:.2f} ms; over {FACTOR:g}x lonelybot's time: {len(own)} on its own clock "
+                  f"p90 {p90(ours) * 1e3:.2f} ms; over {FACTOR:g}x lonelybot's time: {len(own)} on its own clock "
                   f"({len(own) - small} over {SMALL * 1e3:g} ms), {whole} on its whole process")
         if len(builds) == 2:
             ratio = sum(seconds[0][k] for k in picked) / sum(seconds[1][k] for k in picked)
@@ -167,27 +170,23 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"{name} must be at least {low}, not {value}")
     if args.against is not None and not args.against.is_file():
         parser.error(f"--against: no such file: {args.against}")
-    if args.schedule is not None:
-        builds_of_run: list[tuple[str, ModuleType]] = [("this checkout", _ccore)]
-        if args.against is not None:
-            builds_of_run.append((str(args.against), _load(args.against)))
-        return schedule(args.schedule, builds_of_run, args.rounds)
-    variant = Variant(draw=args.draw, passes=None, foundation_return=True)
-    v = params(variant, wide=True)
-    deals = [state_bytes(Position.from_seed(seed)) for seed in range(args.start, args.start + args.deals)]
     builds: list[tuple[str, ModuleType]] = [("this checkout", _ccore)]
     if args.against is not None:
         builds.append((str(args.against), _load(args.against)))
+    if args.schedule is not None:
+        return schedule(args.schedule, builds, args.rounds)
+    variant = Variant(draw=args.draw, passes=None, foundation_return=True)
+    v = params(variant, wide=True)
+    deals = [state_bytes(Position.from_seed(seed)) for seed in range(args.start, args.start + args.deals)]
     rounds = args.rounds if args.against is not None else 1
     cpu = [0.0] * len(builds)
     totals: list[tuple[int, int, int]] = []
     for r in range(rounds):
         for k, state in enumerate(deals):
-            seen = []
-            for b, (_, core) in enumerate(builds if k % 2 == 0 else builds[::-1]):
-                status, states, tried, seconds = _search(core, state, v, args.max_states)
-                cpu[b if k % 2 == 0 else len(builds) - 1 - b] += seconds
-                seen.append((status, states, tried))
+            done = _in_turn(builds, k, lambda core: _search(core, state, v, args.max_states))  # noqa: B023 (called at once)
+            for b, (_, _, _, seconds) in enumerate(done):
+                cpu[b] += seconds
+            seen = [(status, states, tried) for status, states, tried, _ in done]
             if len(set(seen)) > 1:
                 print(f"seed {args.start + k}: the builds searched differently: {seen}", file=sys.stderr)
                 return 1
