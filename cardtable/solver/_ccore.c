@@ -590,7 +590,7 @@ static int lazy_autoplay(const Exact *x, const int64_t *v, const state_t *p, Par
         int c = __builtin_ctzll(hit), i = 0;
         while (i < NPILES && !(len[i] > 0 && LAZY_TOP(i) == c))
             i++;
-        if (i == NPILES) /* not a top after all: make the child */
+        if (i == NPILES) /* never: hand holds pile tops only; kept so a slip cannot read past the piles */
             return 0;
         f[SUIT[c]] += 1;
         touched |= 1 << i;
