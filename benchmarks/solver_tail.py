@@ -108,7 +108,10 @@ class Study:
 
 def read_run(path: str) -> list[dict[str, object]]:
     """The lines of a ``benchmarks/solver.py`` run that have lonelybot's times.
-    A line that is not such a JSON object is a :class:`UsageError` naming it."""
+    A line that is not such a JSON object is a :class:`UsageError` naming it.
+    Where lonelybot was killed at the time limit (``"lonelybot": "unknown"``)
+    and the run kept no time of its own for it, its own time is its whole
+    run's, as ``benchmarks/solver.py`` now records it."""
     rows = []
     try:
         with open(path, encoding="utf-8") as handle:
@@ -121,6 +124,9 @@ def read_run(path: str) -> list[dict[str, object]]:
                     raise UsageError(f"{path}, line {number}: not JSON ({error.msg})") from None
                 if not isinstance(row, dict):
                     raise UsageError(f"{path}, line {number}: not a JSON object")
+                if row.get("lonelybot") == "unknown" and row.get("lonelybot_own_seconds", 0) is None:
+                    # killed at the limit, in a run from before its own time was taken as the whole run's
+                    row["lonelybot_own_seconds"] = row.get("lonelybot_seconds")
                 for name, kind in FIELDS.items():
                     if name not in row:
                         raise UsageError(f"{path}, line {number}: no field {name!r} (a run of benchmarks/solver.py "

@@ -155,6 +155,33 @@ def test_parse_lonelybot() -> None:
     assert peers.parse_lonelybot("") == ("unknown", None)
 
 
+def test_lonelybot_killed_at_the_limit_counts_its_whole_run(tmp_path: Path) -> None:
+    slow = tmp_path / "lonelybot-solve"
+    slow.write_text("#!/bin/sh\necho 'Run in 0.1 ms'\nsleep 5\n", encoding="utf-8")
+    slow.chmod(0o755)
+    run = peers.solve_lonelybot(str(slow), Position.from_seed(1), 3, 0.5)
+    assert run.killed and run.result == "unknown"
+    assert run.own_seconds == run.seconds >= 0.5  # not the 0.1 ms it printed before it was stopped
+
+
+def test_lonelybot_is_timed_on_a_run_of_its_own(tmp_path: Path) -> None:
+    calls = tmp_path / "calls"
+    driver = tmp_path / "lonelybot-solve"
+    driver.write_text(f"#!/bin/sh\necho run >> {calls}\necho 'Run in 0.5 ms'\necho Impossible\nsleep 0.2\n",
+                      encoding="utf-8")
+    driver.chmod(0o755)
+    run = peers.solve_lonelybot(str(driver), Position.from_seed(1), 3, 30)
+    assert (run.result, run.killed, run.own_seconds) == ("unwinnable", False, pytest.approx(0.0005))
+    assert calls.read_text(encoding="utf-8").count("run") == (2 if Path(peers.TIME).exists() else 1)
+    assert 0.2 <= run.seconds < 30
+
+
+def test_run_program_straight() -> None:
+    text, seconds, peak, killed, status = peers.run_program(["sh", "-c", "echo hi; sleep 0.05"], 30, gnu_time=False)
+    assert (text, peak, killed, status) == ("hi\n", None, False, 0) and 0.05 <= seconds < 30
+    assert peers.run_program(["sleep", "5"], 0.2, gnu_time=False)[3]  # killed
+
+
 def test_parse_time_format() -> None:
     assert peers.parse_time_format("1.29 0.17 0.02 23348\n") == peers.ProcessTime(1.29, pytest.approx(0.19), 23348)
     assert peers.parse_time_format("Command exited with non-zero status 2\n0.01 0.00 0.00 2048\n") == \

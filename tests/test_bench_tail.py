@@ -12,6 +12,8 @@ from types import ModuleType
 
 import pytest
 
+from cardtable.errors import UsageError
+
 Loader = Callable[[str], ModuleType]
 
 
@@ -77,6 +79,21 @@ def test_a_bad_run_file_is_refused_with_the_line(tmp_path: Path, text: str, word
     run.write_text(text, encoding="utf-8")
     assert load_benchmark("solver_tail").main([str(run)]) == 2
     assert words in capsys.readouterr().err
+
+
+def test_a_deal_lonelybot_did_not_finish_counts_with_its_whole_time(tmp_path: Path, load_benchmark: Loader) -> None:
+    # a run from before the killed run's own time was recorded: no own time where lonelybot was killed
+    killed = {**_row("draw3", 6022927, "unwinnable", 0.675, 60.08, 0), "lonelybot": "unknown",
+              "lonelybot_own_seconds": None}
+    run = tmp_path / "run.jsonl"
+    run.write_text(json.dumps(_row("draw1", 5, "won", 1, 1, 1)) + "\n" + json.dumps(killed) + "\n", encoding="utf-8")
+    rows = load_benchmark("solver_tail").read_run(str(run))
+    assert rows[1]["lonelybot_own_seconds"] == 60.08
+    # a deal lonelybot decided must have its own time
+    run.write_text(json.dumps({**_row("draw1", 5, "won", 1, 1, 1), "lonelybot_own_seconds": None}) + "\n",
+                   encoding="utf-8")
+    with pytest.raises(UsageError, match="line 1: field 'lonelybot_own_seconds' is None"):
+        load_benchmark("solver_tail").read_run(str(run))
 
 
 @pytest.mark.parametrize(("args", "words"), [
