@@ -24,7 +24,7 @@ come from running this under ``valgrind --tool=callgrind`` with a small
 ``--deals``.
 
 ``--schedule`` times the whole of ``solve`` instead (the main search, the
-reveal-first, relaxed and probe searches, and the line written out), on
+reveal-first search, the restarts, the relaxed and probe searches, and the line written out), on
 the deals of a ``benchmarks/solver.py --lonelybot --jsonl`` run (each line
 its mode and seed, and lonelybot's times), by the wall clock as that run
 does. For each mode it reports the mean and p90 and the deals over three

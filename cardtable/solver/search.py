@@ -110,6 +110,12 @@ _PROBE_WIDTHS = (2, 0, 3)
 _REVEAL_FROM = 200
 _REVEAL_SLICE = 200
 _REVEAL_STATES = 2_000
+#: The restarts (see :class:`SearchSchedule`; with ``wide`` only): after the
+#: reveal-first search, short depth-first searches each in its own shuffled
+#: order, ``_RESTART_UNIT`` states times the Luby sequence (1, 1, 2, 1, 1, 2,
+#: 4, ...) each, ``_RESTART_STATES`` states in all.
+_RESTART_UNIT = 250
+_RESTART_STATES = 1_000
 
 
 def default_max_states(timeout: float | None) -> int:
@@ -272,6 +278,95 @@ class _BestSearch(_Search):
         self.label = label or f"best-first (weight {weight}, {_width_text(width)})"
 
 
+def luby(i: int) -> int:
+    """The ``i``-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1,
+    1, 2, 1, 1, 2, 4, 8, ...: the restart lengths that waste at most a
+    logarithmic factor against the best fixed length, whatever the deal.
+
+    >>> [luby(i) for i in range(1, 16)]
+    [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    """
+    if i < 1:
+        raise ValueError(f"the Luby sequence starts at 1, not {i}")
+    k = i.bit_length()
+    while True:
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        if i >= 1 << (k - 1):
+            i -= (1 << (k - 1)) - 1
+        k = i.bit_length()
+
+
+class _Restarts:
+    """Short depth-first searches from the same position, one after another,
+    each in its own order (moves of like priority shuffled by the run's
+    number as salt) with a table of its own, run ``k`` (from 1) searching up
+    to ``unit * luby(k)`` states. A depth-first search's time to a win has a
+    heavy tail: one early turn can send it into a part of the tree where it
+    spends millions of states, and another order finds the win in a few
+    hundred. A run's win is a win; a run that searched every state of every
+    move (none cut at the depth limit) proves a loss. Read like a
+    :class:`_Search` by the schedule: ``states`` counts every run's."""
+
+    def __init__(self, state: bytes, variant: Variant, budget: int, unit: int, *, wide: bool) -> None:
+        self.state = state
+        self.variant = variant
+        self.budget = budget
+        self.unit = unit
+        self.wide = wide
+        self.width = 0
+        self.reason = ""
+        self.runs = 0
+        self.finished_states = 0  # the states of the runs before the current one
+        self.current = self._next_run()
+        self.label = "restarts"
+
+    def _next_run(self) -> _Search:
+        self.runs += 1
+        return _Search(self.state, self.variant, self.unit * luby(self.runs), salt=self.runs, wide=self.wide,
+                       label=f"restart {self.runs}")
+
+    @property
+    def states(self) -> int:
+        return self.finished_states + self.current.states
+
+    @property
+    def won(self) -> bool:
+        return self.current.won
+
+    @property
+    def exhausted(self) -> bool:
+        """The current run searched every state: there is no win."""
+        return self.current.exhausted
+
+    @property
+    def running(self) -> bool:
+        return not self.won and not self.exhausted and not self.reason
+
+    def advance(self, until_states: int, deadline: float | None) -> None:
+        """Search on, run after run, until ``until_states`` states in all (or
+        a win, a proof of loss, the budget or the deadline: the last two set
+        :attr:`reason`)."""
+        while self.running and self.states < until_states:
+            if self.states >= self.budget:
+                self.reason = f"state budget of {self.budget} states reached"
+                return
+            run = self.current
+            if run.states >= run.budget or not run.running:  # its length reached (or paths cut): the next run
+                self.finished_states += run.states
+                run = self.current = self._next_run()
+            # the run's own states: up to its length, and to what is left of until_states and the budget
+            run.advance(min(run.budget, until_states - self.finished_states, self.budget - self.finished_states),
+                        deadline)
+            if run.reason == "time limit reached":
+                self.reason = run.reason
+                return
+
+    def winning_path(self) -> list[int]:
+        """The core move codes of the win found, from the position searched."""
+        return self.current.winning_path()
+
+
 class SearchSchedule:
     """How :func:`solve` shares one state budget among its searches, as an
     object whose budgets can be read between rounds.
@@ -286,7 +381,11 @@ class SearchSchedule:
     card to the tableau, a talon card home, a foundation card back, the lower
     card first in each kind) in turns of 200 states until that one has 2,000;
     a win it finds, or its proof of loss, settles the question, and it does
-    not run again. Every other round (and with ``wide=False`` every round):
+    not run again. Then, with ``wide``, the *restarts* (:class:`_Restarts`)
+    search 1,000 states: depth-first searches of 250, 250, 500 states, each
+    in its own shuffled order; a win or a proof of loss settles the question,
+    and they do not run again. Every other round (and with ``wide=False``
+    every round):
 
     1. the main search runs until it has grown by a quarter (to at least
        5,000 states; 50,000 with ``wide=False``), within the states left;
@@ -304,10 +403,11 @@ class SearchSchedule:
        win a probe finds, or an exhaustive probe of every move, settles the
        question.
 
-    The arithmetic counts the states of the reveal-first search, the relaxed
-    search and the probes at the start of a round and again after the relaxed search runs; a search
-    that joins during a round (with its one root state) is counted from the
-    next count. :attr:`used` counts every state now.
+    The arithmetic counts the states of the reveal-first search, the
+    restarts, the relaxed search and the probes at the start of a round and
+    again after the relaxed search runs; a search that joins during a round
+    (with its one root state) is counted from the next count. :attr:`used`
+    counts every state now.
     """
 
     def __init__(self, position: Position, variant: Variant, *, timeout: float | None = None,
@@ -331,6 +431,8 @@ class SearchSchedule:
         self.relaxed: _Search | None = None
         #: The reveal-first search, once it has joined (with ``wide`` only).
         self.reveal_first: _Search | None = None
+        #: The restarts, once they have run (with ``wide`` only).
+        self.restarts: _Restarts | None = None
         self.probes: list[_Search] = []
         #: Main-search states at which the next probe joins.
         self.next_probe = _FIRST_PROBE if wide else _FIRST_PROBE_NARROW
@@ -342,17 +444,18 @@ class SearchSchedule:
         #: which it ran (0 before then).
         self.relaxed_budget = 0
         #: The search that settled the question, when not the main search.
-        self.finished: _Search | None = None
+        self.finished: _Search | _Restarts | None = None
         #: The rounds run so far.
         self.rounds = 0
         self._counted = 0  # the relaxed search's and the probes' states at the last count
 
     @property
-    def searches(self) -> list[_Search]:
+    def searches(self) -> list[_Search | _Restarts]:
         """Every search so far: the main one, the reveal-first one, the
-        relaxed one, the probes in the order they joined. Each has a ``label``, ``states``, ``won`` and
-        ``exhausted``."""
+        restarts, the relaxed one, the probes in the order they joined. Each has a ``label``, ``states``,
+        ``won`` and ``exhausted``."""
         return [self.main, *([self.reveal_first] if self.reveal_first is not None else []),
+                *([self.restarts] if self.restarts is not None else []),
                 *([self.relaxed] if self.relaxed is not None else []), *self.probes]
 
     @property
@@ -378,7 +481,8 @@ class SearchSchedule:
 
     def _count(self) -> int:
         return (sum(probe.states for probe in self.probes) + (self.relaxed.states if self.relaxed else 0)
-                + (self.reveal_first.states if self.reveal_first else 0))
+                + (self.reveal_first.states if self.reveal_first else 0)
+                + (self.restarts.states if self.restarts else 0))
 
     def _reveal_first_round(self) -> bool:
         """The first round with ``wide``: the main search alone to
@@ -412,6 +516,23 @@ class SearchSchedule:
             turn = main if turn is reveal else reveal
         return True
 
+    def _restart_round(self) -> bool:
+        """The second round with ``wide``: the restarts, to ``_RESTART_STATES``
+        states (see the class notes). False when the question is settled or a
+        budget ran out."""
+        left = self.left
+        if left <= 0:
+            return self._out_of_budget()
+        restarts = self.restarts = _Restarts(self.state, self.variant, self.budget, _RESTART_UNIT, wide=True)
+        restarts.advance(min(_RESTART_STATES, left), self.deadline)
+        if restarts.won or restarts.exhausted:
+            self.finished = restarts
+            return False
+        if restarts.reason == "time limit reached":
+            self.main.reason = restarts.reason
+            return False
+        return True
+
     def step(self) -> bool:
         """Run one round (see the class notes); False when no other is due."""
         if self.done:
@@ -419,6 +540,8 @@ class SearchSchedule:
         self.rounds += 1
         if self.wide and self.reveal_first is None:
             return self._reveal_first_round()
+        if self.wide and self.restarts is None:
+            return self._restart_round()
         main, budget = self.main, self.budget
         self._counted = self._count()
         before = main.states
