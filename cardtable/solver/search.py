@@ -627,7 +627,9 @@ def solve(position: Position, variant: Variant, *, timeout: float | None = None,
     can sink its time into a lost subtree that another move order would have
     skipped, so with ``wide`` a depth-first search of the same moves in a
     *reveal-first* order (see :class:`SearchSchedule`) first takes turns with
-    it, up to 2,000 states, once the main search has 200; and *probe*
+    it, up to 2,000 states, once the main search has 200; then *restarts*
+    (short depth-first searches of 250, 250 and 500 states, each in its own
+    shuffled order) search 1,000 states; and *probe*
     searches of the same position run beside it: each
     time the main search grows by a quarter, the probes get an eighth of
     what it searched, an older probe getting more. The first probe joins at
