@@ -202,6 +202,10 @@ def wait_or_kill(process: Popen[bytes], timeout: float) -> bool:
     timer.start()
     try:
         process.wait()
+    except BaseException:  # interrupted (Ctrl-C, SIGTERM): the program does not outlive the benchmark
+        _kill_tree(process.pid)
+        process.wait()
+        raise
     finally:
         timer.cancel()
     return expired.is_set()

@@ -6,6 +6,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -180,6 +185,32 @@ def test_run_program_straight() -> None:
     text, seconds, peak, killed, status = peers.run_program(["sh", "-c", "echo hi; sleep 0.05"], 30, gnu_time=False)
     assert (text, peak, killed, status) == ("hi\n", None, False, 0) and 0.05 <= seconds < 30
     assert peers.run_program(["sleep", "5"], 0.2, gnu_time=False)[3]  # killed
+
+
+def test_an_interrupted_benchmark_leaves_no_peer_running(tmp_path: Path) -> None:
+    pid_file = tmp_path / "pid"
+    script = (f"import signal, sys\nsys.path.insert(0, {str(Path(peers.__file__).parent)!r})\n"
+              "signal.signal(signal.SIGINT, signal.default_int_handler)\nimport _peers\nprint('start', flush=True)\n"
+              f"_peers.run_program(['sh', '-c', 'echo $$ > {pid_file}; exec sleep 30'], 60)\n")
+    bench = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert bench.stdout is not None and bench.stdout.readline() == "start\n"
+    for _ in range(100):  # the peer has started
+        if pid_file.exists() and pid_file.read_text().strip():
+            break
+        time.sleep(0.05)
+    peer = int(pid_file.read_text())
+    bench.send_signal(signal.SIGINT)
+    _, err = bench.communicate(timeout=30)
+    assert bench.returncode != 0 and "KeyboardInterrupt" in err
+    for _ in range(100):
+        try:
+            os.kill(peer, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(peer, signal.SIGKILL)
+        raise AssertionError("the peer outlived the interrupted benchmark")
 
 
 def test_parse_time_format() -> None:
