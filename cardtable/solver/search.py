@@ -288,13 +288,11 @@ def luby(i: int) -> int:
     """
     if i < 1:
         raise ValueError(f"the Luby sequence starts at 1, not {i}")
-    k = i.bit_length()
     while True:
+        k = i.bit_length()  # 2 ** (k - 1) <= i < 2 ** k
         if i == (1 << k) - 1:
             return 1 << (k - 1)
-        if i >= 1 << (k - 1):
-            i -= (1 << (k - 1)) - 1
-        k = i.bit_length()
+        i -= (1 << (k - 1)) - 1  # the term repeats the sequence from its start
 
 
 class _Restarts:
@@ -314,7 +312,6 @@ class _Restarts:
         self.budget = budget
         self.unit = unit
         self.wide = wide
-        self.width = 0
         self.reason = ""
         self.runs = 0
         self.finished_states = 0  # the states of the runs before the current one
@@ -447,7 +444,7 @@ class SearchSchedule:
         self.finished: _Search | _Restarts | None = None
         #: The rounds run so far.
         self.rounds = 0
-        self._counted = 0  # the relaxed search's and the probes' states at the last count
+        self._counted = 0  # the states of every search but the main one at the last count (_count)
 
     @property
     def searches(self) -> list[_Search | _Restarts]:
