@@ -500,6 +500,7 @@ typedef struct {
     uint64_t tops;  /* its pile tops, a bit a card */
     uint64_t talon; /* its talon cards, a bit a card */
     int downs;      /* its face-down cards */
+    int wp;         /* its waste position as the key holds it (key_wp) */
     int located;    /* talon and at are worked out */
     int8_t at[52];  /* a talon card's index in the talon (read for talon cards only) */
 } Parent;
@@ -510,6 +511,7 @@ static void parent_setup(const int64_t *v, const state_t *p, uint64_t key, Paren
     o->safe = safe_next(p, v);
     o->tops = 0;
     o->downs = 0;
+    o->wp = key_wp(v, p[WP], p[TLEN]);
     o->located = 0;
     for (int i = 0; i < NPILES; i++) {
         o->downs += p[DOWN + i];
@@ -721,7 +723,7 @@ static int lazy_key(const Exact *x, const int64_t *v, const state_t *p, Parent *
         if (!home)
             top = card;
         k -= ((uint64_t)1 << x->tpos[card]) * x->talon_mul;
-        k += (uint64_t)((int64_t)(key_wp(v, q, tlen - 1) - key_wp(v, p[WP], tlen)) * (int64_t)x->wp_mul);
+        k += (uint64_t)((int64_t)(key_wp(v, q, tlen - 1) - pa->wp) * (int64_t)x->wp_mul);
         if (v[V_PASSES] != 0 && ((code >> 20) & 1)) {
             int pass = p[PASS], next = pass + 1 < PASS_CAP ? pass + 1 : PASS_CAP;
             k += (uint64_t)(next - pass) * x->pass_mul;

@@ -535,11 +535,34 @@ static int trivially_won(const state_t *s, const int64_t *v)
     return s[TLEN] == 0 || (v[V_DRAW] == 1 && v[V_PASSES] == 0);
 }
 
-static inline int key_of(int card) { return RANK[card] * 2 + RED[card]; }
+/* Card tables the move generator reads rather than works out (a card's rank
+ * r and redness red): KEY_OF, a card's rank and colour as one number
+ * (r * 2 + red: key_of); HOST_KEY, the key of the cards that fit on it (rank
+ * r - 1, the other colour); FIT, those two cards, a bit each (none for an
+ * ace): the two aces of the other colour (black: clubs and spades; red:
+ * diamonds and hearts) shifted left by r - 2. */
+#define KL_BLACK_ACES_ (1ULL | 1ULL << 39)
+#define KL_RED_ACES_ (1ULL << 13 | 1ULL << 26)
+#define KL_KEY_(r, red) ((r) * 2 + (red))
+#define KL_HOST_(r, red) (((r) - 1) * 2 + 1 - (red))
+#define KL_FIT_(r, red) ((r) == 1 ? 0ULL : ((red) ? KL_BLACK_ACES_ : KL_RED_ACES_) << ((r) == 1 ? 0 : (r) - 2))
+#define KL_SUIT_ROW_(M, red) M(1, red), M(2, red), M(3, red), M(4, red), M(5, red), M(6, red), M(7, red), \
+    M(8, red), M(9, red), M(10, red), M(11, red), M(12, red), M(13, red)
+#define KL_DECK_(M) {KL_SUIT_ROW_(M, 0), KL_SUIT_ROW_(M, 1), KL_SUIT_ROW_(M, 1), KL_SUIT_ROW_(M, 0)}
+static const int8_t KEY_OF[52] = KL_DECK_(KL_KEY_);
+static const int8_t HOST_KEY[52] = KL_DECK_(KL_HOST_);
+static const uint64_t FIT[52] = KL_DECK_(KL_FIT_);
+#undef KL_BLACK_ACES_
+#undef KL_RED_ACES_
+#undef KL_KEY_
+#undef KL_HOST_
+#undef KL_FIT_
+#undef KL_SUIT_ROW_
+#undef KL_DECK_
 
-/* Card bit sets (bit c for card c): the aces of the two black suits, of the
- * two red ones (shifted left by rank - 1 for another rank), the kings, all. */
-static const uint64_t BLACK_PAIR = 1ULL | 1ULL << 39, RED_PAIR = 1ULL << 13 | 1ULL << 26;
+static inline int key_of(int card) { return KEY_OF[card]; }
+
+/* Card bit sets (bit c for card c): the kings, all. */
 static const uint64_t KINGS = 1ULL << 12 | 1ULL << 25 | 1ULL << 38 | 1ULL << 51, ALL_CARDS = (1ULL << 52) - 1;
 /* The keys (key_of) of the face-up cards of a run, the k-th from the top at
  * bit 2 * (k - 1) or 2 * (k - 1) + 1 from the key of the top, by the top's
@@ -584,14 +607,11 @@ static inline int hosted(const state_t *s, const int64_t *v, uint64_t *present, 
 {
     if (!*present)
         *present = present_of(s, v);
-    return (*present >> ((RANK[card] - 1) * 2 + 1 - RED[card])) & 1;
+    return (*present >> HOST_KEY[card]) & 1;
 }
 
 /* The cards that fit on card (one rank lower, the other colour), a bit each. */
-static inline uint64_t fitting(int card)
-{
-    return RANK[card] == 1 ? 0 : (RED[card] ? BLACK_PAIR : RED_PAIR) << (RANK[card] - 2);
-}
+static inline uint64_t fitting(int card) { return FIT[card]; }
 
 /* What the pair rule (see the notes) reads: the talon cards, the lowest cards
  * of piles with no face-down card, and where each face-up pile card lies
@@ -650,10 +670,10 @@ static int pair_moves(const state_t *s, const int64_t *v, int32_t *mv, int32_t *
 
 static inline int talon_targets(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr, int n, int q,
                                 int recycle, int cost, int plain, const uint8_t *tops, uint64_t *present,
-                                int empty_mask, int hosting, Pairing *pc)
+                                int empty_mask, int hosting, Pairing *pc, uint64_t home)
 {
     int card = s[TALON + q];
-    if (s[FOUND + SUIT[card]] + 1 == RANK[card])
+    if ((home >> card) & 1)
         n = add(mv, pr, n, pack(SRC_TALON, LOC_FOUNDATION, 1, card, recycle), 900 - cost);
     int mask = tops[key_of(card)];
     int empty = empty_mask && (v[V_ANY_EMPTY] != 0 || RANK[card] == 13);
@@ -821,17 +841,22 @@ static int generate_known(const state_t *s, const int64_t *v, int32_t *mv, int32
     /* the cards some pile top takes (bit c for card c), a quick test before the tops lookup; and the
      * same as keys (bit key_of(c)), to find the runs with a move (below) */
     uint64_t fits = 0, taken = 0;
+    /* the next card of each foundation, a bit each: the cards that can go home */
+    uint64_t home = 0;
+    for (int suit = 0; suit < 4; suit++)
+        if (s[FOUND + suit] < 13)
+            home |= (uint64_t)1 << (suit * 13 + s[FOUND + suit]);
     for (int i = 0; i < NPILES; i++) {
         int m = s[LEN + i];
         if (m > 0) {
             int card = s[PILE_CAP * i + m - 1];
             if (RANK[card] > 1) {
-                int key = (RANK[card] - 1) * 2 + 1 - RED[card];
+                int key = HOST_KEY[card];
                 tops[key] |= (uint8_t)(1 << i);
                 taken |= (uint64_t)1 << key;
-                fits |= (RED[card] ? BLACK_PAIR : RED_PAIR) << (RANK[card] - 2);
+                fits |= FIT[card];
             }
-            if (s[FOUND + SUIT[card]] + 1 == RANK[card])
+            if ((home >> card) & 1)
                 n = add(mv, pr, n, pack(i, LOC_FOUNDATION, 1, card, 0), 1000);
         } else {
             empty_mask |= 1 << i;
@@ -868,19 +893,16 @@ static int generate_known(const state_t *s, const int64_t *v, int32_t *mv, int32
     }
     if (plain) {
         if (wp > 0)
-            n = talon_targets(s, v, mv, pr, n, wp - 1, 0, 0, 1, tops, &present, empty_mask, 0, NULL);
+            n = talon_targets(s, v, mv, pr, n, wp - 1, 0, 0, 1, tops, &present, empty_mask, 0, NULL, home);
     } else if (tlen > 0) {
         /* the talon cards with a move: a pile top or an empty pile takes them, or their foundation does */
-        uint64_t wanted = fits | to_empty;
-        for (int suit = 0; suit < 4; suit++)
-            if (s[FOUND + suit] < 13)
-                wanted |= (uint64_t)1 << (suit * 13 + s[FOUND + suit]);
+        uint64_t wanted = fits | to_empty | home;
         /* and the kings, for the fill rule's moves (fill_moves) */
         nreach = talon_reach(s, v, wanted | (fill && !empty_mask ? KINGS : 0), reach);
         for (int r = 0; r < nreach; r++)
             if ((wanted >> s[TALON + reach[r].q]) & 1)
                 n = talon_targets(s, v, mv, pr, n, reach[r].q, reach[r].recycle, reach[r].cost, 0, tops, &present,
-                                  empty_mask, hosting, pc);
+                                  empty_mask, hosting, pc, home);
     }
     for (int i = 0; i < NPILES; i++) {
         int m = s[LEN + i];
@@ -915,7 +937,7 @@ static int generate_known(const state_t *s, const int64_t *v, int32_t *mv, int32
             int exposed_home = 0;
             if (partial) {
                 int e = s[PILE_CAP * i + m - k - 1];
-                exposed_home = s[FOUND + SUIT[e]] + 1 == RANK[e];
+                exposed_home = (int)((home >> e) & 1);
             }
             int priority;
             if (k == m - down && down > 0)
