@@ -610,8 +610,6 @@ static inline int hosted(const state_t *s, const int64_t *v, uint64_t *present, 
     return (*present >> HOST_KEY[card]) & 1;
 }
 
-/* The cards that fit on card (one rank lower, the other colour), a bit each. */
-static inline uint64_t fitting(int card) { return FIT[card]; }
 
 /* What the pair rule (see the notes) reads: the talon cards, the lowest cards
  * of piles with no face-down card, and where each face-up pile card lies
@@ -626,11 +624,12 @@ typedef struct {
  * top: each one the talon move followed, in the same step, by a move that
  * builds on the card at once: a run from a pile, turning up a card or sending
  * the card it uncovers home (HOME_FLAG), or (with foundation return) a
- * foundation card autoplay would not send straight back. */
+ * foundation card autoplay would not send straight back. home: the next card
+ * of each foundation, a bit each (as generate works it out). */
 static int pair_moves(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr, int n, int card, int j,
-                      int recycle, int cost, Pairing *pc)
+                      int recycle, int cost, Pairing *pc, uint64_t home)
 {
-    uint64_t fit = fitting(card);
+    uint64_t fit = FIT[card];
     if (!fit)
         return n;
     if (!pc->located) {
@@ -654,7 +653,7 @@ static int pair_moves(const state_t *s, const int64_t *v, int32_t *mv, int32_t *
             n = add(mv, pr, n, code, 600 - cost);
         } else if (pos > down) {
             int e = s[PILE_CAP * i + pos - 1];
-            if (s[FOUND + SUIT[e]] + 1 == RANK[e])
+            if ((home >> e) & 1)
                 n = add(mv, pr, n, code | HOME_FLAG, 500 - cost);
         }
     }
@@ -668,6 +667,10 @@ static int pair_moves(const state_t *s, const int64_t *v, int32_t *mv, int32_t *
     return n;
 }
 
+/* The moves of talon card q (at its reach: recycle, cost): home (the next
+ * card of each foundation, a bit each) says whether it can go to its
+ * foundation; then onto the pile tops that take it (tops, by key_of) or an empty
+ * pile, by the pair rule (pc) and the free-talon rule (hosting) when on. */
 static inline int talon_targets(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr, int n, int q,
                                 int recycle, int cost, int plain, const uint8_t *tops, uint64_t *present,
                                 int empty_mask, int hosting, Pairing *pc, uint64_t home)
@@ -679,11 +682,11 @@ static inline int talon_targets(const state_t *s, const int64_t *v, int32_t *mv,
     int empty = empty_mask && (v[V_ANY_EMPTY] != 0 || RANK[card] == 13);
     if (!mask && !empty)
         return n;
-    if (pc && mask && !((pc->talon | pc->wholes) & fitting(card))) {
+    if (pc && mask && !((pc->talon | pc->wholes) & FIT[card])) {
         /* the pair rule: onto a pile top only with a move that builds on it */
         for (int j = 0; j < NPILES; j++)
             if ((mask >> j) & 1)
-                n = pair_moves(s, v, mv, pr, n, card, j, recycle, cost, pc);
+                n = pair_moves(s, v, mv, pr, n, card, j, recycle, cost, pc, home);
         mask = 0;
     }
     if (hosting && !hosted(s, v, present, card))

@@ -477,9 +477,8 @@ class SearchSchedule:
         return False
 
     def _count(self) -> int:
-        return (sum(probe.states for probe in self.probes) + (self.relaxed.states if self.relaxed else 0)
-                + (self.reveal_first.states if self.reveal_first else 0)
-                + (self.restarts.states if self.restarts else 0))
+        """The states of every search but the main one."""
+        return sum(search.states for search in self.searches if search is not self.main)
 
     def _reveal_first_round(self) -> bool:
         """The first round with ``wide``: the main search alone to
