@@ -177,3 +177,77 @@ def test_a_store_from_before_runs_kept_their_process(tmp_path: Path) -> None:
         new = store.start_run(kind="simulate", strategy="random", variant={"name": "draw1"}, seed=1,
                               deals_file=None, games=5)
         assert [(run.id, run.status) for run in store.runs()] == [(new, "running"), (1, "running")]
+
+
+#: A command run with a garbage collector's callback that, once the match is
+#: being played, sends the signal to its own process and goes on running
+#: Python code: the handler runs there, inside the collection, where Python
+#: prints and drops any exception. A __del__ run by the collector is such a
+#: place too; a busy program meets one by chance.
+_DROPPED = r"""
+import gc, os, signal, sys
+from cardtable.cli import main
+
+signum = int(sys.argv[1])
+sent = []
+
+def playing():
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_name != "run_hands":
+        frame = frame.f_back
+    return frame is not None
+
+def collecting(phase, info):
+    if sent or not playing():
+        return
+    sent.append(signum)
+    os.kill(os.getpid(), signum)
+    total = 0
+    for k in range(100_000):  # the handler runs in this loop, in the collector's callback
+        total += k
+
+gc.callbacks.append(collecting)
+status = main(sys.argv[2:])
+print("sent" if sent else "not sent", file=sys.stderr)
+sys.exit(status)
+"""
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_whose_handler_runs_where_python_drops_exceptions_still_ends_the_command(
+        tmp_path: Path, signum: int) -> None:
+    env = {**os.environ, "CARDTABLE_DATA": str(tmp_path / "data")}
+    env.pop("CARDTABLE_DEBUG", None)
+    process = subprocess.Popen(
+        [sys.executable, "-c", _DROPPED, str(int(signum)), "kings-corner", "match", "--games", "3000000",
+         "--workers", "1", "--quiet"], cwd=tmp_path, env=env, text=True, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        _, stderr = process.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _, stderr = process.communicate()
+        pytest.fail(f"the command ran on after its signal was dropped: {stderr[-2000:]}")
+    assert stderr.splitlines()[-1] == "sent"
+    assert process.returncode == 128 + signum, stderr
+    assert "Exception ignored" not in stderr and "Traceback" not in stderr
+    assert "of 3,000,000 hands played" in stderr
+    [(_, status, played)] = _store_rows(tmp_path)
+    assert status == "interrupted" and played < 3_000_000
+
+
+def test_other_exceptions_python_drops_still_reach_the_hook_that_was_there() -> None:
+    from types import SimpleNamespace
+
+    from cardtable import cli
+
+    seen: list[object] = []
+    cli._raised = (KeyboardInterrupt(), int(signal.SIGINT))
+    try:
+        dropped = SimpleNamespace(exc_value=ValueError("in a __del__"))
+        cli._dropped(seen.append, dropped)
+        other = SimpleNamespace(exc_value=KeyboardInterrupt())  # not the one the handlers raised
+        cli._dropped(seen.append, other)
+        assert seen == [dropped, other]
+    finally:
+        cli._raised = None

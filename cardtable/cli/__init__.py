@@ -38,7 +38,10 @@ built, so a command starts without paying for the others.
   :func:`interruption`). The previous handlers are restored afterwards.
   A signal is acted on at once even while standard output is blocked: a
   full pipe that nobody reads is then pointed at /dev/null, so the
-  command's last words never wait on it;
+  command's last words never wait on it. Nor is one lost where Python drops
+  exceptions (a finalizer, a garbage collector's callback, where the
+  handler may happen to run): the interrupt dropped there is sent again, to
+  be raised where it can unwind the command;
 - a worker process that died twice on the same unit
   (:class:`~cardtable.runs.executor.WorkerLost`): the run stops as for an
   interrupt, and the line says so; exit status 1;
@@ -63,8 +66,10 @@ import signal
 import stat
 import sys
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from types import FrameType
 from typing import Any
 
@@ -227,7 +232,7 @@ def _on_terminate(signum: int, frame: FrameType | None) -> None:
     if _terminated is not None:
         return  # already unwinding: let the cleanup finish
     _terminated = signal.Signals(signum).name
-    raise Terminated
+    _raise(Terminated(), signum)
 
 
 def _on_interrupt(signum: int, frame: FrameType | None) -> None:
@@ -236,7 +241,46 @@ def _on_interrupt(signum: int, frame: FrameType | None) -> None:
     if _deferring:
         _deferred = _deferred or signum
         return
-    raise KeyboardInterrupt
+    _raise(KeyboardInterrupt(), signum)
+
+
+#: The interrupt the handlers above raised last, and its signal (see :func:`_dropped`).
+_raised: tuple[KeyboardInterrupt, int] | None = None
+#: Counts the commands :func:`main` has run, so that a signal sent again reaches only the one it was for.
+_command = 0
+
+
+def _raise(error: KeyboardInterrupt, signum: int) -> None:
+    global _raised
+    _raised = (error, signum)
+    raise error
+
+
+def _dropped(previous: Any, unraisable: Any) -> None:
+    """``sys.unraisablehook`` while a command runs. Python runs a signal's
+    handler wherever the main thread is, and an exception raised in a
+    finalizer or a garbage collector's callback is printed and dropped: the
+    interrupt would be lost, and (its signal taken as acted on) every later
+    SIGTERM with it. The interrupt the handlers raised last, dropped so, is
+    sent again a moment later, from another thread, to be raised where the
+    main thread is then (and sent again should that be such a place too);
+    anything else goes to the hook that was there."""
+    global _raised, _terminated
+    if _raised is None or unraisable.exc_value is not _raised[0]:
+        previous(unraisable)
+        return
+    signum = _raised[1]
+    _raised = None
+    if isinstance(unraisable.exc_value, Terminated):
+        _terminated = None  # it never unwound anything
+    threading.Thread(target=_send_again, args=(signum, _command), name="cardtable-signal-again",
+                     daemon=True).start()
+
+
+def _send_again(signum: int, command: int) -> None:
+    time.sleep(0.005)  # out of the finalizer or collection that dropped it, most likely
+    if command == _command:  # that command still runs
+        signal.raise_signal(signum)
 
 
 def _drop_blocked_stdout() -> None:
@@ -299,11 +343,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    global _terminated
+    global _terminated, _command, _raised
     in_main_thread = threading.current_thread() is threading.main_thread()
     previous: dict[signal.Signals, Any] = {}
+    previous_hook = sys.unraisablehook
     _terminated = None
     if in_main_thread:
+        _command += 1
+        sys.unraisablehook = partial(_dropped, previous_hook)
         for name in _TERMINATING:
             if hasattr(signal, name):  # Windows has no SIGHUP
                 previous[signal.Signals[name]] = signal.signal(signal.Signals[name], _on_terminate)
@@ -317,6 +364,10 @@ def _main(argv: Sequence[str] | None) -> int:
     except KeyboardInterrupt:  # SIGTERM while reporting an error
         return interruption()[1]
     finally:
+        if in_main_thread:
+            _command += 1  # a signal still to be sent again was for this command, which is over
+            sys.unraisablehook = previous_hook
+            _raised = None
         for signum, handler in previous.items():
             signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
         _terminated = None
