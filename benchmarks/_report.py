@@ -27,18 +27,20 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
 import platform
 import shlex
 import subprocess
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from cardtable._files import atomic_write_text, check_output
-from cardtable.errors import CardtableError
+from cardtable.errors import CardtableError, UsageError
 
-__all__ = ["add_option", "command_line", "commit", "cpu_model", "stamp", "table", "write_markdown"]
+__all__ = ["add_option", "check_fields", "command_line", "commit", "cpu_model", "json_lines", "stamp", "table",
+           "write_markdown"]
 
 _REPOSITORY = Path(__file__).resolve().parents[1]
 
@@ -135,3 +137,37 @@ def write_markdown(path: str | os.PathLike[str], title: str, body: str, *,
     """
     parts = [title, stamp(argv, note), body.strip()] if title else [stamp(argv, note), body.strip()]
     atomic_write_text(path, "\n\n".join(parts) + "\n")
+
+
+def json_lines(path: str) -> Iterator[tuple[int, dict[str, object]]]:
+    """The JSON objects of a benchmark's ``--jsonl`` file, with their line
+    numbers (blank lines skipped). A line that is not a JSON object, or a
+    file that cannot be read as text, is a :class:`UsageError` naming it."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for number, line in enumerate(handle, 1):
+                if not line.strip():
+                    continue
+                try:
+                    row = json.loads(line)
+                except json.JSONDecodeError as error:
+                    raise UsageError(f"{path}, line {number}: not JSON ({error.msg})") from None
+                if not isinstance(row, dict):
+                    raise UsageError(f"{path}, line {number}: not a JSON object")
+                yield number, row
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not a text file") from None
+    except OSError as error:
+        raise UsageError(f"{path}: {error.strerror}") from None
+
+
+def check_fields(row: Mapping[str, object], fields: Mapping[str, type | tuple[type, ...]], where: str,
+                 hint: str = "") -> None:
+    """A :class:`UsageError` at ``where`` (a file and line) unless ``row`` has
+    each of ``fields`` with a value of its type (a bool is no number);
+    ``hint`` follows the message of a missing field."""
+    for name, kind in fields.items():
+        if name not in row:
+            raise UsageError(f"{where}: no field {name!r}{hint}")
+        if isinstance(row[name], bool) or not isinstance(row[name], kind):
+            raise UsageError(f"{where}: field {name!r} is {row[name]!r}")

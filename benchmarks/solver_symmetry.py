@@ -248,35 +248,19 @@ def read_run(path: str) -> dict[str, tuple[list[int], list[str], list[list[Run]]
     a :class:`UsageError` naming it."""
     order = [name(n) for n in namings()]
     found: dict[str, dict[int, dict[str, tuple[Run, Run]]]] = {}
-    try:
-        with open(path, encoding="utf-8") as handle:
-            for number, line in enumerate(handle, 1):
-                if not line.strip():
-                    continue
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError as error:
-                    raise UsageError(f"{path}, line {number}: not JSON ({error.msg})") from None
-                if not isinstance(row, dict):
-                    raise UsageError(f"{path}, line {number}: not a JSON object")
-                for field, kind in FIELDS.items():
-                    if field not in row:
-                        raise UsageError(f"{path}, line {number}: no field {field!r}")
-                    if isinstance(row[field], bool) or not isinstance(row[field], kind):
-                        raise UsageError(f"{path}, line {number}: field {field!r} is {row[field]!r}")
-                if row["mode"] not in LONELYBOT_MODES:
-                    raise UsageError(f"{path}, line {number}: mode {row['mode']!r} is not one lonelybot plays")
-                if row["naming"] not in order:
-                    raise UsageError(f"{path}, line {number}: naming {row['naming']!r} is not one of "
-                                     f"{', '.join(order)}")
-                ours = Run(row["result"], float(row["seconds"]), float(row["seconds"]), row.get("states"))
-                theirs = Run(row["lonelybot"], float(row["lonelybot_seconds"]), float(row["lonelybot_own_seconds"]),
-                             row.get("lonelybot_states"))
-                found.setdefault(row["mode"], {}).setdefault(row["seed"], {})[row["naming"]] = (ours, theirs)
-    except UnicodeDecodeError:
-        raise UsageError(f"{path}: not a text file") from None
-    except OSError as error:
-        raise UsageError(f"{path}: {error.strerror}") from None
+    for number, row in _report.json_lines(path):
+        where = f"{path}, line {number}"
+        _report.check_fields(row, FIELDS, where)
+        mode, seed, naming = str(row["mode"]), int(row["seed"]), str(row["naming"])  # type: ignore[call-overload]
+        if mode not in LONELYBOT_MODES:
+            raise UsageError(f"{where}: mode {mode!r} is not one lonelybot plays")
+        if naming not in order:
+            raise UsageError(f"{where}: naming {naming!r} is not one of {', '.join(order)}")
+        ours = Run(str(row["result"]), float(row["seconds"]), float(row["seconds"]),  # type: ignore[arg-type]
+                   row.get("states"))  # type: ignore[arg-type]
+        theirs = Run(str(row["lonelybot"]), float(row["lonelybot_seconds"]),  # type: ignore[arg-type]
+                     float(row["lonelybot_own_seconds"]), row.get("lonelybot_states"))  # type: ignore[arg-type]
+        found.setdefault(mode, {}).setdefault(seed, {})[naming] = (ours, theirs)
     if not found:
         raise UsageError(f"{path}: no runs in it")
     runs = {}

@@ -49,7 +49,6 @@ it); lonelybot's time is the run's, on the clock that chose the deals.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -113,34 +112,16 @@ def read_run(path: str) -> list[dict[str, object]]:
     and the run kept no time of its own for it, its own time is its whole
     run's, as ``benchmarks/solver.py`` now records it."""
     rows = []
-    try:
-        with open(path, encoding="utf-8") as handle:
-            for number, line in enumerate(handle, 1):
-                if not line.strip():
-                    continue
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError as error:
-                    raise UsageError(f"{path}, line {number}: not JSON ({error.msg})") from None
-                if not isinstance(row, dict):
-                    raise UsageError(f"{path}, line {number}: not a JSON object")
-                if row.get("lonelybot") == "unknown" and row.get("lonelybot_own_seconds", 0) is None:
-                    # killed at the limit, in a run from before its own time was taken as the whole run's
-                    row["lonelybot_own_seconds"] = row.get("lonelybot_seconds")
-                for name, kind in FIELDS.items():
-                    if name not in row:
-                        raise UsageError(f"{path}, line {number}: no field {name!r} (a run of benchmarks/solver.py "
-                                         f"with --lonelybot and --jsonl has it)")
-                    if isinstance(row[name], bool) or not isinstance(row[name], kind):
-                        raise UsageError(f"{path}, line {number}: field {name!r} is {row[name]!r}")
-                if row["mode"] not in LONELYBOT_MODES:
-                    raise UsageError(f"{path}, line {number}: mode {row['mode']!r} is not one lonelybot plays "
-                                     f"({', '.join(LONELYBOT_MODES)})")
-                rows.append(row)
-    except UnicodeDecodeError:
-        raise UsageError(f"{path}: not a text file") from None
-    except OSError as error:
-        raise UsageError(f"{path}: {error.strerror}") from None
+    for number, row in _report.json_lines(path):
+        if row.get("lonelybot") == "unknown" and row.get("lonelybot_own_seconds", 0) is None:
+            # killed at the limit, in a run from before its own time was taken as the whole run's
+            row["lonelybot_own_seconds"] = row.get("lonelybot_seconds")
+        _report.check_fields(row, FIELDS, f"{path}, line {number}",
+                             " (a run of benchmarks/solver.py with --lonelybot and --jsonl has it)")
+        if row["mode"] not in LONELYBOT_MODES:
+            raise UsageError(f"{path}, line {number}: mode {row['mode']!r} is not one lonelybot plays "
+                             f"({', '.join(LONELYBOT_MODES)})")
+        rows.append(row)
     if not rows:
         raise UsageError(f"{path}: no deals in it")
     return rows
