@@ -117,6 +117,21 @@ def parse_lonelybot(text: str) -> tuple[str, float | None]:
     return verdict, seconds
 
 
+def parse_lonelybot_states(text: str) -> int | None:
+    """The states of the ``States N`` line the ``lonelybot-solve`` driver
+    prints (docs/peers.md), or ``None`` (another program, or it did not
+    finish).
+
+    >>> parse_lonelybot_states("Run in 1.5 ms\\nImpossible\\nStates 26318\\n"), parse_lonelybot_states("Impossible\\n")
+    (26318, None)
+    """
+    for line in text.splitlines():
+        words = line.split()
+        if len(words) == 2 and words[0] == "States" and words[1].isdigit():
+            return int(words[1])
+    return None
+
+
 def parse_solvitaire(text: str) -> tuple[str, float | None]:
     """``(verdict, seconds)`` from Solvitaire's ``--classify`` line
     (``[seed], type, milliseconds, states, ..., type``) or, without

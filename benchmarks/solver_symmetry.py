@@ -55,16 +55,14 @@ from dataclasses import dataclass
 from typing import TextIO
 
 import _report
-from _peers import lonelybot_command, parse_lonelybot, run_program
-from solver import MODES
+from _peers import lonelybot_command, parse_lonelybot, parse_lonelybot_states, run_program
+from solver import MODES, p90
+from solver_tail import LONELYBOT_MODES
 
 from cardtable.cards import Card, Suit
 from cardtable.errors import UsageError
 from cardtable.klondike import Position
 from cardtable.solver import solve
-
-#: The modes lonelybot plays (benchmarks/solver.py's).
-LONELYBOT_MODES = [name for name, (_, draw) in MODES.items() if draw is not None]
 
 
 def namings() -> list[tuple[Suit, ...]]:
@@ -113,15 +111,6 @@ def renamed(position: Position, naming: tuple[Suit, ...]) -> Position:
                     pass_number=position.pass_number)
 
 
-def parse_states(text: str) -> int | None:
-    """The ``States N`` line the lonelybot-solve driver prints, or ``None``."""
-    for line in text.splitlines():
-        words = line.split()
-        if len(words) == 2 and words[0] == "States" and words[1].isdigit():
-            return int(words[1])
-    return None
-
-
 @dataclass
 class Run:
     """One solver's run on one naming of one deal."""
@@ -147,12 +136,7 @@ def run_lonelybot(binary: str, position: Position, mode: str, timeout: float) ->
     verdict, own = parse_lonelybot(text)
     if killed or own is None:
         return Run("unknown", seconds, seconds, None)
-    return Run(verdict, seconds, own, parse_states(text))
-
-
-def _p90(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+    return Run(verdict, seconds, own, parse_lonelybot_states(text))
 
 
 def against_itself(runs: list[list[Run]], factor: float, clock: str) -> tuple[int, int, int, float, float]:
@@ -173,7 +157,7 @@ def against_itself(runs: list[list[Run]], factor: float, clock: str) -> tuple[in
         pairs += len(over)
     if not ratios:
         return deals, long, pairs, 1.0, 1.0
-    return deals, long, pairs, statistics.median(ratios), _p90(ratios)
+    return deals, long, pairs, statistics.median(ratios), p90(ratios)
 
 
 def over(ours: list[float], theirs: list[float], factor: float) -> int:
@@ -198,11 +182,11 @@ def report(mode: str, seeds: list[int], names: list[str], cardtable: list[list[R
     rows = []
     for who, runs, clocks in (("lonelybot", lonelybot, ("own", "whole")), ("cardtable", cardtable, ("own",))):
         for clock in clocks:
-            deals, long, pairs, median, p90 = against_itself(runs, factor, clock)
+            deals, long, pairs, median, tail = against_itself(runs, factor, clock)
             label = {"own": "own clock", "whole": "whole process"}[clock] if who == "lonelybot" else "in this process"
             renamed_runs = len(runs) * (len(names) - 1)
             rows.append([f"{who} ({label})", f"{deals:,}", f"{long:,}", f"{pairs:,} of {renamed_runs:,}",
-                         f"{median:.2f}", f"{p90:.2f}"])
+                         f"{median:.2f}", f"{tail:.2f}"])
     lines += ["", f"Each solver against itself: a renamed run over {factor:g}× the run as dealt.", "",
               _report.table(["solver", "deals with one", "(and that run over 10 ms)", "renamed runs",
                              "ratio: median", "p90"], rows)]
@@ -326,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="report the runs of this --jsonl file again instead of playing (--factor applies)")
     parser.add_argument("--start", type=int, default=6_026_000, help="first seed (default 6026000)")
     parser.add_argument("--deals", type=int, default=1000, help="deals per mode (default 1000)")
-    parser.add_argument("--modes", nargs="+", choices=LONELYBOT_MODES, default=LONELYBOT_MODES)
+    parser.add_argument("--modes", nargs="+", choices=list(LONELYBOT_MODES), default=list(LONELYBOT_MODES))
     parser.add_argument("--namings", type=int, default=8,
                         help="namings of each deal, the one as dealt first (2 to 8; default 8, every one)")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per run (default 60)")

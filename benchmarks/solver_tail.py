@@ -56,7 +56,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import _report
-from _peers import lonelybot_command, run_program
+from _peers import lonelybot_command, parse_lonelybot_states, run_program
 from solver import MODES
 
 from cardtable.errors import UsageError
@@ -152,11 +152,7 @@ def alone(state: bytes, variant: Variant, order: int, cap: int) -> Alone:
 def lonelybot_states(binary: str, position: Position, draw: int, timeout: float) -> int | None:
     """The states lonelybot's ``lonelybot-solve`` driver reports, or None
     (another program, or it did not finish)."""
-    text = run_program(lonelybot_command(binary, position, draw), timeout)[0]
-    for line in text.splitlines():
-        if line.startswith("States "):
-            return int(line.split()[1])
-    return None
+    return parse_lonelybot_states(run_program(lonelybot_command(binary, position, draw), timeout)[0])
 
 
 def classify(study: Study) -> list[str]:

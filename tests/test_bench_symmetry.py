@@ -67,9 +67,10 @@ def test_foundations_are_renamed_with_their_suits() -> None:
 
 
 def test_parse_states() -> None:
-    assert symmetry.parse_states("Run in 1.5 ms\nImpossible\nStates 26318\n") == 26318
-    assert symmetry.parse_states("Run in 1.5 ms\nImpossible\n") is None
-    assert symmetry.parse_states("States many\n") is None
+    peers = load_benchmark("_peers")
+    assert peers.parse_lonelybot_states("Run in 1.5 ms\nImpossible\nStates 26318\n") == 26318
+    assert peers.parse_lonelybot_states("Run in 1.5 ms\nImpossible\n") is None
+    assert peers.parse_lonelybot_states("States many\n") is None
 
 
 def _runs(*times: float, verdict: str = "won") -> list[object]:
@@ -82,7 +83,7 @@ def test_the_report_counts_runs_against_themselves_and_against_lonelybot() -> No
     cardtable = [_runs(0.010, 0.011, 0.009), _runs(0.010, 0.040, 0.010)]
     # lonelybot (whole process; its own clock half of it): deal 1 a line found at once as dealt only
     lonelybot = [_runs(0.002, 0.020, 0.030), _runs(0.010, 0.010, 0.012)]
-    assert symmetry.against_itself(lonelybot, 3.0, "own") == (1, 1, 2, pytest.approx(5.6), pytest.approx(15.0))
+    assert symmetry.against_itself(lonelybot, 3.0, "own") == (1, 1, 2, pytest.approx(5.6), pytest.approx(13.5))
     assert symmetry.against_itself(cardtable, 3.0, "own")[:3] == (1, 1, 1)
     text = symmetry.report("draw3", [1, 2], names, cardtable, lonelybot, 3.0)
     assert "verdicts that differ between namings or solvers: 0 deals; runs undecided: 0" in text

@@ -246,7 +246,7 @@ def _on_interrupt(signum: int, frame: FrameType | None) -> None:
 
 #: The interrupt the handlers above raised last, and its signal (see :func:`_dropped`).
 _raised: tuple[KeyboardInterrupt, int] | None = None
-#: Counts the commands :func:`main` has run, so that a signal sent again reaches only the one it was for.
+#: Counts the commands :func:`main` has finished, so that a signal sent again reaches only the one it was for.
 _command = 0
 
 
@@ -349,7 +349,6 @@ def _main(argv: Sequence[str] | None) -> int:
     previous_hook = sys.unraisablehook
     _terminated = None
     if in_main_thread:
-        _command += 1
         sys.unraisablehook = partial(_dropped, previous_hook)
         for name in _TERMINATING:
             if hasattr(signal, name):  # Windows has no SIGHUP
