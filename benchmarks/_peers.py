@@ -117,6 +117,15 @@ def parse_lonelybot(text: str) -> tuple[str, float | None]:
     return verdict, seconds
 
 
+def _count_line(text: str, name: str) -> int | None:
+    """N of the first ``NAME N`` line of ``text``, or ``None``."""
+    for line in text.splitlines():
+        words = line.split()
+        if len(words) == 2 and words[0] == name and words[1].isdigit():
+            return int(words[1])
+    return None
+
+
 def parse_lonelybot_states(text: str) -> int | None:
     """The states of the ``States N`` line the ``lonelybot-solve`` driver
     prints (docs/peers.md), or ``None`` (another program, or it did not
@@ -125,11 +134,18 @@ def parse_lonelybot_states(text: str) -> int | None:
     >>> parse_lonelybot_states("Run in 1.5 ms\\nImpossible\\nStates 26318\\n"), parse_lonelybot_states("Impossible\\n")
     (26318, None)
     """
-    for line in text.splitlines():
-        words = line.split()
-        if len(words) == 2 and words[0] == "States" and words[1].isdigit():
-            return int(words[1])
-    return None
+    return _count_line(text, "States")
+
+
+def parse_lonelybot_visits(text: str) -> int | None:
+    """The ``Visits N`` line of the ``lonelybot-solve`` driver (docs/peers.md):
+    the states its search looked up in its table, the children it made (new
+    or already there); ``None`` from a driver built before it printed them.
+
+    >>> parse_lonelybot_visits("Impossible\\nStates 26318\\nVisits 45102\\n"), parse_lonelybot_visits("States 5\\n")
+    (45102, None)
+    """
+    return _count_line(text, "Visits")
 
 
 def parse_solvitaire(text: str) -> tuple[str, float | None]:

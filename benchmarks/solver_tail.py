@@ -15,7 +15,11 @@ works out where cardtable's time went:
   and, when the variant has one, the relaxed one), up to ``--cap`` states:
   verdict, states and milliseconds;
 - lonelybot's own states, when ``--lonelybot`` names its ``lonelybot-solve``
-  driver (``docs/peers.md``), which prints them.
+  driver (``docs/peers.md``), which prints them, and the states it looked up
+  in its table (the children it made, new or not), which it prints as
+  ``Visits``: set beside the children cardtable's main search looked at, they
+  say whether a state costs more for having more children or for what each
+  one costs.
 
 Each deal then gets the reasons that fit it (a deal can have several):
 
@@ -36,7 +40,14 @@ Each deal then gets the reasons that fit it (a deal can have several):
     neither: the main search alone needs no more than 1.5 times lonelybot's
     states, so the cost of a state is what is left.
 
-The last three need lonelybot's states; each deal gets one of them.
+The last three need lonelybot's states; each deal gets one of them. One
+more, which can come with any of them:
+
+``children``
+    cardtable's main search alone looks at over 1.5 times as many children
+    a state (each a key looked up in its table) as lonelybot does (its
+    ``Visits`` a state): most of them are states it has seen, reached again
+    by other orders of the same moves.
 
 The report gives one line a deal and counts each reason, with the deals
 whose main search alone would have come within the factor. Every time but
@@ -50,17 +61,19 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 
 import _report
-from _peers import lonelybot_command, parse_lonelybot_states, run_program
+from _peers import lonelybot_command, parse_lonelybot_states, parse_lonelybot_visits, run_program
 from solver import MODES
 
 from cardtable.errors import UsageError
 from cardtable.klondike import Position, Variant
+from cardtable.solver import _ccore
 from cardtable.solver._state import state_bytes
 from cardtable.solver.search import SearchSchedule, _Search, relaxation
 
@@ -76,7 +89,9 @@ LINE_STATES = 2_000
 #: The relaxed search's states count as a reason when they are at least this
 #: fraction (one in so many) of the schedule's.
 RELAXED_SHARE_NOTED = 10
-REASONS = ("relaxed proof larger", "relaxed game won", "line", "tree", "per state")
+#: Children a state over this many times lonelybot's count as a reason.
+CHILDREN_FACTOR = 1.5
+REASONS = ("relaxed proof larger", "relaxed game won", "line", "tree", "per state", "children")
 
 
 @dataclass
@@ -86,6 +101,7 @@ class Alone:
     verdict: str  # "won", "lost" or "capped"
     states: int
     milliseconds: float
+    tried: int = 0  # the children it looked at (its table lookups): those new to it and those it had seen
 
 
 @dataclass
@@ -103,6 +119,7 @@ class Study:
     reveal_first: Alone
     relaxed: Alone | None
     reasons: list[str] = field(default_factory=list)
+    lonelybot_visits: int | None = None  # the states lonelybot looked up in its table, when its driver says
 
 
 def read_run(path: str) -> list[dict[str, object]]:
@@ -146,13 +163,32 @@ def alone(state: bytes, variant: Variant, order: int, cap: int) -> Alone:
     search.advance(cap, None)
     milliseconds = (time.perf_counter() - began) * 1e3
     verdict = "won" if search.won else "lost" if search.exhausted else "capped"
-    return Alone(verdict, search.states, milliseconds)
+    tried = search.core.tried if isinstance(search.core, _ccore.Search) else 0  # (a best-first search keeps no count)
+    return Alone(verdict, search.states, milliseconds, tried)
 
 
-def lonelybot_states(binary: str, position: Position, draw: int, timeout: float) -> int | None:
-    """The states lonelybot's ``lonelybot-solve`` driver reports, or None
-    (another program, or it did not finish)."""
-    return parse_lonelybot_states(run_program(lonelybot_command(binary, position, draw), timeout)[0])
+def lonelybot_counts(binary: str, position: Position, draw: int, timeout: float) -> tuple[int | None, int | None]:
+    """The states and the visits (table lookups) lonelybot's
+    ``lonelybot-solve`` driver reports; each None when it does not say
+    (another program, an older driver, or it did not finish)."""
+    text = run_program(lonelybot_command(binary, position, draw), timeout)[0]
+    return parse_lonelybot_states(text), parse_lonelybot_visits(text)
+
+
+def children(study: Study) -> tuple[float, float] | None:
+    """Children a state: cardtable's main search alone and lonelybot's, when both are known."""
+    if not study.lonelybot_visits or not study.lonelybot_states or not study.main.tried or not study.main.states:
+        return None
+    return study.main.tried / study.main.states, study.lonelybot_visits / study.lonelybot_states
+
+
+def child_nanoseconds(study: Study) -> tuple[float, float] | None:
+    """Nanoseconds a child looked at: cardtable's main search alone (here)
+    and lonelybot (its own clock in the run), when both are known."""
+    if not study.lonelybot_visits or not study.main.tried:
+        return None
+    own = float(study.row["lonelybot_own_seconds"])  # type: ignore[arg-type]
+    return study.main.milliseconds * 1e6 / study.main.tried, own * 1e9 / study.lonelybot_visits
 
 
 def classify(study: Study) -> list[str]:
@@ -175,6 +211,9 @@ def classify(study: Study) -> list[str]:
             reasons.append("tree")
         else:
             reasons.append("per state")
+    pair = children(study)
+    if pair is not None and pair[0] > CHILDREN_FACTOR * pair[1]:
+        reasons.append("children")
     return reasons
 
 
@@ -195,10 +234,11 @@ def study_deal(row: dict[str, object], lonelybot: str | None, cap: int, timeout:
     settled = schedule.finished or schedule.main
     state = state_bytes(position)
     easier = relaxation(variant)
-    theirs = None
+    theirs = visits = None
     if lonelybot is not None:
-        theirs = lonelybot_states(lonelybot, position, draw, timeout)
-    return Study(row=row, verdict=result.result, lonelybot_states=theirs, used=schedule.used, milliseconds=milliseconds,
+        theirs, visits = lonelybot_counts(lonelybot, position, draw, timeout)
+    return Study(row=row, verdict=result.result, lonelybot_states=theirs, lonelybot_visits=visits,
+                 used=schedule.used, milliseconds=milliseconds,
                  settled=settled.label.split(":")[0],
                  parts={search.label.split(":")[0]: search.states for search in schedule.searches},
                  main=alone(state, variant, 0, cap), reveal_first=alone(state, variant, 1, cap),
@@ -215,19 +255,23 @@ def report(studies: list[Study], clock: str, factor: float, total: int) -> str:
     clock_text = "its whole process" if clock == "whole" else "its own clock"
     lines = [f"{len(studies)} of {total} deals over {factor:g}× lonelybot's time ({clock_text}).", "",
              "| deal | verdict | cardtable: run, here | lonelybot | states: cardtable / lonelybot | settled by "
-             "| main alone | reveal-first alone | relaxed alone (its share in the run) | reasons |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "| main alone | reveal-first alone | relaxed alone (its share in the run) "
+             "| children a state: main alone / lonelybot | reasons |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for study in studies:
         row = study.row
         theirs = "?" if study.lonelybot_states is None else f"{study.lonelybot_states:,}"
         verdict = study.verdict if study.verdict == row["result"] else f"{study.verdict} (the run: {row['result']})"
         share = f" ({study.parts['relaxed']:,})" if "relaxed" in study.parts else ""
+        pair = children(study)
+        kids = "-" if pair is None else f"{pair[0]:.2f} / {pair[1]:.2f}"
         lines.append(
             f"| {row['seed']} {row['mode']} | {verdict} "
             f"| {float(row['seconds']) * 1e3:.1f}, {study.milliseconds:.1f} ms "  # type: ignore[arg-type]
             f"| {float(row[key]) * 1e3:.1f} ms | {study.used:,} / {theirs} | {study.settled} "  # type: ignore[arg-type]
             f"| {_alone_text(study.main)} | {_alone_text(study.reveal_first)} "
-            f"| {_alone_text(study.relaxed)}{share if study.relaxed else ''} | {', '.join(study.reasons) or '-'} |")
+            f"| {_alone_text(study.relaxed)}{share if study.relaxed else ''} | {kids} "
+            f"| {', '.join(study.reasons) or '-'} |")
     counts = Counter(reason for study in studies for reason in study.reasons)
     within = sum(main_within(study, clock, factor) for study in studies)
     lines += ["", "| reason | deals | of them, the main search alone within the factor |", "|---|---|---|"]
@@ -235,6 +279,16 @@ def report(studies: list[Study], clock: str, factor: float, total: int) -> str:
         some = [study for study in studies if reason in study.reasons]
         lines.append(f"| {reason} | {counts[reason]} | {sum(main_within(study, clock, factor) for study in some)} |")
     lines += ["", f"The main search alone would have come within {factor:g}× on {within} of the {len(studies)}."]
+    pairs = [pair for pair in map(children, studies) if pair is not None]
+    costs = [cost for cost in map(child_nanoseconds, studies) if cost is not None]
+    if pairs:
+        ours, theirs = (statistics.median(side) for side in zip(*pairs, strict=True))
+        lines += ["", f"Children a state, the median over the {len(pairs)} deals with lonelybot's visits: "
+                      f"cardtable's main search alone {ours:.2f}, lonelybot {theirs:.2f}."]
+        if costs:
+            ours, theirs = (statistics.median(side) for side in zip(*costs, strict=True))
+            lines.append(f"Nanoseconds a child looked at, the median: cardtable's main search alone {ours:.0f} "
+                         f"(here), lonelybot {theirs:.0f} (its own clock in the run).")
     return "\n".join(lines)
 
 
@@ -246,8 +300,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="lonelybot's time to compare with: its whole process (default) or its own clock")
     parser.add_argument("--factor", type=float, default=3.0, help="study the deals over this many times (default 3)")
     parser.add_argument("--lonelybot", metavar="PATH",
-                        help="lonelybot's lonelybot-solve driver, for its states (docs/peers.md); without it the "
-                             "reasons that need them are left out")
+                        help="lonelybot's lonelybot-solve driver, for its states and visits (docs/peers.md); "
+                             "without it the reasons that need them are left out")
     parser.add_argument("--cap", type=int, default=5_000_000,
                         help="states each search alone may use (default 5,000,000)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds for each solve (default 120)")

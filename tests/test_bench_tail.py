@@ -65,6 +65,45 @@ def test_the_reasons_for_the_searches_need_lonelybots_states(load_benchmark: Loa
     assert tail.classify(study("won", 30_000, None)) == []
 
 
+def test_children_a_state_against_lonelybots_visits(load_benchmark: Loader) -> None:
+    tail = load_benchmark("solver_tail")
+    # 20,000 states looked up 80,000 times in 10 ms: 4 children a state, 125 ns a child
+    main = tail.Alone("lost", 20_000, 10.0, 80_000)
+
+    def study(visits: int | None, theirs: int = 18_000) -> object:
+        return tail.Study(row=_row("draw3", 1, "unwinnable", 1.0, 0.1, 0.0036), verdict="unwinnable",
+                          lonelybot_states=theirs, lonelybot_visits=visits, used=20_000, milliseconds=1.0,
+                          settled="main", parts={"main": 20_000}, main=main, reveal_first=main, relaxed=None)
+
+    many = study(36_000)  # lonelybot: 2 a state, 100 ns a visit on its own clock
+    assert tail.children(many) == (4.0, 2.0)
+    assert tail.child_nanoseconds(many) == pytest.approx((125.0, 100.0))
+    assert tail.classify(many) == ["per state", "children"]
+    assert tail.classify(study(54_000)) == ["per state"]  # 3 a state: within 1.5 times
+    assert tail.classify(study(None)) == ["per state"]  # an older driver prints no visits
+    assert tail.children(study(None)) is None and tail.child_nanoseconds(study(None)) is None
+    few = study(54_000)
+    for each in (many, few):
+        each.reasons = tail.classify(each)  # as main() sets them
+    text = tail.report([many, few], "whole", 3.0, 10)
+    assert "| 4.00 / 2.00 | per state, children |" in text and "| 4.00 / 3.00 | per state |" in text
+    assert "| children | 1 |" in text
+    assert "Children a state, the median over the 2 deals with lonelybot's visits: " \
+           "cardtable's main search alone 4.00, lonelybot 2.50." in text
+    assert "Nanoseconds a child looked at, the median: cardtable's main search alone 125 (here), lonelybot 83" in text
+
+
+def test_the_main_search_alone_counts_its_children(load_benchmark: Loader) -> None:
+    from cardtable.klondike import Position, Variant
+    from cardtable.solver._state import state_bytes
+
+    tail = load_benchmark("solver_tail")
+    alone = tail.alone(state_bytes(Position.from_seed(6014612)), Variant(draw=3, passes=None,
+                                                                         foundation_return=True), 0, 400_000)
+    assert alone.verdict == "lost" and alone.states == 14_268
+    assert alone.tried > 2 * alone.states  # each state's children, most of them seen before
+
+
 @pytest.mark.parametrize(("text", "words"), [
     ("xx\n", "line 1: not JSON"),
     ('{"mode": "draw1", "seed": 5}\n', "line 1: no field 'result'"),
