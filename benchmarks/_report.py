@@ -31,6 +31,7 @@ import json
 import os
 import platform
 import shlex
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -159,6 +160,34 @@ def json_lines(path: str) -> Iterator[tuple[int, dict[str, object]]]:
         raise UsageError(f"{path}: not a text file") from None
     except OSError as error:
         raise UsageError(f"{path}: {error.strerror}") from None
+
+
+def program(path: str, option: str) -> str:
+    """The program ``path`` names (a path, or a name looked up on ``PATH``)
+    when it is an executable file, else a :class:`UsageError` naming ``option``."""
+    found = shutil.which(path) if os.sep not in path else (path if os.access(path, os.X_OK) else None)
+    if found is None or not os.path.isfile(found):
+        raise UsageError(f"{option} {path}: not an executable program")
+    return found
+
+
+def at_least_one(option: str, value: int) -> None:
+    """A :class:`UsageError` unless the count ``value`` of ``option`` is 1 or more."""
+    if value < 1:
+        raise UsageError(f"{option} {value}: at least 1")
+
+
+def a_seed(option: str, value: int) -> None:
+    """A :class:`UsageError` unless ``value`` of ``option`` is a seed (0 or more)."""
+    if value < 0:
+        raise UsageError(f"{option} {value}: a seed is a whole number >= 0")
+
+
+def more_than_zero(option: str, value: float, unit: str = "") -> None:
+    """A :class:`UsageError` unless ``value`` of ``option`` is above 0 (a NaN is not);
+    ``unit`` ends the message ("seconds")."""
+    if not value > 0:
+        raise UsageError(f"{option} {value:g}: more than 0{' ' + unit if unit else ''}")
 
 
 def check_fields(row: Mapping[str, object], fields: Mapping[str, type | tuple[type, ...]], where: str,

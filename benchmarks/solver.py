@@ -68,7 +68,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
 import resource
 import shutil
 import statistics
@@ -323,14 +322,6 @@ def run_mode(name: str, seeds: list[int], timeout: float, peers: Peers, rows: li
     return "\n".join(out)
 
 
-def _program(path: str, option: str) -> str:
-    """``path`` if it names an executable file, else a :class:`UsageError`."""
-    found = shutil.which(path) if os.sep not in path else (path if os.access(path, os.X_OK) else None)
-    if found is None or not os.path.isfile(found):
-        raise UsageError(f"{option} {path}: not an executable program")
-    return found
-
-
 def _have_pyksolve() -> bool:
     try:
         import pyksolve.solver  # noqa: F401
@@ -421,27 +412,22 @@ def main(argv: list[str] | None = None) -> int:
     _report.add_option(parser)
     args = parser.parse_args(argv)
     try:
-        if args.deals < 1:
-            raise UsageError(f"--deals {args.deals}: at least 1")
-        if args.start < 0:
-            raise UsageError(f"--start {args.start}: a seed is a whole number >= 0")
-        if not args.timeout > 0:
-            raise UsageError(f"--timeout {args.timeout:g}: more than 0 seconds")
+        _report.at_least_one("--deals", args.deals)
+        _report.a_seed("--start", args.start)
+        _report.more_than_zero("--timeout", args.timeout, "seconds")
         cases = [startup_case(text) for text in args.startup or ()]
-        if args.runs < 1:
-            raise UsageError(f"--runs {args.runs}: at least 1")
-        if args.block < 1:
-            raise UsageError(f"--block {args.block}: at least 1")
+        _report.at_least_one("--runs", args.runs)
+        _report.at_least_one("--block", args.block)
         solvitaire = lonelybot = None
         if not args.no_peer:
             if args.solvitaire is not None:
                 if args.no_solvitaire:
                     raise UsageError("--solvitaire and --no-solvitaire: give one of them")
-                solvitaire = _program(args.solvitaire, "--solvitaire")
+                solvitaire = _report.program(args.solvitaire, "--solvitaire")
             elif not args.no_solvitaire:
                 solvitaire = shutil.which("solvitaire")
             if args.lonelybot is not None:
-                lonelybot = _program(args.lonelybot, "--lonelybot")
+                lonelybot = _report.program(args.lonelybot, "--lonelybot")
         log = open(args.jsonl, "w", encoding="utf-8") if args.jsonl else None  # noqa: SIM115
     except (UsageError, OSError) as error:
         print(f"solver.py: error: {error}", file=sys.stderr)

@@ -319,24 +319,20 @@ def main(argv: list[str] | None = None) -> int:
     _report.add_option(parser)
     args = parser.parse_args(argv)
     try:
-        if args.deals < 1:
-            raise UsageError(f"--deals {args.deals}: at least 1")
-        if args.start < 0:
-            raise UsageError(f"--start {args.start}: a seed is a whole number >= 0")
+        _report.at_least_one("--deals", args.deals)
+        _report.a_seed("--start", args.start)
         if not 2 <= args.namings <= 8:
             raise UsageError(f"--namings {args.namings}: 2 to 8 (the deal as dealt and at least one renamed)")
-        if not args.timeout > 0:
-            raise UsageError(f"--timeout {args.timeout:g}: more than 0 seconds")
-        if not args.factor > 0:
-            raise UsageError(f"--factor {args.factor:g}: more than 0")
+        _report.more_than_zero("--timeout", args.timeout, "seconds")
+        _report.more_than_zero("--factor", args.factor)
         if args.source is not None:
             if args.jsonl:
                 raise UsageError("--from and --jsonl: the runs are read, not played, with --from")
             stored = read_run(args.source)
         elif args.lonelybot is None:
             raise UsageError("--lonelybot PATH is needed to play the deals (or --from RUN.jsonl to report a run)")
-        elif not (os.path.isfile(args.lonelybot) and os.access(args.lonelybot, os.X_OK)):
-            raise UsageError(f"--lonelybot {args.lonelybot}: not an executable program")
+        else:
+            args.lonelybot = _report.program(args.lonelybot, "--lonelybot")
         log = open(args.jsonl, "w", encoding="utf-8") if args.jsonl else None  # noqa: SIM115
     except (UsageError, OSError) as error:
         print(f"solver_symmetry.py: error: {error}", file=sys.stderr)

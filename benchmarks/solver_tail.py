@@ -60,7 +60,6 @@ it); lonelybot's time is the run's, on the clock that chose the deals.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
@@ -308,14 +307,11 @@ def main(argv: list[str] | None = None) -> int:
     _report.add_option(parser)
     args = parser.parse_args(argv)
     try:
-        if not args.factor > 0:
-            raise UsageError(f"--factor {args.factor:g}: more than 0")
-        if args.cap < 1:
-            raise UsageError(f"--cap {args.cap}: at least 1")
-        if not args.timeout > 0:
-            raise UsageError(f"--timeout {args.timeout:g}: more than 0 seconds")
-        if args.lonelybot is not None and not (os.path.isfile(args.lonelybot) and os.access(args.lonelybot, os.X_OK)):
-            raise UsageError(f"--lonelybot {args.lonelybot}: not an executable program")
+        _report.more_than_zero("--factor", args.factor)
+        _report.at_least_one("--cap", args.cap)
+        _report.more_than_zero("--timeout", args.timeout, "seconds")
+        if args.lonelybot is not None:
+            args.lonelybot = _report.program(args.lonelybot, "--lonelybot")
         rows = read_run(args.run)
     except UsageError as error:
         print(f"solver_tail.py: error: {error}", file=sys.stderr)

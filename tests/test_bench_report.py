@@ -67,6 +67,37 @@ def test_the_write_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert os.listdir(tmp_path) == ["results.md"]
 
 
+def test_a_peer_program_is_found_on_the_path_or_refused_by_its_option(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    tool = tmp_path / "peer-solve"
+    tool.write_text("#!/bin/sh\n", encoding="utf-8")
+    tool.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    assert report.program("peer-solve", "--lonelybot") == str(tool)  # a bare name, looked up on PATH
+    assert report.program(str(tool), "--lonelybot") == str(tool)
+    tool.chmod(0o644)
+    for path in (str(tool), str(tmp_path), "/no/such/peer", "no-such-peer-anywhere"):
+        with pytest.raises(report.UsageError, match=f"^--lonelybot {re.escape(path)}: not an executable program$"):
+            report.program(path, "--lonelybot")
+
+
+@pytest.mark.parametrize(("check", "args", "words"), [
+    ("at_least_one", ("--deals", 0), "--deals 0: at least 1"),
+    ("a_seed", ("--start", -1), "--start -1: a seed is a whole number >= 0"),
+    ("more_than_zero", ("--timeout", 0.0, "seconds"), "--timeout 0: more than 0 seconds"),
+    ("more_than_zero", ("--factor", float("nan")), "--factor nan: more than 0"),
+])
+def test_the_option_checks_name_the_option_and_the_value(check: str, args: tuple[object, ...], words: str) -> None:
+    with pytest.raises(report.UsageError, match=f"^{re.escape(words)}$"):
+        getattr(report, check)(*args)
+
+
+def test_the_option_checks_pass_good_values() -> None:
+    report.at_least_one("--deals", 1)
+    report.a_seed("--start", 0)
+    report.more_than_zero("--factor", 0.5)
+
+
 def test_commit_outside_a_checkout_is_unknown(tmp_path: Path) -> None:
     assert report.commit(tmp_path) == "unknown"
     assert re.fullmatch(r"[0-9a-f]{4,}(-dirty)?|unknown", report.commit())
