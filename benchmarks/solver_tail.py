@@ -17,9 +17,10 @@ works out where cardtable's time went:
 - lonelybot's own states, when ``--lonelybot`` names its ``lonelybot-solve``
   driver (``docs/peers.md``), which prints them, and the states it looked up
   in its table (the children it made, new or not), which it prints as
-  ``Visits``: set beside the children cardtable's main search looked at, they
-  say whether a state costs more for having more children or for what each
-  one costs.
+  ``Visits``, set beside the children cardtable's main search looked at (the
+  report also divides each solver's time by its children; that is not the
+  cost of a child alone, as a state's own work, generating its moves and
+  making it, is in it too: see docs/solver.md, "Children a state").
 
 Each deal then gets the reasons that fit it (a deal can have several):
 
