@@ -163,8 +163,9 @@ def alone(state: bytes, variant: Variant, order: int, cap: int) -> Alone:
     search.advance(cap, None)
     milliseconds = (time.perf_counter() - began) * 1e3
     verdict = "won" if search.won else "lost" if search.exhausted else "capped"
-    tried = search.core.tried if isinstance(search.core, _ccore.Search) else 0  # (a best-first search keeps no count)
-    return Alone(verdict, search.states, milliseconds, tried)
+    core = search.core
+    assert isinstance(core, _ccore.Search)  # a depth-first search, which counts the children it looked at
+    return Alone(verdict, search.states, milliseconds, core.tried)
 
 
 def lonelybot_counts(binary: str, position: Position, draw: int, timeout: float) -> tuple[int | None, int | None]:
