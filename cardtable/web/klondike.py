@@ -73,6 +73,24 @@ def _spoken(card: Card) -> str:
     return card.name()
 
 
+#: A card in the engine's notation inside one of its reasons, with the article before it if any.
+_NOTATION_IN_REASON = re.compile(r"\b(?:the )?([A2-9TJQK][cdhs])\b")
+
+
+def _in_words(reason: str) -> str:
+    """The engine's reason for refusing a move (:meth:`KlondikeGame.why_illegal`),
+    its cards named in words as every other message of the table names them.
+    The reason names only cards the player sees (the moved card, the card it
+    was to cover) or a rank the foundation needs, so the words tell no secret.
+
+    >>> _in_words("Ac cannot go on 8h: a card must be one rank lower than the card it covers")
+    'the ace of clubs cannot go on the eight of hearts: a card must be one rank lower than the card it covers'
+    >>> _in_words("3c cannot go to its foundation: it needs the 2c next")
+    'the three of clubs cannot go to its foundation: it needs the two of clubs next'
+    """
+    return _NOTATION_IN_REASON.sub(lambda found: f"the {Card.parse(found.group(1)).name()}", reason)
+
+
 def _place(location: int) -> str:
     if location == WASTE:
         return "the waste"
@@ -390,7 +408,7 @@ class KlondikeTable:
         game = self.game
         reason = game.why_illegal(move)
         if reason is not None:
-            raise ProtocolError(f"illegal move {move}: {reason}")
+            raise ProtocolError(_in_words(reason))
         said = self._describe(move)
         source = move.source
         hidden_before = game.face_down[source] if 0 <= source < 7 else 0

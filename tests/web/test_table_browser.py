@@ -112,11 +112,13 @@ def test_drag_click_double_click_keys_and_reload(serve: Callable[..., Served], b
     six = card(page, "six of diamonds, pile 2")
     six.wait_for()
 
-    # An illegal drop (the 4♦ onto the J♠) snaps back and changes nothing.
+    # An illegal drop (the 4♦ onto the J♠) snaps back and changes nothing; it is explained in words.
     four = card(page, "four of diamonds, pile 1")
     home = four.bounding_box()
     drag(page, four, card(page, "jack of spades, pile 3"))
-    wait_for(lambda: "Illegal move 1>3" in page.locator("#message").inner_text(), "the refusal to be said")
+    refusal = "The four of diamonds cannot go on the jack of spades: a card must be one rank lower"
+    wait_for(lambda: refusal in page.locator("#message").inner_text(), "the refusal to be said")
+    assert not CARD.search(page.locator("#message").inner_text()) and "1>3" not in page.locator("#message").inner_text()
     assert served.moves() is None
     wait_for(lambda: four.bounding_box() == home, "the four of diamonds to snap back")
 
