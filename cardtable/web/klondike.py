@@ -307,6 +307,7 @@ class KlondikeTable:
             "canRedo": game.can_redo,
             "passesLeft": game.passes_left,
             "pass": seen.pass_number,
+            "passes": game.variant.passes,  # the passes the rules allow (None: unlimited)
             "draw": game.variant.draw,
             "scoring": scoring,
             "score": game.score if scoring != "none" else None,

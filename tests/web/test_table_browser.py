@@ -382,3 +382,20 @@ def test_statistics_and_arrow_keys_from_the_keyboard(serve: Callable[..., Served
     wait_for(lambda: served.moves() == ["2>4"], "the six to move onto the seven")
     wait_for(lambda: "Vegas balance -$52" in page.locator("#status").inner_text(), "the balance to stand")
     context.close()
+
+
+def test_the_pass_through_the_stock_is_counted_from_one(serve: Callable[..., Served], browser: Any) -> None:
+    # Vegas, draw 3, three passes: before any move the player is in the first of three passes.
+    served = serve("klondike", "--seed", "7", "--variant", "vegas3")
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(served.url)
+    card(page, "ace of clubs, pile 7").wait_for()
+    status = page.locator("#status")
+    assert "Pass 1 of 3" in status.inner_text() and "left" not in status.inner_text()
+    for _ in range(8):  # three cards a draw: the whole stock of 24
+        page.keyboard.press("d")
+    wait_for(lambda: served.moves() == ["D"] * 8, "the stock to be drawn")
+    page.keyboard.press("d")  # the waste turned over: the second pass
+    wait_for(lambda: "Pass 2 of 3" in status.inner_text(), "the second pass to be shown")
+    context.close()

@@ -293,7 +293,7 @@ function status() {
   else if (view.scoring === "standard") score.textContent = `Score ${view.score}`;
   else score.textContent = "";
   document.getElementById("st-passes").textContent =
-    view.passesLeft === null ? "" : `Passes left ${view.passesLeft}`;
+    view.passes === null ? "" : `Pass ${view.pass} of ${view.passes}`;  // "Pass 1 of 3" until the first turn-over
   document.getElementById("st-daily").textContent = view.daily ? `Daily ${view.daily}` : "";
   tick();
 }
