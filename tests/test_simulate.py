@@ -36,6 +36,39 @@ def test_default_simulate_prints_two_records_then_the_summary(tmp_path: Path,
     assert "games played       50" in out and "net winnings" in out and "games/s" in out
 
 
+@pytest.mark.parametrize("path", [(), ("--no-fast",)])
+def test_only_the_printed_games_keep_their_moves(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                 path: tuple[str, ...]) -> None:
+    store = tmp_path / "s.sqlite"
+    code, out, _ = run(capsys, "simulate", "--games", "60", "--record", "2", "--store", str(store), *path)
+    assert code == 0 and "Game 2 (seed 2)" in out and "1. draw" in out
+    with sqlite3.connect(store) as db:
+        kept = db.execute("SELECT idx, deal IS NOT NULL, detail IS NOT NULL FROM games ORDER BY idx").fetchall()
+    assert kept == [(i, int(i < 2), int(i < 2)) for i in range(60)]
+    code, out, _ = run(capsys, "simulate", "--games", "60", "--record", "0", "--store", str(store), *path)
+    assert code == 0
+    with sqlite3.connect(store) as db:
+        assert db.execute("SELECT COUNT(*) FROM games WHERE run_id = 2 AND detail IS NOT NULL").fetchone() == (0,)
+
+
+def test_the_kernel_records_only_the_games_whose_moves_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    recorded: list[int] = []
+    original = fast.priority_games_moves
+
+    def counting(deals):  # type: ignore[no-untyped-def]
+        recorded.append(len(deals))
+        return original(deals)
+
+    monkeypatch.setattr(fast, "priority_games_moves", counting)
+    spec = RunSpec("priority", SEED_002, seed=1, keep_moves=False, record=2)
+    results = run_games(spec, 300, workers=1)
+    assert recorded == [2]  # the block played again to record its first two games, not all 300
+    assert [len(r.moves) > 0 for r in results[:3]] == [True, True, False]
+    assert results[0].deal == Position.from_seed(1).deal_string() and results[2].deal == ""
+    everything = run_games(RunSpec("priority", SEED_002, seed=1), 3, workers=1, use_fast=False)
+    assert [r.moves for r in results[:2]] == [r.moves for r in everything[:2]]
+
+
 def test_record_narration_replays_the_same_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     out_file = tmp_path / "games.jsonl"
     code, out, _ = run(capsys, "simulate", "--games", "2", "--no-store", "--output", str(out_file), "--ascii")

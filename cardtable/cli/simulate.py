@@ -252,7 +252,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         _check_outputs(args)  # before the games, not after them
         deals = _read_starts(args.deals)
         count = _game_count(args.games, deals)
-        spec = RunSpec(args.strategy, variant, args.seed, deals, keep_moves=bool(args.output) or args.record > 0)
+        # Every game's moves for --output; else only those of the records printed (the first K).
+        spec = RunSpec(args.strategy, variant, args.seed, deals, keep_moves=bool(args.output), record=args.record)
         workers = args.workers or os.cpu_count() or 1
         # reached before the run is recorded
         executor = stack.enter_context(open_executor(args.cluster, workers, **cluster_options(args)))

@@ -68,8 +68,21 @@ class RunSpec:
     variant: Variant
     seed: int = 1
     deals: tuple[Position, ...] | None = None
-    #: Keep each game's moves and deal string (for records and ``--output``).
+    #: Keep each game's moves and deal string (for ``--output``).
     keep_moves: bool = True
+    #: Keep the moves and deal strings of the first ``record`` games (those
+    #: whose records are printed) even when ``keep_moves`` is off: the other
+    #: games cost what a run that keeps no moves costs.
+    record: int = 0
+
+    def keeps_moves(self, index: int) -> bool:
+        """Whether game ``index``'s moves and deal string are kept.
+
+        >>> spec = RunSpec("priority", Variant.preset("seed-002"), keep_moves=False, record=2)
+        >>> [spec.keeps_moves(i) for i in range(3)]
+        [True, True, False]
+        """
+        return self.keep_moves or index < self.record
 
     def deal(self, index: int) -> Position:
         """Where game ``index`` starts.
@@ -96,15 +109,17 @@ def _start_text(position: Position) -> str:
 class Batch:
     """Finished games column by column: cheap to send between processes.
 
-    ``moves`` and ``deals`` are ``None`` when the run keeps no moves (deal
-    strings are then kept only for starts that were given).
+    ``moves`` and ``deals`` are ``None`` when no game of the batch kept its
+    moves (deal strings are then kept only for starts that were given); a
+    game that kept none among games that did has ``None`` in its place
+    (:meth:`RunSpec.keeps_moves`).
     """
 
     indices: list[int]
     foundation: list[int]
     score: list[int]
-    moves: list[tuple[str, ...]] | None = None
-    deals: list[str] | None = None
+    moves: list[tuple[str, ...] | None] | None = None
+    deals: list[str | None] | None = None
 
     def __len__(self) -> int:
         return len(self.indices)
@@ -112,20 +127,24 @@ class Batch:
     def result(self, k: int, variant: Variant) -> GameResult:
         """The ``k``-th game of the batch as a :class:`GameResult`."""
         found = self.foundation[k]
-        return GameResult(self.indices[k], self.deals[k] if self.deals is not None else "", found == 52, found,
-                          self.moves[k] if self.moves is not None else (), variant.scoring.money(found),
-                          self.score[k])
+        return GameResult(self.indices[k], (self.deals[k] if self.deals is not None else None) or "", found == 52,
+                          found, (self.moves[k] if self.moves is not None else None) or (),
+                          variant.scoring.money(found), self.score[k])
 
     def results(self, variant: Variant) -> list[GameResult]:
         """Every game of the batch."""
         return [self.result(k, variant) for k in range(len(self.indices))]
 
     @classmethod
-    def of(cls, results: Sequence[GameResult], keep_moves: bool, keep_deals: bool) -> Batch:
-        """Columns from game results."""
+    def of(cls, results: Sequence[GameResult], keep_moves: bool, keep_deals: bool, *, record: int = 0) -> Batch:
+        """Columns from game results: the moves and deal strings of every
+        game with ``keep_moves``, else of the games whose index is under
+        ``record`` (:attr:`RunSpec.record`); every deal string with ``keep_deals``."""
+        kept = [keep_moves or r.index < record for r in results]
         return cls([r.index for r in results], [r.foundation for r in results], [r.score for r in results],
-                   [r.moves for r in results] if keep_moves else None,
-                   [r.deal for r in results] if keep_deals else None)
+                   [r.moves if keep else None for r, keep in zip(results, kept, strict=True)] if any(kept) else None,
+                   [r.deal if keep_deals or keep else None for r, keep in zip(results, kept, strict=True)]
+                   if keep_deals or any(kept) else None)
 
     def rows(self, variant: Variant) -> list[tuple[object, ...]]:
         """The games as rows of the results store's ``games`` table (index,
@@ -141,12 +160,13 @@ class Batch:
     @classmethod
     def from_rows(cls, rows: Sequence[Sequence[Any]]) -> Batch:
         """The games of :meth:`rows` back as one batch, in the rows' order
-        (with moves and deal strings when every game kept them)."""
-        moves = [tuple(json.loads(detail)) if detail is not None else None for *_, detail in rows]
-        deals = [deal for _, deal, *_ in rows]
+        (with the moves and deal strings of the games that kept them)."""
+        moves: list[tuple[str, ...] | None] = [tuple(json.loads(detail)) if detail is not None else None
+                                               for *_, detail in rows]
+        deals: list[str | None] = [None if deal is None else str(deal) for _, deal, *_ in rows]
         return cls([int(row[0]) for row in rows], [int(row[3]) for row in rows], [int(row[6] or 0) for row in rows],
-                   [m for m in moves if m is not None] if rows and None not in moves else None,
-                   [str(d) for d in deals] if rows and None not in deals else None)
+                   moves if any(m is not None for m in moves) else None,
+                   deals if any(d is not None for d in deals) else None)
 
 
 class Results(Sequence[GameResult]):
@@ -167,12 +187,13 @@ class Results(Sequence[GameResult]):
         score = np.array([x for b in ordered for x in b.score], dtype=np.int64)
         self.foundation = foundation if order is None else foundation[order]
         self.score = score if order is None else score[order]
-        keep_moves = bool(ordered) and all(b.moves is not None for b in ordered)
-        keep_deals = bool(ordered) and all(b.deals is not None for b in ordered)
-        moves = [m for b in ordered for m in (b.moves or ())] if keep_moves else None
-        deals = [d for b in ordered for d in (b.deals or ())] if keep_deals else None
-        self._moves = moves if moves is None or order is None else [moves[k] for k in order]
-        self._deals = deals if deals is None or order is None else [deals[k] for k in order]
+        # The moves and deal strings of the games that kept them (often only the first few).
+        moves = {i: m for b in ordered if b.moves is not None for i, m in zip(b.indices, b.moves, strict=True)
+                 if m is not None}
+        deals = {i: d for b in ordered if b.deals is not None for i, d in zip(b.indices, b.deals, strict=True)
+                 if d is not None}
+        self._moves = moves
+        self._deals = deals
 
     @property
     def net(self) -> np.ndarray:
@@ -189,9 +210,9 @@ class Results(Sequence[GameResult]):
 
     def _get(self, k: int) -> GameResult:
         found = int(self.foundation[k])
-        return GameResult(self.indices[k], self._deals[k] if self._deals is not None else "", found == 52, found,
-                          self._moves[k] if self._moves is not None else (), self.variant.scoring.money(found),
-                          int(self.score[k]))
+        index = self.indices[k]
+        return GameResult(index, self._deals.get(index, ""), found == 52, found, self._moves.get(index, ()),
+                          self.variant.scoring.money(found), int(self.score[k]))
 
     @overload
     def __getitem__(self, key: int) -> GameResult: ...
@@ -226,7 +247,7 @@ def _play_from(spec: RunSpec, index: int, start: Position, bot_seed: int) -> Gam
     player = make_player(spec.strategy)
     player.new_game(bot_seed)
     play_out(game, [player])
-    moves = tuple(str(m) for m in game.moves) if spec.keep_moves else ()
+    moves = tuple(str(m) for m in game.moves) if spec.keeps_moves(index) else ()
     found = game.foundation_count()
     return GameResult(index, _start_text(start), game.is_won(), found, moves, spec.variant.scoring.money(found),
                       game.score)
@@ -273,11 +294,14 @@ def _priority_fast(spec: RunSpec, indices: Sequence[int], starts: Sequence[Posit
     foundation = fast.priority_batch_deals(deals).foundation.astype(np.int64)
     score = scoring.money(foundation) if scoring.kind == "vegas" else np.zeros_like(foundation)
     batch = Batch(index_list, foundation.tolist(), score.tolist())
-    if spec.keep_moves:
-        batch.moves = [tuple(m) for m in fast.priority_games_moves(deals)]
+    kept = [k for k, index in enumerate(index_list) if spec.keeps_moves(index)]
+    if kept:  # played again, recording: only the games whose moves are kept (the first few, unless all)
+        recorded = dict(zip(kept, fast.priority_games_moves(deals[kept]), strict=True))
         names = [str(c) for c in Card._all]
-        batch.deals = [" ".join(names[c] for c in row) for row in deals.tolist()]
-    elif starts is not None:
+        batch.moves = [tuple(recorded[k]) if k in recorded else None for k in range(len(index_list))]
+        batch.deals = [" ".join(names[c] for c in deals[k].tolist()) if k in recorded else None
+                       for k in range(len(index_list))]
+    if starts is not None:
         batch.deals = [position.deal_string() for position in starts]
     return batch
 
@@ -305,7 +329,7 @@ def _play_block(spec: RunSpec, fast: bool, resolvers: tuple[Resolver[KlondikeBot
         results = [_play_from(spec, i, Position.from_seed(spec.seed + i), spec.seed + i) for i in indices]
     else:
         results = [_play_from(spec, i, start, i) for i, start in zip(indices, starts, strict=True)]
-    return Batch.of(results, spec.keep_moves, spec.keep_moves or starts is not None)
+    return Batch.of(results, spec.keep_moves, starts is not None, record=spec.record)
 
 
 def _blocks(spec: RunSpec, games: Iterable[int], size: int) -> Iterator[_Block]:
