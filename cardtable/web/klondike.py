@@ -424,7 +424,7 @@ class KlondikeTable:
         if game.is_won():
             said += " You won!"
             if not self.counted:
-                self.won_after = self.seconds()
+                self.won_after = round(self.seconds(), 3)  # as kept in the statistics (PlayedGame.of_game)
                 self._count(won=True)
         return said
 

@@ -399,3 +399,44 @@ def test_the_pass_through_the_stock_is_counted_from_one(serve: Callable[..., Ser
     page.keyboard.press("d")  # the waste turned over: the second pass
     wait_for(lambda: "Pass 2 of 3" in status.inner_text(), "the second pass to be shown")
     context.close()
+
+
+def test_a_win_shows_the_same_time_on_the_table_and_in_the_statistics(serve: Callable[..., Served], browser: Any,
+                                                                     tmp_path: Path) -> None:
+    # A player's game won after 10 min 2.7 s, kept as the server keeps it: the table's clock and the
+    # statistics' best time are one clock with one rounding (whole seconds gone by: 10:02).
+    import time
+
+    from cardtable.klondike import Variant
+    from cardtable.sim.played import record_played
+    from cardtable.web.klondike import KlondikeDealer
+    from cardtable.web.server import COOKIE
+
+    line = _solved_line(7)
+    table = KlondikeDealer(Variant.preset("draw1"), seed=7).first()
+    for move in line[:-1]:
+        table.apply({"type": "move", "move": move})
+    table.started = time.time() - 602.7
+    table.apply({"type": "move", "move": line[-1]})
+    assert table.game.is_won() and table.won_after is not None and 602.7 <= table.won_after < 603
+    player = "p" * 20
+    data = tmp_path / "data"
+    data.mkdir()
+    with ResultsStore(data / "results.sqlite") as store:
+        for game in table.take_finished():
+            record_played(store, game, player=player)
+        store.put_rows("web_games", [{"player": player, "game": "klondike", "saved": table.saved(),
+                                      "started": table.started, "updated": "2026-01-01T00:00:00+00:00"}],
+                       action="keep a game")
+    served = serve("klondike", "--seed", "7", data=data)
+    context = browser.new_context(viewport=DESKTOP)
+    context.add_cookies([{"name": COOKIE, "value": player, "url": served.url}])
+    page = context.new_page()
+    page.goto(served.url)
+    page.locator("#won").wait_for(state="visible")
+    assert page.locator("#st-time").inner_text() == "10:02"
+    page.get_by_role("button", name="Statistics").click()
+    row = page.locator("#stats-rows tr").first
+    wait_for(lambda: row.inner_text().split()[:3] == ["draw1", "1", "1"], "the win in the statistics")
+    assert row.inner_text().split()[4] == "10:02"
+    context.close()

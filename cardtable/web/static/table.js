@@ -301,10 +301,17 @@ function status() {
 function tick() {
   if (!view) return;
   // The clock runs from the first move (kept by the server across reloads) and stands once the game is won.
-  const seconds = view.seconds !== null && view.seconds !== undefined ? Math.floor(view.seconds)
-    : view.started ? Math.max(0, Math.floor(Date.now() / 1000 - view.started)) : 0;
-  document.getElementById("st-time").textContent =
-    `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  const seconds = view.seconds !== null && view.seconds !== undefined ? view.seconds
+    : view.started ? Date.now() / 1000 - view.started : 0;
+  document.getElementById("st-time").textContent = clock(seconds);
+}
+
+// A time as the table's clock and the statistics show it (the terminal app's clock_text): whole seconds
+// gone by, M:SS, or H:MM:SS from an hour on. One function, so that a win reads the same in both.
+function clock(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  const m = Math.floor(s / 60) % 60, h = Math.floor(s / 3600), ss = String(s % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
 }
 
 // ----- moves from gestures ------------------------------------------------------------------------------
@@ -553,10 +560,6 @@ function moveFocus(key) {
 }
 
 // The statistics dialog: the server's figures (the terminal app's, by the same library call).
-function clock(seconds) {
-  const s = Math.round(seconds);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
 
 function statsRow(cells, current) {
   const row = document.createElement("tr");
