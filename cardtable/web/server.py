@@ -356,8 +356,14 @@ class TableServer:
                 _log.warning("player %s: their saved game cannot be read (%s); a new one is dealt",
                              player[:8], error)
         if self.dealer.winnable:  # the solver finds the deal: not in the event loop, which serves everyone
-            return await asyncio.to_thread(self.dealer.first)
-        return self.dealer.first()
+            table = await asyncio.to_thread(self.dealer.first)
+        else:
+            table = self.dealer.first()
+        try:  # kept before any move: a reload deals it again
+            await self.keeper.save(self._row(player, table))
+        except CardtableError as error:
+            _log.warning("%s", error)
+        return table
 
     @staticmethod
     def _row(player: str, table: KlondikeTable) -> dict[str, object]:

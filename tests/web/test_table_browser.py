@@ -119,7 +119,7 @@ def test_drag_click_double_click_keys_and_reload(serve: Callable[..., Served], b
     refusal = "The four of diamonds cannot go on the jack of spades: a card must be one rank lower"
     wait_for(lambda: refusal in page.locator("#message").inner_text(), "the refusal to be said")
     assert not CARD.search(page.locator("#message").inner_text()) and "1>3" not in page.locator("#message").inner_text()
-    assert served.moves() is None
+    assert served.moves() == []  # the deal is kept from the first view, with no move
     wait_for(lambda: four.bounding_box() == home, "the four of diamonds to snap back")
 
     # A drag with the mouse: the 6♦ onto the 7♠.
@@ -439,4 +439,21 @@ def test_a_win_shows_the_same_time_on_the_table_and_in_the_statistics(serve: Cal
     row = page.locator("#stats-rows tr").first
     wait_for(lambda: row.inner_text().split()[:3] == ["draw1", "1", "1"], "the win in the statistics")
     assert row.inner_text().split()[4] == "10:02"
+    context.close()
+
+
+def test_a_new_visitor_who_reloads_before_the_first_move_sees_the_same_deal(serve: Callable[..., Served],
+                                                                           browser: Any) -> None:
+    served = serve("klondike")  # a random deal for each new player
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(served.url)
+    page.locator("html[data-drawn]").wait_for(state="attached")
+    tops = page.evaluate("[...document.querySelectorAll('.card[data-card]')].map((c) => c.dataset.card).sort()")
+    assert len(tops) == 7
+    page.reload()
+    page.locator("html[data-drawn]").wait_for(state="attached")
+    assert page.evaluate("[...document.querySelectorAll('.card[data-card]')].map((c) => c.dataset.card).sort()") \
+        == tops
+    assert served.moves() == []
     context.close()
