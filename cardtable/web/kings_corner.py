@@ -31,7 +31,7 @@ False
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import collections
 import json
 import logging
 import re
@@ -68,6 +68,10 @@ from cardtable.web.protocol import (
     ProtocolError,
     RateLimit,
     parse_message,
+    player_id,
+    same_origin,
+    send,
+    set_cookie,
     text_messages,
     unknown_type,
 )
@@ -91,8 +95,17 @@ TABLE_ID = re.compile(r"[A-Za-z0-9_-]{10,32}")
 MINE_NAME = "kings-corner-tables"
 #: The tables a person's list keeps.
 MAX_MINE = 20
-#: Tables one player may open a minute.
+#: Tables one player, and one client address, may open a minute.
 OPEN_PER_MINUTE = 10
+#: Tables the whole server opens an hour, whoever asks (each is kept in the store).
+OPEN_PER_HOUR = 600
+#: Pages one person may have open at one table.
+MAX_PAGES = 8
+#: Pages of people without a seat (onlookers, and guests before they sit) one
+#: table takes, and how many of those may come from one client address. The
+#: seated people's own pages never count against these.
+MAX_ONLOOKERS = 32
+ONLOOKERS_PER_ADDRESS = 8
 #: The longest name a player may give.
 MAX_NAME = 24
 _PILE_WORDS = {"N": "north pile", "E": "east pile", "S": "south pile", "W": "west pile",
@@ -491,7 +504,12 @@ class KingsCornerRoom:
         self._tasks: set[asyncio.Task[None]] = set()
         self._first_seed_used = False
         self._timers: set[tuple[str, str]] = set()
+        #: When each player and each client address (``address A``) opened their tables this last minute.
         self._opened: dict[str, list[float]] = {}
+        #: When the server opened each of its tables this last hour.
+        self._opened_all: collections.deque[float] = collections.deque()
+        #: The client address of each open socket.
+        self._addresses: dict[web.WebSocketResponse, str] = {}
         self._mine_lock = asyncio.Lock()
         self._records = house.records if house.records is not None else records_folder(server.store_path)
         self._page = resources.files("cardtable.web").joinpath("static", "kings.html").read_text()
@@ -514,9 +532,9 @@ class KingsCornerRoom:
                 .replace("{{seats}}", str(house.seats)).replace("{{level}}", house.level)
                 .replace("{{delay}}", str(int(house.delay * 1000))).replace("{{target}}", str(house.target)))
         response = web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-store"})
-        player, new = self.server.player_id(request)
+        player, new = player_id(request)
         if new:
-            self.server.set_cookie(response, player)
+            set_cookie(response, player)
         return response
 
     async def _lobby(self, request: web.Request) -> web.Response:
@@ -528,17 +546,12 @@ class KingsCornerRoom:
         return self.page(request)
 
     async def _open_table(self, request: web.Request) -> web.StreamResponse:
-        if not self.server.same_origin(request) or "Origin" not in request.headers:
+        if not same_origin(request, self.server.url) or "Origin" not in request.headers:
             return web.Response(status=403, text="a table is opened from this server's page\n")
-        player, new = self.server.player_id(request)
-        now = time.monotonic()
-        recent = [at for at in self._opened.get(player, []) if now - at < 60.0]
-        if len(recent) >= OPEN_PER_MINUTE:
-            return web.Response(status=429, text=f"at most {OPEN_PER_MINUTE} tables a minute: try again soon\n")
-        self._opened[player] = [*recent, now]
-        if len(self._opened) > 10_000:  # forget the oldest openers
-            for old in list(self._opened)[:5_000]:
-                del self._opened[old]
+        player, new = player_id(request)
+        refused = self._opening_refused(player, request.remote or "")
+        if refused is not None:
+            return refused
         form = await request.post()
         try:
             seats = int(str(form.get("seats", self.house.seats)))
@@ -562,14 +575,43 @@ class KingsCornerRoom:
             return web.Response(status=503, text=f"the table cannot be kept: {error}\n")
         moved = web.HTTPSeeOther(f"/kc/{table.id}")
         if new:
-            self.server.set_cookie(moved, player)
+            set_cookie(moved, player)
         raise moved
+
+    def _opening_refused(self, player: str, address: str) -> web.Response | None:
+        """A 429 answer when ``player``, their client ``address`` or the whole
+        server has opened as many tables as it may lately (a cookie costs
+        nothing to drop: the address and the server's own count hold a flood
+        of cookieless requests); else None, and the opening is counted."""
+        now = time.monotonic()
+        while self._opened_all and now - self._opened_all[0] >= 3600.0:
+            self._opened_all.popleft()
+        if len(self._opened_all) >= OPEN_PER_HOUR:
+            wait = 3600.0 - (now - self._opened_all[0])
+            return web.Response(status=429, headers={"Retry-After": str(int(wait) + 1)},
+                                text=f"this server opens at most {OPEN_PER_HOUR} tables an hour: "
+                                     f"try again in {int(wait) // 60 + 1} minutes\n")
+        keys = (player, f"address {address}")
+        recents = [[at for at in self._opened.get(key, []) if now - at < 60.0] for key in keys]
+        for key, recent in zip(keys, recents, strict=True):
+            if len(recent) >= OPEN_PER_MINUTE:
+                whom = "from one address" if key.startswith("address ") else "for one player"
+                return web.Response(status=429, headers={"Retry-After": str(int(60.0 - (now - recent[0])) + 1)},
+                                    text=f"at most {OPEN_PER_MINUTE} tables a minute {whom}: try again soon\n")
+        for key, recent in zip(keys, recents, strict=True):
+            self._opened.pop(key, None)  # re-inserted last: the oldest openers come first
+            self._opened[key] = [*recent, now]
+        self._opened_all.append(now)
+        if len(self._opened) > 10_000:  # forget the openers of long ago
+            for old in list(self._opened)[:5_000]:
+                del self._opened[old]
+        return None
 
     async def _mine(self, request: web.Request) -> web.Response:
         """``GET /kc/mine``: the tables the visitor opened or sat at, newest
         first, each as its id, phase, seats, players' names, match and hand,
         and whether it is their turn (JSON; none for a new visitor)."""
-        player, new = self.server.player_id(request)
+        player, new = player_id(request)
         tables: list[dict[str, Any]] = []
         if not new:
             for table_id in await self._mine_ids(player):
@@ -726,9 +768,7 @@ class KingsCornerRoom:
     async def _send_all(self, table: SharedTable, steps: list[dict[str, Any]], said: str) -> None:
         for socket, player in list(self.sockets.get(table.id, {}).items()):
             if not socket.closed:
-                with_steps = {"type": "table", "view": table.view(player), "steps": steps, "said": said}
-                with contextlib.suppress(ConnectionError):
-                    await socket.send_json(with_steps)
+                await send(socket, {"type": "table", "view": table.view(player), "steps": steps, "said": said})
 
     async def _advance(self, table: SharedTable) -> tuple[list[dict[str, Any]], HandRecord | None]:
         """The bots' plays, searched in a thread (the event loop serves everyone
@@ -742,26 +782,29 @@ class KingsCornerRoom:
 
     async def _websocket(self, request: web.Request) -> web.StreamResponse:
         server = self.server
-        if not server.same_origin(request):
+        if not same_origin(request, server.url):
             return web.Response(status=403, text="cross-site WebSocket refused\n")
-        player, new = server.player_id(request)
+        player, new = player_id(request)
         table_id = request.query.get("table", "")
         ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES * 4, heartbeat=30.0)
         if new:
-            server.set_cookie(ws, player)
+            set_cookie(ws, player)
         await ws.prepare(request)
         table = await self._table(table_id) if TABLE_ID.fullmatch(table_id) else None
         if table is None:
-            await ws.send_json({"type": "error", "message": "no such table: open a new one at /kc"})
+            await send(ws, {"type": "error", "message": "no such table: open a new one at /kc"})
             await ws.close(code=1008, message=b"no such table")
             return ws
         sockets = self.sockets.setdefault(table.id, {})
-        if sum(1 for p in sockets.values() if p == player) >= 8 or len(sockets) >= 64:
-            await ws.send_json({"type": "error", "message": "too many pages open at this table"})
+        address = request.remote or ""
+        refusal = self._page_refused(table, sockets, player, address)
+        if refusal is not None:
+            await send(ws, {"type": "error", "message": refusal})
             await ws.close(code=1008, message=b"too many pages")
             return ws
         server.sockets.add(ws)
         sockets[ws] = player
+        self._addresses[ws] = address
         limit = RateLimit()
         try:
             async with table.lock:
@@ -779,6 +822,7 @@ class KingsCornerRoom:
                 await self._answer(table, player, ws, text)
         finally:
             sockets.pop(ws, None)
+            self._addresses.pop(ws, None)
             server.sockets.discard(ws)
             if player not in sockets.values():
                 table.present.discard(player)
@@ -791,6 +835,26 @@ class KingsCornerRoom:
                 del self._tables[table.id]  # kept in the store; loaded again on the next visit
         return ws
 
+    def _page_refused(self, table: SharedTable, sockets: dict[web.WebSocketResponse, str], player: str,
+                      address: str) -> str | None:
+        """Why one more page of ``player`` (from ``address``) cannot open at
+        ``table``, or None. A seat belongs to its person: their pages come in
+        whatever else is open (up to :data:`MAX_PAGES` of their own); the
+        pages of people without a seat are capped apart (:data:`MAX_ONLOOKERS`,
+        :data:`ONLOOKERS_PER_ADDRESS`) and can neither fill the table nor push
+        a seated person out."""
+        if sum(1 for p in sockets.values() if p == player) >= MAX_PAGES:
+            return f"too many pages open at this table (at most {MAX_PAGES} of yours)"
+        if table.entry_of(player) is not None:
+            return None
+        onlookers = [ws for ws, p in sockets.items() if table.entry_of(p) is None]
+        if len(onlookers) >= MAX_ONLOOKERS:
+            return f"this table has as many onlookers as it takes ({MAX_ONLOOKERS}): try again later"
+        if sum(1 for ws in onlookers if self._addresses.get(ws) == address) >= ONLOOKERS_PER_ADDRESS:
+            return f"too many pages without a seat open at this table from your address " \
+                   f"(at most {ONLOOKERS_PER_ADDRESS})"
+        return None
+
     TYPES = ("view", "sit", "start", "action", "next", "newmatch", "stats")
 
     async def _answer(self, table: SharedTable, player: str, ws: web.WebSocketResponse, text: str) -> None:
@@ -800,10 +864,10 @@ class KingsCornerRoom:
             if kind == "view":
                 async with table.lock:  # the bots may be playing in a thread
                     view = table.view(player)
-                await ws.send_json({"type": "table", "view": view, "steps": [], "said": ""})
+                await send(ws, {"type": "table", "view": view, "steps": [], "said": ""})
                 return
             if kind == "stats":
-                await ws.send_json(await self._stats(table, player))
+                await send(ws, await self._stats(table, player))
                 return
             if kind not in self.TYPES:
                 raise unknown_type(kind, self.TYPES)
@@ -830,10 +894,10 @@ class KingsCornerRoom:
                 await self._changed(table, steps, said, record)
             self._watch_absent(table)  # a person who left in the lobby: their seat's timeout starts now
         except ProtocolError as error:
-            await ws.send_json({"type": "error", "message": str(error)})
+            await send(ws, {"type": "error", "message": str(error)})
         except CardtableError as error:  # the store: the change stands in memory, the players are told
             _log.warning("%s", error)
-            await ws.send_json({"type": "error", "message": f"not saved: {error}"})
+            await send(ws, {"type": "error", "message": f"not saved: {error}"})
 
     def _watch_absent(self, table: SharedTable) -> None:
         """Start the seat timeout of each person seated at ``table`` who has no page open."""

@@ -43,26 +43,47 @@ move (``started``, seconds since the epoch) and, once won, the game's time
 is won, a loss when a new game is dealt after a move of it. A message larger than
 :data:`MAX_MESSAGE_BYTES`, not JSON, not an object or of an unknown type is
 answered with an error and changes nothing (one over four times that size
-closes the socket); a client sending more than :data:`RATE` messages a
+closes the socket), as is one nested deeper than :data:`MAX_DEPTH` (every
+message is a flat object); a client sending more than :data:`RATE` messages a
 second is answered with errors, then closed; one hint is searched at a time.
+A page that goes away while its answer is being made is not written to: an
+answer for a closed socket is dropped without a word (:func:`send`).
+
+The checks every page and socket of the server passes are here too: a
+request's ``Host`` must be this server's (:func:`known_host`, against DNS
+rebinding), a WebSocket must come from this server's own page
+(:func:`same_origin`), and a player is a random id in an HttpOnly,
+SameSite=Lax cookie (:func:`player_id`, :func:`set_cookie`).
 """
 
 from __future__ import annotations
 
 import json
+import re
+import secrets
 import time
 from collections.abc import AsyncIterator
 from typing import Any
+from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
 from cardtable._text import clip
 from cardtable.errors import CardtableError
 
-__all__ = ["BURST", "MAX_MESSAGE_BYTES", "RATE", "ProtocolError", "RateLimit", "parse_message", "unknown_type"]
+__all__ = ["BURST", "COOKIE", "MAX_DEPTH", "MAX_MESSAGE_BYTES", "RATE", "ProtocolError", "RateLimit", "known_host",
+           "parse_message", "player_id", "same_origin", "send", "set_cookie", "unknown_type"]
 
 #: The largest message a client may send (bytes); a larger one is refused unread.
 MAX_MESSAGE_BYTES = 4096
+#: The deepest nesting of objects and lists a message may have: every message
+#: is one flat object (a depth of 1); one level more is allowed for what may come.
+MAX_DEPTH = 2
+#: The cookie that names a player.
+COOKIE = "cardtable_player"
+_PLAYER = re.compile(r"[A-Za-z0-9_-]{16,64}")
+#: The names of this machine's loopback address, as a ``Host`` may give them.
+_LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1"}
 #: Messages a second a client may send, sustained, and the burst allowed above it.
 RATE = 50.0
 BURST = 100.0
@@ -86,9 +107,11 @@ def parse_message(text: str) -> dict[str, Any]:
     """
     if len(text.encode()) > MAX_MESSAGE_BYTES:
         raise ProtocolError(f"message too large ({len(text.encode())} bytes; at most {MAX_MESSAGE_BYTES})")
+    if _depth(text) > MAX_DEPTH:
+        raise ProtocolError(f"message nested too deep (at most {MAX_DEPTH} levels of objects and lists)")
     try:
         message = json.loads(text)
-    except ValueError as error:
+    except (ValueError, RecursionError) as error:
         raise ProtocolError(f"malformed JSON: {error}") from None
     if not isinstance(message, dict):
         raise ProtocolError(f"a message must be a JSON object, not a {type(message).__name__}")
@@ -98,9 +121,95 @@ def parse_message(text: str) -> dict[str, Any]:
     return message
 
 
+def _depth(text: str) -> int:
+    """The deepest nesting of objects and lists in JSON ``text`` (brackets
+    inside strings do not count; just :data:`MAX_DEPTH` when it has too few
+    brackets to go deeper), read without parsing it: a message nested
+    thousands deep is refused before the parser recurses into it.
+
+    >>> _depth('[[{"a": "[[["}]]'), _depth('[{"a": 1}, {"b": [2]}]')
+    (3, 3)
+    """
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return MAX_DEPTH  # too few brackets to go deeper (every message of a page): nothing to read
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
 def unknown_type(kind: str, known: tuple[str, ...]) -> ProtocolError:
     """The error for a message type the game does not know."""
     return ProtocolError(f"unknown message type {clip(kind)} (expected one of {', '.join(known)})")
+
+
+async def send(ws: web.WebSocketResponse, message: dict[str, Any]) -> bool:
+    """Send ``message`` to a page; False, quietly, when the page has gone
+    (closed, or its connection dropped while the answer was being made)."""
+    if ws.closed:
+        return False
+    try:
+        await ws.send_json(message)
+    except (ConnectionError, RuntimeError):  # the transport closed under the send
+        return False
+    return True
+
+
+def known_host(netloc: str, *, url: str, loopback: bool) -> bool:
+    """Whether a request's ``Host`` (``netloc``) names this server: the host
+    of ``url`` (the address browsers use), or, when it listens on a loopback
+    address (``loopback``), a loopback name. Any other ``Host`` is a page of
+    another site that had its name rebound to this machine (DNS rebinding).
+    A server listening beyond loopback answers any ``Host``.
+
+    >>> known_host("localhost:8000", url="http://localhost:8000", loopback=True)
+    True
+    >>> known_host("evil.example", url="http://localhost:8000", loopback=True)
+    False
+    """
+    host = (urlsplit(f"//{netloc}").hostname or "").lower()
+    if host == (urlsplit(url).hostname or "").lower():
+        return True
+    return not loopback or host in _LOOPBACK_NAMES
+
+
+def same_origin(request: web.Request, url: str) -> bool:
+    """Whether a request comes from this server's own page (its ``Origin`` is
+    the request's host, or ``url``, the address browsers use), or from no
+    page at all (no ``Origin``: browsers always send one with a WebSocket)."""
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return True
+    parts = urlsplit(origin)
+    return parts.netloc.lower() == request.host.lower() or (
+        f"{parts.scheme}://{parts.netloc}".lower() == url.rstrip("/").lower())
+
+
+def player_id(request: web.Request) -> tuple[str, bool]:
+    """The request's player id (its :data:`COOKIE`), and whether it is new (to be set in the cookie)."""
+    given = request.cookies.get(COOKIE, "")
+    if _PLAYER.fullmatch(given):
+        return given, False
+    return secrets.token_urlsafe(18), True
+
+
+def set_cookie(response: web.StreamResponse, player: str) -> None:
+    """Name ``player`` in the response's cookie (HttpOnly, SameSite=Lax, for about a year)."""
+    response.set_cookie(COOKIE, player, max_age=400 * 24 * 3600, httponly=True, samesite="Lax", path="/")
 
 
 class RateLimit:
@@ -140,12 +249,12 @@ async def text_messages(ws: web.WebSocketResponse, limit: RateLimit) -> AsyncIte
     async for frame in ws:
         if frame.type != WSMsgType.TEXT:
             if frame.type == WSMsgType.BINARY:
-                await ws.send_json({"type": "error", "message": "binary messages are not spoken here"})
+                await send(ws, {"type": "error", "message": "binary messages are not spoken here"})
             continue
         if not limit.allow():
             if limit.exhausted:
                 await ws.close(code=1008, message=b"too many messages")
                 return
-            await ws.send_json({"type": "error", "message": "too many messages: slow down"})
+            await send(ws, {"type": "error", "message": "too many messages: slow down"})
             continue
         yield frame.data

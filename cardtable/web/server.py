@@ -20,8 +20,6 @@ import concurrent.futures
 import contextlib
 import gc
 import logging
-import re
-import secrets
 import sys
 import threading
 import weakref
@@ -31,7 +29,6 @@ from datetime import UTC, date, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
 
 from aiohttp import web
 
@@ -40,15 +37,23 @@ from cardtable.runs.store import ResultsStore
 from cardtable.sim.played import daily_stats, play_stats, record_played
 from cardtable.web.kings_corner import KingsCornerHouse, KingsCornerRoom
 from cardtable.web.klondike import LOST_NOTICE, KlondikeDealer, KlondikeTable, proven_lost, rules_message
-from cardtable.web.protocol import MAX_MESSAGE_BYTES, ProtocolError, RateLimit, parse_message, text_messages
+from cardtable.web.protocol import (
+    COOKIE,
+    MAX_MESSAGE_BYTES,
+    ProtocolError,
+    RateLimit,
+    known_host,
+    parse_message,
+    player_id,
+    same_origin,
+    send,
+    set_cookie,
+    text_messages,
+)
 from cardtable.web.review import AT_ONCE, REVIEW_TYPES, Review
 
 __all__ = ["COOKIE", "MAX_PAGES", "TableServer", "configure_logging"]
 
-#: The cookie that names a player.
-COOKIE = "cardtable_player"
-_PLAYER = re.compile(r"[A-Za-z0-9_-]{16,64}")
-_LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1", "[::1]"}
 #: Seconds after a move before its verdict is searched (moves made meanwhile are judged together).
 _VERDICT_DELAY = 0.3
 #: The most pages one player may have open at once.
@@ -225,11 +230,10 @@ class TableServer:
         self.url = url.rstrip("/")
         self.title = title
         self._loopback = loopback
-        self._url_host = (urlsplit(self.url).hostname or "").lower()
         self._players: dict[str, _Player] = {}
         # What the server lends each game's room (the Klondike tables here, the Kings Corner
         # house): every open socket, closed at shutdown; the store's thread, while serving; and
-        # the checks below (same_origin, player_id, set_cookie).
+        # its address (the checks themselves are cardtable.web.protocol's).
         self.sockets: weakref.WeakSet[web.WebSocketResponse] = weakref.WeakSet()
         self.keeper: _Keeper | None = None
         #: One verdict search at a time for the whole server (a verdict is advice; moves come first).
@@ -293,40 +297,12 @@ class TableServer:
 
     # ----- checks ----------------------------------------------------------------------------------
 
-    def _known_host(self, netloc: str) -> bool:
-        host = (urlsplit(f"//{netloc}").hostname or "").lower()
-        if host == self._url_host:
-            return True
-        return not self._loopback or host in _LOOPBACK_NAMES or f"[{host}]" in _LOOPBACK_NAMES
-
     @web.middleware
     async def _check_host(self, request: web.Request, handler: Any) -> web.StreamResponse:
-        if not self._known_host(request.host):
+        if not known_host(request.host, url=self.url, loopback=self._loopback):
             return web.Response(status=403, text=f"unknown host {request.host[:60]!r}\n")
         response: web.StreamResponse = await handler(request)
         return response
-
-    def same_origin(self, request: web.Request) -> bool:
-        """Whether a WebSocket request comes from this server's own page (or from no page)."""
-        origin = request.headers.get("Origin")
-        if origin is None:
-            return True  # not a browser page: browsers always send Origin on a WebSocket
-        parts = urlsplit(origin)
-        return parts.netloc.lower() == request.host.lower() or (
-            f"{parts.scheme}://{parts.netloc}".lower() == self.url.lower())
-
-    @staticmethod
-    def player_id(request: web.Request) -> tuple[str, bool]:
-        """The request's player id, and whether it is new (to be set in the cookie)."""
-        given = request.cookies.get(COOKIE, "")
-        if _PLAYER.fullmatch(given):
-            return given, False
-        return secrets.token_urlsafe(18), True
-
-    @staticmethod
-    def set_cookie(response: web.StreamResponse, player: str) -> None:
-        """Name ``player`` in the response's cookie (HttpOnly, SameSite=Lax, for about a year)."""
-        response.set_cookie(COOKIE, player, max_age=400 * 24 * 3600, httponly=True, samesite="Lax", path="/")
 
     # ----- the page --------------------------------------------------------------------------------
 
@@ -338,9 +314,9 @@ class TableServer:
     async def _klondike(self, request: web.Request) -> web.Response:
         response = web.Response(text=self._page.replace("{{title}}", self.title), content_type="text/html",
                                 headers={"Cache-Control": "no-store"})
-        player, new = self.player_id(request)
+        player, new = player_id(request)
         if new:
-            self.set_cookie(response, player)
+            set_cookie(response, player)
         return response
 
     # ----- games -----------------------------------------------------------------------------------
@@ -373,36 +349,36 @@ class TableServer:
     # ----- the socket ------------------------------------------------------------------------------
 
     async def _websocket(self, request: web.Request) -> web.StreamResponse:
-        if not self.same_origin(request):
+        if not same_origin(request, self.url):
             return web.Response(status=403, text="cross-site WebSocket refused\n")
-        player_id, new = self.player_id(request)
+        who, new = player_id(request)
         ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES * 4, heartbeat=30.0)
         if new:
-            self.set_cookie(ws, player_id)
+            set_cookie(ws, who)
         await ws.prepare(request)
         self.sockets.add(ws)
-        player = self._players.get(player_id)
+        player = self._players.get(who)
         if player is None:
-            table = await self._load(player_id)
-            player = self._players.get(player_id)  # another page of theirs may have loaded it meanwhile
+            table = await self._load(who)
+            player = self._players.get(who)  # another page of theirs may have loaded it meanwhile
             if player is None:
-                player = self._players[player_id] = _Player(table)
+                player = self._players[who] = _Player(table)
         elif len(player.sockets) >= MAX_PAGES:
-            await ws.send_json({"type": "error", "message": f"too many pages open (at most {MAX_PAGES})"})
+            await send(ws, {"type": "error", "message": f"too many pages open (at most {MAX_PAGES})"})
             await ws.close(code=1008, message=b"too many pages")
             self.sockets.discard(ws)
             return ws
         player.sockets.add(ws)
         limit = RateLimit()
         try:
-            await ws.send_json({"type": "view", "view": player.table.view(), "said": ""})
+            await send(ws, {"type": "view", "view": player.table.view(), "said": ""})
             async for text in text_messages(ws, limit):
-                await self._answer(player_id, player, ws, text)
+                await self._answer(who, player, ws, text)
         finally:
             player.sockets.discard(ws)
             self.sockets.discard(ws)
-            if not player.sockets and self._players.get(player_id) is player:
-                del self._players[player_id]  # kept in the store; loaded again on the next visit
+            if not player.sockets and self._players.get(who) is player:
+                del self._players[who]  # kept in the store; loaded again on the next visit
         return ws
 
     async def _answer(self, player_id: str, player: _Player, ws: web.WebSocketResponse, text: str) -> None:
@@ -416,15 +392,15 @@ class TableServer:
                     raise ProtocolError("a hint is being looked for already")
                 player.hinting = True
                 try:
-                    await ws.send_json(await player.table.hint())
+                    await send(ws, await player.table.hint())  # the page may have gone meanwhile
                 finally:
                     player.hinting = False
                 return
             if message["type"] == "stats":
-                await ws.send_json(await self._stats(player_id, player.table))
+                await send(ws, await self._stats(player_id, player.table))
                 return
             if message["type"] == "rules":
-                await ws.send_json(rules_message())
+                await send(ws, rules_message())
                 return
             async with player.lock:
                 searched = message.get("daily") or message.get("difficulty") \
@@ -444,17 +420,16 @@ class TableServer:
             if row is not None:
                 await self.keeper.save(row)
         except ProtocolError as error:
-            await ws.send_json({"type": "error", "message": str(error)})
+            await send(ws, {"type": "error", "message": str(error)})
             return
         except CardtableError as error:  # the store: the move stands in memory, the player is told
             _log.warning("%s", error)
-            await ws.send_json({"type": "error", "message": f"not saved: {error}"})
+            await send(ws, {"type": "error", "message": f"not saved: {error}"})
             return
         reply = {"type": "view", "view": player.table.view(), "said": said}
         targets = [ws] if message["type"] == "view" else list(player.sockets)
         for socket in targets:
-            if not socket.closed:
-                await socket.send_json(reply)
+            await send(socket, reply)
         if message["type"] != "view" and player.table.game.moves:
             self._judge_soon(player)
 
@@ -517,8 +492,7 @@ class TableServer:
                     continue
                 if lost and player.table.game.key() == game.key():
                     for socket in list(player.sockets):
-                        if not socket.closed:
-                            await socket.send_json({"type": "notice", "text": LOST_NOTICE})
+                        await send(socket, {"type": "notice", "text": LOST_NOTICE})
                 return
         finally:
             player.judging = False
