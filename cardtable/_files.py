@@ -157,11 +157,14 @@ def _identity(path: str | os.PathLike[str]) -> tuple[object, ...] | None:
 
 
 def check_outputs(outputs: Mapping[str, str | os.PathLike[str] | None],
-                  inputs: Mapping[str, str | os.PathLike[str] | None] | None = None) -> None:
+                  inputs: Mapping[str, str | os.PathLike[str] | None] | None = None, *,
+                  store: str | os.PathLike[str] | None = None) -> None:
     """Check before any work that each of ``outputs`` (flag: path; None
     for not given) can be written (:func:`check_output`), and that none is
-    the same file as another output or as one of ``inputs`` (a deals file,
-    the results store), compared by device and inode, through links.
+    the same file as another output or as one of ``inputs`` (a deals file),
+    compared by device and inode, through links, nor one of the files of
+    the results ``store`` (``--store``: the store, the journals SQLite keeps
+    beside it, and anything in its folder of run locks).
     Raises :class:`~cardtable.errors.UsageError` naming both otherwise.
 
     >>> import tempfile, os
@@ -175,6 +178,18 @@ def check_outputs(outputs: Mapping[str, str | os.PathLike[str] | None],
     --output F/deals.txt: is the same file as --deals F/deals.txt; give another file
     """
     seen: dict[tuple[object, ...], tuple[str, str]] = {}
+    locks: set[str] = set()
+    if store is not None:
+        from cardtable.runs.store import store_files
+
+        # SQLite keeps its journals beside the file a link leads to; a link's own name is guarded too.
+        named, resolved = store_files(store), store_files(os.path.realpath(store))
+        locks = {os.path.realpath(named.pop("run locks folder")), os.path.realpath(resolved.pop("run locks folder"))}
+        for what, part in [*named.items(), *resolved.items()]:
+            identity = _identity(part)
+            if identity is not None:
+                where = str(store) if what == "store" else f"{store} (its {what} {part})"
+                seen.setdefault(identity, ("--store", where))
     for flag, path in (inputs or {}).items():
         if path is not None:
             identity = _identity(path)
@@ -183,6 +198,8 @@ def check_outputs(outputs: Mapping[str, str | os.PathLike[str] | None],
     for flag, path in outputs.items():
         if path is None:
             continue
+        if os.path.dirname(os.path.realpath(path)) in locks:
+            raise UsageError(f"{flag} {path}: is in the folder of the run locks of --store {store}; give another file")
         check_output(path)
         identity = _identity(path)
         if identity is None:
@@ -389,6 +406,10 @@ def read_text(path: str | os.PathLike[str]) -> str:
             raise UsageError(f"{path}: no such file") from None
         except IsADirectoryError:
             raise UsageError(f"{path}: is a directory, not a file") from None
+        except OSError as error:  # a read that fails (EIO: /proc/self/mem, a bad disk) names the file too
+            if error.filename is not None:
+                raise
+            raise OSError(error.errno, error.strerror, name) from None
     try:
         return data.decode("utf-8-sig").replace("\r\n", "\n")
     except UnicodeDecodeError:

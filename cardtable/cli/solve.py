@@ -29,13 +29,13 @@ from cardtable.cli._options import (
     refuse_rule_flags,
     resume_hint,
     run_id,
+    samples,
     seconds,
     seed,
     signals_held,
     store_path,
     take_up_run,
     variant_from_args,
-    whole_number,
     worker_count,
 )
 from cardtable.errors import UsageError
@@ -95,7 +95,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("file", metavar="FILE", help="a game record or layout ('-' for stdin)")
     p.add_argument("--peek", action="store_true",
                    help="peek: the solver's verdict with every card known (the next move of a winning line)")
-    p.add_argument("--samples", type=whole_number(1), default=None, metavar="N",
+    p.add_argument("--samples", type=samples, default=None, metavar="N",
                    help="the expert's guessed deals (default 96)")
     p.add_argument("--max-states", type=max_states, default=None, metavar="N",
                    help="state budget: of the search of each guess (default 50,000), or of the peek's search")
@@ -147,7 +147,7 @@ def _resume_batch(args: argparse.Namespace) -> tuple[StoredRun, list[tuple[str, 
         nonlocal deals
         args.deals, args.output = params["deals"], params["output"]
         args.timeout, args.max_states = params["timeout"], params["max_states"]
-        check_outputs({"--output": args.output}, {"--deals": args.deals, "--store": store_path(args)})
+        check_outputs({"--output": args.output}, {"--deals": args.deals}, store=store_path(args))
         deals = read_deals_file(str(args.deals))
         if _digest(deals) != params["deals_digest"]:
             raise UsageError(f"{args.deals}: the deals file changed since run {args.resume} started; "

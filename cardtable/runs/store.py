@@ -104,7 +104,7 @@ from typing import Any, Literal, TypeVar
 from cardtable.errors import StoreError
 
 __all__ = ["BUSY_SECONDS", "SCHEMA_VERSION", "UNIT_TABLES", "Liveness", "ResultsStore", "RunInfo", "check_store",
-           "default_store_path"]
+           "default_store_path", "store_files"]
 
 _T = TypeVar("_T")
 
@@ -407,6 +407,20 @@ def check_store(path: str | os.PathLike[str]) -> list[str]:
     if not problems and not {"runs", "games"} <= tables:
         problems.append("not a cardtable results store (it has no runs and games tables)")
     return problems
+
+
+def store_files(path: str | os.PathLike[str]) -> dict[str, Path]:
+    """The files a store at ``path`` is made of, by what each is: the store,
+    the journals SQLite keeps beside it (they hold committed work until it is
+    checkpointed), and the folder of its runs' locks. Nothing else may be
+    written to any of them.
+
+    >>> [str(part) for part in store_files("s.sqlite").values()]
+    ['s.sqlite', 's.sqlite-wal', 's.sqlite-shm', 's.sqlite-journal', 's.sqlite.runs']
+    """
+    return {"store": Path(path), "SQLite write-ahead log": Path(f"{path}-wal"),
+            "SQLite shared-memory index": Path(f"{path}-shm"), "SQLite rollback journal": Path(f"{path}-journal"),
+            "run locks folder": Path(f"{path}.runs")}
 
 
 def default_store_path() -> Path:
