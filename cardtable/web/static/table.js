@@ -80,10 +80,16 @@ function propose(move) { send({ type: "move", move }); }
 
 // ----- layout ---------------------------------------------------------------------------------------
 
+// The card's size comes from the style sheet (the probe is one card), and so do the gaps and the fans'
+// steps, which a phone's layout changes (table.css).
 function metrics() {
   const box = probe.getBoundingClientRect();
-  const w = box.width, h = box.height, gap = w * 0.14;
-  return { w, h, gap, top: gap * 0.6, row2: gap * 0.6 + h + gap, height: table.clientHeight };
+  const style = getComputedStyle(table);
+  const ratio = (name, fallback) => parseFloat(style.getPropertyValue(name)) || fallback;
+  const w = box.width, h = box.height, gap = w * ratio("--gap-ratio", 0.14);
+  const top = Math.max(gap * 0.6, h * 0.06), between = Math.max(gap, h * 0.1);
+  return { w, h, gap, top, row2: top + h + between, height: table.clientHeight,
+    fanDown: ratio("--fan-down", 0.1), fanUp: ratio("--fan-up", 0.28), wasteFan: ratio("--waste-fan", 0.22) };
 }
 
 function pileX(m, index) { return m.gap + index * (m.w + m.gap); }
@@ -91,7 +97,7 @@ function pileX(m, index) { return m.gap + index * (m.w + m.gap); }
 function fanSteps(m, pile) {
   const room = Math.max(m.h * 0.5, m.height - m.row2 - m.h - m.gap * 0.5);
   // A fanned card shows its corner's rank and suit; a long pile is squeezed to fit the window.
-  let down = m.h * 0.1, up = m.h * 0.28;
+  let down = m.h * m.fanDown, up = m.h * m.fanUp;
   const need = pile.down * down + Math.max(0, pile.up.length - 1) * up;
   if (need > room) {
     const scale = room / need;
@@ -222,7 +228,7 @@ function render(before = null) {
   const shown = view.waste.slice(-fan);
   view.waste.forEach((card, i) => {
     const k = i - (view.waste.length - shown.length);
-    const x = pileX(m, 1) + Math.max(0, k) * m.w * 0.22;
+    const x = pileX(m, 1) + Math.max(0, k) * m.w * m.wasteFan;
     const top = i === view.waste.length - 1;
     place(keep(card), cardSvg(card), x, m.top, 10 + i,
       { face: "up", card, selected: isSelected(card), label: top ? `${cardName(card)}, waste` : null,
@@ -591,6 +597,17 @@ function showStats(reply) {
       d.variant === reply.variant));
   }
   document.getElementById("daily-box").hidden = !daily.length;
+  labelFigures(rows);
+  labelFigures(dailyRows);
+}
+
+// Each figure carries its column's name, which a phone shows beside it (its statistics are a block a
+// rule set, not eight columns: table.css).
+function labelFigures(body) {
+  const names = [...body.closest("table").querySelectorAll("thead th")].map((th) => th.textContent);
+  for (const row of body.rows) {
+    [...row.cells].forEach((cell, i) => { if (cell.colSpan === 1 && names[i]) cell.dataset.label = names[i]; });
+  }
 }
 
 // The win celebration: the cards leap off the foundations one after another and bounce down the window,
