@@ -1,0 +1,20 @@
+"""Patience games as data: a description per game, one engine for them all.
+
+- :mod:`.description`: the frozen description of a game, read from JSON and checked;
+- :mod:`.moves`: moves and their notation;
+- :mod:`.engine`: :class:`PatienceGame`, which plays any description through
+  the shared game interface (:mod:`cardtable.game`);
+- :mod:`.registry`: the shipped games by name (``presets/*.json``).
+
+>>> game = PatienceGame.from_seed(get("golf"), 7)
+>>> game.is_over(), len(game.legal_moves()) > 0
+(False, True)
+"""
+
+from cardtable.patience.description import Description, DescriptionError, Kind, load
+from cardtable.patience.engine import PatienceGame, PatienceOutcome, PatienceView
+from cardtable.patience.moves import Move, MoveError, Place
+from cardtable.patience.registry import get, names
+
+__all__ = ["Description", "DescriptionError", "Kind", "Move", "MoveError", "PatienceGame", "PatienceOutcome",
+           "PatienceView", "Place", "get", "load", "names"]

@@ -1,0 +1,712 @@
+"""The one engine that plays any patience description.
+
+:class:`PatienceGame` is a mutable game with a move stack, and speaks the
+shared game interface (:class:`cardtable.game.GameState`): legal moves in a
+fixed order, :meth:`~PatienceGame.play`, an exact :meth:`~PatienceGame.undo`,
+:meth:`~PatienceGame.outcome`, :meth:`~PatienceGame.view` (face-down cards
+and the stock hidden), :meth:`~PatienceGame.clone` and move notation both
+ways. Every rule it applies is read from the game's
+:class:`~cardtable.patience.description.Description`; no game is named here.
+
+>>> from cardtable.patience.registry import get
+>>> game = PatienceGame.from_seed(get("freecell"), 1)
+>>> [len(game.pile(Place(Kind.TABLEAU, i))) for i in range(8)]
+[7, 7, 7, 7, 6, 6, 6, 6]
+>>> move = game.legal_moves()[0]
+>>> game.play(move)
+>>> game.undo() == move
+True
+
+What the engine does by itself after every move, in this order: a
+complete run (with ``foundations.complete-runs``) goes to a foundation; an
+empty tableau pile takes the reserve's top card (``tableau.empty:
+reserve``); a pile whose cards are all face down turns its top card up.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from cardtable.cards import Card, SplitMix64, Suit
+from cardtable.errors import IllegalMoveError, RulesError
+from cardtable.game import HiddenCards
+from cardtable.patience.description import (
+    DealOrder,
+    Description,
+    Fill,
+    Kind,
+    MoveUnit,
+    StockTo,
+    Win,
+)
+from cardtable.patience.moves import ANY_FOUNDATION, DEAL, RECYCLE, Move, Place
+
+__all__ = ["PatienceGame", "PatienceOutcome", "PatienceView", "PileView", "deal_cards", "ms_deal_order"]
+
+#: The order of pile kinds in the engine's flat list of piles (and in legal_moves' sources).
+_KIND_ORDER = (Kind.TABLEAU, Kind.FOUNDATION, Kind.CELL, Kind.RESERVE, Kind.STOCK, Kind.WASTE, Kind.HOLE)
+_RANKS = 13  # ranks in a suit: a complete run is this long
+
+
+class PatienceOutcome(Enum):
+    """How a finished game ended."""
+
+    WON = "won"
+    NO_MOVES = "lost: no legal move left"
+
+    @property
+    def is_win(self) -> bool:
+        return self is PatienceOutcome.WON
+
+
+# An undo log entry: ("t", source, target, count, source_down, target_down) moves
+# cards, ("f", pile) turned a card up, ("p",) began a new pass.
+_Op = tuple[object, ...]
+
+
+def ms_deal_order(number: int) -> list[Card]:
+    """The 52 cards of Microsoft FreeCell deal ``number`` in the order they
+    are dealt (card ``i`` to column ``i mod 8``), ``number`` from 1 to
+    2**33 - 1 (numbers from 2**31 on as fc-solve and pysol-cards extend them).
+
+    The generator is Microsoft's linear congruential one (multiplier 214013,
+    increment 2531011), drawing a card from the rest of a deck in rank order
+    (aces first, clubs diamonds hearts spades) and filling the gap with the
+    last card.
+
+    >>> " ".join(map(str, ms_deal_order(1)[:8]))
+    'Jd 2d 9h Jc 5d 7h 7c 5h'
+    """
+    if not 1 <= number < 1 << 33:
+        raise RulesError(f"a Microsoft deal number is 1 to {(1 << 33) - 1}, not {number}")
+    state = number if number < 1 << 32 else number - (1 << 32)
+    mask = (1 << 33) - 1
+    deck = [Card(rank, suit) for rank in range(1, 14) for suit in Suit]
+    order = []
+    while deck:
+        state = (state * 214013 + 2531011) & mask
+        if number < 1 << 32:
+            draw = (state >> 16) & 0x7FFF
+            if number >= 1 << 31:
+                draw |= 0x8000
+        else:
+            draw = ((state >> 16) & 0xFFFF) + 1
+        index = draw % len(deck)
+        order.append(deck[index])
+        deck[index] = deck[-1]
+        deck.pop()
+    return order
+
+
+@dataclass(frozen=True, slots=True)
+class PileView:
+    """A pile as the player sees it: its place, how many cards lie face down
+    and the face-up cards bottom to top (the stock shows only its count)."""
+
+    place: Place
+    face_down: int
+    cards: tuple[Card, ...]
+
+    def __len__(self) -> int:
+        return self.face_down + len(self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class PatienceView:
+    """What the player of a patience game sees: every pile's face-up cards
+    and counts of the hidden ones, the pass number and the legal moves."""
+
+    description: Description
+    piles: tuple[PileView, ...]
+    pass_number: int
+    legal_moves: tuple[Move, ...]
+    moves_played: int
+
+    @property
+    def player(self) -> int:
+        """Always seat 0: patience has one player."""
+        return 0
+
+    def legal_actions(self) -> list[Move]:
+        """The legal moves, as a list (the shared interface's name)."""
+        return list(self.legal_moves)
+
+    def hidden_cards(self) -> HiddenCards[Card]:
+        """The cards not seen, in deck order, to fill each pile's face-down
+        cards pile by pile (stock excluded); the rest is the stock."""
+        deck = self.description.cards.deck()
+        left = Counter(deck)
+        for pile in self.piles:
+            left.subtract(pile.cards)
+        unseen = []
+        for card in deck:
+            if left[card] > 0:
+                left[card] -= 1
+                unseen.append(card)
+        cards = tuple(unseen)
+        slots = tuple(pile.face_down for pile in self.piles if pile.place.kind is not Kind.STOCK)
+        return HiddenCards(cards, slots)
+
+
+def deal_cards(description: Description, deck: Sequence[Card]) -> tuple[list[list[Card]], list[int]]:
+    """The piles (in the engine's order) and their face-down counts after
+    dealing ``deck`` (dealing order: ``deck[0]`` is dealt first) by the
+    description's deal; the stock takes the cards left over, the next one on
+    top."""
+    d = description
+    piles: list[list[Card]] = []
+    first: dict[Kind, int] = {}
+    for kind in _KIND_ORDER:
+        first[kind] = len(piles)
+        piles.extend([] for _ in range(d.count(kind)))
+    down = [0] * len(piles)
+    rest = list(deck)
+    if len(rest) != d.cards.total:
+        raise RulesError(f"a deal of {d.name} has {d.cards.total} cards, not {len(rest)}")
+    fixed = []
+    for step in d.deal:
+        if step.card is not None:
+            rest.remove(step.card)
+            fixed.append(step.card)
+    for step in d.deal:
+        start = first[step.to]
+        if step.card is not None:
+            pile = start + step.cards.index(1)
+            piles[pile].append(step.card)
+            continue
+        if step.order is DealOrder.ROWS:
+            for row in range(max(step.cards, default=0)):
+                for i, n in enumerate(step.cards):
+                    if n > row:
+                        piles[start + i].append(rest.pop(0))
+        else:
+            for i, n in enumerate(step.cards):
+                piles[start + i].extend(rest[:n])
+                del rest[:n]
+        for i, n in enumerate(step.face_down):
+            down[start + i] += n
+        if step.kings_to_bottom:
+            for i in range(len(step.cards)):
+                pile_cards = piles[start + i]
+                piles[start + i] = [c for c in pile_cards if c.rank == _RANKS] + \
+                    [c for c in pile_cards if c.rank != _RANKS]
+    if d.stock.count:
+        stock = first[Kind.STOCK]
+        piles[stock] = rest[::-1]
+        down[stock] = len(rest)
+    return piles, down
+
+
+_MOVES: dict[tuple[Place, Place | None, int], Move] = {}
+
+
+def _move(source: Place, target: Place | None, count: int = 1) -> Move:
+    """``Move(source, target, count)``, built and checked once, then shared."""
+    key = (source, target, count)
+    move = _MOVES.get(key)
+    if move is None:
+        move = _MOVES[key] = Move(source, target, count)
+    return move
+
+
+class PatienceGame:
+    """A game of patience under one description (see the module documentation).
+
+    ``piles`` lists every pile, bottom to top, in the order tableau,
+    foundations, cells, reserve, stock, waste, hole (each kind left to
+    right); ``down[i]`` counts pile ``i``'s face-down cards (its bottom
+    ones). Read them through :meth:`pile` and :meth:`face_down`; change the
+    game only through :meth:`play` and :meth:`undo`.
+    """
+
+    __slots__ = ("_first", "_kinds", "_legal", "_stack", "description", "down", "pass_number", "piles", "start")
+
+    def __init__(self, description: Description, piles: Sequence[Sequence[Card]], down: Sequence[int]) -> None:
+        self.description = description
+        self._first: dict[Kind, int] = {}
+        self._kinds: list[Place] = []
+        for kind in _KIND_ORDER:
+            self._first[kind] = len(self._kinds)
+            self._kinds.extend(Place(kind, i) for i in range(description.count(kind)))
+        if len(piles) != len(self._kinds) or len(down) != len(piles):
+            raise RulesError(f"{description.name} has {len(self._kinds)} piles, not {len(piles)}")
+        self.piles: list[list[Card]] = [list(p) for p in piles]
+        self.down: list[int] = list(down)
+        self.start: tuple[tuple[tuple[Card, ...], ...], tuple[int, ...]] = (
+            tuple(tuple(p) for p in self.piles), tuple(self.down))
+        self.pass_number = 1
+        self._stack: list[tuple[Move, list[_Op]]] = []
+        self._legal: list[Move] | None = None  # legal_moves of this position, once asked
+
+    # ----- construction --------------------------------------------------------------
+
+    @classmethod
+    def from_deck(cls, description: Description, deck: Sequence[Card]) -> PatienceGame:
+        """A game dealt from ``deck`` in dealing order (see :func:`deal_cards`)."""
+        piles, down = deal_cards(description, deck)
+        return cls(description, piles, down)
+
+    @classmethod
+    def from_seed(cls, description: Description, seed: int | str) -> PatienceGame:
+        """A game dealt from a seed: a whole number shuffles the game's cards
+        with :class:`~cardtable.cards.SplitMix64` exactly as
+        :func:`~cardtable.cards.shuffled_deck` does (the same order for one
+        deck of four suits); ``"ms:N"`` is Microsoft FreeCell deal ``N``, for
+        the games whose description lists ``ms`` among its ``deals``."""
+        if isinstance(seed, str):
+            text = seed.strip().lower()
+            if text.startswith("ms:"):
+                if "ms" not in description.deals:
+                    raise RulesError(f"{description.name} has no Microsoft deal numbers (ms:N)")
+                try:
+                    number = int(text[3:])
+                except ValueError:
+                    raise RulesError(f"cannot read deal {seed!r}: write ms:N, N a whole number") from None
+                return cls.from_deck(description, ms_deal_order(number))
+            try:
+                seed = int(text)
+            except ValueError:
+                raise RulesError(f"cannot read deal {seed!r}: a whole number or ms:N") from None
+        if not 0 <= seed < 1 << 64:
+            raise RulesError(f"a seed is a whole number from 0 to 2**64 - 1, not {seed}")
+        rng = SplitMix64(seed)
+        deck = description.cards.deck()
+        for i in range(len(deck) - 1, 0, -1):
+            j = rng.below(i + 1)
+            deck[i], deck[j] = deck[j], deck[i]
+        return cls.from_deck(description, deck)
+
+    def clone(self) -> PatienceGame:
+        """An independent copy, move stack included."""
+        other = PatienceGame.__new__(PatienceGame)
+        other.description = self.description
+        other._first = self._first
+        other._kinds = self._kinds
+        other.piles = [list(p) for p in self.piles]
+        other.down = list(self.down)
+        other.start = self.start
+        other.pass_number = self.pass_number
+        other._stack = [(move, list(ops)) for move, ops in self._stack]
+        other._legal = None
+        return other
+
+    # ----- queries -------------------------------------------------------------------
+
+    def index(self, place: Place) -> int:
+        """The flat index of ``place``; an unknown pile raises :class:`IllegalMoveError`."""
+        count = self.description.count(place.kind)
+        if not 0 <= place.index < count:
+            raise IllegalMoveError(f"{self.description.title} has no pile {place}")
+        return self._first[place.kind] + place.index
+
+    def places(self, kind: Kind) -> list[Place]:
+        """The places of every pile of ``kind``, left to right."""
+        start = self._first[kind]
+        return self._kinds[start:start + self.description.count(kind)]
+
+    def pile(self, place: Place) -> list[Card]:
+        """A copy of a pile's cards, bottom to top."""
+        return list(self.piles[self.index(place)])
+
+    def face_down(self, place: Place) -> int:
+        """How many of a pile's cards lie face down."""
+        return self.down[self.index(place)]
+
+    @property
+    def moves(self) -> list[Move]:
+        """The moves played so far."""
+        return [move for move, _ in self._stack]
+
+    def key(self) -> tuple[object, ...]:
+        """A hashable key of the whole position (equal positions, equal keys)."""
+        return (tuple(tuple(p) for p in self.piles), tuple(self.down), self.pass_number)
+
+    def foundation_cards(self) -> int:
+        """How many cards lie on the foundations and the hole."""
+        d = self.description
+        start = self._first[Kind.FOUNDATION]
+        hole = self._first[Kind.HOLE]
+        return sum(len(p) for p in self.piles[start:start + d.foundations.count]) + \
+            sum(len(p) for p in self.piles[hole:hole + d.hole.count])
+
+    def is_won(self) -> bool:
+        """True when the description's win condition holds."""
+        d = self.description
+        if d.win is Win.TABLEAU_EMPTY:
+            return not any(self.piles[:d.tableau.count])
+        return self.foundation_cards() == d.cards.total
+
+    # ----- the rules -----------------------------------------------------------------
+
+    def _run_length(self, pile: int) -> int:
+        """How many top cards of a pile form a run under the run rule (face up only)."""
+        cards = self.piles[pile]
+        up = len(cards) - self.down[pile]
+        if not up:
+            return 0
+        rule = self.description.tableau.run_rule
+        length = 1
+        while length < up and rule.fits(cards[-length], cards[-length - 1]):
+            length += 1
+        return length
+
+    def _counts(self, pile: int) -> list[int]:
+        """The numbers of cards that may move together off a tableau pile."""
+        cards = self.piles[pile]
+        up = len(cards) - self.down[pile]
+        if not up:
+            return []
+        unit = self.description.tableau.moves
+        if unit is MoveUnit.ONE:
+            return [1]
+        if unit is MoveUnit.FACE_UP:
+            return list(range(1, up + 1))
+        run = self._run_length(pile)
+        if unit is MoveUnit.WHOLE_PILE:
+            return [1, run] if run == len(cards) and run > 1 else [1]
+        return list(range(1, run + 1))
+
+    def _foundation_base(self) -> int | None:
+        """The rank every foundation starts with (None: not set yet)."""
+        base = self.description.foundations.base
+        if base is not None:
+            return base
+        start = self._first[Kind.FOUNDATION]
+        for pile in self.piles[start:start + self.description.foundations.count]:
+            if pile:
+                return pile[0].rank
+        return None
+
+    def _foundation_for(self, card: Card) -> int | None:
+        """The first foundation that takes ``card`` now, or None."""
+        d = self.description.foundations
+        if d.complete_runs:
+            return None
+        start = self._first[Kind.FOUNDATION]
+        base = self._foundation_base()
+        for pile in range(start, start + d.count):
+            if self._foundation_takes(pile, card, base):
+                return pile
+        return None
+
+    def _foundation_takes(self, pile: int, card: Card, base: int | None) -> bool:
+        """True when foundation ``pile`` takes ``card`` (``base``: what :meth:`_foundation_base` says)."""
+        d = self.description.foundations
+        if d.complete_runs:
+            return False
+        cards = self.piles[pile]
+        if cards:
+            return d.build.fits(card, cards[-1])
+        return base is None or card.rank == base
+
+    def _free(self) -> tuple[int, int]:
+        """Free cells, and empty tableau piles that take any card."""
+        first = self._first
+        start = first[Kind.CELL]
+        cells = sum(1 for p in range(start, start + self.description.cells.count) if not self.piles[p])
+        if self.description.tableau.empty is not Fill.ANY:
+            return cells, 0  # an empty pile that takes only some cards carries no run's middle
+        return cells, sum(1 for p in range(self.description.tableau.count) if not self.piles[p])
+
+    def _takes(self, target: int, card: Card, count: int, free: tuple[int, int]) -> bool:
+        """True when tableau pile ``target`` takes ``count`` cards headed by
+        ``card``; ``free`` is what :meth:`_free` says."""
+        cards = self.piles[target]
+        tableau = self.description.tableau
+        if cards:
+            if self.down[target] == len(cards) or not tableau.build.fits(card, cards[-1]):
+                return False
+            empty = free[1]
+        else:
+            fill = tableau.empty
+            if fill is Fill.NONE or (fill is Fill.KINGS and card.rank != _RANKS):
+                return False
+            if fill is Fill.RESERVE and any(self.piles[p] for p in self._range(Kind.RESERVE)):
+                return False
+            empty = max(free[1] - 1, 0)
+        # FreeCell's supermove: what the free cells and other empty piles carry one card at a time
+        return count == 1 or tableau.moves is not MoveUnit.SUPERMOVE or count <= (free[0] + 1) << empty
+
+    def _range(self, kind: Kind) -> range:
+        start = self._first[kind]
+        return range(start, start + self.description.count(kind))
+
+    def _hole_takes(self, card: Card) -> bool:
+        hole = self._first[Kind.HOLE]
+        cards = self.piles[hole]
+        return not cards or self.description.hole_build.fits(card, cards[-1])
+
+    def _sources(self) -> list[int]:
+        d = self.description
+        sources = [*self._range(Kind.TABLEAU), *self._range(Kind.CELL), *self._range(Kind.RESERVE),
+                   *self._range(Kind.WASTE)]
+        if d.foundations.may_return:
+            sources.extend(self._range(Kind.FOUNDATION))
+        return sources
+
+    def _may_deal(self) -> bool:
+        d = self.description
+        stock = self._first[Kind.STOCK]
+        if not d.stock.count or not self.piles[stock]:
+            return False
+        return not (d.stock.needs_no_empty_pile and not all(self.piles[:d.tableau.count]))
+
+    def _may_recycle(self) -> bool:
+        d = self.description
+        if d.stock.to is not StockTo.WASTE:
+            return False
+        passes = d.stock.passes
+        return (not self.piles[self._first[Kind.STOCK]] and bool(self.piles[self._first[Kind.WASTE]])
+                and (passes is None or self.pass_number < passes))
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, in a fixed order: by source (tableau piles,
+        cells, reserve, waste, then foundations where cards may come back),
+        then by target (the foundations, the hole, tableau piles, cells), then
+        by count (fewest first); last the deal (``D``) and the recycle (``R``)."""
+        if self._legal is None:
+            self._legal = self._legal_moves()
+        return list(self._legal)
+
+    def _legal_moves(self) -> list[Move]:
+        d = self.description
+        kinds = self._kinds
+        moves = []
+        tableau = range(d.tableau.count)
+        cells = list(self._range(Kind.CELL))
+        hole = d.hole.count > 0
+        free = self._free()
+        for source in self._sources():
+            cards = self.piles[source]
+            if not cards or self.down[source] == len(cards):
+                continue
+            here = kinds[source]
+            kind = here.kind
+            counts = self._counts(source) if kind is Kind.TABLEAU else [1]
+            top = cards[-1]
+            if kind is not Kind.FOUNDATION and self._foundation_for(top) is not None:
+                moves.append(_move(here, ANY_FOUNDATION))
+            if hole and kind is not Kind.FOUNDATION and self._hole_takes(top):
+                moves.append(_move(here, kinds[self._first[Kind.HOLE]]))
+            for target in tableau:
+                if target == source:
+                    continue
+                for count in counts:
+                    if self._takes(target, cards[-count], count, free):
+                        moves.append(_move(here, kinds[target], count))
+            if kind is not Kind.CELL and kind is not Kind.FOUNDATION:
+                for cell in cells:
+                    if not self.piles[cell]:
+                        moves.append(_move(here, kinds[cell]))
+        if self._may_deal():
+            moves.append(DEAL)
+        if self._may_recycle():
+            moves.append(RECYCLE)
+        return moves
+
+    def why_illegal(self, move: Move) -> str | None:
+        """Why ``move`` may not be played now, or None when it may."""
+        if move.is_deal:
+            return None if self._may_deal() else "the stock cannot deal now"
+        if move.is_recycle:
+            return None if self._may_recycle() else "the waste cannot be turned over now"
+        try:
+            source = self.index(move.source)
+            assert move.target is not None
+            if move.target != ANY_FOUNDATION:
+                self.index(move.target)
+        except IllegalMoveError as error:
+            return str(error)
+        cards = self.piles[source]
+        if not cards or self.down[source] == len(cards):
+            return f"pile {move.source} has no face-up card"
+        kind, target_kind = move.source.kind, move.target.kind
+        if source not in self._sources():
+            return f"no card comes back from the {kind.value} in {self.description.title}"
+        if move.count > 1 and move.count not in self._counts(source):
+            return f"the top {move.count} cards of pile {move.source} do not move together"
+        card = cards[-move.count]
+        if target_kind is Kind.FOUNDATION:
+            if kind is Kind.FOUNDATION:
+                return "foundation to foundation is not a move"
+            if move.target != ANY_FOUNDATION:
+                ok = self._foundation_takes(self.index(move.target), card, self._foundation_base())
+            else:
+                ok = self._foundation_for(card) is not None
+            return None if ok else f"{card} does not go to a foundation now"
+        if target_kind is Kind.HOLE:
+            return None if self._hole_takes(card) else f"{card} does not go to the hole now"
+        if target_kind is Kind.CELL:
+            if kind in (Kind.CELL, Kind.FOUNDATION):
+                return f"no {kind.value} card goes to a free cell"
+            return None if not self.piles[self.index(move.target)] else f"cell {move.target} is not free"
+        if target_kind is Kind.TABLEAU:
+            if kind is Kind.TABLEAU and move.count not in self._counts(source):
+                return f"the top {move.count} cards of pile {move.source} do not move together"
+            if self._takes(self.index(move.target), card, move.count, self._free()):
+                return None
+            return f"{card} does not go on pile {move.target} now"
+        return f"nothing goes to the {target_kind.value}"
+
+    def is_legal(self, move: Move) -> bool:
+        """True when ``move`` may be played now."""
+        return self.why_illegal(move) is None
+
+    # ----- playing -------------------------------------------------------------------
+
+    def _transfer(self, ops: list[_Op], source: int, target: int, count: int) -> None:
+        src, dst = self.piles[source], self.piles[target]
+        ops.append(("t", source, target, count, self.down[source], self.down[target]))
+        dst.extend(src[-count:])
+        del src[-count:]
+        self.down[source] = min(self.down[source], len(src))
+        if self._kinds[target].kind is Kind.STOCK:
+            self.down[target] = len(dst)
+
+    def play(self, move: Move) -> None:
+        """Play ``move``; an illegal one raises :class:`IllegalMoveError` and
+        changes nothing."""
+        reason = self.why_illegal(move)
+        if reason is not None:
+            raise IllegalMoveError(f"illegal move {move}: {reason}")
+        d = self.description
+        ops: list[_Op] = []
+        first = self._first
+        if move.is_deal:
+            stock = first[Kind.STOCK]
+            if d.stock.to is StockTo.WASTE:
+                for _ in range(min(d.stock.draw, len(self.piles[stock]))):
+                    self._transfer(ops, stock, first[Kind.WASTE], 1)
+            elif d.stock.to is StockTo.HOLE:
+                for _ in range(min(d.stock.draw, len(self.piles[stock]))):
+                    self._transfer(ops, stock, first[Kind.HOLE], 1)
+            else:
+                for pile in range(d.tableau.count):
+                    if self.piles[stock]:
+                        self._transfer(ops, stock, pile, 1)
+        elif move.is_recycle:
+            waste = first[Kind.WASTE]
+            ops.append(("p",))
+            self.pass_number += 1
+            for _ in range(len(self.piles[waste])):
+                self._transfer(ops, waste, first[Kind.STOCK], 1)
+        else:
+            assert move.target is not None
+            source = self.index(move.source)
+            if move.target == ANY_FOUNDATION:
+                target = self._foundation_for(self.piles[source][-1])
+                assert target is not None
+            else:
+                target = self.index(move.target)
+            self._transfer(ops, source, target, move.count)
+        self._settle(ops)
+        self._stack.append((move, ops))
+        self._legal = None
+
+    def _settle(self, ops: list[_Op]) -> None:
+        """What happens by itself after a move (see the module documentation)."""
+        d = self.description
+        if d.foundations.complete_runs:
+            foundations = list(self._range(Kind.FOUNDATION))
+            for pile in range(d.tableau.count):
+                if self._complete_run_on(pile):
+                    free = next((f for f in foundations if not self.piles[f]), None)
+                    if free is not None:
+                        self._transfer(ops, pile, free, _RANKS)
+        if d.tableau.empty is Fill.RESERVE:
+            reserves = list(self._range(Kind.RESERVE))
+            for pile in range(d.tableau.count):
+                if not self.piles[pile]:
+                    source = next((r for r in reserves if self.piles[r]), None)
+                    if source is None:
+                        break
+                    self._transfer(ops, source, pile, 1)
+        for kind in (Kind.TABLEAU, Kind.RESERVE):
+            for pile in self._range(kind):
+                if self.piles[pile] and self.down[pile] == len(self.piles[pile]):
+                    self.down[pile] -= 1
+                    ops.append(("f", pile))
+
+    def _complete_run_on(self, pile: int) -> bool:
+        cards = self.piles[pile]
+        if len(cards) - self.down[pile] < _RANKS:
+            return False
+        run = cards[-_RANKS:]
+        suit = run[0].suit
+        return all(card.suit == suit and card.rank == _RANKS - i for i, card in enumerate(run))
+
+    def undo(self) -> Move:
+        """Take back the last move and return it; the position before it is
+        restored exactly. With nothing to undo it raises :class:`IllegalMoveError`."""
+        if not self._stack:
+            raise IllegalMoveError("nothing to undo")
+        move, ops = self._stack.pop()
+        self._legal = None
+        for op in reversed(ops):
+            if op[0] == "t":
+                _, source, target, count, source_down, target_down = op
+                assert isinstance(source, int) and isinstance(target, int) and isinstance(count, int)
+                dst = self.piles[target]
+                self.piles[source].extend(dst[-count:])
+                del dst[-count:]
+                self.down[source] = int(source_down)  # type: ignore[call-overload]
+                self.down[target] = int(target_down)  # type: ignore[call-overload]
+            elif op[0] == "f":
+                pile = op[1]
+                assert isinstance(pile, int)
+                self.down[pile] += 1
+            else:
+                self.pass_number -= 1
+        return move
+
+    def outcome(self) -> PatienceOutcome | None:
+        """``WON``, ``NO_MOVES`` (no legal move left), or None while the game goes on."""
+        if self.is_won():
+            return PatienceOutcome.WON
+        if not self.legal_moves():
+            return PatienceOutcome.NO_MOVES
+        return None
+
+    def is_over(self) -> bool:
+        """True when :meth:`outcome` is not None."""
+        return self.outcome() is not None
+
+    # ----- the shared game interface (cardtable.game.GameState) ---------------------------
+
+    @property
+    def num_players(self) -> int:
+        """Patience is a one-player game."""
+        return 1
+
+    def current_player(self) -> int | None:
+        """0 while the game goes on, else None."""
+        return None if self.is_over() else 0
+
+    def legal_actions(self) -> list[Move]:
+        """The same as :meth:`legal_moves`."""
+        return self.legal_moves()
+
+    def returns(self) -> tuple[float, ...]:
+        """The cards on the foundations and the hole."""
+        return (float(self.foundation_cards()),)
+
+    def view(self, player: int | None = None) -> PatienceView:
+        """What the player sees: face-up cards, counts of the face-down ones
+        (the stock only as a count), the pass number and the legal moves."""
+        if player not in (None, 0):
+            raise IllegalMoveError(f"patience has one player, seat 0, not seat {player}")
+        piles = tuple(PileView(place, self.down[i], tuple(self.piles[i][self.down[i]:]))
+                      for i, place in enumerate(self._kinds))
+        return PatienceView(self.description, piles, self.pass_number, tuple(self.legal_moves()),
+                            len(self._stack))
+
+    def action_to_string(self, action: Move) -> str:
+        """The move in move notation (``3>F``, ``1>a``, ``2>7:3``, ``D``)."""
+        return str(action)
+
+    def parse_action(self, text: str) -> Move:
+        """Read a move in move notation (see :mod:`cardtable.patience.moves`)."""
+        return Move.parse(text)

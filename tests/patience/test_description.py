@@ -1,0 +1,145 @@
+"""Game descriptions: JSON round trips, and the one-line errors of bad files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardtable.errors import CardtableError
+from cardtable.patience import Description, DescriptionError, get, load, names
+from cardtable.patience.description import Direction, MoveUnit, SuitRule
+
+
+@pytest.mark.parametrize("name", names())
+def test_every_shipped_description_round_trips_through_json(name: str) -> None:
+    description = get(name)
+    assert description.name == name
+    assert Description.from_json(json.loads(description.dumps())) == description
+    for option in description.options:
+        changed = description.with_options(option.name)
+        assert changed != description
+        assert Description.from_json(changed.to_json()) == changed
+
+
+def test_the_shipped_games_include_the_first_priorities() -> None:
+    assert {"freecell", "bakers-game", "eight-off", "seahaven-towers", "beleaguered-castle",
+            "streets-and-alleys", "king-albert", "fan", "bakers-dozen", "forty-thieves", "yukon",
+            "russian-solitaire", "golf", "black-hole", "klondike"} <= set(names())
+
+
+def _freecell() -> dict[str, Any]:
+    return get("freecell").to_json()
+
+
+def _error(data: dict[str, Any]) -> str:
+    with pytest.raises(DescriptionError) as caught:
+        Description.from_json(data)
+    message = str(caught.value)
+    assert "\n" not in message
+    assert isinstance(caught.value, CardtableError)
+    return message
+
+
+def test_an_unknown_value_names_the_field_and_the_choices() -> None:
+    data = _freecell()
+    data["tableau"]["build"]["suit"] = "reddish"
+    assert _error(data) == ("tableau.build.suit: 'reddish' is not one of alternate-colours, same-suit, "
+                            "any-suit, any-but-same")
+
+
+def test_an_unknown_field_and_an_unknown_pile_kind_are_named() -> None:
+    data = _freecell()
+    data["tableau"]["bild"] = {}
+    assert _error(data).startswith("tableau.bild: unknown field")
+    data = _freecell()
+    data["deal"][0]["to"] = "pyramid"
+    assert _error(data).startswith("deal[0].to: 'pyramid' is not one of tableau, foundations")
+
+
+def test_a_deal_that_needs_more_cards_than_the_decks_hold() -> None:
+    data = _freecell()
+    data["deal"][0]["cards"] = [8, 8, 8, 8, 7, 7, 7, 7]
+    assert _error(data) == "deal: the piles take 60 cards, 1 deck hold 52"
+
+
+def test_cards_left_over_without_a_stock() -> None:
+    data = _freecell()
+    data["deal"][0]["cards"] = 6
+    assert _error(data) == "deal: 4 cards are left over and the game has no stock (stock.count 0)"
+
+
+def test_a_pile_count_of_zero_where_one_is_needed() -> None:
+    data = _freecell()
+    data["tableau"]["count"] = 0
+    assert _error(data) == "tableau.count: 0 is out of range (1 to 99)"
+    data = _freecell()
+    data["cells"]["count"] = 0
+    assert Description.from_json(data).cells.count == 0  # FreeCell with no cells is a game
+    data["deal"].append({"to": "cells", "cards": 1})
+    assert _error(data) == "deal[1].to: the game has no cells piles (count 0)"
+
+
+def test_a_build_rule_no_card_can_satisfy() -> None:
+    data = get("spider-1-suit").to_json()
+    data["tableau"]["build"]["suit"] = "alternate-colours"
+    assert _error(data) == ("tableau.build.suit: no card can follow alternate-colours: the game's suits "
+                            "are all black")
+    data = get("spider-1-suit").to_json()
+    data["tableau"]["run"]["suit"] = "any-but-same"
+    assert _error(data) == "tableau.run.suit: no card can follow any-but-same with one suit"
+
+
+def test_foundations_that_cannot_hold_every_card() -> None:
+    data = _freecell()
+    data["foundations"]["count"] = 3
+    assert _error(data) == "foundations.count: 3 foundations hold 39 cards, the game has 52 to win with"
+
+
+def test_wrong_types_and_face_down_counts() -> None:
+    data = _freecell()
+    data["tableau"]["count"] = "eight"
+    assert _error(data) == "tableau.count: expected a whole number, not a string"
+    data = get("klondike").to_json()
+    data["deal"][0]["face-down"] = [2, 1, 2, 3, 4, 5, 6]
+    assert _error(data) == "deal[0].face-down[0]: 2 face down of 1 cards dealt"
+    data = _freecell()
+    data["cards"]["suits"] = "cdx"
+    assert _error(data) == "cards.suits: 'x' is not a suit (c, d, h, s)"
+
+
+def test_an_option_that_names_no_field() -> None:
+    data = get("golf").to_json()
+    data["options"]["wrap"]["changes"] = {"hole.build.wrapp": True}
+    assert _error(data) == "options.wrap: changes: no field 'hole.build.wrapp'"
+
+
+def test_a_user_file_with_two_cells_loads_and_a_bad_file_names_itself(tmp_path: Path) -> None:
+    data = _freecell()
+    data["name"] = "freecell-2"
+    data["cells"]["count"] = 2
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps(data))
+    assert load(str(path)).cells.count == 2
+    path.write_text("{\"name\": ")
+    with pytest.raises(CardtableError, match=r"two.json, line 1"):
+        load(str(path))
+    path.write_text(json.dumps({**data, "win": "never"}))
+    with pytest.raises(DescriptionError) as caught:
+        load(str(path))
+    assert str(caught.value) == f"{path}: win: 'never' is not one of all-to-foundations, tableau-empty"
+
+
+def test_the_description_reads_its_rules() -> None:
+    freecell, bakers = get("freecell"), get("bakers-game")
+    assert freecell.tableau.moves is MoveUnit.SUPERMOVE
+    assert (freecell.tableau.build.suit, bakers.tableau.build.suit) == (SuitRule.ALTERNATE, SuitRule.SAME)
+    golf = get("golf")
+    assert golf.hole_build.closed == 13 and not golf.hole_build.wrap
+    assert golf.with_options("queens-on-kings").hole_build.closed is None
+    assert golf.with_options("wrap").hole_build.wrap
+    assert golf.tableau.build.direction is Direction.NONE
+    with pytest.raises(DescriptionError, match="golf has no option 'wrapp'; its options: queens-on-kings, wrap"):
+        golf.with_options("wrapp")

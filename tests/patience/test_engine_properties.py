@@ -1,0 +1,105 @@
+"""Properties of the engine over every shipped description: cards kept,
+exact undo, a view without face-down cards, notation that round-trips."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardtable.cards import SplitMix64
+from cardtable.game import GameState, play_out
+from cardtable.patience import Kind, Move, PatienceGame, get, names
+from cardtable.patience.engine import PatienceView
+
+GAMES = [get(name) for name in names()] + [get("golf").with_options("queens-on-kings", "wrap"),
+                                           get("klondike").with_options("draw-3", "foundation-return")]
+
+
+def _all_cards(game: PatienceGame) -> Counter:
+    return Counter(card for pile in game.piles for card in pile)
+
+
+def _visible(view: PatienceView) -> Counter:
+    return Counter(card for pile in view.piles for card in pile.cards)
+
+
+@settings(max_examples=40, deadline=None)
+@given(game_index=st.integers(0, len(GAMES) - 1), seed=st.integers(0, 2**64 - 1),
+       choices=st.lists(st.integers(0, 10**6), max_size=60))
+def test_cards_kept_undo_exact_view_hidden_notation_round_trips(game_index: int, seed: int,
+                                                                choices: list[int]) -> None:
+    description = GAMES[game_index]
+    game = PatienceGame.from_seed(description, seed)
+    deck = Counter(description.cards.deck())
+    assert _all_cards(game) == deck
+    keys = [game.key()]
+    for choice in choices:
+        moves = game.legal_moves()
+        if not moves:
+            break
+        for move in moves:
+            assert game.parse_action(game.action_to_string(move)) == move
+            assert game.why_illegal(move) is None
+        move = moves[choice % len(moves)]
+        game.play(move)
+        keys.append(game.key())
+        assert _all_cards(game) == deck
+        view = game.view()
+        face_up = Counter(card for i, pile in enumerate(game.piles) for card in pile[game.down[i]:])
+        assert _visible(view) <= face_up
+        for pile, real in zip(view.piles, game.piles, strict=True):
+            assert len(pile) == len(real)
+            if pile.place.kind is Kind.STOCK:
+                assert not pile.cards
+        hidden = view.hidden_cards()
+        assert Counter(hidden.unseen) + _visible(view) == deck
+    clone, end = game.clone(), game.key()
+    while game.moves:
+        keys.pop()
+        game.undo()
+        assert game.key() == keys[-1]
+    assert clone.key() == end  # the clone kept its own position and history
+    while clone.moves:
+        clone.undo()
+    assert clone.key() == game.key()
+
+
+def test_a_move_the_rules_forbid_changes_nothing() -> None:
+    game = PatienceGame.from_seed(get("freecell"), 3)
+    key = game.key()
+    illegal = next(Move.parse(f"{i}>{j}") for i in range(1, 9) for j in range(1, 9)
+                   if i != j and Move.parse(f"{i}>{j}") not in game.legal_moves())
+    with pytest.raises(Exception, match="illegal move"):
+        game.play(illegal)
+    assert game.key() == key
+    with pytest.raises(Exception, match="nothing to undo"):
+        game.undo()
+
+
+@pytest.mark.parametrize("name", names())
+def test_random_play_outs_end_within_a_bound_and_speak_the_game_interface(name: str) -> None:
+    class RandomAgent:
+        name = "random"
+
+        def __init__(self) -> None:
+            self.rng = SplitMix64(0)
+
+        def new_game(self, seed: int = 0) -> None:
+            self.rng = SplitMix64(seed)
+
+        def choose(self, view: PatienceView) -> Move | None:
+            moves = view.legal_actions()
+            return moves[self.rng.below(len(moves))] if moves else None
+
+    for seed in range(3):
+        game = PatienceGame.from_seed(get(name), seed)
+        assert isinstance(game, GameState)
+        agent = RandomAgent()
+        agent.new_game(seed)
+        play_out(game, [agent], max_actions=400)
+        assert len(game.moves) <= 400
+        assert game.is_over() == (game.current_player() is None)
+        assert game.returns() == (float(game.foundation_cards()),)

@@ -1,0 +1,157 @@
+"""Each shipped game's distinctive rules, on hand-made positions."""
+
+from __future__ import annotations
+
+from cardtable.cards import Card, parse_cards
+from cardtable.patience import Kind, Move, PatienceGame, Place, get
+from cardtable.patience.description import Description
+
+
+def _game(description: Description, tableau: list[str], **others: list[str]) -> PatienceGame:
+    """A position: tableau piles (face up) and other piles by kind name; the
+    rest of the cards go to the first foundations as complete suits."""
+    piles: list[list[Card]] = []
+    counts = {kind: description.count(kind) for kind in Kind}
+    order = (Kind.TABLEAU, Kind.FOUNDATION, Kind.CELL, Kind.RESERVE, Kind.STOCK, Kind.WASTE, Kind.HOLE)
+    given = {Kind.TABLEAU: tableau, **{Kind(k): v for k, v in others.items()}}
+    for kind in order:
+        texts = given.get(kind, [])
+        for i in range(counts[kind]):
+            piles.append(parse_cards(texts[i]) if i < len(texts) else [])
+    down = [0] * len(piles)
+    stock_at = sum(counts[k] for k in order[:4])
+    if counts[Kind.STOCK]:
+        down[stock_at] = len(piles[stock_at])
+    return PatienceGame(description, piles, down)
+
+
+def _moves(game: PatienceGame) -> set[str]:
+    return {str(move) for move in game.legal_moves()}
+
+
+def test_freecell_supermove_is_sized_by_free_cells_and_empty_columns() -> None:
+    run = "Kh Qs Jh Ts 9h 8s"
+    game = _game(get("freecell"), [run, "9c", "", "", "2c", "3c", "4c", "5c"], cells=["Ac", "Ad"])
+    assert "1>2" not in _moves(game)  # 8s on 9c: the same colour
+    assert "1>3:6" in _moves(game)  # 2 free cells, 1 other empty column: (2 + 1) * 2**1 = 6
+    small = _game(get("freecell"), [run, "Jd", "", "2h", "2c", "3c", "4c", "5c"], cells=["Ac", "Ad", "Ah"])
+    # 1 free cell, 1 empty column: (1 + 1) * 2**0 = 2 to the empty column, (1 + 1) * 2**1 = 4 to another
+    assert "1>3:2" in _moves(small) and "1>3:3" not in _moves(small)
+    assert "1>2:3" in _moves(small)
+    none_free = _game(get("freecell"), [run, "Jd", "2s", "2h", "2c", "3c", "4c", "5c"], cells=["Ac", "Ad", "Ah", "As"])
+    assert "1>2:3" not in _moves(none_free) and "1>2" not in _moves(none_free)
+
+
+def test_bakers_game_builds_in_suit_and_freecell_in_alternate_colours() -> None:
+    tableau = ["9s", "Ts", "Td", "2c", "3c", "4c", "5c", "6c"]
+    assert "1>2" in _moves(_game(get("bakers-game"), tableau)) and "1>3" not in _moves(_game(get("bakers-game"),
+                                                                                           tableau))
+    assert "1>3" in _moves(_game(get("freecell"), tableau)) and "1>2" not in _moves(_game(get("freecell"), tableau))
+
+
+def test_seahaven_and_eight_off_spaces_take_only_kings() -> None:
+    game = _game(get("seahaven-towers"), ["Kd Qd", "5c", "", "2c", "3c", "4c", "6c", "7c", "8c", "9c"])
+    assert "2>3" not in _moves(game)
+    assert "1>3:2" in _moves(game) and "1>3" not in _moves(game)
+    eight = _game(get("eight-off"), ["Ks", "5c", "", "2c", "3c", "4c", "6c", "7c"])
+    assert "1>3" in _moves(eight) and "2>3" not in _moves(eight)
+
+
+def test_golf_plays_one_apart_with_no_wrap_and_nothing_on_a_king_by_default() -> None:
+    golf = get("golf")
+    tableau = ["Qs", "Ah", "2d", "Jc", "5c", "6c", "7c"]
+    game = _game(golf, tableau, hole=["Kd"], stock=["9c"])
+    assert _moves(game) == {"D"}  # nothing on a King, and the Ace is not next to it
+    assert {"1>H", "2>H"} <= _moves(_game(golf.with_options("queens-on-kings", "wrap"), tableau, hole=["Kd"]))
+    assert _moves(_game(golf.with_options("queens-on-kings"), tableau, hole=["Kd"])) == {"1>H"}
+    game = _game(golf, tableau, hole=["3h"], stock=["9c"])
+    assert {"3>H", "D"} == _moves(game)  # one apart, up or down, any suit
+    game.play(Move.parse("3>H"))
+    assert "2>H" in _moves(game)
+
+
+def test_golf_is_won_when_the_tableau_is_empty_and_black_hole_when_the_hole_has_every_card() -> None:
+    golf = _game(get("golf"), ["2s"], hole=["3h"], stock=["9c"])
+    golf.play(Move.parse("1>H"))
+    assert golf.is_won() and golf.outcome() is not None and golf.outcome().is_win  # type: ignore[union-attr]
+    hole = PatienceGame.from_seed(get("black-hole"), 1)
+    assert hole.pile(Place(Kind.HOLE)) == [Card.parse("As")]
+    assert [len(hole.pile(place)) for place in hole.places(Kind.TABLEAU)] == [3] * 17
+    wraps = _game(get("black-hole"), ["Kc", "2c"], hole=["As"])
+    assert _moves(wraps) == {"1>H", "2>H"}
+
+
+def test_beleaguered_castle_deals_the_aces_to_the_foundations_and_moves_one_card() -> None:
+    game = PatienceGame.from_seed(get("beleaguered-castle"), 4)
+    assert [str(c) for place in game.places(Kind.FOUNDATION) for c in game.pile(place)] == ["Ac", "Ad", "Ah", "As"]
+    assert all(len(game.pile(place)) == 6 for place in game.places(Kind.TABLEAU))
+    castle = _game(get("beleaguered-castle"), ["9h Ts", "Jd"])
+    assert "1>2" in _moves(castle) and "1>2:2" not in _moves(castle)  # one card at a time, any suit
+
+
+def test_king_albert_plays_from_the_reserve_but_never_onto_it() -> None:
+    game = PatienceGame.from_seed(get("king-albert"), 2)
+    assert [len(game.pile(p)) for p in game.places(Kind.TABLEAU)] == list(range(1, 10))
+    assert [len(game.pile(p)) for p in game.places(Kind.RESERVE)] == [1] * 7
+    albert = _game(get("king-albert"), ["Ts", "Jc"], reserve=["9h", "Ac"])
+    assert {"R1>1", "R2>F"} <= _moves(albert)
+    assert not any(">R" in move for move in _moves(albert))
+
+
+def test_fan_and_bakers_dozen_spaces() -> None:
+    fan = _game(get("fan"), ["Ks", "5c", ""])
+    assert "1>3" in _moves(fan) and "2>3" not in _moves(fan)
+    dozen = _game(get("bakers-dozen"), ["Ks", "5c", ""])
+    assert "1>3" not in _moves(dozen) and "2>3" not in _moves(dozen)  # spaces stay empty
+    dealt = PatienceGame.from_seed(get("bakers-dozen"), 11)
+    for place in dealt.places(Kind.TABLEAU):
+        pile = dealt.pile(place)
+        kings = [card.rank == 13 for card in pile]
+        assert kings == sorted(kings, reverse=True)  # every King under the other cards
+
+
+def test_forty_thieves_two_decks_one_pass() -> None:
+    description = get("forty-thieves")
+    game = PatienceGame.from_seed(description, 8)
+    assert sum(len(p) for p in game.piles) == 104
+    assert len(game.pile(Place(Kind.STOCK))) == 64
+    while Move.parse("D") in game.legal_moves():
+        game.play(Move.parse("D"))
+    assert "R" not in _moves(game)  # one pass
+
+
+def test_yukon_moves_any_face_up_stack_and_russian_builds_in_suit() -> None:
+    yukon = _game(get("yukon"), ["8s 3c 9d", "9h"])
+    assert "1>2:3" in _moves(yukon)  # 8s on 9h with the unordered cards on it
+    russian = _game(get("russian-solitaire"), ["8s 3c 9d", "9h", "9s"])
+    assert "1>3:3" in _moves(russian) and "1>2:3" not in _moves(russian)
+
+
+def test_klondike_description_deals_as_cardtable_klondike() -> None:
+    from cardtable.klondike import KlondikeGame
+
+    for seed in (0, 5, 99):
+        ours = PatienceGame.from_seed(get("klondike"), seed)
+        theirs = KlondikeGame.from_seed(seed)
+        assert [ours.pile(p) for p in ours.places(Kind.TABLEAU)] == theirs.tableau
+        assert ours.pile(Place(Kind.STOCK)) == theirs.stock
+        assert sorted(map(str, ours.legal_moves())) == sorted(map(str, theirs.legal_moves()))
+
+
+def test_spider_removes_a_complete_run_and_deals_only_with_no_empty_pile() -> None:
+    spider = get("spider-1-suit")
+    run = " ".join(f"{rank}s" for rank in "KQJT98765432")
+    game = _game(spider, [run, "As", *(["5s"] * 8)], stock=["9s"] * 10)
+    assert "2>1" in _moves(game)
+    game.play(Move.parse("2>1"))
+    assert game.pile(Place(Kind.TABLEAU, 0)) == [] and len(game.pile(Place(Kind.FOUNDATION, 0))) == 13
+    assert "D" not in _moves(game)  # an empty pile
+    game.undo()
+    assert len(game.pile(Place(Kind.TABLEAU, 0))) == 12 and "D" in _moves(game)
+
+
+def test_scorpion_deals_its_three_stock_cards_to_the_first_three_piles() -> None:
+    game = PatienceGame.from_seed(get("scorpion"), 3)
+    assert [game.face_down(p) for p in game.places(Kind.TABLEAU)] == [3, 3, 3, 3, 0, 0, 0]
+    game.play(Move.parse("D"))
+    assert [len(game.pile(p)) for p in game.places(Kind.TABLEAU)] == [8, 8, 8, 7, 7, 7, 7]
