@@ -17,7 +17,7 @@ import stat
 import sys
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, TextIO
 
@@ -158,13 +158,14 @@ def _identity(path: str | os.PathLike[str]) -> tuple[object, ...] | None:
 
 def check_outputs(outputs: Mapping[str, str | os.PathLike[str] | None],
                   inputs: Mapping[str, str | os.PathLike[str] | None] | None = None, *,
-                  store: str | os.PathLike[str] | None = None) -> None:
+                  store: Mapping[str, Sequence[str | os.PathLike[str]]] | None = None) -> None:
     """Check before any work that each of ``outputs`` (flag: path; None
     for not given) can be written (:func:`check_output`), and that none is
     the same file as another output or as one of ``inputs`` (a deals file),
     compared by device and inode, through links, nor one of the files of
-    the results ``store`` (``--store``: the store, the journals SQLite keeps
-    beside it, and anything in its folder of run locks).
+    the results ``store`` (``--store``), by what each is, as
+    :func:`cardtable.runs.store.store_files` names them (the store first;
+    a folder among them: anything in it).
     Raises :class:`~cardtable.errors.UsageError` naming both otherwise.
 
     >>> import tempfile, os
@@ -178,18 +179,18 @@ def check_outputs(outputs: Mapping[str, str | os.PathLike[str] | None],
     --output F/deals.txt: is the same file as --deals F/deals.txt; give another file
     """
     seen: dict[tuple[object, ...], tuple[str, str]] = {}
-    locks: set[str] = set()
+    folders: set[str] = set()
     if store is not None:
-        from cardtable.runs.store import store_files
-
-        # SQLite keeps its journals beside the file a link leads to; a link's own name is guarded too.
-        named, resolved = store_files(store), store_files(os.path.realpath(store))
-        locks = {os.path.realpath(named.pop("run locks folder")), os.path.realpath(resolved.pop("run locks folder"))}
-        for what, part in [*named.items(), *resolved.items()]:
-            identity = _identity(part)
-            if identity is not None:
-                where = str(store) if what == "store" else f"{store} (its {what} {part})"
-                seen.setdefault(identity, ("--store", where))
+        given = next(iter(store.values()))[0]
+        for what, parts in store.items():
+            for part in parts:
+                if os.path.isdir(part):
+                    folders.add(os.path.realpath(part))
+                    continue
+                identity = _identity(part)
+                if identity is not None:
+                    seen.setdefault(identity, ("--store", str(given) if what == "store" else
+                                               f"{given} (its {what} {part})"))
     for flag, path in (inputs or {}).items():
         if path is not None:
             identity = _identity(path)
@@ -198,8 +199,9 @@ def check_outputs(outputs: Mapping[str, str | os.PathLike[str] | None],
     for flag, path in outputs.items():
         if path is None:
             continue
-        if os.path.dirname(os.path.realpath(path)) in locks:
-            raise UsageError(f"{flag} {path}: is in the folder of the run locks of --store {store}; give another file")
+        if os.path.dirname(os.path.realpath(path)) in folders:
+            raise UsageError(f"{flag} {path}: is in a folder of --store {given}, which keeps its own files there; "
+                             "give another file")
         check_output(path)
         identity = _identity(path)
         if identity is None:
@@ -456,8 +458,8 @@ class AtomicWriter:
         try:
             return self._handle.write(text)
         except OSError as error:
-            if self._tmp is None:
-                raise
+            if self._handle is sys.stdout:
+                raise  # standard output's own errors (a closed pipe) are the command's to say
             self.abandon()
             raise _named(error, self.path) from None
 
@@ -467,9 +469,16 @@ class AtomicWriter:
             return
         self._done = True
         if self._tmp is None:  # standard output, a device, a FIFO or a descriptor's file: written in place
-            self._handle.flush()
-            if self._handle is not sys.stdout:
-                self._handle.close()
+            if self._handle is sys.stdout:
+                self._handle.flush()
+                return
+            try:
+                self._handle.flush()
+            except OSError as error:  # no room on the device (/dev/full)
+                with contextlib.suppress(OSError):
+                    self._handle.close()
+                raise _named(error, self.path) from None
+            self._handle.close()
             return
         try:
             self._handle.flush()
@@ -489,8 +498,10 @@ class AtomicWriter:
             return
         self._done = True
         if self._tmp is None:
-            self._handle.flush()
-            if self._handle is not sys.stdout:
+            if self._handle is sys.stdout:
+                self._handle.flush()
+                return
+            with contextlib.suppress(OSError):  # what could not be written in place is dropped with it
                 self._handle.close()
             return
         with contextlib.suppress(OSError):  # a full disk fails the flush of what is left: dropped anyway

@@ -380,6 +380,8 @@ def _run(argv: Sequence[str] | None) -> int:
         parser = _parser_for(given)
         args = parser.parse_args(given)
         args.argv = given  # as given (``serve`` passes some on)
+        if getattr(args, "store", None) == "":  # else taken as no --store: the default store, silently
+            raise CardtableError("--store: give the path of a results store, not an empty one")
         func = getattr(args, "func", None)
         if func is None:  # no command: the usage and the commands, on stderr as an error
             parser.print_help(sys.stderr)

@@ -212,9 +212,10 @@ def _start_simulate(args: argparse.Namespace, variant: Variant, deals: tuple[Pos
 def _check_outputs(args: argparse.Namespace) -> None:
     """The outputs can be written, and none is the deals file, the store or the other output."""
     from cardtable._files import check_outputs
+    from cardtable.runs.store import store_files
 
     check_outputs({"--output": args.output, "--plot": args.plot}, {"--deals": args.deals},
-                  store=None if args.no_store else store_path(args))
+                  store=None if args.no_store else store_files(store_path(args)))
     if args.plot:
         _plot_format(args.plot)
 

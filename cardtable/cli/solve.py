@@ -140,6 +140,7 @@ def _resume_batch(args: argparse.Namespace) -> tuple[StoredRun, list[tuple[str, 
     the run and its deals."""
 
     from cardtable._files import check_outputs, read_deals_file
+    from cardtable.runs.store import store_files
 
     deals: list[tuple[str, Position]] = []
 
@@ -147,7 +148,7 @@ def _resume_batch(args: argparse.Namespace) -> tuple[StoredRun, list[tuple[str, 
         nonlocal deals
         args.deals, args.output = params["deals"], params["output"]
         args.timeout, args.max_states = params["timeout"], params["max_states"]
-        check_outputs({"--output": args.output}, {"--deals": args.deals}, store=store_path(args))
+        check_outputs({"--output": args.output}, {"--deals": args.deals}, store=store_files(store_path(args)))
         deals = read_deals_file(str(args.deals))
         if _digest(deals) != params["deals_digest"]:
             raise UsageError(f"{args.deals}: the deals file changed since run {args.resume} started; "
@@ -182,6 +183,7 @@ def _cmd_batch(args: argparse.Namespace, variant: Variant | None) -> int:
 
     from cardtable._files import atomic_write_text, check_outputs, read_deals_file
     from cardtable.runs.cluster import open_executor
+    from cardtable.runs.store import store_files
     from cardtable.solver import summarize_solves
     from cardtable.solver.batch import from_store_row
 
@@ -192,8 +194,8 @@ def _cmd_batch(args: argparse.Namespace, variant: Variant | None) -> int:
         timeout = args.timeout
     else:
         # Before the work, not after it; the output is never the deals file or the store.
-        check_outputs({"--output": args.output},
-                      {"--deals": args.deals, "--store": None if args.no_store else store_path(args)})
+        check_outputs({"--output": args.output}, {"--deals": args.deals},
+                      store=None if args.no_store else store_files(store_path(args)))
         deals = read_deals_file(args.deals)
         timeout = _timeout(args)
     assert variant is not None

@@ -296,6 +296,32 @@ _RUN_COLUMNS = ("id, created, kind, strategy, variant, seed, deals_file, games_r
                 " summary")
 
 
+#: Seeds run from 0 to 2**64 - 1, SQLite's integers from -2**63 to 2**63 - 1:
+#: a seed of 2**63 or more is kept as the negative number with its 64 bits
+#: (two's complement), which no seed is, and read back as itself.
+_SEED_BITS = 64
+
+
+def _seed_to_sqlite(seed: int | None) -> int | None:
+    """A seed as the store keeps it: one of 2**63 or more as its 64 bits read signed.
+
+    >>> _seed_to_sqlite(5), _seed_to_sqlite(2**64 - 1), _seed_to_sqlite(None)
+    (5, -1, None)
+    """
+    if seed is None or seed < 2 ** (_SEED_BITS - 1):
+        return seed
+    return seed - 2**_SEED_BITS
+
+
+def _seed_from_sqlite(value: object) -> int | None:
+    """A kept seed back as itself (:func:`_seed_to_sqlite` undone).
+
+    >>> _seed_from_sqlite(-1) == 2**64 - 1, _seed_from_sqlite(5)
+    (True, 5)
+    """
+    return None if value is None else int(str(value)) % 2**_SEED_BITS
+
+
 def _process_alive(pid: int) -> bool:
     """Whether process ``pid`` runs on this host (a zombie does not)."""
     try:
@@ -353,12 +379,44 @@ def _problems(rows: Sequence[tuple[Any, ...]]) -> list[str]:
             if line.strip() and not line.startswith("*** in database")]
 
 
+def _check_writable(path: Path) -> None:
+    """Refuse, in words, a store that cannot be written: SQLite itself only
+    says it is 'unable to open database file'. Reading it still works
+    (``create=False``)."""
+    folder = path.resolve().parent
+    for what, where in (("file", path), ("folder", folder)):
+        if where.exists() and not os.access(where, os.W_OK):
+            if not path.exists():
+                raise StoreError(f"{path}: cannot make the results store: its folder {folder} is read-only")
+            raise StoreError(f"{path}: cannot write to the results store: its {what} {where} is read-only "
+                             "(listing and showing its runs still work)")
+
+
+def _unchangeable_without_log(path: Path) -> bool:
+    """Whether the store at ``path`` can be read but its folder not written
+    (nor its ``-shm`` made), and it has no write-ahead log with anything in it."""
+    folder = path.resolve().parent
+    try:
+        log = os.stat(f"{path.resolve()}-wal").st_size
+    except FileNotFoundError:
+        log = 0
+    except OSError:
+        return False
+    return log == 0 and os.access(path, os.R_OK) and not os.access(folder, os.W_OK)
+
+
 def _open_read_only(path: Path) -> sqlite3.Connection:
     """A read-only connection to the store at ``path``. When the file has
     the hot journal of a killed writer (an older store in rollback mode),
     which a read-only connection cannot roll back, the file is opened
     read-write just long enough for SQLite to roll it back: that drops the
-    dead writer's unfinished transaction and nothing that was committed."""
+    dead writer's unfinished transaction and nothing that was committed.
+
+    A store in WAL mode whose folder cannot be written (a read-only mount)
+    cannot get the index SQLite keeps beside it (``-shm``); when it has no
+    write-ahead log either, every committed write is in the file itself,
+    which is then read as it is (SQLite's ``immutable``: nothing can be
+    writing to it there)."""
     uri = path.resolve().as_uri()
     db = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=BUSY_SECONDS, isolation_level=None)
     try:
@@ -366,6 +424,9 @@ def _open_read_only(path: Path) -> sqlite3.Connection:
         return db
     except sqlite3.OperationalError as error:
         db.close()
+        if "unable to open" in str(error).lower() and _unchangeable_without_log(path):
+            return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, timeout=BUSY_SECONDS,
+                                   isolation_level=None)
         if "readonly" not in str(error).lower() or not os.access(path, os.W_OK):
             raise
     fixer = sqlite3.connect(f"{uri}?mode=rw", uri=True, timeout=BUSY_SECONDS, isolation_level=None)
@@ -409,18 +470,23 @@ def check_store(path: str | os.PathLike[str]) -> list[str]:
     return problems
 
 
-def store_files(path: str | os.PathLike[str]) -> dict[str, Path]:
+def store_files(path: str | os.PathLike[str]) -> dict[str, tuple[Path, ...]]:
     """The files a store at ``path`` is made of, by what each is: the store,
     the journals SQLite keeps beside it (they hold committed work until it is
-    checkpointed), and the folder of its runs' locks. Nothing else may be
-    written to any of them.
+    checkpointed), and the folder of its runs' locks; each as ``path`` names
+    it and, when that is a link, beside the file it leads to (where SQLite
+    keeps them). Nothing else may be written to any of them.
 
-    >>> [str(part) for part in store_files("s.sqlite").values()]
-    ['s.sqlite', 's.sqlite-wal', 's.sqlite-shm', 's.sqlite-journal', 's.sqlite.runs']
+    >>> [[str(one) for one in part] for part in store_files("s.sqlite").values()][:2]
+    [['s.sqlite'], ['s.sqlite-wal']]
+    >>> list(store_files("s.sqlite"))
+    ['store', 'SQLite write-ahead log', 'SQLite shared-memory index', 'SQLite rollback journal', 'run locks folder']
     """
-    return {"store": Path(path), "SQLite write-ahead log": Path(f"{path}-wal"),
-            "SQLite shared-memory index": Path(f"{path}-shm"), "SQLite rollback journal": Path(f"{path}-journal"),
-            "run locks folder": Path(f"{path}.runs")}
+    names = {"store": "", "SQLite write-ahead log": "-wal", "SQLite shared-memory index": "-shm",
+             "SQLite rollback journal": "-journal", "run locks folder": ".runs"}
+    given, resolved = str(path), os.path.realpath(path)
+    return {what: tuple(dict.fromkeys(Path(f"{base}{suffix}") for base in (given, resolved)))
+            if os.path.abspath(given) != resolved else (Path(f"{given}{suffix}"),) for what, suffix in names.items()}
 
 
 def default_store_path() -> Path:
@@ -479,6 +545,7 @@ class ResultsStore:
         with self._guard("open the results store"):
             if create:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
+                _check_writable(self.path)
                 self._db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
             else:
                 self._db = _open_read_only(self.path)
@@ -653,8 +720,8 @@ class ResultsStore:
             cursor = self._db.execute(
                 "INSERT INTO runs (created, kind, strategy, variant, seed, deals_file, games_requested, status,"
                 " pid, host, params) VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)",
-                (time.strftime("%Y-%m-%d %H:%M:%S"), kind, strategy, json.dumps(variant), seed, deals_file, games,
-                 os.getpid(), socket.gethostname(), None if params is None else json.dumps(params)))
+                (time.strftime("%Y-%m-%d %H:%M:%S"), kind, strategy, json.dumps(variant), _seed_to_sqlite(seed),
+                 deals_file, games, os.getpid(), socket.gethostname(), None if params is None else json.dumps(params)))
             run_id = int(cursor.lastrowid or 0)
             self._hold(run_id)  # before the commit: no reader sees the run without its lock
             return run_id
@@ -848,7 +915,7 @@ class ResultsStore:
     def _info(row: tuple[Any, ...]) -> RunInfo:
         (rid, created, kind, strategy, variant, seed, deals_file, requested, played, status, summary) = row
         return RunInfo(int(rid), str(created), str(kind), str(strategy), json.loads(str(variant)),
-                       None if seed is None else int(seed), None if deals_file is None else str(deals_file),
+                       _seed_from_sqlite(seed), None if deals_file is None else str(deals_file),
                        int(requested), int(played), str(status), json.loads(str(summary)) if summary else None)
 
     # ----- a run's units ---------------------------------------------------------------------------

@@ -177,7 +177,8 @@ def priority_games_moves(deals: np.ndarray | Sequence[Sequence[int]]) -> list[li
     codes = np.zeros((array.shape[0], _ccore.PRIORITY_MAX_MOVES), dtype=np.int32)
     _ccore.priority(array, False, foundation, moves, codes)
     _checked(foundation, moves)
-    names = {code: move_code_to_string(code) for code in np.unique(codes).tolist() if code}  # 0: no move
+    # The codes played (0: no move), without np.unique: its import of numpy.ma costs more than two games.
+    names = {code: move_code_to_string(code) for code in set(codes[codes != 0].tolist())}
     return [[names[code] for code in row[:n].tolist()] for row, n in zip(codes, moves.tolist(), strict=True)]
 
 

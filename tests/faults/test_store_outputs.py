@@ -73,6 +73,6 @@ def test_the_folder_of_run_locks_is_refused(tmp_path: Path) -> None:
     refused = _cardtable(tmp_path, "simulate", "--games", "3", "--store", "s.sqlite",
                          "--output", "s.sqlite.runs/2.lock")
     assert refused.returncode == 2
-    assert refused.stderr == ("cardtable: error: --output s.sqlite.runs/2.lock: is in the folder of the run locks of "
-                              "--store s.sqlite; give another file\n")
+    assert refused.stderr == ("cardtable: error: --output s.sqlite.runs/2.lock: is in a folder of --store s.sqlite, "
+                              "which keeps its own files there; give another file\n")
     assert list((tmp_path / "s.sqlite.runs").iterdir()) == []
