@@ -54,6 +54,7 @@ from cardtable.web.protocol import ProtocolError, unknown_type
 __all__ = [
     "LOST_NOTICE",
     "VERDICT_MAX_STATES",
+    "DealRequest",
     "KlondikeDealer",
     "KlondikeTable",
     "proven_lost",
@@ -169,7 +170,8 @@ class KlondikeDealer:
         ``winnable`` (None: as the dealer deals); or the daily deal of
         ``daily`` (:mod:`cardtable.solver.daily`); or, given a ``difficulty``,
         the first deal of that grade from ``number`` on
-        (:func:`cardtable.sim.grade.deal_of_grade`)."""
+        (:func:`cardtable.sim.grade.deal_of_grade`), which is proven winnable
+        whatever ``winnable`` says (a deal is graded only once the solver wins it)."""
         variant = self.variant if variant is None else variant
         winnable = self.winnable if winnable is None else winnable
         number = secrets.randbelow(1_000_000) if number is None else number
@@ -185,7 +187,7 @@ class KlondikeDealer:
 
             number, _ = deal_of_grade(number, difficulty, variant)
             return KlondikeTable(KlondikeGame(Position.from_seed(number), variant), number=number,
-                                 winnable=False, balance=balance)
+                                 winnable=False, balance=balance, grade=difficulty)
         if winnable:
             from cardtable.solver import winnable_deal
 
@@ -193,6 +195,53 @@ class KlondikeDealer:
         else:
             start = Position.from_seed(number)
         return KlondikeTable(KlondikeGame(start, variant), number=number, winnable=winnable, balance=balance)
+
+
+_ARTICLES = {"easy": "an", "expert": "an"}
+
+
+@dataclass(frozen=True)
+class DealRequest:
+    """A new deal a player asked for (a ``new`` message, checked by
+    :meth:`KlondikeTable.deal_request`): :meth:`find` deals it, which for a
+    daily, graded or winnable deal means a search of seconds (:attr:`searched`),
+    and :meth:`KlondikeTable.take_deal` makes it the player's game. A request
+    and what :meth:`find` returns pickle, so the search may run in another process.
+
+    >>> from cardtable.klondike import Variant
+    >>> request = DealRequest(KlondikeDealer(Variant.preset("draw1")), 7, Variant.preset("draw1"), winnable=False)
+    >>> request.searched, request.find().view()["deal"]
+    (False, 7)
+    >>> DealRequest(request.dealer, 7, request.variant, winnable=False, difficulty="easy").finding
+    'Finding an easy deal…'
+    """
+
+    dealer: KlondikeDealer
+    number: int | None
+    variant: Variant
+    winnable: bool
+    daily: datetime.date | None = None
+    difficulty: str | None = None
+
+    @property
+    def searched(self) -> bool:
+        """Whether finding the deal is a search (the solver's, the grader's), not a shuffle."""
+        return self.daily is not None or self.difficulty is not None or self.winnable
+
+    @property
+    def finding(self) -> str:
+        """What the player is told while the deal is looked for."""
+        if self.daily is not None:
+            return "Finding the daily deal…"
+        if self.difficulty is not None:
+            return f"Finding {_ARTICLES.get(self.difficulty, 'a')} {self.difficulty} deal…"
+        return "Finding a proven winnable deal…" if self.winnable else "Dealing…"
+
+    def find(self) -> KlondikeTable:
+        """The table of the deal asked for (:meth:`KlondikeDealer.deal`); a
+        :class:`CardtableError` when none is found."""
+        return self.dealer.deal(self.number, daily=self.daily, difficulty=self.difficulty, variant=self.variant,
+                                winnable=self.winnable)
 
 
 def rules_message() -> dict[str, Any]:
@@ -218,7 +267,7 @@ class KlondikeTable:
 
     def __init__(self, game: KlondikeGame, *, number: int | None, winnable: bool,
                  started: float | None = None, counted: bool = False, won_after: float | None = None,
-                 balance: int | None = None, daily: str | None = None) -> None:
+                 balance: int | None = None, daily: str | None = None, grade: str | None = None) -> None:
         self.game = game
         self.number = number
         self.winnable = winnable
@@ -231,6 +280,8 @@ class KlondikeTable:
         self.balance = balance
         self._finished: list[PlayedGame] = []
         self.daily = daily  # the date of the daily deal the game is (None: not one)
+        #: The deal's grade when it was dealt for one (a graded deal is proven winnable), else None.
+        self.grade = grade
 
     def take_finished(self) -> list[PlayedGame]:
         """The games finished since the last call, to be kept in the player's statistics."""
@@ -259,6 +310,8 @@ class KlondikeTable:
         headers = {} if self.number is None else {"Winnable" if self.winnable else "Seed": str(self.number)}
         if self.daily is not None:
             headers["Daily"] = self.daily
+        if self.grade is not None:
+            headers["Grade"] = self.grade
         if self.counted:
             headers["Counted"] = "yes" if self.won_after is None else f"{self.won_after:.3f}"
         if self.balance is not None:
@@ -284,7 +337,8 @@ class KlondikeTable:
         balance = int(kept) if kept is not None and re.fullmatch(r"-?[0-9]{1,9}", kept) else None
         return cls(record.replay(), number=int(header) if header.isdigit() else None, winnable=winnable,
                    started=started, counted=counted is not None, won_after=won_after, balance=balance,
-                   daily=record.headers.get("Daily"))
+                   daily=record.headers.get("Daily"),
+                   grade=grade if (grade := record.headers.get("Grade")) in LEVELS else None)
 
     # ----- the view --------------------------------------------------------------------------------
 
@@ -316,7 +370,8 @@ class KlondikeTable:
             "variant": game.variant.label,
             "title": game.variant.title,
             "deal": self.number,
-            "winnable": self.winnable,
+            "winnable": self.winnable or self.grade is not None,  # proven winnable (every graded deal is)
+            "grade": self.grade,
             "daily": self.daily,
             "started": self.started,
             "seconds": self.won_after if game.is_won() else None,
@@ -367,43 +422,56 @@ class KlondikeTable:
             self.won_after = None
             return "The deal starts again."
         if kind == "new":
-            if dealer is None:
-                raise ProtocolError("no new deal here")
-            number = message.get("deal")
-            if number is not None and (type(number) is not int or not 0 <= number <= _MAX_NUMBER):
-                raise ProtocolError(f"\"deal\" must be a whole number from 0 to {_MAX_NUMBER}")
-            daily, difficulty = message.get("daily", False), message.get("difficulty")
-            if type(daily) is not bool:
-                raise ProtocolError("\"daily\" must be true or false")
-            if difficulty is not None:
-                if not isinstance(difficulty, str) or difficulty not in LEVELS:
-                    raise ProtocolError(f"\"difficulty\" must be one of {', '.join(LEVELS)}")
-                if daily:
-                    raise ProtocolError("the daily deal has no difficulty to choose")
-            rules, winnable = message.get("rules"), message.get("winnable", self.winnable)
-            if rules is not None and (not isinstance(rules, str) or rules not in PRESETS):
-                raise ProtocolError(f"\"rules\" must be the name of a rule set: {', '.join(PRESETS)}")
-            if type(winnable) is not bool:
-                raise ProtocolError("\"winnable\" must be true or false")
-            fresh = dealer.deal(number, daily=datetime.date.today() if daily else None, difficulty=difficulty,
-                                variant=game.variant if rules is None else PRESETS[rules], winnable=winnable)
-            if counts_as_loss(game):
-                self._count(won=False)  # left after a move: a loss
-            self.game, self.number, self.winnable, self.started = fresh.game, fresh.number, fresh.winnable, None
-            self.daily = fresh.daily
-            if fresh.balance is None:
-                self.balance = None  # no Vegas balance to carry under these rules
-            elif self.balance is None:
-                self.balance = fresh.balance  # a Vegas balance starts
-            self.counted, self.won_after = False, None
-            under = f" ({self.game.variant.title})" if self.game.variant != game.variant else ""
-            if self.daily is not None:
-                return f"The daily deal of {self.daily}{under}."
-            kind = "winnable deal" if self.winnable else "deal"
-            return f"New {kind} {self.number}{under}" + (f", graded {difficulty}." if difficulty else ".")
+            request = self.deal_request(message, dealer)
+            return self.take_deal(request, request.find())
         if kind == "autofinish":
             return self._autofinish()
         raise unknown_type(kind, self.TYPES)
+
+    def deal_request(self, message: dict[str, Any], dealer: KlondikeDealer | None) -> DealRequest:
+        """The deal a ``new`` message asks ``dealer`` for (a :class:`ProtocolError` for a bad one)."""
+        if dealer is None:
+            raise ProtocolError("no new deal here")
+        number = message.get("deal")
+        if number is not None and (type(number) is not int or not 0 <= number <= _MAX_NUMBER):
+            raise ProtocolError(f"\"deal\" must be a whole number from 0 to {_MAX_NUMBER}")
+        daily, difficulty = message.get("daily", False), message.get("difficulty")
+        if type(daily) is not bool:
+            raise ProtocolError("\"daily\" must be true or false")
+        if difficulty is not None:
+            if not isinstance(difficulty, str) or difficulty not in LEVELS:
+                raise ProtocolError(f"\"difficulty\" must be one of {', '.join(LEVELS)}")
+            if daily:
+                raise ProtocolError("the daily deal has no difficulty to choose")
+        rules, winnable = message.get("rules"), message.get("winnable", self.winnable)
+        if rules is not None and (not isinstance(rules, str) or rules not in PRESETS):
+            raise ProtocolError(f"\"rules\" must be the name of a rule set: {', '.join(PRESETS)}")
+        if type(winnable) is not bool:
+            raise ProtocolError("\"winnable\" must be true or false")
+        return DealRequest(dealer, number, self.game.variant if rules is None else PRESETS[rules],
+                           winnable=winnable and not daily and difficulty is None,
+                           daily=datetime.date.today() if daily else None, difficulty=difficulty)
+
+    def take_deal(self, request: DealRequest, fresh: KlondikeTable) -> str:
+        """Make ``fresh`` (``request`` found) the player's game, counting the
+        game left as a loss when a move of it was played; what happened, in words."""
+        game = self.game
+        if counts_as_loss(game):
+            self._count(won=False)  # left after a move: a loss
+        self.game, self.number, self.winnable, self.started = fresh.game, fresh.number, fresh.winnable, None
+        self.daily, self.grade = fresh.daily, fresh.grade
+        if fresh.balance is None:
+            self.balance = None  # no Vegas balance to carry under these rules
+        elif self.balance is None:
+            self.balance = fresh.balance  # a Vegas balance starts
+        self.counted, self.won_after = False, None
+        under = f" ({self.game.variant.title})" if self.game.variant != game.variant else ""
+        if self.daily is not None:
+            return f"The daily deal of {self.daily}{under}."
+        if self.grade is not None:  # the grader graded it only once the solver had won it
+            return f"New deal {self.number}{under}, graded {self.grade}: proven winnable."
+        kind = "winnable deal" if self.winnable else "deal"
+        return f"New {kind} {self.number}{under}."
 
     def _play(self, move: Move) -> str:
         game = self.game
@@ -471,5 +539,5 @@ class KlondikeTable:
         except CardtableError as error:
             return {"type": "hint", "move": None, "text": f"No hint: {error}"}
         if found.move is None:
-            return {"type": "hint", "move": None, "text": "No legal move is left."}
+            return {"type": "hint", "move": None, "text": f"{found.describe().capitalize()}."}
         return {"type": "hint", "move": str(found.move), "text": f"Hint: {found.describe()}."}

@@ -32,6 +32,9 @@ From the server::
         "current_streak": ..., "best_streak": ...}, ...]}   the player's record per variant, this one's first
     {"type": "rules", "rules": [{"name": "vegas1", "title": "Vegas (draw 1, one pass)"}, ...]}
     {"type": "notice", "text": "..."}                          after a move: the game can no longer be won
+    {"type": "dealing", "text": "Finding a hard deal…" | null}  a new deal is searched for (null: the search
+                                                               failed; else its view follows); meanwhile the
+                                                               game takes no move, hint or new deal
     {"type": "error", "message": "..."}                        nothing changed
     {"type": "review-progress", ...} then {"type": "review", ...}   to the page that asked for a review
 

@@ -20,6 +20,8 @@ import concurrent.futures
 import contextlib
 import gc
 import logging
+import multiprocessing
+import signal
 import sys
 import threading
 import weakref
@@ -36,7 +38,14 @@ from cardtable.errors import CardtableError
 from cardtable.runs.store import ResultsStore
 from cardtable.sim.played import daily_stats, play_stats, record_played
 from cardtable.web.kings_corner import KingsCornerHouse, KingsCornerRoom
-from cardtable.web.klondike import LOST_NOTICE, KlondikeDealer, KlondikeTable, proven_lost, rules_message
+from cardtable.web.klondike import (
+    LOST_NOTICE,
+    DealRequest,
+    KlondikeDealer,
+    KlondikeTable,
+    proven_lost,
+    rules_message,
+)
 from cardtable.web.protocol import (
     COOKIE,
     MAX_MESSAGE_BYTES,
@@ -58,6 +67,11 @@ __all__ = ["COOKIE", "MAX_PAGES", "TableServer", "configure_logging"]
 _VERDICT_DELAY = 0.3
 #: The most pages one player may have open at once.
 MAX_PAGES = 8
+#: The most deals searched for at once (daily, graded or winnable: seconds each), each in a process of its
+#: own; more wait their turn.
+_SEARCHES = 2
+#: What a player's game does not take while a new deal is searched for: it is about to be left.
+_AFTER_THE_DEAL = ("move", "draw", "undo", "redo", "restart", "autofinish", "hint", "new")
 _log = logging.getLogger("cardtable.web")
 _T = TypeVar("_T")
 
@@ -77,6 +91,8 @@ class _Player:
     rejudge: bool = False
     #: The review of this player's game under way (one at a time), or None.
     review: Review | None = None
+    #: While a new deal is searched for this player, what their pages say ("Finding a hard deal…"), else None.
+    dealing: str | None = None
 
 
 class _Keeper:
@@ -240,6 +256,8 @@ class TableServer:
         self._verdict_slot = asyncio.Semaphore(1)
         self._review_slots = asyncio.Semaphore(AT_ONCE)
         self._tasks: set[asyncio.Task[None]] = set()
+        #: The processes that search for new deals (made at the first search).
+        self._searches: concurrent.futures.ProcessPoolExecutor | None = None
         self._page = resources.files("cardtable.web").joinpath("static", "index.html").read_text()
         #: The shared Kings Corner tables (``/kc``); ``home`` is the game ``/`` shows.
         self.kings = KingsCornerRoom(self, kings or KingsCornerHouse())
@@ -286,6 +304,7 @@ class TableServer:
         gc.set_threshold(10_000, 20, 10)
 
     async def _close_sockets(self, _app: web.Application) -> None:
+        self._stop_searches()
         await self.kings.close()
         for ws in list(self.sockets):
             await ws.close(code=1001, message=b"the server is stopping")
@@ -372,18 +391,22 @@ class TableServer:
         limit = RateLimit()
         try:
             await send(ws, {"type": "view", "view": player.table.view(), "said": ""})
+            if player.dealing is not None:
+                await send(ws, {"type": "dealing", "text": player.dealing})
             async for text in text_messages(ws, limit):
                 await self._answer(who, player, ws, text)
         finally:
             player.sockets.discard(ws)
             self.sockets.discard(ws)
-            if not player.sockets and self._players.get(who) is player:
+            if not player.sockets and self._players.get(who) is player and player.dealing is None:
                 del self._players[who]  # kept in the store; loaded again on the next visit
         return ws
 
     async def _answer(self, player_id: str, player: _Player, ws: web.WebSocketResponse, text: str) -> None:
         try:
             message = parse_message(text)
+            if player.dealing is not None and message["type"] in _AFTER_THE_DEAL:
+                raise ProtocolError("a new deal is being found: this game takes no more moves")
             if message["type"] in REVIEW_TYPES:
                 self._review(player, ws, message["type"])
                 return
@@ -402,14 +425,26 @@ class TableServer:
             if message["type"] == "rules":
                 await send(ws, rules_message())
                 return
+            if message["type"] == "new" and (request := player.table.deal_request(message, self.dealer)).searched:
+                self._deal_away(player_id, player, ws, request)
+                return
+        except ProtocolError as error:
+            await send(ws, {"type": "error", "message": str(error)})
+            return
+        except CardtableError as error:  # the store, reading the statistics
+            _log.warning("%s", error)
+            await send(ws, {"type": "error", "message": f"not saved: {error}"})
+            return
+        await self._change(player_id, player, ws, message["type"], lambda: player.table.apply(message, self.dealer))
+
+    async def _change(self, player_id: str, player: _Player, ws: web.WebSocketResponse, kind: str,
+                      change: Callable[[], str]) -> None:
+        """Make ``change`` to the player's table (a message of type ``kind``; it returns what happened, in
+        words), keep the table, and send the view to the player's pages (to ``ws`` alone for a ``view``)."""
+        try:
             async with player.lock:
-                searched = message.get("daily") or message.get("difficulty") \
-                    or message.get("winnable", player.table.winnable) is not False
-                if message["type"] == "new" and searched:  # a search for the deal: off the event loop
-                    said = await asyncio.to_thread(player.table.apply, message, self.dealer)
-                else:
-                    said = player.table.apply(message, self.dealer)
-                row = self._row(player_id, player.table) if message["type"] != "view" else None
+                said = change()
+                row = self._row(player_id, player.table) if kind != "view" else None
                 finished = player.table.take_finished()
             assert self.keeper is not None
             if finished:
@@ -427,11 +462,67 @@ class TableServer:
             await send(ws, {"type": "error", "message": f"not saved: {error}"})
             return
         reply = {"type": "view", "view": player.table.view(), "said": said}
-        targets = [ws] if message["type"] == "view" else list(player.sockets)
+        targets = [ws] if kind == "view" else list(player.sockets)
         for socket in targets:
             await send(socket, reply)
-        if message["type"] != "view" and player.table.game.moves:
+        if kind != "view" and player.table.game.moves:
             self._judge_soon(player)
+
+    def _deal_away(self, player_id: str, player: _Player, ws: web.WebSocketResponse, request: DealRequest) -> None:
+        """Find the deal ``request`` asks for in a process of the server's own
+        (:meth:`_search_pool`), so that every table, this player's pages too,
+        is answered meanwhile; until it is dealt their pages say so, and the
+        game it replaces takes no move (:data:`_AFTER_THE_DEAL`)."""
+        player.dealing = request.finding
+        task = asyncio.get_running_loop().create_task(self._deal(player_id, player, ws, request))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _deal(self, player_id: str, player: _Player, ws: web.WebSocketResponse, request: DealRequest) -> None:
+        for socket in list(player.sockets):
+            await send(socket, {"type": "dealing", "text": request.finding})
+        try:
+            pool = self._search_pool()
+            try:
+                fresh = await asyncio.get_running_loop().run_in_executor(pool, request.find)
+            except CardtableError as error:  # none found (no deal of that grade among the seeds tried, say)
+                failure = f"no deal found: {error}"
+            except concurrent.futures.process.BrokenProcessPool:  # the server stops, or a process was killed
+                if self._searches is pool:
+                    _log.warning("a process searching for a deal ended abruptly; the searches start anew")
+                    self._stop_searches()
+                failure = "the search for a deal stopped: deal again"
+            else:
+                await self._change(player_id, player, ws, "new", lambda: player.table.take_deal(request, fresh))
+                return
+        finally:
+            player.dealing = None
+            if not player.sockets and self._players.get(player_id) is player:
+                del self._players[player_id]  # kept in the store; loaded again on the next visit
+        for socket in list(player.sockets):
+            await send(socket, {"type": "dealing", "text": None})
+            await send(socket, {"type": "error", "message": failure})
+
+    def _search_pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        """The processes that search for deals, :data:`_SEARCHES` of them, made
+        at the first search: processes, not threads, for a search is Python
+        that would hold the interpreter's lock the event loop needs. Started
+        afresh (not forked from a server with threads); Ctrl-C is the server's."""
+        if self._searches is None:
+            self._searches = concurrent.futures.ProcessPoolExecutor(
+                _SEARCHES, mp_context=multiprocessing.get_context("spawn"), initializer=signal.signal,
+                initargs=(signal.SIGINT, signal.SIG_IGN))
+        return self._searches
+
+    def _stop_searches(self) -> None:
+        """End the searches under way (their pages are closing) and their processes."""
+        pool, self._searches = self._searches, None
+        if pool is None:
+            return
+        workers = list((getattr(pool, "_processes", None) or {}).values())  # no public way before Python 3.14
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.terminate()
 
     async def _stats(self, player_id: str, table: KlondikeTable) -> dict[str, Any]:
         """The ``stats`` message: the player's record in each variant they

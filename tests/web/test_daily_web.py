@@ -41,7 +41,8 @@ def test_the_new_message_deals_a_deal_of_the_difficulty_asked() -> None:
     table = dealer.first()
     said = table.apply({"type": "new", "deal": 3, "difficulty": "expert"}, dealer)
     # Deal 3 of seed-001 is medium, deal 4 expert (tests/test_grades.py).
-    assert said == "New deal 4, graded expert." and table.game.start == Position.from_seed(4)
+    assert said == "New deal 4, graded expert: proven winnable." and table.game.start == Position.from_seed(4)
+    assert table.view()["winnable"] and table.view()["grade"] == "expert"
 
 
 def test_a_cumulative_vegas_balance_starts_and_stops_with_the_rules_chosen() -> None:
@@ -112,13 +113,28 @@ def test_the_dialog_deals_the_daily_deal_and_a_graded_one(served: tuple[str, Pat
 
         page.get_by_role("button", name="New game").first.click()
         dialog.locator('input[name="number"]').fill("3")
+        winnable = dialog.get_by_label("Only proven winnable deals")
+        assert not winnable.is_checked() and dialog.locator("#graded-note").is_hidden()
         dialog.locator('select[name="difficulty"]').select_option("expert")
+        # A graded deal is proven winnable: the box says so and cannot be cleared.
+        assert winnable.is_checked() and winnable.is_disabled() and dialog.locator("#graded-note").is_visible()
         dialog.get_by_role("button", name="Deal", exact=True).click()
-        wait_for(lambda: "New deal 4, graded expert." in page.locator("#message").inner_text(),
-                 "the expert deal to be dealt", timeout=60)
+        # While the deal is looked for, the page says so (the live message line and over the table), and the
+        # game it replaces takes no move.
+        wait_for(lambda: page.locator("#message").inner_text() == "Finding an expert deal…", "the search to be said")
+        assert page.locator("#table").get_attribute("aria-busy") == "true"
+        assert page.locator("#table").get_attribute("data-finding") == "Finding an expert deal…"
+        page.screenshot(path=str(screenshots(tmp_path) / "web-finding-a-deal.png"))
+        page.keyboard.press("u")
+        page.keyboard.press("d")
+        assert page.locator("#message").inner_text() == "Finding an expert deal…"
+        wait_for(lambda: "New deal 4, graded expert: proven winnable." in page.locator("#message").inner_text(),
+                 "the expert deal to be dealt", timeout=120)
+        assert page.locator("#table").get_attribute("aria-busy") == "false"
+        assert page.locator("#table").get_attribute("data-finding") is None
         record = wait_for(lambda: (kept := _kept(data)) is not None and kept.headers.get("Seed") == "4" and kept,
                           "the graded deal to be kept")
-        assert record.start == Position.from_seed(4)
+        assert record.start == Position.from_seed(4) and not record.moves  # the keys pressed meanwhile did nothing
         assert page.locator("#st-daily").inner_text() == ""
 
         # Other rules, and only proven winnable deals, chosen in the dialog as in the terminal app's.

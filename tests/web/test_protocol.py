@@ -236,6 +236,7 @@ def test_winnable_deals_are_dealt(tmp_path: Path) -> None:
             view = await first_view(ws)
             assert view["winnable"] and view["deal"] == 5
             await ws.send_json({"type": "new", "deal": 6})
+            assert await ws.receive_json(timeout=30) == {"type": "dealing", "text": "Finding a proven winnable deal…"}
             fresh = (await ws.receive_json(timeout=30))["view"]
             assert fresh["winnable"] and fresh["deal"] == 6
             # The game the server holds starts from the sixth winnable deal.
@@ -257,7 +258,10 @@ def test_a_new_game_may_choose_its_rules_and_winnable_deals(tmp_path: Path) -> N
 
             async def ask(message: dict[str, object]) -> dict[str, Any]:
                 await ws.send_json(message)
-                return dict(await ws.receive_json(timeout=60))
+                reply = dict(await ws.receive_json(timeout=60))
+                if reply["type"] == "dealing":  # a winnable deal is searched for: the view comes after
+                    reply = dict(await ws.receive_json(timeout=60))
+                return reply
 
             rules = await ask({"type": "rules"})
             assert rules == {"type": "rules", "rules": [{"name": name, "title": PRESET_TITLES[name]}

@@ -1,14 +1,27 @@
 """The Klondike table's deals, through a real server and client: a new
-visitor's first deal is kept before any move."""
+visitor's first deal is kept before any move; a graded deal is proven
+winnable and says so; and a deal that takes a search is found away from
+the event loop while every table, the asking player's too, is answered."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 from web.test_protocol import first_view, serving
 
+from cardtable.klondike import KlondikeRecord, Position
 from cardtable.runs.store import ResultsStore
+from cardtable.solver import solve
+from cardtable.web.server import TableServer
+
+
+def _kept(store_path: Path) -> dict[str, KlondikeRecord]:
+    """Every player's game in the store, by player."""
+    with ResultsStore(store_path, create=False) as store:
+        rows = store.select("web_games", ("player", "saved"), order="player", action="read")
+    return {str(player): KlondikeRecord.parse(str(saved)) for player, saved in rows}
 
 
 def test_a_new_visitor_who_reloads_before_any_move_gets_the_same_deal(tmp_path: Path) -> None:
@@ -22,8 +35,80 @@ def test_a_new_visitor_who_reloads_before_any_move_gets_the_same_deal(tmp_path: 
                 async with session.ws_connect(f"{base}/ws") as ws:
                     again = await first_view(ws)
                 assert (again["deal"], again["piles"]) == (first["deal"], first["piles"])
-        with ResultsStore(tmp_path / "store.db", create=False) as store:
-            rows = store.select("web_games", ("saved",), order="player", action="read")
-        assert len(rows) == 1 and f'[Seed "{first["deal"]}"]' in rows[0][0]
+        (record,) = _kept(tmp_path / "store.db").values()
+        assert record.headers.get("Seed") == str(first["deal"]) and not record.moves
 
     serving(tmp_path, test, seed=None)
+
+
+def test_a_graded_deal_asked_to_be_winnable_is_proven_winnable_and_says_so(tmp_path: Path) -> None:
+    # Deal 2 of draw 1 is easy (the grader proves every deal it grades winnable first).
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:
+            async with session.ws_connect(f"{base}/ws") as ws:
+                assert not (await first_view(ws))["winnable"]
+                await ws.send_json({"type": "new", "deal": 2, "difficulty": "easy", "winnable": True})
+                reply = await _next_of(ws, "view", timeout=300)
+                assert reply["said"] == "New deal 2, graded easy: proven winnable."
+                assert reply["view"]["winnable"] and reply["view"]["grade"] == "easy" and reply["view"]["deal"] == 2
+            async with session.ws_connect(f"{base}/ws") as ws:  # a reload: still the graded, winnable deal
+                again = await first_view(ws)
+                assert again["winnable"] and again["grade"] == "easy" and again["deal"] == 2
+        (record,) = _kept(tmp_path / "store.db").values()
+        assert record.start == Position.from_seed(2) and record.headers.get("Grade") == "easy"
+        assert solve(record.start, record.variant).result == "won"
+
+    serving(tmp_path, test)
+
+
+async def _next_of(ws: aiohttp.ClientWebSocketResponse, kind: str, timeout: float = 10) -> dict[str, Any]:
+    """The next message of type ``kind`` (notices of the game's verdict and of a deal being found skipped)."""
+    while True:
+        reply = dict(await ws.receive_json(timeout=timeout))
+        if reply["type"] == kind:
+            return reply
+        assert reply["type"] in ("notice", "dealing"), reply
+
+
+def test_a_graded_deal_is_found_while_every_table_is_answered(tmp_path: Path) -> None:
+    # Deal 6 of draw 1 is hard: grading it takes seconds of search.
+    box: list[TableServer] = []
+
+    async def test(base: str) -> None:
+        jar = aiohttp.CookieJar(unsafe=True)
+        async with aiohttp.ClientSession(cookie_jar=jar) as asker, aiohttp.ClientSession(
+                cookie_jar=aiohttp.CookieJar(unsafe=True)) as other, asker.ws_connect(f"{base}/ws") as ws, \
+                other.ws_connect(f"{base}/ws") as ws2:
+            await first_view(ws)
+            await first_view(ws2)
+            await ws.send_json({"type": "new", "deal": 6, "difficulty": "hard"})
+            # The asking page is told at once that the deal is being found.
+            assert await ws.receive_json(timeout=10) == {"type": "dealing", "text": "Finding a hard deal…"}
+            # Its game, about to be left, takes no move meanwhile; its other questions are answered.
+            await ws.send_json({"type": "move", "move": "7>F"})
+            refused = await ws.receive_json(timeout=10)
+            assert refused["type"] == "error" and "a new deal is being found" in refused["message"]
+            await ws.send_json({"type": "stats"})
+            assert (await ws.receive_json(timeout=10))["type"] == "stats"
+            # Another player's table is answered move by move while the search goes on.
+            for move in ("7>F", "2>4", "5>1"):
+                await ws2.send_json({"type": "move", "move": move})
+                assert (await _next_of(ws2, "view"))["view"]["moves"] > 0
+            (server,) = box
+            assert [player.dealing for player in server._players.values()].count("Finding a hard deal…") == 1
+            # A second page of the asking player (a reload) says so too.
+            async with asker.ws_connect(f"{base}/ws") as reloaded:
+                await first_view(reloaded)
+                assert await reloaded.receive_json(timeout=10) == {"type": "dealing", "text": "Finding a hard deal…"}
+                dealt = await _next_of(ws, "view", timeout=300)
+                assert dealt["said"] == "New deal 6, graded hard: proven winnable."
+                assert dealt["view"]["moves"] == 0 and dealt["view"]["deal"] == 6
+                assert (await _next_of(reloaded, "view"))["view"] == dealt["view"]
+            await ws.send_json({"type": "move", "move": "D"})  # the new game takes moves
+            assert (await _next_of(ws, "view"))["view"]["moves"] == 1
+        kept = _kept(tmp_path / "store.db")
+        assert sorted(len(record.moves) for record in kept.values()) == [1, 3]
+        assert any(record.start == Position.from_seed(6) and record.headers.get("Grade") == "hard"
+                   for record in kept.values())
+
+    serving(tmp_path, test, server_box=box)

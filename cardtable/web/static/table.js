@@ -25,6 +25,7 @@ let drag = null;
 const elements = new Map(); // card key -> element
 let drawn = false;        // the first view has been drawn (performance mark "cardtable:table-drawn")
 let celebration = null;   // the win celebration running: {stop()}
+let dealing = null;       // while the server searches for a new deal: what the page says ("Finding a hard deal…")
 
 // ----- the connection -----------------------------------------------------------------------------
 
@@ -39,8 +40,20 @@ function connect() {
   });
 }
 
+// What the game being left does not take while a new deal is searched for (the server refuses them too).
+const AFTER_THE_DEAL = new Set(["move", "draw", "undo", "redo", "restart", "autofinish", "hint", "new"]);
+
 function send(payload) {
+  if (dealing && AFTER_THE_DEAL.has(payload.type)) { selected = null; render(); say(dealing); return; }
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(payload));
+}
+
+// A new deal being searched for (text: what to say) or not (null): the table says so, in the live message
+// line and over the cards, and takes no move until the deal comes.
+function showDealing(text) {
+  dealing = text;
+  if (text) { table.dataset.finding = text; say(text); } else delete table.dataset.finding;
+  table.setAttribute("aria-busy", text ? "true" : "false");
 }
 
 function say(text) { message.textContent = text; }
@@ -51,6 +64,7 @@ function receive(reply) {
     const before = view;
     view = reply.view;
     table.dataset.state = "ready";
+    showDealing(null);
     selected = null;
     render(before);
     if (reply.said) say(reply.said);
@@ -73,6 +87,10 @@ function receive(reply) {
     if (reply.move) showHint(reply.move);
   } else if (reply.type === "stats") {
     showStats(reply);
+  } else if (reply.type === "dealing") {
+    selected = null;
+    render();
+    showDealing(reply.text);
   }
 }
 
@@ -677,16 +695,32 @@ let rulesAsked = false;
 function chooseDeal() {
   const form = dealDialog.querySelector("form");
   form.reset();
+  winnableBox.disabled = false;
   if (view) {
     document.getElementById("rules-now").textContent = `As now: ${view.title ?? view.variant}`;
     form.elements.winnable.checked = Boolean(view.winnable);
   }
+  gradedMeansWinnable();
   if (!rulesAsked) { // the named rule sets, asked for once
     rulesAsked = true;
     send({ type: "rules" });
   }
   dealDialog.showModal();
 }
+
+// A graded deal is always proven winnable (the solver wins a deal before it is graded): with a difficulty
+// chosen, the box is ticked and says why it cannot be cleared.
+const winnableBox = dealDialog.querySelector('input[name="winnable"]');
+let winnableChosen = false;
+winnableBox.addEventListener("change", () => { winnableChosen = winnableBox.checked; });
+function gradedMeansWinnable() {
+  const graded = Boolean(dealDialog.querySelector('select[name="difficulty"]').value);
+  if (!winnableBox.disabled) winnableChosen = winnableBox.checked;
+  winnableBox.disabled = graded;
+  winnableBox.checked = graded || winnableChosen;
+  document.getElementById("graded-note").hidden = !graded;
+}
+dealDialog.querySelector('select[name="difficulty"]').addEventListener("change", gradedMeansWinnable);
 
 function showRules(rules) {
   const select = dealDialog.querySelector('select[name="rules"]');
