@@ -349,6 +349,9 @@ def _register_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     parser.add_argument("--terminal", action="store_true",
                         help="serve the terminal app's page (one 'cardtable play' per session) instead of "
                              "the card table")
+    parser.add_argument("--sessions", metavar="N", type=whole_number(1, "--sessions", 1000),
+                        help="with --terminal: the most sessions (game processes) at once; more pages are "
+                             "told the server is full (default 8)")
     parser.add_argument("--seat-timeout", metavar="SECONDS",
                         help="Kings Corner: how long a person's seat waits for them after they leave the page "
                              "before a bot plays it until they return (default 60)")
@@ -359,7 +362,7 @@ def _register_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
 def _serve_options() -> argparse.ArgumentParser:
     """A parser of ``serve``'s own options alone (what is left are play's)."""
     parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
-    for flag in ("--host", "--port", "--url", "--seat-timeout"):
+    for flag in ("--host", "--port", "--url", "--seat-timeout", "--sessions"):
         parser.add_argument(flag)
     parser.add_argument("--public", action="store_true")
     parser.add_argument("--terminal", action="store_true")
@@ -409,12 +412,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     _, rest = _serve_options().parse_known_args(given)
     options = rest  # play's options, and the game when it was named
     host = args.host if args.host is not None else ("0.0.0.0" if args.public else "127.0.0.1")
-    if host not in _LOOPBACK and not args.public:
-        raise UsageError(f"--host {host}: other machines could connect; add --public to allow it")
     try:
         infos = socket.getaddrinfo(host, args.port, type=socket.SOCK_STREAM)
-    except socket.gaierror as error:
-        raise UsageError(f"--host {host}: not an address of this machine ({error.strerror})") from None
+    except (socket.gaierror, UnicodeError) as error:
+        why = error.strerror if isinstance(error, socket.gaierror) else "not a host name"
+        shown = host if host.isprintable() and host.strip() == host and host else repr(host)
+        raise UsageError(f"--host {shown}: not an address of this machine ({why})") from None
+    if host not in _LOOPBACK and not args.public:
+        raise UsageError(f"--host {host}: other machines could connect; add --public to allow it")
     family, kind, proto, _, address = infos[0]
     with socket.socket(family, kind, proto) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -425,7 +430,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                 raise UsageError(f"port {args.port} on {host} is already in use; choose another with --port") \
                     from None
             raise UsageError(f"cannot listen on {host} port {args.port}: {error.strerror}") from None
-    url = args.url or f"http://{'localhost' if host in _LOOPBACK else host}:{args.port}"
+    url = _checked_url(args.url) if args.url is not None else \
+        f"http://{'localhost' if host in _LOOPBACK else f'[{host}]' if ':' in host else host}:{args.port}"
     if args.public:
         cost = "" if not args.terminal else ", and every session runs a game process on it"
         print(f"cardtable: warning: serving on {host} port {args.port}: anyone who can reach this machine "
@@ -435,11 +441,34 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if args.seat_timeout is not None:
         raise UsageError("--seat-timeout is an option of the Kings Corner card table: leave out --terminal")
     command = serve_command(options, game=args.game, public=args.public)
-    from cardtable.app.serve import GameServer
+    from cardtable.app.serve import DEFAULT_SESSIONS, GameServer
 
     GameServer(shlex.join(command), host=host, port=args.port, url=url,
-               title=f"cardtable: {args.game.replace('-', ' ').title()}").serve()
+               title=f"cardtable: {args.game.replace('-', ' ').title()}", loopback=host in _LOOPBACK,
+               sessions=args.sessions or DEFAULT_SESSIONS).serve()
     return 0
+
+
+def _checked_url(text: str) -> str:
+    """``--url``: the address browsers use, an http or https URL with a host
+    (and a port, a path), else a :class:`UsageError` that names it."""
+    from urllib.parse import urlsplit
+
+    example = "give one such as http://cards.example:8000/"
+    try:
+        parts = urlsplit(text)
+        port = parts.port  # a port that is not a number or out of range raises here
+    except ValueError as error:
+        raise UsageError(f"--url {text[:80]!r}: not a web address ({error}); {example}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UsageError(f"--url {text[:80]!r}: not a web address (http:// or https:// and a host); {example}")
+    if port == 0:
+        raise UsageError(f"--url {text[:80]!r}: port 0 is no port a browser can reach; {example}")
+    if parts.username is not None or parts.password is not None or parts.query or parts.fragment \
+            or any(char.isspace() or not char.isprintable() for char in text):
+        raise UsageError(f"--url {text[:80]!r}: an address is a scheme, a host, a port and a path, nothing "
+                         f"else; {example}")
+    return text
 
 
 #: Play options the card table does not take (they belong to the terminal page), as (dest, flag).
@@ -449,6 +478,8 @@ _TERMINAL_ONLY = (("file", "--file"), ("save", "--save"), ("ascii", "--ascii"), 
 
 def _serve_table(args: argparse.Namespace, *, host: str, url: str) -> int:
     """Serve the Klondike card table (:mod:`cardtable.web`)."""
+    if args.sessions is not None:
+        raise UsageError("--sessions is an option of the terminal page: add --terminal, or leave it out")
     for dest, flag in _TERMINAL_ONLY:
         if getattr(args, dest) not in (None, False):
             raise UsageError(f"{flag} is an option of the terminal page: add --terminal, or leave it out")

@@ -75,7 +75,7 @@ from cardtable._text import clip
 from cardtable.errors import CardtableError
 
 __all__ = ["BURST", "COOKIE", "MAX_DEPTH", "MAX_MESSAGE_BYTES", "RATE", "ProtocolError", "RateLimit", "known_host",
-           "parse_message", "player_id", "same_origin", "send", "set_cookie", "unknown_type"]
+           "parse_message", "player_id", "same_origin", "send", "set_cookie", "too_deep", "unknown_type"]
 
 #: The largest message a client may send (bytes); a larger one is refused unread.
 MAX_MESSAGE_BYTES = 4096
@@ -110,7 +110,7 @@ def parse_message(text: str) -> dict[str, Any]:
     """
     if len(text.encode()) > MAX_MESSAGE_BYTES:
         raise ProtocolError(f"message too large ({len(text.encode())} bytes; at most {MAX_MESSAGE_BYTES})")
-    if _depth(text) > MAX_DEPTH:
+    if too_deep(text):
         raise ProtocolError(f"message nested too deep (at most {MAX_DEPTH} levels of objects and lists)")
     try:
         message = json.loads(text)
@@ -124,18 +124,17 @@ def parse_message(text: str) -> dict[str, Any]:
     return message
 
 
-def _depth(text: str) -> int:
-    """The deepest nesting of objects and lists in JSON ``text`` (brackets
-    inside strings do not count; just :data:`MAX_DEPTH` when it has too few
-    brackets to go deeper), read without parsing it: a message nested
-    thousands deep is refused before the parser recurses into it.
+def too_deep(text: str, most: int = MAX_DEPTH) -> bool:
+    """Whether JSON ``text`` nests objects and lists more than ``most`` deep
+    (brackets inside strings do not count), read without parsing it: a
+    message nested thousands deep is refused before a parser recurses into it.
 
-    >>> _depth('[[{"a": "[[["}]]'), _depth('[{"a": 1}, {"b": [2]}]')
-    (3, 3)
+    >>> too_deep('{"type": "draw"}'), too_deep('[[{"a": "[[["}]]'), too_deep('[{"a": 1}, {"b": 2}]')
+    (False, True, False)
     """
-    if text.count("[") + text.count("{") <= MAX_DEPTH:
-        return MAX_DEPTH  # too few brackets to go deeper (every message of a page): nothing to read
-    depth = deepest = 0
+    if text.count("[") + text.count("{") <= most:
+        return False  # too few brackets to go deeper (every message of a page): nothing to read
+    depth = 0
     in_string = escaped = False
     for char in text:
         if in_string:
@@ -149,10 +148,11 @@ def _depth(text: str) -> int:
             in_string = True
         elif char in "[{":
             depth += 1
-            deepest = max(deepest, depth)
+            if depth > most:
+                return True
         elif char in "]}":
             depth -= 1
-    return deepest
+    return False
 
 
 def unknown_type(kind: str, known: tuple[str, ...]) -> ProtocolError:
@@ -190,16 +190,26 @@ def known_host(netloc: str, *, url: str, loopback: bool) -> bool:
     return not loopback or host in _LOOPBACK_NAMES
 
 
-def same_origin(request: web.Request, url: str) -> bool:
+def same_origin(request: web.Request, url: str, *, loopback: bool = False) -> bool:
     """Whether a request comes from this server's own page (its ``Origin`` is
-    the request's host, or ``url``, the address browsers use), or from no
-    page at all (no ``Origin``: browsers always send one with a WebSocket)."""
+    the request's host, or ``url``, the address browsers use; with
+    ``loopback``, also this machine by another loopback name at the same
+    port, as a page at 127.0.0.1 whose socket goes to ``localhost``), or from
+    no page at all (no ``Origin``: browsers always send one with a WebSocket)."""
     origin = request.headers.get("Origin")
     if origin is None:
         return True
     parts = urlsplit(origin)
-    return parts.netloc.lower() == request.host.lower() or (
-        f"{parts.scheme}://{parts.netloc}".lower() == url.rstrip("/").lower())
+    if parts.netloc.lower() == request.host.lower() or (
+            f"{parts.scheme}://{parts.netloc}".lower() == url.rstrip("/").lower()):
+        return True
+    if not loopback:
+        return False
+    try:
+        port, own = parts.port, urlsplit(f"//{request.host}").port
+    except ValueError:
+        return False
+    return (parts.hostname or "").lower() in _LOOPBACK_NAMES and port is not None and port == own
 
 
 def player_id(request: web.Request) -> tuple[str, bool]:
