@@ -38,12 +38,14 @@ import re
 import secrets
 import time
 import unicodedata
+import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
 from aiohttp import web
 
@@ -76,10 +78,7 @@ from cardtable.web.protocol import (
     unknown_type,
 )
 
-if TYPE_CHECKING:
-    from cardtable.web.server import TableServer
-
-__all__ = ["LEVELS", "KingsCornerHouse", "KingsCornerRoom", "SharedTable"]
+__all__ = ["LEVELS", "Keeper", "KingsCornerHouse", "KingsCornerRoom", "Lender", "SharedTable"]
 
 #: The bots a host may choose for the empty seats.
 LEVELS = ("random", "greedy", "strategic", "expert")
@@ -112,6 +111,7 @@ _PILE_WORDS = {"N": "north pile", "E": "east pile", "S": "south pile", "W": "wes
                "NE": "north-east corner", "SE": "south-east corner", "SW": "south-west corner",
                "NW": "north-west corner"}
 _log = logging.getLogger("cardtable.web")
+_T = TypeVar("_T")
 
 
 def _clean_name(value: object, fallback: str) -> str:
@@ -489,13 +489,42 @@ class KingsCornerHouse:
     records: Path | None = None
 
 
+class Keeper(Protocol):
+    """The results store as a server keeps it for its rooms, off the event
+    loop (:class:`cardtable.web.server.TableServer`'s)."""
+
+    async def load(self, player: str, game: str) -> tuple[str, float | None] | None:
+        """The ``web_games`` row of ``player`` and ``game``: its text and start (None: none kept)."""
+
+    async def save(self, row: dict[str, object]) -> None:
+        """Keep ``row`` (a ``web_games`` row); returns once it is committed."""
+
+    async def call(self, work: Callable[[ResultsStore], _T]) -> _T:
+        """``work(store)`` done where the store lives, and its result."""
+
+
+class Lender(Protocol):
+    """What the server lends its Kings Corner room: the address browsers use,
+    every open socket (closed at shutdown), where its store is and, while it
+    serves, the store itself. The web server passes itself; the room knows
+    nothing else of it."""
+
+    url: str
+    store_path: Path
+    sockets: weakref.WeakSet[web.WebSocketResponse]
+
+    @property
+    def keeper(self) -> Keeper | None:
+        """The store, while serving."""
+
+
 class KingsCornerRoom:
     """The shared Kings Corner tables of a :class:`~cardtable.web.server.TableServer`:
     the lobby (``/kc``), each table's page (``/kc/ID``) and socket
     (``/kc/ws?table=ID``), and the records of its finished hands
     (``/kc/ID/match-M/hand-N.txt``)."""
 
-    def __init__(self, server: TableServer, house: KingsCornerHouse) -> None:
+    def __init__(self, server: Lender, house: KingsCornerHouse) -> None:
         self.server = server
         self.house = house
         self._tables: dict[str, SharedTable] = {}
