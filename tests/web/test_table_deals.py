@@ -112,3 +112,40 @@ def test_a_graded_deal_is_found_while_every_table_is_answered(tmp_path: Path) ->
                    for record in kept.values())
 
     serving(tmp_path, test, server_box=box)
+
+
+def _alive_in_group(group: int) -> list[str]:
+    """The processes of process group ``group`` still running (not zombies), as ``pid command`` lines."""
+    alive = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        if int(fields[2]) == group and fields[0] != "Z":
+            alive.append(f"{stat.parent.name} {(stat.parent / 'cmdline').read_bytes()!r}")
+    return alive
+
+
+def test_a_server_stopped_while_a_deal_is_searched_for_stops_its_search_too(tmp_path: Path) -> None:
+    import asyncio
+    import signal
+
+    from browser_helpers import free_port, start_server, wait_for
+
+    port = free_port()
+    server = start_server(port, tmp_path / "data", "klondike", "--seed", "7")
+
+    async def ask() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(f"http://127.0.0.1:{port}/ws") as ws:
+            await first_view(ws)
+            await ws.send_json({"type": "new", "deal": 1, "difficulty": "expert"})
+            assert await ws.receive_json(timeout=30) == {"type": "dealing", "text": "Finding an expert deal…"}
+
+    asyncio.run(ask())
+    wait_for(lambda: any(b"spawn_main" in line.encode() for line in _alive_in_group(server.pid)),
+             "the search's process to start")
+    server.send_signal(signal.SIGTERM)
+    assert server.wait(timeout=30) == 0
+    assert "Traceback" not in server.communicate()[1]
+    assert _alive_in_group(server.pid) == []  # the server started its processes in its own group
