@@ -116,9 +116,11 @@ async def client(url: str, moves: int, pause: float, trips: list[tuple[float, fl
 
 
 async def kings_client(base: str, actions: int, pause: float, level: str, target: int,
-                       trips: list[tuple[str, float, float]], opens: list[float]) -> None:
-    """One person at a Kings Corner table of their own with one bot: ``actions`` actions, timed."""
-    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:
+                       trips: list[tuple[str, float, float]], opens: list[float], address: str) -> None:
+    """One person at a Kings Corner table of their own with one bot: ``actions`` actions, timed. They
+    come from the loopback ``address`` (the server opens 10 tables a minute for one address)."""
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True),
+                                     connector=aiohttp.TCPConnector(local_addr=(address, 0))) as session:
         await asyncio.sleep(random.random() * pause)
         started = time.perf_counter()
         async with session.post(f"{base}/kc/new", data={"seats": "2", "level": level, "target": str(target),
@@ -154,15 +156,17 @@ async def kings_client(base: str, actions: int, pause: float, level: str, target
 
 
 def kings_share(base: str, clients: int, actions: int, pause: float, level: str,
-                target: int) -> tuple[list[tuple[str, float, float]], list[float]]:
-    """Run ``clients`` Kings Corner clients in this process (one of the client processes)."""
+                target: int, first: int) -> tuple[list[tuple[str, float, float]], list[float]]:
+    """Run ``clients`` Kings Corner clients in this process (one of the client processes), the
+    first of them client number ``first`` of the run: client N comes from 127.0.0.(2 + N % 250)."""
     gc.disable()  # a client's own collector pausing its event loop is not the server's round trip
     trips: list[tuple[str, float, float]] = []
     opens: list[float] = []
 
     async def run() -> None:
-        await asyncio.gather(*(kings_client(base, actions, pause, level, target, trips, opens)
-                               for _ in range(clients)))
+        await asyncio.gather(*(kings_client(base, actions, pause, level, target, trips, opens,
+                                            f"127.0.0.{2 + (first + index) % 250}")
+                               for index in range(clients)))
 
     asyncio.run(run())
     return trips, opens
@@ -272,7 +276,8 @@ def measure_kings(port: int, clients: int, actions: int, pause: float, processes
             concurrent.futures.ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as pool:
         drawn = browser.submit(drawn_times, base, pages, launched, start, open_kings_corner) if pages else None
         launched.wait(60 if pages else 0)
-        futures = [pool.submit(kings_share, base, share, actions, pause, level, target) for share in shares if share]
+        futures = [pool.submit(kings_share, base, share, actions, pause, level, target, sum(shares[:index]))
+                   for index, share in enumerate(shares) if share]
         time.sleep(min(2.0, pause * actions / 4))  # the clients are seated and playing: open the pages now
         start.set()
         for future in futures:
