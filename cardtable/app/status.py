@@ -55,8 +55,8 @@ class StatusBar(Widget):
             parts.append(f"Balance {dollars(game.score)}")
         elif scoring == "standard":
             parts.append(f"Score {game.score}")
-        left = game.passes_left
-        parts.append("Passes unlimited" if left is None else f"Passes left {left}")
+        passes = game.variant.passes  # the pass under way counts: "Pass 1 of 3" until the first turn-over
+        parts.append("Passes unlimited" if passes is None else f"Pass {game.pass_number} of {passes}")
         parts.append(f"Draw {game.variant.draw}")
         if self.daily is not None:
             parts.append(f"Daily {self.daily}")
