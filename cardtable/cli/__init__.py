@@ -38,7 +38,9 @@ built, so a command starts without paying for the others.
   :func:`interruption`). The previous handlers are restored afterwards.
   A signal is acted on at once even while standard output is blocked: a
   full pipe that nobody reads is then pointed at /dev/null, so the
-  command's last words never wait on it. Nor is one lost where Python drops
+  command's last words never wait on it. A second signal, while the
+  command says its last words after the first, ends it at once too (as a
+  second Ctrl-C does). Nor is one lost where Python drops
   exceptions (a finalizer, a garbage collector's callback, where the
   handler may happen to run): the interrupt dropped there is sent again, to
   be raised where it can unwind the command;
@@ -229,9 +231,11 @@ def _on_terminate(signum: int, frame: FrameType | None) -> None:
     if _deferring:
         _deferred = _deferred or signum
         return
-    if _terminated is not None:
-        return  # already unwinding: let the cleanup finish
-    _terminated = signal.Signals(signum).name
+    if _terminated is None:
+        _terminated = signal.Signals(signum).name
+    # A second signal ends the command at once too: it was told once, and may have carried on
+    # with its last words (a long report into a pipe nobody reads); the blocks that must not be
+    # cut (signals_deferred) still finish first.
     _raise(Terminated(), signum)
 
 

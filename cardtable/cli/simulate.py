@@ -274,7 +274,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         if stored is not None:
             stored.finish(summary.to_dict() if summary else {}, interrupted=len(results) < count)
     run = stored.id if stored is not None else None
-    _report(args, spec, count, workers, results, summary, done, run)
+    # Stopped by a signal: the summary of the games kept, not their records (which may be
+    # many, into a pipe nobody reads); the command ends at once, as the signal asked.
+    signalled = len(results) < count and not closed and getattr(executor, "lost", None) is None
+    _report(args, spec, count, workers, results, summary, done, run, records=0 if signalled else args.record)
     if closed and len(results) < count:
         from cardtable.cli import EXIT_PIPE_CLOSED
 
@@ -368,12 +371,12 @@ def _play(args: argparse.Namespace, spec: RunSpec, count: int, executor: Executo
 
 
 def _report(args: argparse.Namespace, spec: RunSpec, count: int, workers: int, results: Results,
-            summary: Summary | None, done: Batch | None, run: int | None) -> None:
-    """Print the records, the summary (or its JSON) and the plot's file."""
+            summary: Summary | None, done: Batch | None, run: int | None, *, records: int) -> None:
+    """Print the first ``records`` records, the summary (or its JSON) and the plot's file."""
     strategy, variant, deals = spec.strategy, spec.variant, spec.deals
     if not args.json:
         color = use_color(args)
-        for number, result in enumerate(results[: args.record], 1):
+        for number, result in enumerate(results[:records], 1):
             print(_record_text(spec, result, color, args.ascii, number))
             print()
         print(f"{strategy} on {variant.name} ({variant.describe()})")
