@@ -78,7 +78,7 @@ class GameServer(Server):
 
     def _full_answer(self) -> web.Response:
         return web.Response(status=503, headers={"Retry-After": "60"},
-                            text=f"all {self.sessions} sessions of this server are in use: "
+                            text=f"every session of this server is in use ({self.sessions} at once): "
                                  "try again when one ends\n")
 
     async def handle_index(self, request: web.Request) -> Any:
