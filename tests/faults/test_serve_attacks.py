@@ -110,7 +110,8 @@ def test_the_terminal_page_runs_at_most_its_sessions(serve) -> None:  # type: ig
                 assert refused.value.status == 503
             async with client.get(f"{served.base}/") as response:
                 assert response.status == 503
-                assert await response.text() == "every session of this server is in use (2 at once): try again when one ends\n"
+                assert await response.text() == \
+                    "every session of this server is in use (2 at once): try again when one ends\n"
             assert len(served.games()) == running  # the refused pages started nothing
             await first.close()
             for _ in range(100):  # a session ended: its place is free again
