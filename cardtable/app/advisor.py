@@ -143,8 +143,8 @@ class Advisor:
         except CardtableError as error:
             self._app.call_from_thread(self._failed, str(error))
             return
-        if found.move is None:
-            text = "No legal move is left."
+        if found.move is None:  # no legal move is left, or none makes progress
+            text = f"{found.describe().capitalize()}."
         elif found.advice.fallback == "out of time":
             text = f"Hint: {found.words} (a quick guess: the expert ran out of time)."
         else:

@@ -327,8 +327,8 @@ def _cmd_hint(args: argparse.Namespace) -> int:
                         seconds=args.timeout, unicode=not args.ascii)
     if args.json:
         print(json.dumps({"hint": "expert", **found.to_dict()}))
-    elif found.move is None:
-        print("No legal move is left.")
+    elif found.move is None:  # no legal move is left, or none makes progress
+        print(f"{found.describe().capitalize()}.")
     else:
         print(f"{found.move}: {found.describe()}")
     return 0

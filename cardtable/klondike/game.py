@@ -15,6 +15,7 @@ Move.parse('D')
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from enum import Enum
 from typing import cast
 
@@ -174,6 +175,14 @@ class KlondikeGame:
         >>> game.seen_stock() == tuple(game.stock) and len(game.seen_stock()) == 24
         True
         """
+        last: tuple[Card, ...] = ()
+        for _, seen in self._replay_seen():
+            last = seen
+        return last
+
+    def _replay_seen(self) -> Iterator[tuple[KlondikeGame, tuple[Card, ...]]]:
+        """Each position of this game, the start first and this one last (one
+        game, moved on between yields), with :meth:`seen_stock` there."""
         replay = KlondikeGame(self.start, self.variant)
         order: tuple[Card, ...] = ()
         for entry in [None, *self._stack]:
@@ -181,7 +190,39 @@ class KlondikeGame:
                 replay._apply(entry[0])
             if not replay.stock:
                 order = tuple(reversed(replay.waste))
-        return order[:len(self.stock)]
+            yield replay, order[:len(replay.stock)]
+
+    def knowledge(self, seen_stock: Sequence[Card] | None = None) -> tuple[object, ...]:
+        """What the player knows at this position, as a hashable key: what the
+        view shows (the face-up cards, how many lie face down, the stock's
+        count, the waste, the foundations, and the pass number where passes are
+        counted: with unlimited passes another pass changes nothing) and the
+        stock's order as far as seen (:meth:`seen_stock`; ``seen_stock`` gives
+        it for a game whose earlier moves are known elsewhere, such as a deal
+        guessed from a view). Two positions with the same knowledge offer the
+        player the same choices with nothing new to go on; no face-down card
+        is in the key.
+
+        >>> game = KlondikeGame.from_seed(1, Variant.preset("draw1"))
+        >>> start = game.knowledge()
+        >>> for move in ["D"] * 24 + ["R"]:  # a pass to look at the stock: its order is now known
+        ...     game.play(Move.parse(move))
+        >>> game.knowledge() == start
+        False
+        >>> for move in ["D"] * 24 + ["R"]:  # another pass, and nothing new is seen
+        ...     game.play(Move.parse(move))
+        >>> game.knowledge() == game.past_knowledge()[25]
+        True
+        """
+        seen = self.seen_stock() if seen_stock is None else tuple(seen_stock)
+        return (tuple(tuple(self.tableau[i][self.face_down[i]:]) for i in range(PILE_COUNT)),
+                tuple(self.face_down), len(self.stock), tuple(self.waste), tuple(self.foundation),
+                self.pass_number if self.variant.passes is not None else 0, seen)
+
+    def past_knowledge(self) -> list[tuple[object, ...]]:
+        """:meth:`knowledge` at each position of this game so far, the start
+        first and this position last (moves taken back are not in it)."""
+        return [replay.knowledge(seen) for replay, seen in self._replay_seen()]
 
     def stock_order_seen(self) -> bool:
         """Whether the player has seen the order of every card left in the

@@ -44,8 +44,8 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from cardtable.bots.klondike.base import KlondikeBot
@@ -57,7 +57,7 @@ from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import FOUNDATION, WASTE, Move
 from cardtable.klondike.view import KlondikeView
 
-__all__ = ["MAX_EXPERT_STATES", "Advice", "ExpertPlayer", "view_seed"]
+__all__ = ["MAX_EXPERT_STATES", "MAX_SAMPLES", "Advice", "ExpertPlayer", "view_seed"]
 
 
 # How often the same table may be seen before the player stops.
@@ -73,6 +73,9 @@ _TRIED_FACTOR = 4
 #: with :data:`_TRIED_FACTOR` times it, and no search goes past the solver's
 #: ``MAX_STATES``.
 MAX_EXPERT_STATES = MAX_SAMPLE_STATES // _TRIED_FACTOR
+#: The most guessed deals a decision may have: each guess is held and
+#: solved, so more would take hours a move and memory without end.
+MAX_SAMPLES = 10_000
 # Where each card on the foundations is paid (Vegas scoring), a plan is played
 # only when it wins at least this share of the guesses; a long shot at winning
 # gives up cards that the greedy move would have kept.
@@ -82,6 +85,8 @@ _CHASE_PAID = 0.25
 _CLOSE = 0.1
 _SECOND_PLANS = 3
 _SECOND_GUESSES = 16
+# The advice's fallback when every legal move leads back to a position met before.
+_NO_PROGRESS = "no move makes progress"
 
 
 def _visible(view: KlondikeView) -> tuple[object, ...]:
@@ -116,11 +121,14 @@ def view_seed(view: KlondikeView, known_stock: Sequence[Card] = ()) -> int:
 class Advice:
     """What the expert would play now, from the player's view alone.
 
-    ``move`` is None only when no move is legal. ``wins`` of the ``samples``
-    guessed deals are won after the move (each guess solved with its made-up
-    cards known), so ``wins / samples`` estimates the chance of winning from
-    here. ``fallback`` says why the move is the quicker ``greedy`` player's
-    instead (``"no guess was won"``, ``"out of time"``), or is None.
+    ``move`` is None when no move is legal, or when no move makes progress
+    (``fallback`` says ``"no move makes progress"``: each leads back to a
+    position the game has been in, see :meth:`ExpertPlayer.advise`). ``wins``
+    of the ``samples`` guessed deals are won after the move (each guess solved
+    with its made-up cards known), so ``wins / samples`` estimates the chance
+    of winning from here. ``fallback`` says why the move is the quicker
+    ``greedy`` player's instead (``"no guess was won"``, ``"out of time"``),
+    or is None.
     """
 
     move: Move | None
@@ -211,6 +219,8 @@ class ExpertPlayer(KlondikeBot):
                  chase: float | None = None, second: int = 6, max_moves: int = 2000, wide: int = 1) -> None:
         if samples < 1:
             raise UsageError(f"the expert needs at least one sample, not {samples}")
+        if samples > MAX_SAMPLES:
+            raise UsageError(f"the expert's guesses (samples) must be at most {MAX_SAMPLES:,}, not {samples:,}")
         if max_states < 1:
             raise UsageError(f"the expert's state budget (states) must be at least 1, not {max_states}")
         if max_states > MAX_EXPERT_STATES:
@@ -221,8 +231,9 @@ class ExpertPlayer(KlondikeBot):
             raise UsageError(f"the expert's time per decision (seconds) must be a positive number, not {seconds}")
         if chase is not None and not 0 <= chase <= 1:
             raise UsageError(f"the expert's chase must be a share of the guesses, from 0 to 1, not {chase}")
-        if second < 0:
-            raise UsageError(f"the expert's second look needs a count of guesses, 0 or more, not {second}")
+        if not 0 <= second <= MAX_SAMPLES:
+            raise UsageError(f"the expert's second look needs a count of guesses, from 0 to {MAX_SAMPLES:,}, "
+                             f"not {second:,}")
         if wide not in (0, 1):
             raise UsageError(f"the expert's wide option is 0 or 1, not {wide}")
         self.wide = bool(wide)
@@ -247,6 +258,10 @@ class ExpertPlayer(KlondikeBot):
         self._visits: dict[tuple[object, ...], int] = {}
         self._timed_out = False
         self._weighed = (0, 0, 0)
+        # What the player knew at each position met so far (advise only), and whether it knows
+        # the whole stock's order here: the cycle rule of :meth:`advise`.
+        self._met: frozenset[tuple[object, ...]] = frozenset()
+        self._stock_known = False
 
     def choose(self, view: KlondikeView) -> Move | None:
         """The next move: the plan's, a safe card home, a fresh hindsight choice,
@@ -278,7 +293,8 @@ class ExpertPlayer(KlondikeBot):
                 self._guesses = [guess for guess in self._guesses if _advance(guess, move)]
         return move
 
-    def advise(self, view: KlondikeView, known_stock: Sequence[Card] = ()) -> Advice:
+    def advise(self, view: KlondikeView, known_stock: Sequence[Card] = (),
+               met: Collection[tuple[object, ...]] = ()) -> Advice:
         """What the expert would play now from ``view`` alone, and how many of its
         guesses it wins after that move: a hint that never looks at a hidden card.
 
@@ -290,6 +306,15 @@ class ExpertPlayer(KlondikeBot):
         whose first move a person would make first is chosen: a card to the
         foundation, then a move that turns a card up, then others, a draw last.
 
+        ``met`` is what the player knew at each position the game has been in
+        (:meth:`KlondikeGame.knowledge <cardtable.klondike.KlondikeGame.knowledge>`,
+        this one's included). The advice never leads back to any of them: a plan
+        that passes through one is not weighed, and the greedy move is given only
+        when it leads somewhere new, else a turn of the stock that does; when no
+        move does, the advice is no move, ``fallback`` ``"no move makes
+        progress"``. So a player who follows the advice never meets the same
+        position twice with the same knowledge, whatever the budget.
+
         >>> from cardtable.klondike import KlondikeGame, Variant
         >>> game = KlondikeGame.from_seed(3, Variant.preset("draw1"))
         >>> advice = ExpertPlayer(samples=8, max_states=2000).advise(game.view())
@@ -299,19 +324,30 @@ class ExpertPlayer(KlondikeBot):
         self.new_game(view_seed(view, known_stock))
         self._scouting = False
         self._stock_order = tuple(known_stock)
+        self._met = frozenset(met)
+        self._stock_known = len(known_stock) == view.stock_count
         if not view.legal_moves:
             return Advice(None, 0, 0)
-        fallback = self._greedy.choose(view)
+        table = KlondikeGame(sample_position(view, SplitMix64(0), known_stock), view.variant)  # for the cycle rule
+        moves = tuple(move for move in view.legal_moves if self._allowed([move], table))
+        if not moves:
+            return Advice(None, 0, 0, _NO_PROGRESS)
+        # The greedy move among those that lead somewhere new (drawing is its last resort);
+        # when it sees none worth making there, no move makes progress.
+        fallback = self._greedy.choose(view if moves == view.legal_moves else replace(view, legal_moves=moves))
+        stuck = fallback is None and moves != view.legal_moves
         plan = self._hindsight(view, person=True)
         won, best_wins, count = self._weighed
         if self._timed_out:
-            return Advice(fallback, 0, 0, "out of time")
+            return Advice(None, 0, 0, _NO_PROGRESS) if stuck else Advice(fallback, 0, 0, "out of time")
         if fallback is not None and _safe_home(view, fallback):
             return Advice(fallback, won, count)  # it costs no guess its win
         if len(view.legal_moves) == 1:
             return Advice(view.legal_moves[0], won, count)
         if not plan:
-            return Advice(fallback, best_wins, count, "no guess was won" if won == 0 else "a long shot")
+            if stuck:
+                return Advice(None, 0, 0, _NO_PROGRESS)
+            return Advice(fallback, best_wins, count, "no guess was won" if best_wins == 0 else "a long shot")
         return Advice(plan[0], best_wins, count)
 
     def _late(self, deadline: float | None) -> bool:
@@ -380,37 +416,55 @@ class ExpertPlayer(KlondikeBot):
                 own.append(None)
                 continue
             plan = _first_plan(guess, view.stock_count - len(known))
-            plan = plans.setdefault(plan.key, plan)
+            if plan.key in plans:
+                plan = plans[plan.key]
+            elif self._allowed(plan.moves, guess.game):
+                plans[plan.key] = plan
+            else:  # it leads back to a position met before: the guess is won, but not by this plan
+                own.append(plan)
+                continue
             plan.votes += 1
             own.append(plan)
-        if not plans:
+        won = sum(1 for plan in own if plan is not None)
+        if not won:
             self._weighed = (0, 0, len(guesses))
             return []
         order = sorted(plans.values(), key=lambda plan: -plan.votes)  # stable: ties keep first-seen order
-        won = sum(1 for plan in own if plan is not None)
-        best, best_wins = order[0], -1
+        table = guesses[0].game
+        best: _Plan | None = None
+        best_wins = -1
         scores: list[tuple[_Plan, int]] = []
-        for plan in _with_lean(order[:_CONTENDERS], plans, guesses[0].game, view.stock_count - len(known)):
+        for plan in _with_lean(order[:_CONTENDERS], plans, table, view.stock_count - len(known),
+                               lambda lean: self._allowed(lean.moves, table)):
             if won < best_wins:
                 break  # winning every won guess would not even tie
             wins = self._wins(plan, guesses, own, best_wins - 1, deadline)
             scores.append((plan, wins))
-            if wins > best_wins or (wins == best_wins and _rather(view, plan, best, person=person)):
+            if best is None or wins > best_wins or (wins == best_wins and _rather(view, plan, best, person=person)):
                 best, best_wins = plan, wins
-        if person and won >= best_wins:
+        if (person or best is None) and won >= best_wins:
             # A move a person would play sooner than the best plan's first may win as many guesses
-            # though no guess's solver line starts with it: try each such move alone.
-            rank = _person_rank(view, best.moves[0])
+            # though no guess's solver line starts with it: try each such move alone (each move,
+            # when every plan the guesses propose leads back to a position met before).
+            rank = -1 if best is None else _person_rank(view, best.moves[0])
             for move in view.legal_moves:
                 if _person_rank(view, move) <= rank:
                     continue
-                plan = plans.setdefault((seen, move), _Plan((seen, move), [move]))
+                plan = plans.get((seen, move)) or _Plan((seen, move), [move])
                 if plan is best or any(plan is scored for scored, _ in scores):
                     continue
+                if (seen, move) not in plans:
+                    if not self._allowed(plan.moves, table):
+                        continue
+                    plans[plan.key] = plan
                 wins = self._wins(plan, guesses, own, best_wins - 1, deadline)
                 scores.append((plan, wins))
-                if wins > best_wins or (wins == best_wins and _rather(view, plan, best, person=person)):
+                if best is None or wins > best_wins or \
+                        (wins == best_wins and _rather(view, plan, best, person=person)):
                     best, best_wins = plan, wins
+        if best is None or best_wins <= 0:
+            self._weighed = (won, 0, len(guesses))
+            return []
         if self.second and len(known) == view.stock_count:
             close = best_wins - max(1, int(_CLOSE * len(guesses)))
             rivals = [plan for plan, wins in sorted(scores, key=lambda each: -each[1])
@@ -427,6 +481,33 @@ class ExpertPlayer(KlondikeBot):
         self._guesses = [guess for guess, plan in zip(guesses, own, strict=True)
                          if _follow(guess, best, plan)]
         return list(best.moves)
+
+    def _allowed(self, moves: Sequence[Move], game: KlondikeGame) -> bool:
+        """Whether ``moves``, played from ``game`` (a guess of the table, not
+        changed), stay off every position met before (``_met``) and off each
+        other until one shows something new: a card turned up, or a stock card
+        whose place was not known drawn. No face-down card decides it: a move
+        that shows a new card is new whatever the card."""
+        if not self._met:
+            return True
+        game = game.clone()
+        passed: set[tuple[object, ...]] = set()
+        for move in moves:
+            if move.is_draw and not self._stock_known:
+                return True
+            down = sum(game.face_down)
+            if not _play(game, move):
+                return False
+            if sum(game.face_down) < down:
+                return True
+            # Without a draw from the unknown stock, what the player knows of the stock stays
+            # as it was: all of it, or none of it (a stock not yet looked through cannot be
+            # turned over without such a draw).
+            knowledge = game.knowledge(tuple(game.stock) if self._stock_known else ())
+            if knowledge in self._met or knowledge in passed:
+                return False
+            passed.add(knowledge)
+        return True
 
     def _wins(self, plan: _Plan, guesses: list[_Guess], own: list[_Plan | None], to_beat: int,
               deadline: float | None) -> int:
@@ -551,12 +632,13 @@ def _first_plan(guess: _Guess, unknown_stock: int) -> _Plan:
 
 
 def _with_lean(contenders: list[_Plan], plans: dict[_Key, _Plan], game: KlondikeGame,
-               unknown_stock: int) -> Iterator[_Plan]:
-    """Each contender, then its lean form (see :func:`_lean`) where that is another plan."""
+               unknown_stock: int, allowed: Callable[[_Plan], bool]) -> Iterator[_Plan]:
+    """Each contender, then its lean form (see :func:`_lean`) where that is another
+    plan and ``allowed`` (the contenders are allowed already)."""
     given: set[_Key] = set()
     for plan in contenders:
         for each in (plan, _lean(plan, game, unknown_stock)):
-            if each is not None and each.key not in given:
+            if each is not None and each.key not in given and (each.key in plans or allowed(each)):
                 given.add(each.key)
                 yield plans.setdefault(each.key, each)
 

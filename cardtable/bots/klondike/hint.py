@@ -94,6 +94,9 @@ class ExpertHint:
     def describe(self) -> str:
         """One line for a player: the move, then the expert's odds, and why it fell back when it did."""
         if self.advice.move is None:
+            if self.advice.fallback is not None:
+                return (f"{self.advice.fallback}: every legal move leads back to a position "
+                        "this game has been in, with nothing new to see")
             return "no legal move is left"
         if self.advice.fallback == "out of time":
             return f"{self.words}; a quick guess: the expert ran out of time"
@@ -112,9 +115,21 @@ def expert_hint(game: KlondikeGame, *, samples: int = HINT_SAMPLES, max_states: 
                 seconds: float | None = None, unicode: bool = True) -> ExpertHint:
     """The ``expert``'s move from what the player of ``game`` sees (its view and
     :func:`seen_stock`), within ``samples`` guessed deals of ``max_states`` states
-    each, and ``seconds`` when given (None: no bound, and the same view always
-    gets the same hint)."""
+    each, and ``seconds`` when given (None: no bound, and the same view after the
+    same moves always gets the same hint). The hint never leads back to a
+    position the game has been in with nothing new seen
+    (:meth:`KlondikeGame.past_knowledge
+    <cardtable.klondike.KlondikeGame.past_knowledge>`): when every move would,
+    its move is None and it says that no move makes progress.
+
+    >>> from cardtable.klondike import KlondikeGame, Move, Variant
+    >>> game = KlondikeGame.from_seed(83574, Variant.preset("draw1"))
+    >>> for text in "2>3 D 1>F 7>F 7>2 5>3 5>2 5>2 5>3 4>1 5>4 W>4 3>4".split():
+    ...     game.play(Move.parse(text))
+    >>> expert_hint(game, samples=8, max_states=2000).move == Move.parse("4>3")  # 2♠ back onto 3♦
+    False
+    """
     expert = ExpertPlayer(samples=samples, max_states=max_states, seconds=seconds)
-    advice = expert.advise(game.view(), seen_stock(game))
+    advice = expert.advise(game.view(), seen_stock(game), game.past_knowledge())
     words = "" if advice.move is None else describe_move(game, advice.move, unicode=unicode, seen_only=True)
     return ExpertHint(advice, words)
