@@ -378,6 +378,25 @@ def catalogue(f: dict[str, Path], tmp: Path) -> list[Case]:
     add("simulate --store garbage", ["simulate", "--games", "2", "--store", p["store-garbage.sqlite"]],
         r"store-garbage|database|store")
     add("simulate --store a folder", ["simulate", "--games", "2", "--store", p["a-folder"]], r"folder|directory|store")
+    add("simulate --store ''", ["simulate", "--games", "2", "--store", ""], r"--store.*empty")
+    add("runs --store ''", ["runs", "--store", ""], r"--store.*empty")
+    for journal in ("-wal", "-shm", "-journal"):  # the files SQLite keeps beside the store
+        add(f"simulate --output the store's {journal}", ["simulate", "--games", "2", "--store", str(tmp / "s2.sqlite"),
+                                                          "--output", str(tmp / "s2.sqlite") + journal],
+            rf"s2\.sqlite{journal}.*same file as --store")
+    add("simulate --plot the store's -wal", ["simulate", "--games", "2", "--store", str(tmp / "s2.sqlite"), "--plot",
+                                              str(tmp / "s2.sqlite-wal")], r"same file as --store")
+    add("simulate --output in the store's lock folder", ["simulate", "--games", "2", "--store",
+                                                         str(tmp / "s2.sqlite"), "--output",
+                                                         str(tmp / "s2.sqlite.runs" / "9.lock")], r"folder of --store")
+    add("simulate --output /dev/full", ["simulate", "--games", "2", "--store", str(tmp / "s4.sqlite"), "--output",
+                                        "/dev/full"], r"/dev/full: no room")
+    add("simulate --seed 2**63 with a store", ["simulate", "--games", "1", "--seed", str(2**63), "--store",
+                                               str(tmp / "s4.sqlite")], None)
+    add("simulate --seed 2**64-2 with a store", ["simulate", "--games", "2", "--seed", str(2**64 - 2), "--store",
+                                                 str(tmp / "s4.sqlite")], None)
+    add("kc match --seed 2**64-1 with a store", ["kings-corner", "match", "--games", "1", "--workers", "1", "--seed",
+                                                 str(2**64 - 1), "--store", str(tmp / "s4.sqlite")], None)
     add("simulate --cluster nonsense", ["simulate", "--games", "2", "--no-store", "--cluster", "not a host:xx"],
         r"cluster|address|not a host")
 
