@@ -14,7 +14,10 @@ Two readers list the runs (``cardtable runs``, ``cardtable study show``)
 all the while. Every ``--every`` seconds or so a fault is done to a random
 running command: ``kill -9`` of one of its worker processes (as the OOM
 killer does), ``kill -9`` of the command itself (its workers must die with
-it), SIGTERM, or SIGHUP. A command that ends before its work is done is
+it), SIGTERM, SIGHUP, or SIGTERM to a ``simulate`` alone as its reader stops
+reading its standard output (each prints 200 records at its end; it must
+end at once all the same, not wait on the full pipe). A command's standard
+output is read otherwise. A command that ends before its work is done is
 taken up again (``--resume ID``, or the same study again) until it finishes.
 
 When each finishes, its work is checked against the store and its output:
@@ -57,7 +60,7 @@ from pathlib import Path
 
 import _report
 
-FAULTS = ("kill -9 worker", "kill -9 command", "SIGTERM", "SIGHUP")
+FAULTS = ("kill -9 worker", "kill -9 command", "SIGTERM", "SIGHUP", "SIGTERM, output unread")
 
 
 @dataclass
@@ -80,6 +83,8 @@ class Job:
     progress_at: float = 0.0  # when that count last grew (or its command started)
     looked_at: float = 0.0  # when the store was last read for it
     hangs: int = 0
+    #: Set while nobody reads its command's standard output (a full pipe then blocks its writes).
+    unread: threading.Event = field(default_factory=threading.Event)
 
 
 @dataclass
@@ -122,14 +127,18 @@ class Soak:
 
     # ----- commands ------------------------------------------------------------------------------
 
-    def _command(self, args: list[str]) -> subprocess.Popen[bytes]:
+    def _command(self, args: list[str], job: Job) -> subprocess.Popen[bytes]:
+        """A command whose standard output is read, unless ``job.unread`` says nobody reads it now."""
         self.tally.commands += 1
-        return subprocess.Popen([sys.executable, "-m", "cardtable", *args, "--store", str(self.store)],
-                                cwd=self.folder, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                start_new_session=True)
+        process = subprocess.Popen([sys.executable, "-m", "cardtable", *args, "--store", str(self.store)],
+                                   cwd=self.folder, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   start_new_session=True)
+        threading.Thread(target=_drain, args=(process, job.unread), daemon=True).start()
+        return process
 
     def simulate_args(self, output: Path) -> list[str]:
-        return ["simulate", "--games", str(self.args.games), "--no-fast", "--workers", "2", "--record", "0",
+        # 200 records printed at the end: the output a run stopped while nobody reads it must not wait on
+        return ["simulate", "--games", str(self.args.games), "--no-fast", "--workers", "2", "--record", "200",
                 "--no-progress", "--output", str(output)]
 
     def new_job(self) -> Job:
@@ -158,7 +167,7 @@ class Soak:
             args = [job.kind, "--resume", str(job.run_id), "--no-progress"]
         else:
             args = job.args
-        job.process = self._command(args)
+        job.process = self._command(args, job)
         job.started_at = job.progress_at = time.monotonic()
         job.progress_units = -1
         job.commands += 1
@@ -239,12 +248,20 @@ class Soak:
         workers = _children(job.process.pid)
         if kind == "kill -9 worker" and not workers:
             kind = "SIGTERM"
+        if kind == "SIGTERM, output unread":  # `kill PID` of a simulate whose reader stopped reading
+            job = self.rng.choice([job for job in running if job.kind == "simulate"] or [job])
+            assert job.process is not None
+            if job.kind != "simulate":
+                kind = "SIGTERM"
         job.stored_at_fault = self.stored(job)
         try:
             if kind == "kill -9 worker":
                 os.kill(self.rng.choice(workers), signal.SIGKILL)
             elif kind == "kill -9 command":
                 os.kill(job.process.pid, signal.SIGKILL)
+            elif kind == "SIGTERM, output unread":
+                job.unread.set()
+                os.kill(job.process.pid, signal.SIGTERM)
             else:
                 os.killpg(job.process.pid, signal.SIGTERM if kind == "SIGTERM" else signal.SIGHUP)
         except ProcessLookupError:
@@ -359,6 +376,7 @@ class Soak:
         if job.process is None or job.process.poll() is None:
             return
         status = job.process.returncode
+        job.unread.clear()
         stderr = job.process.stderr.read().decode(errors="replace") if job.process.stderr else ""
         if job.process.stderr:
             job.process.stderr.close()
@@ -380,6 +398,18 @@ class Soak:
             return
         self.tally.unexpected.append(f"{job.kind} {job.number} ended {status}: {stderr.strip()[-300:]}")
         self.jobs.remove(job)
+
+
+def _drain(process: subprocess.Popen[bytes], unread: threading.Event) -> None:
+    """Read ``process``'s standard output to its end, but not while ``unread`` is set and it runs."""
+    assert process.stdout is not None
+    while True:
+        if unread.is_set() and process.poll() is None:
+            time.sleep(0.05)
+            continue
+        if not process.stdout.read1(65536):
+            break
+    process.stdout.close()
 
 
 def _children(pid: int) -> list[int]:
