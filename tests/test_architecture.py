@@ -17,7 +17,7 @@ FLOORS = {
     "_files": 6,
     "sim": 5,
     "bots": 4, "solver": 4,
-    "klondike": 3, "kings_corner": 3, "runs": 3,
+    "klondike": 3, "kings_corner": 3, "patience": 3, "runs": 3,
     "game": 2,
     "cards": 1, "stats": 1,
     "errors": 0, "_text": 0, "_json": 0,

@@ -20,9 +20,10 @@ PACKAGE = Path(__file__).resolve().parent.parent / "cardtable"
 FACES = ("cardtable.cli", "cardtable.app", "cardtable.web", "cardtable.envs", "cardtable._files")
 #: Library modules and packages: everything that is not a face.
 LIBRARY = ("cardtable.cards", "cardtable.errors", "cardtable.game", "cardtable.stats", "cardtable.klondike",
-           "cardtable.kings_corner", "cardtable.bots", "cardtable.sim", "cardtable.solver", "cardtable.runs")
+           "cardtable.kings_corner", "cardtable.bots", "cardtable.sim", "cardtable.solver", "cardtable.runs",
+           "cardtable.patience")
 #: The rules engines: the cards, Klondike and Kings Corner.
-ENGINE = ("cardtable.cards", "cardtable.klondike", "cardtable.kings_corner")
+ENGINE = ("cardtable.cards", "cardtable.klondike", "cardtable.kings_corner", "cardtable.patience")
 #: What the engine must not import: players, search and simulation.
 ENGINE_CLIENTS = ("cardtable.bots", "cardtable.solver", "cardtable.sim", "cardtable.runs")
 #: Players that must see only what a player sees.

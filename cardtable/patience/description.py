@@ -390,15 +390,29 @@ class Description:
 
 def load(path: str) -> Description:
     """Read a description from a JSON file; errors name the file and the field."""
-    from cardtable._files import read_text
     from cardtable._json import read_json_object
 
-    data = read_json_object(read_text(path), error=DescriptionError, what=path, nested="a description",
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(_MAX_FILE + 1)
+    except OSError as error:
+        raise DescriptionError(f"{path}: {(error.strerror or 'cannot be read').lower()}") from None
+    if len(raw) > _MAX_FILE:
+        raise DescriptionError(f"{path}: longer than {_MAX_FILE // 1024} KiB; not a game description")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise DescriptionError(f"{path}: not UTF-8 text; not a game description") from None
+    data = read_json_object(text, error=DescriptionError, what=path, nested="a description",
                             not_object=f"{path}: a game description is a JSON object")
     try:
         return Description.from_json(data)
     except DescriptionError as error:
         raise DescriptionError(f"{path}: {error}") from None
+
+
+#: The longest description file read (a description is a few KiB).
+_MAX_FILE = 1 << 20
 
 
 # ----- writing ---------------------------------------------------------------------

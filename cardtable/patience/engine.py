@@ -466,7 +466,8 @@ class PatienceGame:
         """Every legal move, in a fixed order: by source (tableau piles,
         cells, reserve, waste, then foundations where cards may come back),
         then by target (the foundations, the hole, tableau piles, cells), then
-        by count (fewest first); last the deal (``D``) and the recycle (``R``)."""
+        by count (fewest first); last the deal (``D``) and the recycle (``R``).
+        A whole tableau pile is never moved to an empty one: that changes nothing."""
         if self._legal is None:
             self._legal = self._legal_moves()
         return list(self._legal)
@@ -491,10 +492,13 @@ class PatienceGame:
                 moves.append(_move(here, ANY_FOUNDATION))
             if hole and kind is not Kind.FOUNDATION and self._hole_takes(top):
                 moves.append(_move(here, kinds[self._first[Kind.HOLE]]))
+            whole = len(cards) if kind is Kind.TABLEAU else 0  # a whole pile to a space changes nothing
             for target in tableau:
                 if target == source:
                     continue
                 for count in counts:
+                    if count == whole and not self.piles[target]:
+                        continue
                     if self._takes(target, cards[-count], count, free):
                         moves.append(_move(here, kinds[target], count))
             if kind is not Kind.CELL and kind is not Kind.FOUNDATION:
@@ -546,6 +550,8 @@ class PatienceGame:
         if target_kind is Kind.TABLEAU:
             if kind is Kind.TABLEAU and move.count not in self._counts(source):
                 return f"the top {move.count} cards of pile {move.source} do not move together"
+            if kind is Kind.TABLEAU and move.count == len(cards) and not self.piles[self.index(move.target)]:
+                return f"moving the whole of pile {move.source} to a space changes nothing"
             if self._takes(self.index(move.target), card, move.count, self._free()):
                 return None
             return f"{card} does not go on pile {move.target} now"

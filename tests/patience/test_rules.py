@@ -30,7 +30,7 @@ def _moves(game: PatienceGame) -> set[str]:
 
 
 def test_freecell_supermove_is_sized_by_free_cells_and_empty_columns() -> None:
-    run = "Kh Qs Jh Ts 9h 8s"
+    run = "5d Kh Qs Jh Ts 9h 8s"  # the 5d stays: a whole pile never moves to a space
     game = _game(get("freecell"), [run, "9c", "", "", "2c", "3c", "4c", "5c"], cells=["Ac", "Ad"])
     assert "1>2" not in _moves(game)  # 8s on 9c: the same colour
     assert "1>3:6" in _moves(game)  # 2 free cells, 1 other empty column: (2 + 1) * 2**1 = 6
@@ -50,10 +50,10 @@ def test_bakers_game_builds_in_suit_and_freecell_in_alternate_colours() -> None:
 
 
 def test_seahaven_and_eight_off_spaces_take_only_kings() -> None:
-    game = _game(get("seahaven-towers"), ["Kd Qd", "5c", "", "2c", "3c", "4c", "6c", "7c", "8c", "9c"])
+    game = _game(get("seahaven-towers"), ["5h Kd Qd", "5c", "", "2c", "3c", "4c", "6c", "7c", "8c", "9c"])
     assert "2>3" not in _moves(game)
     assert "1>3:2" in _moves(game) and "1>3" not in _moves(game)
-    eight = _game(get("eight-off"), ["Ks", "5c", "", "2c", "3c", "4c", "6c", "7c"])
+    eight = _game(get("eight-off"), ["5h Ks", "5c", "", "2c", "3c", "4c", "6c", "7c"])
     assert "1>3" in _moves(eight) and "2>3" not in _moves(eight)
 
 
@@ -99,9 +99,9 @@ def test_king_albert_plays_from_the_reserve_but_never_onto_it() -> None:
 
 
 def test_fan_and_bakers_dozen_spaces() -> None:
-    fan = _game(get("fan"), ["Ks", "5c", ""])
+    fan = _game(get("fan"), ["5h Ks", "5c", ""])
     assert "1>3" in _moves(fan) and "2>3" not in _moves(fan)
-    dozen = _game(get("bakers-dozen"), ["Ks", "5c", ""])
+    dozen = _game(get("bakers-dozen"), ["5h Ks", "5c", ""])
     assert "1>3" not in _moves(dozen) and "2>3" not in _moves(dozen)  # spaces stay empty
     dealt = PatienceGame.from_seed(get("bakers-dozen"), 11)
     for place in dealt.places(Kind.TABLEAU):
@@ -155,3 +155,29 @@ def test_scorpion_deals_its_three_stock_cards_to_the_first_three_piles() -> None
     assert [game.face_down(p) for p in game.places(Kind.TABLEAU)] == [3, 3, 3, 3, 0, 0, 0]
     game.play(Move.parse("D"))
     assert [len(game.pile(p)) for p in game.places(Kind.TABLEAU)] == [8, 8, 8, 7, 7, 7, 7]
+
+
+def test_canfield_base_set_by_the_first_card_reserve_fills_spaces_and_ranks_wrap() -> None:
+    game = PatienceGame.from_seed(get("canfield"), 6)
+    base = game.pile(Place(Kind.FOUNDATION, 0))[0]
+    assert len(game.pile(Place(Kind.RESERVE))) == 13 and game.face_down(Place(Kind.RESERVE)) == 12
+    assert len(game.pile(Place(Kind.STOCK))) == 34
+    canfield = get("canfield")
+    position = _game(canfield, ["5h", "4s 3d", "Ah", "9c"], foundations=["Kc", "", "", ""],
+                     reserve=["Qs 2d"], stock=["3h", "4h", "5h"])
+    moves = _moves(position)
+    assert "R1>F" not in moves and "3>2" not in moves  # the base is a King: an Ace does not start a foundation
+    assert "2>1:2" in moves and "2>1" not in moves  # the whole pile, or its top card where it fits
+    assert "3>F" not in moves
+    kings = _game(canfield, ["Kd"], foundations=["Jc", "", "", ""], reserve=["Qs 2d"], stock=["3h"])
+    assert "1>F" not in _moves(kings)
+    emptied = _game(canfield, ["Kc", "7d", "8d", "9d"], foundations=["Qc", "", "", ""], reserve=["Qs 2d"])
+    emptied.play(Move.parse("1>F"))  # the King goes on the Queen, the reserve's 2d fills the space
+    assert emptied.pile(Place(Kind.TABLEAU, 0)) == [Card.parse("2d")]
+    assert emptied.pile(Place(Kind.RESERVE)) == [Card.parse("Qs")] and emptied.face_down(Place(Kind.RESERVE)) == 0
+    assert base.rank in range(1, 14)
+    wrap = _game(canfield, ["Ah", "2c"], foundations=["Kc", "", "", ""], reserve=["Qs"])
+    assert "1>F" not in _moves(wrap) and "2>F" not in _moves(wrap)
+    ace = _game(canfield, ["As", "Kh"], foundations=["Kd", "", "", ""], reserve=["Qs"])
+    # building down wraps: a King goes on an Ace, not an Ace on a King; a King starts a foundation
+    assert "2>1" in _moves(ace) and "1>2" not in _moves(ace) and "2>F" in _moves(ace)
