@@ -133,6 +133,7 @@ _GROUPS: dict[str, tuple[str, ...]] = {
     "stats": ("stats",),
     "study": ("study",),
     "review": ("review",),
+    "games": ("games",),
 }
 
 

@@ -11,10 +11,10 @@
 (False, True)
 """
 
-from cardtable.patience.description import Description, DescriptionError, Kind, load
+from cardtable.patience.description import Description, DescriptionError, Kind
 from cardtable.patience.engine import PatienceGame, PatienceOutcome, PatienceView
 from cardtable.patience.moves import Move, MoveError, Place
-from cardtable.patience.registry import get, names
+from cardtable.patience.registry import get, load, names
 
 __all__ = ["Description", "DescriptionError", "Kind", "Move", "MoveError", "PatienceGame", "PatienceOutcome",
            "PatienceView", "Place", "get", "load", "names"]

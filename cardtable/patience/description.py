@@ -772,8 +772,8 @@ def _check(d: Description) -> None:
         raise DescriptionError("tableau.moves: supermove needs a build direction to make runs")
     dealt = sum(sum(step.cards) for step in d.deal)
     if dealt > cards.total:
-        decks = f"{cards.decks} deck" + ("s" if cards.decks > 1 else "")
-        raise DescriptionError(f"deal: the piles take {dealt} cards, {decks} hold {cards.total}")
+        decks = "1 deck holds" if cards.decks == 1 else f"{cards.decks} decks hold"
+        raise DescriptionError(f"deal: the piles take {dealt} cards, {decks} {cards.total}")
     left = cards.total - dealt
     if left and not d.stock.count:
         raise DescriptionError(f"deal: {left} cards are left over and the game has no stock (stock.count 0)")

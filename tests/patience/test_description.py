@@ -62,7 +62,7 @@ def test_an_unknown_field_and_an_unknown_pile_kind_are_named() -> None:
 def test_a_deal_that_needs_more_cards_than_the_decks_hold() -> None:
     data = _freecell()
     data["deal"][0]["cards"] = [8, 8, 8, 8, 7, 7, 7, 7]
-    assert _error(data) == "deal: the piles take 60 cards, 1 deck hold 52"
+    assert _error(data) == "deal: the piles take 60 cards, 1 deck holds 52"
 
 
 def test_cards_left_over_without_a_stock() -> None:

@@ -1,0 +1,150 @@
+"""``cardtable games``: the patience games of the registry, their
+descriptions, a deal of one, and a bot's game of it.
+
+- ``cardtable games``: every game, one a line (``--json``: a list of objects
+  with ``name``, ``title``, ``family``, ``decks``, ``description``, ``options``);
+- ``cardtable games NAME``: the game's rules in words; ``--json``: its whole
+  description, in the form a description file has (``NAME`` may be such a
+  file, or a game with options after colons, ``golf:wrap``);
+- ``--deal SEED``: the deal (a whole number, or ``ms:N`` for the FreeCell
+  family), as text or ``--format pysol``;
+- ``--play random|greedy``: a bot plays that deal; the moves and the result.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cardtable.patience import Description, PatienceGame
+
+__all__ = ["register"]
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``games`` command."""
+    p = subparsers.add_parser(
+        "games", help="the patience games: list, describe, deal, let a bot play",
+        description="Without a game: every patience game of the registry, one a line. With a game (a name, "
+                    "a name with options such as golf:wrap, or a description file FILE.json): its rules, or "
+                    "with --json its whole description (which --game FILE.json reads back); --deal SEED "
+                    "shows a deal; --play BOT lets the random or greedy bot play it.")
+    p.add_argument("game", nargs="?", metavar="GAME", help="a game's name (options after colons) or a FILE.json")
+    p.add_argument("--json", action="store_true", help="as JSON")
+    p.add_argument("--deal", metavar="SEED", help="show this deal: a whole number, or ms:N (FreeCell family)")
+    p.add_argument("--format", choices=("text", "pysol"), default="text",
+                   help="how --deal shows the deal (default text; pysol: fc-solve's board)")
+    p.add_argument("--play", choices=("random", "greedy"), help="let this bot play the deal (--deal, default 0)")
+    p.add_argument("--max-moves", type=int, default=2000, metavar="N", help="stop a bot after N moves (2000)")
+    p.set_defaults(func=_cmd_games)
+
+
+def _listing(description: Description) -> dict[str, Any]:
+    return {"name": description.name, "title": description.title, "family": description.family,
+            "decks": description.cards.decks, "description": description.summary,
+            "options": [option.name for option in description.options]}
+
+
+def _rules(d: Description) -> list[str]:
+    t, f, s = d.tableau, d.foundations, d.stock
+    suits = "".join(suit.letter for suit in d.cards.suits)
+    lines = [f"{d.title} ({d.name}, family {d.family}): {d.summary}",
+             f"cards: {d.cards.decks} deck{'s' if d.cards.decks > 1 else ''} of suits {suits}",
+             f"tableau: {t.count} piles; build {t.build.direction.value} {t.build.suit.value}"
+             f"{' wrapping' if t.build.wrap else ''}; moves {t.moves.value}; a space takes {t.empty.value}"]
+    if f.count:
+        base = "the first card's rank" if f.base is None else f"rank {f.base}"
+        lines.append(f"foundations: {f.count}, from {base}, {f.build.direction.value} {f.build.suit.value}"
+                     f"{'; cards may come back' if f.may_return else ''}"
+                     f"{'; complete runs only' if f.complete_runs else ''}")
+    for label, count in (("free cells", d.cells.count), ("reserve piles", d.reserve.count)):
+        if count:
+            lines.append(f"{label}: {count}")
+    if d.hole.count:
+        b = d.hole_build
+        lines.append(f"hole: ranks {b.direction.value}{' wrapping' if b.wrap else ''}"
+                     f"{'; nothing on rank ' + str(b.closed) if b.closed else ''}")
+    if s.count:
+        passes = "no limit" if s.passes is None else str(s.passes)
+        lines.append(f"stock: deals {s.draw if s.to.value != 'tableau' else 1} to the {s.to.value}; "
+                     f"passes: {passes}{'; not while a pile is empty' if s.needs_no_empty_pile else ''}")
+    lines.append(f"won when: {d.win.value}")
+    for option in d.options:
+        lines.append(f"option {option.name}: {option.summary}")
+    return lines
+
+
+def _show(game: PatienceGame) -> str:
+    from cardtable.patience import Kind
+
+    lines = []
+    view = game.view()
+    for pile in view.piles:
+        kind = pile.place.kind
+        if kind is Kind.STOCK:
+            lines.append(f"stock: {pile.face_down} cards")
+            continue
+        cards = " ".join(["##"] * pile.face_down + [str(card) for card in pile.cards])
+        lines.append(f"{pile.place}: {cards}" if cards else f"{pile.place}:")
+    return "\n".join(lines)
+
+
+def _cmd_games(args: argparse.Namespace) -> int:
+    from cardtable.errors import UsageError
+    from cardtable.patience import PatienceGame, get, load, names
+
+    if args.game is None:
+        for flag in ("deal", "play"):
+            if getattr(args, flag) is not None:
+                raise UsageError(f"--{flag} needs a game, e.g. 'cardtable games freecell --{flag} ...'")
+        games = [get(name) for name in names()]
+        if args.json:
+            print(json.dumps([_listing(d) for d in games], indent=1))
+            return 0
+        width = max(len(d.name) for d in games)
+        for d in games:
+            print(f"{d.name:<{width}}  {d.title} ({d.family}, {d.cards.decks} deck{'s' * (d.cards.decks > 1)}): "
+                  f"{d.summary}")
+        return 0
+    description = load(args.game)
+    if args.max_moves < 1:
+        raise UsageError(f"--max-moves must be at least 1, not {args.max_moves}")
+    if args.deal is None and args.play is None:
+        if args.json:
+            print(description.dumps(), end="")
+        else:
+            print("\n".join(_rules(description)))
+        return 0
+    seed = args.deal if args.deal is not None else "0"
+    game = PatienceGame.from_seed(description, seed)
+    if args.play is None:
+        if args.format == "pysol":
+            from cardtable.patience.formats import to_pysol
+
+            print(to_pysol(game), end="")
+        elif args.json:
+            print(json.dumps({"game": description.name, "seed": seed,
+                              "piles": [{"place": str(p.place), "face_down": p.face_down,
+                                         "cards": [str(c) for c in p.cards]} for p in game.view().piles]},
+                             indent=1))
+        else:
+            print(_show(game))
+        return 0
+    from cardtable.bots.patience import make_player
+    from cardtable.game import play_out
+
+    player = make_player(args.play, 0)
+    play_out(game, [player], max_actions=args.max_moves)
+    outcome = game.outcome()
+    result = outcome.value if outcome is not None else "stopped"
+    if args.json:
+        print(json.dumps({"game": description.name, "seed": seed, "player": args.play, "result": result,
+                          "won": game.is_won(), "moves": [str(m) for m in game.moves],
+                          "foundation_cards": game.foundation_cards()}, indent=1))
+    else:
+        print(" ".join(str(m) for m in game.moves))
+        print(f"{description.title}, deal {seed}, {args.play}: {result} after {len(game.moves)} moves, "
+              f"{game.foundation_cards()} cards home")
+    return 0
