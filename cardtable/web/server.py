@@ -426,7 +426,7 @@ class TableServer:
                 await send(ws, rules_message())
                 return
             if message["type"] == "new" and (request := player.table.deal_request(message, self.dealer)).searched:
-                self._deal_away(player_id, player, ws, request)
+                await self._deal_away(player_id, player, ws, request)
                 return
         except ProtocolError as error:
             await send(ws, {"type": "error", "message": str(error)})
@@ -468,19 +468,20 @@ class TableServer:
         if kind != "view" and player.table.game.moves:
             self._judge_soon(player)
 
-    def _deal_away(self, player_id: str, player: _Player, ws: web.WebSocketResponse, request: DealRequest) -> None:
+    async def _deal_away(self, player_id: str, player: _Player, ws: web.WebSocketResponse,
+                         request: DealRequest) -> None:
         """Find the deal ``request`` asks for in a process of the server's own
         (:meth:`_search_pool`), so that every table, this player's pages too,
         is answered meanwhile; until it is dealt their pages say so, and the
         game it replaces takes no move (:data:`_AFTER_THE_DEAL`)."""
         player.dealing = request.finding
+        for socket in list(player.sockets):  # told before any other answer
+            await send(socket, {"type": "dealing", "text": request.finding})
         task = asyncio.get_running_loop().create_task(self._deal(player_id, player, ws, request))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     async def _deal(self, player_id: str, player: _Player, ws: web.WebSocketResponse, request: DealRequest) -> None:
-        for socket in list(player.sockets):
-            await send(socket, {"type": "dealing", "text": request.finding})
         try:
             pool = self._search_pool()
             try:
