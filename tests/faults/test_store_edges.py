@@ -1,7 +1,8 @@
 """The results store at its edges, through the real commands: seeds past
 SQLite's signed 64 bits, an empty ``--store``, a store on a read-only
 mount (listed, shown and checked; refused in one line for writing), and an
-output with no room (``/dev/full``) that keeps the store and its games."""
+output with no room (``/dev/full``), and a store whose disk fills, that
+keep the store and its games."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from faults.fault_helpers import run
+from faults.test_full_disk import SmallDisk, small_disk  # noqa: F401  (the fixture)
 
 from cardtable.errors import StoreError
 from cardtable.runs.store import ResultsStore
@@ -139,3 +141,25 @@ def test_an_output_with_no_room_is_one_line_and_keeps_the_store(tmp_path: Path) 
     [listed] = json.loads(run(tmp_path, "runs", "--store", "s.sqlite", "--json").stdout)
     assert (listed["status"], listed["games_played"]) == ("interrupted", 300)
     assert run(tmp_path, "runs", "check", "--store", "s.sqlite").returncode == 0
+
+
+def test_a_simulation_whose_store_fills_keeps_its_games_and_resumes(
+        tmp_path: Path, small_disk: SmallDisk) -> None:  # noqa: F811  (the fixture imported above)
+    small_disk.resize("192k")  # room for the store and its first blocks of games, with their moves
+    store = small_disk.folder / "results.sqlite"
+    games = ("simulate", "--games", "1200", "--no-fast", "--workers", "1", "--record", "1200", "--json")
+    full = run(tmp_path, *games, "--store", str(store))
+    assert full.returncode == 2
+    assert _one_line(full.stderr) == (f"cardtable: error: {store}: cannot store games: database or disk is full; "
+                                      f"finish it with 'cardtable simulate --resume 1 --store {store}'")
+    assert run(tmp_path, "runs", "check", "--store", str(store)).returncode == 0
+    with ResultsStore(store, create=False) as opened:
+        assert 0 < opened.run(1).games_played < 1200 and opened.run(1).status == "interrupted"
+    small_disk.make_room()
+    resumed = run(tmp_path, "simulate", "--resume", "1", "--store", str(store), "--json")
+    unbroken = run(tmp_path, *games, "--no-store")
+    assert resumed.returncode == 0 and unbroken.returncode == 0, resumed.stderr
+    got, whole = json.loads(resumed.stdout), json.loads(unbroken.stdout)
+    for report in (got, whole):
+        report.pop("games_per_second"), report.pop("seconds", None), report.pop("run")
+    assert got == whole
