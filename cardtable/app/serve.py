@@ -14,6 +14,7 @@ the page and its WebSocket get 503 and say so.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import sys
@@ -29,6 +30,9 @@ __all__ = ["DEFAULT_SESSIONS", "GameServer"]
 
 #: Seconds a stopping server waits for the open sessions' games to quit.
 _SHUTDOWN_SECONDS = 5.0
+#: Seconds an ended session's game has to quit when asked, then to end on SIGTERM, before SIGKILL.
+_QUIT_SECONDS = 2.0
+_TERM_SECONDS = 1.0
 #: The sessions (game processes) a server runs at once unless told otherwise.
 DEFAULT_SESSIONS = 8
 #: The largest terminal a page may ask for, in cells (a game's screen is drawn at that size).
@@ -36,6 +40,7 @@ _MOST_COLUMNS = 500
 _MOST_ROWS = 200
 #: The largest message a page sends (bytes): a paste of text at most.
 _MOST_MESSAGE_BYTES = 1 << 16
+_log = logging.getLogger("cardtable.app")
 
 
 class GameServer(Server):
@@ -46,14 +51,17 @@ class GameServer(Server):
     websocket use it); with ``loopback`` (it listens on a loopback address)
     a request must name this machine or ``url``'s host in its ``Host``.
     ``sessions`` is the most sessions that run at once. Ctrl-C or SIGTERM
-    stops the server and every session.
+    stops the server and every session. A session's game that does not quit
+    when its page goes (busy drawing, say) is ended: no game outlives its
+    session, nor the server.
     """
 
     def __init__(self, command: str, *, host: str, port: int, url: str, title: str, loopback: bool = True,
                  sessions: int = DEFAULT_SESSIONS) -> None:
         if sessions < 1:
             raise ValueError(f"a server runs at least one session, not {sessions}")
-        super().__init__(command, host=host, port=port, title=title, public_url=url.rstrip("/"))
+        # 'exec': the shell becomes the game, so that the process the session holds is the game itself.
+        super().__init__(f"exec {command}", host=host, port=port, title=title, public_url=url.rstrip("/"))
         self.loopback = loopback
         self.sessions = sessions
         #: The tasks serving the open browser sessions (one game process each).
@@ -96,17 +104,32 @@ class GameServer(Server):
         if self.full:
             return self._full_answer()  # type: ignore[return-value]
         query = request.rel_url.query
-        size = {"width": str(min(max(_number(query.get("width"), 80), 1), _MOST_COLUMNS)),
-                "height": str(min(max(_number(query.get("height"), 24), 1), _MOST_ROWS))}
-        request = request.clone(rel_url=request.rel_url.update_query(size))
+        width = min(max(_number(query.get("width"), 80), 1), _MOST_COLUMNS)
+        height = min(max(_number(query.get("height"), 24), 1), _MOST_ROWS)
         task = asyncio.current_task()
         assert task is not None
         self._sessions.add(task)  # counted before the first await: two pages cannot take one place
+        websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=_MOST_MESSAGE_BYTES)
+        service: AppService | None = None
         try:
-            response: web.WebSocketResponse = await super().handle_websocket(request)
-            return response
+            await websocket.prepare(request)
+
+            async def close() -> None:
+                await websocket.close()
+            service = AppService(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
+                                 close=close, download_manager=self.download_manager, debug=self.debug)
+            await service.start(width, height)
+            await self._process_messages(websocket, service)
+        except asyncio.CancelledError:  # the server stops
+            with contextlib.suppress(Exception):
+                await websocket.close()
+        except (ConnectionError, OSError) as error:  # the page went, or the game could not start
+            _log.warning("a session ended: %s", error)
         finally:
+            if service is not None:
+                await _end(service)
             self._sessions.discard(task)
+        return websocket
 
     async def _process_messages(self, websocket: web.WebSocketResponse, app_service: AppService) -> None:
         """What the page sends, passed to its game; a message that is not one
@@ -148,6 +171,31 @@ class GameServer(Server):
         """Say where to point the browser."""
         print(f"Serving {self.title} on {self.public_url}: open it in a web browser. Ctrl-C stops.",
               file=sys.stderr, flush=True)
+
+
+async def _end(service: AppService) -> None:
+    """End a session's game: asked to quit, it has :data:`_QUIT_SECONDS`;
+    then SIGTERM, then SIGKILL; at once SIGKILL when the server stops
+    meanwhile. (A game busy when its page went, or whose server stopped,
+    would otherwise live on without them.)"""
+    process = service._process  # textual-serve keeps the process to itself; it is the game ('exec')
+    try:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(service.stop(), _QUIT_SECONDS)
+        if process is None or process.returncode is not None:
+            return
+        for send in (process.terminate, process.kill):
+            with contextlib.suppress(ProcessLookupError):
+                send()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(process.wait(), _TERM_SECONDS)
+            if process.returncode is not None:
+                return
+    except asyncio.CancelledError:
+        if process is not None and process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+        raise
 
 
 def _number(value: object, default: int) -> int:

@@ -16,13 +16,14 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import aiohttp
 import pytest
 from browser_helpers import free_port, start_server, stop_servers
-from faults.fault_helpers import children
+from faults.fault_helpers import alive, children
 
 TERMINAL = ("--terminal", "--seed", "7", "--no-autosave", "--no-stats")
 
@@ -139,7 +140,8 @@ def test_what_a_page_sends_puts_no_traceback_in_the_log(serve) -> None:  # type:
             await page.receive(timeout=60)
             for text in ("[" * 2000 + "]" * 2000, "{not json", "{}", "[]", "[1]", '["stdin"]', '["stdin", 5]',
                          '["resize", {"width": 1e308, "height": "x"}]', '["resize", 3]', '["ping", {"a": [1]}]',
-                         '["resize", {"width": 4000000, "height": 3000000}]'):
+                         '["resize", {"width": 4000000, "height": 3000000}]',
+                         '["resize", {"width": 499, "height": 199}]', '["resize", {"width": 500, "height": 200}]'):
                 await page.send_str(text)
             await page.send_bytes(b"\x00\xff")
             await page.send_str('["ping", "still here"]')
@@ -150,9 +152,21 @@ def test_what_a_page_sends_puts_no_traceback_in_the_log(serve) -> None:  # type:
                 assert frame.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT), frame
             else:
                 raise AssertionError("the session stopped answering")
+            games.extend(served.games())
 
+    games: list[int] = []
     asyncio.run(attack())
+    assert games
+    # The page went and the server stopped straight after, while its game was busy drawing a screen of
+    # 500 by 200 cells: the game ends all the same (it used to live on, spinning, with nobody to serve).
     assert_clean(served.log())
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in games) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [pid for pid in games if alive(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert left == [], "a session's game outlived its page and the server"
 
 
 def serve_once(tmp_path: Path, *argv: str) -> subprocess.CompletedProcess[str]:
