@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import ipaddress
 import json
 import logging
 import re
@@ -578,7 +579,7 @@ class KingsCornerRoom:
         if not same_origin(request, self.server.url) or "Origin" not in request.headers:
             return web.Response(status=403, text="a table is opened from this server's page\n")
         player, new = player_id(request)
-        refused = self._opening_refused(player, request.remote or "")
+        refused = self._opening_refused(player, client_address(request.remote))
         if refused is not None:
             return refused
         form = await request.post()
@@ -825,7 +826,7 @@ class KingsCornerRoom:
             await ws.close(code=1008, message=b"no such table")
             return ws
         sockets = self.sockets.setdefault(table.id, {})
-        address = request.remote or ""
+        address = client_address(request.remote)
         refusal = self._page_refused(table, sockets, player, address)
         if refusal is not None:
             await send(ws, {"type": "error", "message": refusal})
@@ -971,6 +972,25 @@ class KingsCornerRoom:
         """Stop the timers (every table is saved already)."""
         for task in list(self._tasks):
             task.cancel()
+
+
+def client_address(remote: str | None) -> str:
+    """The client a request's address counts for: an IPv4 address, or the
+    /64 network of an IPv6 one (what one subscriber is given, and could
+    otherwise walk through to open table after table).
+
+    >>> client_address("192.0.2.7"), client_address("2001:db8:1:2:aa::5"), client_address("::ffff:192.0.2.7")
+    ('192.0.2.7', '2001:db8:1:2::/64', '192.0.2.7')
+    """
+    try:
+        address = ipaddress.ip_address(remote or "")
+    except ValueError:
+        return remote or ""
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network(f"{address}/64", strict=False))
+    return str(address)
 
 
 def records_folder(store_path: Path) -> Path:
