@@ -29,11 +29,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache
 
 from cardtable.cards import Card, SplitMix64, Suit
 from cardtable.errors import IllegalMoveError, RulesError
 from cardtable.game import HiddenCards
 from cardtable.patience.description import (
+    Build,
     DealOrder,
     Description,
     Fill,
@@ -200,16 +202,24 @@ def deal_cards(description: Description, deck: Sequence[Card]) -> tuple[list[lis
     return piles, down
 
 
-_MOVES: dict[tuple[Place, Place | None, int], Move] = {}
+@cache
+def _fit_table(rule: Build) -> tuple[bytes, ...]:
+    """``rule.fits`` for every pair of cards, by card index: row ``onto``,
+    column ``card``; a look-up instead of the rule's arithmetic in the
+    engine's hot loops."""
+    cards = [Card.from_index(i) for i in range(52)]
+    return tuple(bytes(rule.fits(card, onto) for card in cards) for onto in cards)
 
 
-def _move(source: Place, target: Place | None, count: int = 1) -> Move:
-    """``Move(source, target, count)``, built and checked once, then shared."""
-    key = (source, target, count)
-    move = _MOVES.get(key)
-    if move is None:
-        move = _MOVES[key] = Move(source, target, count)
-    return move
+#: The card indices of each rank (index 0 unused).
+_RANK_INDICES: tuple[tuple[int, ...], ...] = ((), *(
+    tuple(Card(rank, suit).index for suit in Suit) for rank in range(1, _RANKS + 1)))
+
+
+@cache
+def _fit_lists(rule: Build) -> tuple[tuple[int, ...], ...]:
+    """By card index ``onto``: the indices of the cards that ``rule`` lets go on it."""
+    return tuple(tuple(i for i, fits in enumerate(row) if fits) for row in _fit_table(rule))
 
 
 class PatienceGame:
@@ -222,7 +232,9 @@ class PatienceGame:
     game only through :meth:`play` and :meth:`undo`.
     """
 
-    __slots__ = ("_first", "_kinds", "_legal", "_stack", "description", "down", "pass_number", "piles", "start")
+    __slots__ = ("_first", "_kinds", "_legal", "_moves", "_ranges", "_stack", "description", "down", "pass_number",
+                 "piles",
+                 "start")
 
     def __init__(self, description: Description, piles: Sequence[Sequence[Card]], down: Sequence[int]) -> None:
         self.description = description
@@ -240,6 +252,9 @@ class PatienceGame:
         self.pass_number = 1
         self._stack: list[tuple[Move, list[_Op]]] = []
         self._legal: list[Move] | None = None  # legal_moves of this position, once asked
+        self._moves: dict[int, Move] = {}
+        self._ranges = {kind: range(self._first[kind], self._first[kind] + description.count(kind))
+                        for kind in _KIND_ORDER}
 
     # ----- construction --------------------------------------------------------------
 
@@ -291,6 +306,8 @@ class PatienceGame:
         other.pass_number = self.pass_number
         other._stack = [(move, list(ops)) for move, ops in self._stack]
         other._legal = None
+        other._moves = self._moves
+        other._ranges = self._ranges
         return other
 
     # ----- queries -------------------------------------------------------------------
@@ -347,9 +364,9 @@ class PatienceGame:
         up = len(cards) - self.down[pile]
         if not up:
             return 0
-        rule = self.description.tableau.run_rule
+        fits = _fit_table(self.description.tableau.run_rule)
         length = 1
-        while length < up and rule.fits(cards[-length], cards[-length - 1]):
+        while length < up and fits[cards[-length - 1].index][cards[-length].index]:
             length += 1
         return length
 
@@ -385,10 +402,15 @@ class PatienceGame:
         d = self.description.foundations
         if d.complete_runs:
             return None
-        start = self._first[Kind.FOUNDATION]
         base = self._foundation_base()
-        for pile in range(start, start + d.count):
-            if self._foundation_takes(pile, card, base):
+        fits = _fit_table(d.build)
+        piles = self.piles
+        for pile in self._ranges[Kind.FOUNDATION]:
+            cards = piles[pile]
+            if cards[-1:]:
+                if fits[cards[-1].index][card.index]:
+                    return pile
+            elif base is None or card.rank == base:
                 return pile
         return None
 
@@ -431,8 +453,30 @@ class PatienceGame:
         return count == 1 or tableau.moves is not MoveUnit.SUPERMOVE or count <= (free[0] + 1) << empty
 
     def _range(self, kind: Kind) -> range:
-        start = self._first[kind]
-        return range(start, start + self.description.count(kind))
+        return self._ranges[kind]
+
+    def _home_takes(self) -> set[int] | frozenset[int]:
+        """The indices of the cards some foundation takes now."""
+        d = self.description.foundations
+        if d.complete_runs or not d.count:
+            return frozenset()
+        base = self._foundation_base()
+        fit_lists = _fit_lists(d.build)
+        takes: set[int] = set()
+        for pile in self._ranges[Kind.FOUNDATION]:
+            cards = self.piles[pile]
+            if cards:
+                takes.update(fit_lists[cards[-1].index])
+            elif base is None:
+                return frozenset(range(52))
+            else:
+                takes.update(_RANK_INDICES[base])
+        return takes
+
+    def _hole_set(self) -> frozenset[int] | tuple[int, ...]:
+        """The indices of the cards the hole takes now."""
+        cards = self.piles[self._first[Kind.HOLE]]
+        return _fit_lists(self.description.hole_build)[cards[-1].index] if cards else frozenset(range(52))
 
     def _hole_takes(self, card: Card) -> bool:
         hole = self._first[Kind.HOLE]
@@ -475,44 +519,87 @@ class PatienceGame:
     def _legal_moves(self) -> list[Move]:
         d = self.description
         kinds = self._kinds
+        piles, down = self.piles, self.down
         moves = []
         tableau = range(d.tableau.count)
-        cells = list(self._range(Kind.CELL))
-        hole = d.hole.count > 0
-        free = self._free()
+        cells = [cell for cell in self._range(Kind.CELL) if not piles[cell]]
+        hole = self._first[Kind.HOLE] if d.hole.count else -1
+        fit_lists = _fit_lists(d.tableau.build)
+        fill = d.tableau.empty
+        space_ok = fill is not Fill.NONE and not (
+            fill is Fill.RESERVE and any(piles[p] for p in self._range(Kind.RESERVE)))
+        kings_only = fill is Fill.KINGS
+        free_cells, empty = self._free()
+        if d.tableau.moves is MoveUnit.SUPERMOVE:
+            onto_pile, onto_space = (free_cells + 1) << empty, (free_cells + 1) << max(empty - 1, 0)
+        else:
+            onto_pile = onto_space = 1 << 30
+        # what each tableau pile takes: the card indices that fit on its top, SPACE, or nothing
+        targets: list[tuple[int, tuple[int, ...] | None]] = []
+        for target in tableau:
+            onto = piles[target]
+            if onto:
+                if down[target] != len(onto):
+                    targets.append((target, fit_lists[onto[-1].index]))
+            elif space_ok:
+                targets.append((target, None))
+        home = self._home_takes()
+        hole_takes = self._hole_set() if hole >= 0 else frozenset()
+        move = self._move
         for source in self._sources():
-            cards = self.piles[source]
-            if not cards or self.down[source] == len(cards):
+            cards = piles[source]
+            if not cards or down[source] == len(cards):
                 continue
-            here = kinds[source]
-            kind = here.kind
-            counts = self._counts(source) if kind is Kind.TABLEAU else [1]
-            top = cards[-1]
-            if kind is not Kind.FOUNDATION and self._foundation_for(top) is not None:
-                moves.append(_move(here, ANY_FOUNDATION))
-            if hole and kind is not Kind.FOUNDATION and self._hole_takes(top):
-                moves.append(_move(here, kinds[self._first[Kind.HOLE]]))
+            kind = kinds[source].kind
+            counts = self._counts(source) if kind is Kind.TABLEAU else (1,)
+            top = cards[-1].index
+            if kind is not Kind.FOUNDATION:
+                if top in home:
+                    moves.append(move(source, -1, 1))
+                if top in hole_takes:
+                    moves.append(move(source, hole, 1))
+            heads: dict[int, list[int]] = {}  # the cards that would head a moving stack, by card index
+            for count in counts:
+                heads.setdefault(cards[-count].index, []).append(count)
             whole = len(cards) if kind is Kind.TABLEAU else 0  # a whole pile to a space changes nothing
-            for target in tableau:
+            for target, fitting in targets:
                 if target == source:
                     continue
-                for count in counts:
-                    if count == whole and not self.piles[target]:
-                        continue
-                    if self._takes(target, cards[-count], count, free):
-                        moves.append(_move(here, kinds[target], count))
+                if fitting is not None:
+                    found = [count for index in fitting if index in heads for count in heads[index]]
+                    if len(found) > 1:
+                        found.sort()
+                    for count in found:
+                        if count <= onto_pile:
+                            moves.append(move(source, target, count))
+                else:
+                    for count in counts:
+                        if count != whole and count <= onto_space and (
+                                not kings_only or cards[-count].rank == _RANKS):
+                            moves.append(move(source, target, count))
             if kind is not Kind.CELL and kind is not Kind.FOUNDATION:
                 for cell in cells:
-                    if not self.piles[cell]:
-                        moves.append(_move(here, kinds[cell]))
+                    moves.append(self._move(source, cell, 1))
         if self._may_deal():
             moves.append(DEAL)
         if self._may_recycle():
             moves.append(RECYCLE)
         return moves
 
+    def _move(self, source: int, target: int, count: int) -> Move:
+        """The move of ``count`` cards from flat pile ``source`` to ``target``
+        (-1: the foundations), built once per game and shared by its clones."""
+        key = (source << 16) | ((target + 1) << 8) | count
+        move = self._moves.get(key)
+        if move is None:
+            move = self._moves[key] = Move(self._kinds[source],
+                                           ANY_FOUNDATION if target < 0 else self._kinds[target], count)
+        return move
+
     def why_illegal(self, move: Move) -> str | None:
         """Why ``move`` may not be played now, or None when it may."""
+        if self._legal is not None and move in self._legal:
+            return None
         if move.is_deal:
             return None if self._may_deal() else "the stock cannot deal now"
         if move.is_recycle:
