@@ -283,6 +283,13 @@ class KlondikeTable:
         #: The deal's grade when it was dealt for one (a graded deal is proven winnable), else None.
         self.grade = grade
 
+    @property
+    def proven_winnable(self) -> bool:
+        """Whether the deal is proven winnable: asked for as such, graded (the
+        grader grades a deal only once the solver has won it) or the daily deal
+        (:func:`cardtable.solver.daily.daily_deal` deals only a deal it proved)."""
+        return self.winnable or self.grade is not None or self.daily is not None
+
     def take_finished(self) -> list[PlayedGame]:
         """The games finished since the last call, to be kept in the player's statistics."""
         finished, self._finished = self._finished, []
@@ -370,7 +377,7 @@ class KlondikeTable:
             "variant": game.variant.label,
             "title": game.variant.title,
             "deal": self.number,
-            "winnable": self.winnable or self.grade is not None,  # proven winnable (every graded deal is)
+            "winnable": self.proven_winnable,
             "grade": self.grade,
             "daily": self.daily,
             "started": self.started,
@@ -467,7 +474,7 @@ class KlondikeTable:
         self.counted, self.won_after = False, None
         under = f" ({self.game.variant.title})" if self.game.variant != game.variant else ""
         if self.daily is not None:
-            return f"The daily deal of {self.daily}{under}."
+            return f"The daily deal of {self.daily}{under}: proven winnable."
         if self.grade is not None:  # the grader graded it only once the solver had won it
             return f"New deal {self.number}{under}, graded {self.grade}: proven winnable."
         kind = "winnable deal" if self.winnable else "deal"

@@ -27,11 +27,13 @@ def test_the_new_message_deals_the_daily_deal_and_keeps_its_date() -> None:
     table = dealer.first()
     today = datetime.date.today()
     said = table.apply({"type": "new", "daily": True}, dealer)
-    assert said == f"The daily deal of {today.isoformat()}."
+    assert said == f"The daily deal of {today.isoformat()}: proven winnable."
     assert table.game.start == daily_deal(today, DRAW3).position
     assert table.view()["daily"] == today.isoformat() and table.view()["deal"] is None
+    assert table.view()["winnable"]  # daily_deal deals only a deal the solver has won
     again = KlondikeTable.restore(table.saved(), None)  # the saved game keeps its day
     assert again.daily == today.isoformat() and again.game.start == table.game.start
+    assert again.view()["winnable"]
     table.apply({"type": "new", "deal": 9}, dealer)
     assert table.daily is None and table.view()["deal"] == 9
 
@@ -101,7 +103,7 @@ def test_the_dialog_deals_the_daily_deal_and_a_graded_one(served: tuple[str, Pat
         dialog.get_by_role("button", name="Daily deal").wait_for()
         page.screenshot(path=str(screenshots(tmp_path) / "web-new-game-daily.png"))
         dialog.get_by_role("button", name="Daily deal").click()
-        wait_for(lambda: f"The daily deal of {today}" in page.locator("#message").inner_text(),
+        wait_for(lambda: f"The daily deal of {today}: proven winnable." in page.locator("#message").inner_text(),
                  "the daily deal to be dealt")
         record = wait_for(lambda: (kept := _kept(data)) is not None and kept.headers.get("Daily") == today and kept,
                           "the daily deal to be kept")
@@ -114,7 +116,9 @@ def test_the_dialog_deals_the_daily_deal_and_a_graded_one(served: tuple[str, Pat
         page.get_by_role("button", name="New game").first.click()
         dialog.locator('input[name="number"]').fill("3")
         winnable = dialog.get_by_label("Only proven winnable deals")
-        assert not winnable.is_checked() and dialog.locator("#graded-note").is_hidden()
+        # The daily deal is proven winnable, so the dialog offers such a deal again, as after a graded deal.
+        assert winnable.is_checked() and dialog.locator("#graded-note").is_hidden()
+        winnable.uncheck()
         dialog.locator('select[name="difficulty"]').select_option("expert")
         # A graded deal is proven winnable: the box says so and cannot be cleared.
         assert winnable.is_checked() and winnable.is_disabled() and dialog.locator("#graded-note").is_visible()

@@ -5,6 +5,7 @@ the event loop while every table, the asking player's too, is answered."""
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,27 @@ def test_a_graded_deal_asked_to_be_winnable_is_proven_winnable_and_says_so(tmp_p
                 assert again["winnable"] and again["grade"] == "easy" and again["deal"] == 2
         (record,) = _kept(tmp_path / "store.db").values()
         assert record.start == Position.from_seed(2) and record.headers.get("Grade") == "easy"
+        assert solve(record.start, record.variant).result == "won"
+
+    serving(tmp_path, test)
+
+
+def test_the_daily_deal_is_proven_winnable_and_says_so(tmp_path: Path) -> None:
+    # daily_deal deals only a deal the solver has won: the view and the message say what is true.
+    today = datetime.date.today().isoformat()
+
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:
+            async with session.ws_connect(f"{base}/ws") as ws:
+                assert not (await first_view(ws))["winnable"]
+                await ws.send_json({"type": "new", "daily": True})
+                reply = await _next_of(ws, "view", timeout=300)
+                assert reply["said"] == f"The daily deal of {today}: proven winnable."
+                assert reply["view"]["winnable"] and reply["view"]["daily"] == today
+            async with session.ws_connect(f"{base}/ws") as ws:  # a reload: still the daily deal, proven winnable
+                again = await first_view(ws)
+                assert again["winnable"] and again["daily"] == today
+        (record,) = _kept(tmp_path / "store.db").values()
         assert solve(record.start, record.variant).result == "won"
 
     serving(tmp_path, test)
