@@ -249,7 +249,10 @@ class Tableau:
     """The tableau: ``build`` says what goes on a card, ``run`` what counts
     as a run that moves together (the build rule unless given, e.g. Spider
     builds in any suit but moves same-suit runs), ``moves`` what may move
-    and ``empty`` what may fill an empty pile."""
+    and ``empty`` what may fill an empty pile. ``covers[i]`` lists the piles
+    (by index, each after ``i``) that lie over pile ``i`` (TriPeaks' rows):
+    a covered pile's cards neither move nor take cards, and a face-down one
+    turns up only once every pile over it is empty."""
 
     count: int
     layout: Layout = Layout(fan=Fan.DOWN)
@@ -257,6 +260,7 @@ class Tableau:
     run: Build | None = None
     moves: MoveUnit = MoveUnit.ONE
     empty: Fill = Fill.ANY
+    covers: tuple[tuple[int, ...], ...] | None = None
 
     @property
     def run_rule(self) -> Build:
@@ -441,7 +445,8 @@ def _write(d: Description) -> dict[str, Any]:
         "cards": {"decks": d.cards.decks, "suits": "".join(suit.letter for suit in d.cards.suits)},
         "tableau": {"count": t.count, "layout": _layout(t.layout), "build": _build(t.build),
                     "run": None if t.run is None else _build(t.run), "moves": t.moves.value,
-                    "empty": t.empty.value},
+                    "empty": t.empty.value,
+                    "covers": None if t.covers is None else [[i + 1 for i in over] for over in t.covers]},
         "foundations": {"count": f.count, "layout": _layout(f.layout),
                         "base": "first-card" if f.base is None else _rank_text(f.base),
                         "build": _build(f.build), "may-return": f.may_return,
@@ -625,15 +630,31 @@ def _read(data: object, *, options: bool = True) -> Description:
         raise DescriptionError(f"cards.suits: {len(cards.suits)} suits cannot share {cards.decks * 4} suits' "
                                f"worth of cards equally")
 
-    tab = _Object(top.data.get("tableau"), "tableau", ("count", "layout", "build", "run", "moves", "empty"))
+    tab = _Object(top.data.get("tableau"), "tableau",
+                  ("count", "layout", "build", "run", "moves", "empty", "covers"))
     build = tab.get("build", _read_build, Build())
+    count = tab.need("count", _int(1, 99))
+
+    def read_covers(value: object, path: str) -> tuple[tuple[int, ...], ...]:
+        if not isinstance(value, list) or len(value) != count:
+            raise DescriptionError(f"{path}: expected a list of {count} lists of pile numbers, one per pile")
+        covers = []
+        for index, over in enumerate(value):
+            where = f"{path}[{index}]"
+            if not isinstance(over, list):
+                raise DescriptionError(f"{where}: expected a list of pile numbers")
+            numbers = tuple(_int(index + 2, count)(number, f"{where}") - 1 for number in over)
+            covers.append(numbers)
+        return tuple(covers)
+
     tableau = Tableau(
-        count=tab.need("count", _int(1, 99)),
+        count=count,
         layout=tab.get("layout", lambda v, p: _read_layout(v, p, Layout(fan=Fan.DOWN)), Layout(fan=Fan.DOWN)),
         build=build,
         run=tab.get("run", _optional(_read_build), None),
         moves=tab.get("moves", _enum(MoveUnit), MoveUnit.ONE),
         empty=tab.get("empty", _enum(Fill), Fill.ANY),
+        covers=tab.get("covers", _optional(read_covers), None),
     )
 
     fnd = _Object(top.data.get("foundations", {}), "foundations",

@@ -452,6 +452,11 @@ class PatienceGame:
         # FreeCell's supermove: what the free cells and other empty piles carry one card at a time
         return count == 1 or tableau.moves is not MoveUnit.SUPERMOVE or count <= (free[0] + 1) << empty
 
+    def _covered(self, pile: int) -> bool:
+        """True when a tableau pile lies under a pile that still holds cards."""
+        covers = self.description.tableau.covers
+        return covers is not None and pile < len(covers) and any(self.piles[p] for p in covers[pile])
+
     def _range(self, kind: Kind) -> range:
         return self._ranges[kind]
 
@@ -536,7 +541,10 @@ class PatienceGame:
             onto_pile = onto_space = 1 << 30
         # what each tableau pile takes: the card indices that fit on its top, SPACE, or nothing
         targets: list[tuple[int, tuple[int, ...] | None]] = []
+        covered = self._covered
         for target in tableau:
+            if covered(target):
+                continue
             onto = piles[target]
             if onto:
                 if down[target] != len(onto):
@@ -551,6 +559,8 @@ class PatienceGame:
             if not cards or down[source] == len(cards):
                 continue
             kind = kinds[source].kind
+            if kind is Kind.TABLEAU and covered(source):
+                continue
             counts = self._counts(source) if kind is Kind.TABLEAU else (1,)
             top = cards[-1].index
             if kind is not Kind.FOUNDATION:
@@ -615,6 +625,10 @@ class PatienceGame:
         if not cards or self.down[source] == len(cards):
             return f"pile {move.source} has no face-up card"
         kind, target_kind = move.source.kind, move.target.kind
+        if kind is Kind.TABLEAU and self._covered(source):
+            return f"pile {move.source} lies under another pile"
+        if target_kind is Kind.TABLEAU and self._covered(self.index(move.target)):
+            return f"pile {move.target} lies under another pile"
         if source not in self._sources():
             return f"no card comes back from the {kind.value} in {self.description.title}"
         if move.count > 1 and move.count not in self._counts(source):
@@ -719,7 +733,8 @@ class PatienceGame:
                     self._transfer(ops, source, pile, 1)
         for kind in (Kind.TABLEAU, Kind.RESERVE):
             for pile in self._range(kind):
-                if self.piles[pile] and self.down[pile] == len(self.piles[pile]):
+                if self.piles[pile] and self.down[pile] == len(self.piles[pile]) and not (
+                        kind is Kind.TABLEAU and self._covered(pile)):
                     self.down[pile] -= 1
                     ops.append(("f", pile))
 

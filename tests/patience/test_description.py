@@ -143,3 +143,12 @@ def test_the_description_reads_its_rules() -> None:
     assert golf.tableau.build.direction is Direction.NONE
     with pytest.raises(DescriptionError, match="golf has no option 'wrapp'; its options: queens-on-kings, wrap"):
         golf.with_options("wrapp")
+
+
+def test_covers_name_later_piles_only() -> None:
+    data = get("tripeaks").to_json()
+    assert data["tableau"]["covers"][0] == [4, 5]
+    data["tableau"]["covers"][3] = [2]
+    assert _error(data) == "tableau.covers[3]: 2 is out of range (5 to 28)"
+    data["tableau"]["covers"] = [[]]
+    assert _error(data) == "tableau.covers: expected a list of 28 lists of pile numbers, one per pile"

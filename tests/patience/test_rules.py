@@ -181,3 +181,25 @@ def test_canfield_base_set_by_the_first_card_reserve_fills_spaces_and_ranks_wrap
     ace = _game(canfield, ["As", "Kh"], foundations=["Kd", "", "", ""], reserve=["Qs"])
     # building down wraps: a King goes on an Ace, not an Ace on a King; a King starts a foundation
     assert "2>1" in _moves(ace) and "1>2" not in _moves(ace) and "2>F" in _moves(ace)
+
+
+def test_tripeaks_plays_only_uncovered_cards_and_turns_them_up_when_freed() -> None:
+    tripeaks = get("tripeaks")
+    game = PatienceGame.from_seed(tripeaks, 3)
+    assert [game.face_down(p) for p in game.places(Kind.TABLEAU)] == [1] * 18 + [0] * 10
+    assert len(game.pile(Place(Kind.STOCK))) == 23 and len(game.pile(Place(Kind.HOLE))) == 1
+    bottom = ["5h", "4c", *(["Qc"] * 8)]
+    rows = ["Ks"] * 18 + bottom
+    position = _game(tripeaks, rows, hole=["6d"], stock=["2c"])
+    position.down[:18] = [1] * 18
+    assert _moves(position) == {"19>H", "D"}  # only the bottom row is free: Ks, 4c and Qc do not fit on 6d
+    position.play(Move.parse("19>H"))
+    assert position.face_down(Place(Kind.TABLEAU, 9)) == 1  # pile 10 still lies under pile 20
+    position.play(Move.parse("20>H"))
+    assert position.face_down(Place(Kind.TABLEAU, 9)) == 0  # both piles over it are gone: it turns up
+    position.undo()
+    assert position.face_down(Place(Kind.TABLEAU, 9)) == 1
+    wraps = _game(tripeaks, ["Qc"] * 18 + ["Ah", *(["Qc"] * 9)], hole=["Kd"], stock=["2c"])
+    assert "19>H" in _moves(wraps) and "19>H" not in _moves(_game(tripeaks.with_options("no-wrap"),
+                                                                   ["Qc"] * 18 + ["Ah", *(["Qc"] * 9)],
+                                                                   hole=["Kd"], stock=["2c"]))
