@@ -346,6 +346,9 @@ class Description:
     waste: PileGroup = PileGroup()
     hole: PileGroup = PileGroup()
     hole_build: Build = Build(Direction.EITHER, SuitRule.ANY)
+    #: With a number, the hole takes free cards in pairs whose ranks add up
+    #: to it (a card of that rank alone), not by ``hole_build`` (Pyramid: 13).
+    hole_pairs: int | None = None
     win: Win = Win.FOUNDATIONS
     deals: tuple[str, ...] = ()
     options: tuple[Option, ...] = ()
@@ -456,7 +459,8 @@ def _write(d: Description) -> dict[str, Any]:
         "stock": {"count": s.count, "layout": _layout(s.layout), "to": s.to.value, "draw": s.draw,
                   "passes": s.passes, "needs-no-empty-pile": s.needs_no_empty_pile},
         "waste": {"count": d.waste.count, "layout": _layout(d.waste.layout)},
-        "hole": {"count": d.hole.count, "layout": _layout(d.hole.layout), "build": _build(d.hole_build)},
+        "hole": {"count": d.hole.count, "layout": _layout(d.hole.layout), "build": _build(d.hole_build),
+                 "pairs": d.hole_pairs},
         "deal": [{"to": step.to.value, "cards": list(step.cards), "face-down": list(step.face_down),
                   "order": step.order.value, "card": None if step.card is None else str(step.card),
                   "kings-to-bottom": step.kings_to_bottom} for step in d.deal],
@@ -680,7 +684,8 @@ def _read(data: object, *, options: bool = True) -> Description:
     cells, _ = group("cells", 16)
     reserve, _ = group("reserve", 16)
     waste, _ = group("waste", 1)
-    hole, hole_obj = group("hole", 1, ("build",))
+    hole, hole_obj = group("hole", 1, ("build", "pairs"))
+    hole_pairs = hole_obj.get("pairs", _optional(_int(2, 26)), None)
     hole_build = hole_obj.get("build", lambda v, p: _read_build(v, p, Build(Direction.EITHER)),
                               Build(Direction.EITHER))
 
@@ -748,7 +753,7 @@ def _read(data: object, *, options: bool = True) -> Description:
         family=top.get("family", _text, "other"),
         summary=top.get("description", _text, name),
         cards=cards, tableau=tableau, foundations=foundations, cells=cells, reserve=reserve, stock=stock,
-        waste=waste, hole=hole, hole_build=hole_build, deal=tuple(steps),
+        waste=waste, hole=hole, hole_build=hole_build, hole_pairs=hole_pairs, deal=tuple(steps),
         win=top.get("win", _enum(Win), Win.FOUNDATIONS),
         deals=top.get("deals", read_names, ()),
         options=top.get("options", read_options, ()),
@@ -783,7 +788,7 @@ def _check(d: Description) -> None:
     _check_build(d.foundations.build, "foundations.build", cards)
     if d.hole.count:
         _check_build(d.hole_build, "hole.build", cards)
-        if d.hole_build.direction is Direction.NONE:
+        if d.hole_build.direction is Direction.NONE and d.hole_pairs is None:
             raise DescriptionError("hole.build.direction: none: no card could ever go to the hole")
     if d.foundations.count and d.foundations.build.direction is Direction.NONE and not d.foundations.complete_runs:
         raise DescriptionError("foundations.build.direction: none: no card past the first could go there")

@@ -552,7 +552,7 @@ class PatienceGame:
             elif space_ok:
                 targets.append((target, None))
         home = self._home_takes()
-        hole_takes = self._hole_set() if hole >= 0 else frozenset()
+        hole_takes = self._hole_set() if hole >= 0 and d.hole_pairs is None else frozenset()
         move = self._move
         for source in self._sources():
             cards = piles[source]
@@ -590,26 +590,54 @@ class PatienceGame:
             if kind is not Kind.CELL and kind is not Kind.FOUNDATION:
                 for cell in cells:
                     moves.append(self._move(source, cell, 1))
+        if d.hole_pairs is not None:
+            moves.extend(self._pair_moves(d.hole_pairs))
         if self._may_deal():
             moves.append(DEAL)
         if self._may_recycle():
             moves.append(RECYCLE)
         return moves
 
-    def _move(self, source: int, target: int, count: int) -> Move:
+    def _move(self, source: int, target: int, count: int, pair: int = -1) -> Move:
         """The move of ``count`` cards from flat pile ``source`` to ``target``
-        (-1: the foundations), built once per game and shared by its clones."""
-        key = (source << 16) | ((target + 1) << 8) | count
+        (-1: the foundations), with the top card of ``pair`` when it is not
+        -1, built once per game and shared by its clones."""
+        key = ((pair + 1) << 24) | (source << 16) | ((target + 1) << 8) | count
         move = self._moves.get(key)
         if move is None:
             move = self._moves[key] = Move(self._kinds[source],
-                                           ANY_FOUNDATION if target < 0 else self._kinds[target], count)
+                                           ANY_FOUNDATION if target < 0 else self._kinds[target], count,
+                                           None if pair < 0 else self._kinds[pair])
         return move
+
+    def _pair_moves(self, total: int) -> list[Move]:
+        """The hole's moves when it takes pairs that make ``total``: a free
+        card of that rank alone, or two free cards whose ranks add up to it."""
+        hole = self._first[Kind.HOLE]
+        free = []
+        for source in self._sources():
+            cards = self.piles[source]
+            kind = self._kinds[source].kind
+            if (cards and self.down[source] < len(cards) and kind is not Kind.FOUNDATION
+                    and not (kind is Kind.TABLEAU and self._covered(source))):
+                free.append((source, cards[-1].rank))
+        moves = []
+        for i, (source, rank) in enumerate(free):
+            if rank == total:
+                moves.append(self._move(source, hole, 1))
+            for other, other_rank in free[i + 1:]:
+                if rank + other_rank == total:
+                    moves.append(self._move(source, hole, 1, other))
+        return moves
 
     def why_illegal(self, move: Move) -> str | None:
         """Why ``move`` may not be played now, or None when it may."""
         if self._legal is not None and move in self._legal:
             return None
+        if move.pair is not None or (move.target is not None and move.target.kind is Kind.HOLE
+                                     and self.description.hole_pairs is not None):
+            return None if move in self.legal_moves() else f"{move} is not a free card or pair that makes " \
+                f"{self.description.hole_pairs} here"
         if move.is_deal:
             return None if self._may_deal() else "the stock cannot deal now"
         if move.is_recycle:
@@ -709,6 +737,8 @@ class PatienceGame:
             else:
                 target = self.index(move.target)
             self._transfer(ops, source, target, move.count)
+            if move.pair is not None:
+                self._transfer(ops, self.index(move.pair), target, 1)
         self._settle(ops)
         self._stack.append((move, ops))
         self._legal = None

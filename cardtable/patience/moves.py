@@ -16,6 +16,9 @@ within its kind. The notation names piles the way Klondike's does::
 
     3>F   1>a   a>4   W>2   R1>F   2>7:3   4>H   D   R
 
+A pair that goes to the hole together (Pyramid's two cards that make 13)
+is written with a ``+``: ``19+W>H``.
+
 Letters are case-sensitive: cells are lower case, the other places upper
 case.
 
@@ -80,7 +83,8 @@ class Move:
     A move no position could hold raises :class:`MoveError` when built: only
     tableau to tableau moves carry more than one card; nothing goes to the
     stock but the recycle, nor comes from the hole; a foundation source names
-    its foundation.
+    its foundation; a ``pair`` (a second card that goes with the first) goes
+    only to the hole, from another pile.
 
     >>> Move(Place(Kind.CELL, 0), Place(Kind.CELL, 1), 2)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -91,11 +95,14 @@ class Move:
     source: Place
     target: Place | None
     count: int = 1
+    pair: Place | None = None
 
     def __post_init__(self) -> None:
         reason = _why_impossible(self.source, self.target, self.count)
+        if reason is None and self.pair is not None:
+            reason = _why_no_pair(self.source, self.target, self.count, self.pair)
         if reason:
-            raise MoveError(f"Move({_text(self.source, self.target, self.count)}): {reason}")
+            raise MoveError(f"Move({_text(self.source, self.target, self.count, self.pair)}): {reason}")
 
     @property
     def is_deal(self) -> bool:
@@ -115,7 +122,8 @@ class Move:
             return DEAL
         if s == "R":
             return RECYCLE
-        m = re.fullmatch(r"(?P<src>\d{1,2}|[a-p]|F\d{1,2}|R\d{1,2}|W)>(?P<dst>\d{1,2}|[a-p]|F|H)"
+        m = re.fullmatch(r"(?P<src>\d{1,2}|[a-p]|F\d{1,2}|R\d{1,2}|W)(?:\+(?P<pair>\d{1,2}|[a-p]|R\d{1,2}|W))?"
+                         r">(?P<dst>\d{1,2}|[a-p]|F|H)"
                          r"(?::(?P<count>\d{1,3}))?", s, re.ASCII)
         if m is None:
             raise MoveError(f"cannot read move {clip(text)}: write e.g. 3>F, 1>a, a>4, W>2, R1>F, 2>7:3, 4>H, "
@@ -123,12 +131,13 @@ class Move:
         try:
             source = _place(m.group("src"))
             target = _place(m.group("dst"))
+            pair = _place(m.group("pair")) if m.group("pair") else None
         except ValueError:
             raise MoveError(f"cannot read move {clip(text)}: piles are numbered from 1") from None
         if source.kind is Kind.FOUNDATION and source.index < 0:
             raise MoveError(f"cannot read move {clip(text)}: name the foundation, e.g. F2>3")
         try:
-            return cls(source, target, int(m.group("count") or 1))
+            return cls(source, target, int(m.group("count") or 1), pair)
         except MoveError as error:
             raise MoveError(f"cannot read move {clip(text)}: {str(error).split(': ', 1)[1]}") from None
 
@@ -137,14 +146,14 @@ class Move:
             return "D"
         if self.is_recycle:
             return "R"
-        return _text(self.source, self.target, self.count)
+        return _text(self.source, self.target, self.count, self.pair)
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
 
 
-def _text(source: Place, target: Place | None, count: int) -> str:
-    text = f"{source}>{target}"
+def _text(source: Place, target: Place | None, count: int, pair: Place | None = None) -> str:
+    text = f"{source}+{pair}>{target}" if pair is not None else f"{source}>{target}"
     return f"{text}:{count}" if count != 1 else text
 
 
@@ -197,6 +206,18 @@ def _why_impossible(source: object, target: object, count: object) -> str | None
         return "foundation to foundation is not a move"
     if count > 1 and not (source.kind is Kind.TABLEAU and target.kind is Kind.TABLEAU):
         return "only tableau to tableau moves carry more than one card"
+    return None
+
+
+def _why_no_pair(source: Place, target: Place | None, count: int, pair: object) -> str | None:
+    if not isinstance(pair, Place) or pair.index < 0:
+        return "a pair is a place"
+    if target is None or target.kind is not Kind.HOLE:
+        return "only the hole takes a pair"
+    if count != 1 or pair == source:
+        return "a pair is one card from each of two piles"
+    if pair.kind in (Kind.FOUNDATION, Kind.STOCK, Kind.HOLE):
+        return f"no pair comes from the {pair.kind.value}"
     return None
 
 

@@ -203,3 +203,23 @@ def test_tripeaks_plays_only_uncovered_cards_and_turns_them_up_when_freed() -> N
     assert "19>H" in _moves(wraps) and "19>H" not in _moves(_game(tripeaks.with_options("no-wrap"),
                                                                    ["Qc"] * 18 + ["Ah", *(["Qc"] * 9)],
                                                                    hole=["Kd"], stock=["2c"]))
+
+
+def test_pyramid_discards_free_pairs_that_make_13_and_kings_alone() -> None:
+    pyramid = get("pyramid")
+    dealt = PatienceGame.from_seed(pyramid, 9)
+    assert len(dealt.pile(Place(Kind.STOCK))) == 24 and all(dealt.face_down(p) == 0 for p in dealt.places(Kind.TABLEAU))
+    rows = ["Qc"] * 15 + ["Ac"] + ["Qc"] * 5 + ["Ks", "5h", "8d", "6c", "2c", "2d", "3s"]
+    game = _game(pyramid, rows, stock=["Jh"], waste=["Qd"])
+    assert _moves(game) == {"22>H", "23+24>H", "D"}  # only the bottom row is free: K alone, 5 + 8
+    game.play(Move.parse("22>H"))
+    assert "16+W>H" not in _moves(game)  # the Ace lies under pile 23 still
+    game.play(Move.parse("23+24>H"))
+    assert {"16+W>H", "16+17>H"} <= _moves(game) and len(game.pile(Place(Kind.HOLE))) == 3
+    game.undo()
+    game.undo()
+    assert _moves(game) == {"22>H", "23+24>H", "D"}
+    game.play(Move.parse("D"))
+    assert "W>H" not in _moves(game) and "R" not in _moves(game)  # a Jack is no King; one pass only
+    assert str(Move.parse("28+W>H")) == "28+W>H"
+    assert get("pyramid").with_options("three-passes").stock.passes == 3
