@@ -12,9 +12,10 @@ style; this turns its few forms into Markdown: underlined section titles,
 
 from __future__ import annotations
 
-import importlib
-import inspect
+import ast
+import importlib.util
 import re
+from pathlib import Path
 from typing import Any
 
 from griffe import Extension, Object
@@ -43,7 +44,20 @@ def _inline(line: str) -> str:
 
 def docstring_markdown(module_name: str, heading: str = "##") -> str:
     """The docstring of ``module_name`` as Markdown, its section titles at ``heading``."""
-    return rest_to_markdown(inspect.getdoc(importlib.import_module(module_name)) or "", heading)
+    return rest_to_markdown(module_docstring(module_name), heading)
+
+
+def module_docstring(module_name: str) -> str:
+    """The docstring of ``module_name``, read from its source without
+    importing it: a page may describe a module whose extra dependencies
+    (the environments' Gymnasium) the ``docs`` extra does not install."""
+    top, *rest = module_name.split(".")
+    spec = importlib.util.find_spec(top)  # a top-level package: found, not imported
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError(f"no package {top!r} for the page's docstring of {module_name}")
+    base = Path(next(iter(spec.submodule_search_locations)), *rest)
+    source = base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
+    return ast.get_docstring(ast.parse(source.read_text(encoding="utf-8"))) or ""
 
 
 def rest_to_markdown(doc: str, heading: str | None = "##") -> str:

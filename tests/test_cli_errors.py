@@ -4,6 +4,7 @@ status 2, a bug as an internal error with exit status 70, interrupts 130."""
 from __future__ import annotations
 
 import errno
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ from cli_helpers import run
 
 from cardtable.cli import klondike as klondike_cli
 from cardtable.errors import CardtableError, RecordError, UsageError
+from cardtable.klondike import Position
 
 
 def _variants_raises(monkeypatch: pytest.MonkeyPatch, error: BaseException) -> None:
@@ -153,3 +155,122 @@ def test_shuffles_refuse_seeds_past_64_bits() -> None:
     assert len(shuffled_deck(MAX_SEED)) == 52
     with pytest.raises(CardError, match="2\\*\\*64 - 1"):
         shuffled_deck(MAX_SEED + 1)
+
+
+# ----- bad options: one line, never argparse's usage block ----------------------------------------
+
+
+@pytest.mark.parametrize(("argv", "prog", "message"), [
+    (["deal"], "cardtable", "say which deal: --seed N, --file F"),
+    (["deal", "--seed", "x"], "cardtable deal", "argument --seed: seed must be a whole number"),
+    (["deal", "--seed", "1", "--file", "f"], "cardtable deal", "argument --file: not allowed with argument --seed"),
+    (["juggle"], "cardtable", "argument COMMAND: invalid choice: 'juggle'"),
+    (["runs", "frobnicate"], "cardtable runs", "invalid choice: 'frobnicate'"),
+    (["kings-corner", "match", "--games", "x"], "cardtable kings-corner match", "expected a whole number"),
+    (["study", "winnability"], "cardtable study winnability", "the following arguments are required: --deals"),
+    (["solve", "--seed", "1", "--timeout", "nan"], "cardtable solve", "argument --timeout"),
+    (["show"], "cardtable show", "the following arguments are required: DEAL-OR-FILE"),
+])
+def test_a_bad_option_is_one_line_with_a_pointer_to_help(argv: list[str], prog: str, message: str,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and not err.startswith("usage:"), err
+    assert err.startswith(f"{prog}: error: ") and message in err, err
+    if prog != "cardtable":
+        assert err.endswith(f" (see '{prog} --help')\n"), err
+
+
+@pytest.mark.parametrize("argv", [[], ["kings-corner"], ["study"]])
+def test_no_command_is_one_line_naming_the_commands(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert err.startswith("cardtable: error: choose a ") and "--help" in err
+
+
+# ----- budgets: every one capped, in one line naming the option and its range ---------------------
+
+
+def test_the_cli_budgets_are_the_librarys() -> None:
+    from cardtable.bots.klondike.expert import MAX_EXPERT_STATES, MAX_SAMPLES
+    from cardtable.cli import _options
+
+    assert (_options.MAX_SAMPLES, _options.MAX_GUESS_STATES) == (MAX_SAMPLES, MAX_EXPERT_STATES)
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["hint", "RECORD", "--samples", "1000000000000"], "--samples must be at most 10000 (from 1 to 10000)"),
+    (["hint", "RECORD", "--samples", "0"], "--samples must be at least 1 (from 1 to 10000)"),
+    (["review", "RECORD", "--samples", "10001"], "--samples must be at most 10000 (from 1 to 10000)"),
+    (["review", "RECORD", "--max-states", "25000000001"],
+     "--max-states must be at most 25000000000 (from 1 to 25000000000)"),
+    (["review", "RECORD", "--verdict-states", "100000000001"], "--verdict-states must be at most 100000000000"),
+    (["simulate", "--games", "1", "--no-store", "--strategy", "expert samples=1000000000000"],
+     "the expert's guesses (samples) must be at most 10,000"),
+    (["simulate", "--games", "1", "--no-store", "--strategy", "expert second=1000000000000"],
+     "second look needs a count of guesses, from 0 to 10,000"),
+])
+def test_budgets_beyond_their_range_are_refused(argv: list[str], message: str, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "game.txt"
+    record.write_text(f'[Deal "{Position.from_seed(3).deal_string()}"]\n\n1. D\n')
+    code, out, err = run(capsys, *[str(record) if word == "RECORD" else word for word in argv])
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert message in err, err
+
+
+# ----- input that used to be an internal error ------------------------------------------------------
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["simulate", "--resume", str(2**63)], "--resume must be at most 9223372036854775807"),
+    (["solve", "--resume", str(10**30)], "--resume must be at most 9223372036854775807"),
+    (["kings-corner", "match", "--resume", str(2**63)], "--resume must be at most 9223372036854775807"),
+    (["runs", "show", "9" * 101], "run id is out of range: it must be at most 9223372036854775807"),
+    (["runs", "show", str(2**63)], "run id must be at most 9223372036854775807"),
+    (["runs", "--limit", "9" * 30], "--limit must be at most 9223372036854775807"),
+    (["simulate", "--games", "2", "--no-store", "--strategy", ""], "a strategy needs a name, not ''"),
+    (["simulate", "--games", "2", "--no-store", "--strategy", " "], "a strategy needs a name, not ' '"),
+    (["deal", "--file", "/proc/self/mem"], "/proc/self/mem: input/output error"),
+])
+def test_input_beyond_what_the_store_or_files_take_is_bad_input(argv: list[str], message: str, tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    store = tmp_path / "runs.db"  # a real store, so that a large id would reach SQLite
+    assert run(capsys, "simulate", "--games", "3", "--workers", "1", "--record", "0", "--store", str(store))[0] == 0
+    if argv[0] in ("simulate", "solve", "kings-corner", "runs") and "--no-store" not in argv:
+        argv = [*argv, "--store", str(store)]
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and err.count("\n") == 1 and message in err, err
+
+
+def test_a_grade_alone_deals_a_fresh_graded_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "deal", "--difficulty", "easy")
+    assert code == 0, err
+    number = int(err.split("seed ", 1)[1].split(",", 1)[0])
+    assert "graded easy" in err
+    assert out == Position.from_seed(number).deal_string() + "\n"
+
+
+# ----- standard output with no room: one line, exit 2, for every command ---------------------------
+
+
+@pytest.mark.parametrize("argv", [
+    ["deal", "--seed", "1"],
+    ["replay", "RECORD"],
+    ["solve", "--seed", "1", "--max-states", "2000", "--json"],
+    ["simulate", "--games", "3", "--no-store"],
+    ["variants", "--json"],
+    ["--help"],
+    ["deal", "--help"],
+    ["--version"],
+])
+def test_no_room_on_standard_output_is_one_line_and_exit_2(argv: list[str], tmp_path: Path) -> None:
+    record = tmp_path / "game.txt"
+    record.write_text(f'[Deal "{Position.from_seed(3).deal_string()}"]\n\n1. D\n')
+    argv = [str(record) if word == "RECORD" else word for word in argv]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "cardtable", *argv], stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=120, env={**os.environ, "CARDTABLE_DATA": str(tmp_path / "data")})
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == ("cardtable: error: standard output: no room left on the device "
+                           "(No space left on device)\n")

@@ -10,6 +10,7 @@ import re
 import shlex
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -32,11 +33,48 @@ def _env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
+#: The modules of the extras other than ``docs`` (``rl``, ``cluster``, ``bench``), by the name they import as.
+_IMPORT_NAMES = {"open_spiel": "pyspiel"}
+
+
+def _other_extras_modules() -> list[str]:
+    """What the extras besides ``docs`` install, as module names."""
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    names = set()
+    for extra in ("rl", "cluster", "bench"):
+        for requirement in extras[extra]:
+            name = re.split(r"[\[<>=!~ ;]", requirement, maxsplit=1)[0].replace("-", "_")
+            names.add(_IMPORT_NAMES.get(name, name))
+            names.update(re.findall(r"\[(\w+)\]", requirement))  # dask[distributed]: distributed
+    return sorted(names)
+
+
+def _without_other_extras(tmp_path: Path, env: dict[str, str]) -> dict[str, str]:
+    """``env`` in which the modules of the other extras cannot be imported, as after
+    ``pip install -e '.[docs]'`` alone."""
+    blocked = tmp_path / "not-installed"
+    blocked.mkdir()
+    for name in _other_extras_modules():
+        message = f"No module named {name!r}"
+        (blocked / f"{name}.py").write_text(f"raise ModuleNotFoundError({message!r}, name={name!r})\n")
+    env["PYTHONPATH"] = os.pathsep.join((str(blocked), env["PYTHONPATH"]))
+    return env
+
+
+def test_the_extras_besides_docs_are_blocked(tmp_path: Path) -> None:
+    assert {"gymnasium", "pettingzoo", "dask", "distributed"} <= set(_other_extras_modules())
+    env = _without_other_extras(tmp_path, _env(tmp_path))
+    done = subprocess.run([sys.executable, "-c", "import gymnasium"], env=env, capture_output=True, text=True)
+    assert done.stderr.splitlines()[-1] == "ModuleNotFoundError: No module named 'gymnasium'"
+
+
 def test_site_builds_strictly(tmp_path: Path) -> None:
+    """The site builds with what the ``docs`` extra installs (the README's
+    ``pip install -e '.[docs]'``): the other extras are not importable."""
     site = tmp_path / "site"
     done = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-        cwd=ROOT, env=_env(tmp_path), capture_output=True, text=True, timeout=300)
+        cwd=ROOT, env=_without_other_extras(tmp_path, _env(tmp_path)), capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "WARNING" not in done.stderr
     # The command-line reference holds every command, nested ones included.

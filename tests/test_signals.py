@@ -132,7 +132,7 @@ def test_kings_corner_match_reports_the_hands_played(tmp_path: Path, workers: in
     stdout, stderr = _interrupt(process, signum)
     _check_exit(process, signum, stderr, "of 3,000,000 hands played")
     report = json.loads(stdout)
-    assert 1 <= report["games"] < 3_000_000
+    assert 1 <= report["games"] < 3_000_000 and report["interrupted"] is True
     assert f"reported the {report['games']:,} of" in stderr
     [(_, status, played)] = _store_rows(tmp_path)
     assert (status, played) == ("interrupted", report["games"])

@@ -257,7 +257,7 @@ def test_show_needs_a_variant_for_its_flags(capsys: pytest.CaptureFixture[str], 
     code, _, err = run(capsys, "study", "show", "--store", str(tmp_path / "s.sqlite"), "--draw", "3")
     assert code == 2 and "--draw changes a variant: name it too" in err
     code, _, err = run(capsys, "study")
-    assert code == 2 and err.splitlines()[-1] == "cardtable: error: choose a study: winnability or show"
+    assert code == 2 and err == "cardtable: error: choose a study: winnability or show (see 'cardtable study --help')\n"
 
 
 def _stored(tmp_path: Path) -> int:

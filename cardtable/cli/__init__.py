@@ -73,10 +73,13 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from cardtable.errors import CardtableError
 from cardtable.runs.executor import WorkerLost
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 __all__ = ["EXIT_FAILED", "EXIT_HANGUP", "EXIT_INTERNAL_ERROR", "EXIT_INTERRUPTED", "EXIT_PIPE_CLOSED",
            "EXIT_TERMINATED", "EXIT_USAGE", "Terminated", "build_parser", "drop_stdout", "interruption", "main",
@@ -100,11 +103,21 @@ EXIT_INTERNAL_ERROR = 70
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser that, when built with ``allow_abbrev=False``,
-    refuses a long option it does not know in one line naming it (with the
-    options it may have meant), instead of reading it as a value: so
-    ``serve --po 8766`` says ``--po`` is no option, rather than that ``8766``
-    is no game."""
+    """An argument parser whose errors are one line on stderr,
+    ``cardtable CMD: error: MESSAGE (see 'cardtable CMD --help')``, exit
+    status 2, without argparse's usage block before it.
+
+    When built with ``allow_abbrev=False`` it also refuses a long option it
+    does not know in one line naming it (with the options it may have
+    meant), instead of reading it as a value: so ``serve --po 8766`` says
+    ``--po`` is no option, rather than that ``8766`` is no game."""
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        if message:  # as argparse does, but a write that fails (no room for --help) is said, not ignored
+            (file or sys.stderr).write(message)
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
     def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
                          namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
@@ -152,7 +165,7 @@ def _build(groups: Sequence[str]) -> argparse.ArgumentParser:
 
     from cardtable import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="cardtable",
         description="Play, study and solve solitaire-family card games.",
     )
@@ -383,16 +396,24 @@ def _run(argv: Sequence[str] | None) -> int:
     try:
         given = list(sys.argv[1:] if argv is None else argv)
         parser = _parser_for(given)
-        args = parser.parse_args(given)
+        try:
+            args = parser.parse_args(given)
+        except SystemExit as done:
+            if not done.code:  # --help or --version, said on standard output
+                sys.stdout.flush()
+            raise
         args.argv = given  # as given (``serve`` passes some on)
         if getattr(args, "store", None) == "":  # else taken as no --store: the default store, silently
             raise CardtableError("--store: give the path of a results store, not an empty one")
         func = getattr(args, "func", None)
-        if func is None:  # no command: the usage and the commands, on stderr as an error
-            parser.print_help(sys.stderr)
-            print("cardtable: error: choose a command (cardtable COMMAND --help for one's options)", file=sys.stderr)
+        if func is None:  # no command: one line naming them, on stderr as an error
+            commands = ", ".join(name for names in _GROUPS.values() for name in names)
+            print(f"cardtable: error: choose a command: {commands} (see 'cardtable --help', and "
+                  "'cardtable COMMAND --help' for one's options)", file=sys.stderr)
             return EXIT_USAGE
-        return int(func(args) or 0)
+        status = int(func(args) or 0)
+        sys.stdout.flush()  # here, so that no room for it is said as below, not at exit as a traceback
+        return status
     except WorkerLost as error:  # a command that did not say what it kept
         print(f"cardtable: {error}", file=sys.stderr)
         return EXIT_FAILED
@@ -407,6 +428,10 @@ def _run(argv: Sequence[str] | None) -> int:
         print(f"cardtable: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except OSError as error:
+        if error.filename is None and error.errno in _NO_ROOM:  # the one unnamed output: standard output
+            _silence_stdout()
+            print(f"cardtable: error: standard output: {_NO_ROOM[error.errno]} ({error.strerror})", file=sys.stderr)
+            return EXIT_USAGE
         if error.filename is None:
             return _out_of_memory_error() if _out_of_memory(error) else _internal_error(error)
         reason = error.strerror or str(error)
@@ -414,6 +439,12 @@ def _run(argv: Sequence[str] | None) -> int:
         return EXIT_USAGE
     except Exception as error:
         return _out_of_memory_error() if _out_of_memory(error) else _internal_error(error)
+
+
+#: Errors of a write that found no room, in words. Every file cardtable writes
+#: names itself in its errors; one that does not is standard output.
+_NO_ROOM = {errno.ENOSPC: "no room left on the device", errno.EFBIG: "the file-size limit is reached",
+            errno.EDQUOT: "the disk quota is spent"}
 
 
 def _out_of_memory_error() -> int:

@@ -18,7 +18,7 @@ from cardtable.errors import UsageError
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
 
-__all__ = ["LEVELS", "DealChoice", "add_deal_arguments", "check_deal_arguments", "choose_deal"]
+__all__ = ["FRESH_SEEDS", "LEVELS", "DealChoice", "add_deal_arguments", "check_deal_arguments", "choose_deal"]
 
 #: The grades, as :data:`cardtable.sim.grade.LEVELS` names them (written out here so that building
 #: the parser loads no player; a test holds the two equal).
@@ -32,8 +32,8 @@ def add_deal_arguments(parser: argparse.ArgumentParser, group: argparse._Mutuall
                             "proven winnable (today's, in local time, or --date's)")
     parser.add_argument("--date", metavar="YYYY-MM-DD", help="with --daily: the daily deal of this date")
     parser.add_argument("--difficulty", metavar="LEVEL",
-                        help=f"a deal of this grade ({', '.join(LEVELS)}): the first one at or after --seed "
-                             "(see 'Deal grades' in the docs)")
+                        help=f"a deal of this grade ({', '.join(LEVELS)}): the first one at or after --seed, "
+                             "or after a random seed without it (see 'Deal grades' in the docs)")
 
 
 @dataclass(frozen=True)
@@ -75,9 +75,14 @@ def check_deal_arguments(args: argparse.Namespace) -> DealChoice:
     return DealChoice(day, level)
 
 
-def choose_deal(choice: DealChoice, seed: int, variant: Variant) -> tuple[int, Position, str]:
+#: Where a ``--difficulty`` search starts without ``--seed``: a random seed below this.
+FRESH_SEEDS = 1_000_000
+
+
+def choose_deal(choice: DealChoice, seed: int | None, variant: Variant) -> tuple[int, Position, str]:
     """The deal asked for: its seed, the deal, and a line that says what it is.
-    ``seed`` is where a ``--difficulty`` search starts."""
+    ``seed`` is where a ``--difficulty`` search starts (None: a random seed
+    below :data:`FRESH_SEEDS`, so that a grade alone deals a fresh game)."""
     if choice.day is not None:
         from cardtable.solver.daily import daily_deal
 
@@ -86,6 +91,10 @@ def choose_deal(choice: DealChoice, seed: int, variant: Variant) -> tuple[int, P
     assert choice.level is not None
     from cardtable.sim.grade import deal_of_grade
 
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbelow(FRESH_SEEDS)
     if sys.stderr.isatty():
         print(f"cardtable: looking for a {choice.level} deal from seed {seed}...", file=sys.stderr, flush=True)
     found, grade = deal_of_grade(seed, choice.level, variant)

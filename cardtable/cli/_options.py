@@ -27,6 +27,10 @@ if TYPE_CHECKING:
     from cardtable.runs.stored import StoredRun
 
 __all__ = [
+    "MAX_GUESS_STATES",
+    "MAX_RUN_ID",
+    "MAX_SAMPLES",
+    "MAX_STATES",
     "MAX_WORKERS",
     "add_cluster_argument",
     "add_force_argument",
@@ -36,6 +40,7 @@ __all__ = [
     "check_resume_options",
     "cluster_address",
     "cluster_options",
+    "guess_states",
     "hinted",
     "interrupted",
     "max_states",
@@ -45,8 +50,11 @@ __all__ = [
     "quiet_cluster_logs",
     "resume_hint",
     "run_id",
+    "run_limit",
+    "samples",
     "seconds",
     "seed",
+    "shown_run_id",
     "store_path",
     "take_up_run",
     "use_color",
@@ -72,21 +80,25 @@ def whole_number(minimum: int = 0, what: str = "a whole number", maximum: int | 
     12
     """
 
+    # With a maximum, every refusal says the whole range.
+    span = "" if maximum is None else f" (from {minimum} to {maximum})"
+
     def parse(text: str) -> int:
         text = text.strip(" \t")  # spaces around a number are fine; control characters are not
         digits = text[1:] if text[:1] in ("+", "-") else text
         if not digits.isascii() or not digits.isdigit():
-            raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {text[:50]!r}")
+            expected = "expected a whole number" if what == "a whole number" else f"{what} must be a whole number"
+            raise argparse.ArgumentTypeError(f"{expected}{span}, not {text[:50]!r}")
         if len(digits.lstrip("0")) > _MOST_DIGITS:  # a whole number, too long to be meant (or to convert quickly)
             bound = (f"at least {minimum}" if text[:1] == "-" else
                      f"at most {maximum}" if maximum is not None else f"at most {_MOST_DIGITS} digits long")
-            raise argparse.ArgumentTypeError(f"{what} is out of range: it must be {bound}, "
+            raise argparse.ArgumentTypeError(f"{what} is out of range: it must be {bound}{span}, "
                                              f"not a {len(digits.lstrip('0'))}-digit number")
         value = int(text)
         if value < minimum:
-            raise argparse.ArgumentTypeError(f"{what} must be at least {minimum}, not {value}")
+            raise argparse.ArgumentTypeError(f"{what} must be at least {minimum}{span}, not {value}")
         if maximum is not None and value > maximum:
-            raise argparse.ArgumentTypeError(f"{what} must be at most {maximum}, not {value}")
+            raise argparse.ArgumentTypeError(f"{what} must be at most {maximum}{span}, not {value}")
         return value
 
     parse.__name__ = what.replace(" ", "_")
@@ -142,8 +154,31 @@ MAX_STATES = 10**11
 #: ``--max-states``: a solver's state budget, 1 to :data:`MAX_STATES`.
 max_states = whole_number(1, "--max-states", MAX_STATES)
 
-#: ``--resume``: a run id of the results store.
-run_id = whole_number(1, "--resume")
+#: The most guessed deals the expert weighs a position with,
+#: :data:`cardtable.bots.klondike.expert.MAX_SAMPLES` (a test holds the two equal).
+MAX_SAMPLES = 10_000
+
+#: ``--samples``: the expert's guessed deals a position, 1 to :data:`MAX_SAMPLES` (``hint``, ``review``).
+samples = whole_number(1, "--samples", MAX_SAMPLES)
+
+#: The expert's largest state budget a guess,
+#: :data:`cardtable.bots.klondike.expert.MAX_EXPERT_STATES` (a test holds the two equal).
+MAX_GUESS_STATES = MAX_STATES // 4
+
+#: ``--max-states`` of the expert's guesses, 1 to :data:`MAX_GUESS_STATES` (``review``).
+guess_states = whole_number(1, "--max-states", MAX_GUESS_STATES)
+
+#: The largest run id: the results store keeps ids as SQLite's 64-bit signed integers.
+MAX_RUN_ID = 2**63 - 1
+
+#: ``--resume``: a run id of the results store, 1 to :data:`MAX_RUN_ID`.
+run_id = whole_number(1, "--resume", MAX_RUN_ID)
+
+#: ``runs show ID``: a run id, 1 to :data:`MAX_RUN_ID`.
+shown_run_id = whole_number(1, "run id", MAX_RUN_ID)
+
+#: ``runs --limit``: how many runs to list, 1 to :data:`MAX_RUN_ID`.
+run_limit = whole_number(1, "--limit", MAX_RUN_ID)
 
 
 # ----- clusters and resumed runs -------------------------------------------------------------------

@@ -128,8 +128,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _no_command(parser: argparse.ArgumentParser) -> int:
-    parser.print_help(sys.stderr)
-    print("cardtable: error: choose a kings-corner command (match, play or replay)", file=sys.stderr)
+    commands = next(action.choices for action in parser._actions if isinstance(action, argparse._SubParsersAction))
+    print(f"cardtable: error: choose a kings-corner command: {', '.join(commands)} "
+          f"(see '{parser.prog} --help')", file=sys.stderr)
     return 2
 
 
@@ -208,6 +209,8 @@ def _match(args: argparse.Namespace) -> int:
     if args.json:
         data = report.to_dict()
         data["seconds"] = round(elapsed, 3)
+        # as simulate's: whether the match stopped short of --games (SIGTERM, Ctrl-C, a lost worker)
+        data["interrupted"] = stopped or len(results) < args.games
         print(json.dumps(data, indent=1))
     else:
         print(_report_text(report, elapsed, len(results) - len(done)))

@@ -40,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "deal", help="write a deal (from a seed or a file) as a deal string, PySol board, ...",
         description="Write a deal from a seed, or convert a layout file between formats.")
-    src = p.add_mutually_exclusive_group(required=True)
+    src = p.add_mutually_exclusive_group()  # one of them, or --difficulty alone (checked in _cmd_deal)
     src.add_argument("--seed", type=seed, help="deal number (any whole number >= 0)")
     src.add_argument("--file", metavar="F", help="a deal string, position, PySol board, "
                      "Solvitaire JSON or game record ('-' for stdin)")
@@ -109,11 +109,14 @@ def _cmd_deal(args: argparse.Namespace) -> int:
     if args.winnable and args.solvitaire_seed is not None:
         raise UsageError("--winnable goes with --seed, not --solvitaire-seed")
     choice = check_deal_arguments(args)
+    if not choice.asked and args.seed is None and args.file is None and args.solvitaire_seed is None:
+        raise UsageError("say which deal: --seed N, --file F, --solvitaire-seed N, --daily or --difficulty LEVEL "
+                         "(see 'cardtable deal --help')")
     if choice.asked and args.solvitaire_seed is not None:
         raise UsageError(f"{'--daily' if choice.day is not None else '--difficulty'} goes with --seed, "
                          "not --solvitaire-seed")
     if choice.asked:
-        _, position, what = choose_deal(choice, args.seed or 0, variant)
+        _, position, what = choose_deal(choice, args.seed, variant)
         print(f"cardtable: {what}", file=sys.stderr)
     elif args.file is not None:
         position, _ = load_start(read_text(args.file))

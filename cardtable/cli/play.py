@@ -207,10 +207,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     stats_path = _stats_path(args)
     daily: str | None = None
     if choice.asked:
-        import secrets
-
-        start = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
-        number, position, what = choose_deal(choice, start, variant)
+        number, position, what = choose_deal(choice, args.seed, variant)
         game = KlondikeGame(position, variant)
         daily = choice.day.isoformat() if choice.day is not None else None
         notice = f"New game: {what}, {variant.title}. Press ? for the keys."

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
-from cardtable.cli._options import progress_bar, whole_number, worker_count
+from cardtable.cli._options import MAX_SAMPLES, guess_states, progress_bar, samples, whole_number, worker_count
+from cardtable.cli._options import MAX_STATES as MAX_SEARCH_STATES
 from cardtable.errors import UsageError
 
 __all__ = ["register"]
@@ -33,11 +35,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "played, and, apart, the peek: the solver's verdict with every card known. The largest "
                     "drops are called out. The budget is counted in guesses and states, not seconds.")
     p.add_argument("file", metavar="RECORD", help="a Klondike game record, text or JSON ('-' for stdin)")
-    p.add_argument("--samples", type=whole_number(1, "--samples", 10_000), default=SAMPLES, metavar="N",
-                   help=f"the expert's guessed deals at each position (default {SAMPLES})")
-    p.add_argument("--max-states", type=whole_number(1, "--max-states", 10**9), default=MAX_STATES,
+    p.add_argument("--samples", type=samples, default=SAMPLES, metavar="N",
+                   help=f"the expert's guessed deals at each position, 1 to {MAX_SAMPLES:,} (default {SAMPLES})")
+    p.add_argument("--max-states", type=guess_states, default=MAX_STATES,
                    metavar="N", help=f"state budget of the search of each guess (default {MAX_STATES:,})")
-    p.add_argument("--verdict-states", type=whole_number(0, "--verdict-states", 10**9), default=VERDICT_STATES,
+    p.add_argument("--verdict-states", type=whole_number(0, "--verdict-states", MAX_SEARCH_STATES),
+                   default=VERDICT_STATES,
                    metavar="N", help=f"state budget of the peek's search of each position (default "
                                      f"{VERDICT_STATES:,}; 0: no peek); the peek comes once the game is over, or "
                                      f"with --peek")
@@ -76,7 +79,7 @@ def _cmd_review(args: argparse.Namespace) -> int:
             if args.workers > 1:
                 from concurrent.futures import ProcessPoolExecutor
 
-                pool = ProcessPoolExecutor(args.workers, initializer=_worker_ignores_signals)
+                pool = ProcessPoolExecutor(args.workers, initializer=_worker_starts, initargs=(os.getpid(),))
                 mapper = pool.map
             for position in review_positions(record, samples=args.samples, max_states=args.max_states,
                                              verdict=verdict, unicode=unicode, mapper=mapper):
@@ -148,10 +151,14 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[:width - 1] + "…"
 
 
-def _worker_ignores_signals() -> None:
-    """A worker process leaves Ctrl-C, SIGTERM and SIGHUP to the command, which stops the pool."""
+def _worker_starts(parent: int) -> None:
+    """A worker process leaves Ctrl-C, SIGTERM and SIGHUP to the command, which stops the pool, and
+    dies with the command (``kill -9`` of it leaves no worker weighing on for nobody)."""
     import signal
+
+    from cardtable.runs.executor import die_with_parent
 
     for name in ("SIGINT", "SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_IGN)
+    die_with_parent(parent)

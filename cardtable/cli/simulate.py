@@ -29,7 +29,9 @@ from cardtable.cli._options import (
     quiet_cluster_logs,
     resume_hint,
     run_id,
+    run_limit,
     seed,
+    shown_run_id,
     signals_held,
     store_path,
     take_up_run,
@@ -102,9 +104,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                           "check the whole results store for damage ('runs check': SQLite's "
                                           "integrity check; exit 0 when sound, 1 when damaged).")
     p.add_argument("action", nargs="?", choices=("list", "show", "check"), default="list")
-    p.add_argument("id", nargs="?", type=int, help="run id for 'show'")
+    p.add_argument("id", nargs="?", type=shown_run_id, help="run id for 'show'")
     p.add_argument("--store", metavar="PATH", help="results store (default: the per-user data directory)")
-    p.add_argument("--limit", type=whole_number(1, "--limit"), default=50, help="newest runs to list (default 50)")
+    p.add_argument("--limit", type=run_limit, default=50, help="newest runs to list (default 50)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_runs)
 

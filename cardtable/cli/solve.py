@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardtable._text import plural
 from cardtable.cli._options import (
+    MAX_SAMPLES,
     add_cluster_argument,
     add_force_argument,
     add_variant_arguments,
@@ -29,13 +30,13 @@ from cardtable.cli._options import (
     refuse_rule_flags,
     resume_hint,
     run_id,
+    samples,
     seconds,
     seed,
     signals_held,
     store_path,
     take_up_run,
     variant_from_args,
-    whole_number,
     worker_count,
 )
 from cardtable.errors import UsageError
@@ -95,8 +96,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("file", metavar="FILE", help="a game record or layout ('-' for stdin)")
     p.add_argument("--peek", action="store_true",
                    help="peek: the solver's verdict with every card known (the next move of a winning line)")
-    p.add_argument("--samples", type=whole_number(1), default=None, metavar="N",
-                   help="the expert's guessed deals (default 96)")
+    p.add_argument("--samples", type=samples, default=None, metavar="N",
+                   help=f"the expert's guessed deals, 1 to {MAX_SAMPLES:,} (default 96)")
     p.add_argument("--max-states", type=max_states, default=None, metavar="N",
                    help="state budget: of the search of each guess (default 50,000), or of the peek's search")
     p.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",

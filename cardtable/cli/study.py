@@ -97,8 +97,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _need_study(group: argparse.ArgumentParser) -> int:
-    group.print_help(sys.stderr)
-    raise UsageError("choose a study: winnability or show")
+    raise UsageError(f"choose a study: winnability or show (see '{group.prog} --help')")
 
 
 def _store_path(args: argparse.Namespace) -> str:

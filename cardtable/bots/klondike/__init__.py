@@ -79,6 +79,8 @@ def parse_strategy(text: str) -> tuple[str, dict[str, object]]:
     ...
     cardtable.errors.RulesError: strategy 'greedy' takes no options, but 'samples=3' was given
     """
+    if not text.split():
+        raise RulesError(f"a strategy needs a name, not {text!r}; known: {', '.join(STRATEGIES)}")
     base, *words = text.split()
     if base not in STRATEGIES:
         raise RulesError(f"unknown strategy {base!r}; known: {', '.join(STRATEGIES)}")
