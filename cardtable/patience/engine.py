@@ -414,16 +414,6 @@ class PatienceGame:
                 return pile
         return None
 
-    def _foundation_takes(self, pile: int, card: Card, base: int | None) -> bool:
-        """True when foundation ``pile`` takes ``card`` (``base``: what :meth:`_foundation_base` says)."""
-        d = self.description.foundations
-        if d.complete_runs:
-            return False
-        cards = self.piles[pile]
-        if cards:
-            return d.build.fits(card, cards[-1])
-        return base is None or card.rank == base
-
     def _free(self) -> tuple[int, int]:
         """Free cells, and empty tableau piles that take any card."""
         first = self._first
@@ -665,10 +655,7 @@ class PatienceGame:
         if target_kind is Kind.FOUNDATION:
             if kind is Kind.FOUNDATION:
                 return "foundation to foundation is not a move"
-            if move.target != ANY_FOUNDATION:
-                ok = self._foundation_takes(self.index(move.target), card, self._foundation_base())
-            else:
-                ok = self._foundation_for(card) is not None
+            ok = self._foundation_for(card) is not None
             return None if ok else f"{card} does not go to a foundation now"
         if target_kind is Kind.HOLE:
             return None if self._hole_takes(card) else f"{card} does not go to the hole now"

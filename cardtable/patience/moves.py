@@ -6,8 +6,8 @@ within its kind. The notation names piles the way Klondike's does::
 
     1 2 .. 13    tableau piles, left to right
     a b .. p     free cells
-    F            the foundations (as a target: the first one that takes the card)
-    F1 F2 ..     one foundation (as a source)
+    F            the foundations, as a target: the first one that takes the card
+    F1 F2 ..     one foundation, as a source
     R1 R2 ..     reserve piles
     W            the waste
     H            the hole (Golf, Black Hole)
@@ -196,6 +196,8 @@ def _why_impossible(source: object, target: object, count: object) -> str | None
         return None if source.kind is Kind.WASTE and count == 1 else "only the waste turns over to the stock"
     if target.index < -1 or (target.index == -1 and target.kind is not Kind.FOUNDATION):
         return "no such pile"
+    if target.kind is Kind.FOUNDATION and target.index != -1:
+        return "a card goes to the foundations as F: the first one that takes it"
     if source == target:
         return "source and target are the same"
     if source.kind is Kind.HOLE:

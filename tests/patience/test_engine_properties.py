@@ -3,6 +3,7 @@ exact undo, a view without face-down cards, notation that round-trips."""
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
 
 import pytest
@@ -103,3 +104,32 @@ def test_random_play_outs_end_within_a_bound_and_speak_the_game_interface(name: 
         assert len(game.moves) <= 400
         assert game.is_over() == (game.current_player() is None)
         assert game.returns() == (float(game.foundation_cards()),)
+
+
+@settings(max_examples=30, deadline=None)
+@given(game_index=st.integers(0, len(GAMES) - 1), seed=st.integers(0, 2**64 - 1),
+       choices=st.lists(st.integers(0, 10**6), min_size=1, max_size=25))
+def test_the_rules_checker_agrees_with_the_move_generator(game_index: int, seed: int, choices: list[int]) -> None:
+    """Every move between two piles (one card, or the counts listed) is legal
+    by :meth:`why_illegal` exactly when :meth:`legal_moves` lists it."""
+    from cardtable.patience.moves import ANY_FOUNDATION, MoveError
+
+    game = PatienceGame.from_seed(GAMES[game_index], seed)
+    places = [place for kind in Kind for place in game.places(kind)]
+    for choice in choices:
+        legal = game.legal_moves()
+        counts = {move.count for move in legal} | {1}
+        candidates = set(legal)
+        for source in places:
+            for target in [*places, ANY_FOUNDATION]:
+                for count in counts:
+                    with contextlib.suppress(MoveError):
+                        candidates.add(Move(source, target, count))
+        fresh = game.clone()  # no legal moves asked yet: why_illegal checks the rules themselves
+        for move in candidates:
+            if move.is_deal or move.is_recycle or (move.target is not None and move.target.kind is Kind.STOCK):
+                continue
+            assert (fresh.why_illegal(move) is None) == (move in legal), move
+        if not legal:
+            break
+        game.play(legal[choice % len(legal)])
