@@ -38,7 +38,8 @@ def test_wheel_builds_installs_and_plays(tmp_path: Path) -> None:
 
     names = zipfile.ZipFile(wheel).namelist()
     for shipped in ("cardtable/py.typed", "cardtable/app/klondike.tcss", "cardtable/app/kings_corner.tcss",
-                    "cardtable/app/klondike_help.md", "cardtable/app/kings_corner_help.md"):
+                    "cardtable/app/klondike_help.md", "cardtable/app/kings_corner_help.md",
+                    "cardtable/patience/presets/freecell.json"):
         assert shipped in names
     assert any(name.startswith("cardtable/solver/_ccore.") and name.endswith((".so", ".pyd")) for name in names)
     assert any(name.endswith("/licenses/LICENSE") for name in names)
