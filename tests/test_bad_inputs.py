@@ -4,6 +4,8 @@ each case below is refused with a cardtable error that says what is wrong."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from types import ModuleType
 
 import pytest
 from klondike_helpers import layout
@@ -313,3 +315,13 @@ def test_whole_numbers_after_separators_python_strips(text: str) -> None:
     # str.strip() takes these separators away but int() alone does not accept them.
     assert parse_passes(text) == int(text.strip())
     assert Variant.from_options({"draw": text.replace("1", "3")}).draw == 3
+
+
+def test_the_bad_inputs_benchmark_counts_a_usage_block_as_unclear(
+        load_benchmark: Callable[[str], ModuleType]) -> None:
+    bench = load_benchmark("bad_inputs")
+    case = bench.Case("deal --seed x", ["deal", "--seed", "x"], "seed")
+    one_line = "cardtable deal: error: argument --seed: seed must be a whole number (see 'cardtable deal --help')\n"
+    assert bench.judge(case, 2, one_line) == "clean"
+    assert bench.judge(case, 2, "usage: cardtable deal [-h] [--seed SEED]\n" + one_line) == "unclear"
+    assert bench.judge(case, 70, "cardtable: internal error: OSError: [Errno 5] Input/output error\n") == "traceback"
