@@ -211,6 +211,23 @@ def _fit_table(rule: Build) -> tuple[bytes, ...]:
     return tuple(bytes(rule.fits(card, onto) for card in cards) for onto in cards)
 
 
+@dataclass(frozen=True, slots=True)
+class _Rules:
+    """A description's build rules as look-up tables (see :func:`_fit_table`)."""
+
+    build_lists: tuple[tuple[int, ...], ...]
+    run: tuple[bytes, ...]
+    home: tuple[bytes, ...]
+    home_lists: tuple[tuple[int, ...], ...]
+    hole_lists: tuple[tuple[int, ...], ...]
+
+    @staticmethod
+    def of(description: Description) -> _Rules:
+        d = description
+        return _Rules(_fit_lists(d.tableau.build), _fit_table(d.tableau.run_rule), _fit_table(d.foundations.build),
+                      _fit_lists(d.foundations.build), _fit_lists(d.hole_build))
+
+
 #: The card indices of each rank (index 0 unused).
 _RANK_INDICES: tuple[tuple[int, ...], ...] = ((), *(
     tuple(Card(rank, suit).index for suit in Suit) for rank in range(1, _RANKS + 1)))
@@ -232,9 +249,8 @@ class PatienceGame:
     game only through :meth:`play` and :meth:`undo`.
     """
 
-    __slots__ = ("_first", "_kinds", "_legal", "_moves", "_ranges", "_stack", "description", "down", "pass_number",
-                 "piles",
-                 "start")
+    __slots__ = ("_first", "_kind_of", "_kinds", "_legal", "_moves", "_ranges", "_rules", "_source_list", "_stack",
+                 "description", "down", "pass_number", "piles", "start")
 
     def __init__(self, description: Description, piles: Sequence[Sequence[Card]], down: Sequence[int]) -> None:
         self.description = description
@@ -255,6 +271,13 @@ class PatienceGame:
         self._moves: dict[int, Move] = {}
         self._ranges = {kind: range(self._first[kind], self._first[kind] + description.count(kind))
                         for kind in _KIND_ORDER}
+        self._kind_of = tuple(place.kind for place in self._kinds)
+        self._rules = _Rules.of(description)
+        sources = [*self._ranges[Kind.TABLEAU], *self._ranges[Kind.CELL], *self._ranges[Kind.RESERVE],
+                   *self._ranges[Kind.WASTE]]
+        if description.foundations.may_return:
+            sources.extend(self._ranges[Kind.FOUNDATION])
+        self._source_list = tuple(sources)
 
     # ----- construction --------------------------------------------------------------
 
@@ -308,6 +331,9 @@ class PatienceGame:
         other._legal = None
         other._moves = self._moves
         other._ranges = self._ranges
+        other._kind_of = self._kind_of
+        other._rules = self._rules
+        other._source_list = self._source_list
         return other
 
     # ----- queries -------------------------------------------------------------------
@@ -364,7 +390,7 @@ class PatienceGame:
         up = len(cards) - self.down[pile]
         if not up:
             return 0
-        fits = _fit_table(self.description.tableau.run_rule)
+        fits = self._rules.run
         length = 1
         while length < up and fits[cards[-length - 1].index][cards[-length].index]:
             length += 1
@@ -403,7 +429,7 @@ class PatienceGame:
         if d.complete_runs:
             return None
         base = self._foundation_base()
-        fits = _fit_table(d.build)
+        fits = self._rules.home
         piles = self.piles
         for pile in self._ranges[Kind.FOUNDATION]:
             cards = piles[pile]
@@ -456,7 +482,7 @@ class PatienceGame:
         if d.complete_runs or not d.count:
             return frozenset()
         base = self._foundation_base()
-        fit_lists = _fit_lists(d.build)
+        fit_lists = self._rules.home_lists
         takes: set[int] = set()
         for pile in self._ranges[Kind.FOUNDATION]:
             cards = self.piles[pile]
@@ -471,20 +497,16 @@ class PatienceGame:
     def _hole_set(self) -> frozenset[int] | tuple[int, ...]:
         """The indices of the cards the hole takes now."""
         cards = self.piles[self._first[Kind.HOLE]]
-        return _fit_lists(self.description.hole_build)[cards[-1].index] if cards else frozenset(range(52))
+        return self._rules.hole_lists[cards[-1].index] if cards else frozenset(range(52))
 
     def _hole_takes(self, card: Card) -> bool:
         hole = self._first[Kind.HOLE]
         cards = self.piles[hole]
         return not cards or self.description.hole_build.fits(card, cards[-1])
 
-    def _sources(self) -> list[int]:
-        d = self.description
-        sources = [*self._range(Kind.TABLEAU), *self._range(Kind.CELL), *self._range(Kind.RESERVE),
-                   *self._range(Kind.WASTE)]
-        if d.foundations.may_return:
-            sources.extend(self._range(Kind.FOUNDATION))
-        return sources
+    def _sources(self) -> tuple[int, ...]:
+        """The piles cards may come from, in the order legal moves list them."""
+        return self._source_list
 
     def _may_deal(self) -> bool:
         d = self.description
@@ -513,70 +535,78 @@ class PatienceGame:
 
     def _legal_moves(self) -> list[Move]:
         d = self.description
-        kinds = self._kinds
         piles, down = self.piles, self.down
         moves = []
         tableau = range(d.tableau.count)
         cells = [cell for cell in self._range(Kind.CELL) if not piles[cell]]
         hole = self._first[Kind.HOLE] if d.hole.count else -1
-        fit_lists = _fit_lists(d.tableau.build)
+        fit_lists = self._rules.build_lists
         fill = d.tableau.empty
         space_ok = fill is not Fill.NONE and not (
             fill is Fill.RESERVE and any(piles[p] for p in self._range(Kind.RESERVE)))
         kings_only = fill is Fill.KINGS
-        free_cells, empty = self._free()
+        free_cells = len(cells)
+        empty = 0 if fill is not Fill.ANY else sum(1 for target in tableau if not piles[target])
         if d.tableau.moves is MoveUnit.SUPERMOVE:
             onto_pile, onto_space = (free_cells + 1) << empty, (free_cells + 1) << max(empty - 1, 0)
         else:
             onto_pile = onto_space = 1 << 30
-        # what each tableau pile takes: the card indices that fit on its top, SPACE, or nothing
-        targets: list[tuple[int, tuple[int, ...] | None]] = []
+        # which piles take each card on their top (by card index), and the spaces that take a card
+        takers: dict[int, list[int]] = {}
+        spaces: list[int] = []
+        covers = d.tableau.covers is not None
         covered = self._covered
         for target in tableau:
-            if covered(target):
+            if covers and covered(target):
                 continue
             onto = piles[target]
             if onto:
                 if down[target] != len(onto):
-                    targets.append((target, fit_lists[onto[-1].index]))
+                    for index in fit_lists[onto[-1].index]:
+                        takers.setdefault(index, []).append(target)
             elif space_ok:
-                targets.append((target, None))
+                spaces.append(target)
         home = self._home_takes()
         hole_takes = self._hole_set() if hole >= 0 and d.hole_pairs is None else frozenset()
         move = self._move
+        kind_of = self._kind_of
+        unit = d.tableau.moves
+        run_fits = self._rules.run
         for source in self._sources():
             cards = piles[source]
             if not cards or down[source] == len(cards):
                 continue
-            kind = kinds[source].kind
-            if kind is Kind.TABLEAU and covered(source):
+            kind = kind_of[source]
+            if covers and kind is Kind.TABLEAU and covered(source):
                 continue
-            counts = self._counts(source) if kind is Kind.TABLEAU else (1,)
+            if kind is not Kind.TABLEAU or unit is MoveUnit.ONE:
+                counts: Sequence[int] = (1,)
+            elif unit is MoveUnit.RUN or unit is MoveUnit.SUPERMOVE:
+                up = len(cards) - down[source]
+                length = 1
+                while length < up and run_fits[cards[-length - 1].index][cards[-length].index]:
+                    length += 1
+                counts = range(1, length + 1)
+            else:
+                counts = self._counts(source)
             top = cards[-1].index
             if kind is not Kind.FOUNDATION:
                 if top in home:
                     moves.append(move(source, -1, 1))
                 if top in hole_takes:
                     moves.append(move(source, hole, 1))
-            heads: dict[int, list[int]] = {}  # the cards that would head a moving stack, by card index
-            for count in counts:
-                heads.setdefault(cards[-count].index, []).append(count)
             whole = len(cards) if kind is Kind.TABLEAU else 0  # a whole pile to a space changes nothing
-            for target, fitting in targets:
-                if target == source:
-                    continue
-                if fitting is not None:
-                    found = [count for index in fitting if index in heads for count in heads[index]]
-                    if len(found) > 1:
-                        found.sort()
-                    for count in found:
-                        if count <= onto_pile:
-                            moves.append(move(source, target, count))
-                else:
-                    for count in counts:
-                        if count != whole and count <= onto_space and (
-                                not kings_only or cards[-count].rank == _RANKS):
-                            moves.append(move(source, target, count))
+            found = [(target, count) for count in counts if count <= onto_pile
+                     for target in takers.get(cards[-count].index, ())]
+            for target in spaces:
+                for count in counts:
+                    if count != whole and count <= onto_space and (not kings_only or cards[-count].rank == _RANKS):
+                        found.append((target, count))
+            if len(found) > 1:
+                found.sort()
+            for target, count in found:
+                if target != source:
+                    moves.append(move(source, target, count))
             if kind is not Kind.CELL and kind is not Kind.FOUNDATION:
                 for cell in cells:
                     moves.append(self._move(source, cell, 1))
