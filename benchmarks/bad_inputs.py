@@ -491,6 +491,8 @@ def catalogue(f: dict[str, Path], tmp: Path) -> list[Case]:
     add("solve --resume 10**30", ["solve", "--resume", str(10**30), "--store", store], r"--resume .*at most")
     add("kc match --resume 2**63", ["kings-corner", "match", "--resume", str(2**63), "--store", store],
         r"--resume .*at most")
+    add("kc match --games 10**39", ["kings-corner", "match", "--games", "9" * 39, "--no-store"],
+        r"--games must be at most 9223372036854775807")
     add("runs show a 101-digit id", ["runs", "show", "9" * 101, "--store", store], r"run id is out of range")
     add("runs --limit 10**30", ["runs", "--limit", str(10**30), "--store", store], r"--limit .*at most")
     add("simulate --strategy ''", ["simulate", "--games", "2", "--no-store", "--strategy", ""], "needs a name")

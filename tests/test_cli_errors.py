@@ -229,6 +229,7 @@ def test_budgets_beyond_their_range_are_refused(argv: list[str], message: str, t
     (["runs", "show", "9" * 101], "run id is out of range: it must be at most 9223372036854775807"),
     (["runs", "show", str(2**63)], "run id must be at most 9223372036854775807"),
     (["runs", "--limit", "9" * 30], "--limit must be at most 9223372036854775807"),
+    (["kings-corner", "match", "--games", "9" * 39], "--games must be at most 9223372036854775807"),
     (["simulate", "--games", "2", "--no-store", "--strategy", ""], "a strategy needs a name, not ''"),
     (["simulate", "--games", "2", "--no-store", "--strategy", " "], "a strategy needs a name, not ' '"),
     (["deal", "--file", "/proc/self/mem"], "/proc/self/mem: input/output error"),

@@ -31,6 +31,7 @@ __all__ = [
     "MAX_RUN_ID",
     "MAX_SAMPLES",
     "MAX_STATES",
+    "MAX_UNITS",
     "MAX_WORKERS",
     "add_cluster_argument",
     "add_force_argument",
@@ -179,6 +180,9 @@ shown_run_id = whole_number(1, "run id", MAX_RUN_ID)
 
 #: ``runs --limit``: how many runs to list, 1 to :data:`MAX_RUN_ID`.
 run_limit = whole_number(1, "--limit", MAX_RUN_ID)
+
+#: The most units (games, hands) a run may have: the store keeps a unit's index as a 64-bit signed integer.
+MAX_UNITS = 2**63 - 1
 
 
 # ----- clusters and resumed runs -------------------------------------------------------------------

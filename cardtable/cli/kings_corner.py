@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardtable._text import plural
 from cardtable.cli._options import (
+    MAX_UNITS,
     add_cluster_argument,
     add_force_argument,
     check_force,
@@ -71,7 +72,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     match.add_argument("--players", default="strategic,greedy,greedy,greedy",
                        help="comma-separated bots, 2 to 6 (random, greedy, strategic, expert)")
-    match.add_argument("--games", type=whole_number(1), default=1000, help=_GAMES_HELP)
+    match.add_argument("--games", type=whole_number(1, "--games", MAX_UNITS), default=1000, help=_GAMES_HELP)
     match.add_argument("--seed", type=seed, default=0, help="match seed (default 0)")
     match.add_argument("--workers", type=worker_count, default=None,
                        help="processes to use, or the workers of --cluster local (default: all CPUs)")
