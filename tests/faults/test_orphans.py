@@ -28,6 +28,7 @@ COMMANDS = {
     "solve": ["solve", "--deals", "deals.txt", "--no-progress"],
     "simulate": ["simulate", "--games", "3000000", "--no-fast", "--record", "0", "--no-progress"],
     "kings-corner match": ["kings-corner", "match", "--games", "300000", "--quiet"],
+    "compare": ["compare", "priority", "greedy", "--games", "3000000"],
 }
 
 
