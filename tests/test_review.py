@@ -11,14 +11,15 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cli_helpers import run
 
-from cardtable.bots.klondike.hint import seen_stock
-from cardtable.bots.klondike.review import GameReview, build_review, review_game, review_positions
+from cardtable.bots.klondike.hint import expert_hint, seen_stock
+from cardtable.bots.klondike.review import GameReview, PositionReview, build_review, review_game, review_positions
 from cardtable.bots.klondike.simple import GreedyPlayer
 from cardtable.cards import Card
 from cardtable.klondike import KlondikeGame, KlondikeRecord, Move, Position, Variant
@@ -32,6 +33,10 @@ SMALL = {"samples": 12, "max_states": 2000}
 # good: the solver, every card known, finds the position winnable before it and lost after it.
 BLUNDER_START = ("|KsQdJsTd9s8d7s/3s|JhTc9d8s/|Kh/6h|4d/Jc|7d6c5d4s3h/TsQc|8h/3d6d5sTh4h|7h6s5h "
                  "2s7cQh2h 9c9hKc8cQsJd2dKd 5AAA 1")
+
+
+# Deal 83574, draw 1: after these moves the hint shuttled 2♠ between 3♥ and 3♦ (tests/test_hint_cycles.py).
+SHUTTLE_83574 = "2>3 D 1>F 7>F 7>2 5>3 5>2 5>2 5>3 4>1 5>4 W>4"
 
 
 def blunder_record() -> KlondikeRecord:
@@ -286,3 +291,70 @@ def test_the_review_type_is_plain_data() -> None:
     review = review_game(blunder_record(), **SMALL)
     assert isinstance(review, GameReview)
     json.dumps(review.to_dict())
+
+
+def hint_record(seed: int, variant: str, moves: int, **budget: int) -> KlondikeRecord:
+    """The game the hint's own advice plays from deal ``seed``, cut at ``moves`` moves."""
+    game = KlondikeGame.from_seed(seed, Variant.preset(variant))
+    while game.move_count < moves and not game.is_won() and (move := expert_hint(game, **budget).move) is not None:
+        game.play(move)
+    return KlondikeRecord.from_game(game)
+
+
+def agree(record: KlondikeRecord, positions: Sequence[PositionReview], **budget: int) -> int:
+    """Assert that each position of the review says what the hint says on the game as it
+    stood there (the moves before it included); the number of positions compared."""
+    compared = 0
+    for position in positions:
+        game = record.replay(position.index)
+        if game.is_won():
+            continue
+        found = expert_hint(game, **budget)
+        assert (position.expert, position.expert_words, position.fallback) == \
+            (found.move, found.words, found.advice.fallback), f"position {position.index}"
+        assert (position.wins, position.samples) == (found.advice.wins, found.advice.samples)
+        if found.move is not None:
+            assert position.chance == found.advice.chance
+        compared += 1
+    return compared
+
+
+def test_the_review_judges_each_position_as_the_hint_does() -> None:
+    # Positions of games played by the greedy player and by the hint itself, both draws; the hint's
+    # rule against going back reads the moves before a position, so the review must weigh each
+    # position with its past.
+    budget = {"samples": 4, "max_states": 400}
+    records = [greedy_record(3, "draw1", 30), greedy_record(8, "draw3", 30),
+               hint_record(83574, "draw1", 40, **budget), hint_record(271828, "draw3", 40, **budget),
+               KlondikeRecord(Variant.preset("draw1"), Position.from_seed(83574),
+                              [Move.parse(text) for text in SHUTTLE_83574.split()])]
+    compared = sum(agree(record, list(review_positions(record, **budget)), **budget) for record in records)
+    assert compared >= 150
+
+
+def test_the_review_weighs_with_the_hints_own_budget() -> None:
+    from cardtable.bots.klondike.hint import HINT_SAMPLES, HINT_STATES
+    from cardtable.bots.klondike.review import REVIEW_SAMPLES, REVIEW_STATES, weigh_position
+
+    assert (REVIEW_SAMPLES, REVIEW_STATES) == (HINT_SAMPLES, HINT_STATES)
+    # With nothing given, a position of the review is what the hint said there: deal 83574 after the
+    # moves where the hint shuttled 2♠, and one move on.
+    record = KlondikeRecord(Variant.preset("draw1"), Position.from_seed(83574),
+                            [Move.parse(text) for text in (SHUTTLE_83574 + " 3>4").split()])
+    for index in (12, 13):
+        position = weigh_position(record, index)
+        found = expert_hint(record.replay(index))
+        assert (position.expert, position.chance, position.samples) == \
+            (found.move, found.advice.chance, HINT_SAMPLES)
+    assert position.expert != Move.parse("4>3")  # not back where the last move came from
+
+
+def test_a_position_where_no_move_makes_progress_has_no_chance_and_no_drop() -> None:
+    from test_hint_cycles import stuck_position
+
+    record = KlondikeRecord(Variant.preset("draw1"), stuck_position(),
+                            [Move.parse(text) for text in ["D", "D", "R", "D"]])
+    review = review_game(record, samples=1, max_states=30)
+    last = review.positions[-1]
+    assert (last.expert, last.chance, last.fallback) == (None, None, "no move makes progress")
+    assert review.moves[-1].drop is None and review.drops() == []

@@ -22,7 +22,7 @@ __all__ = ["register"]
 
 #: The review's default budget, as the library's (``tests/test_review.py`` holds them equal): written
 #: here so that building the parser loads neither the players nor the solver.
-SAMPLES, MAX_STATES, VERDICT_STATES = 32, 10_000, 20_000
+SAMPLES, MAX_STATES, VERDICT_STATES = 96, 50_000, 20_000
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -501,9 +501,9 @@ class ExpertPlayer(KlondikeBot):
             if sum(game.face_down) < down:
                 return True
             # Without a draw from the unknown stock, what the player knows of the stock stays
-            # as it was: all of it, or none of it (a stock not yet looked through cannot be
-            # turned over without such a draw).
-            knowledge = game.knowledge(tuple(game.stock) if self._stock_known else ())
+            # as it was: all of it, or what it was (a stock not yet looked through is neither
+            # drawn from nor turned over without such a draw).
+            knowledge = game.knowledge(tuple(game.stock) if self._stock_known else self._stock_order)
             if knowledge in self._met or knowledge in passed:
                 return False
             passed.add(knowledge)

@@ -5,8 +5,12 @@ For each position of a game record (before each move, and after the last)
 often it wins from there (:func:`~cardtable.bots.klondike.hint.expert_hint`):
 the share of its guessed deals it wins, the guesses dealt from what the player
 saw at that point, never from the record's hidden cards, and seeded by that
-view, so the same game always gets the same review. Each position is weighed
-once: the chance after move *i* is the chance before move *i* + 1.
+view, so the same game always gets the same review. It is the hint's own
+judgement, made on the game as it stood (the moves before it included, for
+the hint's rule against going back to a position met before) with the hint's
+budget by default, so a review and a hint agree on every position: the same
+move, the same chance. Each position is weighed once: the chance after move
+*i* is the chance before move *i* + 1.
 
 Separately, and only when asked, a *verdict* reads the whole deal, every card
 known: whether the position can still be won (``"winnable"``), cannot
@@ -40,7 +44,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
-from cardtable.bots.klondike.hint import expert_hint
+from cardtable.bots.klondike.hint import HINT_SAMPLES, HINT_STATES, expert_hint
 from cardtable.errors import UsageError
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import Move
@@ -65,12 +69,14 @@ __all__ = [
     "weigh_position",
 ]
 
-#: The review's budget for each position: guessed deals, and search states for each.
-#: Chosen so a 150-move game is reviewed in under a minute on one core (``benchmarks/review.py``).
-REVIEW_SAMPLES = 32
-REVIEW_STATES = 10_000
-#: A drop of at least this share, on a move that is not the expert's, is called out (with 32 guesses
-#: the estimates wander by about a tenth from one position to the next by chance alone).
+#: The review's budget for each position: guessed deals, and search states for each. It is the
+#: hint's (:data:`~cardtable.bots.klondike.hint.HINT_SAMPLES`, :data:`~cardtable.bots.klondike.hint.HINT_STATES`),
+#: so that the review says of each position what the hint said there (``benchmarks/review.py``: its cost).
+REVIEW_SAMPLES = HINT_SAMPLES
+REVIEW_STATES = HINT_STATES
+#: A drop of at least this share, on a move that is not the expert's, is called out (with 96 guesses
+#: an estimate wanders by about five points either way by chance alone, so a drop of two estimates
+#: by about seven).
 DROP_THRESHOLD = 0.15
 
 #: The all-cards-known verdict of a position: ``"winnable"``, ``"lost"`` or
@@ -86,8 +92,9 @@ class PositionReview:
 
     ``chance`` is the expert's estimated chance of winning from here, from the
     player's view: ``wins`` of ``samples`` guesses (1.0 on a won table, 0.0 when
-    no move is legal; None when no guess was weighed). ``expert`` is the move the
-    expert would play (None: none is legal, or the game is over) and
+    no move is legal; None when no guess was weighed, as when no move makes
+    progress). ``expert`` is the move the expert would play (None: none is
+    legal or makes progress, or the game is over) and
     ``expert_words`` says it naming only cards the player has seen; ``fallback``
     says why it is the quicker greedy move, when it is. ``verdict`` is the
     all-cards-known verdict (None: not asked for).
@@ -288,7 +295,7 @@ def _weigh(game: KlondikeGame, index: int, samples: int, max_states: int, unicod
         return PositionReview(index, 1.0, 0, 0, None, "", verdict=verdict)
     hint = expert_hint(game, samples=samples, max_states=max_states, unicode=unicode)
     advice = hint.advice
-    chance = 0.0 if advice.move is None else advice.chance
+    chance = 0.0 if advice.move is None and advice.fallback is None else advice.chance
     return PositionReview(index, chance, advice.wins, advice.samples, advice.move, hint.words,
                           advice.fallback, verdict)
 
