@@ -6,8 +6,9 @@ descriptions, a deal of one, and a bot's game of it.
 - ``cardtable games NAME``: the game's rules in words; ``--json``: its whole
   description, in the form a description file has (``NAME`` may be such a
   file, or a game with options after colons, ``golf:wrap``);
-- ``--deal SEED``: the deal (a whole number, or ``ms:N`` for the FreeCell
-  family), as text or ``--format pysol``;
+- ``--deal SEED``: the deal (a whole number, ``ms:N`` for the FreeCell
+  family, ``pysol:N`` for the games PySolFC numbers alike), as text or
+  ``--format pysol``;
 - ``--play random|greedy``: a bot plays that deal; the moves and the result.
 """
 
@@ -33,7 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "shows a deal; --play BOT lets the random or greedy bot play it.")
     p.add_argument("game", nargs="?", metavar="GAME", help="a game's name (options after colons) or a FILE.json")
     p.add_argument("--json", action="store_true", help="as JSON")
-    p.add_argument("--deal", metavar="SEED", help="show this deal: a whole number, or ms:N (FreeCell family)")
+    p.add_argument("--deal", metavar="SEED",
+                   help="show this deal: a whole number, ms:N (Microsoft's FreeCell numbers) or pysol:N "
+                        "(PySolFC's), for the games that have them")
     p.add_argument("--format", choices=("text", "pysol"), default="text",
                    help="how --deal shows the deal (default text; pysol: fc-solve's board)")
     p.add_argument("--play", choices=("random", "greedy"), help="let this bot play the deal (--deal, default 0)")

@@ -46,7 +46,8 @@ from cardtable.patience.description import (
 )
 from cardtable.patience.moves import ANY_FOUNDATION, DEAL, RECYCLE, Move, Place
 
-__all__ = ["PatienceGame", "PatienceOutcome", "PatienceView", "PileView", "deal_cards", "ms_deal_order"]
+__all__ = ["PYSOL_MAX", "PatienceGame", "PatienceOutcome", "PatienceView", "PileView", "deal_cards", "ms_deal_order",
+           "pysol_deal_order"]
 
 #: The order of pile kinds in the engine's flat list of piles (and in legal_moves' sources).
 _KIND_ORDER = (Kind.TABLEAU, Kind.FOUNDATION, Kind.CELL, Kind.RESERVE, Kind.STOCK, Kind.WASTE, Kind.HOLE)
@@ -101,6 +102,37 @@ def ms_deal_order(number: int) -> list[Card]:
         deck[index] = deck[-1]
         deck.pop()
     return order
+
+
+#: The largest PySolFC deal number is just under this (twenty digits).
+PYSOL_MAX = 10**20
+
+
+def pysol_deal_order(number: int) -> list[Card]:
+    """The 52 cards of PySolFC deal ``number`` in dealing order, as
+    pysol-cards numbers them: 1 to 32,000 are Microsoft's deals
+    (:func:`ms_deal_order`); larger numbers shuffle the deck in PySolFC's
+    order (suits clubs, spades, hearts, diamonds, each Ace to King) with
+    Python's Mersenne Twister seeded by the number, drawing ``j`` below
+    ``n + 1`` as ``int(random() * (n + 1))`` for ``n`` from 51 down to 1,
+    and deal from the end of the shuffled deck.
+
+    >>> " ".join(map(str, pysol_deal_order(1)[:4])), len(pysol_deal_order(10**6))
+    ('Jd 2d 9h Jc', 52)
+    """
+    import random  # PySolFC's numbering is defined by Python's Mersenne Twister
+
+    if not 1 <= number < PYSOL_MAX:
+        raise RulesError(f"a PySolFC deal number is 1 to {PYSOL_MAX - 1}, not {number}")
+    if number <= 32000:
+        return ms_deal_order(number)
+    rng = random.Random(number)
+    deck = [Card(rank, suit) for suit in (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS)
+            for rank in range(1, 14)]
+    for n in range(len(deck) - 1, 0, -1):
+        j = int(rng.random() * (n + 1))
+        deck[n], deck[j] = deck[j], deck[n]
+    return deck[::-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,11 +222,14 @@ def deal_cards(description: Description, deck: Sequence[Card]) -> tuple[list[lis
                 del rest[:n]
         for i, n in enumerate(step.face_down):
             down[start + i] += n
-        if step.kings_to_bottom:
+        if step.kings_to_bottom:  # each King, bottom up, changes places with the lowest other card under it
             for i in range(len(step.cards)):
                 pile_cards = piles[start + i]
-                piles[start + i] = [c for c in pile_cards if c.rank == _RANKS] + \
-                    [c for c in pile_cards if c.rank != _RANKS]
+                for row, card in enumerate(pile_cards):
+                    if card.rank == _RANKS:
+                        lower = next((q for q in range(row) if pile_cards[q].rank != _RANKS), None)
+                        if lower is not None:
+                            pile_cards[lower], pile_cards[row] = card, pile_cards[lower]
     if d.stock.count:
         stock = first[Kind.STOCK]
         piles[stock] = rest[::-1]
@@ -292,22 +327,27 @@ class PatienceGame:
         """A game dealt from a seed: a whole number shuffles the game's cards
         with :class:`~cardtable.cards.SplitMix64` exactly as
         :func:`~cardtable.cards.shuffled_deck` does (the same order for one
-        deck of four suits); ``"ms:N"`` is Microsoft FreeCell deal ``N``, for
-        the games whose description lists ``ms`` among its ``deals``."""
+        deck of four suits); ``"ms:N"`` is Microsoft FreeCell deal ``N`` and
+        ``"pysol:N"`` PySolFC's deal ``N`` (see :func:`pysol_deal_order`), for
+        the games whose description lists ``ms`` or ``pysol`` among its ``deals``."""
         if isinstance(seed, str):
             text = seed.strip().lower()
-            if text.startswith("ms:"):
-                if "ms" not in description.deals:
-                    raise RulesError(f"{description.name} has no Microsoft deal numbers (ms:N)")
-                try:
-                    number = int(text[3:])
-                except ValueError:
-                    raise RulesError(f"cannot read deal {seed!r}: write ms:N, N a whole number") from None
-                return cls.from_deck(description, ms_deal_order(number))
+            for prefix, what, order in (("ms", "Microsoft", ms_deal_order), ("pysol", "PySolFC", pysol_deal_order)):
+                if text.startswith(prefix + ":"):
+                    # "pysol-reversed": PySolFC deals this game from the other end of its shuffled deck
+                    reversed_ = prefix + "-reversed" in description.deals
+                    if prefix not in description.deals and not reversed_:
+                        raise RulesError(f"{description.name} has no {what} deal numbers ({prefix}:N)")
+                    try:
+                        number = int(text[len(prefix) + 1:])
+                    except ValueError:
+                        raise RulesError(f"cannot read deal {seed!r}: write {prefix}:N, N a whole number") from None
+                    cards = order(number)
+                    return cls.from_deck(description, cards[::-1] if reversed_ else cards)
             try:
                 seed = int(text)
             except ValueError:
-                raise RulesError(f"cannot read deal {seed!r}: a whole number or ms:N") from None
+                raise RulesError(f"cannot read deal {seed!r}: a whole number, ms:N or pysol:N") from None
         if not 0 <= seed < 1 << 64:
             raise RulesError(f"a seed is a whole number from 0 to 2**64 - 1, not {seed}")
         rng = SplitMix64(seed)

@@ -58,7 +58,7 @@ def test_a_deal_and_a_bot_game(capsys: pytest.CaptureFixture[str]) -> None:
     (("games", "freecel"), "unknown game 'freecel'; did you mean freecell?"),
     (("games", "golf:wrapp"), "golf has no option 'wrapp'; its options: queens-on-kings, wrap"),
     (("games", "spider", "--deal", "ms:3"), "spider has no Microsoft deal numbers (ms:N)"),
-    (("games", "freecell", "--deal", "abc"), "cannot read deal 'abc': a whole number or ms:N"),
+    (("games", "freecell", "--deal", "abc"), "cannot read deal 'abc': a whole number, ms:N or pysol:N"),
     (("games", "klondike", "--deal", "1", "--format", "pysol"), "klondike: a PySol board has no waste or reserve"),
     (("games", "--deal", "3"), "--deal needs a game"),
     (("games", "/no/such/game.json"), "/no/such/game.json: no such file or directory"),

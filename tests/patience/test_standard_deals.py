@@ -48,3 +48,31 @@ def test_ms_deals_only_where_the_game_has_them() -> None:
         PatienceGame.from_seed(get("golf"), "ms:1")
     with pytest.raises(CardtableError, match="a Microsoft deal number is 1 to"):
         PatienceGame.from_seed(get("freecell"), "ms:0")
+
+
+PYSOL_GAMES = [("freecell", "freecell"), ("bakers_game", "bakers-game"), ("golf", "golf"),
+               ("black_hole", "black-hole"), ("bakers_dozen", "bakers-dozen")]
+
+
+@pytest.mark.parametrize(("theirs_name", "name"), PYSOL_GAMES)
+def test_pysol_deals_equal_pysol_cards(theirs_name: str, name: str) -> None:
+    pytest.importorskip("pysol_cards", reason="pysol-cards is not installed (pip install pysol_cards)")
+    from pysol_cards.cards import CardRenderer
+    from pysol_cards.deal_game import Game
+    from pysol_cards.random_base import RandomBase
+
+    from cardtable.patience.formats import to_pysol
+
+    for number in (1, 617, 11982, 32000, 32001, 123_456, 10**10, 10**20 - 1):
+        theirs = Game(theirs_name, number, RandomBase.DEALS_PYSOLFC).calc_layout_string(CardRenderer(True))
+        ours = to_pysol(PatienceGame.from_seed(get(name), f"pysol:{number}")).splitlines()
+        # pysol-cards leaves out empty foundations and free cells
+        ours = [line for line in ours if not line.startswith(("Foundations: H-0", "Freecells: - - - -"))]
+        assert ours == [line.strip() for line in theirs.strip().splitlines()], number
+
+
+def test_pysol_numbers_only_where_the_game_has_them() -> None:
+    with pytest.raises(CardtableError, match=r"klondike has no PySolFC deal numbers \(pysol:N\)"):
+        PatienceGame.from_seed(get("klondike"), "pysol:5")
+    with pytest.raises(CardtableError, match="a PySolFC deal number is 1 to"):
+        PatienceGame.from_seed(get("golf"), "pysol:0")
