@@ -85,8 +85,8 @@ def test_following_the_hint_never_meets_a_position_twice(variant: str) -> None:
     for seed in range(1, 21):
         game = KlondikeGame.from_seed(seed, Variant.preset(variant))
         last = follow(game, 500, **TINY)
-        ends.add("won" if game.is_won() else "stuck" if last is not None else "500 moves")
-    assert "won" in ends and "stuck" in ends  # the walks went both ways: the rule was met
+        ends.add("won" if game.is_won() else "500 moves" if last is None else last.advice.fallback or "no move")
+    assert {"won", "no move makes progress"} <= ends  # some walks won, some the rule stopped
 
 
 @pytest.mark.slow
