@@ -4,7 +4,8 @@ A PySol board (fc-solve's format) lists the stock as a ``Talon:`` line
 (the next card first), the foundations as a ``Foundations:`` line (the top
 rank of each suit, ``H-0 C-A D-0 S-0``, or the hole's top card, ``AS``), the
 free cells as a ``Freecells:`` line (``-`` for an empty cell), then one line
-per tableau pile, from the covered card to the exposed one (the hole shows
+per tableau pile, from the covered card to the exposed one (``:`` alone for
+an empty pile; a leading ``:`` is read too; the hole shows
 only its top card: read back, the cards played before it lie under it in
 deck order; foundations are read in the order of the line); a face-down card
 is written in angle brackets (``<5H>``), cards in upper case with ``T`` for
@@ -73,7 +74,7 @@ def to_pysol(game: PatienceGame) -> str:
             _card(game.pile(p)[0]) if game.pile(p) else "-" for p in game.places(Kind.CELL)))
     for place in game.places(Kind.TABLEAU):
         pile, down = game.pile(place), game.face_down(place)
-        lines.append(" ".join(f"<{_card(c)}>" if i < down else _card(c) for i, c in enumerate(pile)))
+        lines.append(" ".join(f"<{_card(c)}>" if i < down else _card(c) for i, c in enumerate(pile)) or ":")
     return "\n".join(lines) + "\n"
 
 

@@ -50,8 +50,10 @@ def test_ms_deals_only_where_the_game_has_them() -> None:
         PatienceGame.from_seed(get("freecell"), "ms:0")
 
 
-PYSOL_GAMES = [("freecell", "freecell"), ("bakers_game", "bakers-game"), ("golf", "golf"),
-               ("black_hole", "black-hole"), ("bakers_dozen", "bakers-dozen")]
+PYSOL_GAMES = [("freecell", "freecell"), ("bakers_game", "bakers-game"), ("eight_off", "eight-off"),
+               ("seahaven_towers", "seahaven-towers"), ("beleaguered_castle", "beleaguered-castle"),
+               ("streets_and_alleys", "streets-and-alleys"), ("fan", "fan"), ("bakers_dozen", "bakers-dozen"),
+               ("yukon", "yukon"), ("golf", "golf"), ("black_hole", "black-hole")]
 
 
 @pytest.mark.parametrize(("theirs_name", "name"), PYSOL_GAMES)
@@ -66,8 +68,9 @@ def test_pysol_deals_equal_pysol_cards(theirs_name: str, name: str) -> None:
     for number in (1, 617, 11982, 32000, 32001, 123_456, 10**10, 10**20 - 1):
         theirs = Game(theirs_name, number, RandomBase.DEALS_PYSOLFC).calc_layout_string(CardRenderer(True))
         ours = to_pysol(PatienceGame.from_seed(get(name), f"pysol:{number}")).splitlines()
-        # pysol-cards leaves out empty foundations and free cells
-        ours = [line for line in ours if not line.startswith(("Foundations: H-0", "Freecells: - - - -"))]
+        # pysol-cards leaves out empty foundations, all-empty free cells and trailing empty ones
+        ours = [line.removesuffix(" -") if line.startswith("Freecells:") and name == "seahaven-towers" else line
+                for line in ours if not line.startswith(("Foundations: H-0", "Freecells: - - - -"))]
         assert ours == [line.strip() for line in theirs.strip().splitlines()], number
 
 
