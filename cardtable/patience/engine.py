@@ -567,8 +567,7 @@ class PatienceGame:
         """Every legal move, in a fixed order: by source (tableau piles,
         cells, reserve, waste, then foundations where cards may come back),
         then by target (the foundations, the hole, tableau piles, cells), then
-        by count (fewest first); last the deal (``D``) and the recycle (``R``).
-        A whole tableau pile is never moved to an empty one: that changes nothing."""
+        by count (fewest first); last the deal (``D``) and the recycle (``R``)."""
         if self._legal is None:
             self._legal = self._legal_moves()
         return list(self._legal)
@@ -635,12 +634,11 @@ class PatienceGame:
                     moves.append(move(source, -1, 1))
                 if top in hole_takes:
                     moves.append(move(source, hole, 1))
-            whole = len(cards) if kind is Kind.TABLEAU else 0  # a whole pile to a space changes nothing
             found = [(target, count) for count in counts if count <= onto_pile
                      for target in takers.get(cards[-count].index, ())]
             for target in spaces:
                 for count in counts:
-                    if count != whole and count <= onto_space and (not kings_only or cards[-count].rank == _RANKS):
+                    if count <= onto_space and (not kings_only or cards[-count].rank == _RANKS):
                         found.append((target, count))
             if len(found) > 1:
                 found.sort()
@@ -736,8 +734,6 @@ class PatienceGame:
         if target_kind is Kind.TABLEAU:
             if kind is Kind.TABLEAU and move.count not in self._counts(source):
                 return f"the top {move.count} cards of pile {move.source} do not move together"
-            if kind is Kind.TABLEAU and move.count == len(cards) and not self.piles[self.index(move.target)]:
-                return f"moving the whole of pile {move.source} to a space changes nothing"
             if self._takes(self.index(move.target), card, move.count, self._free()):
                 return None
             return f"{card} does not go on pile {move.target} now"

@@ -1,7 +1,9 @@
 """The klondike description, played by the patience engine, against
 cardtable's own Klondike engine: the same deal and the same legal moves
-after every random move, in four rule combinations. (The same order of
-moves, and every rule combination against the C core, is the next step.)"""
+after every random move, in four rule combinations, but for a whole pile
+moved to a space, which Klondike's engine leaves out as pointless. (The same
+order of moves, and every rule combination against the C core, is the next
+step.)"""
 
 from __future__ import annotations
 
@@ -25,6 +27,17 @@ def _same_notation(moves: list[str]) -> list[str]:
     return sorted(m if not m.startswith("F") else "F>" + m.split(">")[1] for m in moves)
 
 
+def _not_pointless(game: PatienceGame, moves: list[Move]) -> list[str]:
+    """The moves but a whole pile moved to a space, which Klondike's engine leaves out as pointless."""
+    kept = []
+    for move in moves:
+        if (move.source.kind is Kind.TABLEAU and move.target is not None and move.target.kind is Kind.TABLEAU
+                and move.count == len(game.pile(move.source)) and not game.pile(move.target)):
+            continue
+        kept.append(str(move))
+    return kept
+
+
 @pytest.mark.parametrize(("options", "variant"), COMBINATIONS)
 def test_the_same_legal_moves_as_klondike_after_every_random_move(options: tuple[str, ...],
                                                                   variant: Variant) -> None:
@@ -34,7 +47,7 @@ def test_the_same_legal_moves_as_klondike_after_every_random_move(options: tuple
         ours, theirs = PatienceGame.from_seed(description, seed), KlondikeGame.from_seed(seed, variant)
         rng = SplitMix64(seed)
         for _ in range(250):
-            moves = [str(m) for m in ours.legal_moves()]
+            moves = _not_pointless(ours, ours.legal_moves())
             assert _same_notation(moves) == _same_notation([str(m) for m in theirs.legal_moves()]), (seed, played)
             assert ours.is_won() == theirs.is_won()
             if not moves:

@@ -30,7 +30,7 @@ def _moves(game: PatienceGame) -> set[str]:
 
 
 def test_freecell_supermove_is_sized_by_free_cells_and_empty_columns() -> None:
-    run = "5d Kh Qs Jh Ts 9h 8s"  # the 5d stays: a whole pile never moves to a space
+    run = "5d Kh Qs Jh Ts 9h 8s"
     game = _game(get("freecell"), [run, "9c", "", "", "2c", "3c", "4c", "5c"], cells=["Ac", "Ad"])
     assert "1>2" not in _moves(game)  # 8s on 9c: the same colour
     assert "1>3:6" in _moves(game)  # 2 free cells, 1 other empty column: (2 + 1) * 2**1 = 6
