@@ -160,7 +160,12 @@ class KlondikeDealer:
 
     def first(self) -> KlondikeTable:
         """A new player's first game."""
-        return self.deal(self.seed)
+        return self.first_request().find()
+
+    def first_request(self) -> DealRequest:
+        """A new player's first deal, as a request (:attr:`DealRequest.searched` for a dealer of
+        proven winnable deals, whose first deal is searched for as any other such deal is)."""
+        return DealRequest(self, self.seed, self.variant, winnable=self.winnable)
 
     def deal(self, number: int | None = None, *, daily: datetime.date | None = None,
              difficulty: str | None = None, variant: Variant | None = None,
@@ -242,6 +247,12 @@ class DealRequest:
         :class:`CardtableError` when none is found."""
         return self.dealer.deal(self.number, daily=self.daily, difficulty=self.difficulty, variant=self.variant,
                                 winnable=self.winnable)
+
+    def stand_in(self) -> KlondikeTable:
+        """A table to show a new player while their first deal is searched for
+        (it takes no move meanwhile, and is not kept): the shuffled deal of the
+        number asked for, found at once."""
+        return self.dealer.deal(self.number, variant=self.variant, winnable=False)
 
 
 def rules_message() -> dict[str, Any]:

@@ -25,7 +25,8 @@ From the browser (Klondike)::
 From the server::
 
     {"type": "view", "view": {...}, "said": "what happened"}   the player's view after a change
-    {"type": "hint", "move": "3>5" | null, "text": "..."}
+    {"type": "hint", "move": "3>5" | null, "text": "..."}     to the page that asked, only if the game has
+                                                               not changed since (a move, undo, new deal...)
     {"type": "stats", "variant": "draw1", "stats": [{"variant": ..., "played": ..., "won": ...,
         "win_rate": ..., "current_streak": ..., "best_streak": ..., "best_seconds": ...,
         "fewest_moves": ...}, ...], "daily": [{"variant": ..., "days": ..., "days_won": ...,
@@ -48,7 +49,10 @@ is won, a loss when a new game is dealt after a move of it. A message larger tha
 answered with an error and changes nothing (one over four times that size
 closes the socket), as is one nested deeper than :data:`MAX_DEPTH` (every
 message is a flat object); a client sending more than :data:`RATE` messages a
-second is answered with errors, then closed; one hint is searched at a time.
+second is answered with errors, then closed; one hint is searched at a time,
+and the page's other messages are answered meanwhile. A new player's first
+deal on a server of proven winnable deals is searched for as any such deal is:
+their first view is a stand-in, followed at once by ``dealing``.
 A page that goes away while its answer is being made is not written to: an
 answer for a closed socket is dropped without a word (:func:`send`).
 

@@ -21,6 +21,7 @@ import contextlib
 import gc
 import logging
 import multiprocessing
+import os
 import signal
 import sys
 import threading
@@ -35,6 +36,7 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from cardtable.errors import CardtableError
+from cardtable.runs.executor import die_with_parent
 from cardtable.runs.store import ResultsStore
 from cardtable.sim.played import daily_stats, play_stats, record_played
 from cardtable.web.kings_corner import KingsCornerHouse, KingsCornerRoom
@@ -85,6 +87,9 @@ class _Player:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: True while the solver looks for this player's hint (one search at a time).
     hinting: bool = False
+    #: How many times the game has changed (a move, an undo, a new deal...): a hint asked for before
+    #: the latest change is for a game that is no longer on the table, and is not sent.
+    changes: int = 0
     #: True while the solver judges whether this player's game can still be won; ``rejudge``: the
     #: game changed meanwhile, judge again once done.
     judging: bool = False
@@ -340,25 +345,27 @@ class TableServer:
 
     # ----- games -----------------------------------------------------------------------------------
 
-    async def _load(self, player: str) -> KlondikeTable:
-        """The player's saved game, else a new one."""
+    async def _load(self, player: str) -> tuple[KlondikeTable, DealRequest | None]:
+        """The player's saved game, else a new one; and, when the new one is
+        still to be searched for (a server of proven winnable deals), the
+        request for it, with a stand-in table (:meth:`DealRequest.stand_in`)."""
         assert self.keeper is not None
         found = await self.keeper.load(player, KlondikeTable.game_name)
         if found is not None:
             try:
-                return KlondikeTable.restore(*found)
+                return KlondikeTable.restore(*found), None
             except CardtableError as error:
                 _log.warning("player %s: their saved game cannot be read (%s); a new one is dealt",
                              player[:8], error)
-        if self.dealer.winnable:  # the solver finds the deal: not in the event loop, which serves everyone
-            table = await asyncio.to_thread(self.dealer.first)
-        else:
-            table = self.dealer.first()
+        first = self.dealer.first_request()
+        if first.searched:  # found as every searched deal is (_deal_away), and kept once found
+            return first.stand_in(), first
+        table = first.find()
         try:  # kept before any move: a reload deals it again
             await self.keeper.save(self._row(player, table))
         except CardtableError as error:
             _log.warning("%s", error)
-        return table
+        return table, None
 
     @staticmethod
     def _row(player: str, table: KlondikeTable) -> dict[str, object]:
@@ -377,11 +384,14 @@ class TableServer:
         await ws.prepare(request)
         self.sockets.add(ws)
         player = self._players.get(who)
+        search: DealRequest | None = None  # a new player's first deal, to be searched for
         if player is None:
-            table = await self._load(who)
+            table, first = await self._load(who)
             player = self._players.get(who)  # another page of theirs may have loaded it meanwhile
             if player is None:
                 player = self._players[who] = _Player(table)
+                if first is not None:  # found as any searched deal is (_deal_away), once the page is told
+                    player.dealing, search = first.finding, first
         elif len(player.sockets) >= MAX_PAGES:
             await send(ws, {"type": "error", "message": f"too many pages open (at most {MAX_PAGES})"})
             await ws.close(code=1008, message=b"too many pages")
@@ -393,6 +403,8 @@ class TableServer:
             await send(ws, {"type": "view", "view": player.table.view(), "said": ""})
             if player.dealing is not None:
                 await send(ws, {"type": "dealing", "text": player.dealing})
+            if search is not None:
+                self._start_deal(who, player, ws, search)
             async for text in text_messages(ws, limit):
                 await self._answer(who, player, ws, text)
         finally:
@@ -413,11 +425,7 @@ class TableServer:
             if message["type"] == "hint":
                 if player.hinting:
                     raise ProtocolError("a hint is being looked for already")
-                player.hinting = True
-                try:
-                    await send(ws, await player.table.hint())  # the page may have gone meanwhile
-                finally:
-                    player.hinting = False
+                self._hint(player, ws)
                 return
             if message["type"] == "stats":
                 await send(ws, await self._stats(player_id, player.table))
@@ -444,6 +452,8 @@ class TableServer:
         try:
             async with player.lock:
                 said = change()
+                if kind != "view":
+                    player.changes += 1
                 row = self._row(player_id, player.table) if kind != "view" else None
                 finished = player.table.take_finished()
             assert self.keeper is not None
@@ -475,8 +485,13 @@ class TableServer:
         is answered meanwhile; until it is dealt their pages say so, and the
         game it replaces takes no move (:data:`_AFTER_THE_DEAL`)."""
         player.dealing = request.finding
+        player.changes += 1  # the game on the table is being left: a hint for it is not sent
         for socket in list(player.sockets):  # told before any other answer
             await send(socket, {"type": "dealing", "text": request.finding})
+        self._start_deal(player_id, player, ws, request)
+
+    def _start_deal(self, player_id: str, player: _Player, ws: web.WebSocketResponse, request: DealRequest) -> None:
+        """Start the search of :meth:`_deal_away` (``player.dealing`` set and the pages told already)."""
         task = asyncio.get_running_loop().create_task(self._deal(player_id, player, ws, request))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -508,11 +523,12 @@ class TableServer:
         """The processes that search for deals, :data:`_SEARCHES` of them, made
         at the first search: processes, not threads, for a search is Python
         that would hold the interpreter's lock the event loop needs. Started
-        afresh (not forked from a server with threads); Ctrl-C is the server's."""
+        afresh (not forked from a server with threads); Ctrl-C is the server's,
+        and a server killed outright takes them with it (:func:`_searcher`)."""
         if self._searches is None:
             self._searches = concurrent.futures.ProcessPoolExecutor(
-                _SEARCHES, mp_context=multiprocessing.get_context("spawn"), initializer=signal.signal,
-                initargs=(signal.SIGINT, signal.SIG_IGN))
+                _SEARCHES, mp_context=multiprocessing.get_context("spawn"), initializer=_searcher,
+                initargs=(os.getpid(),))
         return self._searches
 
     def _stop_searches(self) -> None:
@@ -538,6 +554,25 @@ class TableServer:
         dailies.sort(key=lambda stats: (stats.variant != current, stats.variant))
         return {"type": "stats", "variant": current, "stats": [stats.to_dict() for stats in every],
                 "daily": [stats.to_dict() for stats in dailies]}
+
+    def _hint(self, player: _Player, ws: web.WebSocketResponse) -> None:
+        """Look for a hint for the page ``ws`` away from its messages, which
+        are answered meanwhile; the hint is sent only if the game has not
+        changed since it was asked for (a move, an undo, a new deal...)."""
+        player.hinting = True
+        asked = player.changes
+
+        async def run() -> None:
+            try:
+                answer = await player.table.hint()
+                if player.changes == asked:
+                    await send(ws, answer)  # the page may have gone meanwhile
+            finally:
+                player.hinting = False
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _review(self, player: _Player, ws: web.WebSocketResponse, kind: str) -> None:
         """Start a review of the player's game for this page (:mod:`cardtable.web.review`), or stop it."""
@@ -588,6 +623,15 @@ class TableServer:
                 return
         finally:
             player.judging = False
+
+
+def _searcher(server: int) -> None:
+    """What each process searching for deals does first: leave Ctrl-C to the
+    server (process ``server``), which stops the searches itself, and die
+    with the server should it be killed outright (``kill -9``, the OOM
+    killer) rather than finish a search nobody waits for."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(server)
 
 
 def configure_logging() -> None:

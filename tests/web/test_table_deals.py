@@ -14,7 +14,7 @@ from web.test_protocol import first_view, serving
 
 from cardtable.klondike import KlondikeRecord, Position
 from cardtable.runs.store import ResultsStore
-from cardtable.solver import solve
+from cardtable.solver import solve, winnable_deal
 from cardtable.web.server import TableServer
 
 
@@ -40,6 +40,39 @@ def test_a_new_visitor_who_reloads_before_any_move_gets_the_same_deal(tmp_path: 
         assert record.headers.get("Seed") == str(first["deal"]) and not record.moves
 
     serving(tmp_path, test, seed=None)
+
+
+def test_a_new_visitors_first_winnable_deal_is_found_as_every_searched_deal_is(tmp_path: Path) -> None:
+    # A server of proven winnable deals searches for a new visitor's first deal in its process pool,
+    # as for any searched deal: the page is told, and its questions are answered meanwhile.
+    box: list[TableServer] = []
+
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:
+            async with session.ws_connect(f"{base}/ws") as ws:
+                stand_in = await first_view(ws)
+                assert await ws.receive_json(timeout=10) == {"type": "dealing",
+                                                              "text": "Finding a proven winnable deal…"}
+                await ws.send_json({"type": "move", "move": stand_in["legal"][0]})
+                refused = await ws.receive_json(timeout=10)
+                assert refused["type"] == "error" and "a new deal is being found" in refused["message"]
+                await ws.send_json({"type": "stats"})
+                assert (await ws.receive_json(timeout=10))["type"] == "stats"
+                async with session.ws_connect(f"{base}/ws") as second:  # another page of theirs is told too
+                    await first_view(second)
+                    assert (await second.receive_json(timeout=10))["type"] == "dealing"
+                    dealt = await _next_of(ws, "view", timeout=120)
+                    assert dealt["said"] == "New winnable deal 5."
+                    assert dealt["view"]["winnable"] and dealt["view"]["deal"] == 5 and dealt["view"]["moves"] == 0
+                    assert (await _next_of(second, "view"))["view"] == dealt["view"]
+            (server,) = box
+            assert server._searches is not None  # found in the server's own processes, not in a thread
+            async with session.ws_connect(f"{base}/ws") as ws:  # a reload: the deal found, kept
+                assert await first_view(ws) == dealt["view"]
+        (record,) = _kept(tmp_path / "store.db").values()
+        assert record.headers.get("Winnable") == "5" and record.start == winnable_deal(5, record.variant)
+
+    serving(tmp_path, test, seed=5, winnable=True, server_box=box)
 
 
 def test_a_graded_deal_asked_to_be_winnable_is_proven_winnable_and_says_so(tmp_path: Path) -> None:
@@ -172,3 +205,35 @@ def test_a_server_stopped_while_a_deal_is_searched_for_stops_its_search_too(tmp_
     assert "Traceback" not in server.communicate()[1]
     # Every process the server started (in its own group) ends with it: the search's is sent SIGTERM.
     wait_for(lambda: not _alive_in_group(server.pid), "no process of the server's to be left", timeout=10)
+
+
+def test_a_server_killed_outright_while_a_deal_is_searched_for_takes_its_search_with_it(tmp_path: Path) -> None:
+    import asyncio
+    import os
+    import signal
+    from contextlib import suppress
+
+    from browser_helpers import free_port, start_server, wait_for
+
+    port = free_port()
+    server = start_server(port, tmp_path / "data", "klondike", "--seed", "7", "--variant", "seed-001")
+    try:
+        async def ask() -> None:
+            async with aiohttp.ClientSession() as session, session.ws_connect(f"http://127.0.0.1:{port}/ws") as ws:
+                await first_view(ws)
+                # No deal of seed-001 from 96 to 117 is easy: the search grades 23 deals, tens of seconds.
+                await ws.send_json({"type": "new", "deal": 96, "difficulty": "easy"})
+                assert await ws.receive_json(timeout=30) == {"type": "dealing", "text": "Finding an easy deal…"}
+
+        asyncio.run(ask())
+        wait_for(lambda: any("spawn_main" in line for line in _alive_in_group(server.pid)),
+                 "the search's process to start")
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait(timeout=10)
+        # The search is not finished for nobody: its process dies with the server (as the store's and
+        # multiprocessing's helpers do).
+        wait_for(lambda: not _alive_in_group(server.pid), "no process of the killed server's to be left", timeout=5)
+    finally:
+        with suppress(ProcessLookupError):
+            os.killpg(server.pid, signal.SIGKILL)  # an orphan too, should one be left
+        server.communicate(timeout=10)
