@@ -25,9 +25,15 @@ built, so a command starts without paying for the others.
 
 :func:`main` reports what goes wrong in one line on stderr:
 
+- a bad option: ``cardtable CMD: error: MESSAGE (see 'cardtable CMD --help')``,
+  exit status 2, without argparse's usage block;
 - a :class:`~cardtable.errors.CardtableError` (bad input of any kind):
   ``cardtable: error: MESSAGE``, exit status 2;
 - an :class:`OSError` about a path the user gave: the same, naming the path;
+- standard output with no room left (``> /dev/full``, a full disk, a
+  file-size limit, a spent quota): ``cardtable: error: standard output: no
+  room left on the device``, exit status 2 (every file cardtable writes names
+  itself in its errors, so an unnamed one of these is standard output);
 - Ctrl-C (SIGINT): exit status 130; SIGTERM: exit status 143; SIGHUP (the
   terminal went away): exit status 129. For the length of a command, SIGTERM
   and SIGHUP raise :class:`Terminated` (a KeyboardInterrupt) in the main
