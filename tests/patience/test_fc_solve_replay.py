@@ -1,6 +1,7 @@
-"""fc-solve's solutions of Microsoft deals, replayed move by move in the
-patience engine: every move fc-solve makes is legal here, and the game ends
-won (FreeCell, and Baker's Game with fc-solve's same-suit rules)."""
+"""fc-solve's solutions, replayed move by move in the patience engine: every
+move fc-solve makes is legal here, and the game ends won, in FreeCell, Baker's
+Game, Eight Off and Seahaven Towers (fc-solve's own rules for each: its
+``--game`` presets), on PySolFC's deals (the first 32,000 are Microsoft's)."""
 
 from __future__ import annotations
 
@@ -25,21 +26,25 @@ def _ours(line: str) -> Move:
     m = _MOVE.fullmatch(line.strip())
     assert m is not None, line
     count, kind, index, home, to_kind, to_index = m.groups()
-    source = str(int(index) + 1) if kind == "stack" else "abcd"[int(index)]
-    target = "F" if home else (str(int(to_index) + 1) if to_kind == "stack" else "abcd"[int(to_index)])
+    source = str(int(index) + 1) if kind == "stack" else "abcdefgh"[int(index)]
+    target = "F" if home else (str(int(to_index) + 1) if to_kind == "stack" else "abcdefgh"[int(to_index)])
     n = int(count) if count else 1
     return Move.parse(f"{source}>{target}" + (f":{n}" if n > 1 else ""))
 
 
-@pytest.mark.parametrize(("name", "options"), [("freecell", []), ("bakers-game", ["--game-variant", "bakers_game"])])
+@pytest.mark.parametrize(("name", "options"), [
+    ("freecell", []), ("bakers-game", ["--game", "bakers_game"]), ("eight-off", ["--game", "eight_off"]),
+    ("seahaven-towers", ["--game", "seahaven_towers"]),
+])
 def test_fc_solve_solutions_replay_to_a_win(name: str, options: list[str], tmp_path: Path) -> None:
     solved = 0
     for number in (1, 2, 3, 617, 1000):
-        game = PatienceGame.from_seed(get(name), f"ms:{number}")
+        game = PatienceGame.from_seed(get(name), f"pysol:{number}")
         board = tmp_path / "board.txt"
         board.write_text(to_pysol(game))
-        done = subprocess.run(["fc-solve", *options, "-m", "-p", "-t", "-sam", "-sel", "-l", "looking-glass",
-                               str(board)], capture_output=True, text=True, timeout=60)
+        # no "-l looking-glass": that FreeCell preset overrides --game's rules (Seahaven's Kings-only spaces)
+        done = subprocess.run(["fc-solve", *options, "-m", "-p", "-t", "-sam", "-sel", str(board)],
+                              capture_output=True, text=True, timeout=60)
         if "This game is solveable" not in done.stdout:
             continue  # a deal fc-solve's preset does not solve says nothing about the rules
         solved += 1
