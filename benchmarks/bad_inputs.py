@@ -563,6 +563,8 @@ def catalogue(f: dict[str, Path], tmp: Path) -> list[Case]:
     add("kc play --opponents 9", ["kings-corner", "play", "--opponents", "9"], r"--opponents|9|at most")
     add("kc play --level nosuch", ["kings-corner", "play", "--level", "nosuch"], "nosuch")
     add("kc play --delay -1", ["kings-corner", "play", "--delay", "-1"], r"--delay|-1")
+    add("kc play --delay 1e300", ["kings-corner", "play", "--delay", "1e300"], r"--delay: must be at most 60")
+    add("play kings-corner --delay 1e300", ["play", "kings-corner", "--delay", "1e300"], r"--delay: must be at most 60")
     add("kc play --save missing folder", ["kings-corner", "play", "--save", into_missing_folder],
         r"no-such-folder|folder")
 

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from cardtable.runs.stored import StoredRun
 
 __all__ = [
+    "MAX_DELAY",
     "MAX_GUESS_STATES",
     "MAX_RUN_ID",
     "MAX_SAMPLES",
@@ -37,6 +38,7 @@ __all__ = [
     "add_force_argument",
     "add_render_arguments",
     "add_variant_arguments",
+    "bot_delay",
     "check_force",
     "check_resume_options",
     "cluster_address",
@@ -137,6 +139,24 @@ def pause(text: str) -> float:
     0.25
     """
     return _seconds(text, zero=True)
+
+
+#: The longest pause between a bot's actions (``--delay``): a minute. Longer is
+#: no pace to play at, and a pause of 1e300 seconds is none the clock can wait.
+MAX_DELAY = 60.0
+
+
+def bot_delay(text: str) -> float:
+    """An argparse type: seconds between a bot's actions, 0 to :data:`MAX_DELAY`.
+
+    >>> bot_delay("0.6")
+    0.6
+    """
+    value = _seconds(text, zero=True)
+    if value > MAX_DELAY:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_DELAY:g} seconds (from 0 to {MAX_DELAY:g}), "
+                                         f"not {text!r}")
+    return value
 
 
 def seconds(text: str) -> float:

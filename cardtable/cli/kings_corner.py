@@ -20,15 +20,16 @@ from typing import TYPE_CHECKING, Any
 
 from cardtable._text import plural
 from cardtable.cli._options import (
+    MAX_DELAY,
     MAX_UNITS,
     add_cluster_argument,
     add_force_argument,
+    bot_delay,
     check_force,
     cluster_options,
     hinted,
     interrupted,
     option_defaults,
-    pause,
     progress_bar,
     quiet_cluster_logs,
     resume_hint,
@@ -99,8 +100,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     play.add_argument("--seed", type=seed, default=None, help="deal seed (default: random)")
     play.add_argument("--target", type=whole_number(1), default=25,
                       help="penalty points that end the match (default 25)")
-    play.add_argument("--delay", type=pause, default=0.6,
-                      help="seconds between bot actions (default 0.6)")
+    play.add_argument("--delay", type=bot_delay, default=0.6,
+                      help=f"seconds between bot actions, 0 to {MAX_DELAY:g} (default 0.6)")
     play.add_argument("--ascii", action="store_true", help="write cards as 7h, not 7♥")
     play.add_argument("--save", type=Path, default=None,
                       help="write each finished hand's record to this file")

@@ -23,7 +23,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from cardtable._text import plural
 from cardtable.cli._deals import DealChoice, add_deal_arguments, check_deal_arguments, choose_deal
 from cardtable.cli._options import (
+    MAX_DELAY,
     add_variant_arguments,
+    bot_delay,
     pause,
     refuse_rule_flags,
     seed,
@@ -101,7 +103,8 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     kings.add_argument("--level", metavar="LEVEL", help="the bots: random, greedy, strategic or expert (default)")
     kings.add_argument("--target", metavar="POINTS",
                        help="penalty points that end the match (default 25)")
-    kings.add_argument("--delay", metavar="SECONDS", help="seconds between the bots' actions (default 0.6)")
+    kings.add_argument("--delay", metavar="SECONDS",
+                       help=f"seconds between the bots' actions, 0 to {MAX_DELAY:g} (default 0.6)")
     kings.add_argument("--plain", action="store_true",
                        help="the line-by-line seat, for screen readers and pipes")
     _ONLY["kings-corner"] = [(a.dest, a.option_strings[0], a.default) for a in parser._actions
@@ -144,7 +147,7 @@ def _kings_corner_settings(args: argparse.Namespace) -> _KingsCornerSettings:
     make_bot(level)  # an unknown level: a one-line error before anything starts
     return _KingsCornerSettings(opponents=_checked(whole_number(1, "--opponents", 5), values["opponents"]),
                                 target=_checked(whole_number(1, "--target"), values["target"]),
-                                delay=_checked(pause, values["delay"], "--delay: "), level=level)
+                                delay=_checked(bot_delay, values["delay"], "--delay: "), level=level)
 
 
 def _cmd_kings_corner(args: argparse.Namespace) -> int:
