@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -52,7 +53,7 @@ async def _hint_done(server: TableServer) -> None:
     raise AssertionError("the hint search did not end")
 
 
-def test_a_page_is_answered_while_its_hint_is_looked_for(tmp_path: Any, held: threading.Event) -> None:
+def test_a_page_is_answered_while_its_hint_is_looked_for(tmp_path: Path, held: threading.Event) -> None:
     box: list[TableServer] = []
 
     async def test(base: str) -> None:
@@ -82,7 +83,7 @@ CHANGES: dict[str, dict[str, Any]] = {
 
 
 @pytest.mark.parametrize("change", list(CHANGES))
-def test_a_hint_for_a_game_changed_since_is_not_sent(tmp_path: Any, held: threading.Event, change: str) -> None:
+def test_a_hint_for_a_game_changed_since_is_not_sent(tmp_path: Path, held: threading.Event, change: str) -> None:
     box: list[TableServer] = []
 
     async def test(base: str) -> None:
