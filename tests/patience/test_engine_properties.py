@@ -133,3 +133,20 @@ def test_the_rules_checker_agrees_with_the_move_generator(game_index: int, seed:
         if not legal:
             break
         game.play(legal[choice % len(legal)])
+
+
+@pytest.mark.parametrize("name", ["golf", "black-hole", "tripeaks", "pyramid"])
+def test_games_without_a_way_back_always_end(name: str) -> None:
+    """In these games every move sends a card on for good (to the hole, or
+    the stock to the waste), so a random play-out ends within as many moves
+    as the game has cards, counting each pass through the stock."""
+    description = get(name)
+    bound = description.cards.total * (description.stock.passes or 1)
+    for seed in range(30):
+        game = PatienceGame.from_seed(description, seed)
+        rng = SplitMix64(seed)
+        while not game.is_over():
+            moves = game.legal_moves()
+            game.play(moves[rng.below(len(moves))])
+            assert len(game.moves) <= bound
+        assert game.outcome() is not None
