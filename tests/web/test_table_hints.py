@@ -105,3 +105,23 @@ def test_a_hint_for_a_game_changed_since_is_not_sent(tmp_path: Path, held: threa
             assert hint["type"] == "hint" and hint["move"] in changed["view"]["legal"]
 
     serving(tmp_path, test, server_box=box)
+
+
+def test_a_hint_for_a_game_being_left_for_a_searched_deal_is_not_sent(tmp_path: Path, held: threading.Event) -> None:
+    box: list[TableServer] = []
+
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(f"{base}/ws") as ws:
+            await first_view(ws)
+            await ws.send_json({"type": "hint"})
+            await ws.send_json({"type": "new", "deal": 3, "winnable": True})
+            assert await _reply(ws) == {"type": "dealing", "text": "Finding a proven winnable deal…"}
+            held.set()  # the hint is found for the game being left, while the deal is searched for or after
+            (server,) = box
+            await _hint_done(server)
+            dealt = await _reply(ws, timeout=120)
+            assert dealt["type"] == "view" and dealt["said"] == "New winnable deal 3."
+            await ws.send_json({"type": "view"})
+            assert (await _reply(ws)) == {"type": "view", "view": dealt["view"], "said": ""}
+
+    serving(tmp_path, test, server_box=box)
