@@ -152,3 +152,9 @@ def test_covers_name_later_piles_only() -> None:
     assert _error(data) == "tableau.covers[3]: 2 is out of range (5 to 28)"
     data["tableau"]["covers"] = [[]]
     assert _error(data) == "tableau.covers: expected a list of 28 lists of pile numbers, one per pile"
+
+
+def test_the_docs_list_every_shipped_game() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "games.md").read_text(encoding="utf-8")
+    listed = {line.split("`")[1] for line in page.splitlines() if line.startswith("| `") and "|" in line[3:]}
+    assert set(names()) <= listed
