@@ -73,6 +73,9 @@ def _rules(d: Description) -> list[str]:
         passes = "no limit" if s.passes is None else str(s.passes)
         lines.append(f"stock: deals {s.draw if s.to.value != 'tableau' else 1} to the {s.to.value}; "
                      f"passes: {passes}{'; not while a pile is empty' if s.needs_no_empty_pile else ''}")
+    if d.redeals.count:
+        lines.append(f"redeals: {d.redeals.count} (D gathers the tableau, shuffles it and deals "
+                     f"{d.redeals.per_pile} to a pile)")
     lines.append(f"won when: {d.win.value}")
     for option in d.options:
         lines.append(f"option {option.name}: {option.summary}")

@@ -59,6 +59,7 @@ __all__ = [
     "MoveUnit",
     "Option",
     "PileGroup",
+    "Redeals",
     "Stock",
     "StockTo",
     "SuitRule",
@@ -301,6 +302,16 @@ class Stock:
 
 
 @dataclass(frozen=True, slots=True)
+class Redeals:
+    """Redeals of the tableau (La Belle Lucie): ``count`` times the player may
+    gather every tableau card, shuffled, and deal them again ``per_pile`` to a
+    pile from the first pile on (the last pile dealt to may get fewer)."""
+
+    count: int = 0
+    per_pile: int = 3
+
+
+@dataclass(frozen=True, slots=True)
 class DealStep:
     """One step of the deal: ``cards[i]`` cards to pile ``i`` of kind ``to``,
     of which the first ``face_down[i]`` lie face down, dealt in ``order``;
@@ -350,6 +361,7 @@ class Description:
     #: to it (a card of that rank alone), not by ``hole_build`` (Pyramid: 13).
     hole_pairs: int | None = None
     win: Win = Win.FOUNDATIONS
+    redeals: Redeals = Redeals()
     deals: tuple[str, ...] = ()
     options: tuple[Option, ...] = ()
     applied: tuple[str, ...] = field(default=())
@@ -465,6 +477,7 @@ def _write(d: Description) -> dict[str, Any]:
                   "order": step.order.value, "card": None if step.card is None else str(step.card),
                   "kings-to-bottom": step.kings_to_bottom} for step in d.deal],
         "win": d.win.value,
+        "redeals": {"count": d.redeals.count, "per-pile": d.redeals.per_pile},
         "deals": list(d.deals),
         "options": {option.name: {"summary": option.summary, "changes": dict(option.changes)}
                     for option in d.options},
@@ -584,6 +597,11 @@ def _read_build(value: object, path: str, default: Build = Build()) -> Build:
                  obj.get("closed", _optional(_rank), default.closed))
 
 
+def _read_redeals(value: object, path: str) -> Redeals:
+    obj = _Object(value, path, ("count", "per-pile"))
+    return Redeals(obj.get("count", _int(0, 10), 0), obj.get("per-pile", _int(1, 52), 3))
+
+
 def _read_suits(value: object, path: str) -> tuple[Suit, ...]:
     if not isinstance(value, str) or not value:
         raise DescriptionError(f"{path}: expected suit letters, e.g. \"cdhs\" or \"sh\"")
@@ -625,8 +643,8 @@ _ONE_PASS: int | None = 1
 
 def _read(data: object, *, options: bool = True) -> Description:
     top = _Object(data, "", ("name", "title", "family", "description", "cards", "tableau", "foundations",
-                             "cells", "reserve", "stock", "waste", "hole", "deal", "win", "deals",
-                             "options", "applied"))
+                             "cells", "reserve", "stock", "waste", "hole", "deal", "win", "redeals",
+                             "deals", "options", "applied"))
     name = top.need("name", _text)
     cards_obj = _Object(top.data.get("cards", {}), "cards", ("decks", "suits"))
     cards = Cards(cards_obj.get("decks", _int(1, 2), 1), cards_obj.get("suits", _read_suits, Cards().suits))
@@ -755,6 +773,7 @@ def _read(data: object, *, options: bool = True) -> Description:
         cards=cards, tableau=tableau, foundations=foundations, cells=cells, reserve=reserve, stock=stock,
         waste=waste, hole=hole, hole_build=hole_build, hole_pairs=hole_pairs, deal=tuple(steps),
         win=top.get("win", _enum(Win), Win.FOUNDATIONS),
+        redeals=top.get("redeals", _read_redeals, Redeals()),
         deals=top.get("deals", read_names, ()),
         options=top.get("options", read_options, ()),
         applied=top.get("applied", read_names, ()),
@@ -811,6 +830,11 @@ def _check(d: Description) -> None:
         raise DescriptionError("stock.to: hole needs a hole (hole.count is 0)")
     if d.waste.count and d.stock.to is not StockTo.WASTE:
         raise DescriptionError("waste.count: a waste needs a stock that deals to it (stock.to: waste)")
+    if d.redeals.count and d.stock.count:
+        raise DescriptionError("redeals.count: a game with a stock deals from it (D); redeals need no stock")
+    if d.redeals.count and d.redeals.per_pile * d.tableau.count < cards.total:
+        raise DescriptionError(f"redeals.per-pile: {d.tableau.count} piles of {d.redeals.per_pile} hold "
+                               f"{d.redeals.per_pile * d.tableau.count} cards, the game has {cards.total}")
     if d.stock.needs_no_empty_pile and d.stock.to is not StockTo.TABLEAU:
         raise DescriptionError("stock.needs-no-empty-pile: only a stock that deals to the tableau has it")
     if d.win is Win.FOUNDATIONS and not d.hole.count:

@@ -285,10 +285,14 @@ class PatienceGame:
     """
 
     __slots__ = ("_first", "_kind_of", "_kinds", "_legal", "_moves", "_ranges", "_rules", "_source_list", "_stack",
-                 "description", "down", "pass_number", "piles", "start")
+                 "description", "down", "pass_number", "piles", "redeals_used", "shuffle_seed", "start")
 
-    def __init__(self, description: Description, piles: Sequence[Sequence[Card]], down: Sequence[int]) -> None:
+    def __init__(self, description: Description, piles: Sequence[Sequence[Card]], down: Sequence[int],
+                 shuffle_seed: int = 0) -> None:
         self.description = description
+        #: What seeds the shuffle of a redeal (the deal's seed when dealt from one).
+        self.shuffle_seed = shuffle_seed
+        self.redeals_used = 0
         self._first: dict[Kind, int] = {}
         self._kinds: list[Place] = []
         for kind in _KIND_ORDER:
@@ -343,7 +347,9 @@ class PatienceGame:
                     except ValueError:
                         raise RulesError(f"cannot read deal {seed!r}: write {prefix}:N, N a whole number") from None
                     cards = order(number)
-                    return cls.from_deck(description, cards[::-1] if reversed_ else cards)
+                    game = cls.from_deck(description, cards[::-1] if reversed_ else cards)
+                    game.shuffle_seed = number
+                    return game
             try:
                 seed = int(text)
             except ValueError:
@@ -355,7 +361,9 @@ class PatienceGame:
         for i in range(len(deck) - 1, 0, -1):
             j = rng.below(i + 1)
             deck[i], deck[j] = deck[j], deck[i]
-        return cls.from_deck(description, deck)
+        game = cls.from_deck(description, deck)
+        game.shuffle_seed = seed
+        return game
 
     def clone(self) -> PatienceGame:
         """An independent copy, move stack included."""
@@ -367,6 +375,8 @@ class PatienceGame:
         other.down = list(self.down)
         other.start = self.start
         other.pass_number = self.pass_number
+        other.redeals_used = self.redeals_used
+        other.shuffle_seed = self.shuffle_seed
         other._stack = [(move, list(ops)) for move, ops in self._stack]
         other._legal = None
         other._moves = self._moves
@@ -405,7 +415,7 @@ class PatienceGame:
 
     def key(self) -> tuple[object, ...]:
         """A hashable key of the whole position (equal positions, equal keys)."""
-        return (tuple(tuple(p) for p in self.piles), tuple(self.down), self.pass_number)
+        return (tuple(tuple(p) for p in self.piles), tuple(self.down), self.pass_number, self.redeals_used)
 
     def foundation_cards(self) -> int:
         """How many cards lie on the foundations and the hole."""
@@ -550,8 +560,10 @@ class PatienceGame:
 
     def _may_deal(self) -> bool:
         d = self.description
+        if not d.stock.count:  # D redeals the tableau, where the game allows it
+            return self.redeals_used < d.redeals.count and any(self.piles[:d.tableau.count])
         stock = self._first[Kind.STOCK]
-        if not d.stock.count or not self.piles[stock]:
+        if not self.piles[stock]:
             return False
         return not (d.stock.needs_no_empty_pile and not all(self.piles[:d.tableau.count]))
 
@@ -697,7 +709,9 @@ class PatienceGame:
             return None if move in self.legal_moves() else f"{move} is not a free card or pair that makes " \
                 f"{self.description.hole_pairs} here"
         if move.is_deal:
-            return None if self._may_deal() else "the stock cannot deal now"
+            if self._may_deal():
+                return None
+            return "no redeal is left" if self.description.redeals.count else "the stock cannot deal now"
         if move.is_recycle:
             return None if self._may_recycle() else "the waste cannot be turned over now"
         try:
@@ -763,7 +777,9 @@ class PatienceGame:
         d = self.description
         ops: list[_Op] = []
         first = self._first
-        if move.is_deal:
+        if move.is_deal and not d.stock.count:
+            self._redeal(ops)
+        elif move.is_deal:
             stock = first[Kind.STOCK]
             if d.stock.to is StockTo.WASTE:
                 for _ in range(min(d.stock.draw, len(self.piles[stock]))):
@@ -849,9 +865,32 @@ class PatienceGame:
                 pile = op[1]
                 assert isinstance(pile, int)
                 self.down[pile] += 1
+            elif op[0] == "r":
+                _, piles, down = op
+                count = self.description.tableau.count
+                self.piles[:count] = [list(p) for p in piles]  # type: ignore[attr-defined]
+                self.down[:count] = list(down)  # type: ignore[call-overload]
+                self.redeals_used -= 1
             else:
                 self.pass_number -= 1
         return move
+
+    def _redeal(self, ops: list[_Op]) -> None:
+        """Gather the tableau's cards, pile by pile, shuffle them (a seeded
+        SplitMix64 Fisher-Yates, seeded by the game's shuffle seed and the
+        redeal's number) and deal them again, ``per_pile`` to a pile."""
+        count = self.description.tableau.count
+        ops.append(("r", tuple(tuple(p) for p in self.piles[:count]), tuple(self.down[:count])))
+        self.redeals_used += 1
+        cards = [card for pile in self.piles[:count] for card in pile]
+        rng = SplitMix64(self.shuffle_seed * 0x100 + self.redeals_used)
+        for i in range(len(cards) - 1, 0, -1):
+            j = rng.below(i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        per_pile = self.description.redeals.per_pile
+        for pile in range(count):
+            self.piles[pile] = cards[pile * per_pile:(pile + 1) * per_pile]
+            self.down[pile] = 0
 
     def outcome(self) -> PatienceOutcome | None:
         """``WON``, ``NO_MOVES`` (no legal move left), or None while the game goes on."""

@@ -223,3 +223,25 @@ def test_pyramid_discards_free_pairs_that_make_13_and_kings_alone() -> None:
     assert "W>H" not in _moves(game) and "R" not in _moves(game)  # a Jack is no King; one pass only
     assert str(Move.parse("28+W>H")) == "28+W>H"
     assert get("pyramid").with_options("three-passes").stock.passes == 3
+
+
+def test_la_belle_lucie_redeals_twice_and_never_fills_a_space() -> None:
+    lucie = get("la-belle-lucie")
+    game = PatienceGame.from_seed(lucie, 21)
+    assert [len(game.pile(p)) for p in game.places(Kind.TABLEAU)] == [3] * 17 + [1]
+    assert "D" in _moves(game)
+    before = game.key()
+    game.play(Move.parse("D"))
+    tableau = [game.pile(p) for p in game.places(Kind.TABLEAU)]
+    assert sorted(c.index for pile in tableau for c in pile) == list(range(52))
+    assert [len(pile) for pile in tableau] == [3] * 17 + [1] and game.key() != before
+    again = PatienceGame.from_seed(lucie, 21)
+    again.play(Move.parse("D"))
+    assert again.key() == game.key()  # the redeal's shuffle is seeded by the deal
+    game.play(Move.parse("D"))
+    assert "D" not in _moves(game) and game.why_illegal(Move.parse("D")) == "no redeal is left"
+    game.undo()
+    game.undo()
+    assert game.key() == before
+    spaces = _game(lucie, ["5h Ks", "5c", ""])
+    assert "1>3" not in _moves(spaces) and "2>3" not in _moves(spaces)
