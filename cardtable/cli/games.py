@@ -53,10 +53,12 @@ def _listing(description: Description) -> dict[str, Any]:
 def _rules(d: Description) -> list[str]:
     t, f, s = d.tableau, d.foundations, d.stock
     suits = "".join(suit.letter for suit in d.cards.suits)
+    build = ("the same rank or suit" if t.build.direction.value == "match" else
+             f"{t.build.direction.value} {t.build.suit.value}{' wrapping' if t.build.wrap else ''}")
+    reach = f"; onto the pile {' or '.join(map(str, sorted(t.reach)))} to the left" if t.reach else ""
     lines = [f"{d.title} ({d.name}, family {d.family}): {d.summary}",
              f"cards: {d.cards.decks} deck{'s' if d.cards.decks > 1 else ''} of suits {suits}",
-             f"tableau: {t.count} piles; build {t.build.direction.value} {t.build.suit.value}"
-             f"{' wrapping' if t.build.wrap else ''}; moves {t.moves.value}; a space takes {t.empty.value}"]
+             f"tableau: {t.count} piles; build {build}; moves {t.moves.value}{reach}; a space takes {t.empty.value}"]
     if f.count:
         base = "the first card's rank" if f.base is None else f"rank {f.base}"
         lines.append(f"foundations: {f.count}, from {base}, {f.build.direction.value} {f.build.suit.value}"
@@ -140,6 +142,7 @@ def _cmd_games(args: argparse.Namespace) -> int:
         return 0
     from cardtable.bots.patience import make_player
     from cardtable.game import play_out
+    from cardtable.patience import Kind
 
     player = make_player(args.play, 0)
     play_out(game, [player], max_actions=args.max_moves)
@@ -151,6 +154,10 @@ def _cmd_games(args: argparse.Namespace) -> int:
                           "foundation_cards": game.foundation_cards()}, indent=1))
     else:
         print(" ".join(str(m) for m in game.moves))
-        print(f"{description.title}, deal {seed}, {args.play}: {result} after {len(game.moves)} moves, "
-              f"{game.foundation_cards()} cards home")
+        if description.win.value == "one-pile":
+            left = sum(1 for place in game.places(Kind.TABLEAU) if game.pile(place))
+            where = f"{left} pile{'s' * (left != 1)} left"
+        else:
+            where = f"{game.foundation_cards()} cards home"
+        print(f"{description.title}, deal {seed}, {args.play}: {result} after {len(game.moves)} moves, {where}")
     return 0

@@ -87,12 +87,15 @@ class Kind(StrEnum):
 
 
 class Direction(StrEnum):
-    """Which rank may go on a card: one lower, one higher, either, or none."""
+    """Which rank may go on a card: one lower, one higher, either, none, or
+    (``match``) a card of the same rank or, whatever its rank, the same suit
+    (Accordion; the suit rule is then not asked)."""
 
     DOWN = "down"
     UP = "up"
     EITHER = "either"
     NONE = "none"
+    MATCH = "match"
 
 
 class SuitRule(StrEnum):
@@ -111,7 +114,8 @@ class MoveUnit(StrEnum):
     follow the run rule; ``any-face-up``: any face-up cards with what lies on
     them (Yukon); ``supermove``: a run no longer than the free cells and empty
     piles could carry one card at a time (FreeCell); ``whole-pile``: the top
-    card, or the whole pile when it is one run.
+    card, or the whole pile when it is one run; ``pile``: the whole pile
+    only, whatever it holds (Accordion).
     """
 
     ONE = "one-card"
@@ -119,6 +123,7 @@ class MoveUnit(StrEnum):
     FACE_UP = "any-face-up"
     SUPERMOVE = "supermove"
     WHOLE_PILE = "whole-pile"
+    PILE = "pile"
 
 
 class Fill(StrEnum):
@@ -160,11 +165,12 @@ class DealOrder(StrEnum):
 
 
 class Win(StrEnum):
-    """How the game is won: every card on the foundations (and the hole), or
-    every tableau pile empty (Golf)."""
+    """How the game is won: every card on the foundations (and the hole),
+    every tableau pile empty (Golf), or every card in one pile (Accordion)."""
 
     FOUNDATIONS = "all-to-foundations"
     TABLEAU_EMPTY = "tableau-empty"
+    ONE_PILE = "one-pile"
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +198,8 @@ class Build:
         """True when ``card`` may go on ``onto`` under this rule."""
         if self.direction is Direction.NONE or onto.rank == self.closed:
             return False
+        if self.direction is Direction.MATCH:
+            return card.rank == onto.rank or card.suit == onto.suit
         suit = self.suit
         if suit is SuitRule.SAME:
             if card.suit != onto.suit:
@@ -253,7 +261,9 @@ class Tableau:
     and ``empty`` what may fill an empty pile. ``covers[i]`` lists the piles
     (by index, each after ``i``) that lie over pile ``i`` (TriPeaks' rows):
     a covered pile's cards neither move nor take cards, and a face-down one
-    turns up only once every pile over it is empty."""
+    turns up only once every pile over it is empty. With ``reach``, a pile
+    moves only onto the piles that many piles to its left, counting only the
+    piles that hold cards (Accordion: 1 and 3)."""
 
     count: int
     layout: Layout = Layout(fan=Fan.DOWN)
@@ -262,6 +272,7 @@ class Tableau:
     moves: MoveUnit = MoveUnit.ONE
     empty: Fill = Fill.ANY
     covers: tuple[tuple[int, ...], ...] | None = None
+    reach: tuple[int, ...] | None = None
 
     @property
     def run_rule(self) -> Build:
@@ -461,7 +472,8 @@ def _write(d: Description) -> dict[str, Any]:
         "tableau": {"count": t.count, "layout": _layout(t.layout), "build": _build(t.build),
                     "run": None if t.run is None else _build(t.run), "moves": t.moves.value,
                     "empty": t.empty.value,
-                    "covers": None if t.covers is None else [[i + 1 for i in over] for over in t.covers]},
+                    "covers": None if t.covers is None else [[i + 1 for i in over] for over in t.covers],
+                    "reach": None if t.reach is None else list(t.reach)},
         "foundations": {"count": f.count, "layout": _layout(f.layout),
                         "base": "first-card" if f.base is None else _rank_text(f.base),
                         "build": _build(f.build), "may-return": f.may_return,
@@ -653,7 +665,7 @@ def _read(data: object, *, options: bool = True) -> Description:
                                f"worth of cards equally")
 
     tab = _Object(top.data.get("tableau"), "tableau",
-                  ("count", "layout", "build", "run", "moves", "empty", "covers"))
+                  ("count", "layout", "build", "run", "moves", "empty", "covers", "reach"))
     build = tab.get("build", _read_build, Build())
     count = tab.need("count", _int(1, 99))
 
@@ -669,6 +681,12 @@ def _read(data: object, *, options: bool = True) -> Description:
             covers.append(numbers)
         return tuple(covers)
 
+    def read_reach(value: object, path: str) -> tuple[int, ...]:
+        if not isinstance(value, list) or not value:
+            raise DescriptionError(f"{path}: expected a list of distances to the left, e.g. [1, 3]")
+        reach = tuple(_int(1, count - 1 if count > 1 else 1)(item, f"{path}[{i}]") for i, item in enumerate(value))
+        return tuple(sorted(set(reach), reverse=True))
+
     tableau = Tableau(
         count=count,
         layout=tab.get("layout", lambda v, p: _read_layout(v, p, Layout(fan=Fan.DOWN)), Layout(fan=Fan.DOWN)),
@@ -677,6 +695,7 @@ def _read(data: object, *, options: bool = True) -> Description:
         moves=tab.get("moves", _enum(MoveUnit), MoveUnit.ONE),
         empty=tab.get("empty", _enum(Fill), Fill.ANY),
         covers=tab.get("covers", _optional(read_covers), None),
+        reach=tab.get("reach", _optional(read_reach), None),
     )
 
     fnd = _Object(top.data.get("foundations", {}), "foundations",

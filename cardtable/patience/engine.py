@@ -430,6 +430,9 @@ class PatienceGame:
         d = self.description
         if d.win is Win.TABLEAU_EMPTY:
             return not any(self.piles[:d.tableau.count])
+        if d.win is Win.ONE_PILE:
+            tableau = self.piles[:d.tableau.count]
+            return sum(1 for pile in tableau if pile) == 1 and sum(map(len, tableau)) == d.cards.total
         return self.foundation_cards() == d.cards.total
 
     # ----- the rules -----------------------------------------------------------------
@@ -455,6 +458,8 @@ class PatienceGame:
         unit = self.description.tableau.moves
         if unit is MoveUnit.ONE:
             return [1]
+        if unit is MoveUnit.PILE:
+            return [len(cards)] if up == len(cards) else []
         if unit is MoveUnit.FACE_UP:
             return list(range(1, up + 1))
         run = self._run_length(pile)
@@ -517,6 +522,13 @@ class PatienceGame:
             empty = max(free[1] - 1, 0)
         # FreeCell's supermove: what the free cells and other empty piles carry one card at a time
         return count == 1 or tableau.moves is not MoveUnit.SUPERMOVE or count <= (free[0] + 1) << empty
+
+    def _reach(self) -> dict[int, set[int]]:
+        """For each tableau pile that holds cards, the piles it may move onto
+        under ``tableau.reach`` (counting only the piles that hold cards)."""
+        reach = self.description.tableau.reach or ()
+        held = [pile for pile in range(self.description.tableau.count) if self.piles[pile]]
+        return {pile: {held[i - r] for r in reach if i - r >= 0} for i, pile in enumerate(held)}
 
     def _covered(self, pile: int) -> bool:
         """True when a tableau pile lies under a pile that still holds cards."""
@@ -621,6 +633,7 @@ class PatienceGame:
         hole_takes = self._hole_set() if hole >= 0 and d.hole_pairs is None else frozenset()
         move = self._move
         kind_of = self._kind_of
+        reach = self._reach() if d.tableau.reach is not None else None
         unit = d.tableau.moves
         run_fits = self._rules.run
         for source in self._sources():
@@ -652,6 +665,8 @@ class PatienceGame:
                 for count in counts:
                     if count <= onto_space and (not kings_only or cards[-count].rank == _RANKS):
                         found.append((target, count))
+            if reach is not None and kind is Kind.TABLEAU:
+                found = [(target, count) for target, count in found if target in reach[source]]
             if len(found) > 1:
                 found.sort()
             for target, count in found:
@@ -729,6 +744,11 @@ class PatienceGame:
             return f"pile {move.source} lies under another pile"
         if target_kind is Kind.TABLEAU and self._covered(self.index(move.target)):
             return f"pile {move.target} lies under another pile"
+        reach = self.description.tableau.reach
+        if (reach is not None and kind is Kind.TABLEAU and target_kind is Kind.TABLEAU
+                and self.index(move.target) not in self._reach().get(source, ())):
+            distances = " or ".join(map(str, sorted(reach)))
+            return f"pile {move.target} is not {distances} piles to the left of pile {move.source}"
         if source not in self._sources():
             return f"no card comes back from the {kind.value} in {self.description.title}"
         if move.count > 1 and move.count not in self._counts(source):
@@ -920,7 +940,11 @@ class PatienceGame:
         return self.legal_moves()
 
     def returns(self) -> tuple[float, ...]:
-        """The cards on the foundations and the hole."""
+        """The cards on the foundations and the hole; in a game won with one
+        pile (Accordion), the cards less the piles left."""
+        d = self.description
+        if d.win is Win.ONE_PILE:
+            return (float(d.cards.total - sum(1 for pile in self.piles[:d.tableau.count] if pile)),)
         return (float(self.foundation_cards()),)
 
     def view(self, player: int | None = None) -> PatienceView:

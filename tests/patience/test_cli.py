@@ -15,7 +15,7 @@ from cardtable.patience import Description, get, names
 def test_the_list_names_every_game(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "games")
     assert code == 0 and len(out.splitlines()) == len(names())
-    assert out.splitlines()[0].startswith("bakers-dozen ")
+    assert out.splitlines()[0].startswith("accordion ")
     code, out, _ = run(capsys, "games", "--json")
     listed = json.loads(out)
     assert [game["name"] for game in listed] == list(names())

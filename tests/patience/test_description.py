@@ -129,7 +129,7 @@ def test_a_user_file_with_two_cells_loads_and_a_bad_file_names_itself(tmp_path: 
     path.write_text(json.dumps({**data, "win": "never"}))
     with pytest.raises(DescriptionError) as caught:
         load(str(path))
-    assert str(caught.value) == f"{path}: win: 'never' is not one of all-to-foundations, tableau-empty"
+    assert str(caught.value) == f"{path}: win: 'never' is not one of all-to-foundations, tableau-empty, one-pile"
 
 
 def test_the_description_reads_its_rules() -> None:

@@ -103,7 +103,8 @@ def test_random_play_outs_end_within_a_bound_and_speak_the_game_interface(name: 
         play_out(game, [agent], max_actions=400)
         assert len(game.moves) <= 400
         assert game.is_over() == (game.current_player() is None)
-        assert game.returns() == (float(game.foundation_cards()),)
+        if get(name).win.value != "one-pile":
+            assert game.returns() == (float(game.foundation_cards()),)
 
 
 @settings(max_examples=30, deadline=None)
@@ -135,11 +136,12 @@ def test_the_rules_checker_agrees_with_the_move_generator(game_index: int, seed:
         game.play(legal[choice % len(legal)])
 
 
-@pytest.mark.parametrize("name", ["golf", "black-hole", "tripeaks", "pyramid"])
+@pytest.mark.parametrize("name", ["golf", "black-hole", "tripeaks", "pyramid", "accordion"])
 def test_games_without_a_way_back_always_end(name: str) -> None:
     """In these games every move sends a card on for good (to the hole, or
-    the stock to the waste), so a random play-out ends within as many moves
-    as the game has cards, counting each pass through the stock."""
+    the stock to the waste, or a pile onto another), so a random play-out
+    ends within as many moves as the game has cards, counting each pass
+    through the stock."""
     description = get(name)
     bound = description.cards.total * (description.stock.passes or 1)
     for seed in range(30):

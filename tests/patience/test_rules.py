@@ -245,3 +245,22 @@ def test_la_belle_lucie_redeals_twice_and_never_fills_a_space() -> None:
     assert game.key() == before
     spaces = _game(lucie, ["5h Ks", "5c", ""])
     assert "1>3" not in _moves(spaces) and "2>3" not in _moves(spaces)
+
+
+def test_accordion_moves_a_pile_onto_the_first_or_third_to_its_left_on_a_match() -> None:
+    accordion = get("accordion")
+    dealt = PatienceGame.from_seed(accordion, 4)
+    assert all(len(dealt.pile(p)) == 1 for p in dealt.places(Kind.TABLEAU))
+    row = ["5h", "9c", "Kd", "5s", "9d", "Qs", "Qh"] + [""] * 45
+    game = _game(accordion, row)
+    # 5s onto 5h (three to its left, same rank), 9d onto 9c (three), Qh onto Qs (next, same rank)
+    assert _moves(game) == {"4>1", "5>2", "7>6"}
+    game.play(Move.parse("4>1"))  # the gap closes: the 9d's next pile is now the Kd
+    assert _moves(game) == {"5>3", "7>6"}
+    assert game.why_illegal(Move.parse("6>3")) == "pile 3 is not 1 or 3 piles to the left of pile 6"
+    two = _game(accordion, ["5h", "5s 9s"] + [""] * 50)
+    assert _moves(two) == {"2>1:2"}
+    two.play(Move.parse("2>1:2"))
+    assert not two.is_won()  # a hand-made position short of 52 cards is never won
+    won = _game(accordion, [" ".join(str(c) for c in accordion.cards.deck())] + [""] * 51)
+    assert won.is_won() and won.returns() == (51.0,)
