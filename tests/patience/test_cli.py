@@ -80,3 +80,18 @@ def test_a_bad_description_file_names_the_field(capsys: pytest.CaptureFixture[st
     path.write_text("[1, 2]")
     code, _, err = run(capsys, "games", str(path))
     assert code == 2 and err == f"cardtable: error: {path}: a game description is a JSON object\n"
+
+
+def test_klondike_with_eight_columns_plays_from_a_users_file(capsys: pytest.CaptureFixture[str],
+                                                             tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "games", "klondike", "--json")
+    data = json.loads(out)
+    data["name"], data["tableau"]["count"] = "klondike-8", 8
+    data["deal"][0]["cards"], data["deal"][0]["face-down"] = list(range(1, 9)), list(range(8))
+    path = tmp_path / "klondike-8.json"
+    path.write_text(json.dumps(data))
+    code, out, _ = run(capsys, "games", str(path), "--deal", "4")
+    assert code == 0 and out.splitlines()[7] == "8: " + " ".join(["##"] * 7 + [out.splitlines()[7].split()[-1]])
+    assert "stock: 16 cards" in out
+    code, out, _ = run(capsys, "games", str(path), "--deal", "4", "--play", "random", "--json")
+    assert code == 0 and json.loads(out)["moves"]
