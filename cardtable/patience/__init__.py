@@ -4,7 +4,11 @@
 - :mod:`.moves`: moves and their notation;
 - :mod:`.engine`: :class:`PatienceGame`, which plays any description through
   the shared game interface (:mod:`cardtable.game`);
+- :mod:`.formats`: positions as PySol boards (fc-solve's and black-hole-solver's format);
 - :mod:`.registry`: the shipped games by name (``presets/*.json``).
+
+Players for every description are in :mod:`cardtable.bots.patience`; the
+command line's ``cardtable games`` lists, describes, deals and plays them.
 
 >>> game = PatienceGame.from_seed(get("golf"), 7)
 >>> game.is_over(), len(game.legal_moves()) > 0
