@@ -1,7 +1,9 @@
 """The hint never leads a player round in circles: following the expert's own
 advice never meets the same position twice with the same knowledge (what the
 player sees, and the stock's order as far as seen), whatever the budget; when
-every move would go back, the hint says that no move makes progress."""
+every move would go back, the hint says that no move makes progress. Nor does it
+move the table (tableau and foundations) back to a layout met before while
+another move, a draw included, leads somewhere new."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import pytest
 
 from cardtable.bots.klondike.expert import ExpertPlayer
 from cardtable.bots.klondike.hint import ExpertHint, expert_hint, seen_stock
-from cardtable.cards import Card, new_deck
+from cardtable.cards import Card, Suit, new_deck
 from cardtable.cli import main
 from cardtable.klondike import KlondikeGame, KlondikeRecord, Move, Position, Variant
 
@@ -60,6 +62,57 @@ def follow(game: KlondikeGame, moves: int, **budget: int) -> ExpertHint | None:
     return None
 
 
+def table(game: KlondikeGame) -> tuple[object, ...]:
+    """The table, built here from the view alone: the face-up cards, the face-down
+    counts and the foundations (no stock, waste or knowledge of the stock)."""
+    view = game.view()
+    return view.face_up, view.face_down, view.foundation
+
+
+def restoring(game: KlondikeGame, move: Move, tables: set[tuple[object, ...]]) -> bool:
+    """Whether ``move`` changes the table (not a draw or a turn of the stock) back to one of ``tables``."""
+    if move.is_draw or move.is_recycle:
+        return False
+    after = game.clone()
+    after.play(move)
+    return table(after) in tables
+
+
+def follow_tables(game: KlondikeGame, moves: int, **budget: int) -> list[str]:
+    """Play the hint's own advice in ``game`` for up to ``moves`` moves (the game's
+    earlier moves count as met); fails on a move that restores a table met before
+    while another move that does not leads to a position not met (a draw included).
+    The hints given, and the last hint's fallback when it had no move."""
+    replay = KlondikeGame(game.start, game.variant)
+    met, tables = {knowledge(replay)}, {table(replay)}
+    for move in game.moves:
+        replay.play(move)
+        met.add(knowledge(replay))
+        tables.add(table(replay))
+    given: list[str] = []
+    for _ in range(moves):
+        if game.is_won():
+            break
+        found = expert_hint(game, **budget)
+        if found.move is None:
+            given.append(str(found.advice.fallback))
+            break
+        if restoring(game, found.move, tables):
+            progress = []
+            for move in game.legal_moves():
+                after = game.clone()
+                after.play(move)
+                if not restoring(game, move, tables) and knowledge(after) not in met:
+                    progress.append(str(move))
+            assert not progress, (f"move {game.move_count + 1} ({found.move}) restores a table met before "
+                                  f"while {' '.join(progress)} would make progress: {' '.join(map(str, game.moves))}")
+        given.append(str(found.move))
+        game.play(found.move)
+        met.add(knowledge(game))
+        tables.add(table(game))
+    return given
+
+
 def played(seed: int, variant: str, moves: str) -> KlondikeGame:
     game = KlondikeGame.from_seed(seed, Variant.preset(variant))
     for text in moves.split():
@@ -71,6 +124,20 @@ def test_the_hint_no_longer_shuttles_the_two_of_spades_on_deal_83574() -> None:
     game = played(83574, "draw1", SHUTTLE_83574)
     follow(game, 4)  # the full hint budget, as a player gets it
     assert game.move_count == 16
+
+
+def test_the_hint_no_longer_moves_the_two_of_spades_back_between_draws_on_deal_83574() -> None:
+    # 3>4 (2♠ onto 3♥), D, then 4>3 put 2♠ back onto 3♦: a new card in the waste each time, so
+    # no position came twice, but the table did; the draws needed no tableau move between them.
+    game = played(83574, "draw1", SHUTTLE_83574)
+    given = follow_tables(game, 60)  # the full hint budget, as a player gets it
+    assert given[:3] == ["3>4", "D", "D"]
+
+
+def test_the_hint_restores_no_table_while_a_draw_makes_progress_on_20_deals() -> None:
+    for variant in ("draw1", "draw3"):
+        for seed in range(1, 11):
+            follow_tables(KlondikeGame.from_seed(seed, Variant.preset(variant)), 300, **TINY)
 
 
 def test_the_hint_no_longer_moves_a_run_back_and_forth_on_deal_271828() -> None:
@@ -189,3 +256,34 @@ def test_the_terminal_apps_advisor_and_the_card_table_say_so_too() -> None:
     assert shown == [(None, NO_PROGRESS)]
     table = KlondikeTable(game, number=None, winnable=False)
     assert asyncio.run(table.hint()) == {"type": "hint", "move": None, "text": NO_PROGRESS}
+
+
+def mistake_game() -> KlondikeGame:
+    """Draw 1 where a foundation card may come back: the player has just put 6♠ home
+    off 7♥, and the stock holds the two red fives that could have gone on it."""
+    tops = [Card.parse(text) for text in ("9h", "9d", "Jh", "Jd", "Kh", "Kd")]
+    run = [Card.parse("7h"), Card.parse("6s")]
+    stock = [Card.parse("5d"), Card.parse("5h")]
+    home = [Card.parse(f"{rank}s") for rank in "A2345"]
+    rest = [card for card in new_deck() if card not in tops + run + stock + home]
+    piles = (*((*rest[6 * pile:6 * pile + 6], top) for pile, top in enumerate(tops)), (rest[36], *run))
+    foundation = [0, 0, 0, 0]
+    foundation[Suit.parse("s")] = 5
+    start = Position(piles, (6, 6, 6, 6, 6, 6, 1), tuple(stock), (), tuple(foundation), 1)  # type: ignore[arg-type]
+    game = KlondikeGame(start, Variant.preset("draw1").replace(foundation_return=True))
+    game.play(Move.parse("7>F"))  # the mistake
+    return game
+
+
+def test_a_players_mistake_is_taken_back_once_nothing_else_makes_progress() -> None:
+    game = mistake_game()
+    before = KlondikeGame(game.start, game.variant)
+    given = follow_tables(game, 10, **TINY)
+    # Drawing through the stock and looking at its order is progress, and comes first; then
+    # only taking 6♠ back (to the table the game started with) leads somewhere new.
+    assert given[:5] == ["D", "D", "R", "D", "Fs>7"]
+    back = KlondikeGame(game.start, game.variant)
+    for text in ["7>F", *given[:5]]:
+        back.play(Move.parse(text))
+    assert table(back) == table(before)
+    assert given[5] == "W>7"  # and the red five goes on it

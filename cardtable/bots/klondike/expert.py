@@ -262,6 +262,11 @@ class ExpertPlayer(KlondikeBot):
         # the whole stock's order here: the cycle rule of :meth:`advise`.
         self._met: frozenset[tuple[object, ...]] = frozenset()
         self._stock_known = False
+        # The tables (see :func:`_table`) of the positions met, and the first moves a plan may
+        # start with here (None: any); a move back to a table met comes only when nothing else
+        # makes progress.
+        self._met_tables: frozenset[tuple[object, ...]] = frozenset()
+        self._first: frozenset[Move] | None = None
 
     def choose(self, view: KlondikeView) -> Move | None:
         """The next move: the plan's, a safe card home, a fresh hindsight choice,
@@ -315,6 +320,15 @@ class ExpertPlayer(KlondikeBot):
         progress"``. So a player who follows the advice never meets the same
         position twice with the same knowledge, whatever the budget.
 
+        Nor does it restore a table met before while anything else makes
+        progress: a move that changes the table (not a draw or a turn of the
+        stock) and leaves the tableau and foundations as they were at a position
+        met is *restoring*, since the draws made since could have been made
+        without the moves in between. No plan that starts with one is weighed
+        and the greedy move is none, unless every move that leads somewhere new
+        is restoring (a draw that does is preferred): then one is given, so a
+        player's own mistake can still be taken back.
+
         >>> from cardtable.klondike import KlondikeGame, Variant
         >>> game = KlondikeGame.from_seed(3, Variant.preset("draw1"))
         >>> advice = ExpertPlayer(samples=8, max_states=2000).advise(game.view())
@@ -325,6 +339,8 @@ class ExpertPlayer(KlondikeBot):
         self._scouting = False
         self._stock_order = tuple(known_stock)
         self._met = frozenset(met)
+        self._met_tables = frozenset(_table(knowledge) for knowledge in self._met)
+        self._first = None
         self._stock_known = len(known_stock) == view.stock_count
         if not view.legal_moves:
             return Advice(None, 0, 0)
@@ -332,6 +348,9 @@ class ExpertPlayer(KlondikeBot):
         moves = tuple(move for move in view.legal_moves if self._allowed([move], table))
         if not moves:
             return Advice(None, 0, 0, _NO_PROGRESS)
+        # A move back to a table met only when no other move leads somewhere new.
+        moves = tuple(move for move in moves if not self._restoring(move, table)) or moves
+        self._first = frozenset(moves)
         # The greedy move among those that lead somewhere new (drawing is its last resort);
         # when it sees none worth making there, no move makes progress.
         fallback = self._greedy.choose(view if moves == view.legal_moves else replace(view, legal_moves=moves))
@@ -487,9 +506,12 @@ class ExpertPlayer(KlondikeBot):
         changed), stay off every position met before (``_met``) and off each
         other until one shows something new: a card turned up, or a stock card
         whose place was not known drawn. No face-down card decides it: a move
-        that shows a new card is new whatever the card."""
+        that shows a new card is new whatever the card. The first move must be
+        one of ``_first`` when that is set (see :meth:`advise`)."""
         if not self._met:
             return True
+        if self._first is not None and moves and moves[0] not in self._first:
+            return False
         game = game.clone()
         passed: set[tuple[object, ...]] = set()
         for move in moves:
@@ -508,6 +530,15 @@ class ExpertPlayer(KlondikeBot):
                 return False
             passed.add(knowledge)
         return True
+
+    def _restoring(self, move: Move, game: KlondikeGame) -> bool:
+        """Whether ``move``, played from ``game`` (not changed), changes the table
+        back to one met before (``_met_tables``); a draw or a turn of the stock
+        never does."""
+        if move.is_draw or move.is_recycle:
+            return False
+        after = game.clone()
+        return _play(after, move) and _table(after.knowledge(())) in self._met_tables
 
     def _wins(self, plan: _Plan, guesses: list[_Guess], own: list[_Plan | None], to_beat: int,
               deadline: float | None) -> int:
@@ -629,6 +660,16 @@ def _first_plan(guess: _Guess, unknown_stock: int) -> _Plan:
         if sum(game.face_down) < down:
             return _Plan(key, moves)
     return _Plan((_visible_in(guess.game), moves[0]), moves)
+
+
+def _table(knowledge: tuple[object, ...]) -> tuple[object, ...]:
+    """The table of a position from its :meth:`KlondikeGame.knowledge
+    <cardtable.klondike.KlondikeGame.knowledge>`: the face-up cards of each pile,
+    the face-down counts and the foundations; not the stock, the waste, the pass
+    or what is known of the stock. Two positions with the same table hold the
+    same cards in the stock and waste."""
+    face_up, face_down, _stock, _waste, foundation, *_ = knowledge
+    return face_up, face_down, foundation
 
 
 def _with_lean(contenders: list[_Plan], plans: dict[_Key, _Plan], game: KlondikeGame,

@@ -120,13 +120,19 @@ def expert_hint(game: KlondikeGame, *, samples: int = HINT_SAMPLES, max_states: 
     position the game has been in with nothing new seen
     (:meth:`KlondikeGame.past_knowledge
     <cardtable.klondike.KlondikeGame.past_knowledge>`): when every move would,
-    its move is None and it says that no move makes progress.
+    its move is None and it says that no move makes progress. Nor does it put
+    the tableau and foundations back as they were at a position met while
+    another move, a draw included, leads somewhere new (see
+    :meth:`ExpertPlayer.advise <cardtable.bots.klondike.expert.ExpertPlayer.advise>`).
 
     >>> from cardtable.klondike import KlondikeGame, Move, Variant
     >>> game = KlondikeGame.from_seed(83574, Variant.preset("draw1"))
     >>> for text in "2>3 D 1>F 7>F 7>2 5>3 5>2 5>2 5>3 4>1 5>4 W>4 3>4".split():
     ...     game.play(Move.parse(text))
     >>> expert_hint(game, samples=8, max_states=2000).move == Move.parse("4>3")  # 2♠ back onto 3♦
+    False
+    >>> game.play(Move.parse("D"))  # nor after a draw: that draw needed no 3>4 before it
+    >>> expert_hint(game).move == Move.parse("4>3")
     False
     """
     expert = ExpertPlayer(samples=samples, max_states=max_states, seconds=seconds)
