@@ -89,5 +89,6 @@ def test_kings_corner_match_killed_with_its_local_cluster_is_finished(tmp_path: 
     assert unit_counts(store, "hands") == {index: 1 for index in range(hands)}
     report = json.loads(out)
     report.pop("seconds")
+    assert report.pop("interrupted") is False
     local = run_hands(players.split(","), hands, seed=4, workers=1)
     assert report == json.loads(json.dumps(summarize_hands(players.split(","), local, 4, 25).to_dict()))
