@@ -7,9 +7,13 @@ descriptions, a deal of one, and a bot's game of it.
   description, in the form a description file has (``NAME`` may be such a
   file, or a game with options after colons, ``golf:wrap``);
 - ``--deal SEED``: the deal (a whole number, ``ms:N`` for the FreeCell
-  family, ``pysol:N`` for the games PySolFC numbers alike), as text or
-  ``--format pysol``;
-- ``--play random|greedy``: a bot plays that deal; the moves and the result.
+  family, ``pysol:N`` for the games PySolFC numbers alike), as text,
+  ``--format pysol`` or ``--format solvitaire`` (Solvitaire's deal JSON, for
+  the games Solvitaire has a preset of);
+- ``--deal-file FILE``: a position read from a file in Solvitaire's deal JSON
+  or as a PySol board (told apart by the first character), shown the same ways;
+- ``--play random|greedy``: a bot plays that deal; the moves and the result
+  (``--output FILE``: its game record, :mod:`cardtable.patience.record`).
 """
 
 from __future__ import annotations
@@ -37,10 +41,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--deal", metavar="SEED",
                    help="show this deal: a whole number, ms:N (Microsoft's FreeCell numbers) or pysol:N "
                         "(PySolFC's), for the games that have them")
-    p.add_argument("--format", choices=("text", "pysol"), default="text",
-                   help="how --deal shows the deal (default text; pysol: fc-solve's board)")
+    p.add_argument("--deal-file", metavar="FILE",
+                   help="show this position instead: a file (- for standard input) in Solvitaire's deal JSON "
+                        "or a PySol board")
+    p.add_argument("--format", choices=("text", "pysol", "solvitaire"), default="text",
+                   help="how --deal or --deal-file shows the deal (default text; pysol: fc-solve's board; "
+                        "solvitaire: Solvitaire's deal JSON)")
     p.add_argument("--play", choices=("random", "greedy"), help="let this bot play the deal (--deal, default 0)")
     p.add_argument("--max-moves", type=int, default=2000, metavar="N", help="stop a bot after N moves (2000)")
+    p.add_argument("--output", "-o", metavar="FILE", help="with --play: write the game record here (text, or "
+                   "JSON for a name ending in .json), which 'cardtable replay' checks")
     p.set_defaults(func=_cmd_games)
 
 
@@ -99,14 +109,29 @@ def _show(game: PatienceGame) -> str:
     return "\n".join(lines)
 
 
+def _read_deal_file(description: Description, path: str) -> PatienceGame:
+    """The position in ``path`` (Solvitaire's deal JSON or a PySol board); an
+    error names the file."""
+    from cardtable._files import read_text
+    from cardtable.errors import NotationError
+    from cardtable.patience.formats import read_deal
+
+    text = read_text(path)
+    try:
+        return read_deal(description, text)
+    except NotationError as error:
+        raise type(error)(f"{'standard input' if path == '-' else path}: {error}") from None
+
+
 def _cmd_games(args: argparse.Namespace) -> int:
     from cardtable.errors import UsageError
     from cardtable.patience import PatienceGame, get, load, names
 
     if args.game is None:
-        for flag in ("deal", "play"):
+        for flag in ("deal", "deal_file", "play"):
             if getattr(args, flag) is not None:
-                raise UsageError(f"--{flag} needs a game, e.g. 'cardtable games freecell --{flag} ...'")
+                option = "--" + flag.replace("_", "-")
+                raise UsageError(f"{option} needs a game, e.g. 'cardtable games freecell {option} ...'")
         games = [get(name) for name in names()]
         if args.json:
             print(json.dumps([_listing(d) for d in games], indent=1))
@@ -117,21 +142,37 @@ def _cmd_games(args: argparse.Namespace) -> int:
                   f"{d.summary}")
         return 0
     description = load(args.game)
+    if args.output is not None and args.play is None:
+        raise UsageError("--output writes a bot's game: give --play random or greedy")
+    if args.output is not None:
+        from cardtable._files import check_output
+
+        check_output(args.output)
     if args.max_moves < 1:
         raise UsageError(f"--max-moves must be at least 1, not {args.max_moves}")
-    if args.deal is None and args.play is None:
+    if args.deal is not None and args.deal_file is not None:
+        raise UsageError("--deal and --deal-file both say which deal; give one")
+    if args.deal is None and args.play is None and args.deal_file is None:
         if args.json:
             print(description.dumps(), end="")
         else:
             print("\n".join(_rules(description)))
         return 0
     seed = args.deal if args.deal is not None else "0"
-    game = PatienceGame.from_seed(description, seed)
+    if args.deal_file is not None:
+        game = _read_deal_file(description, args.deal_file)
+        seed = args.deal_file
+    else:
+        game = PatienceGame.from_seed(description, seed)
     if args.play is None:
         if args.format == "pysol":
             from cardtable.patience.formats import to_pysol
 
             print(to_pysol(game), end="")
+        elif args.format == "solvitaire":
+            from cardtable.patience.solvitaire import dumps, to_solvitaire
+
+            print(dumps(to_solvitaire(game)), end="")
         elif args.json:
             print(json.dumps({"game": description.name, "seed": seed,
                               "piles": [{"place": str(p.place), "face_down": p.face_down,
@@ -148,6 +189,12 @@ def _cmd_games(args: argparse.Namespace) -> int:
     play_out(game, [player], max_actions=args.max_moves)
     outcome = game.outcome()
     result = outcome.value if outcome is not None else "stopped"
+    if args.output is not None:
+        from cardtable._files import atomic_write_text
+        from cardtable.patience.record import PatienceRecord
+
+        record = PatienceRecord.from_game(game, seed, Player=args.play)
+        atomic_write_text(args.output, record.to_json() if args.output.endswith(".json") else str(record))
     if args.json:
         print(json.dumps({"game": description.name, "seed": seed, "player": args.play, "result": result,
                           "won": game.is_won(), "moves": [str(m) for m in game.moves],

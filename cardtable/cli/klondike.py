@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from cardtable._text import plural
 from cardtable.cli._deals import add_deal_arguments, check_deal_arguments, choose_deal
@@ -20,9 +21,13 @@ from cardtable.cli._options import (
     use_color,
     variant_from_args,
 )
+from cardtable.cli._patience import GAME_HELP, deal_number, klondike_seed, patience_game
 from cardtable.errors import UsageError
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import PRESET_NOTES, PRESET_TITLES, PRESETS
+
+if TYPE_CHECKING:
+    from cardtable.patience import Description
 
 __all__ = ["register"]
 
@@ -41,7 +46,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "deal", help="write a deal (from a seed or a file) as a deal string, PySol board, ...",
         description="Write a deal from a seed, or convert a layout file between formats.")
     src = p.add_mutually_exclusive_group()  # one of them, or --difficulty alone (checked in _cmd_deal)
-    src.add_argument("--seed", type=seed, help="deal number (any whole number >= 0)")
+    src.add_argument("--seed", type=deal_number,
+                     help="deal number (any whole number >= 0; with --game, also ms:N or pysol:N where the "
+                          "game has them)")
     src.add_argument("--file", metavar="F", help="a deal string, position, PySol board, "
                      "Solvitaire JSON or game record ('-' for stdin)")
     src.add_argument("--solvitaire-seed", metavar="N", type=seed,
@@ -52,6 +59,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--format", choices=FORMATS, default="deal", help="output format (default deal)")
     p.add_argument("--output", "-o", metavar="FILE", help="write here (atomically) instead of stdout")
     add_variant_arguments(p)
+    p.add_argument("--game", metavar="NAME|FILE.json", help=GAME_HELP)
     p.set_defaults(func=_cmd_deal)
 
     p = subparsers.add_parser("show", help="draw a deal, layout or recorded game's last position")
@@ -60,12 +68,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    "Solvitaire JSON or game record ('-' for stdin)")
     add_render_arguments(p)
     add_variant_arguments(p)
+    p.add_argument("--game", metavar="NAME|FILE.json", help=GAME_HELP + "; with a game, DEAL-OR-FILE may also be "
+                   "a seed, a position string or a PySol board")
     p.set_defaults(func=_cmd_show)
 
     p = subparsers.add_parser("replay", help="check every move of a game record")
     p.add_argument("file", metavar="FILE", help="a game record, text or JSON ('-' for stdin)")
     p.add_argument("--quiet", "-q", action="store_true", help="only the verdict line")
     add_render_arguments(p)
+    p.add_argument("--game", metavar="NAME|FILE.json", help="the game the record must be of (a patience record "
+                   "names its own game; default: the record's)")
     p.set_defaults(func=_cmd_replay)
 
 
@@ -82,6 +94,20 @@ def _argument_text(value: str) -> str:
         shown = value if len(value) <= 60 else value[:59] + "…"
         raise UsageError(f"{shown}: no such file (and not a deal string of 52 cards)")
     return value  # the deal reader names a missing, doubled or unknown card
+
+
+def _is_patience_record(text: str) -> bool:
+    """A record of a patience game other than Klondike's own (it names its game in a Rules header)."""
+    from cardtable.cli._patience import is_patience_record
+
+    return is_patience_record(text)
+
+
+def _record_game(text: str) -> Description:
+    """The game a patience record names."""
+    from cardtable.patience.record import PatienceRecord
+
+    return PatienceRecord.parse(text).description
 
 
 def _cmd_variants(args: argparse.Namespace) -> int:
@@ -102,6 +128,12 @@ def _cmd_deal(args: argparse.Namespace) -> int:
     from cardtable._files import atomic_write_text, check_output, read_text
     from cardtable.klondike.formats import load_start, solvitaire_deal, write_layout
 
+    description = patience_game(args)
+    if description is not None:
+        from cardtable.cli import _patience
+
+        return _patience.deal(args, description)
+    klondike_seed(args.seed)
     variant = variant_from_args(args)  # checked even where the deal does not depend on it
     check_output(args.output)
     if args.winnable and args.file is not None:
@@ -145,8 +177,18 @@ def _cmd_show(args: argparse.Namespace) -> int:
     from cardtable.klondike.formats import load_start
     from cardtable.klondike.render import render
 
+    description = patience_game(args)
+    if description is not None:
+        from cardtable.cli import _patience
+
+        return _patience.show(args, description)
     variant = variant_from_args(args)
-    position, record = load_start(_argument_text(args.deal))
+    text = _argument_text(args.deal)
+    if _is_patience_record(text):
+        from cardtable.cli import _patience
+
+        return _patience.show(args, _record_game(text), text)
+    position, record = load_start(text)
     refuse_rule_flags(args, record, args.deal if os.path.exists(args.deal) else "the text given")
     if record is not None:
         variant = record.variant
@@ -167,7 +209,13 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     from cardtable.klondike.record import KlondikeRecord
     from cardtable.klondike.render import render
 
-    record = KlondikeRecord.parse(read_text(args.file))
+    description = patience_game(args)
+    text = read_text(args.file)
+    if description is not None or (args.game is None and _is_patience_record(text)):
+        from cardtable.cli import _patience
+
+        return _patience.replay(args, description, text)
+    record = KlondikeRecord.parse(text)
     game = record.replay()
     outcome = game.outcome()
     if not args.quiet:

@@ -40,6 +40,7 @@ from cardtable.cli._options import (
     whole_number,
     worker_count,
 )
+from cardtable.cli._patience import GAME_HELP, deal_number, klondike_seed, patience_game
 from cardtable.errors import CardtableError, UsageError
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
@@ -67,13 +68,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Play many Klondike games with a strategy. With no options: seed 002's game, 1,000 games "
                     "with the priority strategy from seed 1, the complete record of the first two games, "
                     "then the summary.")
-    p.add_argument("--strategy", default="priority", metavar="NAME",
+    p.add_argument("--strategy", default=None, metavar="NAME",
                    help=f"who plays: {', '.join(STRATEGY_NAMES)}, or a policy as module.path:attribute (default "
                         "priority). Options follow the name in the same argument, as in --strategy 'expert "
-                        "samples=96 states=20000' ('cardtable strategies' lists them)")
+                        "samples=96 states=20000' ('cardtable strategies' lists them); with --game, random or "
+                        "greedy (default greedy)")
     p.add_argument("--games", type=whole_number(1, "--games"), default=None,
                    help="games to play (default 1000, or every deal)")
-    p.add_argument("--seed", type=seed, default=1, help="game i is dealt from seed SEED+i (default 1)")
+    p.add_argument("--seed", type=deal_number, default=1,
+                   help="game i is dealt from seed SEED+i (default 1; with --game, also ms:N or pysol:N where "
+                        "the game has them)")
+    p.add_argument("--game", metavar="NAME|FILE.json", help=GAME_HELP + "; another game is played by the random "
+                   "or greedy player, in one process, and not stored")
     p.add_argument("--deals", metavar="FILE", help=_DEALS_HELP)
     p.add_argument("--workers", type=worker_count, default=None,
                    help="local processes, or the workers of --cluster local (default: all cores)")
@@ -244,8 +250,16 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from cardtable.sim.runner import Batch, RunSpec
     from cardtable.sim.stats import summarize_games
 
+    description = patience_game(args)
+    if description is not None:
+        from cardtable.cli import _patience
+
+        return _patience.simulate(args, description)
     check_force(args)
     stored = _resume_simulate(args) if args.resume is not None else None
+    if args.strategy is None:
+        args.strategy = "priority"
+    klondike_seed(args.seed)
     with ExitStack() as stack:
         if stored is not None:  # marked interrupted should anything below fail
             stack.enter_context(stored)

@@ -1,0 +1,311 @@
+"""``--game`` in ``deal``, ``show``, ``replay`` and ``simulate``: the same
+commands for every patience game of the registry.
+
+Without ``--game``, and with ``--game klondike`` itself, the commands take
+Klondike's own paths, as before; any other game (a name, a name with
+options after colons, or a description file) comes here. The patience
+modules are imported inside the functions, so building the parser stays light.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cardtable._text import clip, plural
+from cardtable.cli._options import seed as whole_seed
+from cardtable.errors import UsageError
+
+if TYPE_CHECKING:
+    from cardtable.patience import Description, PatienceGame
+    from cardtable.patience.record import PatienceRecord
+
+__all__ = ["GAME_HELP", "deal", "deal_number", "patience_game", "replay", "show", "simulate"]
+
+GAME_HELP = ("a patience game: a name ('cardtable games' lists them), with options after colons "
+             "(golf:wrap), or a description file FILE.json (default: Klondike, with its own options)")
+
+_NUMBERED = re.compile(r"(ms|pysol):\s*\+?\d+", re.ASCII | re.IGNORECASE)
+
+
+def deal_number(text: str) -> int | str:
+    """An argparse type for ``--seed``: a whole number (as before), or a
+    standard deal number ``ms:N`` or ``pysol:N`` (kept as text; which games
+    have them is checked with the game)."""
+    stripped = text.strip(" \t")
+    if ":" in stripped:
+        if not _NUMBERED.fullmatch(stripped):
+            raise argparse.ArgumentTypeError(f"a seed is a whole number, ms:N or pysol:N, not {clip(stripped, 30)}")
+        return stripped.lower().replace(" ", "")
+    return whole_seed(text)
+
+
+def patience_game(args: argparse.Namespace) -> Description | None:
+    """The game ``--game`` names, or None for Klondike's own commands (no
+    ``--game``, or ``--game klondike``). An unknown game, option or a bad
+    file is a one-line error."""
+    name = getattr(args, "game", None)
+    if name is None or name == "klondike":
+        return None
+    from cardtable.patience import load
+
+    return load(name)
+
+
+def klondike_seed(value: int | str | None) -> None:
+    """Klondike's commands take whole-number seeds only."""
+    if isinstance(value, str):
+        raise UsageError(f"--seed {value}: Klondike has no {value.split(':')[0]}:N deal numbers; those go "
+                         "with --game (e.g. --game freecell --seed ms:11982)")
+
+
+def _refuse_klondike_options(args: argparse.Namespace, description: Description, *, variant_default: Any,
+                             extra: tuple[str, ...] = ()) -> None:
+    """Klondike's rule options and deal choices have no meaning for another game: refused in one line."""
+    given = []
+    if getattr(args, "variant", variant_default) != variant_default:
+        given.append("--variant")
+    given += [flag for dest, flag in (("draw", "--draw"), ("passes", "--passes"), ("empty", "--empty"),
+                                      ("foundation_return", "--foundation-return"), ("scoring", "--scoring"))
+              if getattr(args, dest, None) is not None]
+    given += [flag for flag in extra if getattr(args, flag.removeprefix("--").replace("-", "_"), None)
+              not in (None, False)]
+    if given:
+        raise UsageError(f"{given[0]} is a Klondike option; {description.title}'s rules come from --game "
+                         f"(options after colons, e.g. {description.name}:OPTION; 'cardtable games "
+                         f"{description.name}' lists them)")
+
+
+def _from_seed(description: Description, value: int | str) -> PatienceGame:
+    from cardtable.patience import PatienceGame
+
+    return PatienceGame.from_seed(description, value)
+
+
+def _read_layout(description: Description, text: str) -> PatienceGame:
+    """A position string (one line) or a PySol board (several)."""
+    from cardtable.patience.position import read_position
+
+    lines = [line for line in text.removeprefix("\ufeff").splitlines() if line.strip()]
+    if len(lines) == 1 and not lines[0].lstrip().lower().startswith(("talon", "foundations", "freecells")):
+        return read_position(description, lines[0])
+    from cardtable.patience.formats import from_pysol
+
+    return from_pysol(description, "\n".join(lines))
+
+
+# ----- deal -----------------------------------------------------------------------------------------
+
+
+def deal(args: argparse.Namespace, description: Description) -> int:
+    """``deal --game``: a deal from a seed, or a layout file converted."""
+    from cardtable._files import atomic_write_text, check_output, read_text
+    from cardtable.patience.position import write_position
+
+    _refuse_klondike_options(args, description, variant_default="draw1",
+                             extra=("--winnable", "--daily", "--difficulty", "--solvitaire-seed"))
+    check_output(args.output)
+    if args.seed is None and args.file is None:
+        raise UsageError(f"say which deal of {description.title}: --seed N (or ms:N, pysol:N where the game "
+                         "has them) or --file F")
+    game = _from_seed(description, args.seed) if args.seed is not None else _read_layout(
+        description, read_text(args.file))
+    if args.format == "pysol":
+        from cardtable.patience.formats import to_pysol
+
+        text = to_pysol(game)
+    elif args.format == "solvitaire":
+        raise UsageError(f"--format solvitaire: {description.title}'s deals are written as position strings "
+                         "or PySol boards (--format position or pysol)")
+    else:
+        text = write_position(game) + "\n"
+    if args.output:
+        atomic_write_text(args.output, text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+# ----- show -----------------------------------------------------------------------------------------
+
+
+def _argument(value: str) -> str | None:
+    """The text of a file argument (``-`` for stdin), or None when it names no file."""
+    if value == "-" or (len(value) < 4096 and "\n" not in value and os.path.exists(value)):
+        from cardtable._files import read_text
+
+        return read_text(value)
+    return None
+
+
+def show(args: argparse.Namespace, description: Description, text: str | None = None) -> int:
+    """``show --game``: a seed's deal, a position string, a PySol board or a
+    game record's last position, drawn (``text``: the argument's, when already read)."""
+    from cardtable.cli._options import use_color
+    from cardtable.patience.record import PatienceRecord
+    from cardtable.patience.render import render
+
+    _refuse_klondike_options(args, description, variant_default="draw1")
+    if text is None:
+        text = _argument(args.deal)
+    record = None
+    if text is None:
+        value = args.deal.strip()
+        if value.isdigit() or _NUMBERED.fullmatch(value):
+            game = _from_seed(description, value)
+        elif ":" in value:
+            game = _read_layout(description, value)
+        else:
+            raise UsageError(f"{clip(value)}: no such file (and not a seed or a position string of "
+                             f"{description.title})")
+    elif PatienceRecord.is_patience_record(text):
+        record = _record(text, description)
+        game = record.replay()
+    else:
+        game = _read_layout(description, text)
+    print(render(game.view(), unicode=not args.ascii, color=use_color(args)))
+    if record is not None:
+        outcome = game.outcome()
+        print(f"\nafter {plural(len(record.moves), 'move')}: {_home(game)}, "
+              f"{outcome.value if outcome else 'game in progress'}")
+    return 0
+
+
+def _home(game: PatienceGame) -> str:
+    from cardtable.patience import Kind
+
+    if game.description.win.value == "one-pile":
+        left = sum(1 for place in game.places(Kind.TABLEAU) if game.pile(place))
+        return f"{plural(left, 'pile')} left"
+    return f"{plural(game.foundation_cards(), 'card')} home"
+
+
+def _record(text: str, description: Description | None) -> PatienceRecord:
+    """A patience record, under ``description`` when given: a record of
+    another game is refused rather than played under the wrong rules."""
+    from cardtable.errors import RecordError
+    from cardtable.patience.record import PatienceRecord, rules_name
+
+    record = PatienceRecord.parse(text)
+    if description is not None and record.description != description:
+        raise RecordError(f"this is a record of {rules_name(record.description)}, not of "
+                          f"{rules_name(description)} (leave out --game, or give the game it names)")
+    return record
+
+
+# ----- replay ---------------------------------------------------------------------------------------
+
+
+def is_patience_record(text: str) -> bool:
+    """True when a record's text is a patience record rather than Klondike's."""
+    from cardtable.patience.record import PatienceRecord
+
+    return PatienceRecord.is_patience_record(text)
+
+
+def replay(args: argparse.Namespace, description: Description | None, text: str) -> int:
+    """``replay``: every move of a patience record checked; the last position and the verdict."""
+    from cardtable.cli._options import use_color
+    from cardtable.patience.render import render
+
+    record = _record(text, description)
+    game = record.replay()
+    outcome = game.outcome()
+    if not args.quiet:
+        print(render(game.view(), unicode=not args.ascii, color=use_color(args)))
+        print()
+    print(f"{Path(args.file).name}: {'' if len(record.moves) == 1 else 'all '}{plural(len(record.moves), 'move')} "
+          f"legal; {record.description.title}, {_home(game)}; {outcome.value if outcome else 'game in progress'}")
+    return 0
+
+
+# ----- simulate -------------------------------------------------------------------------------------
+
+#: What ``simulate --game`` takes besides the game (the others are Klondike's or the store's).
+_SIMULATE_REFUSED = ("--deals", "--cluster", "--plot")
+
+
+def _seed_of(start: int | str, index: int) -> int | str:
+    """The seed of game ``index`` of a run from ``start`` (``ms:N`` counts on as ``ms:N+index``)."""
+    if isinstance(start, int):
+        return start + index
+    prefix, _, number = start.partition(":")
+    return f"{prefix}:{int(number) + index}"
+
+
+def simulate(args: argparse.Namespace, description: Description) -> int:
+    """``simulate --game``: N deals played by a patience bot, their records and the summary."""
+    from cardtable._files import AtomicWriter, check_outputs
+    from cardtable.bots.patience import PLAYERS, make_player
+    from cardtable.game import play_out
+    from cardtable.patience.record import PatienceRecord, rules_name
+    from cardtable.stats import mean_interval, wilson
+
+    if args.store is not None or args.resume is not None:
+        raise UsageError(f"{'--store' if args.store is not None else '--resume'}: the results store keeps "
+                         f"Klondike's runs only for now (runs keyed by game come later); simulate "
+                         f"--game {description.name} is not stored")
+    _refuse_klondike_options(args, description, variant_default=None, extra=("--no-fast", "--force"))
+    for flag in _SIMULATE_REFUSED:
+        if getattr(args, flag.removeprefix("--"), None) is not None:
+            raise UsageError(f"{flag} goes with Klondike's simulate, not yet with --game {description.name}")
+    strategy = args.strategy if args.strategy is not None else "greedy"
+    if strategy not in PLAYERS:
+        raise UsageError(f"--strategy {clip(strategy, 30)}: {description.title} is played by "
+                         f"{' or '.join(PLAYERS)} (Klondike's strategies play Klondike only)")
+    check_outputs({"--output": args.output}, {})
+    count = 1000 if args.games is None else args.games
+    _from_seed(description, _seed_of(args.seed, count - 1))  # a seed out of range fails before any game
+    output = AtomicWriter(args.output) if args.output else None
+    won, home, records = 0, [], []
+    import time
+
+    started = time.perf_counter()
+    try:
+        for index in range(count):
+            seed = _seed_of(args.seed, index)
+            game = _from_seed(description, seed)
+            player = make_player(strategy, index)
+            play_out(game, [player], max_actions=5000)
+            won += game.is_won()
+            home.append(float(game.foundation_cards()))
+            if index < args.record or output is not None:
+                record = PatienceRecord.from_game(game, str(seed), Player=strategy, Round=str(index + 1),
+                                                  FoundationCards=str(game.foundation_cards()))
+                if index < args.record:
+                    records.append(record)
+                if output is not None:
+                    output.write(json.dumps(record.to_dict(), ensure_ascii=False) + "\n")
+        if output is not None:
+            output.commit()
+    except BaseException:
+        if output is not None:
+            output.abandon()
+        raise
+    seconds = time.perf_counter() - started
+    low, high = wilson(won, count)
+    mean, mean_low, mean_high = mean_interval(home)
+    summary = {"game": rules_name(description), "strategy": strategy, "seed": args.seed, "games": count,
+               "won": won, "win_rate": won / count, "win_rate_low": low, "win_rate_high": high,
+               "foundation_mean": mean, "foundation_low": mean_low, "foundation_high": mean_high,
+               "seconds": seconds, "games_per_second": count / seconds if seconds > 0 else 0.0}
+    if args.json:
+        print(json.dumps(summary, indent=1))
+        return 0
+    for number, record in enumerate(records, 1):
+        print(f"Game {number} ({description.title}, seed {record.seed}), strategy {strategy}")
+        print(record)
+    print(f"{strategy} on {description.title} ({rules_name(description)}): {description.summary}")
+    print(f"deals from seeds {args.seed}..{_seed_of(args.seed, count - 1)}, one process, not stored")
+    print(f"games played       {count:,}")
+    print(f"games won          {won:,} ({100 * won / count:.2f}%, 95% CI {100 * low:.2f}-{100 * high:.2f}%)")
+    print(f"foundation cards   {mean:.3f} a game (95% CI {mean_low:.3f}-{mean_high:.3f})")
+    print(f"throughput         {summary['games_per_second']:,.0f} games/s ({seconds:.2f} s)")
+    if args.output:
+        print(f"games written to {args.output}")
+    return 0
