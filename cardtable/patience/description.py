@@ -59,6 +59,7 @@ __all__ = [
     "MoveUnit",
     "Option",
     "PileGroup",
+    "PysolDeal",
     "Redeals",
     "Stock",
     "StockTo",
@@ -328,8 +329,11 @@ class DealStep:
     of which the first ``face_down[i]`` lie face down, dealt in ``order``;
     ``card`` deals that one card (taken out of the deck first, as Black
     Hole's Ace of Spades); ``kings_to_bottom`` moves each pile's Kings under
-    its other cards (Baker's Dozen). The stock takes what is left, the next
-    card on top."""
+    its other cards (Baker's Dozen); with ``right_to_left`` each row (or,
+    dealt ``piles``, the piles) goes from the last pile to the first, and
+    with ``face_down_first`` every pile's face-down cards are dealt before
+    any face-up one (PySolFC's Klondike does both). The stock takes what is
+    left, the next card on top."""
 
     to: Kind
     cards: tuple[int, ...]
@@ -337,6 +341,19 @@ class DealStep:
     order: DealOrder = DealOrder.ROWS
     card: Card | None = None
     kings_to_bottom: bool = False
+    right_to_left: bool = False
+    face_down_first: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PysolDeal:
+    """How PySolFC's numbered deals (``pysol:N``) lay a game's cards when
+    that differs from its ``deal``: each step of the deal is dealt right to
+    left and/or its face-down cards first (Klondike: both), so that the
+    piles get the same numbers of cards, in PySolFC's order."""
+
+    right_to_left: bool = False
+    face_down_first: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,6 +393,9 @@ class Description:
     deals: tuple[str, ...] = ()
     options: tuple[Option, ...] = ()
     applied: tuple[str, ...] = field(default=())
+    #: How PySolFC's numbered deals change the order of ``deal`` (Klondike:
+    #: right to left, the face-down cards first); ``None``: in the same order.
+    pysol_deal: PysolDeal | None = None
 
     def count(self, kind: Kind) -> int:
         """How many piles of ``kind`` the game lays out."""
@@ -487,13 +507,16 @@ def _write(d: Description) -> dict[str, Any]:
                  "pairs": d.hole_pairs},
         "deal": [{"to": step.to.value, "cards": list(step.cards), "face-down": list(step.face_down),
                   "order": step.order.value, "card": None if step.card is None else str(step.card),
-                  "kings-to-bottom": step.kings_to_bottom} for step in d.deal],
+                  "kings-to-bottom": step.kings_to_bottom, "right-to-left": step.right_to_left,
+                  "face-down-first": step.face_down_first} for step in d.deal],
         "win": d.win.value,
         "redeals": {"count": d.redeals.count, "per-pile": d.redeals.per_pile},
         "deals": list(d.deals),
         "options": {option.name: {"summary": option.summary, "changes": dict(option.changes)}
                     for option in d.options},
         "applied": list(d.applied),
+        "pysol-deal": None if d.pysol_deal is None else {
+            "right-to-left": d.pysol_deal.right_to_left, "face-down-first": d.pysol_deal.face_down_first},
     }
 
 
@@ -656,7 +679,7 @@ _ONE_PASS: int | None = 1
 def _read(data: object, *, options: bool = True) -> Description:
     top = _Object(data, "", ("name", "title", "family", "description", "cards", "tableau", "foundations",
                              "cells", "reserve", "stock", "waste", "hole", "deal", "win", "redeals",
-                             "deals", "options", "applied"))
+                             "deals", "options", "applied", "pysol-deal"))
     name = top.need("name", _text)
     cards_obj = _Object(top.data.get("cards", {}), "cards", ("decks", "suits"))
     cards = Cards(cards_obj.get("decks", _int(1, 2), 1), cards_obj.get("suits", _read_suits, Cards().suits))
@@ -746,7 +769,8 @@ def _read(data: object, *, options: bool = True) -> Description:
     steps = []
     for index, raw in enumerate(raw_deal):
         path = f"deal[{index}]"
-        obj = _Object(raw, path, ("to", "cards", "face-down", "order", "card", "kings-to-bottom"))
+        obj = _Object(raw, path, ("to", "cards", "face-down", "order", "card", "kings-to-bottom", "right-to-left",
+                                  "face-down-first"))
         to = obj.need("to", _enum(Kind))
         if to in (Kind.STOCK,):
             raise DescriptionError(f"{path}.to: the stock takes the cards left over; deal to another pile")
@@ -764,7 +788,14 @@ def _read(data: object, *, options: bool = True) -> Description:
         if card is not None and (sum(step_cards) != 1 or card.suit not in cards.suits):
             raise DescriptionError(f"{path}.card: one fixed card of the game's suits goes to exactly one pile")
         steps.append(DealStep(to, step_cards, face_down, obj.get("order", _enum(DealOrder), DealOrder.ROWS),
-                              card, obj.get("kings-to-bottom", _bool, False)))
+                              card, obj.get("kings-to-bottom", _bool, False),
+                              obj.get("right-to-left", _bool, False), obj.get("face-down-first", _bool, False)))
+
+    def read_pysol_deal(value: object, path: str) -> PysolDeal:
+        obj = _Object(value, path, ("right-to-left", "face-down-first"))
+        return PysolDeal(obj.get("right-to-left", _bool, False), obj.get("face-down-first", _bool, False))
+
+    pysol_deal = top.get("pysol-deal", _optional(read_pysol_deal), None)
 
     def read_options(value: object, path: str) -> tuple[Option, ...]:
         if not isinstance(value, dict):
@@ -790,7 +821,7 @@ def _read(data: object, *, options: bool = True) -> Description:
         family=top.get("family", _text, "other"),
         summary=top.get("description", _text, name),
         cards=cards, tableau=tableau, foundations=foundations, cells=cells, reserve=reserve, stock=stock,
-        waste=waste, hole=hole, hole_build=hole_build, hole_pairs=hole_pairs, deal=tuple(steps),
+        waste=waste, hole=hole, hole_build=hole_build, hole_pairs=hole_pairs, deal=tuple(steps), pysol_deal=pysol_deal,
         win=top.get("win", _enum(Win), Win.FOUNDATIONS),
         redeals=top.get("redeals", _read_redeals, Redeals()),
         deals=top.get("deals", read_names, ()),

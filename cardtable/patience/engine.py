@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cache
 
@@ -37,6 +37,7 @@ from cardtable.game import HiddenCards
 from cardtable.patience.description import (
     Build,
     DealOrder,
+    DealStep,
     Description,
     Fill,
     Kind,
@@ -185,11 +186,12 @@ class PatienceView:
         return HiddenCards(cards, slots)
 
 
-def deal_cards(description: Description, deck: Sequence[Card]) -> tuple[list[list[Card]], list[int]]:
+def deal_cards(description: Description, deck: Sequence[Card],
+               steps: Sequence[DealStep] | None = None) -> tuple[list[list[Card]], list[int]]:
     """The piles (in the engine's order) and their face-down counts after
-    dealing ``deck`` (dealing order: ``deck[0]`` is dealt first) by the
-    description's deal; the stock takes the cards left over, the next one on
-    top."""
+    dealing ``deck`` (dealing order: ``deck[0]`` is dealt first) by
+    ``steps`` (the description's deal unless given); the stock takes the
+    cards left over, the next one on top."""
     d = description
     piles: list[list[Card]] = []
     first: dict[Kind, int] = {}
@@ -200,26 +202,29 @@ def deal_cards(description: Description, deck: Sequence[Card]) -> tuple[list[lis
     rest = list(deck)
     if len(rest) != d.cards.total:
         raise RulesError(f"a deal of {d.name} has {d.cards.total} cards, not {len(rest)}")
-    fixed = []
-    for step in d.deal:
+    steps = d.deal if steps is None else steps
+    for step in steps:
         if step.card is not None:
             rest.remove(step.card)
-            fixed.append(step.card)
-    for step in d.deal:
+    for step in steps:
         start = first[step.to]
         if step.card is not None:
             pile = start + step.cards.index(1)
             piles[pile].append(step.card)
             continue
-        if step.order is DealOrder.ROWS:
-            for row in range(max(step.cards, default=0)):
-                for i, n in enumerate(step.cards):
-                    if n > row:
-                        piles[start + i].append(rest.pop(0))
-        else:
-            for i, n in enumerate(step.cards):
-                piles[start + i].extend(rest[:n])
-                del rest[:n]
+        order = range(len(step.cards) - 1, -1, -1) if step.right_to_left else range(len(step.cards))
+        parts = ([step.face_down, [n - f for n, f in zip(step.cards, step.face_down, strict=True)]]
+                 if step.face_down_first else [step.cards])
+        for part in parts:
+            if step.order is DealOrder.ROWS:
+                for row in range(max(part, default=0)):
+                    for i in order:
+                        if part[i] > row:
+                            piles[start + i].append(rest.pop(0))
+            else:
+                for i in order:
+                    piles[start + i].extend(rest[:part[i]])
+                    del rest[:part[i]]
         for i, n in enumerate(step.face_down):
             down[start + i] += n
         if step.kings_to_bottom:  # each King, bottom up, changes places with the lowest other card under it
@@ -347,7 +352,12 @@ class PatienceGame:
                     except ValueError:
                         raise RulesError(f"cannot read deal {seed!r}: write {prefix}:N, N a whole number") from None
                     cards = order(number)
-                    game = cls.from_deck(description, cards[::-1] if reversed_ else cards)
+                    change = description.pysol_deal if prefix == "pysol" else None
+                    steps = None if change is None else [
+                        replace(step, right_to_left=change.right_to_left, face_down_first=change.face_down_first)
+                        for step in description.deal]
+                    piles, down = deal_cards(description, cards[::-1] if reversed_ else cards, steps)
+                    game = cls(description, piles, down)
                     game.shuffle_seed = number
                     return game
             try:

@@ -30,7 +30,7 @@ from cardtable.patience.description import Description, Kind
 from cardtable.patience.engine import PatienceGame
 from cardtable.patience.moves import Place
 
-__all__ = ["BoardError", "from_pysol", "to_pysol"]
+__all__ = ["BoardError", "from_pysol", "read_deal", "to_pysol"]
 
 _FC_SUITS = (Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES)  # fc-solve's order on its Foundations line
 
@@ -159,3 +159,13 @@ def from_pysol(description: Description, text: str) -> PatienceGame:
         what = f"{_card(missing[0])} is missing" if missing else f"{_card(extra[0])} is there too often"
         raise BoardError(f"PySol board: not the cards of {d.title}: {what}")
     return PatienceGame(d, piles, down)
+
+
+def read_deal(description: Description, text: str) -> PatienceGame:
+    """A position in Solvitaire's deal JSON (text that starts with ``{``, see
+    :mod:`cardtable.patience.solvitaire`) or a PySol board (any other text)."""
+    if text.lstrip("\ufeff \t\r\n").startswith("{"):
+        from cardtable.patience.solvitaire import loads
+
+        return loads(description, text)
+    return from_pysol(description, text)
