@@ -188,6 +188,7 @@ def make_files(folder: Path) -> dict[str, Path]:
         "store-garbage.sqlite": b"this is not a database" * 100,
     })
     paths = {}
+    files.update(_patience_files())
     for name, content in files.items():
         path = folder / name
         if isinstance(content, str):
@@ -211,6 +212,21 @@ VARIANT_FLAGS = [(["--variant", "nosuch"], "nosuch"), (["--draw", "2"], r"draw|i
                  (["--passes", "0"], r"passes|at least 1"), (["--passes", "2.7"], r"passes|2\.7"),
                  (["--passes", "²"], r"passes|²"), (["--empty", "queen"], r"empty|invalid choice"),
                  (["--scoring", "money"], r"scoring|invalid choice")]
+
+
+def _patience_files() -> dict[str, str]:
+    """A patience game's record (Golf, seed 4, a greedy game), and that record with an illegal move."""
+    from cardtable.bots.patience import make_player
+    from cardtable.game import play_out
+    from cardtable.patience import PatienceGame, get
+    from cardtable.patience.record import PatienceRecord
+
+    game = play_out(PatienceGame.from_seed(get("golf"), 4), [make_player("greedy")], max_actions=500)
+    record = PatienceRecord.from_game(game, 4)
+    text = str(record)
+    illegal = text.replace("\n1. ", "\n1. 8>H ", 1)  # Golf has seven piles
+    return {"golf-record.txt": text, "golf-record.json": record.to_json(), "golf-record-illegal.txt": illegal,
+            "golf-position.txt": "1:AsKs 2: 3:\n"}
 
 
 def catalogue(f: dict[str, Path], tmp: Path) -> list[Case]:
@@ -341,6 +357,45 @@ def catalogue(f: dict[str, Path], tmp: Path) -> list[Case]:
     add("replay bom+crlf", ["replay", p["record-bom-crlf.txt"]], None)
     add("replay json", ["replay", p["record.json"]], None)
     add("replay stdin garbage", ["replay", "-"], r"line 1", stdin=b"hello world\n")
+
+    # -- --game: every patience game in deal, show, replay and simulate
+    add("deal --game unknown", ["deal", "--game", "freecel", "--seed", "1"], r"unknown game 'freecel'")
+    add("deal --game unknown option", ["deal", "--game", "golf:wrapp", "--seed", "1"], r"no option 'wrapp'")
+    add("deal --game a missing file", ["deal", "--game", missing.replace(".txt", ".json"), "--seed", "1"],
+        r"no such file|not found|cannot")
+    add("deal --game ms: without Microsoft deals", ["deal", "--game", "spider", "--seed", "ms:3"],
+        r"spider has no Microsoft deal numbers")
+    add("deal --game pysol: without PySolFC deals", ["deal", "--game", "pyramid", "--seed", "pysol:3"],
+        r"pyramid has no PySolFC deal numbers")
+    add("deal ms: without --game", ["deal", "--seed", "ms:3"], r"Klondike has no ms:N")
+    add("deal --game seed xx:3", ["deal", "--game", "freecell", "--seed", "xx:3"], r"ms:N or pysol:N")
+    add("deal --game ms:0", ["deal", "--game", "freecell", "--seed", "ms:0"], r"Microsoft deal number is 1 to")
+    add("deal --game with --draw", ["deal", "--game", "golf", "--seed", "1", "--draw", "3"], r"--draw is a Klondike")
+    add("deal --game --file garbage", ["deal", "--game", "golf", "--file", p["deal.txt"]], r"position string")
+    add("deal --game --file a short position", ["deal", "--game", "golf", "--file", p["golf-position.txt"]],
+        r"pile \d is missing|not the cards")
+    add("deal --game freecell ms:11982", ["deal", "--game", "freecell", "--seed", "ms:11982", "--format", "pysol"],
+        None)
+    add("show --game a word", ["show", "--game", "golf", "nonsense"], r"no such file")
+    add("show --game a position", ["show", "--game", "golf", p["golf-position.txt"]], r"pile \d is missing")
+    add("show a patience record", ["show", p["golf-record.txt"]], None)
+    add("replay a patience record", ["replay", p["golf-record.txt"]], None)
+    add("replay a patience record, JSON", ["replay", p["golf-record.json"]], None)
+    add("replay a patience record's illegal move", ["replay", p["golf-record-illegal.txt"]],
+        r"move 1 \(8>H\) is illegal: Golf has no pile 8")
+    add("replay --game of another game", ["replay", p["golf-record.txt"], "--game", "freecell"],
+        r"a record of golf, not of freecell")
+    add("simulate --game --store", ["simulate", "--game", "golf", "--games", "2", "--store", str(tmp / "p.sqlite")],
+        r"--store: the results store keeps Klondike's runs only")
+    add("simulate --game --resume", ["simulate", "--game", "golf", "--resume", "1"], r"--resume: the results store")
+    add("simulate --game --strategy priority", ["simulate", "--game", "golf", "--strategy", "priority"],
+        r"random or greedy")
+    add("simulate --game ms: without Microsoft deals", ["simulate", "--game", "golf", "--seed", "ms:1"],
+        r"golf has no Microsoft deal numbers")
+    add("simulate --game seed past 2**64-1", ["simulate", "--game", "golf", "--games", "2", "--seed", str(2**64 - 1)],
+        r"the last game's deal")
+    add("simulate --game golf", ["simulate", "--game", "golf", "--games", "3", "--record", "1"], None)
+    add("games --output without --play", ["games", "golf", "-o", str(tmp / "g.txt")], r"--output writes a bot's")
 
     # -- simulate
     for value, expect in BAD_COUNTS:
@@ -581,7 +636,66 @@ def catalogue(f: dict[str, Path], tmp: Path) -> list[Case]:
     add("stats --store garbage", ["stats", "--store", p["store-garbage.sqlite"]], r"store-garbage|database")
     add("stats --variant nosuch", ["stats", "--variant", "nosuch", "--store", str(tmp / "s3.sqlite")], "nosuch")
     add("stats --passes 0", ["stats", "--passes", "0", "--store", str(tmp / "s3.sqlite")], r"passes")
+
+    # -- Solvitaire's deal JSON and PySol boards of any game (games --deal-file, deal --game --file)
+    sol = _solvitaire_files(tmp)
+    for name, (game, expect) in {
+        "sol-six-piles.json": ("klondike", r"tableau piles: 6 piles, Klondike has 7"),
+        "sol-missing-card.json": ("klondike", r": 10S is missing"),
+        "sol-twice.json": ("klondike", r": 7C is there twice"),
+        "sol-bad-card.json": ("klondike", r"tableau pile 2, card 2: Jx is not a card"),
+        "sol-down-on-up.json": ("klondike", r"tableau pile 4: the face-down 3c lies on a face-up card"),
+        "sol-bad-foundation.json": ("klondike", r"foundation 1: 2H cannot begin a foundation of Klondike"),
+        "sol-unknown-key.json": ("klondike", r"'?talon'? is not a key of Solvitaire's deals"),
+        "sol-cells.json": ("freecell", r"cells: 3 cells, FreeCell has 4"),
+        "sol-list.json": ("klondike", r"expected an object with a 'tableau piles' key"),
+        "sol-broken.json": ("klondike", r"Solvitaire JSON"),
+        "sol-klondike.json": ("golf", r"Golf has no waste"),
+    }.items():
+        add(f"games --deal-file {name}", ["games", game, "--deal-file", sol[name]], expect)
+        add(f"deal --game --file {name}", ["deal", "--game", game, "--file", sol[name]], expect)
+    add("games --deal-file board of another game", ["games", "freecell", "--deal-file", sol["golf-board.txt"]],
+        r"FreeCell has no talon")
+    add("games --deal-file missing", ["games", "golf", "--deal-file", missing], "no such file")
+    add("games --deal-file binary", ["games", "golf", "--deal-file", p["binary.bin"]], "UTF-8")
+    add("games --deal and --deal-file", ["games", "golf", "--deal", "1", "--deal-file", sol["golf-board.txt"]],
+        r"--deal and --deal-file")
+    add("games --format solvitaire without a preset", ["games", "yukon", "--deal", "1", "--format", "solvitaire"],
+        r"Solvitaire has no preset of Yukon")
+    add("games --deal-file good", ["games", "golf", "--deal-file", sol["sol-golf.json"], "--format", "pysol"], None)
     return cases
+
+
+def _solvitaire_files(folder: Path) -> dict[str, str]:
+    """Solvitaire deal files, each wrong in one way, written to ``folder``."""
+    from cardtable.patience import PatienceGame, get
+    from cardtable.patience.formats import to_pysol
+    from cardtable.patience.solvitaire import to_solvitaire
+
+    good = to_solvitaire(PatienceGame.from_seed(get("klondike"), "pysol:5"))
+    changes = {
+        "sol-six-piles.json": lambda d: d["tableau piles"].pop(),
+        "sol-missing-card.json": lambda d: d["stock"].pop(0),
+        "sol-twice.json": lambda d: d["stock"].__setitem__(0, "7C"),
+        "sol-bad-card.json": lambda d: d["tableau piles"][1].__setitem__(1, "Jx"),
+        "sol-down-on-up.json": lambda d: d["tableau piles"][3].__setitem__(1, "AS"),
+        "sol-bad-foundation.json": lambda d: d.__setitem__("foundations", ["2H"]),
+        "sol-unknown-key.json": lambda d: d.__setitem__("talon", []),
+        "sol-klondike.json": lambda d: None,
+    }
+    texts = {"sol-cells.json": json.dumps({"tableau piles": [[]] * 8, "cells": ["", "", ""]}),
+             "sol-list.json": "[1, 2]", "sol-broken.json": '{"tableau piles": [',
+             "sol-golf.json": json.dumps(to_solvitaire(PatienceGame.from_seed(get("golf"), "pysol:2"))),
+             "golf-board.txt": to_pysol(PatienceGame.from_seed(get("golf"), "pysol:2"))}
+    for name, change in changes.items():
+        data = json.loads(json.dumps(good))
+        change(data)
+        texts[name] = json.dumps(data)
+    paths = {}
+    for name, text in texts.items():
+        (folder / name).write_text(text, encoding="utf-8")
+        paths[name] = str(folder / name)
+    return paths
 
 
 # ----- running and judging ---------------------------------------------------------------------------------

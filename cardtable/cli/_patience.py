@@ -88,9 +88,14 @@ def _from_seed(description: Description, value: int | str) -> PatienceGame:
 
 
 def _read_layout(description: Description, text: str) -> PatienceGame:
-    """A position string (one line) or a PySol board (several)."""
+    """A position string (one line), Solvitaire's deal JSON (from ``{``) or a
+    PySol board (several lines)."""
     from cardtable.patience.position import read_position
 
+    if text.lstrip("\ufeff \t\r\n").startswith("{"):
+        from cardtable.patience.solvitaire import loads
+
+        return loads(description, text)
     lines = [line for line in text.removeprefix("\ufeff").splitlines() if line.strip()]
     if len(lines) == 1 and not lines[0].lstrip().lower().startswith(("talon", "foundations", "freecells")):
         return read_position(description, lines[0])
@@ -120,8 +125,9 @@ def deal(args: argparse.Namespace, description: Description) -> int:
 
         text = to_pysol(game)
     elif args.format == "solvitaire":
-        raise UsageError(f"--format solvitaire: {description.title}'s deals are written as position strings "
-                         "or PySol boards (--format position or pysol)")
+        from cardtable.patience.solvitaire import dumps, to_solvitaire
+
+        text = dumps(to_solvitaire(game))
     else:
         text = write_position(game) + "\n"
     if args.output:
@@ -260,7 +266,12 @@ def simulate(args: argparse.Namespace, description: Description) -> int:
                          f"{' or '.join(PLAYERS)} (Klondike's strategies play Klondike only)")
     check_outputs({"--output": args.output}, {})
     count = 1000 if args.games is None else args.games
-    _from_seed(description, _seed_of(args.seed, count - 1))  # a seed out of range fails before any game
+    from cardtable.errors import RulesError
+
+    try:  # a seed out of range fails before any game
+        _from_seed(description, _seed_of(args.seed, count - 1))
+    except RulesError as error:
+        raise UsageError(f"--seed {args.seed} with --games {count}: the last game's deal: {error}") from None
     output = AtomicWriter(args.output) if args.output else None
     won, home, records = 0, [], []
     import time

@@ -5,10 +5,14 @@
 - :mod:`.engine`: :class:`PatienceGame`, which plays any description through
   the shared game interface (:mod:`cardtable.game`);
 - :mod:`.formats`: positions as PySol boards (fc-solve's and black-hole-solver's format);
+- :mod:`.position`: positions as position strings, the games' own notation;
+- :mod:`.record`: game records, text and JSON, in the style of Klondike's;
+- :mod:`.render`: a position drawn as text from the description's layout;
 - :mod:`.registry`: the shipped games by name (``presets/*.json``).
 
 Players for every description are in :mod:`cardtable.bots.patience`; the
-command line's ``cardtable games`` lists, describes, deals and plays them.
+command line's ``cardtable games`` lists, describes, deals and plays them, and
+``--game`` chooses one in ``deal``, ``show``, ``replay`` and ``simulate``.
 
 >>> game = PatienceGame.from_seed(get("golf"), 7)
 >>> game.is_over(), len(game.legal_moves()) > 0

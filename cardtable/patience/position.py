@@ -67,7 +67,7 @@ def write_position(game: PatienceGame) -> str:
 
 def _cards(text: str, where: str) -> list[Card]:
     if len(text) % 2:
-        raise PositionError(f"{where}: cards are two characters each (as 4s, Th), not {clip(text, 30)!r}")
+        raise PositionError(f"{where}: cards are two characters each (as 4s, Th), not {clip(text, 30)}")
     try:
         return [Card.parse(text[i:i + 2]) for i in range(0, len(text), 2)]
     except CardError as error:
@@ -87,15 +87,15 @@ def read_position(description: Description, text: str) -> PatienceGame:
     for token in text.split():
         name, colon, rest = token.partition(":")
         if not colon:
-            raise PositionError(f"position string: {clip(token, 30)!r} is not PILE:CARDS")
+            raise PositionError(f"position string: {clip(token, 30)} is not PILE:CARDS")
         if name in _COUNTERS:
             if not rest.isascii() or not rest.isdigit() or len(rest) > 20:
-                raise PositionError(f"position string: {name}: takes a whole number, not {clip(rest, 30)!r}")
+                raise PositionError(f"position string: {name}: takes a whole number, not {clip(rest, 30)}")
             counters[name] = int(rest)
             continue
         place = places.get(name)
         if place is None:
-            raise PositionError(f"position string: {d.title} has no pile {clip(name, 20)!r} "
+            raise PositionError(f"position string: {d.title} has no pile {clip(name, 20)} "
                                 f"(its piles: {' '.join(places)})")
         if place in piles:
             raise PositionError(f"position string: pile {name} is given twice")
