@@ -158,11 +158,16 @@ class PatienceRecord:
     @staticmethod
     def is_patience_record(text: str) -> bool:
         """True when ``text`` looks like a patience record (it has a ``Rules``
-        header or field), not a Klondike one."""
+        header or field), not a Klondike one (which always has a ``Variant``
+        header or field, and may carry ``Rules`` as a free header)."""
         text = text.removeprefix("\ufeff").lstrip()
         if text.startswith("{"):
-            return '"rules"' in text
-        return re.search(r'^\s*\[\s*Rules\s+"', text, re.MULTILINE) is not None
+            return '"rules"' in text and '"variant"' not in text
+
+        def has(name: str) -> bool:
+            return re.search(r'^\s*\[\s*' + name + r'\s+"', text, re.MULTILINE) is not None
+
+        return has("Rules") and not has("Variant")
 
     @classmethod
     def parse(cls, text: str, description: Description | None = None) -> PatienceRecord:

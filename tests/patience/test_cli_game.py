@@ -158,3 +158,16 @@ def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], args: tuple[s
     code, out, err = run(capsys, *args)
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and message in err, err
+
+
+def test_a_klondike_record_with_a_rules_header_stays_klondikes(capsys: pytest.CaptureFixture[str],
+                                                                tmp_path: Path) -> None:
+    from cardtable.klondike import KlondikeGame, KlondikeRecord, Variant
+
+    game = KlondikeGame.from_seed(3, Variant.preset("draw1"))
+    game.play(game.legal_moves()[0])
+    record = KlondikeRecord.from_game(game, Rules="house rules")
+    for name, text in (("k.txt", str(record)), ("k.json", record.to_json())):
+        (tmp_path / name).write_text(text)
+        code, out, err = run(capsys, "replay", str(tmp_path / name), "-q")
+        assert code == 0 and out.startswith(f"{name}: 1 move legal;"), err
