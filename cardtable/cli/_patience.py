@@ -182,12 +182,15 @@ def show(args: argparse.Namespace, description: Description, text: str | None = 
     return 0
 
 
-def _home(game: PatienceGame) -> str:
+def _piles_left(game: PatienceGame) -> int:
     from cardtable.patience import Kind
 
+    return sum(1 for place in game.places(Kind.TABLEAU) if game.pile(place))
+
+
+def _home(game: PatienceGame) -> str:
     if game.description.win.value == "one-pile":
-        left = sum(1 for place in game.places(Kind.TABLEAU) if game.pile(place))
-        return f"{plural(left, 'pile')} left"
+        return f"{plural(_piles_left(game), 'pile')} left"
     return f"{plural(game.foundation_cards(), 'card')} home"
 
 
@@ -273,6 +276,9 @@ def simulate(args: argparse.Namespace, description: Description) -> int:
     except RulesError as error:
         raise UsageError(f"--seed {args.seed} with --games {count}: the last game's deal: {error}") from None
     output = AtomicWriter(args.output) if args.output else None
+    # What a game gets done: cards home, or in a game won with one pile left (Accordion) the piles left.
+    one_pile = description.win.value == "one-pile"
+    label, key = ("piles left", "piles_left") if one_pile else ("foundation cards", "foundation")
     won, home, records = 0, [], []
     import time
 
@@ -284,7 +290,7 @@ def simulate(args: argparse.Namespace, description: Description) -> int:
             player = make_player(strategy, index)
             play_out(game, [player], max_actions=5000)
             won += game.is_won()
-            home.append(float(game.foundation_cards()))
+            home.append(float(_piles_left(game) if one_pile else game.foundation_cards()))
             if index < args.record or output is not None:
                 record = PatienceRecord.from_game(game, str(seed), Player=strategy, Round=str(index + 1),
                                                   FoundationCards=str(game.foundation_cards()))
@@ -303,7 +309,7 @@ def simulate(args: argparse.Namespace, description: Description) -> int:
     mean, mean_low, mean_high = mean_interval(home)
     summary = {"game": rules_name(description), "strategy": strategy, "seed": args.seed, "games": count,
                "won": won, "win_rate": won / count, "win_rate_low": low, "win_rate_high": high,
-               "foundation_mean": mean, "foundation_low": mean_low, "foundation_high": mean_high,
+               f"{key}_mean": mean, f"{key}_low": mean_low, f"{key}_high": mean_high,
                "seconds": seconds, "games_per_second": count / seconds if seconds > 0 else 0.0}
     if args.json:
         print(json.dumps(summary, indent=1))
@@ -315,7 +321,7 @@ def simulate(args: argparse.Namespace, description: Description) -> int:
     print(f"deals from seeds {args.seed}..{_seed_of(args.seed, count - 1)}, one process, not stored")
     print(f"games played       {count:,}")
     print(f"games won          {won:,} ({100 * won / count:.2f}%, 95% CI {100 * low:.2f}-{100 * high:.2f}%)")
-    print(f"foundation cards   {mean:.3f} a game (95% CI {mean_low:.3f}-{mean_high:.3f})")
+    print(f"{label:<19}{mean:.3f} a game (95% CI {mean_low:.3f}-{mean_high:.3f})")
     print(f"throughput         {summary['games_per_second']:,.0f} games/s ({seconds:.2f} s)")
     if args.output:
         print(f"games written to {args.output}")

@@ -211,8 +211,13 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
     description = patience_game(args)
     text = read_text(args.file)
-    if description is not None or (args.game is None and _is_patience_record(text)):
+    if description is not None or _is_patience_record(text):
         from cardtable.cli import _patience
+
+        if description is None and args.game is not None:  # --game klondike: the description's Klondike
+            from cardtable.patience import get
+
+            description = get("klondike")
 
         return _patience.replay(args, description, text)
     record = KlondikeRecord.parse(text)

@@ -162,9 +162,10 @@ def from_pysol(description: Description, text: str) -> PatienceGame:
 
 
 def read_deal(description: Description, text: str) -> PatienceGame:
-    """A position in Solvitaire's deal JSON (text that starts with ``{``, see
-    :mod:`cardtable.patience.solvitaire`) or a PySol board (any other text)."""
-    if text.lstrip("\ufeff \t\r\n").startswith("{"):
+    """A position in Solvitaire's deal JSON (text that starts with ``{`` or
+    ``[``, see :mod:`cardtable.patience.solvitaire`) or a PySol board (any
+    other text)."""
+    if text.lstrip("\ufeff \t\r\n").startswith(("{", "[")):
         from cardtable.patience.solvitaire import loads
 
         return loads(description, text)

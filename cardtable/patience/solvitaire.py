@@ -224,15 +224,19 @@ def _foundations(d: Description, value: object) -> list[list[Card]]:
     for index, pile in enumerate(piles):
         if not pile:
             continue
+        if d.foundations.complete_runs:  # a whole suit, King to Ace, as it lay on the tableau
+            if [c.rank for c in pile] != list(range(13, 0, -1)) or len({c.suit for c in pile}) > 1:
+                raise SolvitaireError(f"{_WHERE}, foundation {index + 1}: a foundation of {d.title} holds one "
+                                      f"suit from King down to Ace")
+            continue
         base = d.foundations.base
         if (base is not None and pile[0].rank != base) or (base is None and len(bases) > 1):
             raise SolvitaireError(f"{_WHERE}, foundation {index + 1}: {_text(pile[0])} cannot begin a foundation "
                                   f"of {d.title}")
-        if not d.foundations.complete_runs:
-            for below, card in pairwise(pile):
-                if not d.foundations.build.fits(card, below):
-                    raise SolvitaireError(f"{_WHERE}, foundation {index + 1}: {_text(card)} does not go on "
-                                          f"{_text(below)}")
+        for below, card in pairwise(pile):
+            if not d.foundations.build.fits(card, below):
+                raise SolvitaireError(f"{_WHERE}, foundation {index + 1}: {_text(card)} does not go on "
+                                      f"{_text(below)}")
     return piles + [[] for _ in range(d.foundations.count - len(piles))]
 
 

@@ -115,6 +115,8 @@ def test_replay_checks_every_move(capsys: pytest.CaptureFixture[str], tmp_path: 
         "cardtable: error: move 3 (1>2) is illegal: Qd does not go on pile 2 now"]
     code, _, err = run(capsys, "replay", str(path), "--game", "golf")
     assert code == 2 and "a record of freecell, not of golf" in err
+    code, _, err = run(capsys, "replay", str(path), "--game", "klondike")  # a patience record, not Klondike's
+    assert code == 2 and "a record of freecell, not of klondike" in err
 
 
 def test_simulate_a_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -123,6 +125,9 @@ def test_simulate_a_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     assert code == 0 and data["games"] == 30 and data["game"] == "golf" and data["strategy"] == "random"
     assert data["foundation_low"] <= data["foundation_mean"] <= data["foundation_high"]
     assert "net_total" not in data
+    code, out, _ = run(capsys, "simulate", "--game", "accordion", "--games", "3", "--json")
+    data = json.loads(out)
+    assert code == 0 and 1 <= data["piles_left_low"] <= data["piles_left_mean"] <= 52 and "foundation_mean" not in data
     output = tmp_path / "games.jsonl"
     code, out, _ = run(capsys, "simulate", "--game", "freecell", "--games", "5", "--seed", "ms:100", "--record",
                        "1", "--output", str(output))

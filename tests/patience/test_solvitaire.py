@@ -209,3 +209,40 @@ def test_bad_deal_files_are_one_line_and_exit_2(capsys: pytest.CaptureFixture[st
     code, out, err = run(capsys, *args)
     assert (code, out) == (2, "")
     assert len(err.strip().splitlines()) == 1 and message in err, err
+
+
+def test_deal_game_writes_and_reads_solvitaire_json(capsys: pytest.CaptureFixture[str]) -> None:
+    from cli_helpers import run
+
+    code, out, _ = run(capsys, "deal", "--game", "golf", "--seed", "pysol:2", "--format", "solvitaire")
+    assert code == 0 and json.loads(out) == json.loads((FILES / "golf.json").read_text(encoding="utf-8"))
+    code, out, _ = run(capsys, "deal", "--game", "golf", "--file", str(FILES / "golf.json"), "--format", "pysol")
+    _, board, _ = run(capsys, "games", "golf", "--deal", "pysol:2", "--format", "pysol")
+    assert (code, out) == (0, board)
+    code, out, err = run(capsys, "deal", "--game", "freecell", "--file", str(FILES / "golf.json"))
+    assert (code, out) == (2, "") and "Solvitaire JSON: FreeCell has no stock" in err
+
+
+def test_spiders_foundations_hold_whole_suits() -> None:
+    """A Spider foundation holds the run King to Ace that went there at once."""
+    from cardtable.cards import Suit
+
+    description = get("spider")
+    game = PatienceGame.from_seed(description, 1)
+    run = [Card(rank, Suit.SPADES) for rank in range(13, 0, -1)]
+    piles = [list(game.pile(place)) for place in game._kinds]
+    for card in run:
+        next(pile for pile in piles if card in pile).remove(card)
+    kinds = [place.kind for place in game._kinds]
+    piles[kinds.index(Kind.FOUNDATION)] = run
+    down = [len(pile) if kind is Kind.STOCK else min(game.down[i], max(len(pile) - 1, 0))
+            for i, (pile, kind) in enumerate(zip(piles, kinds, strict=True))]
+    down[kinds.index(Kind.FOUNDATION)] = 0
+    position = PatienceGame(description, piles, down)
+    data = to_solvitaire(position)
+    assert data["foundations"] == ["KS", "QS", "JS", "10S", "9S", "8S", "7S", "6S", "5S", "4S", "3S", "2S", "AS"]
+    assert from_solvitaire(description, data).key()[:2] == position.key()[:2]
+    data["foundations"] = [*data["foundations"][1:], "KS"]
+    with pytest.raises(SolvitaireError, match=r"^Solvitaire JSON, foundation 1: a foundation of Spider holds one "
+                                              r"suit from King down to Ace$"):
+        from_solvitaire(description, data)
