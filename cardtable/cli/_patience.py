@@ -66,15 +66,17 @@ def klondike_seed(value: int | str | None) -> None:
 
 def _refuse_klondike_options(args: argparse.Namespace, description: Description, *, variant_default: Any,
                              extra: tuple[str, ...] = ()) -> None:
-    """Klondike's rule options and deal choices have no meaning for another game: refused in one line."""
+    """Klondike's rule options, and the ``extra`` options that go with Klondike
+    only, have no meaning for another game: refused in one line."""
+    for flag in extra:
+        if getattr(args, flag.removeprefix("--").replace("-", "_"), None) not in (None, False):
+            raise UsageError(f"{flag} goes with Klondike only, not (yet) with --game {description.name}")
     given = []
     if getattr(args, "variant", variant_default) != variant_default:
         given.append("--variant")
     given += [flag for dest, flag in (("draw", "--draw"), ("passes", "--passes"), ("empty", "--empty"),
                                       ("foundation_return", "--foundation-return"), ("scoring", "--scoring"))
               if getattr(args, dest, None) is not None]
-    given += [flag for flag in extra if getattr(args, flag.removeprefix("--").replace("-", "_"), None)
-              not in (None, False)]
     if given:
         raise UsageError(f"{given[0]} is a Klondike option; {description.title}'s rules come from --game "
                          f"(options after colons, e.g. {description.name}:OPTION; 'cardtable games "
@@ -236,7 +238,7 @@ def replay(args: argparse.Namespace, description: Description | None, text: str)
 # ----- simulate -------------------------------------------------------------------------------------
 
 #: What ``simulate --game`` takes besides the game (the others are Klondike's or the store's).
-_SIMULATE_REFUSED = ("--deals", "--cluster", "--plot")
+_SIMULATE_REFUSED = ("--deals", "--cluster", "--plot", "--no-fast", "--force")
 
 
 def _seed_of(start: int | str, index: int) -> int | str:
@@ -259,10 +261,7 @@ def simulate(args: argparse.Namespace, description: Description) -> int:
         raise UsageError(f"{'--store' if args.store is not None else '--resume'}: the results store keeps "
                          f"Klondike's runs only for now (runs keyed by game come later); simulate "
                          f"--game {description.name} is not stored")
-    _refuse_klondike_options(args, description, variant_default=None, extra=("--no-fast", "--force"))
-    for flag in _SIMULATE_REFUSED:
-        if getattr(args, flag.removeprefix("--"), None) is not None:
-            raise UsageError(f"{flag} goes with Klondike's simulate, not yet with --game {description.name}")
+    _refuse_klondike_options(args, description, variant_default=None, extra=_SIMULATE_REFUSED)
     strategy = args.strategy if args.strategy is not None else "greedy"
     if strategy not in PLAYERS:
         raise UsageError(f"--strategy {clip(strategy, 30)}: {description.title} is played by "

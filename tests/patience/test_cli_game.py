@@ -158,6 +158,8 @@ def test_simulate_a_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     (("simulate", "--game", "golf", "--strategy", "priority"), "Golf is played by random or greedy"),
     (("simulate", "--game", "golf", "--seed", "ms:2"), "golf has no Microsoft deal numbers"),
     (("games", "golf", "-o", "x.txt"), "--output writes a bot's game"),
+    (("deal", "--game", "golf", "--seed", "1", "--winnable"), "--winnable goes with Klondike only"),
+    (("simulate", "--game", "golf", "--deals", "x.txt"), "--deals goes with Klondike only"),
 ])
 def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str) -> None:
     code, out, err = run(capsys, *args)
