@@ -246,3 +246,26 @@ def test_spiders_foundations_hold_whole_suits() -> None:
     with pytest.raises(SolvitaireError, match=r"^Solvitaire JSON, foundation 1: a foundation of Spider holds one "
                                               r"suit from King down to Ace$"):
         from_solvitaire(description, data)
+
+
+def test_docs_list_every_preset_and_the_pysol_boards() -> None:
+    """docs/games.md's Solvitaire table and its list of games with PySol boards say what the code does."""
+    import re
+
+    from cardtable.patience import names
+    from cardtable.patience.formats import BoardError, to_pysol
+
+    text = (Path(__file__).parents[2] / "docs" / "games.md").read_text(encoding="utf-8")
+    section = text.split("## Solvitaire's deal JSON", 1)[1].split("\n## ", 1)[0]
+    rows = dict(re.findall(r"^\| `([a-z0-9-]+)` \| `([a-z-]+)` \|", section, re.MULTILINE))
+    assert rows == dict(SOLVITAIRE_PRESETS)
+    boards = []
+    for name in names():
+        try:
+            to_pysol(PatienceGame.from_seed(get(name), 1))
+        except BoardError:
+            continue
+        boards.append(get(name).title)
+    listed = text.split("## Formats by game", 1)[1].split("for the others", 1)[0]
+    assert all(title in listed for title in boards)
+    assert ", ".join(boards[:-1]) + " and " + boards[-1] in " ".join(listed.split())
