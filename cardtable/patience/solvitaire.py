@@ -29,7 +29,8 @@ the deal's face-down cards are assumed, as in a hand-written Solvitaire deal.
 A position later in the game that Solvitaire's keys cannot hold is written
 in the same shape, read back by cardtable only: a foundation left empty
 before a filled one (one list per foundation), an Accordion pile of several
-cards (a list) or an empty one (``""``).
+cards (a list) or an empty one (``""``), an emptied reserve pile of King
+Albert (``""``).
 
 >>> from cardtable.patience.engine import PatienceGame
 >>> from cardtable.patience.registry import get
