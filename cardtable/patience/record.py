@@ -16,7 +16,8 @@ that is no shipped one (a user's description file) also carries its whole
 description as JSON in a ``Description`` header, so the record replays
 without the file. The start is a ``Seed`` (a whole number, ``ms:N`` or
 ``pysol:N``, as ``--seed`` takes) or a ``Position`` (a position string,
-:mod:`cardtable.patience.position`). ``Result`` is written for people and
+:mod:`cardtable.patience.position`); when both are given they must agree.
+``Result`` is written for people and
 not read back. Move numbers are optional when reading; ``{...}`` is a
 comment. Other headers (``Player``, ``Round``, ``Date`` ...) are kept as they are.
 
@@ -215,6 +216,7 @@ class PatienceRecord:
         if "Seed" not in headers and "Position" not in headers:
             raise RecordError("the record has no Seed or Position header")
         extra = {k: v for k, v in headers.items() if k not in RESERVED_HEADERS}
+        _agree(description, headers.get("Seed"), headers.get("Position"), "the Seed and Position headers")
         return cls(description, headers.get("Seed"), headers.get("Position") if "Seed" not in headers else None,
                    moves, extra)
 
@@ -268,8 +270,18 @@ class PatienceRecord:
         headers = data.get("headers", {})
         if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()):
             raise RecordError("JSON record, field 'headers': expected an object of strings")
+        _agree(description, data.get("seed"), data.get("position"), "the fields 'seed' and 'position'")
         return cls(description, data.get("seed"), data.get("position") if "seed" not in data else None,
                    moves, headers)
+
+
+def _agree(description: Description, seed: str | None, position: str | None, both: str) -> None:
+    """A record that gives both a seed and a position: they must be the same start."""
+    if seed is None or position is None:
+        return
+    from_seed = PatienceRecord(description, seed=seed).start()
+    if PatienceRecord(description, position=position).start().key() != from_seed.key():
+        raise RecordError(f"{both} give different starts")
 
 
 def _description(rules: str | None, described: str | None, what: str) -> Description:

@@ -178,3 +178,13 @@ def test_a_klondike_record_with_a_rules_header_stays_klondikes(capsys: pytest.Ca
         (tmp_path / name).write_text(text)
         code, out, err = run(capsys, "replay", str(tmp_path / name), "-q")
         assert code == 0 and out.startswith(f"{name}: 1 move legal;"), err
+
+
+def test_a_seed_and_a_position_must_agree() -> None:
+    game = PatienceGame.from_seed(get("golf"), 4)
+    text = str(PatienceRecord.from_game(game, 4))
+    both = text.replace('[Seed "4"]', f'[Seed "4"]\n[Position "{write_position(game)}"]')
+    assert PatienceRecord.parse(both).replay().key() == game.key()
+    other = write_position(PatienceGame.from_seed(get("golf"), 5))
+    with pytest.raises(ValueError, match="the Seed and Position headers give different starts"):
+        PatienceRecord.parse(text.replace('[Seed "4"]', f'[Seed "4"]\n[Position "{other}"]'))
