@@ -657,6 +657,8 @@ def catalogue(f: dict[str, Path], tmp: Path) -> list[Case]:
             add(f"deal --game --file {name}", ["deal", "--game", game, "--file", sol[name]], expect)
     add("games --deal-file board of another game", ["games", "freecell", "--deal-file", sol["golf-board.txt"]],
         r"FreeCell has no talon")
+    add("deal --file Solvitaire JSON with an unknown key", ["deal", "--file", sol["sol-unknown-key.json"]],
+        r"'?talon'? is not a key of a Klondike deal")
     add("games --deal-file missing", ["games", "golf", "--deal-file", missing], "no such file")
     add("games --deal-file binary", ["games", "golf", "--deal-file", p["binary.bin"]], "UTF-8")
     add("games --deal and --deal-file", ["games", "golf", "--deal", "1", "--deal-file", sol["golf-board.txt"]],

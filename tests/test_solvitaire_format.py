@@ -131,3 +131,12 @@ def test_solvitaire_itself_reads_what_cardtable_writes(tmp_path: Path) -> None:
     finally:
         sys.path.pop(0)
     assert _peers.check_solvitaire_interchange(shutil.which("solvitaire") or "", str(tmp_path)) == []
+
+
+def test_a_key_a_klondike_deal_has_not_is_refused() -> None:
+    """A misspelt or foreign key was silently left out (benchmarks/bad_inputs.py found it)."""
+    data = json.loads(to_solvitaire(Position.from_seed(7)))
+    data["talon"] = []
+    with pytest.raises(DealError, match=r"^Solvitaire JSON: 'talon' is not a key of a Klondike deal \(tableau piles, "
+                                        r"foundations, stock, waste\)$"):
+        from_solvitaire(json.dumps(data))

@@ -190,12 +190,20 @@ def _solvitaire_card(card: Card, face_up: bool) -> str:
     return rank + (suit.upper() if face_up else suit)
 
 
+#: The keys of Solvitaire's deal JSON a Klondike deal may have ("foundation": as cardtable wrote it before).
+_SOLVITAIRE_KEYS = ("tableau piles", "foundations", "stock", "waste", "foundation")
+
+
 def from_solvitaire(text: str) -> Position:
     """Read Solvitaire's deal JSON; errors name the pile and card."""
     shape = "Solvitaire JSON: expected an object with a 'tableau piles' field"
     data = read_json_object(text, error=DealError, what="Solvitaire JSON", nested="a deal", not_object=shape)
     if "tableau piles" not in data:
         raise DealError(shape)
+    for key in data:
+        if key not in _SOLVITAIRE_KEYS:
+            raise DealError(f"Solvitaire JSON: {clip(str(key), 30)} is not a key of a Klondike deal "
+                            f"({', '.join(_SOLVITAIRE_KEYS[:-1])})")
     piles_data = data["tableau piles"]
     if not isinstance(piles_data, list) or len(piles_data) != PILE_COUNT:
         raise DealError(f"Solvitaire JSON: 'tableau piles' must list {PILE_COUNT} piles")
