@@ -23,7 +23,8 @@ FLOORS = {
     "errors": 0, "_text": 0, "_json": 0,
 }
 #: The arrows that stay on their floor, each with the document's reason.
-SIDEWAYS = {("cli", "app"), ("cli", "web"), ("app", "web"), ("cli", "envs"), ("bots", "solver")}
+SIDEWAYS = {("cli", "app"), ("cli", "web"), ("app", "web"), ("cli", "envs"), ("bots", "solver"),
+            ("klondike", "patience")}
 
 
 def room(module: str) -> str | None:

@@ -56,6 +56,7 @@ __all__ = [
     "Foundations",
     "Kind",
     "Layout",
+    "MoveOrder",
     "MoveUnit",
     "Option",
     "PileGroup",
@@ -165,6 +166,22 @@ class DealOrder(StrEnum):
     PILES = "piles"
 
 
+class MoveOrder(StrEnum):
+    """The order in which the engine lists legal moves. ``by-source``: pile
+    by pile (tableau, cells, reserve, waste, then foundations), each source's
+    moves to the foundations and the hole first, then onto tableau piles by
+    target and the fewest cards first, then to cells. ``foundations-first``
+    (Klondike's order): every move to the foundations or the hole first (by
+    source: tableau, cells, reserve, waste); then pile by pile from the
+    waste, the tableau, cells, reserve and last the foundations (by suit:
+    clubs, diamonds, hearts, spades), each source's runs the fewest cards
+    first, each onto tableau piles left to right, then to cells. The deal
+    and the recycle come last in both."""
+
+    BY_SOURCE = "by-source"
+    FOUNDATIONS_FIRST = "foundations-first"
+
+
 class Win(StrEnum):
     """How the game is won: every card on the foundations (and the hole),
     every tableau pile empty (Golf), or every card in one pile (Accordion)."""
@@ -264,7 +281,9 @@ class Tableau:
     a covered pile's cards neither move nor take cards, and a face-down one
     turns up only once every pile over it is empty. With ``reach``, a pile
     moves only onto the piles that many piles to its left, counting only the
-    piles that hold cards (Accordion: 1 and 3)."""
+    piles that hold cards (Accordion: 1 and 3). Unless ``pile_to_space``, a
+    whole pile with nothing face down under it never moves to an empty pile
+    (Klondike: that changes nothing)."""
 
     count: int
     layout: Layout = Layout(fan=Fan.DOWN)
@@ -274,6 +293,7 @@ class Tableau:
     empty: Fill = Fill.ANY
     covers: tuple[tuple[int, ...], ...] | None = None
     reach: tuple[int, ...] | None = None
+    pile_to_space: bool = True
 
     @property
     def run_rule(self) -> Build:
@@ -389,6 +409,7 @@ class Description:
     #: to it (a card of that rank alone), not by ``hole_build`` (Pyramid: 13).
     hole_pairs: int | None = None
     win: Win = Win.FOUNDATIONS
+    move_order: MoveOrder = MoveOrder.BY_SOURCE
     redeals: Redeals = Redeals()
     deals: tuple[str, ...] = ()
     options: tuple[Option, ...] = ()
@@ -493,7 +514,7 @@ def _write(d: Description) -> dict[str, Any]:
                     "run": None if t.run is None else _build(t.run), "moves": t.moves.value,
                     "empty": t.empty.value,
                     "covers": None if t.covers is None else [[i + 1 for i in over] for over in t.covers],
-                    "reach": None if t.reach is None else list(t.reach)},
+                    "reach": None if t.reach is None else list(t.reach), "pile-to-space": t.pile_to_space},
         "foundations": {"count": f.count, "layout": _layout(f.layout),
                         "base": "first-card" if f.base is None else _rank_text(f.base),
                         "build": _build(f.build), "may-return": f.may_return,
@@ -510,6 +531,7 @@ def _write(d: Description) -> dict[str, Any]:
                   "kings-to-bottom": step.kings_to_bottom, "right-to-left": step.right_to_left,
                   "face-down-first": step.face_down_first} for step in d.deal],
         "win": d.win.value,
+        "move-order": d.move_order.value,
         "redeals": {"count": d.redeals.count, "per-pile": d.redeals.per_pile},
         "deals": list(d.deals),
         "options": {option.name: {"summary": option.summary, "changes": dict(option.changes)}
@@ -678,7 +700,7 @@ _ONE_PASS: int | None = 1
 
 def _read(data: object, *, options: bool = True) -> Description:
     top = _Object(data, "", ("name", "title", "family", "description", "cards", "tableau", "foundations",
-                             "cells", "reserve", "stock", "waste", "hole", "deal", "win", "redeals",
+                             "cells", "reserve", "stock", "waste", "hole", "deal", "win", "move-order", "redeals",
                              "deals", "options", "applied", "pysol-deal"))
     name = top.need("name", _text)
     cards_obj = _Object(top.data.get("cards", {}), "cards", ("decks", "suits"))
@@ -688,7 +710,7 @@ def _read(data: object, *, options: bool = True) -> Description:
                                f"worth of cards equally")
 
     tab = _Object(top.data.get("tableau"), "tableau",
-                  ("count", "layout", "build", "run", "moves", "empty", "covers", "reach"))
+                  ("count", "layout", "build", "run", "moves", "empty", "covers", "reach", "pile-to-space"))
     build = tab.get("build", _read_build, Build())
     count = tab.need("count", _int(1, 99))
 
@@ -719,6 +741,7 @@ def _read(data: object, *, options: bool = True) -> Description:
         empty=tab.get("empty", _enum(Fill), Fill.ANY),
         covers=tab.get("covers", _optional(read_covers), None),
         reach=tab.get("reach", _optional(read_reach), None),
+        pile_to_space=tab.get("pile-to-space", _bool, True),
     )
 
     fnd = _Object(top.data.get("foundations", {}), "foundations",
@@ -823,6 +846,7 @@ def _read(data: object, *, options: bool = True) -> Description:
         cards=cards, tableau=tableau, foundations=foundations, cells=cells, reserve=reserve, stock=stock,
         waste=waste, hole=hole, hole_build=hole_build, hole_pairs=hole_pairs, deal=tuple(steps), pysol_deal=pysol_deal,
         win=top.get("win", _enum(Win), Win.FOUNDATIONS),
+        move_order=top.get("move-order", _enum(MoveOrder), MoveOrder.BY_SOURCE),
         redeals=top.get("redeals", _read_redeals, Redeals()),
         deals=top.get("deals", read_names, ()),
         options=top.get("options", read_options, ()),

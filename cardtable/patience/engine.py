@@ -41,6 +41,7 @@ from cardtable.patience.description import (
     Description,
     Fill,
     Kind,
+    MoveOrder,
     MoveUnit,
     StockTo,
     Win,
@@ -274,6 +275,11 @@ _RANK_INDICES: tuple[tuple[int, ...], ...] = ((), *(
 
 
 @cache
+def _first_item(pair: tuple[int, Move]) -> int:
+    return pair[0]
+
+
+@cache
 def _fit_lists(rule: Build) -> tuple[tuple[int, ...], ...]:
     """By card index ``onto``: the indices of the cards that ``rule`` lets go on it."""
     return tuple(tuple(i for i, fits in enumerate(row) if fits) for row in _fit_table(rule))
@@ -289,7 +295,8 @@ class PatienceGame:
     game only through :meth:`play` and :meth:`undo`.
     """
 
-    __slots__ = ("_first", "_kind_of", "_kinds", "_legal", "_moves", "_ranges", "_rules", "_source_list", "_stack",
+    __slots__ = ("_by_count", "_counts_of", "_first", "_flippable", "_home", "_home_sources", "_kind_of", "_kinds",
+                 "_legal", "_moves", "_plain_sources", "_plan", "_ranges", "_rules", "_runs", "_source_list", "_stack",
                  "description", "down", "pass_number", "piles", "redeals_used", "shuffle_seed", "start")
 
     def __init__(self, description: Description, piles: Sequence[Sequence[Card]], down: Sequence[int],
@@ -322,6 +329,32 @@ class PatienceGame:
         if description.foundations.may_return:
             sources.extend(self._ranges[Kind.FOUNDATION])
         self._source_list = tuple(sources)
+        self._home_sources = tuple(source for source in sources if self._kind_of[source] is not Kind.FOUNDATION)
+        self._by_count = description.move_order is MoveOrder.FOUNDATIONS_FIRST
+        self._counts_of = {kind: description.count(kind) for kind in _KIND_ORDER}
+        # the order of sources when it does not hang on the foundations' cards
+        self._plain_sources = (*self._ranges[Kind.WASTE], *self._ranges[Kind.TABLEAU], *self._ranges[Kind.CELL],
+                               *self._ranges[Kind.RESERVE]) if self._by_count else self._source_list
+        d = description
+        home_rank = [0] * len(self._kinds)
+        for rank, source in enumerate(self._home_sources):
+            home_rank[source] = rank
+        #: What _legal_moves reads of the description, in one tuple.
+        self._plan = (d.tableau.count, tuple(self._ranges[Kind.CELL]), tuple(self._ranges[Kind.RESERVE]),
+                      self._first[Kind.HOLE] if d.hole.count else -1, d.tableau.empty,
+                      d.tableau.empty is Fill.KINGS, d.tableau.moves,
+                      d.tableau.moves in (MoveUnit.RUN, MoveUnit.SUPERMOVE), d.tableau.covers is not None,
+                      self._by_count, d.tableau.pile_to_space, d.tableau.reach is not None, d.hole_pairs,
+                      tuple(home_rank))
+        self._flippable = (*self._ranges[Kind.TABLEAU], *self._ranges[Kind.RESERVE])
+        self._fresh()
+
+    def _fresh(self) -> None:
+        """Forget what is kept of the position between moves: the legal moves,
+        the cards the foundations take and each pile's run length."""
+        self._legal = None
+        self._home: set[int] | frozenset[int] | None = None
+        self._runs = [-1] * len(self.piles)  # -1: not known
 
     # ----- construction --------------------------------------------------------------
 
@@ -394,13 +427,21 @@ class PatienceGame:
         other._kind_of = self._kind_of
         other._rules = self._rules
         other._source_list = self._source_list
+        other._home_sources = self._home_sources
+        other._by_count = self._by_count
+        other._counts_of = self._counts_of
+        other._plain_sources = self._plain_sources
+        other._plan = self._plan
+        other._flippable = self._flippable
+        other._home = self._home
+        other._runs = list(self._runs)
         return other
 
     # ----- queries -------------------------------------------------------------------
 
     def index(self, place: Place) -> int:
         """The flat index of ``place``; an unknown pile raises :class:`IllegalMoveError`."""
-        count = self.description.count(place.kind)
+        count = self._counts_of[place.kind]
         if not 0 <= place.index < count:
             raise IllegalMoveError(f"{self.description.title} has no pile {place}")
         return self._first[place.kind] + place.index
@@ -448,7 +489,11 @@ class PatienceGame:
     # ----- the rules -----------------------------------------------------------------
 
     def _run_length(self, pile: int) -> int:
-        """How many top cards of a pile form a run under the run rule (face up only)."""
+        """How many top cards of a pile form a run under the run rule (face up
+        only); kept until the pile changes."""
+        known = self._runs[pile]
+        if known >= 0:
+            return known
         cards = self.piles[pile]
         up = len(cards) - self.down[pile]
         if not up:
@@ -457,6 +502,7 @@ class PatienceGame:
         length = 1
         while length < up and fits[cards[-length - 1].index][cards[-length].index]:
             length += 1
+        self._runs[pile] = length
         return length
 
     def _counts(self, pile: int) -> list[int]:
@@ -582,6 +628,8 @@ class PatienceGame:
 
     def _may_deal(self) -> bool:
         d = self.description
+        if d.stock.count and not d.stock.needs_no_empty_pile:
+            return bool(self.piles[self._first[Kind.STOCK]])
         if not d.stock.count:  # D redeals the tableau, where the game allows it
             return self.redeals_used < d.redeals.count and any(self.piles[:d.tableau.count])
         stock = self._first[Kind.STOCK]
@@ -598,100 +646,142 @@ class PatienceGame:
                 and (passes is None or self.pass_number < passes))
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move, in a fixed order: by source (tableau piles,
-        cells, reserve, waste, then foundations where cards may come back),
-        then by target (the foundations, the hole, tableau piles, cells), then
-        by count (fewest first); last the deal (``D``) and the recycle (``R``)."""
+        """Every legal move, in the order the description's ``move-order``
+        names (:class:`~cardtable.patience.description.MoveOrder`); by
+        default by source (tableau piles, cells, reserve, waste, then
+        foundations where cards may come back), then by target (the
+        foundations, the hole, tableau piles, cells), then by count (fewest
+        first); last the deal (``D``) and the recycle (``R``)."""
         if self._legal is None:
             self._legal = self._legal_moves()
         return list(self._legal)
 
     def _legal_moves(self) -> list[Move]:
-        d = self.description
+        (tableau_count, cell_range, reserve_range, hole, fill, kings_only, unit, runs, covers, by_count,
+         pile_to_space, reach_rule, hole_pairs, home_rank) = self._plan
         piles, down = self.piles, self.down
-        moves = []
-        tableau = range(d.tableau.count)
-        cells = [cell for cell in self._range(Kind.CELL) if not piles[cell]]
-        hole = self._first[Kind.HOLE] if d.hole.count else -1
+        moves: list[Move] = []
+        cells = [cell for cell in cell_range if not piles[cell]] if cell_range else cell_range
         fit_lists = self._rules.build_lists
-        fill = d.tableau.empty
-        space_ok = fill is not Fill.NONE and not (
-            fill is Fill.RESERVE and any(piles[p] for p in self._range(Kind.RESERVE)))
-        kings_only = fill is Fill.KINGS
-        free_cells = len(cells)
-        empty = 0 if fill is not Fill.ANY else sum(1 for target in tableau if not piles[target])
-        if d.tableau.moves is MoveUnit.SUPERMOVE:
-            onto_pile, onto_space = (free_cells + 1) << empty, (free_cells + 1) << max(empty - 1, 0)
+        space_ok = fill is not Fill.NONE and not (fill is Fill.RESERVE and any(piles[p] for p in reserve_range))
+        if unit is MoveUnit.SUPERMOVE:
+            empty = 0 if fill is not Fill.ANY else sum(1 for target in range(tableau_count) if not piles[target])
+            onto_pile, onto_space = (len(cells) + 1) << empty, (len(cells) + 1) << max(empty - 1, 0)
         else:
             onto_pile = onto_space = 1 << 30
         # which piles take each card on their top (by card index), and the spaces that take a card
         takers: dict[int, list[int]] = {}
         spaces: list[int] = []
-        covers = d.tableau.covers is not None
         covered = self._covered
-        for target in tableau:
+        for target in range(tableau_count):
+            onto = piles[target]
             if covers and covered(target):
                 continue
-            onto = piles[target]
             if onto:
                 if down[target] != len(onto):
                     for index in fit_lists[onto[-1].index]:
-                        takers.setdefault(index, []).append(target)
+                        listed = takers.get(index)
+                        if listed is None:
+                            takers[index] = [target]
+                        else:
+                            listed.append(target)
             elif space_ok:
                 spaces.append(target)
-        home = self._home_takes()
-        hole_takes = self._hole_set() if hole >= 0 and d.hole_pairs is None else frozenset()
-        move = self._move
+        home = self._home
+        if home is None:
+            home = self._home = self._home_takes()
+        hole_takes = self._hole_set() if hole >= 0 and hole_pairs is None else ()
+        known, make = self._moves, self._move
         kind_of = self._kind_of
-        reach = self._reach() if d.tableau.reach is not None else None
-        unit = d.tableau.moves
-        run_fits = self._rules.run
-        for source in self._sources():
+        reach = self._reach() if reach_rule else None
+        known_runs = self._runs
+        home_moves: list[tuple[int, Move]] = []  # foundations-first: by the source's rank among the sources
+        for source in self._ordered_sources():
             cards = piles[source]
-            if not cards or down[source] == len(cards):
+            size = len(cards)
+            up = size - down[source]
+            if not up:
                 continue
             kind = kind_of[source]
             if covers and kind is Kind.TABLEAU and covered(source):
                 continue
-            if kind is not Kind.TABLEAU or unit is MoveUnit.ONE:
-                counts: Sequence[int] = (1,)
-            elif unit is MoveUnit.RUN or unit is MoveUnit.SUPERMOVE:
-                up = len(cards) - down[source]
-                length = 1
-                while length < up and run_fits[cards[-length - 1].index][cards[-length].index]:
-                    length += 1
-                counts = range(1, length + 1)
-            else:
-                counts = self._counts(source)
             top = cards[-1].index
             if kind is not Kind.FOUNDATION:
                 if top in home:
-                    moves.append(move(source, -1, 1))
+                    move = known.get((source << 16) | 1) or make(source, -1, 1)
+                    if by_count:
+                        home_moves.append((home_rank[source], move))
+                    else:
+                        moves.append(move)
                 if top in hole_takes:
-                    moves.append(move(source, hole, 1))
-            found = [(target, count) for count in counts if count <= onto_pile
-                     for target in takers.get(cards[-count].index, ())]
-            for target in spaces:
-                for count in counts:
-                    if count <= onto_space and (not kings_only or cards[-count].rank == _RANKS):
-                        found.append((target, count))
-            if reach is not None and kind is Kind.TABLEAU:
-                found = [(target, count) for target, count in found if target in reach[source]]
-            if len(found) > 1:
-                found.sort()
-            for target, count in found:
-                if target != source:
-                    moves.append(move(source, target, count))
-            if kind is not Kind.CELL and kind is not Kind.FOUNDATION:
+                    if by_count:
+                        home_moves.append((home_rank[source], make(source, hole, 1)))
+                    else:
+                        moves.append(make(source, hole, 1))
+            if kind is not Kind.TABLEAU or unit is MoveUnit.ONE:
+                found = takers.get(top, ())
+                if spaces and not (kings_only and cards[-1].rank != _RANKS) and (
+                        pile_to_space or kind is not Kind.TABLEAU or size > 1):
+                    found = sorted((*found, *spaces))
+                if reach is not None and kind is Kind.TABLEAU:
+                    found = [target for target in found if target in reach[source]]
+                for target in found:
+                    if target != source:
+                        moves.append(known.get((source << 16) | ((target + 1) << 8) | 1) or make(source, target, 1))
+            else:
+                if runs:
+                    length = known_runs[source]
+                    if length < 0:
+                        length = self._run_length(source)
+                    counts: Sequence[int] = range(1, length + 1)
+                else:
+                    counts = self._counts(source)
+                # each (target, count) as one number that sorts in the listing's order
+                if by_count:
+                    keyed = [(count << 8) | target for count in counts if count <= onto_pile
+                             for target in takers.get(cards[-count].index, ())]
+                else:
+                    keyed = [(target << 8) | count for count in counts if count <= onto_pile
+                             for target in takers.get(cards[-count].index, ())]
+                if spaces:
+                    for count in counts:
+                        if (count <= onto_space and (not kings_only or cards[-count].rank == _RANKS)
+                                and (pile_to_space or count != size)):
+                            keyed.extend(((count << 8) | target) if by_count else ((target << 8) | count)
+                                         for target in spaces)
+                if reach is not None:
+                    allowed = reach[source]
+                    keyed = [key for key in keyed if (key & 0xFF if by_count else key >> 8) in allowed]
+                if keyed:
+                    if len(keyed) > 1:
+                        keyed.sort()
+                    for key in keyed:
+                        target, count = (key & 0xFF, key >> 8) if by_count else (key >> 8, key & 0xFF)
+                        if target != source:
+                            code = (source << 16) | ((target + 1) << 8) | count
+                            moves.append(known.get(code) or make(source, target, count))
+            if cells and kind is not Kind.CELL and kind is not Kind.FOUNDATION:
                 for cell in cells:
-                    moves.append(self._move(source, cell, 1))
-        if d.hole_pairs is not None:
-            moves.extend(self._pair_moves(d.hole_pairs))
+                    moves.append(make(source, cell, 1))
+        if home_moves:
+            if len(home_moves) > 1:
+                home_moves.sort(key=_first_item)
+            moves[:0] = [move for _, move in home_moves]
+        if hole_pairs is not None:
+            moves.extend(self._pair_moves(hole_pairs))
         if self._may_deal():
             moves.append(DEAL)
         if self._may_recycle():
             moves.append(RECYCLE)
         return moves
+
+    def _ordered_sources(self) -> Sequence[int]:
+        """The piles cards may come from, in the order the move listing takes them."""
+        if not self._by_count or not self.description.foundations.may_return:
+            return self._plain_sources
+        piles = self.piles
+        held = sorted((piles[pile][-1].suit, pile) for pile in self._ranges[Kind.FOUNDATION] if piles[pile])
+        return (*self._plain_sources, *(pile for _, pile in held))
 
     def _move(self, source: int, target: int, count: int, pair: int = -1) -> Move:
         """The move of ``count`` cards from flat pile ``source`` to ``target``
@@ -727,8 +817,13 @@ class PatienceGame:
 
     def why_illegal(self, move: Move) -> str | None:
         """Why ``move`` may not be played now, or None when it may."""
-        if self._legal is not None and move in self._legal:
-            return None
+        legal = self._legal
+        if legal is not None:
+            for known in legal:  # the listed moves are shared objects: identity first, no field compares
+                if known is move:
+                    return None
+            if move in legal:
+                return None
         if move.pair is not None or (move.target is not None and move.target.kind is Kind.HOLE
                                      and self.description.hole_pairs is not None):
             return None if move in self.legal_moves() else f"{move} is not a free card or pair that makes " \
@@ -778,6 +873,9 @@ class PatienceGame:
         if target_kind is Kind.TABLEAU:
             if kind is Kind.TABLEAU and move.count not in self._counts(source):
                 return f"the top {move.count} cards of pile {move.source} do not move together"
+            if (kind is Kind.TABLEAU and move.count == len(cards) and not self.description.tableau.pile_to_space
+                    and not self.piles[self.index(move.target)]):
+                return f"moving all of pile {move.source} to an empty pile changes nothing"
             if self._takes(self.index(move.target), card, move.count, self._free()):
                 return None
             return f"{card} does not go on pile {move.target} now"
@@ -795,8 +893,12 @@ class PatienceGame:
         dst.extend(src[-count:])
         del src[-count:]
         self.down[source] = min(self.down[source], len(src))
-        if self._kinds[target].kind is Kind.STOCK:
+        kind_of = self._kind_of
+        if kind_of[target] is Kind.STOCK:
             self.down[target] = len(dst)
+        self._runs[source] = self._runs[target] = -1
+        if kind_of[source] is Kind.FOUNDATION or kind_of[target] is Kind.FOUNDATION:
+            self._home = None
 
     def play(self, move: Move) -> None:
         """Play ``move``; an illegal one raises :class:`IllegalMoveError` and
@@ -807,7 +909,18 @@ class PatienceGame:
         d = self.description
         ops: list[_Op] = []
         first = self._first
-        if move.is_deal and not d.stock.count:
+        to = move.target
+        if to is not None and to.kind is not Kind.STOCK:  # the usual move: cards from a pile to a pile
+            source = self.index(move.source)
+            if to.index < 0:  # the foundations: the first that takes the card
+                target = self._foundation_for(self.piles[source][-1])
+                assert target is not None
+            else:
+                target = self.index(to)
+            self._transfer(ops, source, target, move.count)
+            if move.pair is not None:
+                self._transfer(ops, self.index(move.pair), target, 1)
+        elif move.is_deal and not d.stock.count:
             self._redeal(ops)
         elif move.is_deal:
             stock = first[Kind.STOCK]
@@ -827,17 +940,6 @@ class PatienceGame:
             self.pass_number += 1
             for _ in range(len(self.piles[waste])):
                 self._transfer(ops, waste, first[Kind.STOCK], 1)
-        else:
-            assert move.target is not None
-            source = self.index(move.source)
-            if move.target == ANY_FOUNDATION:
-                target = self._foundation_for(self.piles[source][-1])
-                assert target is not None
-            else:
-                target = self.index(move.target)
-            self._transfer(ops, source, target, move.count)
-            if move.pair is not None:
-                self._transfer(ops, self.index(move.pair), target, 1)
         self._settle(ops)
         self._stack.append((move, ops))
         self._legal = None
@@ -860,12 +962,21 @@ class PatienceGame:
                     if source is None:
                         break
                     self._transfer(ops, source, pile, 1)
-        for kind in (Kind.TABLEAU, Kind.RESERVE):
-            for pile in self._range(kind):
-                if self.piles[pile] and self.down[pile] == len(self.piles[pile]) and not (
-                        kind is Kind.TABLEAU and self._covered(pile)):
-                    self.down[pile] -= 1
-                    ops.append(("f", pile))
+        piles, down, kind_of = self.piles, self.down, self._kind_of
+        if d.tableau.covers is None and self._stack:
+            # only a pile that lost cards can have been left face down (all of them at the first move:
+            # a description may deal a pile face down)
+            check: Sequence[int] = [op[1] for op in ops if op[0] == "t"]  # type: ignore[misc]
+        else:
+            check = self._flippable
+        for pile in check:
+            cards = piles[pile]
+            if cards and down[pile] == len(cards) and (kind_of[pile] is Kind.TABLEAU or kind_of[pile] is Kind.RESERVE):
+                if kind_of[pile] is Kind.TABLEAU and self._covered(pile):
+                    continue
+                down[pile] -= 1
+                self._runs[pile] = -1
+                ops.append(("f", pile))
 
     def _complete_run_on(self, pile: int) -> bool:
         cards = self.piles[pile]
@@ -881,7 +992,6 @@ class PatienceGame:
         if not self._stack:
             raise IllegalMoveError("nothing to undo")
         move, ops = self._stack.pop()
-        self._legal = None
         for op in reversed(ops):
             if op[0] == "t":
                 _, source, target, count, source_down, target_down = op
@@ -903,6 +1013,7 @@ class PatienceGame:
                 self.redeals_used -= 1
             else:
                 self.pass_number -= 1
+        self._fresh()
         return move
 
     def _redeal(self, ops: list[_Op]) -> None:
@@ -912,6 +1023,7 @@ class PatienceGame:
         count = self.description.tableau.count
         ops.append(("r", tuple(tuple(p) for p in self.piles[:count]), tuple(self.down[:count])))
         self.redeals_used += 1
+        self._runs = [-1] * len(self.piles)
         cards = [card for pile in self.piles[:count] for card in pile]
         rng = SplitMix64(self.shuffle_seed * 0x100 + self.redeals_used)
         for i in range(len(cards) - 1, 0, -1):
