@@ -14,12 +14,14 @@ import json
 import os
 import re
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardtable._text import clip, plural
+from cardtable.cli._options import progress_bar
 from cardtable.cli._options import seed as whole_seed
-from cardtable.errors import UsageError
+from cardtable.errors import RulesError, UsageError
 
 if TYPE_CHECKING:
     from cardtable.patience import Description, PatienceGame
@@ -237,6 +239,9 @@ def replay(args: argparse.Namespace, description: Description | None, text: str)
 
 # ----- simulate -------------------------------------------------------------------------------------
 
+#: A game of ``simulate --game`` stops after this many moves (as ``cardtable games --play`` does).
+MAX_MOVES = 2000
+
 #: What ``simulate --game`` takes besides the game (the others are Klondike's or the store's).
 _SIMULATE_REFUSED = ("--deals", "--cluster", "--plot", "--no-fast", "--force")
 
@@ -268,8 +273,6 @@ def simulate(args: argparse.Namespace, description: Description) -> int:
                          f"{' or '.join(PLAYERS)} (Klondike's strategies play Klondike only)")
     check_outputs({"--output": args.output}, {})
     count = 1000 if args.games is None else args.games
-    from cardtable.errors import RulesError
-
     try:  # a seed out of range fails before any game
         _from_seed(description, _seed_of(args.seed, count - 1))
     except RulesError as error:
@@ -279,24 +282,25 @@ def simulate(args: argparse.Namespace, description: Description) -> int:
     one_pile = description.win.value == "one-pile"
     label, key = ("piles left", "piles_left") if one_pile else ("foundation cards", "foundation")
     won, home, records = 0, [], []
-    import time
-
     started = time.perf_counter()
+    show_progress = not args.no_progress and sys.stderr.isatty() and count >= 200
     try:
-        for index in range(count):
-            seed = _seed_of(args.seed, index)
-            game = _from_seed(description, seed)
-            player = make_player(strategy, index)
-            play_out(game, [player], max_actions=5000)
-            won += game.is_won()
-            home.append(float(_piles_left(game) if one_pile else game.foundation_cards()))
-            if index < args.record or output is not None:
-                record = PatienceRecord.from_game(game, str(seed), Player=strategy, Round=str(index + 1),
-                                                  FoundationCards=str(game.foundation_cards()))
-                if index < args.record:
-                    records.append(record)
-                if output is not None:
-                    output.write(json.dumps(record.to_dict(), ensure_ascii=False) + "\n")
+        with progress_bar(count, f"{strategy} on {description.title}", enabled=show_progress,
+                          rate_unit="games") as advance:
+            for index in range(count):
+                seed = _seed_of(args.seed, index)
+                game = _from_seed(description, seed)
+                play_out(game, [make_player(strategy, index)], max_actions=MAX_MOVES)
+                won += game.is_won()
+                home.append(float(_piles_left(game) if one_pile else game.foundation_cards()))
+                if index < args.record or output is not None:
+                    record = PatienceRecord.from_game(game, str(seed), Player=strategy, Round=str(index + 1),
+                                                      FoundationCards=str(game.foundation_cards()))
+                    if index < args.record:
+                        records.append(record)
+                    if output is not None:
+                        output.write(json.dumps(record.to_dict(), ensure_ascii=False) + "\n")
+                advance(1)
         if output is not None:
             output.commit()
     except BaseException:
