@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardtable._text import clip, plural
-from cardtable.cli._options import progress_bar
+from cardtable.cli._options import interrupted, progress_bar
 from cardtable.cli._options import seed as whole_seed
 from cardtable.errors import RulesError, UsageError
 
@@ -291,41 +291,50 @@ def simulate(args: argparse.Namespace, description: Description) -> int:
                 seed = _seed_of(args.seed, index)
                 game = _from_seed(description, seed)
                 play_out(game, [make_player(strategy, index)], max_actions=MAX_MOVES)
-                won += game.is_won()
-                home.append(float(_piles_left(game) if one_pile else game.foundation_cards()))
                 if index < args.record or output is not None:
                     record = PatienceRecord.from_game(game, str(seed), Player=strategy, Round=str(index + 1),
                                                       FoundationCards=str(game.foundation_cards()))
-                    if index < args.record:
-                        records.append(record)
                     if output is not None:
                         output.write(json.dumps(record.to_dict(), ensure_ascii=False) + "\n")
+                    if index < args.record:
+                        records.append(record)
+                won += game.is_won()  # counted once its record is written: a signal keeps the two alike
+                home.append(float(_piles_left(game) if one_pile else game.foundation_cards()))
                 advance(1)
-        if output is not None:
-            output.commit()
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the games that finished are reported and kept
+        stopped = True
     except BaseException:
         if output is not None:
             output.abandon()
         raise
+    else:
+        stopped = False
+    if output is not None:
+        output.commit()
     seconds = time.perf_counter() - started
-    low, high = wilson(won, count)
+    played = len(home)
+    if stopped and not played:
+        return interrupted(f"no game of {count:,} finished", "")
+    low, high = wilson(won, played)
     mean, mean_low, mean_high = mean_interval(home)
-    summary = {"game": rules_name(description), "strategy": strategy, "seed": args.seed, "games": count,
-               "won": won, "win_rate": won / count, "win_rate_low": low, "win_rate_high": high,
+    summary = {"game": rules_name(description), "strategy": strategy, "seed": args.seed, "games": played,
+               "interrupted": stopped,
+               "won": won, "win_rate": won / played, "win_rate_low": low, "win_rate_high": high,
                f"{key}_mean": mean, f"{key}_low": mean_low, f"{key}_high": mean_high,
-               "seconds": seconds, "games_per_second": count / seconds if seconds > 0 else 0.0}
+               "seconds": seconds, "games_per_second": played / seconds if seconds > 0 else 0.0}
+    kept = f"kept the {played:,} of {count:,} games that finished"
     if args.json:
         print(json.dumps(summary, indent=1))
-        return 0
-    for number, record in enumerate(records, 1):
+        return interrupted(kept, "") if stopped else 0
+    for number, record in enumerate(records if not stopped else [], 1):  # stopped: the summary only
         print(f"Game {number} ({description.title}, seed {record.seed}), strategy {strategy}")
         print(record)
     print(f"{strategy} on {description.title} ({rules_name(description)}): {description.summary}")
     print(f"deals from seeds {args.seed}..{_seed_of(args.seed, count - 1)}, one process, not stored")
-    print(f"games played       {count:,}")
-    print(f"games won          {won:,} ({100 * won / count:.2f}%, 95% CI {100 * low:.2f}-{100 * high:.2f}%)")
+    print(f"games played       {played:,}")
+    print(f"games won          {won:,} ({100 * won / played:.2f}%, 95% CI {100 * low:.2f}-{100 * high:.2f}%)")
     print(f"{label:<19}{mean:.3f} a game (95% CI {mean_low:.3f}-{mean_high:.3f})")
     print(f"throughput         {summary['games_per_second']:,.0f} games/s ({seconds:.2f} s)")
     if args.output:
         print(f"games written to {args.output}")
-    return 0
+    return interrupted(kept, "") if stopped else 0

@@ -4,6 +4,7 @@ records and position strings round-trip for every shipped game."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -188,3 +189,34 @@ def test_a_seed_and_a_position_must_agree() -> None:
     other = write_position(PatienceGame.from_seed(get("golf"), 5))
     with pytest.raises(ValueError, match="the Seed and Position headers give different starts"):
         PatienceRecord.parse(text.replace('[Seed "4"]', f'[Seed "4"]\n[Position "{other}"]'))
+
+
+def test_simulate_a_game_stopped_by_sigterm_reports_and_keeps_the_games_that_finished(tmp_path: Path) -> None:
+    import re
+    import signal
+    import time
+
+    from faults.fault_helpers import finish, start
+
+    output = tmp_path / "out" / "games.jsonl"
+    output.parent.mkdir()
+    process = start(tmp_path, "simulate", "--game", "spider", "--strategy", "random", "--games", "100000",
+                    "--record", "3", "--output", str(output))
+    deadline = time.monotonic() + 60
+
+    def cpu_seconds() -> float:  # the command's own time: some games have finished by 4 s of it
+        fields = Path(f"/proc/{process.pid}/stat").read_text().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    while cpu_seconds() < 4 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.kill(process.pid, signal.SIGTERM)
+    stdout, stderr = finish(process)
+    assert process.returncode == 143, stderr
+    kept = re.fullmatch(r"cardtable: interrupted by SIGTERM: (?:kept the ([\d,]+) of 100,000 games that finished|"
+                        r"no game of 100,000 finished)\n", stderr)
+    assert kept is not None, stderr
+    played = int((kept.group(1) or "0").replace(",", ""))
+    assert "[Game" not in stdout  # stopped: the summary only
+    assert played > 0 and f"games played       {played:,}\n" in stdout
+    assert len(output.read_text().splitlines()) == played
