@@ -39,6 +39,7 @@ from cardtable.patience.description import (
     DealOrder,
     DealStep,
     Description,
+    Direction,
     Fill,
     Kind,
     MoveOrder,
@@ -257,6 +258,7 @@ class _Rules:
     """A description's build rules as look-up tables (see :func:`_fit_table`)."""
 
     build_lists: tuple[tuple[int, ...], ...]
+    build: tuple[bytes, ...]
     run: tuple[bytes, ...]
     home: tuple[bytes, ...]
     home_lists: tuple[tuple[int, ...], ...]
@@ -265,8 +267,8 @@ class _Rules:
     @staticmethod
     def of(description: Description) -> _Rules:
         d = description
-        return _Rules(_fit_lists(d.tableau.build), _fit_table(d.tableau.run_rule), _fit_table(d.foundations.build),
-                      _fit_lists(d.foundations.build), _fit_lists(d.hole_build))
+        return _Rules(_fit_lists(d.tableau.build), _fit_table(d.tableau.build), _fit_table(d.tableau.run_rule),
+                      _fit_table(d.foundations.build), _fit_lists(d.foundations.build), _fit_lists(d.hole_build))
 
 
 #: The card indices of each rank (index 0 unused).
@@ -275,6 +277,18 @@ _RANK_INDICES: tuple[tuple[int, ...], ...] = ((), *(
 
 
 @cache
+def _rank_step(description: Description) -> int:
+    """1 when a tableau run goes down one rank a card and builds go down too,
+    -1 when both go up, else 0: then the card of a run that may go on a pile
+    follows from the ranks alone."""
+    tableau = description.tableau
+    build, run = tableau.build, tableau.run_rule
+    if (tableau.moves not in (MoveUnit.RUN, MoveUnit.SUPERMOVE) or build.wrap or run.wrap
+            or build.direction is not run.direction):
+        return 0
+    return {Direction.DOWN: 1, Direction.UP: -1}.get(build.direction, 0)
+
+
 def _first_item(pair: tuple[int, Move]) -> int:
     return pair[0]
 
@@ -345,7 +359,7 @@ class PatienceGame:
                       d.tableau.empty is Fill.KINGS, d.tableau.moves,
                       d.tableau.moves in (MoveUnit.RUN, MoveUnit.SUPERMOVE), d.tableau.covers is not None,
                       self._by_count, d.tableau.pile_to_space, d.tableau.reach is not None, d.hole_pairs,
-                      tuple(home_rank))
+                      tuple(home_rank), _rank_step(d))
         self._flippable = (*self._ranges[Kind.TABLEAU], *self._ranges[Kind.RESERVE])
         self._fresh()
 
@@ -658,11 +672,12 @@ class PatienceGame:
 
     def _legal_moves(self) -> list[Move]:
         (tableau_count, cell_range, reserve_range, hole, fill, kings_only, unit, runs, covers, by_count,
-         pile_to_space, reach_rule, hole_pairs, home_rank) = self._plan
+         pile_to_space, reach_rule, hole_pairs, home_rank, rank_step) = self._plan
         piles, down = self.piles, self.down
         moves: list[Move] = []
         cells = [cell for cell in cell_range if not piles[cell]] if cell_range else cell_range
         fit_lists = self._rules.build_lists
+        build_fits = self._rules.build
         space_ok = fill is not Fill.NONE and not (fill is Fill.RESERVE and any(piles[p] for p in reserve_range))
         if unit is MoveUnit.SUPERMOVE:
             empty = 0 if fill is not Fill.ANY else sum(1 for target in range(tableau_count) if not piles[target])
@@ -672,6 +687,7 @@ class PatienceGame:
         # which piles take each card on their top (by card index), and the spaces that take a card
         takers: dict[int, list[int]] = {}
         spaces: list[int] = []
+        tops: list[tuple[int, Card]] = []  # with a rank step: each pile that takes a card, and its top card
         covered = self._covered
         for target in range(tableau_count):
             onto = piles[target]
@@ -679,6 +695,8 @@ class PatienceGame:
                 continue
             if onto:
                 if down[target] != len(onto):
+                    if rank_step:
+                        tops.append((target, onto[-1]))
                     for index in fit_lists[onto[-1].index]:
                         listed = takers.get(index)
                         if listed is None:
@@ -737,7 +755,17 @@ class PatienceGame:
                 else:
                     counts = self._counts(source)
                 # each (target, count) as one number that sorts in the listing's order
-                if by_count:
+                if rank_step:
+                    # a run's ranks step by one, so on each pile at most the card one rank
+                    # off its top can go, and where that card lies in the run is known
+                    bottom = cards[-1].rank
+                    keyed = []
+                    for target, onto_card in tops:
+                        count = (onto_card.rank - bottom) * rank_step
+                        if 0 < count <= length and count <= onto_pile and \
+                                build_fits[onto_card.index][cards[-count].index]:
+                            keyed.append((count << 8) | target if by_count else (target << 8) | count)
+                elif by_count:
                     keyed = [(count << 8) | target for count in counts if count <= onto_pile
                              for target in takers.get(cards[-count].index, ())]
                 else:
