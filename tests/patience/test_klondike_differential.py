@@ -43,7 +43,7 @@ from cardtable.klondike.patience import (
     to_klondike_move,
     variant_of,
 )
-from cardtable.patience import Description, Kind, Move, PatienceGame, Place, get, names
+from cardtable.patience import Description, DescriptionError, Kind, Move, PatienceGame, Place, get, names
 from cardtable.solver import _ccore
 from cardtable.solver._state import params, plain_move, state_bytes
 
@@ -164,3 +164,32 @@ def test_moves_translate_both_ways() -> None:
     back = Move(Place(Kind.FOUNDATION, 0), Place(Kind.TABLEAU, 1))
     assert str(to_klondike_move(game, back)) == f"F{ace.suit.letter}>2"
     assert from_klondike_move(game, to_klondike_move(game, back)) == back
+
+
+def test_a_whole_pile_goes_to_a_space_only_where_the_description_lets_it() -> None:
+    description = get("klondike").with_options("any-in-space")
+    cards = PatienceGame.from_seed(description, 1)
+    piles = [list(cards.pile(place)) for place in (*cards.places(Kind.TABLEAU), *cards.places(Kind.FOUNDATION),
+                                                    *cards.places(Kind.STOCK), *cards.places(Kind.WASTE))]
+    down = [cards.face_down(place) for place in (*cards.places(Kind.TABLEAU), *cards.places(Kind.FOUNDATION),
+                                                 *cards.places(Kind.STOCK), *cards.places(Kind.WASTE))]
+    piles[8].extend(piles[1])  # pile 2's cards go under the stock: pile 2 is a space, pile 1 one face-up card
+    piles[1], down[1] = [], 0
+    game = PatienceGame(description, piles, down)
+    whole = Move.parse("1>2")
+    assert whole not in game.legal_moves()
+    assert game.why_illegal(whole) == "moving all of pile 1 to an empty pile changes nothing"
+    data = description.to_json()
+    data["tableau"]["pile-to-space"] = True
+    free = PatienceGame(Description.from_json(data), piles, down)
+    assert whole in free.legal_moves() and free.why_illegal(whole) is None
+
+
+def test_the_move_order_is_a_field_of_the_description() -> None:
+    data = get("klondike").to_json()
+    assert data["move-order"] == "foundations-first" and data["tableau"]["pile-to-space"] is False
+    assert get("freecell").to_json()["move-order"] == "by-source" and get("freecell").tableau.pile_to_space
+    data["move-order"] = "random"
+    with pytest.raises(DescriptionError) as caught:
+        Description.from_json(data)
+    assert str(caught.value) == "move-order: 'random' is not one of by-source, foundations-first"
