@@ -687,7 +687,8 @@ class PatienceGame:
         # which piles take each card on their top (by card index), and the spaces that take a card
         takers: dict[int, list[int]] = {}
         spaces: list[int] = []
-        tops: list[tuple[int, Card]] = []  # with a rank step: each pile that takes a card, and its top card
+        # with a rank step, instead: by rank, each pile that takes a card and its top card
+        by_rank: dict[int, list[tuple[int, Card]]] = {}
         covered = self._covered
         for target in range(tableau_count):
             onto = piles[target]
@@ -696,7 +697,13 @@ class PatienceGame:
             if onto:
                 if down[target] != len(onto):
                     if rank_step:
-                        tops.append((target, onto[-1]))
+                        on = onto[-1]
+                        ranked = by_rank.get(on.rank)
+                        if ranked is None:
+                            by_rank[on.rank] = [(target, on)]
+                        else:
+                            ranked.append((target, on))
+                        continue
                     for index in fit_lists[onto[-1].index]:
                         listed = takers.get(index)
                         if listed is None:
@@ -737,7 +744,12 @@ class PatienceGame:
                     else:
                         moves.append(make(source, hole, 1))
             if kind is not Kind.TABLEAU or unit is MoveUnit.ONE:
-                found = takers.get(top, ())
+                found: Sequence[int]
+                if rank_step:
+                    found = [target for target, on in by_rank.get(cards[-1].rank + rank_step, ())
+                             if build_fits[on.index][top]]
+                else:
+                    found = takers.get(top, ())
                 if spaces and not (kings_only and cards[-1].rank != _RANKS) and (
                         pile_to_space or kind is not Kind.TABLEAU or size > 1):
                     found = sorted((*found, *spaces))
@@ -760,11 +772,15 @@ class PatienceGame:
                     # off its top can go, and where that card lies in the run is known
                     bottom = cards[-1].rank
                     keyed = []
-                    for target, onto_card in tops:
-                        count = (onto_card.rank - bottom) * rank_step
-                        if 0 < count <= length and count <= onto_pile and \
-                                build_fits[onto_card.index][cards[-count].index]:
-                            keyed.append((count << 8) | target if by_count else (target << 8) | count)
+                    # the count whose card lies one rank off a pile's top, while ranks last
+                    last = min(length, onto_pile, _RANKS - bottom if rank_step > 0 else bottom - 1)
+                    for count in range(1, last + 1):
+                        ranked = by_rank.get(bottom + count * rank_step)
+                        if ranked:
+                            index = cards[-count].index
+                            for target, on in ranked:
+                                if build_fits[on.index][index]:
+                                    keyed.append((count << 8) | target if by_count else (target << 8) | count)
                 elif by_count:
                     keyed = [(count << 8) | target for count in counts if count <= onto_pile
                              for target in takers.get(cards[-count].index, ())]
