@@ -10,16 +10,17 @@ stops after ``--cap`` moves or when no move is left; a move costs one
 
 The two Klondike engines are compared in ``--rounds`` rounds of
 ``--seconds`` each, the two taking turns within a round (which goes first
-alternates), and the figure is the median of the rounds' ratios, so that a
-busy machine slows both alike. Both list Klondike's moves in the same order
-and draw the same random numbers, so they play the very same play-outs.
+alternates), and the figure is the ratio of each engine's fastest round, as
+``timeit`` takes the fastest run: on a shared machine a round runs at most
+as fast as the code allows, never faster. Both list Klondike's moves in the
+same order and draw the same random numbers, so they play the very same
+play-outs.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -51,20 +52,21 @@ def playouts(new_game: Callable[[int], Any], seconds: float, cap: int) -> dict[s
 
 
 def paired(rounds: int, seconds: float, cap: int) -> tuple[float, dict[str, float], dict[str, float]]:
-    """The median over ``rounds`` of today's Klondike engine's moves a second
-    over the description engine's, and the last round's figures of each."""
+    """Today's Klondike engine's moves a second over the description
+    engine's, each engine's fastest of ``rounds`` rounds, and those rounds' figures."""
     klondike = get("klondike")
-    ratios = []
-    ours = today = {}
+    ours: list[dict[str, float]] = []
+    today: list[dict[str, float]] = []
     for round_ in range(rounds):
         if round_ % 2:
-            today = playouts(KlondikeGame.from_seed, seconds, cap)
-            ours = playouts(lambda seed: PatienceGame.from_seed(klondike, seed), seconds, cap)
+            today.append(playouts(KlondikeGame.from_seed, seconds, cap))
+            ours.append(playouts(lambda seed: PatienceGame.from_seed(klondike, seed), seconds, cap))
         else:
-            ours = playouts(lambda seed: PatienceGame.from_seed(klondike, seed), seconds, cap)
-            today = playouts(KlondikeGame.from_seed, seconds, cap)
-        ratios.append(today["moves_per_s"] / ours["moves_per_s"])
-    return statistics.median(ratios), ours, today
+            ours.append(playouts(lambda seed: PatienceGame.from_seed(klondike, seed), seconds, cap))
+            today.append(playouts(KlondikeGame.from_seed, seconds, cap))
+    best_ours = max(ours, key=lambda row: row["moves_per_s"])
+    best_today = max(today, key=lambda row: row["moves_per_s"])
+    return best_today["moves_per_s"] / best_ours["moves_per_s"], best_ours, best_today
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,8 +96,8 @@ def main(argv: list[str] | None = None) -> int:
                         [(name, f"{r['playouts_per_s']:.1f}", f"{r['moves_per_s']:.0f}",
                           f"{r['moves_per_playout']:.0f}") for name, r in rows.items()]))
     print(f"\nToday's Klondike engine: {today['playouts_per_s']:.1f} play-outs/s, {today['moves_per_s']:.0f} "
-          f"moves/s, the description engine's Klondike {ours['moves_per_s']:.0f} moves/s in the last round: "
-          f"today's engine is {ratio:.2f} times as fast (median of {args.rounds} paired rounds)")
+          f"moves/s, the description engine's Klondike {ours['moves_per_s']:.0f} moves/s (each the fastest of "
+          f"{args.rounds} paired rounds): today's engine is {ratio:.2f} times as fast")
     return 0
 
 
