@@ -50,7 +50,12 @@ Every place a rule change must touch:
    ``tests/solver/test_core_differential.py`` (moves, safe moves, both
    searches' winning lines), ``tests/sim/test_fast_priority.py`` and
    ``tests/envs/test_fast_matches_engine.py``; ``.ci/sanitize`` runs them on a
-   build with AddressSanitizer and UndefinedBehaviorSanitizer.
+   build with AddressSanitizer and UndefinedBehaviorSanitizer;
+8. ``cardtable/klondike/patience.py``: the field as the ``klondike`` patience
+   description gives it (an option of ``presets/klondike.json`` or a field
+   written by ``klondike_description``, read back by ``variant_of``), held to
+   this engine move by move in every rule combination by
+   ``tests/patience/test_klondike_differential.py``.
 
 ``tests/test_rule_sites.py`` fails when a field is added to :class:`Variant` or
 :class:`Scoring` without :data:`RULE_FIELDS` learning it, pointing here.
