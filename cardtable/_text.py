@@ -19,8 +19,9 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
-__all__ = ["TAG_NAME", "check_tag_name", "clip", "escape_tag", "plural", "tag_problem", "unescape_tag"]
+__all__ = ["TAG_NAME", "check_tag_name", "clip", "escape_tag", "plural", "record_text", "tag_problem", "unescape_tag"]
 
 #: What a header name may be: a letter, then up to 39 letters, digits or ``_``.
 TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,39}", re.ASCII)
@@ -77,6 +78,30 @@ def tag_problem(name: object, value: object, reserved: tuple[str, ...]) -> str |
 def escape_tag(value: str) -> str:
     """``value`` written inside the quotes of a ``[Name "value"]`` line."""
     return _ESCAPE.sub(lambda m: _SIMPLE.get(m.group(), f"\\u{ord(m.group()):04x}"), value)
+
+
+def record_text(headers: Iterable[tuple[str, str]], moves: Iterable[object], width: int = 78) -> str:
+    """A game record as text: one ``[Name "value"]`` line a header, a blank
+    line, then the numbered moves wrapped at ``width`` characters.
+
+    >>> print(record_text([("Game", "Klondike")], ["D", "1>F"]), end="")
+    [Game "Klondike"]
+    <BLANKLINE>
+    1. D 2. 1>F
+    """
+    head = "\n".join(f'[{name} "{escape_tag(value)}"]' for name, value in headers)
+    body: list[str] = []
+    line = ""
+    for number, move in enumerate(moves, 1):
+        token = f"{number}. {move}"
+        if len(line) + len(token) + 1 > width:
+            body.append(line)
+            line = token
+        else:
+            line = f"{line} {token}" if line else token
+    if line:
+        body.append(line)
+    return head + "\n\n" + "\n".join(body) + "\n"
 
 
 def unescape_tag(value: str) -> str:

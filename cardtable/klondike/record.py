@@ -39,7 +39,7 @@ import re
 from dataclasses import dataclass, field
 
 from cardtable._json import read_json_object
-from cardtable._text import TAG_NAME, clip, escape_tag, tag_problem, unescape_tag
+from cardtable._text import TAG_NAME, clip, record_text, tag_problem, unescape_tag
 from cardtable.errors import RecordError, ReplayError, RulesError
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import Move, MoveError
@@ -124,19 +124,7 @@ class KlondikeRecord:
         return items
 
     def __str__(self) -> str:
-        head = "\n".join(f'[{k} "{escape_tag(v)}"]' for k, v in self._header_items())
-        body: list[str] = []
-        line = ""
-        for number, move in enumerate(self.moves, 1):
-            token = f"{number}. {move}"
-            if len(line) + len(token) + 1 > 78:
-                body.append(line)
-                line = token
-            else:
-                line = f"{line} {token}" if line else token
-        if line:
-            body.append(line)
-        return head + "\n\n" + "\n".join(body) + "\n"
+        return record_text(self._header_items(), self.moves)
 
     @classmethod
     def parse(cls, text: str) -> KlondikeRecord:
