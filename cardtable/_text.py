@@ -19,9 +19,11 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
-__all__ = ["TAG_NAME", "check_tag_name", "clip", "escape_tag", "plural", "record_text", "tag_problem", "unescape_tag"]
+__all__ = ["TAG_NAME", "check_tag_name", "clip", "escape_tag", "plural", "read_record_text", "record_text",
+           "tag_problem", "unescape_tag"]
 
 #: What a header name may be: a letter, then up to 39 letters, digits or ``_``.
 TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,39}", re.ASCII)
@@ -102,6 +104,62 @@ def record_text(headers: Iterable[tuple[str, str]], moves: Iterable[object], wid
     if line:
         body.append(line)
     return head + "\n\n" + "\n".join(body) + "\n"
+
+
+_HEADER_RE = re.compile(r'\[\s*(' + TAG_NAME.pattern + r')\s+"((?:[^"\\]|\\.)*)"\s*\]', re.ASCII)
+_NUMBER_RE = re.compile(r"\d+\.+", re.ASCII)
+M = TypeVar("M")
+
+
+def read_record_text(text: str, parse_move: Callable[[str], M], move_error: type[Exception],
+                     error: Callable[[str], Exception],
+                     on_header: Callable[[int, str, str], None] | None = None) -> tuple[dict[str, str], list[M]]:
+    """Read what :func:`record_text` writes: the headers and the moves, each
+    move read by ``parse_move`` (move numbers, ``*`` and ``{ comments }``
+    passed over). A fault is raised as ``error(message)``, the message naming
+    the line; ``parse_move``'s own ``move_error`` too. ``on_header(line,
+    name, value)`` may refuse a header as it is read.
+
+    >>> read_record_text('[Game "Klondike"]\\n\\n1. D {a look} 2. 1>F', str, ValueError, ValueError)
+    ({'Game': 'Klondike'}, ['D', '1>F'])
+    """
+    headers: dict[str, str] = {}
+    moves: list[M] = []
+    in_comment = False
+    comment_line = 0
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("[") and not in_comment:
+            m = _HEADER_RE.fullmatch(line)
+            if m is None:
+                raise error(f'line {number}: a header must read [Name "value"], not {clip(line)}')
+            if m.group(1) in headers:
+                raise error(f"line {number}: header {m.group(1)} given twice")
+            value = unescape_tag(m.group(2))
+            if on_header is not None:
+                on_header(number, m.group(1), value)
+            headers[m.group(1)] = value
+            continue
+        for token in line.split():
+            if in_comment:
+                in_comment = not token.endswith("}")
+                continue
+            if token.startswith("{"):
+                in_comment = not token.endswith("}")
+                comment_line = number
+                continue
+            if _NUMBER_RE.fullmatch(token) or token == "*":
+                continue
+            token = _NUMBER_RE.sub("", token, count=1) if _NUMBER_RE.match(token) else token
+            try:
+                moves.append(parse_move(token))
+            except move_error as exc:
+                raise error(f"line {number}: {exc}") from None
+    if in_comment:
+        raise error(f"line {comment_line}: a {{ comment is never closed with }}")
+    return headers, moves
 
 
 def unescape_tag(value: str) -> str:

@@ -35,11 +35,10 @@ move strings).
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 
 from cardtable._json import read_json_object
-from cardtable._text import TAG_NAME, clip, record_text, tag_problem, unescape_tag
+from cardtable._text import clip, read_record_text, record_text, tag_problem
 from cardtable.errors import RecordError, ReplayError, RulesError
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import Move, MoveError
@@ -59,8 +58,12 @@ _VARIANT_HEADERS = {
 }
 #: The headers a record writes itself, never free headers.
 RESERVED_HEADERS = ("Game", *_VARIANT_HEADERS, "Deal", "Position")
-_HEADER_RE = re.compile(r'\[\s*(' + TAG_NAME.pattern + r')\s+"((?:[^"\\]|\\.)*)"\s*\]', re.ASCII)
-_NUMBER_RE = re.compile(r"\d+\.+", re.ASCII)
+
+
+def _only_klondike(line: int, name: str, value: str) -> None:
+    """Refuse, as it is read, a Game header that names another game."""
+    if name == "Game" and value != "Klondike":
+        raise RecordError(f"line {line}: this is a record of {clip(value)}, not of Klondike")
 
 
 @dataclass
@@ -133,43 +136,7 @@ class KlondikeRecord:
         text = text.removeprefix("\ufeff")
         if text.lstrip().startswith("{"):
             return cls.from_json(text)
-        headers: dict[str, str] = {}
-        moves: list[Move] = []
-        in_comment = False
-        comment_line = 0
-        for number, raw in enumerate(text.splitlines(), 1):
-            line = raw.strip()
-            if not line:
-                continue
-            if line.startswith("[") and not in_comment:
-                m = _HEADER_RE.fullmatch(line)
-                if m is None:
-                    raise RecordError(f'line {number}: a header must read [Name "value"], not {clip(line)}')
-                if m.group(1) in headers:
-                    raise RecordError(f"line {number}: header {m.group(1)} given twice")
-                if m.group(1) == "Game" and unescape_tag(m.group(2)) != "Klondike":
-                    raise RecordError(f"line {number}: this is a record of {clip(unescape_tag(m.group(2)))}, "
-                                      "not of Klondike")
-                headers[m.group(1)] = unescape_tag(m.group(2))
-                continue
-            for token in line.split():
-                if in_comment:
-                    if token.endswith("}"):
-                        in_comment = False
-                    continue
-                if token.startswith("{"):
-                    in_comment = not token.endswith("}")
-                    comment_line = number
-                    continue
-                if _NUMBER_RE.fullmatch(token) or token == "*":
-                    continue
-                token = _NUMBER_RE.sub("", token, count=1) if _NUMBER_RE.match(token) else token
-                try:
-                    moves.append(Move.parse(token))
-                except MoveError as error:
-                    raise RecordError(f"line {number}: {error}") from None
-        if in_comment:
-            raise RecordError(f"line {comment_line}: a {{ comment is never closed with }}")
+        headers, moves = read_record_text(text, Move.parse, MoveError, RecordError, _only_klondike)
         return cls._from_parts(headers, moves)
 
     @classmethod

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardtable._json import read_json_object
-from cardtable._text import TAG_NAME, clip, record_text, tag_problem, unescape_tag
+from cardtable._text import clip, read_record_text, record_text, tag_problem
 from cardtable.errors import NotationError, RecordError, ReplayError, RulesError
 from cardtable.patience.description import Description
 from cardtable.patience.engine import PatienceGame
@@ -57,8 +57,6 @@ __all__ = ["RESERVED_HEADERS", "PatienceRecord", "rules_name"]
 
 #: The headers a record writes itself, never free headers.
 RESERVED_HEADERS = ("Game", "Rules", "Description", "Seed", "Position", "Result")
-_HEADER_RE = re.compile(r'\[\s*(' + TAG_NAME.pattern + r')\s+"((?:[^"\\]|\\.)*)"\s*\]', re.ASCII)
-_NUMBER_RE = re.compile(r"\d+\.+", re.ASCII)
 _JSON_FIELDS = ("headers", "rules", "description", "seed", "position", "moves", "result")
 
 
@@ -166,39 +164,7 @@ class PatienceRecord:
         text = text.removeprefix("\ufeff")
         if text.lstrip().startswith("{"):
             return cls.from_json(text, description)
-        headers: dict[str, str] = {}
-        moves: list[Move] = []
-        in_comment = False
-        comment_line = 0
-        for number, raw in enumerate(text.splitlines(), 1):
-            line = raw.strip()
-            if not line:
-                continue
-            if line.startswith("[") and not in_comment:
-                m = _HEADER_RE.fullmatch(line)
-                if m is None:
-                    raise RecordError(f'line {number}: a header must read [Name "value"], not {clip(line)}')
-                if m.group(1) in headers:
-                    raise RecordError(f"line {number}: header {m.group(1)} given twice")
-                headers[m.group(1)] = unescape_tag(m.group(2))
-                continue
-            for token in line.split():
-                if in_comment:
-                    in_comment = not token.endswith("}")
-                    continue
-                if token.startswith("{"):
-                    in_comment = not token.endswith("}")
-                    comment_line = number
-                    continue
-                if _NUMBER_RE.fullmatch(token) or token == "*":
-                    continue
-                token = _NUMBER_RE.sub("", token, count=1) if _NUMBER_RE.match(token) else token
-                try:
-                    moves.append(Move.parse(token))
-                except MoveError as error:
-                    raise RecordError(f"line {number}: {error}") from None
-        if in_comment:
-            raise RecordError(f"line {comment_line}: a {{ comment is never closed with }}")
+        headers, moves = read_record_text(text, Move.parse, MoveError, RecordError)
         if description is None:
             description = _description(headers.get("Rules"), headers.get("Description"), "header")
         if "Seed" not in headers and "Position" not in headers:
