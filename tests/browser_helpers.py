@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -92,3 +92,38 @@ def start_server(port: int, data: Path, *options: str, stderr: Any = subprocess.
     wait_for(listening, "the server to listen")
     assert process.poll() is None, process.communicate()
     return process
+
+
+class Served:
+    """A ``cardtable serve`` process started by :func:`serving`: its address,
+    and what it logged once stopped."""
+
+    def __init__(self, process: subprocess.Popen[str], port: int) -> None:
+        self.process = process
+        self.port = port
+        self.base = f"http://127.0.0.1:{port}"
+
+    def log(self) -> str:
+        """Stop the server (SIGTERM, as an operator would) and give its standard error."""
+        self.process.send_signal(signal.SIGTERM)
+        _out, err = self.process.communicate(timeout=30)
+        return err
+
+
+S = TypeVar("S", bound=Served)
+
+
+def serving(tmp_path: Path, kind: type[S]) -> Iterator[Callable[..., S]]:
+    """For a fixture: a function that starts ``cardtable serve OPTIONS`` on a
+    free port with a data folder of its own under ``tmp_path`` and gives it
+    as a ``kind``; every server it started is stopped afterwards."""
+    started: list[subprocess.Popen[str]] = []
+
+    def start(*options: str) -> S:
+        port = free_port()
+        process = start_server(port, tmp_path / f"data-{port}", *options)
+        started.append(process)
+        return kind(process, port)
+
+    yield start
+    stop_servers(started)

@@ -22,17 +22,14 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from browser_helpers import free_port, start_server, stop_servers
+from browser_helpers import Served, free_port, serving
 from faults.fault_helpers import alive, children
 
 TERMINAL = ("--terminal", "--seed", "7", "--no-autosave", "--no-stats")
 
 
-class Served:
-    def __init__(self, process: subprocess.Popen[str], port: int) -> None:
-        self.process = process
-        self.port = port
-        self.base = f"http://127.0.0.1:{port}"
+class Terminal(Served):
+    """A terminal server: its games too."""
 
     def games(self) -> list[int]:
         """The processes the server started (each session's shell and game), children of children too."""
@@ -43,24 +40,10 @@ class Served:
             todo += children(pid)
         return found
 
-    def log(self) -> str:
-        self.process.send_signal(signal.SIGTERM)
-        _out, err = self.process.communicate(timeout=30)
-        return err
-
 
 @pytest.fixture
 def serve(tmp_path: Path) -> Iterator[object]:
-    started: list[subprocess.Popen[str]] = []
-
-    def start(*options: str) -> Served:
-        port = free_port()
-        process = start_server(port, tmp_path / f"data-{port}", *options)
-        started.append(process)
-        return Served(process, port)
-
-    yield start
-    stop_servers(started)
+    yield from serving(tmp_path, Terminal)
 
 
 def assert_clean(log: str) -> None:

@@ -15,46 +15,21 @@ their own).
 from __future__ import annotations
 
 import asyncio
-import signal
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import aiohttp
 import pytest
-from browser_helpers import free_port, start_server, stop_servers
+from browser_helpers import Served, serving
 
 from cardtable.web.kings_corner import MAX_ONLOOKERS, MAX_PAGES, ONLOOKERS_PER_ADDRESS, OPEN_PER_HOUR, OPEN_PER_MINUTE
 
 NESTED = "[" * 2000 + "]" * 2000  # 4,000 bytes: under the size limit, 2,000 deep
 
 
-class Served:
-    """A ``cardtable serve`` process: its address, and what it logged once stopped."""
-
-    def __init__(self, process: subprocess.Popen[str], port: int) -> None:
-        self.process = process
-        self.base = f"http://127.0.0.1:{port}"
-
-    def log(self) -> str:
-        """Stop the server (SIGTERM, as an operator would) and give its standard error."""
-        self.process.send_signal(signal.SIGTERM)
-        _out, err = self.process.communicate(timeout=30)
-        return err
-
-
 @pytest.fixture
 def serve(tmp_path: Path) -> Iterator[object]:
-    started: list[subprocess.Popen[str]] = []
-
-    def start(*options: str) -> Served:
-        port = free_port()
-        process = start_server(port, tmp_path / f"data-{port}", *options)
-        started.append(process)
-        return Served(process, port)
-
-    yield start
-    stop_servers(started)
+    yield from serving(tmp_path, Served)
 
 
 def session(address: int = 1, *, cookies: bool = True) -> aiohttp.ClientSession:
