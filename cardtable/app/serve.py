@@ -24,7 +24,7 @@ from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
-from cardtable.web.protocol import known_host, same_origin, too_deep
+from cardtable.web.protocol import host_check, same_origin, too_deep
 
 __all__ = ["DEFAULT_SESSIONS", "GameServer"]
 
@@ -69,15 +69,8 @@ class GameServer(Server):
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
-        app.middlewares.append(self._check_host)
+        app.middlewares.append(host_check(self.public_url, loopback=self.loopback))
         return app
-
-    @web.middleware
-    async def _check_host(self, request: web.Request, handler: Any) -> web.StreamResponse:
-        if not known_host(request.host, url=self.public_url, loopback=self.loopback):
-            return web.Response(status=403, text=f"unknown host {request.host[:60]!r}\n")
-        response: web.StreamResponse = await handler(request)
-        return response
 
     @property
     def full(self) -> bool:

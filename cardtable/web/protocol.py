@@ -74,12 +74,13 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
+from aiohttp.typedefs import Handler, Middleware
 
 from cardtable._text import clip
 from cardtable.errors import CardtableError
 
-__all__ = ["BURST", "COOKIE", "MAX_DEPTH", "MAX_MESSAGE_BYTES", "RATE", "ProtocolError", "RateLimit", "known_host",
-           "parse_message", "player_id", "same_origin", "send", "set_cookie", "too_deep", "unknown_type"]
+__all__ = ["BURST", "COOKIE", "MAX_DEPTH", "MAX_MESSAGE_BYTES", "RATE", "ProtocolError", "RateLimit", "host_check",
+           "known_host", "parse_message", "player_id", "same_origin", "send", "set_cookie", "too_deep", "unknown_type"]
 
 #: The largest message a client may send (bytes); a larger one is refused unread.
 MAX_MESSAGE_BYTES = 4096
@@ -192,6 +193,20 @@ def known_host(netloc: str, *, url: str, loopback: bool) -> bool:
     if host == (urlsplit(url).hostname or "").lower():
         return True
     return not loopback or host in _LOOPBACK_NAMES
+
+
+def host_check(url: str, *, loopback: bool) -> Middleware:
+    """An aiohttp middleware that answers 403, and calls no handler, for a
+    request whose ``Host`` is not :func:`known_host` for ``url`` and ``loopback``:
+    every page this project serves checks its Host this one way."""
+
+    @web.middleware
+    async def check(request: web.Request, handler: Handler) -> web.StreamResponse:
+        if not known_host(request.host, url=url, loopback=loopback):
+            return web.Response(status=403, text=f"unknown host {request.host[:60]!r}\n")
+        return await handler(request)
+
+    return check
 
 
 def same_origin(request: web.Request, url: str, *, loopback: bool = False) -> bool:

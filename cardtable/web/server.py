@@ -53,7 +53,7 @@ from cardtable.web.protocol import (
     MAX_MESSAGE_BYTES,
     ProtocolError,
     RateLimit,
-    known_host,
+    host_check,
     parse_message,
     player_id,
     same_origin,
@@ -272,7 +272,8 @@ class TableServer:
 
     def application(self) -> web.Application:
         """The aiohttp application (the store opens with it and closes after it)."""
-        app = web.Application(middlewares=[self._check_host], client_max_size=MAX_MESSAGE_BYTES)
+        app = web.Application(middlewares=[host_check(self.url, loopback=self._loopback)],
+                              client_max_size=MAX_MESSAGE_BYTES)
         static = Path(str(resources.files("cardtable.web").joinpath("static")))
         app.router.add_get("/", self._index)
         app.router.add_get("/ws", self._websocket)
@@ -320,13 +321,6 @@ class TableServer:
             self.keeper = None
 
     # ----- checks ----------------------------------------------------------------------------------
-
-    @web.middleware
-    async def _check_host(self, request: web.Request, handler: Any) -> web.StreamResponse:
-        if not known_host(request.host, url=self.url, loopback=self._loopback):
-            return web.Response(status=403, text=f"unknown host {request.host[:60]!r}\n")
-        response: web.StreamResponse = await handler(request)
-        return response
 
     # ----- the page --------------------------------------------------------------------------------
 
