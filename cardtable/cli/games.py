@@ -60,40 +60,6 @@ def _listing(description: Description) -> dict[str, Any]:
             "options": [option.name for option in description.options]}
 
 
-def _rules(d: Description) -> list[str]:
-    t, f, s = d.tableau, d.foundations, d.stock
-    suits = "".join(suit.letter for suit in d.cards.suits)
-    build = ("the same rank or suit" if t.build.direction.value == "match" else
-             f"{t.build.direction.value} {t.build.suit.value}{' wrapping' if t.build.wrap else ''}")
-    reach = f"; onto the pile {' or '.join(map(str, sorted(t.reach)))} to the left" if t.reach else ""
-    lines = [f"{d.title} ({d.name}, family {d.family}): {d.summary}",
-             f"cards: {d.cards.decks} deck{'s' if d.cards.decks > 1 else ''} of suits {suits}",
-             f"tableau: {t.count} piles; build {build}; moves {t.moves.value}{reach}; a space takes {t.empty.value}"]
-    if f.count:
-        base = "the first card's rank" if f.base is None else f"rank {f.base}"
-        lines.append(f"foundations: {f.count}, from {base}, {f.build.direction.value} {f.build.suit.value}"
-                     f"{'; cards may come back' if f.may_return else ''}"
-                     f"{'; complete runs only' if f.complete_runs else ''}")
-    for label, count in (("free cells", d.cells.count), ("reserve piles", d.reserve.count)):
-        if count:
-            lines.append(f"{label}: {count}")
-    if d.hole.count:
-        b = d.hole_build
-        lines.append(f"hole: ranks {b.direction.value}{' wrapping' if b.wrap else ''}"
-                     f"{'; nothing on rank ' + str(b.closed) if b.closed else ''}")
-    if s.count:
-        passes = "no limit" if s.passes is None else str(s.passes)
-        lines.append(f"stock: deals {s.draw if s.to.value != 'tableau' else 1} to the {s.to.value}; "
-                     f"passes: {passes}{'; not while a pile is empty' if s.needs_no_empty_pile else ''}")
-    if d.redeals.count:
-        lines.append(f"redeals: {d.redeals.count} (D gathers the tableau, shuffles it and deals "
-                     f"{d.redeals.per_pile} to a pile)")
-    lines.append(f"won when: {d.win.value}")
-    for option in d.options:
-        lines.append(f"option {option.name}: {option.summary}")
-    return lines
-
-
 def _show(game: PatienceGame) -> str:
     from cardtable.patience import Kind
 
@@ -156,7 +122,9 @@ def _cmd_games(args: argparse.Namespace) -> int:
         if args.json:
             print(description.dumps(), end="")
         else:
-            print("\n".join(_rules(description)))
+            from cardtable.patience.words import rules_lines
+
+            print("\n".join(rules_lines(description)))
         return 0
     seed = args.deal if args.deal is not None else "0"
     if args.deal_file is not None:
