@@ -8,12 +8,19 @@ cards as one row with their count. Columns widen with the terminal.
 
 The keyboard cursor walks the same places: :func:`step_cursor` and
 :func:`clamp_cursor` say where it goes.
+
+The drawing and the mouse are shared with every patience game's table
+(:mod:`cardtable.app.patience_table`): :class:`Canvas` draws cards, backs
+and empty places with their marks, :func:`draw_column` a pile that fans
+down, and :class:`PointerTable` turns presses, releases and clicks into
+clicks on places and drags between them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from rich.style import Style
 from rich.text import Text
@@ -25,7 +32,8 @@ from textual.widget import Widget
 from cardtable.cards import Card, Suit
 from cardtable.klondike import FOUNDATION, STOCK, WASTE, KlondikeGame, Move
 
-__all__ = ["Marks", "Spot", "TableView", "clamp_cursor", "step_cursor"]
+__all__ = ["Canvas", "CardMarks", "Marks", "PointerTable", "Spot", "TableView", "clamp_cursor", "column_width",
+           "draw_column", "step_cursor"]
 
 #: Rows above the piles: the stock, waste and foundations row, a gap, the pile numbers.
 PILE_TOP = 3
@@ -71,6 +79,26 @@ class Marks:
                 marks.hinted = set(game.moved_cards(hint))
                 marks.hint_places.add(_target_spot(game, hint))
         return marks
+
+    def is_held(self, spot: Hashable, card: Card | None) -> bool:
+        """True when ``card`` is picked up."""
+        return card is not None and card in self.held
+
+    def is_hinted(self, spot: Hashable, card: Card | None) -> bool:
+        """True when the hint names ``card``, or ``spot`` is where it goes."""
+        return (card is not None and card in self.hinted) or spot in self.hint_places
+
+
+class CardMarks(Protocol):
+    """What a table highlights, as :class:`Canvas` asks it: the cursor's
+    place, and whether a card (at a place) is picked up or named by a hint."""
+
+    @property
+    def cursor(self) -> Hashable | None: ...
+
+    def is_held(self, spot: Hashable, card: Card | None) -> bool: ...
+
+    def is_hinted(self, spot: Hashable, card: Card | None) -> bool: ...
 
 
 def _target_spot(game: KlondikeGame, move: Move) -> Spot:
@@ -150,17 +178,20 @@ _HELD = Style(bgcolor="yellow")
 _HINT = Style(bgcolor="green3")
 
 
-class _Canvas:
+class Canvas:
     """A grid of styled characters the size of the widget, the places drawn
-    on it (for clicks), and the measures and marks every area draws with."""
+    on it (for clicks), and the measures and marks every area draws with:
+    ``column`` is the width of a column of the table (default: a seventh of
+    the width, within bounds), a card is ``cell`` characters wide."""
 
-    def __init__(self, width: int, height: int, marks: Marks, *, ascii_only: bool) -> None:
+    def __init__(self, width: int, height: int, marks: CardMarks, *, ascii_only: bool,
+                 column: int | None = None) -> None:
         self.width, self.height = width, height
         self.grid: list[list[tuple[str, Style | None]]] = [[(" ", None)] * width for _ in range(height)]
-        self.hits: list[tuple[int, int, int, Spot]] = []  # (y, x0, x1, spot)
+        self.hits: list[tuple[int, int, int, Hashable]] = []  # (y, x0, x1, spot)
         self.marks = marks
         self.ascii_only = ascii_only
-        self.column = _column_width(width)
+        self.column = column_width(width) if column is None else column
         self.cell = max(4, min(8, self.column - 2))
         self.back = "#" if ascii_only else "░"
 
@@ -168,7 +199,7 @@ class _Canvas:
         """The first cell of a column of the table."""
         return 1 + column * self.column
 
-    def put(self, x: int, y: int, text: str, style: Style | None, spot: Spot | None = None) -> None:
+    def put(self, x: int, y: int, text: str, style: Style | None, spot: Hashable | None = None) -> None:
         """Write ``text`` at (x, y), clipped to the grid; ``spot`` is what a click there means."""
         if not 0 <= y < self.height:
             return
@@ -178,12 +209,12 @@ class _Canvas:
         if spot is not None:
             self.hits.append((y, x, x + len(text), spot))
 
-    def mark(self, style: Style, spot: Spot, card: Card | None) -> Style:
+    def mark(self, style: Style, spot: Hashable, card: Card | None) -> Style:
         """``style`` with the marks of ``card`` at ``spot``: picked up, hinted, under the cursor."""
         marks = self.marks
-        if card is not None and card in marks.held:
+        if marks.is_held(spot, card):
             style = style + _HELD
-        elif (card is not None and card in marks.hinted) or spot in marks.hint_places:
+        elif marks.is_hinted(spot, card):
             style = style + _HINT
         if marks.cursor == spot:
             style = style + _CURSOR
@@ -194,12 +225,12 @@ class _Canvas:
         text = str(card) if self.ascii_only else card.symbol()
         return text, _RED if card.is_red else _BLACK
 
-    def card(self, x: int, y: int, card: Card, spot: Spot) -> None:
+    def card(self, x: int, y: int, card: Card, spot: Hashable) -> None:
         """A whole card, face up, with its marks."""
         text, style = self.face(card)
         self.put(x, y, f" {text}".ljust(self.cell)[:self.cell], self.mark(style, spot, card), spot)
 
-    def empty(self, x: int, y: int, label: str, spot: Spot) -> None:
+    def empty(self, x: int, y: int, label: str, spot: Hashable) -> None:
         """An empty place, with ``label`` in it."""
         self.put(x, y, f" {label}".ljust(self.cell), self.mark(_EMPTY, spot, None), spot)
 
@@ -219,12 +250,17 @@ class _Canvas:
         return picture
 
 
-def _column_width(width: int) -> int:
-    """The width of a column of the table, for a widget ``width`` cells wide."""
-    return max(6, min(16, width // 7))
+def column_width(width: int, columns: float = 7) -> int:
+    """The width of a column of the table, for a widget ``width`` cells wide
+    and a table ``columns`` columns wide.
+
+    >>> column_width(120), column_width(120, 10), column_width(40, 10)
+    (16, 12, 6)
+    """
+    return max(6, min(16, int(width // columns)))
 
 
-def _draw_stock(canvas: _Canvas, game: KlondikeGame) -> None:
+def _draw_stock(canvas: Canvas, game: KlondikeGame) -> None:
     """The stock: a back with the count, or the recycle mark when it is empty."""
     spot = Spot(STOCK)
     if game.stock:
@@ -236,7 +272,7 @@ def _draw_stock(canvas: _Canvas, game: KlondikeGame) -> None:
     canvas.empty(canvas.x(0), 0, sign, spot)
 
 
-def _draw_waste(canvas: _Canvas, game: KlondikeGame) -> None:
+def _draw_waste(canvas: Canvas, game: KlondikeGame) -> None:
     """The waste: its top card, with the two beneath fanned in draw 3."""
     spot = Spot(WASTE)
     fan = game.waste[-3:] if game.variant.draw == 3 else game.waste[-1:]
@@ -251,7 +287,7 @@ def _draw_waste(canvas: _Canvas, game: KlondikeGame) -> None:
     canvas.card(x, 0, fan[-1], spot)
 
 
-def _draw_foundations(canvas: _Canvas, game: KlondikeGame) -> None:
+def _draw_foundations(canvas: Canvas, game: KlondikeGame) -> None:
     """The four foundations: the top card of each, or its suit when empty."""
     for suit in Suit:
         spot = Spot(FOUNDATION, suit=suit)
@@ -263,38 +299,101 @@ def _draw_foundations(canvas: _Canvas, game: KlondikeGame) -> None:
             canvas.empty(x, 0, suit.letter if canvas.ascii_only else suit.symbol, spot)
 
 
-def _draw_pile(canvas: _Canvas, game: KlondikeGame, pile: int) -> None:
-    """A pile under its number (the key that picks it): a pile too tall for
-    the widget shows its face-down cards as one row with their count."""
-    x, cell, back = canvas.x(pile), canvas.cell, canvas.back
+def _draw_pile(canvas: Canvas, game: KlondikeGame, pile: int) -> None:
+    """A pile under its number (the key that picks it)."""
+    x = canvas.x(pile)
     canvas.put(x, PILE_TOP - 1, f" {pile + 1}", _LABEL)
-    cards, down = game.tableau[pile], game.face_down[pile]
-    y = PILE_TOP
+    draw_column(canvas, x, PILE_TOP, canvas.height - PILE_TOP, game.tableau[pile], game.face_down[pile],
+                lambda index: Spot(pile, index))
+
+
+def draw_column(canvas: Canvas, x: int, y: int, rows: int, cards: Sequence[Card | None], down: int,
+                spot_of: Callable[[int], Hashable]) -> None:
+    """A pile fanned down from (x, y), a card a row, in at most ``rows``
+    rows: its first ``down`` cards face down (their entries are not read,
+    and may be None), the place of card ``index`` being ``spot_of(index)``
+    (-1: the empty pile). A pile too tall for its rows shows its face-down
+    cards as one row with their count, and then its top cards."""
+    cell, back = canvas.cell, canvas.back
     if not cards:
-        canvas.empty(x, y, "--", Spot(pile))
+        canvas.empty(x, y, "--", spot_of(-1))
         return
-    rows = canvas.height - PILE_TOP
+    top = y
     first_up = down
     if len(cards) > rows and down:
-        canvas.put(x, y, f"{back}x{down}".ljust(cell), _BACK, Spot(pile, 0))
+        canvas.put(x, y, f"{back}x{down}".ljust(cell), _BACK, spot_of(0))
         y += 1
     else:
         first_up = 0
-    start = max(first_up, len(cards) - (rows - (y - PILE_TOP)))
+    start = max(first_up, len(cards) - (rows - (y - top)))
     for index in range(start, len(cards)):
-        spot = Spot(pile, index)
-        if index < down:
+        spot = spot_of(index)
+        card = cards[index]
+        if index < down or card is None:
             canvas.put(x, y, back * cell, canvas.mark(_BACK, spot, None), spot)
         else:
-            canvas.card(x, y, cards[index], spot)
+            canvas.card(x, y, card, spot)
         y += 1
 
 
-class TableView(Widget):
+class PointerTable(Widget):
+    """A table drawn as one widget that knows which place lies under each
+    point (:meth:`spot_at`), and turns the mouse into clicks on places
+    (:meth:`clicked`) and drags between them (:meth:`dragged`): the mouse
+    pressed on one place and released on another, or off them (then no
+    click follows, though Textual reports one)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._hits: list[tuple[int, int, int, Hashable]] = []  # (y, x0, x1, spot), as last drawn
+        self._pressed: Hashable | None = None  # where the mouse went down
+        self._dragged = False  # the last release ended a drag: the click that follows is not one
+
+    def spot_at(self, x: int, y: int) -> Hashable | None:
+        """The place under the point (widget coordinates), or None."""
+        for hit_y, x0, x1, spot in self._hits:
+            if hit_y == y and x0 <= x < x1:
+                return spot
+        return None
+
+    def spot_position(self, spot: Hashable) -> tuple[int, int] | None:
+        """Where ``spot`` is drawn (the first cell of its card), if it is."""
+        for hit_y, x0, _x1, hit in self._hits:
+            if hit == spot:
+                return x0, hit_y
+        return None
+
+    def clicked(self, spot: Hashable, clicks: int) -> None:
+        """A click on ``spot`` (``clicks`` is 2 for a double click)."""
+
+    def dragged(self, source: Hashable, target: Hashable | None) -> None:
+        """A drag from ``source`` to ``target`` (None: off the places)."""
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        self._pressed = self.spot_at(event.x, event.y)
+
+    def on_mouse_up(self, event: events.MouseUp) -> None:
+        # Textual follows a release on the widget pressed with a click at the release point; the
+        # whole table is one widget, so a drag between places would pick up the card released on.
+        pressed, released = self._pressed, self.spot_at(event.x, event.y)
+        self._pressed = None
+        self._dragged = pressed != released
+        if self._dragged and pressed is not None:
+            self.dragged(pressed, released)
+
+    def on_click(self, event: events.Click) -> None:
+        if self._dragged:
+            self._dragged = False
+            return
+        spot = self.spot_at(event.x, event.y)
+        if spot is not None:
+            self.clicked(spot, event.chain)
+
+
+class TableView(PointerTable):
     """Draws ``game`` with ``marks``, and posts :class:`TableView.Clicked`
     for every click on a place, :class:`TableView.Dragged` for every drag
-    (the mouse pressed on one card or place and released on another, or off
-    them: then no click is posted, though Textual reports one)."""
+    (see :class:`PointerTable`)."""
 
     DEFAULT_CSS = "TableView { height: 1fr; width: 1fr; }"
 
@@ -324,30 +423,21 @@ class TableView(Widget):
         super().__init__()
         self.set_reactive(TableView.game, game)
         self.ascii_only = ascii_only
-        self._hits: list[tuple[int, int, int, Spot]] = []  # (y, x0, x1, spot), as last drawn
-        self._pressed: Spot | None = None  # where the mouse went down
-        self._dragged = False  # the last release ended a drag: the click that follows is not one
 
     def spot_at(self, x: int, y: int) -> Spot | None:
         """The place under the point (widget coordinates), or None."""
-        for hit_y, x0, x1, spot in self._hits:
-            if hit_y == y and x0 <= x < x1:
-                return spot
+        spot = super().spot_at(x, y)
+        if spot is not None:
+            assert isinstance(spot, Spot)
+            return spot
         if y >= PILE_TOP - 1:  # anywhere in a pile's column below its cards
-            column = (x - 1) // _column_width(self.size.width)
+            column = (x - 1) // column_width(self.size.width)
             if 0 <= column < 7:
                 return Spot(column)
         return None
 
-    def spot_position(self, spot: Spot) -> tuple[int, int] | None:
-        """Where ``spot`` is drawn (the first cell of its card), if it is."""
-        for hit_y, x0, _x1, hit in self._hits:
-            if hit == spot:
-                return x0, hit_y
-        return None
-
     def render(self) -> Text:
-        canvas = _Canvas(max(1, self.size.width), max(1, self.size.height), self.marks, ascii_only=self.ascii_only)
+        canvas = Canvas(max(1, self.size.width), max(1, self.size.height), self.marks, ascii_only=self.ascii_only)
         game = self.game
         _draw_stock(canvas, game)
         _draw_waste(canvas, game)
@@ -357,22 +447,10 @@ class TableView(Widget):
         self._hits = canvas.hits
         return canvas.picture()
 
-    def on_mouse_down(self, event: events.MouseDown) -> None:
-        self._pressed = self.spot_at(event.x, event.y)
+    def clicked(self, spot: Hashable, clicks: int) -> None:
+        assert isinstance(spot, Spot)
+        self.post_message(self.Clicked(spot, clicks))
 
-    def on_mouse_up(self, event: events.MouseUp) -> None:
-        # Textual follows a release on the widget pressed with a click at the release point; the
-        # whole table is one widget, so a drag between places would pick up the card released on.
-        pressed, released = self._pressed, self.spot_at(event.x, event.y)
-        self._pressed = None
-        self._dragged = pressed != released
-        if self._dragged and pressed is not None:
-            self.post_message(self.Dragged(pressed, released))
-
-    def on_click(self, event: events.Click) -> None:
-        if self._dragged:
-            self._dragged = False
-            return
-        spot = self.spot_at(event.x, event.y)
-        if spot is not None:
-            self.post_message(self.Clicked(spot, event.chain))
+    def dragged(self, source: Hashable, target: Hashable | None) -> None:
+        assert isinstance(source, Spot) and (target is None or isinstance(target, Spot))
+        self.post_message(self.Dragged(source, target))
