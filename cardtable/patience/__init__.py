@@ -7,7 +7,8 @@
 - :mod:`.formats`: positions as PySol boards (fc-solve's and black-hole-solver's format);
 - :mod:`.position`: positions as position strings, the games' own notation;
 - :mod:`.record`: game records, text and JSON, in the style of Klondike's;
-- :mod:`.render`: a position drawn as text from the description's layout;
+- :mod:`.layout`: where every pile lies on the table, for every face;
+- :mod:`.render`: a position drawn as text where the layout places each pile;
 - :mod:`.registry`: the shipped games by name (``presets/*.json``).
 
 Players for every description are in :mod:`cardtable.bots.patience`; the

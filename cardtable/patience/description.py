@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
@@ -193,12 +194,21 @@ class Win(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """Where a group of piles is drawn (grid row and column of its first
-    pile, left to right) and how each pile fans."""
+    """Where a group of piles is drawn and how each pile fans.
+
+    ``row`` is the group's row of the table (rows are drawn top to bottom,
+    each as tall as its tallest pile needs) and ``column`` the x of its first
+    pile, in card widths. Without ``places`` the piles stand side by side to
+    the right of it (one a line, each under the last, when they fan right);
+    ``places`` gives each pile's own ``(x, y)`` instead, in card units from
+    the group's corner (halves allowed: Pyramid's rows lie half a card
+    apart). :func:`cardtable.patience.layout.table_layout` turns this into
+    each pile's place on the table."""
 
     row: int = 0
     column: int = 0
     fan: Fan = Fan.NONE
+    places: tuple[tuple[float, float], ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -418,14 +428,20 @@ class Description:
     #: right to left, the face-down cards first); ``None``: in the same order.
     pysol_deal: PysolDeal | None = None
 
-    def count(self, kind: Kind) -> int:
-        """How many piles of ``kind`` the game lays out."""
+    def _group(self, kind: Kind) -> Tableau | Foundations | PileGroup | Stock:
         groups: dict[Kind, Tableau | Foundations | PileGroup | Stock] = {
             Kind.TABLEAU: self.tableau, Kind.FOUNDATION: self.foundations, Kind.CELL: self.cells,
             Kind.RESERVE: self.reserve, Kind.STOCK: self.stock, Kind.WASTE: self.waste, Kind.HOLE: self.hole,
         }
-        group = groups[kind]
-        return group.count
+        return groups[kind]
+
+    def count(self, kind: Kind) -> int:
+        """How many piles of ``kind`` the game lays out."""
+        return self._group(kind).count
+
+    def layout(self, kind: Kind) -> Layout:
+        """Where the piles of ``kind`` are drawn and how they fan."""
+        return self._group(kind).layout
 
     def to_json(self) -> dict[str, Any]:
         """The description as a JSON object, in the form :meth:`from_json` reads."""
@@ -493,8 +509,13 @@ def _rank_text(rank: int | None) -> str | None:
     return None if rank is None else RANK_NAMES[rank]
 
 
+def _number(value: float) -> float | int:
+    return int(value) if value == int(value) else value
+
+
 def _layout(layout: Layout) -> dict[str, Any]:
-    return {"row": layout.row, "column": layout.column, "fan": layout.fan.value}
+    places = None if layout.places is None else [[_number(x), _number(y)] for x, y in layout.places]
+    return {"row": layout.row, "column": layout.column, "fan": layout.fan.value, "places": places}
 
 
 def _build(build: Build) -> dict[str, Any]:
@@ -640,10 +661,31 @@ def _optional(read: Callable[[object, str], T]) -> Callable[[object, str], T | N
     return wrapped
 
 
+def _read_places(value: object, path: str) -> tuple[tuple[float, float], ...]:
+    if not isinstance(value, list):
+        raise DescriptionError(f"{path}: expected a list of [x, y] places, one per pile")
+    places = []
+    for index, place in enumerate(value):
+        where = f"{path}[{index}]"
+        if not isinstance(place, list) or len(place) != 2:
+            raise DescriptionError(f"{where}: expected [x, y], two numbers in card units")
+        for axis, number in zip("xy", place, strict=True):
+            if type(number) not in (int, float) or not math.isfinite(number):
+                raise DescriptionError(f"{where}: {axis} must be a number, not {_kind(number)}")
+            if not 0 <= number <= _FARTHEST:
+                raise DescriptionError(f"{where}: {axis} {number} is out of range (0 to {_FARTHEST})")
+        places.append((float(place[0]), float(place[1])))
+    return tuple(places)
+
+
+#: The farthest a pile may lie from its group's corner, in card units.
+_FARTHEST = 99
+
+
 def _read_layout(value: object, path: str, default: Layout = Layout()) -> Layout:
-    obj = _Object(value, path, ("row", "column", "fan"))
+    obj = _Object(value, path, ("row", "column", "fan", "places"))
     return Layout(obj.get("row", _int(0, 99), default.row), obj.get("column", _int(0, 99), default.column),
-                  obj.get("fan", _enum(Fan), default.fan))
+                  obj.get("fan", _enum(Fan), default.fan), obj.get("places", _optional(_read_places), None))
 
 
 def _read_build(value: object, path: str, default: Build = Build()) -> Build:
@@ -916,6 +958,11 @@ def _check(d: Description) -> None:
         if capacity != cards.total:
             raise DescriptionError(f"foundations.count: {d.foundations.count} foundations hold {capacity} "
                                    f"cards, the game has {cards.total} to win with")
+    for kind in Kind:
+        count, layout = d.count(kind), d.layout(kind)
+        if layout.places is not None and len(layout.places) != count:
+            raise DescriptionError(f"{kind.value}.layout.places: {len(layout.places)} places for {count} "
+                                   f"pile{'s' * (count != 1)}")
     for step in d.deal:
         if step.card is not None and step.to not in (Kind.FOUNDATION, Kind.HOLE):
             raise DescriptionError("deal.card: a fixed card goes to a foundation or the hole")

@@ -21,6 +21,7 @@ from importlib import resources
 from cardtable._text import clip
 from cardtable.patience.description import Description, DescriptionError
 from cardtable.patience.description import load as load_file
+from cardtable.patience.layout import table_layout
 
 __all__ = ["get", "load", "names"]
 
@@ -50,9 +51,16 @@ def get(name: str) -> Description:
 
 def load(path_or_name: str) -> Description:
     """A shipped game by name, or a description file (a path ending in
-    ``.json`` or holding a ``/``), with options after colons: ``golf:wrap``."""
+    ``.json`` or holding a ``/``), with options after colons: ``golf:wrap``.
+    A file's piles must also lie on the table without overlapping
+    (:func:`cardtable.patience.layout.table_layout`)."""
     if path_or_name.endswith(".json") or "/" in path_or_name:
-        return load_file(path_or_name)
+        description = load_file(path_or_name)
+        try:
+            table_layout(description)
+        except DescriptionError as error:
+            raise DescriptionError(f"{path_or_name}: {error}") from None
+        return description
     name, *options = path_or_name.split(":")
     description = get(name)
     return description.with_options(*options) if options else description

@@ -1,14 +1,17 @@
-"""A patience position as text, drawn from the description's layout.
+"""A patience position as text, drawn where :func:`cardtable.patience.layout.table_layout`
+places each pile.
 
-Each layout row of the description is a block. In a block, the piles that
-fan down or do not fan stand side by side, each under its name in move
-notation (``1``, ``a``, ``F1``, ``S`` for the stock, ``W``, ``H``), the
-piles that fan down with all their cards below it, the others with their
-top card only; a group of piles that fans right is drawn one pile a line,
-its cards left to right. Face-down cards are ``##``, an empty pile ``--``.
-A line after the blocks counts the stock, the waste and the passes.
-Unicode suits (or ``Th`` style with ``unicode=False``), red in colour when
-asked. Only what the player sees is drawn.
+The piles that lie at the same height of the table form a band, drawn left
+to right at their places (five characters a card width, so Pyramid's rows
+stand half a card apart). In a band each pile stands under its name in move
+notation (``1``, ``a``, ``F1``, ``S`` for the stock, ``W``, ``H``): a pile
+that fans down with all its cards below its name, one a line, a pile that
+fans right with its cards left to right, the others with their top card
+only. A band of piles that fan right (and piles that do not fan) is one
+line, each pile as ``name: cards``. Face-down cards are ``##``, an empty
+pile ``--``. A line after the bands counts the stock, the waste and the
+passes. Unicode suits (or ``Th`` style with ``unicode=False``), red in
+colour when asked. Only what the player sees is drawn.
 
 >>> from cardtable.patience.engine import PatienceGame
 >>> from cardtable.patience.registry import get
@@ -24,28 +27,35 @@ S    H
 ##   9h
 <BLANKLINE>
 stock 16 cards
+>>> print(render(PatienceGame.from_seed(get("tripeaks"), 1).view(), unicode=False))
+        1              2              3
+        ##             ##             ##
+     4    5         6    7         8    9
+     ##   ##        ##   ##        ##   ##
+   10   11   12   13   14   15   16   17   18
+   ##   ##   ##   ##   ##   ##   ##   ##   ##
+19   20   21   22   23   24   25   26   27   28
+2c   Ad   6s   Kc   Kh   Th   Ts   Js   Td   8s
+<BLANKLINE>
+                    S    H
+                    ##   Qc
+<BLANKLINE>
+stock 23 cards
 """
 
 from __future__ import annotations
 
 from cardtable.cards import Card
-from cardtable.patience.description import Description, Fan, Kind, Layout
+from cardtable.patience.description import Fan, Kind
 from cardtable.patience.engine import PatienceView, PileView
+from cardtable.patience.layout import PlacedPile, table_layout
 
 __all__ = ["render"]
 
-_WIDTH = 5  # a slot: a card's two characters and room
-_WRAP = 13  # side-by-side piles a line, at most
+_SLOT = 5  # characters a card width: a card's two characters and room
 _RED = "\x1b[31m"
 _RESET = "\x1b[0m"
-
-
-def _layout(description: Description, kind: Kind) -> Layout:
-    layouts: dict[Kind, Layout] = {
-        Kind.TABLEAU: description.tableau.layout, Kind.FOUNDATION: description.foundations.layout,
-        Kind.CELL: description.cells.layout, Kind.RESERVE: description.reserve.layout,
-        Kind.STOCK: description.stock.layout, Kind.WASTE: description.waste.layout, Kind.HOLE: description.hole.layout}
-    return layouts[kind]
+_EPSILON = 1e-9
 
 
 def render(view: PatienceView, *, unicode: bool = True, color: bool = False) -> str:
@@ -65,44 +75,92 @@ def render(view: PatienceView, *, unicode: bool = True, color: bool = False) -> 
             return "--", 2
         return ("##", 2) if not pile.cards else card(pile.cards[-1])
 
+    def spread(pile: PileView) -> tuple[str, int]:
+        if not len(pile):
+            return "--", 2
+        shown = [cell(pile, i) for i in range(len(pile))]
+        return " ".join(text for text, _ in shown), sum(seen for _, seen in shown) + len(shown) - 1
+
+    def column(placed: PlacedPile) -> int:
+        return int(placed.x * _SLOT + 0.5)
+
     d = view.description
-    by_kind: dict[Kind, list[PileView]] = {}
-    for pile in view.piles:
-        by_kind.setdefault(pile.place.kind, []).append(pile)
-    rows: dict[int, list[tuple[int, Kind]]] = {}
-    for kind in by_kind:
-        layout = _layout(d, kind)
-        rows.setdefault(layout.row, []).append((layout.column, kind))
-    blocks: list[list[str]] = []
-    for row in sorted(rows):
-        side: list[tuple[int, PileView, bool]] = []  # column, pile, fans down
-        lines: list[str] = []
-        for column, kind in sorted(rows[row], key=lambda item: (item[0], item[1].value)):
-            fan = _layout(d, kind).fan
-            piles = by_kind[kind]
-            if fan is Fan.RIGHT and len(piles) > 1:
-                width = max(len(str(p.place)) for p in piles) + 1
-                for pile in piles:
-                    shown = " ".join(cell(pile, i)[0] for i in range(len(pile))) or "--"
-                    lines.append(f"{str(pile.place) + ':':<{width}} {shown}")
-                continue
-            side.extend((column + i, pile, fan is Fan.DOWN) for i, pile in enumerate(piles))
-        side.sort(key=lambda item: item[0])
-        block: list[str] = []
-        for start in range(0, len(side), _WRAP):
-            chunk = side[start:start + _WRAP]
-            block.append("".join(f"{p.place!s:<{_WIDTH}}" for _, p, _ in chunk).rstrip())
-            depth = max((len(p) if down else 1) for _, p, down in chunk)
-            for i in range(max(depth, 1)):
-                out = ""
-                for _, pile, down in chunk:
-                    if down:
-                        text, seen = cell(pile, i) if i < len(pile) else (("--", 2) if i == 0 else ("", 0))
-                    else:
-                        text, seen = top(pile) if i == 0 else ("", 0)
-                    out += text + " " * (_WIDTH - seen)
-                block.append(out.rstrip())
-        blocks.append(block + lines)
+    table = table_layout(d)
+    piles = {pile.place: pile for pile in view.piles}
+    rows_of: dict[float, list[PlacedPile]] = {}
+    for placed in table.piles:
+        rows_of.setdefault(placed.y, []).append(placed)
+    bands = [sorted(rows_of[y], key=lambda placed: placed.x) for y in sorted(rows_of)]
+
+    def inline(band: list[PlacedPile]) -> bool:  # a band of a group of piles fanned right, one under another
+        return all(p.fan is not Fan.DOWN for p in band) and any(
+            p.fan is Fan.RIGHT and d.count(p.place.kind) > 1 for p in band)
+
+    def entry(placed: PlacedPile) -> tuple[str, int]:
+        text, seen = spread(piles[placed.place]) if placed.fan is Fan.RIGHT else top(piles[placed.place])
+        return f"{placed.name}: {text}", len(placed.name) + 2 + seen
+
+    # Consecutive one-line bands share their columns, so that rows of fans line up.
+    columns: dict[int, dict[float, int]] = {}
+    run: list[int] = []
+    for number, band in enumerate([*bands, []]):
+        if band and inline(band):
+            run.append(number)
+            continue
+        widest: dict[float, int] = {}
+        for n in run:
+            for placed in bands[n]:
+                widest[placed.x] = max(widest.get(placed.x, 0), entry(placed)[1])
+        at, where = 0, {}
+        for x in sorted(widest):
+            where[x] = max(int(x * _SLOT + 0.5), at)
+            at = where[x] + widest[x] + 2
+        columns.update(dict.fromkeys(run, where))
+        run = []
+
+    lines: list[str] = []
+    bottom = 0.0  # how far down the last band's boxes reach
+    for number, band in enumerate(bands):
+        y = band[0].y
+        if lines and y >= bottom - _EPSILON and not (number in columns and number - 1 in columns):
+            lines.append("")
+        bottom = max(p.y + p.height for p in band)
+        if number in columns:
+            out, at = "", 0
+            for placed in band:
+                text, seen = entry(placed)
+                start = columns[number][placed.x]
+                out += " " * (start - at) + text
+                at = start + seen
+            lines.append(out)
+            continue
+        starts: list[int] = []
+        at = 0
+        for placed in band:
+            start = max(int(placed.x * _SLOT + 0.5), at)
+            starts.append(start)
+            wide = spread(piles[placed.place])[1] if placed.fan is Fan.RIGHT else 2
+            at = start + max(len(placed.name), wide) + 1
+        depth = max((len(piles[p.place]) if p.fan is Fan.DOWN else 1) for p in band)
+        rows: list[list[tuple[str, int]]] = [[(p.name, len(p.name)) for p in band]]
+        for i in range(max(depth, 1)):
+            row = []
+            for placed in band:
+                pile = piles[placed.place]
+                if placed.fan is Fan.DOWN:
+                    row.append(cell(pile, i) if i < len(pile) else (("--", 2) if i == 0 else ("", 0)))
+                elif i == 0:
+                    row.append(spread(pile) if placed.fan is Fan.RIGHT else top(pile))
+                else:
+                    row.append(("", 0))
+            rows.append(row)
+        for row in rows:
+            out, at = "", 0
+            for start, (text, seen) in zip(starts, row, strict=True):
+                if seen:
+                    out += " " * (start - at) + text
+                    at = start + seen
+            lines.append(out.rstrip())
     footer = []
     for pile in view.piles:
         if pile.place.kind is Kind.STOCK:
@@ -111,5 +169,5 @@ def render(view: PatienceView, *, unicode: bool = True, color: bool = False) -> 
             footer.append(f"waste {len(pile)} card{'s' * (len(pile) != 1)}")
     if d.stock.count and (d.stock.passes is None or d.stock.passes > 1):
         footer.append(f"pass {view.pass_number}" + ("" if d.stock.passes is None else f" of {d.stock.passes}"))
-    text = "\n\n".join("\n".join(block) for block in blocks)
+    text = "\n".join(lines)
     return text + ("\n\n" + ", ".join(footer) if footer else "")
