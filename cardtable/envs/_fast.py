@@ -30,53 +30,39 @@ from __future__ import annotations
 
 import numpy as np
 
+from cardtable.envs import _layout
 from cardtable.solver import _ccore
 from cardtable.solver._state import STATE_SIZE, V_PASSES
 
-ACTIONS = 592
-STOP = 591
-DRAW = 589
-RECYCLE = 590
-CAP = 32_767
-WIDTH = 128
-DECK = 600  # where row 1 of b8 holds a shuffled deck
-OBS_SIZE = 130
+# The numbers come from their one source, cardtable/envs/_layout.py, which
+# also writes them into the compiled step's header (cardtable/solver/env_layout.h).
+ACTIONS = _layout.ACTIONS
+STOP = _layout.ACTION_BASE["stop"]
+DRAW = _layout.ACTION_BASE["draw"]
+RECYCLE = _layout.ACTION_BASE["recycle"]
+CAP = _layout.CAP
+WIDTH = _layout.WIDTH
+DECK = _layout.DECK  # where row 1 of b8 holds a shuffled deck
+OBS_SIZE = _layout.OBSERVATION_SIZE
 assert STATE_SIZE <= ACTIONS and _ccore.MAX_MOVES >= ACTIONS  # the rows of b8 and b32
 
-# Counters: b64[0, C_*].
-C_PASS_LIMIT = 0  # 0: unlimited
-C_PASS = 1
-C_MOVES = 2
-C_STEPS = 3
-C_MAX_STEPS = 4
-C_STALL = 5
-C_STALL_LIMIT = 6  # 0: none
-C_BEST = 7
-C_FEWEST = 8
-C_REWARD = 9  # 0 foundation, 1 win, 2 vegas
-C_BANKED = 10
-C_RAISE = 11
-C_REPEAT = 12
-C_PROGRESS = 13
-C_FOUND = 14
+# Counters, b64[0, C_*] (_layout.COUNTERS names them in order).
+(C_PASS_LIMIT,  # 0: unlimited
+ C_PASS, C_MOVES, C_STEPS, C_MAX_STEPS, C_STALL,
+ C_STALL_LIMIT,  # 0: none
+ C_BEST, C_FEWEST,
+ C_REWARD,  # 0 foundation, 1 win, 2 vegas
+ C_BANKED, C_RAISE, C_REPEAT, C_PROGRESS, C_FOUND) = range(len(_layout.COUNTERS))
 
 REWARD_KINDS = ("foundation", "win", "vegas")
 
-# Step results: RUNNING needs nothing more; the others end the episode or ask
-# the caller to finish the step.
-RUNNING = 0
-WON = 1
-NO_MOVES = 2
-STOPPED = 3
-STALLED = 4  # the stall limit: the caller runs the dead-position search
-MAX_STEPS = 5
-ILLEGAL = 6  # illegal_action="raise": nothing was done
-CLOCK = 7  # truncate_on_repeat: the caller checks for a repeat and the step limit
-GROW = 8  # the move history is full: the caller makes room
-
-#: The sizes above as the compiled step knows them (``tests/envs`` checks they agree).
-LAYOUT = {"ACTIONS": ACTIONS, "STOP": STOP, "DRAW": DRAW, "RECYCLE": RECYCLE, "CAP": CAP, "WIDTH": WIDTH,
-          "DECK": DECK, "OBS_SIZE": OBS_SIZE}
+# Step results (_layout.RESULTS names them in order): RUNNING needs nothing
+# more; the others end the episode or ask the caller to finish the step.
+# STALLED: the stall limit, the caller runs the dead-position search;
+# ILLEGAL: illegal_action="raise", nothing was done; CLOCK:
+# truncate_on_repeat, the caller checks for a repeat and the step limit;
+# GROW: the move history is full, the caller makes room.
+RUNNING, WON, NO_MOVES, STOPPED, STALLED, MAX_STEPS, ILLEGAL, CLOCK, GROW = range(len(_layout.RESULTS))
 
 
 def new_arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -40,6 +40,9 @@ piles other than the source (0..5, left to right)::
     590        turn the waste over           R
     591        stop: end the game here       (legal only with allow_stop=True)
 
+The numbering's one source is :mod:`cardtable.envs._layout`, which both this
+module and the compiled step read (the step through a C header generated from it).
+
 :func:`action_table` lists every index with its notation; :func:`action_move`
 and :func:`action_index` convert. ``info["action_mask"]`` (``np.int8``, one
 entry per action) and :meth:`KlondikeEnv.action_masks` mark the legal ones:
@@ -56,7 +59,8 @@ values, encoded from the player's :class:`~cardtable.klondike.KlondikeView`
 only (:func:`encode_view`), never from the hidden state: face-down cards and
 the stock order are not in it, only their counts. A card is coded
 ``1 + card.index`` (clubs A..K = 1..13, diamonds 14..26, hearts 27..39,
-spades 40..52), 0 for no card. :data:`OBSERVATION_LAYOUT` names the fields::
+spades 40..52), 0 for no card. :data:`OBSERVATION_LAYOUT` names the fields
+(their one source is :mod:`cardtable.envs._layout`, as for the actions)::
 
     offset  size  field         what
     0       91    tableau       face-up cards of pile i (0..6) at 13i.., bottom to top
@@ -141,7 +145,7 @@ import numpy as np
 from gymnasium import spaces
 
 from cardtable.cards import Card, Suit
-from cardtable.envs import _fast
+from cardtable.envs import _fast, _layout
 from cardtable.errors import IllegalMoveError, RulesError
 from cardtable.klondike.formats import read_layout
 from cardtable.klondike.game import KlondikeGame, KlondikeOutcome
@@ -170,21 +174,31 @@ __all__ = [
 
 
 def _build_moves() -> list[Move]:
-    """Every move of the move model, in the documented index order."""
-    moves = [Move(i, FOUNDATION) for i in range(7)]
-    moves.append(Move(WASTE, FOUNDATION))
-    moves += [Move(WASTE, j) for j in range(7)]
-    moves += [Move(i, j, k) for i in range(7) for j in range(7) if j != i for k in range(1, 14)]
-    moves += [Move(FOUNDATION, j, 1, suit) for suit in Suit for j in range(7)]
-    moves += [DRAW, RECYCLE]
+    """Every move of the move model, in the index order of the one source of
+    the numbering, :data:`cardtable.envs._layout.ACTION_BLOCKS` (the stop
+    action, last, has no move)."""
+    blocks: dict[str, list[Move]] = {
+        "pile_to_foundation": [Move(i, FOUNDATION) for i in range(7)],
+        "waste_to_foundation": [Move(WASTE, FOUNDATION)],
+        "waste_to_pile": [Move(WASTE, j) for j in range(7)],
+        "pile_to_pile": [Move(i, j, k) for i in range(7) for j in range(7) if j != i for k in range(1, 14)],
+        "foundation_to_pile": [Move(FOUNDATION, j, 1, suit) for suit in Suit for j in range(7)],
+        "draw": [DRAW],
+        "recycle": [RECYCLE],
+    }
+    moves: list[Move] = []
+    for name, size in _layout.ACTION_BLOCKS[:-1]:  # the last block is the stop action
+        if len(moves) != _layout.ACTION_BASE[name] or len(blocks[name]) != size:
+            raise AssertionError(f"the action block {name} does not match cardtable/envs/_layout.py")
+        moves += blocks[name]
     return moves
 
 
 _MOVES: tuple[Move, ...] = tuple(_build_moves())
 #: The stop action's index: end the game where it stands (legal only with ``allow_stop=True``).
-STOP = len(_MOVES)
+STOP = _layout.ACTION_BASE["stop"]
 #: How many actions the space holds: every move, then stop.
-ACTION_COUNT = STOP + 1
+ACTION_COUNT = _layout.ACTIONS
 _INDEX: dict[Move, int] = {move: index for index, move in enumerate(_MOVES)}
 # Index by the identity of a move object; the engine hands out the same
 # objects again and again, so this skips hashing a dataclass on every step.
@@ -243,23 +257,16 @@ def _mask_of(legal: Sequence[Move], stop: bool) -> np.ndarray:
 
 # ----- observations ----------------------------------------------------------------------
 
-_PILE_SLOTS = 13
-_WASTE_SLOTS = 24
-_CAP = 32_767
+_PILE_SLOTS = _layout.RUN_LENGTHS
+_WASTE_SLOTS = _layout.WASTE_SLOTS
+_CAP = _layout.CAP
 
-#: The observation's fields: name -> (offset, size), in order.
+#: The observation's fields: name -> (offset, size), in order (from their one
+#: source, :data:`cardtable.envs._layout.OBSERVATION_FIELDS`).
 OBSERVATION_LAYOUT: dict[str, tuple[int, int]] = {
-    "tableau": (0, 7 * _PILE_SLOTS),
-    "face_down": (91, 7),
-    "stock": (98, 1),
-    "waste": (99, _WASTE_SLOTS),
-    "foundation": (123, 4),
-    "pass_number": (127, 1),
-    "passes_left": (128, 1),
-    "moves": (129, 1),
-}
+    name: (_layout.OBSERVATION_OFFSET[name], size) for name, size in _layout.OBSERVATION_FIELDS}
 #: The length of an observation.
-OBSERVATION_SIZE = 130
+OBSERVATION_SIZE = _layout.OBSERVATION_SIZE
 _TABLEAU, _DOWN, _STOCK, _WASTE, _FOUND, _PASS, _LEFT, _MOVES_AT = (
     offset for offset, _ in OBSERVATION_LAYOUT.values())
 

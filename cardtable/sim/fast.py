@@ -1,21 +1,12 @@
-"""The compiled fast path of the ``priority`` bot in seed 002's game.
+"""The compiled fast path of the ``priority`` bot.
 
-Seed 002's game is draw 1, a single pass through the stock, kings only in
-empty piles, no foundation return, Vegas money ($52 to play, $5 a card). The
-``priority`` strategy plays, restarting from (a) after every move:
-
-0. draw one card;
-(a) the first of the tableau tops (piles 1..7) then the waste top that can go
-    to a foundation;
-(b) the waste top onto the leftmost pile that takes it;
-(c) for source piles left to right, the whole face-up run onto the leftmost
-    other pile that takes it (an empty pile only for a king-led run with
-    face-down cards under it);
-(e) otherwise draw, or stop when the stock is empty.
-
-When (a) or (b) empties the waste and the stock is not empty, a draw follows
-at once (and is recorded as a move). The same strategy, played through the
-rules engine, is :mod:`cardtable.bots.klondike.priority`; the two agree move for move.
+The strategy is stated once, in :mod:`cardtable.bots.klondike.priority`
+(seed 002's order of moves), and played there through the rules engine. The
+kernel here is its compiled copy: :func:`priority_choice` picks the same move
+in any position of any Klondike variant, and the batches play seed 002's game
+(draw 1, a single pass through the stock, kings only in empty piles, no
+foundation return, Vegas money: $52 to play, $5 a card) many deals at a time.
+``tests/sim/test_fast_priority.py`` holds the kernel to the bot, move for move.
 
 The kernel is C, on Klondike's one compiled rules library (the solver's
 array state, shuffle, deal and move codes: ``cardtable/solver/klondike.h``),
@@ -39,9 +30,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from cardtable.klondike.game import KlondikeGame
+from cardtable.klondike.moves import Move
 from cardtable.klondike.variant import Scoring, Variant
 from cardtable.solver import _ccore
-from cardtable.solver._state import plain_move
+from cardtable.solver._state import params, plain_move, state_bytes
 
 __all__ = [
     "PriorityBatch",
@@ -50,6 +43,7 @@ __all__ = [
     "net_dollars",
     "priority_batch",
     "priority_batch_deals",
+    "priority_choice",
     "priority_game_moves",
     "priority_games_moves",
     "shuffled_deck_indices",
@@ -185,3 +179,18 @@ def priority_games_moves(deals: np.ndarray | Sequence[Sequence[int]]) -> list[li
 def priority_game_moves(deal: np.ndarray | Sequence[int]) -> list[str]:
     """The moves of one deal's game (52 card indices in dealing order)."""
     return priority_games_moves(np.asarray(deal).reshape(1, -1))[0]
+
+
+def priority_choice(game: KlondikeGame, memory: int = 0) -> tuple[Move | None, int]:
+    """The compiled strategy's move in ``game`` under its variant (``None``:
+    it stops) and the strategy's memory after that move. ``memory`` is what
+    it remembers of its own earlier moves: 0 when it starts playing, then
+    what the previous call returned.
+
+    >>> game = KlondikeGame.from_seed(7)
+    >>> move, memory = priority_choice(game)
+    >>> str(move)
+    'D'
+    """
+    code, after = _ccore.priority_choice(state_bytes(game), params(game.variant), memory)
+    return (None if code < 0 else plain_move(code)), after

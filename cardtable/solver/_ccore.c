@@ -1691,127 +1691,109 @@ static PyTypeObject BestType = {
     .tp_getset = Best_getset,
 };
 
-/* ---- the simulator's kernel: the priority bot in seed 002's game ----------- */
+/* ---- the simulator's kernel: the priority bot ----------------------------- */
 
 /*
- * Seed 002's game: draw 1, a single pass, kings only in empty piles, no
- * foundation return. The priority strategy plays, restarting from (a) after
- * every move: 0. draw one card; (a) the first of the tableau tops (piles
- * 1..7) then the waste top that can go to a foundation; (b) the waste top
- * onto the leftmost pile that takes it; (c) for source piles left to right,
- * the whole face-up run onto the leftmost other pile that takes it (an empty
- * pile only for a king-led run with face-down cards under it); (e) otherwise
- * draw, or stop when the stock is empty. When (a) or (b) empties the waste
- * and the stock is not empty, a draw follows at once (a move of its own).
- * The same strategy through the rules engine is
- * cardtable.bots.klondike.priority; tests/sim/test_fast_priority.py holds the
- * two to the same moves.
+ * The priority strategy, move for move as cardtable/bots/klondike/priority.py
+ * describes and plays it (that module's documentation is the strategy's one
+ * statement): priority_choose picks its move in a state of any Klondike
+ * variant, and the batch (priority_play) plays seed 002's game with it.
+ * tests/sim/test_fast_priority.py holds the two to the same move in random
+ * positions of every rule combination and to the same games on thousands of
+ * deals.
  */
-enum { PRIORITY_MAX_MOVES = 256 }; /* a game makes at most ~160 moves */
+enum { PRIORITY_MAX_MOVES = 256 }; /* a game of seed 002 makes at most ~160 moves */
 static const int64_t SEED_002[V_SIZE] = {1, 1, 0, 0, 0, 0};
 
-/* Play move code on s (the rules' apply_move), recording it when rec is set. */
-static inline int priority_move(state_t *s, int32_t code, int32_t *rec, int n)
-{
-    apply_move(s, code, SEED_002);
-    if (rec)
-        rec[n] = code;
-    return n + 1;
-}
+/* What the strategy remembers between its moves (bits of its memory, 0 at the
+ * start): it has moved; its last move came from the waste; a card moved (not
+ * a draw) since the last recycle. */
+enum { PRIORITY_STARTED = 1, PRIORITY_FROM_WASTE = 2, PRIORITY_MOVED = 4 };
 
-/* Play the state s (a fresh deal) by the priority strategy; returns the moves
- * made (-1 past PRIORITY_MAX_MOVES, which cannot happen) and writes the
- * foundation cards to *found. rec, when set, gets the move codes. */
-static int priority_play(state_t *s, int *found, int32_t *rec)
+/* Whether card may fill an empty pile under the variant v. */
+static inline int priority_fills(int card, const int64_t *v) { return RANK[card] == 13 || v[V_ANY_EMPTY] != 0; }
+
+/* The strategy's move in s under the variant v with its memory: a plain move
+ * code, or -1 when it stops. */
+static int32_t priority_choose(const state_t *s, const int64_t *v, int memory)
 {
     const int32_t draw = pack(8, SRC_TALON, 1, 0, 0);
-    int nfound = 0;
-    int n = priority_move(s, draw, rec, 0);
-    for (;;) {
-        *found = nfound;
-        if (n > PRIORITY_MAX_MOVES - 2)
-            return -1;
-        /* (a) tableau tops left to right, then the waste top, to a foundation */
-        int played = -1, card = 0;
+    int wp = s[WP], stock = s[TLEN] - wp;
+    if (stock > 0 && (!(memory & PRIORITY_STARTED) || ((memory & PRIORITY_FROM_WASTE) && wp == 0)))
+        return draw; /* the first move, or the waste was just emptied */
+    /* (a) tableau tops left to right, then the waste top, to a foundation */
+    for (int p = 0; p < NPILES; p++) {
+        int size = s[LEN + p];
+        if (size > 0) {
+            int card = s[PILE_CAP * p + size - 1];
+            if (s[FOUND + SUIT[card]] + 1 == RANK[card])
+                return pack(p, LOC_FOUNDATION, 1, card, 0);
+        }
+    }
+    if (wp > 0) {
+        int card = s[TALON + wp - 1];
+        if (s[FOUND + SUIT[card]] + 1 == RANK[card])
+            return pack(SRC_TALON, LOC_FOUNDATION, 1, card, 0);
+        /* (b) the waste top onto the leftmost pile that takes it */
         for (int p = 0; p < NPILES; p++) {
             int size = s[LEN + p];
-            if (size > 0) {
-                card = s[PILE_CAP * p + size - 1];
-                if (s[FOUND + SUIT[card]] + 1 == RANK[card]) {
-                    played = p;
-                    break;
-                }
-            }
+            int t = size > 0 ? s[PILE_CAP * p + size - 1] : -1;
+            if (t < 0 ? priority_fills(card, v) : RANK[t] == RANK[card] + 1 && RED[t] != RED[card])
+                return pack(SRC_TALON, p, 1, card, 0);
         }
-        if (played >= 0) {
-            n = priority_move(s, pack(played, LOC_FOUNDATION, 1, card, 0), rec, n);
-            nfound++;
+    }
+    /* (c) a whole face-up run onto another pile: sources, then targets, left to right */
+    for (int src = 0; src < NPILES; src++) {
+        int size = s[LEN + src];
+        if (size == 0)
             continue;
-        }
-        int wp = s[WP];
-        if (wp > 0) {
-            card = s[TALON + wp - 1];
-            int target = -1;
-            if (s[FOUND + SUIT[card]] + 1 == RANK[card]) {
-                target = LOC_FOUNDATION;
-                nfound++;
-            } else { /* (b) the waste top onto the leftmost pile that takes it */
-                for (int p = 0; p < NPILES; p++) {
-                    int size = s[LEN + p];
-                    if (size == 0) {
-                        if (RANK[card] == 13) {
-                            target = p;
-                            break;
-                        }
-                    } else {
-                        int t = s[PILE_CAP * p + size - 1];
-                        if (RANK[t] == RANK[card] + 1 && RED[t] != RED[card]) {
-                            target = p;
-                            break;
-                        }
-                    }
-                }
-            }
-            if (target >= 0) {
-                n = priority_move(s, pack(SRC_TALON, target, 1, card, 0), rec, n);
-                if (s[WP] == 0 && s[TLEN] > 0) /* the waste emptied: draw one card */
-                    n = priority_move(s, draw, rec, n);
+        int down = s[DOWN + src];
+        int base = s[PILE_CAP * src + down];
+        for (int dst = 0; dst < NPILES; dst++) {
+            if (dst == src)
                 continue;
-            }
+            int dsize = s[LEN + dst];
+            int t = dsize > 0 ? s[PILE_CAP * dst + dsize - 1] : -1;
+            if (t < 0 ? down > 0 && priority_fills(base, v) : RANK[t] == RANK[base] + 1 && RED[t] != RED[base])
+                return pack(src, dst, size - down, base, 0);
         }
-        /* (c) a whole face-up run onto another pile: sources, then targets, left to right */
-        int moved = 0;
-        for (int src = 0; src < NPILES && !moved; src++) {
-            int size = s[LEN + src];
-            if (size == 0)
-                continue;
-            int down = s[DOWN + src];
-            int base = s[PILE_CAP * src + down];
-            for (int dst = 0; dst < NPILES; dst++) {
-                if (dst == src)
-                    continue;
-                int dsize = s[LEN + dst], ok;
-                if (dsize == 0) {
-                    ok = RANK[base] == 13 && down > 0;
-                } else {
-                    int t = s[PILE_CAP * dst + dsize - 1];
-                    ok = RANK[t] == RANK[base] + 1 && RED[t] != RED[base];
-                }
-                if (ok) {
-                    n = priority_move(s, pack(src, dst, size - down, base, 0), rec, n);
-                    moved = 1;
-                    break;
-                }
-            }
-        }
-        if (moved)
-            continue;
-        /* (e) nothing moved: draw, or the game is over */
-        if (s[WP] < s[TLEN]) {
-            n = priority_move(s, draw, rec, n);
-            continue;
-        }
-        return n;
+    }
+    /* (e) draw; with no stock, turn the waste over if a card moved this pass and a pass is left; else stop */
+    if (stock > 0)
+        return draw;
+    if ((memory & PRIORITY_MOVED) && wp > 0 && (v[V_PASSES] == 0 || s[PASS] < v[V_PASSES]))
+        return pack(SRC_TALON, 8, 1, 0, 0);
+    return -1;
+}
+
+/* The strategy's memory after it plays code. */
+static inline int priority_remember(int memory, int32_t code)
+{
+    int src = code & 15, dst = (code >> 4) & 15;
+    memory = (memory | PRIORITY_STARTED) & ~PRIORITY_FROM_WASTE;
+    if (src == 8) /* a draw */
+        return memory;
+    if (dst == 8) /* a recycle */
+        return memory & ~PRIORITY_MOVED;
+    return memory | PRIORITY_MOVED | (src == SRC_TALON ? PRIORITY_FROM_WASTE : 0);
+}
+
+/* Play the state s (a fresh deal of seed 002's game) by the strategy; returns
+ * the moves made (-1 past PRIORITY_MAX_MOVES, which cannot happen). rec, when
+ * set, gets the move codes. */
+static int priority_play(state_t *s, int32_t *rec)
+{
+    int memory = 0;
+    for (int n = 0;; n++) {
+        int32_t code = priority_choose(s, SEED_002, memory);
+        if (code < 0)
+            return n;
+        if (n == PRIORITY_MAX_MOVES)
+            return -1;
+        apply_move(s, code, SEED_002);
+        if (rec)
+            rec[n] = code;
+        memory = priority_remember(memory, code);
     }
 }
 
@@ -1880,9 +1862,8 @@ static PyObject *py_priority(PyObject *Py_UNUSED(self), PyObject *args)
         } else {
             deal_state(deals + 52 * g, s);
         }
-        int nfound;
-        int made = priority_play(s, &nfound, cout ? cout + g * PRIORITY_MAX_MOVES : NULL);
-        fout[g] = (int8_t)nfound;
+        int made = priority_play(s, cout ? cout + g * PRIORITY_MAX_MOVES : NULL);
+        fout[g] = (int8_t)(s[FOUND] + s[FOUND + 1] + s[FOUND + 2] + s[FOUND + 3]);
         mout[g] = (int16_t)made;
     }
     Py_END_ALLOW_THREADS
@@ -1965,12 +1946,14 @@ static PyObject *py_first_invalid_deal(PyObject *Py_UNUSED(self), PyObject *arg)
  * plain generator (exactly the engine's moves) and played by apply_move; this
  * part only numbers them as actions, writes the observation, pays the reward
  * and keeps the episode's clock.
+ *
+ * Its numbers (the action numbering, the observation's fields, the counters
+ * C_* and the results E_*) come from env_layout.h, which is generated from
+ * their one source, cardtable/envs/_layout.py: change them there.
  */
-enum { ACTIONS = 592, STOP = 591, DRAW_ACTION = 589, RECYCLE_ACTION = 590, OBS_CAP = 32767, WIDTH = 128,
-       DECK = 600, B8_ROW = DECK + 52, OBS_SIZE = 130 };
-enum { C_PASS_LIMIT, C_PASS, C_MOVES, C_STEPS, C_MAX_STEPS, C_STALL, C_STALL_LIMIT, C_BEST, C_FEWEST, C_REWARD,
-       C_BANKED, C_RAISE, C_REPEAT, C_PROGRESS, C_FOUND };
-enum { E_RUNNING, E_WON, E_NO_MOVES, E_STOPPED, E_STALLED, E_MAX_STEPS, E_ILLEGAL, E_CLOCK, E_GROW };
+#include "env_layout.h"
+
+enum { B8_ROW = DECK + 52 };
 
 typedef struct {
     PyObject_HEAD
@@ -1984,7 +1967,7 @@ typedef struct {
     Py_ssize_t hist_len;
 } EnvObject;
 
-/* The action index of a plain move code. */
+/* The action index of a plain move code (the numbering of cardtable/envs/_layout.py). */
 static inline int env_action(int32_t code)
 {
     int src = code & 15, dst = (code >> 4) & 15;
@@ -1993,13 +1976,13 @@ static inline int env_action(int32_t code)
     if (dst == 8)
         return RECYCLE_ACTION;
     if (src == SRC_TALON)
-        return dst == LOC_FOUNDATION ? 7 : 8 + dst;
+        return dst == LOC_FOUNDATION ? ACT_WASTE_HOME : ACT_WASTE_PILE + dst;
     if (src == LOC_FOUNDATION)
-        return 561 + 7 * (((code >> 14) & 63) / 13) + dst;
+        return ACT_HOME_PILE + ACT_PER_SUIT * SUIT[(code >> 14) & 63] + dst;
     if (dst == LOC_FOUNDATION)
-        return src;
+        return ACT_PILE_HOME + src;
     int place = dst < src ? dst : dst - 1;
-    return 15 + 78 * src + 13 * place + ((code >> 8) & 63) - 1;
+    return ACT_PILE_PILE + ACT_PER_SOURCE * src + ACT_PER_TARGET * place + ((code >> 8) & 63) - 1;
 }
 
 static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -2027,25 +2010,25 @@ static int env_look(EnvObject *o)
         legal++;
     }
     for (int i = 0; i < NPILES; i++) {
-        int m = s[LEN + i], down = s[DOWN + i], at = 13 * i;
+        int m = s[LEN + i], down = s[DOWN + i], at = OBS_TABLEAU + OBS_PILE_SLOTS * i;
         for (int q = down; q < m; q++)
             obs[at++] = (int16_t)(s[PILE_CAP * i + q] + 1);
-        for (int q = at; q < 13 * i + 13; q++)
+        for (int q = at; q < OBS_TABLEAU + OBS_PILE_SLOTS * (i + 1); q++)
             obs[q] = 0;
-        obs[91 + i] = (int16_t)down;
+        obs[OBS_FACE_DOWN + i] = (int16_t)down;
     }
     int wp = s[WP];
-    obs[98] = (int16_t)(s[TLEN] - wp);
+    obs[OBS_STOCK] = (int16_t)(s[TLEN] - wp);
     for (int q = 0; q < wp; q++)
-        obs[99 + q] = (int16_t)(s[TALON + wp - 1 - q] + 1);
-    for (int q = wp; q < 24; q++)
-        obs[99 + q] = 0;
+        obs[OBS_WASTE + q] = (int16_t)(s[TALON + wp - 1 - q] + 1);
+    for (int q = wp; q < OBS_WASTE_SLOTS; q++)
+        obs[OBS_WASTE + q] = 0;
     for (int f = 0; f < 4; f++)
-        obs[123 + f] = s[FOUND + f];
+        obs[OBS_FOUNDATION + f] = s[FOUND + f];
     int64_t number = ctl[C_PASS];
-    obs[127] = (int16_t)min64(number, OBS_CAP);
-    obs[128] = (int16_t)(limit == 0 ? -1 : min64(max64(limit - number, 0), OBS_CAP));
-    obs[129] = (int16_t)min64(ctl[C_MOVES], OBS_CAP);
+    obs[OBS_PASS_NUMBER] = (int16_t)min64(number, OBS_CAP);
+    obs[OBS_PASSES_LEFT] = (int16_t)(limit == 0 ? -1 : min64(max64(limit - number, 0), OBS_CAP));
+    obs[OBS_MOVES] = (int16_t)min64(ctl[C_MOVES], OBS_CAP);
     return legal;
 }
 
@@ -2622,6 +2605,21 @@ static PyObject *py_generate(PyObject *Py_UNUSED(self), PyObject *args)
     return list;
 }
 
+/* priority_choice(state, params, memory) -> (code, memory after it): one move of the priority strategy. */
+static PyObject *py_priority_choice(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    PyObject *state_obj, *params;
+    int memory;
+    if (!PyArg_ParseTuple(args, "OOi", &state_obj, &params, &memory))
+        return NULL;
+    state_t s[STATE_SIZE];
+    int64_t v[V_SIZE];
+    if (read_state(state_obj, s) < 0 || read_params(params, v) < 0)
+        return NULL;
+    int32_t code = priority_choose(s, v, memory);
+    return Py_BuildValue("(ii)", (int)code, code < 0 ? memory : priority_remember(memory, code));
+}
+
 static PyMethodDef module_methods[] = {
     {"apply_move", py_apply_move, METH_VARARGS,
      "apply_move(state, code, params) -> state: play a move code (no legality checks)."},
@@ -2633,6 +2631,9 @@ static PyMethodDef module_methods[] = {
     {"priority", py_priority, METH_VARARGS,
      "priority(games, by_seed, foundation, moves, codes): play seeds (uint64) or deals (52 int8 each) by the "
      "priority bot in seed 002's game; codes is None or 256 int32 a game."},
+    {"priority_choice", py_priority_choice, METH_VARARGS,
+     "priority_choice(state, params, memory) -> (code, memory): the priority strategy's move in a state of any "
+     "variant (a plain move code, -1: it stops) and its memory after the move (0 at a game's start)."},
     {"deals_from_seeds", py_deals_from_seeds, METH_VARARGS,
      "deals_from_seeds(seeds, out): the shuffled deck of each seed (uint64) as 52 int8 card indices."},
     {"first_invalid_deal", py_first_invalid_deal, METH_O,
@@ -2652,6 +2653,15 @@ static struct PyModuleDef module_def = {
     "The compiled depth-first search core (see cardtable/solver/_ccore.c).", -1, module_methods,
     NULL, NULL, NULL, NULL,
 };
+
+/* dict[name] = value; 0 on an error. */
+static int add_int(PyObject *dict, const char *name, long value)
+{
+    PyObject *number = PyLong_FromLong(value);
+    int ok = number != NULL && PyDict_SetItemString(dict, name, number) == 0;
+    Py_XDECREF(number);
+    return ok;
+}
 
 PyMODINIT_FUNC PyInit__ccore(void)
 {
@@ -2679,9 +2689,15 @@ PyMODINIT_FUNC PyInit__ccore(void)
         Py_DECREF(m);
         return NULL;
     }
-    PyObject *layout = Py_BuildValue(
-        "{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "ACTIONS", ACTIONS, "STOP", STOP, "DRAW", DRAW_ACTION, "RECYCLE",
-        RECYCLE_ACTION, "CAP", OBS_CAP, "WIDTH", WIDTH, "DECK", DECK, "OBS_SIZE", OBS_SIZE);
+    /* The environment's numbers as this module was compiled with them (env_layout.h), for the test that
+     * they are their source's. */
+    PyObject *layout = PyDict_New();
+    int ok = layout != NULL;
+#define ENV_LAYOUT_ENTRY(name) ok = ok && add_int(layout, #name, name);
+    ENV_LAYOUT_NAMES(ENV_LAYOUT_ENTRY)
+#undef ENV_LAYOUT_ENTRY
+    if (!ok)
+        Py_CLEAR(layout);
     if (!layout || PyModule_AddObject(m, "ENV_LAYOUT", layout) < 0) {
         Py_XDECREF(layout);
         Py_DECREF(m);

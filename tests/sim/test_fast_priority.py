@@ -1,9 +1,11 @@
 """The compiled priority bot against the rules engine.
 
-Three kinds of check: the compiled shuffle equals :func:`shuffled_deck`; the
-fast path and a reference bot playing through :class:`KlondikeGame` make the
-same moves on thousands of deals; and every fast-path move list replays
-legally in the engine to the same foundation count and Vegas score.
+Four kinds of check: the compiled shuffle equals :func:`shuffled_deck`; the
+compiled strategy picks the bot's move in random positions of all 24 rule
+combinations; the fast path and a reference bot playing through
+:class:`KlondikeGame` make the same moves on thousands of deals; and every
+fast-path move list replays legally in the engine to the same foundation
+count and Vegas score.
 
 The reference is the shared bot, :func:`cardtable.bots.klondike.priority.play_priority_game`;
 the small engine-driven bot below is a second, independent reading of the
@@ -12,6 +14,8 @@ seed, held to the same moves.
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from collections.abc import Callable
 
 import numpy as np
@@ -19,7 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardtable.bots.klondike.priority import play_priority_game
+from cardtable.bots.klondike.priority import PriorityPlayer, play_priority_game
 from cardtable.cards import Card, shuffled_deck
 from cardtable.klondike import DRAW, FOUNDATION, WASTE, KlondikeGame, Move, Position, Variant
 from cardtable.sim import fast
@@ -209,6 +213,73 @@ def test_fast_path_matches_reference_on_any_deal(perm: list[int]) -> None:
     expected, foundation = reference_moves(deal)
     assert fast.priority_game_moves(deal) == expected
     assert int(fast.priority_batch_deals(deal).foundation[0]) == foundation
+
+
+# ----- one move at a time, in every variant ------------------------------------------------
+
+#: All 24 rule combinations (draw, passes, empty piles, foundation return).
+EVERY_VARIANT = [Variant(draw=draw, passes=passes, empty=empty, foundation_return=back)
+                 for draw in (1, 3) for passes in (None, 1, 3) for empty in ("king", "any") for back in (False, True)]
+
+
+def follow_the_bot(game: KlondikeGame, wander: int, follow: int, rng: random.Random) -> list[str]:
+    """Play ``wander`` random legal moves, then let the bot play up to
+    ``follow`` moves from there, asking the compiled strategy at each one
+    for its move too (with the memory it keeps of its own moves); returns
+    the kind of each choice compared. Fails on the first difference."""
+    for _ in range(wander):
+        legal = game.legal_moves()
+        if not legal or game.is_won():
+            break
+        game.play(rng.choice(legal))
+    bot, memory, kinds = PriorityPlayer(), 0, []
+    bot.new_game()
+    for _ in range(follow):
+        expected = bot.choose(game.view())
+        compiled, memory = fast.priority_choice(game, memory)
+        assert compiled == expected, f"{game.variant.describe()}: {game.position} after {len(kinds)} moves"
+        kinds.append(_kind(game, expected))
+        if expected is None:
+            break
+        game.play(expected)
+    return kinds
+
+
+def _kind(game: KlondikeGame, move: Move | None) -> str:
+    if move is None:
+        return "stop"
+    if str(move) in ("D", "R", "W>F"):
+        return str(move)
+    if move.target == FOUNDATION:
+        return "i>F"
+    if not game.tableau[move.target]:
+        card = game.waste[-1] if move.source == WASTE else game.tableau[move.source][-move.count]
+        return "king to an empty pile" if card.rank == 13 else "other card to an empty pile"
+    return "W>i" if move.source == WASTE else "i>j"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(EVERY_VARIANT), st.integers(0, 2**32 - 1), st.integers(0, 150), st.integers(1, 80),
+       st.randoms(use_true_random=False))
+def test_compiled_choice_is_the_bots_in_any_position(variant: Variant, seed: int, wander: int, follow: int,
+                                                     rng: random.Random) -> None:
+    follow_the_bot(KlondikeGame.from_seed(seed, variant), wander, follow, rng)
+
+
+CHOICE_GAMES = 30  # starting positions per rule combination
+
+
+def test_compiled_choice_is_the_bots_in_every_variant() -> None:
+    kinds: Counter[str] = Counter()
+    for number, variant in enumerate(EVERY_VARIANT):
+        rng = random.Random(number)
+        for game_number in range(CHOICE_GAMES):
+            game = KlondikeGame.from_seed(1000 * number + game_number, variant)
+            kinds.update(follow_the_bot(game, rng.randrange(0, 120), 400, rng))
+    # Enough positions, and every kind of choice the strategy makes, were compared.
+    assert kinds.total() > 20_000, kinds
+    assert set(kinds) == {"D", "R", "stop", "W>F", "i>F", "W>i", "i>j", "king to an empty pile",
+                          "other card to an empty pile"}, kinds
 
 
 # ----- replay in the engine ------------------------------------------------------------------

@@ -31,7 +31,14 @@ turned up at once (the engine does it as part of the move).
 
 On a variant that allows more passes the bot turns the waste over when the
 stock runs out, and stops after a whole pass in which no card moved; on seed
-002's game that never happens.
+002's game that never happens. In a variant that lets any card fill an empty
+pile, "a king" above reads "any card".
+
+This module is the strategy's one statement. Its compiled copy
+(:func:`cardtable.sim.fast.priority_choice`, ``priority_choose`` in
+``cardtable/solver/_ccore.c``), which the simulator's batches play, is held
+to it move for move by ``tests/sim/test_fast_priority.py``, in random
+positions of every rule combination.
 """
 
 from __future__ import annotations
