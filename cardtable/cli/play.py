@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
     from cardtable.klondike.game import KlondikeGame
     from cardtable.klondike.variant import Variant
+    from cardtable.patience import Description
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -352,6 +353,9 @@ def _register_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     parser.add_argument("--sessions", metavar="N", type=whole_number(1, "--sessions", 1000),
                         help="with --terminal: the most sessions (game processes) at once; more pages are "
                              "told the server is full (default 8)")
+    parser.add_argument("--game", metavar="NAME|FILE.json", dest="table_game",
+                        help="serve this one patience game's table (a game of 'cardtable games', options after "
+                             "colons as in golf:wrap, or a description file) at / instead of the game chooser")
     parser.add_argument("--seat-timeout", metavar="SECONDS",
                         help="Kings Corner: how long a person's seat waits for them after they leave the page "
                              "before a bot plays it until they return (default 60)")
@@ -362,7 +366,7 @@ def _register_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
 def _serve_options() -> argparse.ArgumentParser:
     """A parser of ``serve``'s own options alone (what is left are play's)."""
     parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
-    for flag in ("--host", "--port", "--url", "--seat-timeout", "--sessions"):
+    for flag in ("--host", "--port", "--url", "--seat-timeout", "--sessions", "--game"):
         parser.add_argument(flag)
     parser.add_argument("--public", action="store_true")
     parser.add_argument("--terminal", action="store_true")
@@ -398,6 +402,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from cardtable._files import check_output, read_text
     from cardtable.klondike.formats import load_start
 
+    table_game = _table_game(args) if args.table_game is not None else None
     _refuse_others(args)
     if args.game == "kings-corner":
         if args.plain:
@@ -437,7 +442,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         print(f"cardtable: warning: serving on {host} port {args.port}: anyone who can reach this machine "
               f"can play here{cost}", file=sys.stderr)
     if not args.terminal:
-        return _serve_table(args, host=host, url=url)
+        return _serve_table(args, host=host, url=url, table_game=table_game)
     if args.seat_timeout is not None:
         raise UsageError("--seat-timeout is an option of the Kings Corner card table: leave out --terminal")
     command = serve_command(options, game=args.game, public=args.public)
@@ -447,6 +452,33 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                title=f"cardtable: {args.game.replace('-', ' ').title()}", loopback=host in _LOOPBACK,
                sessions=args.sessions or DEFAULT_SESSIONS).serve()
     return 0
+
+
+def _klondike_asked(args: argparse.Namespace) -> bool:
+    """Whether ``serve`` was asked for Klondike's table: by name, or by an option only Klondike takes (else
+    ``/`` is the game chooser, and Klondike's table is at ``/klondike``)."""
+    given = args.argv[args.argv.index("serve") + 1:]
+    return "klondike" in given or args.seed is not None or any(
+        getattr(args, dest) != default for dest, _flag, default in _ONLY["klondike"])
+
+
+def _table_game(args: argparse.Namespace) -> Description:
+    """``--game``: the one patience game whose table is served (it takes none of the terminal's or the other
+    games' options)."""
+    from cardtable.patience import load
+
+    if args.terminal:
+        raise UsageError("--game serves a patience game's card table: leave out --terminal")
+    given = args.argv[args.argv.index("serve") + 1:]
+    if args.game != "klondike" or "klondike" in given:
+        raise UsageError(f"--game serves a patience game's table: leave out {args.game!r}")
+    for options in _ONLY.values():
+        for dest, flag, default in options:
+            if getattr(args, dest) != default:
+                raise UsageError(f"{flag} is not an option of a patience game's table (--game)")
+    if args.seed is not None:
+        raise UsageError("--seed: a patience game's table opens a deal from its link, /play/NAME?seed=N")
+    return load(args.table_game)
 
 
 def _checked_url(text: str) -> str:
@@ -476,8 +508,9 @@ _TERMINAL_ONLY = (("file", "--file"), ("save", "--save"), ("ascii", "--ascii"), 
                   ("no_stats", "--no-stats"))
 
 
-def _serve_table(args: argparse.Namespace, *, host: str, url: str) -> int:
-    """Serve the Klondike card table (:mod:`cardtable.web`)."""
+def _serve_table(args: argparse.Namespace, *, host: str, url: str, table_game: Description | None) -> int:
+    """Serve the card tables (:mod:`cardtable.web`): the patience games' chooser at ``/`` (with ``--game``,
+    that one game's table; with the game named, the Klondike or Kings Corner table)."""
     if args.sessions is not None:
         raise UsageError("--sessions is an option of the terminal page: add --terminal, or leave it out")
     for dest, flag in _TERMINAL_ONLY:
@@ -509,9 +542,14 @@ def _serve_table(args: argparse.Namespace, *, host: str, url: str) -> int:
             raise UsageError("--seat-timeout is not an option of klondike (only of kings-corner)")
         dealer = KlondikeDealer(variant_from_args(args), seed=args.seed, winnable=args.winnable,
                                 cumulative=args.cumulative)
+    games, home, title = None, args.game, "cardtable: Kings Corner" if kings is not None else "cardtable: Klondike"
+    if table_game is not None:
+        games, home = {table_game.name: table_game}, table_game.name
+        title = f"cardtable: {table_game.title}"
+    elif args.game == "klondike" and not _klondike_asked(args):
+        home, title = "games", "cardtable: card games"
     configure_logging()
-    title = "cardtable: Kings Corner" if kings is not None else "cardtable: Klondike"
     server = TableServer(dealer, store_path=Path(args.store) if args.store else default_store_path(), url=url,
-                         title=title, loopback=host in _LOOPBACK, kings=kings, home=args.game)
+                         title=title, loopback=host in _LOOPBACK, kings=kings, home=home, games=games)
     server.serve(host, args.port, announce=lambda text: print(text, file=sys.stderr, flush=True))
     return 0

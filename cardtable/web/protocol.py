@@ -79,14 +79,17 @@ from aiohttp.typedefs import Handler, Middleware
 from cardtable._text import clip
 from cardtable.errors import CardtableError
 
-__all__ = ["BURST", "COOKIE", "MAX_DEPTH", "MAX_MESSAGE_BYTES", "RATE", "ProtocolError", "RateLimit", "host_check",
-           "known_host", "parse_message", "player_id", "same_origin", "send", "set_cookie", "too_deep", "unknown_type"]
+__all__ = ["BURST", "COOKIE", "MAX_DEPTH", "MAX_MESSAGE_BYTES", "MAX_PAGES", "RATE", "ProtocolError", "RateLimit",
+           "host_check", "known_host", "parse_message", "player_id", "same_origin", "send", "set_cookie", "too_deep",
+           "unknown_type"]
 
 #: The largest message a client may send (bytes); a larger one is refused unread.
 MAX_MESSAGE_BYTES = 4096
 #: The deepest nesting of objects and lists a message may have: every message
 #: is one flat object (a depth of 1); one level more is allowed for what may come.
 MAX_DEPTH = 2
+#: The most pages one player may have open at once (on one game).
+MAX_PAGES = 8
 #: The cookie that names a player.
 COOKIE = "cardtable_player"
 _PLAYER = re.compile(r"[A-Za-z0-9_-]{16,64}")

@@ -36,6 +36,7 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from cardtable.errors import CardtableError
+from cardtable.patience import Description, get, names
 from cardtable.runs.executor import die_with_parent
 from cardtable.runs.store import ResultsStore
 from cardtable.sim.played import daily_stats, play_stats, record_played
@@ -48,9 +49,11 @@ from cardtable.web.klondike import (
     proven_lost,
     rules_message,
 )
+from cardtable.web.patience_room import PatienceRoom
 from cardtable.web.protocol import (
     COOKIE,
     MAX_MESSAGE_BYTES,
+    MAX_PAGES,
     ProtocolError,
     RateLimit,
     host_check,
@@ -67,8 +70,6 @@ __all__ = ["COOKIE", "MAX_PAGES", "TableServer", "configure_logging"]
 
 #: Seconds after a move before its verdict is searched (moves made meanwhile are judged together).
 _VERDICT_DELAY = 0.3
-#: The most pages one player may have open at once.
-MAX_PAGES = 8
 #: The most deals searched for at once (daily, graded or winnable: seconds each), each in a process of its
 #: own; more wait their turn.
 _SEARCHES = 2
@@ -235,17 +236,23 @@ def _settle(future: asyncio.Future[Any], result: object, failure: BaseException 
 
 
 class TableServer:
-    """Serves the Klondike table, and Kings Corner's shared tables (``/kc``), to browsers.
+    """Serves the patience games' tables (``/games``, ``/play/NAME``), the
+    Klondike table (``/klondike``) and Kings Corner's shared tables (``/kc``)
+    to browsers.
 
     ``dealer`` says what a new Klondike player is dealt, ``kings`` what a new
-    Kings Corner table is, and ``home`` which game ``/`` shows; ``store_path`` is the results
+    Kings Corner table is, ``games`` which patience games are served (by
+    name; every game of the registry unless given) and ``home`` what ``/``
+    shows: ``"games"`` the game chooser, ``"klondike"`` or ``"kings-corner"``
+    those tables, or a patience game's name its table; ``store_path`` is the results
     store that keeps every player's game; ``url`` is the address browsers
     use (its host is accepted in ``Host`` and ``Origin`` as well as this
     machine's loopback names when ``loopback``).
     """
 
     def __init__(self, dealer: KlondikeDealer, *, store_path: Path, url: str, title: str,
-                 loopback: bool = True, kings: KingsCornerHouse | None = None, home: str = "klondike") -> None:
+                 loopback: bool = True, kings: KingsCornerHouse | None = None, home: str = "klondike",
+                 games: dict[str, Description] | None = None) -> None:
         self.dealer = dealer
         self.store_path = store_path
         self.url = url.rstrip("/")
@@ -266,6 +273,8 @@ class TableServer:
         self._page = resources.files("cardtable.web").joinpath("static", "index.html").read_text()
         #: The shared Kings Corner tables (``/kc``); ``home`` is the game ``/`` shows.
         self.kings = KingsCornerRoom(self, kings or KingsCornerHouse())
+        #: The patience games' chooser and tables (``/games``, ``/play/NAME``).
+        self.patience = PatienceRoom(self, games if games is not None else {name: get(name) for name in names()})
         self.home = home
 
     # ----- the application -------------------------------------------------------------------------
@@ -280,6 +289,7 @@ class TableServer:
         app.router.add_static("/static/", static)
         app.router.add_get("/klondike", self._klondike)
         self.kings.routes(app)
+        self.patience.routes(app)
         app.on_startup.append(self._open)
         app.on_shutdown.append(self._close_sockets)
         app.on_cleanup.append(self._close_store)
@@ -327,10 +337,14 @@ class TableServer:
     async def _index(self, request: web.Request) -> web.Response:
         if self.home == "kings-corner":
             return self.kings.page(request)
-        return await self._klondike(request)
+        if self.home == "klondike":
+            return await self._klondike(request)
+        if self.home == "games":
+            return self.patience.chooser(request)
+        raise web.HTTPFound(f"/play/{self.home}")
 
     async def _klondike(self, request: web.Request) -> web.Response:
-        response = web.Response(text=self._page.replace("{{title}}", self.title), content_type="text/html",
+        response = web.Response(text=self._page.replace("{{title}}", "cardtable: Klondike"), content_type="text/html",
                                 headers={"Cache-Control": "no-store"})
         player, new = player_id(request)
         if new:

@@ -44,6 +44,13 @@ def free_port() -> int:
     (["--file", "/nonexistent/deal.txt"], "/nonexistent/deal.txt"),
     (["--save", "/nonexistent/game.txt"], "folder /nonexistent does not exist"),
     (["--variant", "nosuch"], "nosuch"),
+    (["--game", "freecel"], "unknown game 'freecel'; did you mean freecell?"),
+    (["--game", "/nonexistent/game.json"], "/nonexistent/game.json: "),
+    (["--game", "golf:nosuch"], "golf has no option 'nosuch'"),
+    (["--game", "golf", "--terminal"], "--game serves a patience game's card table: leave out --terminal"),
+    (["--game", "golf", "kings-corner"], "--game serves a patience game's table: leave out 'kings-corner'"),
+    (["--game", "golf", "--draw", "3"], "--draw is not an option of a patience game's table (--game)"),
+    (["--game", "golf", "--seed", "3"], "/play/NAME?seed=N"),
 ])
 def test_bad_input_is_one_line_and_exit_2_before_serving(argv: list[str], words: str,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
@@ -134,13 +141,15 @@ def test_public_warns_and_listens_beyond_loopback(tmp_path: Path) -> None:
     process, port = _start(tmp_path, "--public", "--url", "http://cards.example:8000/")
     try:
         page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read().decode()
+        assert "<title>cardtable: card games</title>" in page  # the game chooser
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/klondike", timeout=10).read().decode()
         assert "<title>cardtable: Klondike</title>" in page
     finally:
         process.send_signal(signal.SIGTERM)
         _out, err = process.communicate(timeout=15)
     assert f"cardtable: warning: serving on 0.0.0.0 port {port}: anyone who can reach this machine" in err
     assert "game process" not in err  # the card table is one process for every player
-    assert "Serving cardtable: Klondike on http://cards.example:8000: open it" in err
+    assert "Serving cardtable: card games on http://cards.example:8000: open it" in err
 
 
 @pytest.mark.parametrize("argv", [["--save", "game.txt"], ["--no-autosave"], ["--ascii"]])

@@ -171,3 +171,31 @@ export function backSvg() {
     <rect x="7" y="7" width="86" height="126" rx="5" fill="none" style="stroke: var(--back-edge)" stroke-width="2"/>
   </svg>`;
 }
+
+/** The element of the card called `key` on `table` (made, and kept in `elements`, the first time). */
+export function cardElement(table, elements, key) {
+  let el = elements.get(key);
+  if (!el) {
+    el = document.createElement("div");
+    el.className = "card";
+    el.dataset.key = key;
+    table.appendChild(el);
+    elements.set(key, el);
+  }
+  return el;
+}
+
+/** Name a card element for screen readers (a button in the tab order), or, with no label, hide it from them. */
+export function nameCard(el, label) {
+  if (label) {
+    el.tabIndex = 0;
+    el.setAttribute("role", "button");
+    el.setAttribute("aria-label", label);
+    el.removeAttribute("aria-hidden");
+  } else {
+    el.removeAttribute("tabindex");
+    el.removeAttribute("role");
+    el.removeAttribute("aria-label");
+    el.setAttribute("aria-hidden", "true");
+  }
+}

@@ -2,7 +2,9 @@
 // page draws the view it receives and proposes moves in the engine's notation
 // over one WebSocket (see cardtable/web/protocol.py). It never decides legality
 // beyond choosing which card a gesture means.
-import { SUIT_ORDER, backSvg, cardName, cardSvg, parseCard, suitSymbol } from "./cards.js";
+import { SUIT_ORDER, backSvg, cardElement, cardName, cardSvg, nameCard, parseCard, suitSymbol } from "./cards.js";
+import { followPointer, pulse } from "./gestures.js";
+import { clock, keepLooks } from "./looks.js";
 import { openReview, receiveReview } from "./review.js";
 
 const table = document.getElementById("table");
@@ -20,8 +22,6 @@ const RANKS = "A23456789TJQK";
 let view = null;          // the last view from the server
 let socket = null;
 let selected = null;      // {source: "3"|"W"|"Fh", count}
-let lastTap = { key: null, at: 0 };
-let drag = null;
 const elements = new Map(); // card key -> element
 let drawn = false;        // the first view has been drawn (performance mark "cardtable:table-drawn")
 let celebration = null;   // the win celebration running: {stop()}
@@ -172,18 +172,12 @@ function slot(key, className, x, y, label, target) {
 }
 
 function place(key, html, x, y, z, options) {
-  let el = elements.get(key);
-  if (!el) {
-    el = document.createElement("div");
-    el.className = "card";
-    el.dataset.key = key;
-    table.appendChild(el);
-    elements.set(key, el);
-    if (options.from) {  // a drawn card slides from the stock
-      el.style.left = `${options.from[0]}px`;
-      el.style.top = `${options.from[1]}px`;
-      void el.offsetWidth;
-    }
+  const fresh = !elements.has(key);
+  const el = cardElement(table, elements, key);
+  if (fresh && options.from) {  // a drawn card slides from the stock
+    el.style.left = `${options.from[0]}px`;
+    el.style.top = `${options.from[1]}px`;
+    void el.offsetWidth;
   }
   if (el.dataset.face !== options.face) {
     el.innerHTML = html;
@@ -197,17 +191,7 @@ function place(key, html, x, y, z, options) {
   el.style.zIndex = String(z);
   el.style.transform = "";
   el.style.transitionDelay = "";
-  if (options.label) {
-    el.tabIndex = 0;
-    el.setAttribute("role", "button");
-    el.setAttribute("aria-label", options.label);
-    el.removeAttribute("aria-hidden");
-  } else {
-    el.removeAttribute("tabindex");
-    el.removeAttribute("role");
-    el.removeAttribute("aria-label");
-    el.setAttribute("aria-hidden", "true");
-  }
+  nameCard(el, options.label);
   if (options.target) el.dataset.target = options.target; else delete el.dataset.target;
   if (options.card) el.dataset.card = options.card; else delete el.dataset.card;
   return el;
@@ -330,13 +314,6 @@ function tick() {
   document.getElementById("st-time").textContent = clock(seconds);
 }
 
-// A time as the table's clock and the statistics show it (the terminal app's clock_text): whole seconds
-// gone by, M:SS, or H:MM:SS from an hour on. One function, so that a win reads the same in both.
-function clock(seconds) {
-  const s = Math.max(0, Math.floor(seconds));
-  const m = Math.floor(s / 60) % 60, h = Math.floor(s / 3600), ss = String(s % 60).padStart(2, "0");
-  return h ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
-}
 
 // ----- moves from gestures ------------------------------------------------------------------------------
 
@@ -391,69 +368,26 @@ function clickSlot(el) {
 }
 
 // Pointer events: mouse, finger and pen alike. A press that moves drags; one that does not clicks.
-table.addEventListener("pointerdown", (event) => {
-  if (!view || event.button > 0) return;
-  const el = event.target.closest(".card, .slot");
-  if (!el) return;
-  const card = el.dataset.card;
-  const spot = card ? spotOf(card) : null;
-  drag = { el, card, spot, x: event.clientX, y: event.clientY, moving: false, pointer: event.pointerId, run: [] };
-  if (spot) el.setPointerCapture(event.pointerId);
-});
-
-table.addEventListener("pointermove", (event) => {
-  if (!drag || event.pointerId !== drag.pointer || !drag.spot) return;
-  const dx = event.clientX - drag.x, dy = event.clientY - drag.y;
-  if (!drag.moving && Math.hypot(dx, dy) < 5) return;
-  if (!drag.moving) {
-    drag.moving = true;
-    drag.run = cardsOf(drag.spot).map((c) => elements.get(c));
-    drag.run.forEach((el, i) => { el.classList.add("dragging"); el.style.zIndex = String(1000 + i); });
-  }
-  drag.run.forEach((el) => { el.style.transform = `translate(${dx}px, ${dy}px)`; });
-});
-
-function dropTarget(x, y, run) {
-  for (const el of document.elementsFromPoint(x, y)) {
-    if (run.includes(el)) continue;
-    const target = el.closest("[data-target]");
-    if (target && table.contains(target)) return target.dataset.target;
-  }
-  return null;
-}
-
-table.addEventListener("pointerup", (event) => {
-  if (!drag || event.pointerId !== drag.pointer) return;
-  const current = drag;
-  drag = null;
-  if (current.moving) {
-    const target = dropTarget(event.clientX, event.clientY, current.run);
-    current.run.forEach((el) => { el.classList.remove("dragging"); el.style.transform = ""; });
-    selected = null;
-    if (!tryPut(current.spot, target)) render();  // snapped back
-    return;
-  }
-  const key = current.card || current.el.dataset.slot;
-  const now = performance.now();
-  const double = lastTap.key === key && now - lastTap.at < 400;
-  lastTap = { key, at: double ? 0 : now };
-  if (current.el.classList.contains("stockcard") || current.el.dataset.slot === "stock") {
-    selected = null;
-    send({ type: "draw" });
-  } else if (double && current.spot) {
-    selected = null;
-    sendHome(spotOf(current.card));
-  } else if (current.card && current.spot) {
-    clickCard(current.card);
-  } else {
-    clickSlot(current.el);
-  }
-});
-
-table.addEventListener("pointercancel", () => {
-  if (drag && drag.moving) drag.run.forEach((el) => { el.classList.remove("dragging"); el.style.transform = ""; });
-  drag = null;
-  render();
+followPointer(table, {
+  targetAttribute: "target",
+  holds: (el) => (!view ? undefined : el.dataset.card ? spotOf(el.dataset.card) : null),
+  run: (spot) => cardsOf(spot).map((c) => elements.get(c)),
+  drop: (spot, target) => { selected = null; return tryPut(spot, target); },
+  settle: () => render(),
+  tap: (el, spot, twice) => {
+    const card = el.dataset.card;
+    if (el.classList.contains("stockcard") || el.dataset.slot === "stock") {
+      selected = null;
+      send({ type: "draw" });
+    } else if (twice && spot) {
+      selected = null;
+      sendHome(spotOf(card));
+    } else if (card && spot) {
+      clickCard(card);
+    } else {
+      clickSlot(el);
+    }
+  },
 });
 
 // ----- hints --------------------------------------------------------------------------------------
@@ -469,12 +403,7 @@ function showHint(move) {
     const target = rest.split(":")[0];
     marks.push(target === "F" ? null : table.querySelector(`[data-slot="p${Number(target) - 1}"]`));
   }
-  for (const el of marks) {
-    if (!el) continue;
-    el.classList.remove("hinted");
-    void el.offsetWidth;
-    el.classList.add("hinted");
-  }
+  pulse(marks);
 }
 
 // ----- the toolbar and the keys ---------------------------------------------------------------------
@@ -751,20 +680,7 @@ dealDialog.addEventListener("close", () => {
 });
 
 // The card back and the table colour, kept in this browser.
-const CHOICES = { back: ["blue", "red", "green"], felt: ["green", "blue", "red", "grey"] };
-for (const [name, values] of Object.entries(CHOICES)) {
-  const select = settings.querySelector(`select[name="${name}"]`);
-  let chosen = null;
-  try { chosen = localStorage.getItem(`cardtable.${name}`); } catch { chosen = null; }
-  if (!values.includes(chosen)) chosen = values[0];
-  select.value = chosen;
-  document.documentElement.dataset[name] = chosen;
-  select.addEventListener("change", () => {
-    if (!values.includes(select.value)) return;
-    document.documentElement.dataset[name] = select.value;
-    try { localStorage.setItem(`cardtable.${name}`, select.value); } catch { /* private mode: not kept */ }
-  });
-}
+keepLooks(settings);
 
 window.addEventListener("resize", () => render());
 setInterval(tick, 1000);

@@ -1,0 +1,219 @@
+"""Every patience game at the browser table: the game chooser and each game's
+table (the aiohttp side of :mod:`cardtable.web.patience`).
+
+``GET /games`` is the chooser: every game served, with its family and its
+one-line description, and a search box; ``GET /play/NAME`` is a game's table
+(``?seed=N``, ``?seed=ms:N`` or ``?seed=pysol:N`` opens that deal, and
+``?options=a,b`` the game with those of its options); its page speaks to
+``/play/NAME/ws`` in the protocol of :mod:`cardtable.web.protocol` with the
+game's own move notation. A player (the cookie) keeps one game of each game
+and set of options, saved in the results store's ``web_games`` table after
+every change, so a reload, another page or a server restart finds it at the
+same move. The checks are the server's: the ``Host`` of every request
+(:func:`~cardtable.web.protocol.host_check`, the application's middleware),
+the ``Origin`` of every socket (:func:`~cardtable.web.protocol.same_origin`)
+and the player's cookie (:func:`~cardtable.web.protocol.player_id`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib import resources
+from typing import Any
+from urllib.parse import quote
+
+from aiohttp import web
+
+from cardtable.errors import CardtableError
+from cardtable.patience import Description
+from cardtable.patience.record import rules_name
+from cardtable.web.kings_corner import Lender
+from cardtable.web.patience import PatienceTable, game_key, table_json
+from cardtable.web.protocol import (
+    MAX_PAGES,
+    ProtocolError,
+    RateLimit,
+    parse_message,
+    player_id,
+    same_origin,
+    send,
+    set_cookie,
+    text_messages,
+)
+
+__all__ = ["PatienceRoom"]
+
+_log = logging.getLogger("cardtable.web")
+
+
+@dataclass
+class _Seat:
+    """A player's game of one game with pages open: the table and its sockets."""
+
+    table: PatienceTable
+    sockets: set[web.WebSocketResponse] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class PatienceRoom:
+    """The chooser and the tables of the patience games ``games`` (by name) of
+    a :class:`~cardtable.web.server.TableServer` (see the module documentation)."""
+
+    def __init__(self, server: Lender, games: dict[str, Description]) -> None:
+        self.server = server
+        self.games = games
+        self._seats: dict[tuple[str, str], _Seat] = {}
+        static = resources.files("cardtable.web").joinpath("static")
+        self._page = static.joinpath("patience.html").read_text()
+        self._chooser = static.joinpath("chooser.html").read_text()
+
+    def routes(self, app: web.Application) -> None:
+        """Add the room's routes to ``app``."""
+        app.router.add_get("/games", self._chooser_page)
+        app.router.add_get("/play/{name}", self._table_page)
+        app.router.add_get("/play/{name}/ws", self._websocket)
+
+    # ----- pages -----------------------------------------------------------------------------------
+
+    def chooser(self, request: web.Request) -> web.Response:
+        """The game chooser: a list of every game served, with a search box."""
+        rows = []
+        for name, d in sorted(self.games.items(), key=lambda item: (item[1].family, item[1].title)):
+            listed = "".join(
+                f'<li><a href="/play/{quote(name)}?options={quote(option.name)}">'
+                f"{html.escape(option.summary)}</a></li>" for option in d.options)
+            label = html.escape(f"{d.title} variants")
+            options = f'<ul class="options" aria-label="{label}">{listed}</ul>' if listed else ""
+            rows.append(
+                f'<li class="game" data-search="{html.escape(" ".join((name, d.title, d.family, d.summary)).lower())}">'
+                f'<a class="title" href="/play/{quote(name)}">{html.escape(d.title)}</a>'
+                f' <span class="family">{html.escape(d.family)}</span>'
+                f'<p class="summary">{html.escape(d.summary)}</p>'
+                f"{options}</li>")
+        text = self._chooser.replace("{{count}}", str(len(rows))).replace("{{games}}", "\n".join(rows))
+        return self._html(request, text)
+
+    async def _chooser_page(self, request: web.Request) -> web.Response:
+        return self.chooser(request)
+
+    def table_page(self, request: web.Request, name: str) -> web.Response:
+        """The table of the game called ``name`` (404 for a game not served)."""
+        description = self.games.get(name)
+        if description is None:
+            raise web.HTTPNotFound(text=f"no game called {name[:40]!r} here: /games lists them\n")
+        text = self._page.replace("{{title}}", html.escape(f"cardtable: {description.title}"))
+        return self._html(request, text)
+
+    async def _table_page(self, request: web.Request) -> web.Response:
+        return self.table_page(request, request.match_info["name"])
+
+    @staticmethod
+    def _html(request: web.Request, text: str) -> web.Response:
+        response = web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-store"})
+        player, new = player_id(request)
+        if new:
+            set_cookie(response, player)
+        return response
+
+    # ----- games -----------------------------------------------------------------------------------
+
+    def _description(self, request: web.Request) -> Description:
+        """The game a socket's address names, with the options its query gives."""
+        description = self.games.get(request.match_info["name"])
+        if description is None:
+            raise ProtocolError(f"no game called {request.match_info['name'][:40]!r} here")
+        wanted = [name for name in request.query.get("options", "").split(",") if name]
+        if len(wanted) > len(description.options):
+            raise ProtocolError("more options than the game has")
+        try:
+            return description.with_options(*wanted) if wanted else description
+        except CardtableError as error:
+            raise ProtocolError(str(error)) from None
+
+    async def _load(self, player: str, description: Description) -> PatienceTable:
+        """The player's saved game of ``description``, else a new deal."""
+        keeper = self.server.keeper
+        assert keeper is not None
+        found = await keeper.load(player, game_key(description))
+        if found is not None:
+            try:
+                return PatienceTable.restore(found[0], found[1], description)
+            except CardtableError as error:
+                _log.warning("player %s: their saved %s game cannot be read (%s); a new one is dealt",
+                             player[:8], rules_name(description), error)
+        return PatienceTable.deal(description)
+
+    @staticmethod
+    def _row(player: str, table: PatienceTable) -> dict[str, object]:
+        return {"player": player, "game": game_key(table.description), "saved": table.saved(),
+                "started": table.started, "updated": datetime.now(UTC).isoformat(timespec="seconds")}
+
+    # ----- the socket ------------------------------------------------------------------------------
+
+    async def _websocket(self, request: web.Request) -> web.StreamResponse:
+        server = self.server
+        if not same_origin(request, server.url):
+            return web.Response(status=403, text="cross-site WebSocket refused\n")
+        who, new = player_id(request)
+        ws = web.WebSocketResponse(heartbeat=30.0)
+        if new:
+            set_cookie(ws, who)
+        await ws.prepare(request)
+        try:
+            description = self._description(request)
+        except ProtocolError as error:
+            await send(ws, {"type": "error", "message": str(error)})
+            await ws.close(code=1008, message=b"no such game")
+            return ws
+        key = (who, game_key(description))
+        seat = self._seats.get(key)
+        if seat is None:
+            table = await self._load(who, description)
+            seat = self._seats.setdefault(key, _Seat(table))
+        if len(seat.sockets) >= MAX_PAGES:
+            await send(ws, {"type": "error", "message": f"too many pages open (at most {MAX_PAGES})"})
+            await ws.close(code=1008, message=b"too many pages")
+            return ws
+        server.sockets.add(ws)
+        seat.sockets.add(ws)
+        try:
+            variants = [{"name": name, "title": other.title} for name, other in sorted(self.games.items())
+                        if other.family == description.family and name != description.name]
+            await send(ws, {"type": "table", "table": {**table_json(description), "variants": variants}})
+            await send(ws, {"type": "view", "view": seat.table.view(), "said": ""})
+            async for text in text_messages(ws, RateLimit()):
+                await self._answer(who, seat, ws, text)
+        finally:
+            seat.sockets.discard(ws)
+            server.sockets.discard(ws)
+            if not seat.sockets and self._seats.get(key) is seat:
+                del self._seats[key]  # kept in the store; loaded again on the next visit
+        return ws
+
+    async def _answer(self, player: str, seat: _Seat, ws: web.WebSocketResponse, text: str) -> None:
+        try:
+            message = parse_message(text)
+            if message["type"] == "hint":
+                await send(ws, seat.table.hint())
+                return
+            async with seat.lock:
+                said = seat.table.apply(message)
+                row = self._row(player, seat.table) if message["type"] != "view" else None
+            if row is not None:
+                keeper = self.server.keeper
+                assert keeper is not None
+                await keeper.save(row)
+        except ProtocolError as error:
+            await send(ws, {"type": "error", "message": str(error)})
+            return
+        except CardtableError as error:  # the store: the move stands in memory, the player is told
+            _log.warning("%s", error)
+            await send(ws, {"type": "error", "message": f"not saved: {error}"})
+            return
+        reply: dict[str, Any] = {"type": "view", "view": seat.table.view(), "said": said}
+        for socket in [ws] if row is None else list(seat.sockets):
+            await send(socket, reply)

@@ -1,0 +1,29 @@
+// What every card table page shares beyond the cards themselves (cards.js): the clock as the tables
+// show it, and the looks a player chooses (card back and table colour), kept in this browser.
+
+// A time as the tables' clocks and the statistics show it (the terminal app's clock_text): whole seconds
+// gone by, M:SS, or H:MM:SS from an hour on.
+export function clock(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  const m = Math.floor(s / 60) % 60, h = Math.floor(s / 3600), ss = String(s % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
+}
+
+// The card back and the table colour: the choices of the settings dialog `dialog` (its selects named
+// "back" and "felt"), applied to the page and kept in this browser for every table.
+const CHOICES = { back: ["blue", "red", "green"], felt: ["green", "blue", "red", "grey"] };
+export function keepLooks(dialog) {
+  for (const [name, values] of Object.entries(CHOICES)) {
+    const select = dialog.querySelector(`select[name="${name}"]`);
+    let chosen = null;
+    try { chosen = localStorage.getItem(`cardtable.${name}`); } catch { chosen = null; }
+    if (!values.includes(chosen)) chosen = values[0];
+    select.value = chosen;
+    document.documentElement.dataset[name] = chosen;
+    select.addEventListener("change", () => {
+      if (!values.includes(select.value)) return;
+      document.documentElement.dataset[name] = select.value;
+      try { localStorage.setItem(`cardtable.${name}`, select.value); } catch { /* private mode: not kept */ }
+    });
+  }
+}

@@ -1,0 +1,578 @@
+// The table of any patience game in the browser. The server's engine is authoritative: this page draws
+// the view it receives, lays the piles out as the game's description says (the "table" message: each
+// pile's place, position and fan, from cardtable.patience.layout) and proposes moves in the game's
+// notation over one WebSocket (cardtable/web/patience_room.py). It has no code for any one game and never
+// decides legality beyond choosing which move a gesture means.
+import { backSvg, cardElement, cardName, cardSvg, nameCard } from "./cards.js";
+import { followPointer, pulse } from "./gestures.js";
+import { clock, keepLooks } from "./looks.js";
+
+const table = document.getElementById("table");
+const message = document.getElementById("message");
+const wonBox = document.getElementById("won");
+const help = document.getElementById("help");
+const settings = document.getElementById("settings");
+const dealDialog = document.getElementById("deal");
+const statsDialog = document.getElementById("stats");
+const dialogs = [help, settings, dealDialog, statsDialog];
+
+const name = decodeURIComponent(location.pathname.split("/")[2] || "");
+const params = new URLSearchParams(location.search);
+const options = params.get("options") || "";
+let wantedDeal = params.get("seed");   // the deal the address asks for, dealt once on the first view
+
+let game = null;          // the "table" message: the game's name, rules, help, options and layout
+let view = null;          // the last view from the server
+let socket = null;
+let selected = null;      // {place, count}: the cards picked up by a tap or a key
+const elements = new Map(); // card key -> element
+
+// ----- the connection -----------------------------------------------------------------------------
+
+function connect() {
+  const url = new URL(`/play/${encodeURIComponent(name)}/ws`, location.href);
+  url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+  if (options) url.searchParams.set("options", options);
+  socket = new WebSocket(url);
+  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+  socket.addEventListener("close", () => {
+    table.dataset.state = "connecting";
+    setTimeout(connect, 1000);
+  });
+}
+
+function send(payload) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(payload));
+}
+
+function say(text) { message.textContent = text; }
+
+function receive(reply) {
+  if (reply.type === "table") {
+    game = reply.table;
+    describeGame();
+  } else if (reply.type === "view") {
+    view = reply.view;
+    table.dataset.state = "ready";
+    selected = null;
+    if (wantedDeal !== null) {
+      const wanted = wantedDeal;
+      wantedDeal = null;
+      if (view.deal !== wanted) { countLeft(); send({ type: "new", deal: wanted }); }
+    }
+    keepAddress();
+    countWon();
+    render();
+    if (reply.said) say(reply.said);
+    document.documentElement.dataset.drawn = "yes";
+  } else if (reply.type === "error") {
+    say(reply.message.charAt(0).toUpperCase() + reply.message.slice(1) + ".");
+    render();
+  } else if (reply.type === "hint") {
+    say(reply.text);
+    if (reply.move) showHint(reply.move);
+  }
+}
+
+// The address names the deal on the table, so that it can be shared (and a reload asks for the same).
+function keepAddress() {
+  const query = new URLSearchParams();
+  if (options) query.set("options", options);
+  query.set("seed", view.deal);
+  history.replaceState(null, "", `${location.pathname}?${query}`);
+}
+
+// ----- places -------------------------------------------------------------------------------------
+
+const KINDS = { tableau: "pile", foundations: "foundation", cells: "cell", reserve: "reserve", stock: "stock",
+  waste: "waste", hole: "hole" };
+
+function kindOf(place) {
+  if (/^[0-9]+$/.test(place)) return "tableau";
+  if (/^[a-p]$/.test(place)) return "cells";
+  if (/^F[0-9]+$/.test(place)) return "foundations";
+  if (/^R[0-9]+$/.test(place)) return "reserve";
+  return { S: "stock", W: "waste", H: "hole" }[place];
+}
+
+// A pile in words, as the server's messages name it: "pile 3", "cell a", "foundation 2", "waste".
+function placeWords(place) {
+  const kind = kindOf(place);
+  if (kind === "tableau") return `pile ${place}`;
+  if (kind === "cells") return `cell ${place}`;
+  if (kind === "foundations") return `foundation ${place.slice(1)}`;
+  if (kind === "reserve") return `reserve ${place.slice(1)}`;
+  return KINDS[kind];
+}
+
+function pileOf(place) { return view.piles.find((pile) => pile.place === place); }
+function layoutOf(place) { return game.layout.piles.find((pile) => pile.place === place); }
+
+// Whether a gesture may take any face-up card of the pile (with the cards on it), or only its top card.
+function fanned(place) { return layoutOf(place).fan !== "none" && kindOf(place) !== "waste"; }
+
+// ----- layout -------------------------------------------------------------------------------------
+
+// The card's size. The layout is in card units (x: a card's width and the gap between two cards; y: a
+// card's height and the gap), and fills the width, and the height as far as its rows and the first cards of
+// its fanned piles go (a longer fan is squeezed to fit), up to 150 px a card. On a phone the gaps are
+// narrower and ten columns fit the screen's width.
+function metrics() {
+  const L = game.layout;
+  const phone = window.matchMedia("(max-width: 520px)").matches;
+  const pad = phone ? 3 : 8, gap = phone ? 0.06 : 0.12;
+  const width = document.documentElement.clientWidth - 2 * pad;
+  const height = table.clientHeight - 2 * pad;
+  const fit = Math.max(...L.piles.map((pile) => pile.y + (pile.fan === "down" ? Math.min(pile.height, 2.6) : pile.height)));
+  const cw = Math.max(16, Math.min(150, width / (L.width * (1 + gap) - gap), height / (fit * (1.4 + gap) - gap)));
+  const ch = cw * 1.4;
+  const unitX = cw * (1 + gap), unitY = ch + cw * gap;
+  return { cw, ch, pad, unitX, unitY, gap: cw * gap, width: L.width * unitX - cw * gap,
+    bottom: pad + height };
+}
+
+function position(m, pile) { return [m.pad + pile.x * m.unitX, m.pad + pile.y * m.unitY]; }
+
+// How far a fanned pile's cards step: as far as its box allows (the layout's room for it), and no further
+// than the table's bottom.
+function steps(m, pile, cards) {
+  const [, y] = position(m, pile);
+  const n = cards.down + cards.up;
+  if (pile.fan === "right") {
+    const room = pile.width * m.unitX - m.gap - m.cw;
+    const step = Math.min(m.cw * (m.cw < 64 ? 0.5 : 0.3), n > 1 ? room / (n - 1) : room);
+    return { down: [step * 0.5, 0], up: [step, 0] };
+  }
+  const room = Math.min(pile.height * m.unitY - m.gap, m.bottom - y) - m.ch;
+  let down = m.ch * 0.1, up = m.ch * (m.cw < 64 ? 0.36 : 0.27);
+  const need = cards.down * down + Math.max(0, cards.up - 1) * up;
+  if (need > room) { down *= room / need; up *= room / need; }
+  return { down: [0, down], up: [0, up] };
+}
+
+function slot(place, x, y, label) {
+  let el = table.querySelector(`.slot[data-place="${place}"]`);
+  if (!el) {
+    el = document.createElement("div");
+    el.className = `slot ${kindOf(place)}`;
+    el.dataset.place = place;
+    if (kindOf(place) === "foundations") el.dataset.mark = game.foundationMark;
+    el.tabIndex = 0;
+    el.setAttribute("role", "button");
+    table.appendChild(el);
+  }
+  el.style.left = `${x}px`;
+  el.style.top = `${y}px`;
+  el.setAttribute("aria-label", label);
+  return el;
+}
+
+function place(key, face, x, y, z, options) {
+  const el = cardElement(table, elements, key);
+  if (el.dataset.face !== face) {
+    el.innerHTML = face === "down" ? backSvg() : cardSvg(face);
+    el.dataset.face = face;
+  }
+  el.classList.toggle("down", face === "down");
+  el.classList.toggle("selected", Boolean(options.selected));
+  el.style.left = `${x}px`;
+  el.style.top = `${y}px`;
+  el.style.zIndex = String(z);
+  el.style.transform = "";
+  el.dataset.place = options.place;
+  if (options.index !== undefined) el.dataset.index = String(options.index); else delete el.dataset.index;
+  nameCard(el, options.label);
+  return el;
+}
+
+function pileLabel(place, pile) {
+  const words = placeWords(place);
+  const total = pile.down + pile.up.length;
+  if (kindOf(place) === "stock") {
+    return total ? `stock, ${total} card${total === 1 ? "" : "s"}: deal` : "stock, empty";
+  }
+  if (!total) return `${words}, empty`;
+  const hidden = pile.down ? `, ${pile.down} face down` : "";
+  return `${words}, ${total} card${total === 1 ? "" : "s"}${hidden}`;
+}
+
+function render() {
+  if (!view || !game) return;
+  const m = metrics();
+  table.style.setProperty("--cw", `${m.cw}px`);
+  table.style.setProperty("--ch", `${m.ch}px`);
+  table.style.setProperty("--radius", `${m.cw * 0.07}px`);
+  table.style.width = `${m.width + 2 * m.pad}px`;
+  table.classList.toggle("compact", m.cw < 64);
+  const seen = new Set();
+  const counts = new Map();  // a card's key: its text and which copy (two-deck games hold two of each)
+  const keyOf = (card) => {
+    const n = (counts.get(card) || 0) + 1;
+    counts.set(card, n);
+    return `${card}#${n}`;
+  };
+  const held = selected ? heldCards(selected) : new Set();
+  game.layout.piles.forEach((spot, order) => {
+    const pile = pileOf(spot.place);
+    const [x, y] = position(m, spot);
+    const el = slot(spot.place, x, y, pileLabel(spot.place, pile));
+    el.classList.toggle("spent", kindOf(spot.place) === "stock" && !pile.down && !view.legal.includes("R"));
+    el.classList.toggle("recycle", kindOf(spot.place) === "stock" && !pile.down && view.legal.includes("R"));
+    const base = 10 + order * 200;
+    if (kindOf(spot.place) === "stock") {
+      for (let i = 0; i < Math.min(pile.down, 3); i++) {
+        const key = `stock-${i}`;
+        seen.add(key);
+        place(key, "down", x + i * 1.5, y - i * 1.5, base + i, { place: spot.place });
+      }
+      return;
+    }
+    const step = steps(m, spot, { down: pile.down, up: pile.up.length });
+    let cx = x, cy = y;
+    const flat = spot.fan === "none";
+    // A pile that does not fan shows its top two cards (the second shows while the top one is dragged).
+    const firstUp = flat ? Math.max(0, pile.up.length - 2) : 0;
+    if (!flat || !pile.up.length) {
+      for (let i = 0; i < (flat ? Math.min(pile.down, 1) : pile.down); i++) {
+        const key = `down-${spot.place}-${i}`;
+        seen.add(key);
+        place(key, "down", cx, cy, base + i, { place: spot.place });
+        if (!flat) { cx += step.down[0]; cy += step.down[1]; }
+      }
+    }
+    // The waste fans only its last cards (as many as one deal brings), the rest lie under them.
+    const wasteFan = kindOf(spot.place) === "waste" && spot.fan === "right";
+    const shownFrom = wasteFan ? Math.max(0, pile.up.length - 3) : 0;
+    pile.up.forEach((card, i) => {
+      const key = keyOf(card);
+      if (i < firstUp) return;
+      seen.add(key);
+      const top = i === pile.up.length - 1;
+      const takes = top || fanned(spot.place);
+      place(key, card, cx, cy, base + 50 + i, {
+        place: spot.place, index: i, selected: held.has(i) && selected.place === spot.place,
+        label: takes ? `${cardName(card)}, ${placeWords(spot.place)}` : null,
+      });
+      if (!flat && i < pile.up.length - 1 && (!wasteFan || i >= shownFrom)) { cx += step.up[0]; cy += step.up[1]; }
+    });
+  });
+  for (const [key, el] of elements) {
+    if (!seen.has(key)) { el.remove(); elements.delete(key); }
+  }
+  status();
+  wonBox.hidden = !view.won;
+  document.querySelector('[data-action="undo"]').disabled = !view.canUndo;
+  document.querySelector('[data-action="redo"]').disabled = !view.canRedo;
+  document.querySelector('[data-action="autofinish"]').disabled = !view.canFinish;
+  document.querySelector('[data-action="restart"]').disabled = !view.moves;
+}
+
+function heldCards(spot) {
+  const pile = pileOf(spot.place);
+  const indices = new Set();
+  for (let i = pile.up.length - spot.count; i < pile.up.length; i++) indices.add(i);
+  return indices;
+}
+
+function status() {
+  document.getElementById("st-game").textContent = game.title;
+  document.getElementById("st-moves").textContent = `Moves ${view.moves}`;
+  document.getElementById("st-passes").textContent = view.passes === null ? "" : `Pass ${view.pass} of ${view.passes}`;
+  document.getElementById("st-deal").textContent = view.daily ? `Daily ${view.daily}` : `Deal ${view.deal}`;
+  tick();
+}
+
+function tick() {
+  if (!view) return;
+  const seconds = view.seconds !== null ? view.seconds : view.started ? Date.now() / 1000 - view.started : 0;
+  document.getElementById("st-time").textContent = clock(seconds);
+}
+
+// ----- moves from gestures ------------------------------------------------------------------------------
+
+// The spot a card is taken from: its pile and how many cards go with it (null: it cannot be taken).
+function spotOf(el) {
+  const where = el.dataset.place;
+  if (el.dataset.index === undefined || !where) return null;
+  const pile = pileOf(where);
+  const i = Number(el.dataset.index);
+  if (kindOf(where) === "hole") return null;
+  if (i !== pile.up.length - 1 && !fanned(where)) return null;
+  return { place: where, count: pile.up.length - i };
+}
+
+// The move a gesture means: the cards of `spot` put on the pile `target`, in the game's notation.
+function moveText(spot, target) {
+  const kind = kindOf(target);
+  const source = spot.place;
+  if (kind === "foundations") return `${source}>F`;
+  if (kind === "hole") return `${source}>H`;
+  if (game.pairs && kind !== "stock") {  // two free cards that make the pair's total go to the hole together
+    return view.legal.find((move) => move === `${target}+${source}>H`) || `${source}+${target}>H`;
+  }
+  return `${source}>${target}${spot.count > 1 ? `:${spot.count}` : ""}`;
+}
+
+function tryPut(spot, target) {
+  if (!target || target === spot.place || (kindOf(target) === "foundations" && kindOf(spot.place) === "foundations")) {
+    return false;
+  }
+  if (kindOf(target) === "stock") return false;
+  send({ type: "move", move: moveText(spot, target) });
+  return true;
+}
+
+// A card sent home: to the foundations, or to the hole; a move the game does not allow is still asked
+// for, so that the server says why not.
+function sendHome(spot) {
+  if (!spot || spot.count !== 1 || kindOf(spot.place) === "foundations") return;
+  const home = [`${spot.place}>F`, `${spot.place}>H`];
+  const legal = view.legal.find((move) => home.includes(move));
+  if (legal) { send({ type: "move", move: legal }); return; }
+  const kinds = new Set(game.layout.piles.map((pile) => kindOf(pile.place)));
+  if (kinds.has("foundations")) send({ type: "move", move: home[0] });
+  else if (kinds.has("hole") && !game.pairs) send({ type: "move", move: home[1] });
+  else say("That card cannot go anywhere by itself.");
+}
+
+function deal() {
+  selected = null;
+  const move = ["D", "R"].find((m) => view.legal.includes(m)) || "D";
+  send({ type: "move", move });
+}
+
+function pick(spot) {
+  selected = spot;
+  render();
+  const cards = pileOf(spot.place).up.slice(-spot.count).map(cardName).join(", ");
+  say(`Picked up ${cards}. Now choose where it goes.`);
+}
+
+function tap(el) {
+  const where = el.dataset.place;
+  if (!where) return;
+  if (kindOf(where) === "stock") { deal(); return; }
+  const spot = spotOf(el);
+  if (selected) {
+    const from = selected;
+    selected = null;
+    if (where === from.place) {
+      if (spot && spot.count !== from.count) { pick(spot); return; }
+      render(); say("Put back."); return;
+    }
+    if (!tryPut(from, where)) render();
+    return;
+  }
+  if (spot) pick(spot);
+}
+
+function runOf(spot) {
+  const pile = pileOf(spot.place);
+  const first = pile.up.length - spot.count;
+  return [...table.querySelectorAll(`.card[data-place="${CSS.escape(spot.place)}"]`)]
+    .filter((el) => el.dataset.index !== undefined && Number(el.dataset.index) >= first);
+}
+
+followPointer(table, {
+  targetAttribute: "place",
+  holds: (el) => (!view ? undefined : el.classList.contains("card") ? spotOf(el) : null),
+  run: runOf,
+  drop: (spot, target) => { selected = null; return tryPut(spot, target); },
+  settle: () => render(),
+  tap: (el, spot, twice) => {
+    if (twice && spot) { selected = null; sendHome(spot); return; }
+    tap(el);
+  },
+});
+
+// ----- hints --------------------------------------------------------------------------------------
+
+function showHint(move) {
+  const marks = [];
+  if (move === "D" || move === "R") {
+    marks.push(table.querySelector('.slot[data-place="S"]'));
+  } else {
+    const [from, rest] = move.split(">");
+    const [source, pair] = from.split("+");
+    const [target, count] = rest.split(":");
+    marks.push(...runOf({ place: source, count: Number(count || 1) }));
+    if (pair) marks.push(...runOf({ place: pair, count: 1 }));
+    const home = table.querySelector(`.slot[data-place="${CSS.escape(target === "F" ? "F1" : target)}"]`);
+    marks.push(home);
+  }
+  pulse(marks);
+}
+
+// ----- statistics, kept in this browser for each game ------------------------------------------------------
+
+function statsKey() { return `cardtable.stats.${game.rules}`; }
+
+function readStats() {
+  const empty = { played: 0, won: 0, streak: 0, bestStreak: 0, bestSeconds: null, fewestMoves: null };
+  try { return { ...empty, ...JSON.parse(localStorage.getItem(statsKey()) || "{}") }; } catch { return empty; }
+}
+
+function writeStats(stats) {
+  try { localStorage.setItem(statsKey(), JSON.stringify(stats)); } catch { /* private mode: not kept */ }
+}
+
+// A game counts once: the deal and the time of its first move name it.
+function gameId() { return `${view.deal}|${view.started}`; }
+function counted() { try { return localStorage.getItem(`${statsKey()}.counted`) === gameId(); } catch { return false; } }
+function markCounted() { try { localStorage.setItem(`${statsKey()}.counted`, gameId()); } catch { /* not kept */ } }
+
+function countWon() {
+  if (!game || !view.won || counted()) return;
+  const stats = readStats();
+  stats.played += 1;
+  stats.won += 1;
+  stats.streak += 1;
+  stats.bestStreak = Math.max(stats.bestStreak, stats.streak);
+  if (view.seconds !== null) stats.bestSeconds = stats.bestSeconds === null ? view.seconds : Math.min(stats.bestSeconds, view.seconds);
+  stats.fewestMoves = stats.fewestMoves === null ? view.moves : Math.min(stats.fewestMoves, view.moves);
+  writeStats(stats);
+  markCounted();
+}
+
+// A game left for another after a move counts as lost.
+function countLeft() {
+  if (!game || !view || view.won || !view.moves || counted()) return;
+  const stats = readStats();
+  stats.played += 1;
+  stats.streak = 0;
+  writeStats(stats);
+  markCounted();
+}
+
+function showStats() {
+  const s = readStats();
+  const rows = document.getElementById("stats-rows");
+  rows.textContent = "";
+  const row = document.createElement("tr");
+  const cells = [game.title, s.played, s.won, s.played ? `${Math.round((100 * s.won) / s.played)}%` : "–",
+    s.bestSeconds === null ? "–" : clock(s.bestSeconds), s.fewestMoves === null ? "–" : s.fewestMoves, s.streak,
+    s.bestStreak];
+  const names = [...statsDialog.querySelectorAll("thead th")].map((th) => th.textContent);
+  cells.forEach((value, i) => {
+    const cell = document.createElement(i === 0 ? "th" : "td");
+    if (i === 0) cell.scope = "row";
+    cell.textContent = String(value);
+    cell.dataset.label = names[i];
+    row.appendChild(cell);
+  });
+  rows.appendChild(row);
+  statsDialog.showModal();
+}
+
+statsDialog.addEventListener("close", () => {
+  if (statsDialog.returnValue === "reset" && window.confirm(`Forget your ${game.title} statistics?`)) {
+    try { localStorage.removeItem(statsKey()); } catch { /* not kept */ }
+  }
+});
+
+// ----- the game's rules, options and other games of its family --------------------------------------------
+
+function describeGame() {
+  document.title = `cardtable: ${game.title}`;
+  table.setAttribute("aria-label", `${game.title} table`);
+  const rules = document.getElementById("rules");
+  rules.textContent = "";
+  for (const line of game.help) {
+    const item = document.createElement("li");
+    item.textContent = line;
+    rules.appendChild(item);
+  }
+  document.getElementById("help-title").textContent = `How to play ${game.title}`;
+  const box = document.getElementById("options");
+  box.textContent = "";
+  for (const option of game.options) {
+    const label = document.createElement("label");
+    label.className = "check";
+    const input = document.createElement("input");
+    input.type = "checkbox";
+    input.name = "option";
+    input.value = option.name;
+    input.checked = game.applied.includes(option.name);
+    label.append(input, ` ${option.summary}`);
+    box.appendChild(label);
+  }
+  document.getElementById("options-box").hidden = !game.options.length;
+  document.getElementById("options-apply").hidden = !game.options.length;
+  const variants = document.getElementById("variants");
+  variants.textContent = "";
+  for (const other of game.variants || []) {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = `/play/${encodeURIComponent(other.name)}`;
+    link.textContent = other.title;
+    item.appendChild(link);
+    variants.appendChild(item);
+  }
+  document.getElementById("variants-box").hidden = !(game.variants || []).length;
+  render();
+}
+
+settings.addEventListener("close", () => {
+  if (settings.returnValue !== "apply") return;
+  const chosen = [...settings.querySelectorAll('input[name="option"]:checked')].map((input) => input.value);
+  const query = new URLSearchParams();
+  if (chosen.length) query.set("options", chosen.join(","));
+  location.href = `/play/${encodeURIComponent(name)}${chosen.length ? `?${query}` : ""}`;
+});
+
+dealDialog.addEventListener("close", () => {
+  selected = null;
+  if (dealDialog.returnValue === "daily") { countLeft(); send({ type: "new", daily: true }); return; }
+  if (dealDialog.returnValue !== "deal") return;
+  const text = dealDialog.querySelector('input[name="number"]').value.trim();
+  countLeft();
+  send(text ? { type: "new", deal: text } : { type: "new" });
+});
+
+// ----- the toolbar and the keys ---------------------------------------------------------------------
+
+function act(action) {
+  if (action === "help") { help.showModal(); return; }
+  if (action === "stats") { showStats(); return; }
+  if (action === "settings") { settings.showModal(); return; }
+  if (action === "choose") { dealDialog.querySelector("form").reset(); dealDialog.showModal(); return; }
+  if (action === "deal") { deal(); return; }
+  if (action === "new") countLeft();
+  selected = null;
+  send({ type: action });
+}
+
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-action]");
+  if (button) act(button.dataset.action);
+});
+
+document.addEventListener("keydown", (event) => {
+  if (dialogs.some((dialog) => dialog.open) || event.altKey || event.metaKey || !view) return;
+  const key = event.key;
+  if (event.ctrlKey) {
+    if (key === "z") act("undo");
+    else if (key === "y") act("redo");
+    else return;
+  } else if (key === "u") act("undo");
+  else if (key === "h") act("hint");
+  else if (key === "a") act("autofinish");
+  else if (key === "n") act("choose");
+  else if (key === "t") act("stats");
+  else if (key === "d") act("deal");
+  else if (key === "?") act("help");
+  else if (key === "Escape") { selected = null; render(); say("Put back."); }
+  else if ((key === "Enter" || key === " ") && document.activeElement && table.contains(document.activeElement)) {
+    const el = document.activeElement;
+    const focus = el.dataset.key || null;
+    tap(el);
+    const again = focus ? elements.get(focus) : el;
+    if (again && again.isConnected) again.focus();
+  } else return;
+  event.preventDefault();
+});
+
+keepLooks(settings);
+window.addEventListener("resize", () => render());
+setInterval(tick, 1000);
+connect();

@@ -1,0 +1,270 @@
+"""The patience games' tables in Chromium, as a player plays them: the piles
+drawn (counted by their accessible names), a mouse drag that lands, an
+illegal drop that returns with the engine's reason, tap-then-tap on a touch
+phone, a hint that is a legal move, reload that restores the position, every
+game of the registry opening without a console error, and a game described
+in a user's file played with ``cardtable serve --game FILE.json``."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_helpers import CHROMIUM, Served, chromium, serving
+
+from cardtable.patience import Description, Kind, Move, PatienceGame, Place, get, names
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium")
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+PILE_NAME = re.compile(r"^(pile|cell|foundation|reserve|stock|waste|hole)\b")
+#: The six games played through the page, each at a deal with a move to drag; the default run plays
+#: two of them each way, the others are slow checks.
+GAMES = ["freecell", "spider-2-suits", "golf", "pyramid", "yukon", "canfield"]
+
+
+def some_slow(*fast: str) -> list[Any]:
+    return [name if name in fast else pytest.param(name, marks=pytest.mark.slow) for name in GAMES]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    starting = serving(tmp_path_factory.mktemp("served"), Served)
+    start = next(starting)
+    yield start()
+    next(starting, None)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
+        yield launched
+
+
+def words(place: Place) -> str:
+    """A pile in words, as the page names it."""
+    kind, number = place.kind, place.index + 1
+    return {Kind.TABLEAU: f"pile {number}", Kind.FOUNDATION: f"foundation {number}", Kind.CELL: f"cell {place}",
+            Kind.RESERVE: f"reserve {number}", Kind.STOCK: "stock", Kind.WASTE: "waste", Kind.HOLE: "hole"}[kind]
+
+
+def open_game(context: Any, base: str, path: str) -> tuple[Any, list[str], list[dict[str, Any]]]:
+    """A page at ``path`` once its table is drawn, with the console errors and the server's messages it gets."""
+    page = context.new_page()
+    errors: list[str] = []
+    frames: list[dict[str, Any]] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(json.loads(payload))))
+    page.goto(base + path)
+    page.wait_for_selector("html[data-drawn=yes]")
+    return page, errors, frames
+
+
+def until(page: Any, condition: Callable[[], Any], what: str) -> Any:
+    """Poll ``condition`` while the page runs (Playwright hands over its events only while it is called)."""
+    for _ in range(400):
+        value = condition()
+        if value:
+            return value
+        page.wait_for_timeout(50)
+    pytest.fail(f"timed out waiting for {what}")
+
+
+def last_view(frames: list[dict[str, Any]]) -> dict[str, Any]:
+    return next(frame["view"] for frame in reversed(frames) if frame["type"] == "view")
+
+
+def corner(page: Any, locator: Any) -> tuple[float, float]:
+    """A point near the top-left corner of an element: what shows of a card under a fan."""
+    box = locator.bounding_box()
+    return box["x"] + min(8, box["width"] / 4), box["y"] + min(8, box["height"] / 4)
+
+
+def card_at(page: Any, game: PatienceGame, place: Place, from_top: int = 1) -> Any:
+    card = game.pile(place)[-from_top]
+    return page.get_by_role("button", name=f"{card.name()}, {words(place)}", exact=True).first
+
+
+def target_of(page: Any, game: PatienceGame, move: Move) -> Any:
+    """The element a move's cards are dropped on."""
+    if move.pair is not None:
+        return card_at(page, game, move.pair)
+    assert move.target is not None
+    place = Place(Kind.FOUNDATION, 0) if move.target.kind is Kind.FOUNDATION else move.target
+    if game.pile(place) and game.face_down(place) < len(game.pile(place)):
+        return card_at(page, game, place)
+    return page.get_by_role("button", name=re.compile(rf"^{re.escape(words(place))}\b")).first
+
+
+def draggable(game: PatienceGame) -> Move:
+    """A legal move of cards the player can take in hand (no deal, no recycle)."""
+    return next(move for move in game.legal_moves() if not move.is_deal and not move.is_recycle)
+
+
+def illegal(game: PatienceGame) -> tuple[Move, str]:
+    """A move of a top card onto a pile that the engine refuses, and its reason."""
+    sources = [place for kind in (Kind.TABLEAU, Kind.WASTE) for place in game.places(kind)
+               if game.pile(place) and game.face_down(place) < len(game.pile(place))
+               and game.description.tableau.covers is None]
+    pyramid_free = [move.source for move in game.legal_moves() if not move.is_deal and not move.is_recycle]
+    for source in sources or pyramid_free:
+        for target in game.places(Kind.TABLEAU):
+            if target == source or not game.pile(target):
+                continue
+            move = (Move(source, Place(Kind.HOLE), 1, target) if game.description.hole_pairs is not None
+                    else Move(source, target))
+            reason = game.why_illegal(move)
+            if reason is not None and "lies under" not in reason and "has no face-up" not in reason:
+                return move, reason
+    raise AssertionError("no illegal move found")
+
+
+def seed_with_drag(name: str) -> str:
+    """The first deal of ``name`` with a legal move that is not the stock's."""
+    for seed in range(200):
+        game = PatienceGame.from_seed(get(name), seed)
+        if any(not move.is_deal and not move.is_recycle for move in game.legal_moves()):
+            return str(seed)
+    raise AssertionError(f"no deal of {name} with a move to drag")
+
+
+def drag(page: Any, source: Any, target: Any) -> None:
+    x, y = corner(page, source)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    box = target.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 20), steps=10)
+    page.mouse.up()
+
+
+def moves_shown(page: Any, count: int) -> None:
+    page.wait_for_function(f"document.getElementById('st-moves').textContent === 'Moves {count}'")
+
+
+@pytest.mark.parametrize("name", some_slow("freecell", "pyramid"))
+def test_a_game_played_with_the_mouse(server: Served, browser: Any, name: str) -> None:
+    description = get(name)
+    seed = seed_with_drag(name)
+    context = browser.new_context(viewport=DESKTOP)
+    page, errors, frames = open_game(context, server.base, f"/play/{name}?seed={seed}")
+    until(page, lambda: frames and last_view(frames)["deal"] == seed, "the deal the address names")
+    page.wait_for_function(f"document.getElementById('st-deal').textContent === 'Deal {seed}'")
+    game = PatienceGame.from_seed(description, seed)
+
+    # every pile is drawn, each with its accessible name
+    assert page.get_by_role("button", name=PILE_NAME).count() == sum(description.count(kind) for kind in Kind)
+
+    # an illegal drop returns the card and says why (the engine's reason, its cards in words)
+    move, reason = illegal(game)
+    source = card_at(page, game, move.source)
+    before = source.bounding_box()
+    drag(page, source, target_of(page, game, move))
+    said = page.locator("#message")
+    first_words = re.sub(r"\b[A2-9TJQK][cdhs]\b", "", reason).split(":")[0].strip().split(" ")[-3:]
+    until(page, lambda: " ".join(first_words) in said.text_content(), f"the reason {reason!r}")
+    page.wait_for_timeout(250)  # the card slides back
+    assert source.bounding_box() == before
+    moves_shown(page, 0)
+
+    # a legal drag lands
+    move = draggable(game)
+    drag(page, card_at(page, game, move.source, move.count), target_of(page, game, move))
+    moves_shown(page, 1)
+    game.play(move)
+    until(page, lambda: last_view(frames)["piles"][game.index(move.source)]["up"]
+             == [str(card) for card in game.view().piles[game.index(move.source)].cards], "the move on the table")
+
+    # the hint is a legal move of the position, and is shown on the table
+    frames.clear()
+    page.get_by_role("button", name="Hint").click()
+    hint = until(page, lambda: next((frame for frame in frames if frame["type"] == "hint"), None), "the hint")
+    assert hint["move"] is None or Move.parse(hint["move"]) in game.legal_moves()
+    if hint["move"] is not None:
+        page.wait_for_selector(".hinted")
+
+    # a reload restores the position
+    page.reload()
+    page.wait_for_selector("html[data-drawn=yes]")
+    moves_shown(page, 1)
+    assert f"seed={seed}" in page.url
+    assert not errors, errors
+    context.close()
+
+
+@pytest.mark.parametrize("name", some_slow("spider-2-suits", "golf"))
+def test_tap_then_tap_on_a_touch_phone(server: Served, browser: Any, name: str) -> None:
+    seed = seed_with_drag(name)
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page, errors, frames = open_game(context, server.base, f"/play/{name}?seed={seed}")
+    until(page, lambda: frames and last_view(frames)["deal"] == seed, "the deal the address names")
+    page.wait_for_function(f"document.getElementById('st-deal').textContent === 'Deal {seed}'")
+    page.wait_for_timeout(300)
+    game = PatienceGame.from_seed(get(name), seed)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # no sideways scrolling
+    move = draggable(game)
+    page.touchscreen.tap(*corner(page, card_at(page, game, move.source, move.count)))
+    page.wait_for_selector(".card.selected")
+    box = target_of(page, game, move).bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 12))
+    moves_shown(page, 1)
+    assert not errors, errors
+    context.close()
+
+
+@pytest.mark.slow
+def test_every_game_opens_at_its_link_without_a_console_error(server: Served, browser: Any) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    for name in names():
+        page, errors, _ = open_game(context, server.base, f"/play/{name}")
+        description = get(name)
+        assert page.get_by_role("button", name=PILE_NAME).count() == sum(description.count(kind) for kind in Kind)
+        assert page.title() == f"cardtable: {description.title}"
+        assert not errors, (name, errors)
+        page.close()
+    context.close()
+
+
+def test_the_chooser_finds_a_game_and_opens_it(server: Served, browser: Any) -> None:
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(server.base + "/")
+    page.get_by_label("Search").fill("two suits")
+    assert page.locator("#games > li:visible").count() == 1
+    page.get_by_role("link", name="Spider (two suits)").click()
+    page.wait_for_selector("html[data-drawn=yes]")
+    assert page.url.split("?")[0].endswith("/play/spider-2-suits")
+    assert page.get_by_role("button", name=re.compile(r"^pile ")).count() == 10
+    context.close()
+
+
+def test_a_game_from_a_users_file_plays(tmp_path: Path, browser: Any) -> None:
+    data = get("freecell").to_json()
+    data.update(name="two-cell-freecell", title="FreeCell with two cells", description="FreeCell, two cells.")
+    data["cells"]["count"] = 2
+    data["options"] = {}
+    path = tmp_path / "two-cells.json"
+    path.write_text(json.dumps(data))
+    description = Description.from_json(data)
+    starting = serving(tmp_path, Served)
+    start = next(starting)
+    served = start("--game", str(path))
+    try:
+        context = browser.new_context(viewport=DESKTOP)
+        page, errors, frames = open_game(context, served.base, "/")
+        assert page.url.split("?")[0].endswith("/play/two-cell-freecell")
+        assert page.get_by_role("button", name=re.compile(r"^cell ")).count() == 2
+        seed = last_view(frames)["deal"]
+        game = PatienceGame.from_seed(description, seed)
+        move = draggable(game)
+        drag(page, card_at(page, game, move.source, move.count), target_of(page, game, move))
+        moves_shown(page, 1)
+        assert not errors, errors
+        context.close()
+    finally:
+        next(starting, None)

@@ -1,0 +1,201 @@
+"""The patience games' tables over their WebSocket, without a browser: the
+chooser, the table message and the view (hidden cards never sent), moves and
+their refusals, undo and redo, deals by number, the daily deal, options, the
+game kept across pages, the hint read from the player's view alone, and the
+server's checks (Host, Origin)."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from aiohttp import web
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardtable.klondike import Variant
+from cardtable.patience import Kind, PatienceGame, get, names
+from cardtable.patience.layout import table_layout
+from cardtable.web.klondike import KlondikeDealer
+from cardtable.web.patience import PatienceTable, daily_seed
+from cardtable.web.protocol import ProtocolError
+from cardtable.web.server import TableServer
+
+CARD = re.compile(r"\b[A2-9TJQK][cdhs]\b")
+
+
+def serving(tmp_path: Path, test: Callable[[str], Awaitable[None]], **options: Any) -> None:
+    """Run ``test(base_url)`` against a table server on a free loopback port (the chooser at ``/``
+    unless ``options`` say otherwise)."""
+    async def main() -> None:
+        server = TableServer(KlondikeDealer(Variant.preset("draw1")), store_path=tmp_path / "store.db",
+                             url="http://localhost:0", title="cardtable: card games", **{"home": "games", **options})
+        runner = web.AppRunner(server.application(), access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        try:
+            await test(f"http://127.0.0.1:{runner.addresses[0][1]}")
+        finally:
+            await runner.cleanup()
+
+    asyncio.run(main())
+
+
+async def opened(ws: aiohttp.ClientWebSocketResponse) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The table message and the first view a game's socket sends."""
+    first = await ws.receive_json(timeout=10)
+    assert first["type"] == "table", first
+    second = await ws.receive_json(timeout=10)
+    assert second["type"] == "view", second
+    return first["table"], second["view"]
+
+
+async def answer(ws: aiohttp.ClientWebSocketResponse, message: dict[str, Any]) -> dict[str, Any]:
+    await ws.send_json(message)
+    return dict(await ws.receive_json(timeout=10))
+
+
+def test_the_chooser_links_every_game_and_an_unknown_game_is_not_found(tmp_path: Path) -> None:
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession() as session:
+            async with session.get(f"{base}/") as response:
+                page = await response.text()
+            for name in names():
+                assert f'href="/play/{name}"' in page
+                assert get(name).summary.split(";")[0].replace("'", "&#x27;") in page
+            assert 'href="/play/pyramid?options=three-passes"' in page
+            async with session.get(f"{base}/play/freecell") as response:
+                assert response.status == 200 and "/static/patience.js" in await response.text()
+            async with session.get(f"{base}/play/freecel") as response:
+                assert response.status == 404
+            async with session.get(f"{base}/klondike") as response:  # Klondike's own table stays where it was
+                assert "/static/table.js" in await response.text()
+
+    serving(tmp_path, test)
+
+
+def test_a_game_opens_with_its_layout_and_a_view_that_hides_face_down_cards(tmp_path: Path) -> None:
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession() as session:
+            for name in ("klondike", "spider-2-suits", "pyramid", "canfield"):
+                async with session.ws_connect(f"{base}/play/{name}/ws") as ws:
+                    table, view = await opened(ws)
+                    description = get(name)
+                    assert len(table["layout"]["piles"]) == sum(description.count(kind) for kind in Kind)
+                    assert len(table["layout"]["piles"]) == len(table_layout(description).piles)
+                    game = PatienceGame.from_seed(description, view["deal"])
+                    seen = game.view()
+                    for pile, shown in zip(seen.piles, view["piles"], strict=True):
+                        assert shown["place"] == str(pile.place)
+                        assert shown["down"] == pile.face_down
+                        assert shown["up"] == [str(card) for card in pile.cards]
+                    # the whole message names only the face-up cards
+                    visible = {card for pile in view["piles"] for card in pile["up"]}
+                    assert set(CARD.findall(str(view))) <= visible
+
+    serving(tmp_path, test)
+
+
+def test_moves_refusals_undo_redo_restart_and_the_game_kept_for_the_next_page(tmp_path: Path) -> None:
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:
+            await (await session.get(f"{base}/play/freecell")).release()  # the page sets the player's cookie
+            async with session.ws_connect(f"{base}/play/freecell/ws") as ws:
+                await opened(ws)
+                reply = await answer(ws, {"type": "new", "deal": "ms:11982"})
+                assert reply["view"]["deal"] == "ms:11982" and reply["said"] == "Deal ms:11982."
+                for text, words in [('{"type": "move", "move": "1>2"}', "does not go on pile 2"),
+                                    ('{"type": "move", "move": "9>9"}', "cannot read move"),
+                                    ('{"type": "undo"}', "nothing to undo"),
+                                    ('{"type": "new", "deal": "ms:0"}', "Microsoft deal number"),
+                                    ('{"type": "new", "deal": 7}', '"deal" must be'),
+                                    ('{"type": "fly"}', "unknown message type")]:
+                    await ws.send_str(text)
+                    reply = await ws.receive_json(timeout=10)
+                    assert reply["type"] == "error" and words in reply["message"], (text, reply)
+                legal = reply_view = (await answer(ws, {"type": "view"}))["view"]
+                move = legal["legal"][0]
+                played = (await answer(ws, {"type": "move", "move": move}))["view"]
+                assert played["moves"] == 1 and played["canUndo"] and not played["canRedo"]
+                undone = (await answer(ws, {"type": "undo"}))["view"]
+                assert undone["piles"] == reply_view["piles"] and undone["canRedo"]
+                redone = (await answer(ws, {"type": "redo"}))["view"]
+                assert redone["piles"] == played["piles"]
+            async with session.ws_connect(f"{base}/play/freecell/ws") as again:  # a reload: the same game
+                _, view = await opened(again)
+                assert view["piles"] == redone["piles"] and view["deal"] == "ms:11982" and view["canUndo"]
+                restarted = (await answer(again, {"type": "restart"}))["view"]
+                assert restarted["moves"] == 0 and restarted["piles"] == reply_view["piles"]
+
+    serving(tmp_path, test)
+
+
+def test_options_and_the_daily_deal(tmp_path: Path) -> None:
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(f"{base}/play/pyramid/ws?options=three-passes") as ws:
+                table, view = await opened(ws)
+                assert table["applied"] == ["three-passes"] and view["passes"] == 3
+                daily = (await answer(ws, {"type": "new", "daily": True}))["view"]
+                rules = get("pyramid").with_options("three-passes")
+                assert daily["deal"] == str(daily_seed(rules, datetime.date.today()))
+                assert daily["daily"] == datetime.date.today().isoformat()
+            async with session.ws_connect(f"{base}/play/pyramid/ws?options=nine-passes") as ws:
+                reply = await ws.receive_json(timeout=10)
+                assert reply["type"] == "error" and "no option 'nine-passes'" in reply["message"]
+
+    serving(tmp_path, test)
+
+
+def test_one_game_served_alone_is_at_the_root(tmp_path: Path) -> None:
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession() as session:
+            async with session.get(f"{base}/") as response:
+                assert response.url.path == "/play/golf" and response.status == 200
+            async with session.get(f"{base}/play/freecell") as response:
+                assert response.status == 404
+
+    serving(tmp_path, test, home="golf", games={"golf": get("golf")})
+
+
+def test_the_server_refuses_a_cross_site_socket_and_a_foreign_host(tmp_path: Path) -> None:
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession() as session:
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await session.ws_connect(f"{base}/play/golf/ws", headers={"Origin": "http://evil.example"})
+            assert refused.value.status == 403
+            async with session.get(f"{base}/play/golf", headers={"Host": "rebound.example:80"}) as response:
+                assert response.status == 403
+
+    serving(tmp_path, test)
+
+
+@settings(max_examples=25)
+@given(name=st.sampled_from(["klondike", "spider-2-suits", "yukon", "canfield", "scorpion"]),
+       seed=st.integers(0, 2**32), swap=st.data())
+def test_the_hint_reads_only_what_the_player_sees(name: str, seed: int, swap: st.DataObject) -> None:
+    """Two games that differ only in their face-down cards get the same hint."""
+    game = PatienceGame.from_seed(get(name), seed)
+    hidden = [(pile, i) for pile, down in enumerate(game.down) for i in range(down)]
+    if len(hidden) < 2:
+        return
+    (p, i), (q, j) = swap.draw(st.lists(st.sampled_from(hidden), min_size=2, max_size=2, unique=True))
+    piles = [list(cards) for cards in game.piles]
+    piles[p][i], piles[q][j] = piles[q][j], piles[p][i]
+    other = PatienceGame(game.description, piles, game.down, shuffle_seed=game.shuffle_seed)
+    assert other.view() == game.view()
+    first = PatienceTable(game, deal=str(seed)).hint()
+    assert first == PatienceTable(other, deal=str(seed)).hint()
+    assert first["move"] is None or first["move"] in {str(move) for move in game.legal_moves()}
+
+
+def test_a_table_refuses_a_deal_the_game_cannot_have() -> None:
+    with pytest.raises(ProtocolError, match="no Microsoft deal numbers"):
+        PatienceTable.deal(get("golf"), "ms:3")
