@@ -427,6 +427,9 @@ class Description:
     #: How PySolFC's numbered deals change the order of ``deal`` (Klondike:
     #: right to left, the face-down cards first); ``None``: in the same order.
     pysol_deal: PysolDeal | None = None
+    #: Where the rules come from: the address of the page (pagat.com's or
+    #: PySolFC's) that the description follows; ``None`` for a game of one's own.
+    source: str | None = None
 
     def _group(self, kind: Kind) -> Tableau | Foundations | PileGroup | Stock:
         groups: dict[Kind, Tableau | Foundations | PileGroup | Stock] = {
@@ -530,6 +533,7 @@ def _write(d: Description) -> dict[str, Any]:
         "title": d.title,
         "family": d.family,
         "description": d.summary,
+        "source": d.source,
         "cards": {"decks": d.cards.decks, "suits": "".join(suit.letter for suit in d.cards.suits)},
         "tableau": {"count": t.count, "layout": _layout(t.layout), "build": _build(t.build),
                     "run": None if t.run is None else _build(t.run), "moves": t.moves.value,
@@ -637,6 +641,13 @@ def _text(value: object, path: str) -> str:
     return value
 
 
+def _address(value: object, path: str) -> str:
+    if not isinstance(value, str) or not value.startswith(("https://", "http://")) or len(value) > 300 \
+            or any(char.isspace() for char in value):
+        raise DescriptionError(f"{path}: expected a web address (https://...), not {clip(value, 40)}")
+    return value
+
+
 def _enum(cls: type[E]) -> Callable[[object, str], E]:
     def read(value: object, path: str) -> E:
         for member in cls:
@@ -741,7 +752,7 @@ _ONE_PASS: int | None = 1
 
 
 def _read(data: object, *, options: bool = True) -> Description:
-    top = _Object(data, "", ("name", "title", "family", "description", "cards", "tableau", "foundations",
+    top = _Object(data, "", ("name", "title", "family", "description", "source", "cards", "tableau", "foundations",
                              "cells", "reserve", "stock", "waste", "hole", "deal", "win", "move-order", "redeals",
                              "deals", "options", "applied", "pysol-deal"))
     name = top.need("name", _text)
@@ -885,6 +896,7 @@ def _read(data: object, *, options: bool = True) -> Description:
         title=top.get("title", _text, name),
         family=top.get("family", _text, "other"),
         summary=top.get("description", _text, name),
+        source=top.get("source", _optional(_address), None),
         cards=cards, tableau=tableau, foundations=foundations, cells=cells, reserve=reserve, stock=stock,
         waste=waste, hole=hole, hole_build=hole_build, hole_pairs=hole_pairs, deal=tuple(steps), pysol_deal=pysol_deal,
         win=top.get("win", _enum(Win), Win.FOUNDATIONS),
