@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from cardtable._files import atomic_write_text, read_text
 from cardtable.errors import CardtableError
@@ -21,7 +23,9 @@ from cardtable.klondike import KlondikeGame, KlondikeRecord
 from cardtable.runs.store import default_store_path
 
 __all__ = ["AUTOSAVE_NAME", "BALANCE_NAME", "CUMULATIVE_HEADER", "TIME_HEADER", "autosave_path", "balance_path",
-           "clear", "read_balances", "restore", "save", "saved_seconds", "write_balances"]
+           "clear", "read_balances", "restore", "restore_with", "save", "saved_seconds", "write_balances"]
+
+_R = TypeVar("_R")
 
 #: The autosave's file name in the data folder.
 AUTOSAVE_NAME = "klondike-autosave.txt"
@@ -110,11 +114,23 @@ def restore(path: Path) -> tuple[KlondikeRecord | None, str | None]:
     >>> record is None, (folder / "a.txt.corrupt").exists()
     (True, True)
     """
+    return restore_with(path, _klondike_record)
+
+
+def _klondike_record(text: str) -> KlondikeRecord:
+    record = KlondikeRecord.parse(text)
+    record.replay()  # every move must still be legal
+    return record
+
+
+def restore_with(path: Path, read: Callable[[str], _R]) -> tuple[_R | None, str | None]:
+    """What ``read`` makes of the text of ``path`` (any game's record, read
+    and checked), as :func:`restore` does: a file ``read`` refuses (with a
+    :class:`CardtableError`) is set aside, never deleted."""
     if not path.exists():
         return None, None
     try:
-        record = KlondikeRecord.parse(read_text(path))
-        record.replay()  # every move must still be legal
+        record = read(read_text(path))
     except (CardtableError, OSError) as error:
         aside = _free_name(path.with_name(path.name + ".corrupt"))
         try:

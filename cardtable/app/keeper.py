@@ -25,7 +25,51 @@ from cardtable.klondike import KlondikeGame, KlondikeRecord, counts_as_loss
 if TYPE_CHECKING:
     from cardtable.sim.played import PlayedGame
 
-__all__ = ["Keeper", "leave_saved", "saved_notice"]
+__all__ = ["GameClock", "Keeper", "leave_saved", "saved_notice"]
+
+
+class GameClock:
+    """The time a game takes: it stands until the first move
+    (:meth:`start`), runs while the game is played and stops when it is won
+    (:meth:`stop`; :meth:`resume` after an undo). A restored game starts with
+    the seconds it had taken.
+
+    >>> clock = GameClock(61.5)
+    >>> clock.seconds()  # standing until the next move
+    61.5
+    """
+
+    def __init__(self, seconds: float = 0.0) -> None:
+        self._earlier = seconds  # the seconds the game took before this session (a restored game's)
+        self._started: float | None = None  # when the clock started in this session (None: standing)
+        self._finished_after: float | None = None
+
+    @property
+    def stopped(self) -> bool:
+        """True once the game is won (until :meth:`resume`)."""
+        return self._finished_after is not None
+
+    def start(self) -> None:
+        """A move is played: the clock runs from now on, if it stood."""
+        if self._started is None:
+            self._started = time.monotonic()
+
+    def seconds(self) -> float:
+        """The time the game has taken: from its first move until it was won,
+        else until now (a restored game's earlier time included)."""
+        if self._finished_after is not None:
+            return self._finished_after
+        if self._started is None:
+            return self._earlier
+        return self._earlier + time.monotonic() - self._started
+
+    def stop(self) -> None:
+        """The game is won: the time stays."""
+        self._finished_after = self.seconds()
+
+    def resume(self) -> None:
+        """The game is not won (any more): the clock runs on."""
+        self._finished_after = None
 
 
 class Keeper:
@@ -48,9 +92,7 @@ class Keeper:
         self._balances: dict[str, int] | None = None  # read when first shown
         self._carried = False  # this game's result is in the carried balance
         self._recorded = False  # this game is in the statistics
-        self._earlier = 0.0  # the seconds the game took before this session (a restored game's)
-        self._started: float | None = None  # when the clock started in this session (None: standing)
-        self._finished_after: float | None = None
+        self._clock = GameClock()
         self._unrecorded: list[PlayedGame] = []  # finished games the statistics could not take yet
 
     # ----- the clock ---------------------------------------------------------------------------------
@@ -59,16 +101,13 @@ class Keeper:
         """A new game starts, having taken ``seconds`` already (a restored
         game's time): its clock stands until :meth:`start_clock`, and nothing
         of it is kept yet."""
-        self._earlier = seconds
-        self._started = None
-        self._finished_after = None
+        self._clock = GameClock(seconds)
         self._recorded = False
         self._carried = False
 
     def start_clock(self) -> None:
         """A move is played: the clock runs from now on, if it stood."""
-        if self._started is None:
-            self._started = time.monotonic()
+        self._clock.start()
 
     def seconds(self) -> float:
         """The time the game has taken: from its first move until it was won,
@@ -79,24 +118,20 @@ class Keeper:
         >>> keeper.seconds()  # the clock stands until the next move
         61.5
         """
-        if self._finished_after is not None:
-            return self._finished_after
-        if self._started is None:
-            return self._earlier
-        return self._earlier + time.monotonic() - self._started
+        return self._clock.seconds()
 
     def finish(self, game: KlondikeGame, daily: str | None = None) -> str:
         """The game is won: stop the clock, count the win (as the daily deal of
         ``daily``, when it is one) and carry its Vegas result, once (winning
         again after an undo changes nothing)."""
-        if self._finished_after is not None:
+        if self._clock.stopped:
             return ""
-        self._finished_after = self.seconds()
+        self._clock.stop()
         return self.record(game, won=True, daily=daily) + self.carry_balance(game)
 
     def resume(self) -> None:
         """The game is not won (any more): the clock runs on."""
-        self._finished_after = None
+        self._clock.resume()
 
     # ----- the statistics ----------------------------------------------------------------------------
 

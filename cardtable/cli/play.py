@@ -28,10 +28,10 @@ from cardtable.cli._options import (
     bot_delay,
     pause,
     refuse_rule_flags,
-    seed,
     variant_from_args,
     whole_number,
 )
+from cardtable.cli._patience import deal_number
 from cardtable.errors import UsageError
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
     from cardtable.klondike.game import KlondikeGame
     from cardtable.klondike.variant import Variant
-    from cardtable.patience import Description
+    from cardtable.patience import Description, PatienceGame
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -54,11 +54,14 @@ _KINGS_CORNER_DEFAULTS = {"opponents": "3", "level": "expert", "target": "25", "
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "play", help="play Klondike or Kings Corner in the terminal",
+        "play", help="play Klondike, any patience game or Kings Corner in the terminal",
         allow_abbrev=False,  # '--dr 3' is refused, as serve refuses '--po 8767': options are written whole
         description="Play Klondike or Kings Corner in the terminal (keyboard and mouse; press ? in the "
                     "game for the keys). Klondike: without --seed, --winnable or --file the game saved "
                     "automatically last time comes back, in its own variant; otherwise a new deal starts. "
+                    "Any other patience game (a name, as 'cardtable games' lists them, with options after "
+                    "colons, or a description file FILE.json): its table, its own autosave and statistics; "
+                    "without --seed the game saved last time comes back. "
                     "Kings Corner: you against bots, hand after hand until a penalty total reaches "
                     "--target.")
     add_play_arguments(parser)
@@ -68,11 +71,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``cardtable play`` (the game and the options of each game)."""
-    parser.add_argument("game", nargs="?", choices=("klondike", "kings-corner"), default="klondike",
-                        help="the game (klondike or kings-corner)")
+    parser.add_argument("game", nargs="?", default="klondike", metavar="GAME",
+                        help="klondike (the default), kings-corner, or any patience game: a name ('cardtable "
+                             "games' lists them; options after colons, golf:wrap) or a description file FILE.json")
     before = list(parser._actions)
     start = parser.add_mutually_exclusive_group()
-    start.add_argument("--seed", type=seed, metavar="N", help="deal from seed N")
+    start.add_argument("--seed", type=deal_number, metavar="N",
+                       help="deal from seed N; in the games that have them, ms:N (Microsoft's FreeCell numbers) "
+                            "or pysol:N (PySolFC's)")
     start.add_argument("--file", metavar="F",
                        help="start from a deal, position, PySol board, Solvitaire JSON or game record "
                             "(a record keeps its variant and its moves)")
@@ -112,14 +118,23 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
                              if a not in before]
 
 
+#: The options of Klondike's that every patience game takes too.
+_PATIENCE_TAKES = ("no_autosave",)
+
+
 def _refuse_others(args: argparse.Namespace) -> None:
-    """A one-line UsageError for an option of the other game."""
+    """A one-line UsageError for an option of another game; a whole-number
+    --seed for Klondike and Kings Corner."""
+    patience = args.game not in _ONLY
     for game, options in _ONLY.items():
         if game == args.game:
             continue
         for dest, flag, default in options:
-            if getattr(args, dest) != default:
+            if getattr(args, dest) != default and not (patience and dest in _PATIENCE_TAKES):
                 raise UsageError(f"{flag} is not an option of {args.game} (only of {game})")
+    if not patience and isinstance(args.seed, str):
+        raise UsageError(f"--seed {args.seed}: {args.game} has no {args.seed.split(':')[0]}:N deal numbers; "
+                         "those go with the games that have them (e.g. cardtable play freecell --seed ms:11982)")
 
 
 def _checked(kind: Callable[[str], _T], text: str, prefix: str = "") -> _T:
@@ -198,6 +213,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
     _refuse_others(args)
     if args.game == "kings-corner":
         return _cmd_kings_corner(args)
+    if args.game != "klondike":
+        return _cmd_patience(args)
     variant, choice = _check_klondike(args)
     save_path = Path(args.save) if args.save is not None else None
 
@@ -255,6 +272,65 @@ def _cmd_play(args: argparse.Namespace) -> int:
                                 autosave_path=autosave_path, stats_path=stats_path, ascii_only=args.ascii,
                                 notice=notice, balance_path=autosave.balance_path() if args.cumulative else None,
                                 seconds=seconds, saved=saved, daily=daily))
+
+
+def _patience_start(args: argparse.Namespace) -> tuple[PatienceGame, int | str | None]:
+    """The game ``args.game`` names, dealt from ``--seed`` (checked before
+    any work: a bad name, file or seed is a one-line error)."""
+    from cardtable.patience import PatienceGame, load
+
+    description = load(args.game)
+    if args.seed is None:
+        return PatienceGame.from_seed(description, 0), None
+    return PatienceGame.from_seed(description, args.seed), args.seed
+
+
+def _cmd_patience(args: argparse.Namespace) -> int:
+    """``cardtable play GAME`` for every patience game but Klondike (:mod:`cardtable.app.patience`)."""
+    import secrets
+    from pathlib import Path
+
+    from cardtable._files import check_output
+    from cardtable.app.patience_books import PatienceBooks
+    from cardtable.runs.store import default_store_path
+
+    game, seed = _patience_start(args)
+    check_output(args.save)
+    stats = _stats_path(args)
+    books = PatienceBooks(game.description,
+                          autosave_folder=None if args.no_autosave else default_store_path().parent,
+                          stats_folder=stats.parent if stats is not None else None)
+    notice: str | None = None
+    seconds = 0.0
+    if seed is None:
+        record, notice = books.restore()
+        if record is not None:
+            from cardtable.app.autosave import TIME_HEADER
+
+            game = record.replay()
+            seed = _deal_of(record.seed)
+            try:
+                seconds = max(0.0, float(record.headers.get(TIME_HEADER, "0")))
+            except ValueError:
+                seconds = 0.0
+            notice = (f"Welcome back: your game of {game.description.title}, "
+                      f"{plural(len(game.moves), 'move')}, is restored. Press ? for the keys.")
+        else:
+            from cardtable.patience import PatienceGame
+
+            seed = secrets.randbelow(1_000_000)
+            game = PatienceGame.from_seed(game.description, seed)
+    from cardtable.app.patience import PatienceApp
+
+    return _run_app(PatienceApp(game, seed=seed, books=books, ascii_only=args.ascii, notice=notice,
+                                save_path=Path(args.save) if args.save is not None else None, seconds=seconds))
+
+
+def _deal_of(text: str | None) -> int | str | None:
+    """A record's Seed header as ``--seed`` takes it (None: none, or not one)."""
+    if text is None:
+        return None
+    return int(text) if text.isdigit() else text
 
 
 def _run_app(app: App[Any]) -> int:
@@ -378,8 +454,8 @@ def serve_command(play_options: list[str], *, game: str, public: bool) -> list[s
     (``play_options`` may name the game; it is ``game`` either way).
 
     With ``public``, a session adds nothing to the serving user's
-    statistics (unless the options name a store), and a Klondike session
-    neither restores nor keeps their game in progress.
+    statistics (unless the options name a store), and a patience session
+    (Klondike's, or any other game's) neither restores nor keeps their game in progress.
 
     >>> serve_command(["klondike", "--draw", "3"], game="klondike", public=False)[-4:]
     ['play', 'klondike', '--draw', '3']
@@ -388,7 +464,7 @@ def serve_command(play_options: list[str], *, game: str, public: bool) -> list[s
     """
     command = [sys.executable, "-m", "cardtable", "play", *play_options]
     if public:
-        if game == "klondike" and "--no-autosave" not in play_options:
+        if game != "kings-corner" and "--no-autosave" not in play_options:
             command.append("--no-autosave")
         if "--no-stats" not in play_options and not any(o.startswith("--store") for o in play_options):
             command.append("--no-stats")
@@ -408,6 +484,12 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         if args.plain:
             raise UsageError("--plain is the line-by-line seat of a terminal: it cannot be served")
         _kings_corner_settings(args)
+        check_output(args.save)
+    elif args.game != "klondike":
+        if not args.terminal:
+            raise UsageError(f"{args.game}: serve a patience game's card table with --game {args.game}, or its "
+                             "terminal app with --terminal")
+        _patience_start(args)
         check_output(args.save)
     else:
         _check_klondike(args)

@@ -1,0 +1,611 @@
+"""Any patience game in the terminal: ``cardtable play GAME``.
+
+The app is a thin client of the library. The game's description says
+everything: the engine (:class:`~cardtable.patience.PatienceGame`) decides
+what is legal and says why a move is not, the layout
+(:func:`~cardtable.patience.layout.table_layout`) where each pile lies, the
+rules in words (:func:`~cardtable.patience.words.rules_lines`) fill the help,
+and the greedy player (:mod:`cardtable.bots.patience`), reading only the
+player's view, gives the hints. No game is named here.
+
+Keys name piles as the move notation does (:mod:`cardtable.patience.moves`):
+a pile's key picks up its top card, a second key puts it down there; the
+same key again takes one more card of a run. With more than ten tableau
+piles their numbers are typed (``1`` then ``9`` is pile 19; enter ends a
+number that could go on). The mouse clicks a card (and the cards on it),
+then a pile; a double click sends a card home; a drag moves cards.
+
+After every move the game is kept (:class:`~cardtable.app.patience_books.PatienceBooks`),
+so ``cardtable play GAME`` brings it back; a won game, or one left for a new
+game, counts in the game's statistics.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.reactive import var
+from textual.timer import Timer
+from textual.widgets import Static
+
+from cardtable._files import atomic_write_text, describe_error
+from cardtable._text import plural
+from cardtable.app.keeper import GameClock
+from cardtable.app.patience_books import PatienceBooks, game_key
+from cardtable.app.patience_table import PatienceMarks, PatienceTable, PileSpot, hint_marks, pile_key
+from cardtable.app.screens import TextScreen
+from cardtable.app.status import MessageLine, clock_text
+from cardtable.errors import CardtableError
+from cardtable.patience.description import Kind
+from cardtable.patience.engine import PatienceGame, PileView
+from cardtable.patience.layout import table_layout
+from cardtable.patience.moves import ANY_FOUNDATION, DEAL, RECYCLE, Move, MoveError, Place
+from cardtable.patience.record import PatienceRecord
+from cardtable.patience.words import rules_lines
+
+__all__ = ["PatienceApp", "keys_help", "next_seed"]
+
+#: Seconds a typed pile number that could go on waits for its next digit.
+NUMBER_WAIT = 1.2
+
+
+@dataclass(frozen=True)
+class _Held:
+    """Cards picked up: the top ``count`` cards of ``place``; ``grown`` when
+    the player chose the count (then it is kept, not fitted to the target)."""
+
+    place: Place
+    count: int = 1
+    grown: bool = False
+
+
+def next_seed(seed: int | str | None) -> int | str:
+    """The deal ``n`` deals after ``seed``: the next number of the same kind,
+    or a random one.
+
+    >>> next_seed(7), next_seed("ms:11982")
+    (8, 'ms:11983')
+    """
+    if seed is None:
+        return secrets.randbelow(1_000_000)
+    if isinstance(seed, int):
+        return seed + 1
+    kind, _, number = seed.partition(":")
+    return f"{kind}:{int(number) + 1}" if number.isdigit() else secrets.randbelow(1_000_000)
+
+
+def _place_words(place: Place) -> str:
+    kind = place.kind
+    if kind is Kind.TABLEAU:
+        return f"pile {place}"
+    if kind is Kind.CELL:
+        return f"cell {place}"
+    if kind is Kind.FOUNDATION:
+        return "the foundations" if place.index < 0 else f"foundation {place.index + 1}"
+    if kind is Kind.RESERVE:
+        return f"the reserve {place}" if place.index else "the reserve"
+    return f"the {kind.value}"
+
+
+def keys_help(game: PatienceGame) -> str:
+    """The keys and the mouse for ``game``'s piles, and its rules in words."""
+    d = game.description
+    count = d.tableau.count
+    piles = "1-9, 0" if count == 10 else f"1-{min(count, 9)}" if count <= 9 else f"1-{count} (typed)"
+    lines = [f"{d.title}: {d.summary}", "", f"  {piles:<14}tableau piles"]
+    if d.cells.count:
+        lines.append(f"  {'a-' + chr(ord('a') + d.cells.count - 1):<14}free cells")
+    if d.foundations.count:
+        back = "; F then 1-9 picks one up" if d.foundations.may_return else ""
+        lines.append(f"  {'F':<14}the foundations (a card goes to the first that takes it){back}")
+    if d.reserve.count:
+        lines.append(f"  {'R' if d.reserve.count == 1 else 'R then 1-9':<14}the reserve")
+    if d.waste.count:
+        lines.append(f"  {'W':<14}the waste")
+    if d.hole.count:
+        pairs = "; two piles' keys make a pair" if d.hole_pairs is not None else ""
+        lines.append(f"  {'H':<14}the hole{pairs}")
+    if d.stock.count or d.redeals.count:
+        lines.append(f"  {'D or S':<14}deal (or turn the waste over)")
+    lines += ["  a pile's key picks up its top card; the same key again takes one more of its run;",
+              "  then the key of the pile it goes to. esc puts the cards back.",
+              "  u, ctrl+z   undo          y, ctrl+y   redo          x   hint (from what you see)",
+              "  r   restart (y redoes)    n   new game              s   save the game record",
+              "  t   statistics            ?   this help             q   quit (the game is kept)",
+              "Mouse: click a card (it takes the cards on it), then a pile; double-click sends a card",
+              "home; drag cards where they go; click the stock to deal.", "", *rules_lines(d),
+              "", "Any key closes this."]
+    return "\n".join(lines)
+
+
+class PatienceStatus(Static):
+    """The facts of the game in one line, read anew once a second."""
+
+    def __init__(self, app: PatienceApp) -> None:
+        super().__init__(id="status", markup=False)
+        self._owner = app
+
+    def on_mount(self) -> None:
+        self.set_interval(1.0, self.refresh_line)
+
+    def refresh_line(self) -> None:
+        self.update(self._owner.status_line())
+
+
+class PatienceApp(App[None]):
+    """A patience game's table.
+
+    ``game`` is played (its moves so far can be undone), dealt from ``seed``
+    when known (``n`` deals the next one, :func:`next_seed`); ``books``
+    keeps the autosave and the statistics; ``save_path`` is where ``s``
+    writes the record (default ``./cardtable-GAME.txt``); ``notice`` is shown
+    first; ``seconds`` is the time the game has already taken (a restored
+    game's).
+    """
+
+    CSS = """
+    Screen { layout: vertical; }
+    #status { height: 1; background: $primary-background; }
+    #message { height: auto; max-height: 2; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("u,ctrl+z", "undo", "undo", show=False),
+        Binding("y,ctrl+y", "redo", "redo", show=False),
+        Binding("x", "hint", "hint", show=False),
+        Binding("r", "restart", "restart", show=False),
+        Binding("n", "new_game", "new game", show=False),
+        Binding("s", "save", "save", show=False),
+        Binding("t", "stats", "statistics", show=False),
+        Binding("question_mark", "help", "help", show=False),
+        Binding("q", "quit", "quit", show=False),
+        Binding("escape", "drop", "put back", show=False),
+    ]
+
+    #: What the player is told.
+    message: var[str] = var("")
+
+    def __init__(self, game: PatienceGame, *, seed: int | str | None, books: PatienceBooks,
+                 save_path: Path | None = None, ascii_only: bool = False, notice: str | None = None,
+                 seconds: float = 0.0) -> None:
+        super().__init__()
+        self.game = game
+        self.seed = seed
+        self.books = books
+        self.save_path = save_path
+        self.ascii_only = ascii_only
+        self.title = f"cardtable: {game.description.title}"
+        self.table_layout = table_layout(game.description)
+        self.table = PatienceTable(self.table_layout, game.view(), ascii_only=ascii_only)
+        self.clock = GameClock(seconds)
+        self.held: _Held | None = None
+        self.hint_move: Move | None = None
+        self._redo: list[Move] = []
+        self._typed = ""  # a pile number or a prefix (F, R) typed so far
+        self._typed_timer: Timer | None = None
+        self._counted = False  # this game is in the statistics
+        self.message = notice or "Press ? for the keys and the rules."
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield self.table
+            yield PatienceStatus(self)
+            yield MessageLine(id="message").data_bind(text=PatienceApp.message)
+
+    def on_mount(self) -> None:
+        self._show()
+
+    def on_unmount(self) -> None:
+        # The clock ran on since the last move: keep its time with the game.
+        if self.game.moves and not self.game.is_won():
+            self.books.save(self.game, self.seed, self.clock.seconds())
+
+    # ----- what is shown ---------------------------------------------------------------------------
+
+    def status_line(self) -> str:
+        """The status line as it reads now."""
+        game, d = self.game, self.game.description
+        view = game.view()
+        parts = [d.title, f"Moves {len(game.moves)}", f"Time {clock_text(self.clock.seconds())}"]
+        if d.foundations.count or d.hole.count:
+            home = sum(len(p) for p in view.piles if p.place.kind in (Kind.FOUNDATION, Kind.HOLE))
+            parts.append(f"Home {home}/{d.cards.total}")
+        if d.stock.count:
+            parts.append(f"Stock {sum(len(p) for p in view.piles if p.place.kind is Kind.STOCK)}")
+            if d.stock.passes != 1:
+                passes = "" if d.stock.passes is None else f" of {d.stock.passes}"
+                parts.append(f"Pass {view.pass_number}{passes}")
+        if self.seed is not None:
+            parts.append(f"Deal {self.seed}")
+        return "  ".join(parts)
+
+    def _show(self) -> None:
+        """Draw the game, the marks and the status line anew."""
+        view = self.game.view()
+        marks = hint_marks(view, self.hint_move)
+        if self.held is not None:
+            size = len(self._pile(self.held.place))
+            held = frozenset(PileSpot(self.held.place, i) for i in range(size - self.held.count, size))
+            marks = PatienceMarks(held=held, hinted=marks.hinted, hint_places=marks.hint_places)
+        self.table.marks = marks
+        self.table.view = view
+        for status in self.query(PatienceStatus):
+            status.refresh_line()
+
+    def _pile(self, place: Place) -> PileView:
+        return next(pile for pile in self.game.view().piles if pile.place == place)
+
+    def _card_words(self, place: Place, count: int) -> str:
+        cards = self._pile(place).cards[-count:]
+        names = [str(card) if self.ascii_only else card.symbol() for card in cards]
+        return names[0] if len(names) == 1 else f"{names[0]}..{names[-1]} ({len(names)} cards)"
+
+    def _move_words(self, move: Move) -> str:
+        """``move`` in words, before it is played."""
+        if move.is_deal:
+            return "a deal from the stock" if self.game.description.stock.count else "the tableau dealt anew"
+        if move.is_recycle:
+            return "turned the waste over"
+        assert move.target is not None
+        cards = self._card_words(move.source, move.count)
+        if move.pair is not None:
+            cards += f" and {self._card_words(move.pair, 1)}"
+        return f"{cards} from {_place_words(move.source)} to {_place_words(move.target)}"
+
+    # ----- moves -------------------------------------------------------------------------------------
+
+    def play(self, move: Move, *, redo: bool = False) -> bool:
+        """Play ``move`` when legal (else say why); True when played."""
+        reason = self.game.why_illegal(move)
+        if reason is not None:
+            self.message = f"Cannot play {move}: {reason}."
+            return False
+        words = self._move_words(move)
+        self.game.play(move)
+        if not redo:
+            self._redo.clear()
+        self.held = None
+        self.hint_move = None
+        self.message = f"{move}: {words}."
+        self._after_move()
+        return True
+
+    def _after_move(self) -> None:
+        game = self.game
+        self.clock.start()
+        if game.is_won():
+            if not self.clock.stopped:
+                self.clock.stop()
+                trouble = ""
+                if not self._counted:
+                    self._counted = True
+                    trouble = self.books.count(won=True, seconds=self.clock.seconds(), moves=len(game.moves))
+                self.books.clear()
+                self.message += trouble
+                self._show()
+                self._win_screen()
+                return
+        else:
+            self.clock.resume()
+            self.message += self.books.save(game, self.seed, self.clock.seconds())
+            if game.outcome() is not None:
+                ways = "u undoes, n deals anew" if game.moves else "n deals anew"
+                self.message += f" No legal move is left: {ways}."
+        self._show()
+
+    def _win_screen(self) -> None:
+        game = self.game
+        stats, trouble = self.books.stats()
+        lines = [f"You won {game.description.title} in {plural(len(game.moves), 'move')} "
+                 f"and {clock_text(self.clock.seconds())}!", ""]
+        if self.books.stats_path is not None and not trouble:
+            lines += stats.lines(game.description.title)
+        lines += ["", "n: a new game, q: quit. Any key closes this."]
+        self.push_screen(TextScreen("\n".join(lines)))
+
+    # ----- picking up and putting down -----------------------------------------------------------
+
+    def _choose(self, place: Place, depth: int = -1) -> None:
+        """A key (``depth`` -1) or a click on a card of ``place``: pick up,
+        or put down what is held."""
+        self.hint_move = None
+        if place.kind is Kind.STOCK:
+            self.held = None
+            self.action_deal()
+        elif self.held is None:
+            self._pick(place, depth)
+        else:
+            self._put(place)
+        self._show()
+
+    def _pick(self, place: Place, depth: int) -> None:
+        d = self.game.description
+        if place.kind is Kind.HOLE:
+            self.message = "Nothing comes back from the hole."
+            return
+        if place.kind is Kind.FOUNDATION and not d.foundations.may_return:
+            self.message = f"Cards do not come back from the foundations in {d.title}."
+            return
+        pile = self._pile(place)
+        if not pile.cards:
+            self.message = f"Nothing to pick up at {pile_key(place, d)}" + (
+                ": its cards are face down." if pile.face_down else ": it is empty.")
+            return
+        if depth >= 0 and depth < pile.face_down:
+            self.message = "That card is face down."
+            return
+        count = 1 if depth < 0 else len(pile) - depth
+        self.held = _Held(place, count, grown=count > 1)
+        self.message = (f"Picked up {self._card_words(place, count)}: now the key of the pile it goes to "
+                        "(esc puts it back).")
+
+    def _put(self, place: Place) -> None:
+        held, game = self.held, self.game
+        assert held is not None
+        if place == held.place:
+            self._grow(held)
+            return
+        legal = game.legal_moves()
+        for move in legal:  # two cards that go to the hole together (Pyramid's 13)
+            if move.pair is not None and {move.source, move.pair} == {held.place, place}:
+                self.play(move)
+                return
+        target = ANY_FOUNDATION if place.kind is Kind.FOUNDATION else place
+        try:
+            move = Move(held.place, target, held.count)
+        except MoveError as error:
+            self.held = None
+            self.message = f"Cannot move there: {str(error).split(': ', 1)[1]}."
+            return
+        if not game.is_legal(move) and not held.grown:
+            fits = [m for m in legal if m.source == held.place and m.target == target and m.pair is None]
+            if fits:
+                move = max(fits, key=lambda m: m.count)
+        if not self.play(move):
+            self.held = None
+
+    def _grow(self, held: _Held) -> None:
+        """The same pile's key again: one more card of its face-up run, when it is a tableau pile."""
+        pile = self._pile(held.place)
+        if held.place.kind is not Kind.TABLEAU:
+            self.held = None
+            self.message = "Put back."
+        elif held.count >= len(pile.cards):
+            self.message = f"Every face-up card of pile {held.place} is picked up."
+        else:
+            self.held = _Held(held.place, held.count + 1, grown=True)
+            self.message = f"Picked up {self._card_words(held.place, held.count + 1)}."
+
+    def send_home(self, place: Place) -> None:
+        """A double click: the top card of ``place`` to a foundation, or to the hole."""
+        self.held = None
+        d = self.game.description
+        tries = []
+        if d.foundations.count:
+            tries.append(Move(place, ANY_FOUNDATION))
+        if d.hole.count and place.kind is not Kind.HOLE:
+            tries.append(Move(place, Place(Kind.HOLE)))
+        for move in tries:
+            if self.game.is_legal(move):
+                self.play(move)
+                return
+        if tries:
+            self.play(tries[0])  # says why not
+        self._show()
+
+    # ----- the mouse ---------------------------------------------------------------------------------
+
+    def on_patience_table_clicked(self, event: PatienceTable.Clicked) -> None:
+        self._end_number()
+        spot = event.spot
+        if event.clicks >= 2 and spot.place.kind not in (Kind.STOCK, Kind.FOUNDATION, Kind.HOLE):
+            self.send_home(spot.place)
+        elif event.clicks < 2:
+            self._choose(spot.place, spot.depth if self.held is None else -1)
+
+    def on_patience_table_dragged(self, event: PatienceTable.Dragged) -> None:
+        self._end_number()
+        self.held = None
+        if event.source.place.kind is Kind.STOCK:
+            self.message = "The stock is not dragged: click it to deal."
+        else:
+            self._pick(event.source.place, event.source.depth)
+            if self.held is not None and event.target is not None:
+                self._put(event.target.place)
+            elif self.held is not None:
+                self.held = None
+                self.message = "Put back."
+        self._show()
+
+    # ----- keys that name piles --------------------------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        char = event.character or ""
+        place = None
+        if char.isdigit() or (self._typed and event.key == "enter"):
+            event.stop()
+            self._digit(char if char.isdigit() else "")
+            return
+        self._end_number()
+        d = self.game.description
+        cells = "abcdefghijklmnop"[:d.cells.count]
+        if char and char in cells:
+            place = Place(Kind.CELL, cells.index(char))
+        elif char == "F" and d.foundations.count:
+            if self.held is None and d.foundations.may_return:
+                self._typed = "F"
+                self.message = f"F: which foundation? 1-{d.foundations.count}"
+            else:
+                place = ANY_FOUNDATION
+        elif char == "W" and d.waste.count:
+            place = Place(Kind.WASTE)
+        elif char == "H" and d.hole.count:
+            place = Place(Kind.HOLE)
+        elif char == "R" and d.reserve.count:
+            if d.reserve.count == 1:
+                place = Place(Kind.RESERVE)
+            else:
+                self._typed = "R"
+                self.message = f"R: which reserve pile? 1-{d.reserve.count}"
+        elif char in ("D", "S") and (d.stock.count or d.redeals.count):
+            place = Place(Kind.STOCK)
+        else:
+            return
+        event.stop()
+        if place is not None:
+            self._choose(place)
+
+    def _digit(self, digit: str) -> None:
+        """A digit (or enter, ``digit`` ""): a pile number, typed whole when the game has more than ten piles."""
+        d = self.game.description
+        if self._typed in ("F", "R"):
+            kind = Kind.FOUNDATION if self._typed == "F" else Kind.RESERVE
+            self._typed = ""
+            number = int(digit or "0")
+            if 1 <= number <= d.count(kind):
+                self._choose(Place(kind, number - 1))
+            else:
+                self.message = f"No such {'foundation' if kind is Kind.FOUNDATION else 'reserve pile'}."
+            return
+        count = d.tableau.count
+        if count <= 10:
+            number = 10 if digit == "0" else int(digit or "0")
+            self._tableau(number)
+            return
+        typed = self._typed + digit
+        if self._typed_timer is not None:
+            self._typed_timer.stop()
+            self._typed_timer = None
+        if digit and int(typed) * 10 <= count and int(typed) > 0:  # a longer number could follow
+            self._typed = typed
+            self.message = f"Pile {typed}..."
+            self._typed_timer = self.set_timer(NUMBER_WAIT, self._end_number)
+            return
+        self._typed = ""
+        self._tableau(int(typed or "0"))
+
+    def _end_number(self) -> None:
+        """A pile number typed so far stands (its wait is over, or another key came)."""
+        if self._typed_timer is not None:
+            self._typed_timer.stop()
+            self._typed_timer = None
+        typed, self._typed = self._typed, ""
+        if typed.isdigit():
+            self._tableau(int(typed))
+
+    def _tableau(self, number: int) -> None:
+        count = self.game.description.tableau.count
+        if not 1 <= number <= count:
+            self.message = f"No pile {number}: the piles are 1 to {count}."
+            return
+        self._choose(Place(Kind.TABLEAU, number - 1))
+
+    # ----- actions -----------------------------------------------------------------------------------
+
+    def action_deal(self) -> None:
+        self.held = None
+        for move in (DEAL, RECYCLE):
+            if self.game.is_legal(move):
+                self.play(move)
+                return
+        self.message = f"Cannot deal: {self.game.why_illegal(DEAL)}."
+        self._show()
+
+    def action_drop(self) -> None:
+        self._end_number()
+        if self.held is not None:
+            self.held = None
+            self.message = "Put back."
+            self._show()
+
+    def action_undo(self) -> None:
+        self._end_number()
+        if not self.game.moves:
+            self.message = "Nothing to undo."
+            return
+        self.held, self.hint_move = None, None
+        move = self.game.undo()
+        self._redo.append(move)
+        self.message = f"Undid {move}: {self._move_words(move)}."
+        self._after_move()
+
+    def action_redo(self) -> None:
+        self._end_number()
+        if not self._redo:
+            self.message = "Nothing to redo."
+            return
+        if self.play(self._redo[-1], redo=True):
+            self._redo.pop()
+            self.message = f"Redid {self.message}"
+
+    def action_restart(self) -> None:
+        """Back to the deal; every move can be redone."""
+        self._end_number()
+        if not self.game.moves:
+            self.message = "The game is at its deal."
+            return
+        while self.game.moves:
+            self._redo.append(self.game.undo())
+        self.held, self.hint_move = None, None
+        self.message = "Back at the deal: y redoes the moves one by one."
+        self._after_move()
+
+    def action_hint(self) -> None:
+        """The greedy player's move, chosen from what the player sees."""
+        from cardtable.bots.patience import GreedyPlayer
+
+        self._end_number()
+        self.held = None
+        view = self.game.view()
+        move = GreedyPlayer().choose(view) if not self.game.is_won() else None
+        if move is None:
+            self.message = "The game is won." if self.game.is_won() else "No hint: no move makes progress here."
+        else:
+            self.hint_move = move
+            self.message = f"Hint: {move}, {self._move_words(move)}."
+        self._show()
+
+    def action_new_game(self) -> None:
+        """Deal the next deal; a game left after a move counts as a loss."""
+        self._end_number()
+        game = self.game
+        counted = ""
+        if game.moves and not game.is_won() and not self._counted:
+            trouble = self.books.count(won=False, seconds=self.clock.seconds(), moves=len(game.moves))
+            counted = trouble or (" The game left counts as a loss." if self.books.stats_path is not None else "")
+        self.books.clear()
+        self.seed = next_seed(self.seed)
+        self.game = PatienceGame.from_seed(game.description, self.seed)
+        self.clock = GameClock()
+        self.held, self.hint_move, self._redo, self._counted = None, None, [], False
+        self.message = f"New game: deal {self.seed}.{counted}"
+        self._show()
+
+    def action_save(self) -> None:
+        path = self.save_path if self.save_path is not None else Path.cwd() / \
+            f"cardtable-{game_key(self.game.description)}.txt"
+        try:
+            atomic_write_text(path, str(PatienceRecord.from_game(self.game, self.seed)))
+        except (OSError, CardtableError) as error:
+            self.message = f"Could not save: {describe_error(error)}; the game is kept here, press s to try again."
+            return
+        self.message = f"Saved the game record to {path}."
+
+    def action_help(self) -> None:
+        self.push_screen(TextScreen(keys_help(self.game)))
+
+    def action_stats(self) -> None:
+        title = self.game.description.title
+        if self.books.stats_path is None:
+            text = "No statistics are kept in this session (--no-stats)."
+        else:
+            stats, trouble = self.books.stats()
+            text = trouble.strip() or "\n".join(stats.lines(title))
+            text += f"\n\nKept in {self.books.stats_path}."
+        self.push_screen(TextScreen(text + "\nAny key closes this."))

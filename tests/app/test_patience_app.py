@@ -1,0 +1,309 @@
+"""Every patience game's terminal app (``cardtable play GAME``), driven through
+Textual's pilot: keys that name piles make moves, an illegal move says the
+engine's reason, undo and redo, hints from the player's view, the autosave,
+the statistics, and no face-down card ever drawn."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from cli_helpers import run
+from textual.pilot import Pilot
+
+from cardtable.app.patience import PatienceApp, keys_help
+from cardtable.app.patience_books import PatienceBooks
+from cardtable.app.patience_table import PatienceTable, PileSpot
+from cardtable.app.screens import TextScreen
+from cardtable.patience import Kind, Move, PatienceGame, Place, get
+from cardtable.patience.moves import ANY_FOUNDATION
+
+GAMES = ("freecell", "spider-2-suits", "golf", "pyramid", "canfield", "yukon")
+Script = Callable[[Pilot[None], PatienceApp], Awaitable[None]]
+
+
+def drive(app: PatienceApp, script: Script, size: tuple[int, int] = (120, 40)) -> None:
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await script(pilot, app)
+
+    asyncio.run(main())
+
+
+def new_app(tmp_path: Path, name: str, seed: int | str = 5) -> PatienceApp:
+    game = PatienceGame.from_seed(get(name), seed)
+    books = PatienceBooks(game.description, autosave_folder=tmp_path, stats_folder=tmp_path)
+    return PatienceApp(game, seed=seed, books=books)
+
+
+def keys(game: PatienceGame, place: Place) -> list[str]:
+    """The keys a player presses to name ``place``."""
+    d = game.description
+    if place.kind is Kind.TABLEAU:
+        number = place.index + 1
+        if d.tableau.count <= 10:
+            return ["0" if number == 10 else str(number)]
+        return [*str(number), *(["enter"] if number * 10 <= d.tableau.count else [])]
+    if place.kind is Kind.CELL:
+        return ["abcdefghijklmnop"[place.index]]
+    return {Kind.FOUNDATION: ["F"], Kind.WASTE: ["W"], Kind.HOLE: ["H"], Kind.RESERVE: ["R"],
+            Kind.STOCK: ["D"]}[place.kind]
+
+
+def a_legal_move(game: PatienceGame) -> Move:
+    """A legal move that is not a deal, preferring one onto the tableau."""
+    moves = [m for m in game.legal_moves() if not m.is_deal and not m.is_recycle]
+    assert moves, "the deal has a move"
+    return min(moves, key=lambda m: (m.target is None or m.target.kind is not Kind.TABLEAU, m.pair is not None))
+
+
+def an_illegal_pair(game: PatienceGame) -> tuple[Place, Place, str]:
+    """A source with a face-up card and a target that no legal move joins, and the engine's reason."""
+    legal = game.legal_moves()
+    view = game.view()
+    sources = [p.place for p in view.piles if p.cards and p.place.kind is Kind.TABLEAU]
+    targets = [p.place for p in view.piles if p.place.kind in (Kind.TABLEAU, Kind.FOUNDATION, Kind.HOLE)]
+    for source in sources:
+        for target in targets:
+            aim = ANY_FOUNDATION if target.kind is Kind.FOUNDATION else target
+            if source == target or any(m.source == source and m.target == aim for m in legal) or any(
+                    m.pair is not None and {m.source, m.pair} == {source, target} for m in legal):
+                continue
+            reason = game.why_illegal(Move(source, aim))
+            assert reason is not None
+            return source, target, reason
+    raise AssertionError("no illegal move found")
+
+
+def drawn_cards(app: PatienceApp) -> Counter[str]:
+    text = app.table.render().plain
+    return Counter(re.findall(r"[A2-9TJQK][♣♦♥♠]", text))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_keys_play_a_legal_move_then_undo_and_redo(tmp_path: Path, name: str) -> None:
+    async def script(pilot: Pilot[None], app: PatienceApp) -> None:
+        move = a_legal_move(app.game)
+        await pilot.press(*keys(app.game, move.source), *keys(app.game, move.pair or move.target))
+        assert len(app.game.moves) == 1
+        played = app.game.moves[0]
+        assert (played.source, played.target, played.pair) == (move.source, move.target, move.pair)
+        assert app.message.startswith(f"{played}: ")
+        saved, trouble = app.books.restore()
+        assert trouble is None and saved is not None and saved.replay().key() == app.game.key()
+        await pilot.press("u")
+        assert app.game.moves == [] and app.message.startswith(f"Undid {played}")
+        await pilot.press("y")
+        assert app.game.moves == [played]
+
+    drive(new_app(tmp_path, name), script)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_an_illegal_move_says_the_engines_reason(tmp_path: Path, name: str) -> None:
+    async def script(pilot: Pilot[None], app: PatienceApp) -> None:
+        source, target, reason = an_illegal_pair(app.game)
+        await pilot.press(*keys(app.game, source), *keys(app.game, target))
+        assert app.game.moves == []
+        assert reason in app.message and app.message.startswith("Cannot play")
+        assert app.held is None
+
+    drive(new_app(tmp_path, name), script)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_hint_is_a_legal_move_chosen_from_the_view(tmp_path: Path, name: str) -> None:
+    async def script(pilot: Pilot[None], app: PatienceApp) -> None:
+        await pilot.press("x")
+        assert app.hint_move is not None and app.hint_move in app.game.legal_moves()
+        assert app.message.startswith(f"Hint: {app.hint_move}")
+        assert app.table.marks.hinted or app.table.marks.hint_places
+
+    drive(new_app(tmp_path, name), script)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_no_face_down_card_is_ever_drawn(tmp_path: Path, name: str) -> None:
+    async def script(pilot: Pilot[None], app: PatienceApp) -> None:
+        for _ in range(12):
+            view = app.game.view()
+            seen = Counter(card.symbol() for pile in view.piles for card in pile.cards)
+            assert drawn_cards(app) <= seen  # a hidden card drawn would be one more than the player sees
+            moves = app.game.legal_moves()
+            if not moves:
+                break
+            app.play(moves[-1])
+            await pilot.pause()
+
+    drive(new_app(tmp_path, name), script)
+
+
+def test_the_hidden_cards_of_the_deal_are_not_in_the_picture(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: PatienceApp) -> None:
+        game = app.game
+        hidden = {card.symbol() for i, pile in enumerate(game.piles) for card in pile[:game.down[i]]}
+        seen = {card.symbol() for pile in game.view().piles for card in pile.cards}
+        assert hidden - seen  # Yukon's deal hides cards the player cannot see anywhere
+        assert not (set(drawn_cards(app)) & (hidden - seen))
+
+    drive(new_app(tmp_path, "yukon"), script)
+
+
+def test_a_pyramid_pair_and_a_king_go_to_the_hole(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: PatienceApp) -> None:
+        king = next(m for m in app.game.legal_moves() if m.pair is None and m.target == Place(Kind.HOLE))
+        await pilot.press(*keys(app.game, king.source), "H")
+        assert app.game.moves == [king]
+        pair = next((m for m in app.game.legal_moves() if m.pair is not None), None)
+        while pair is None:
+            await pilot.press("D")
+            pair = next((m for m in app.game.legal_moves() if m.pair is not None), None)
+        assert pair.pair is not None
+        await pilot.press(*keys(app.game, pair.pair), *keys(app.game, pair.source))  # either order
+        assert app.game.moves[-1] == pair
+
+    drive(new_app(tmp_path, "pyramid"), script)
+
+
+def test_mouse_click_a_card_then_a_pile_and_double_click_home(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: PatienceApp) -> None:
+        move = next(m for m in app.game.legal_moves() if m.target is not None and m.target.kind is Kind.CELL
+                    and m.source != Place(Kind.TABLEAU, 0))  # pile 1 holds the ace that goes home
+        for spot in (PileSpot(move.source, len(app.game.pile(move.source)) - 1), PileSpot(move.target)):
+            where = app.table.spot_position(spot)
+            assert where is not None
+            await pilot.click(PatienceTable, offset=where)
+            await pilot.pause()
+        assert app.game.moves == [move]
+        home = next(m for m in app.game.legal_moves() if m.target == ANY_FOUNDATION)
+        where = app.table.spot_position(PileSpot(home.source, len(app.game.pile(home.source)) - 1))
+        assert where is not None
+        await pilot.double_click(PatienceTable, offset=where)
+        await pilot.pause()
+        assert app.game.moves[-1] == home
+
+    drive(new_app(tmp_path, "freecell", "ms:2"), script)
+
+
+def test_restart_keeps_the_moves_to_redo_and_new_game_counts_a_loss(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: PatienceApp) -> None:
+        for _ in range(3):
+            app.play(app.game.legal_moves()[0])
+        played = list(app.game.moves)
+        await pilot.press("r")
+        assert app.game.moves == []
+        await pilot.press("y", "y", "y")
+        assert app.game.moves == played
+        await pilot.press("n")
+        assert app.game.moves == [] and app.seed == 6
+        assert "counts as a loss" in app.message
+        stats, trouble = app.books.stats()
+        assert (stats.played, stats.won, trouble) == (1, 0, "")
+        assert app.books.autosave_path is not None and not app.books.autosave_path.exists()
+        await pilot.press("t")
+        assert isinstance(app.screen, TextScreen) and "1 played, 0 won" in app.screen.text
+
+    drive(new_app(tmp_path, "golf"), script)
+
+
+def test_a_won_game_shows_the_win_screen_and_counts_in_its_own_file(tmp_path: Path) -> None:
+    from cardtable.patience.position import read_position
+
+    ranks = "A23456789TJQ"
+    home = " ".join(f"F{i + 1}:" + "".join(r + suit for r in ranks + ("K" if suit == "s" else ""))
+                    for i, suit in enumerate("cdhs"))
+    game = read_position(get("freecell"), f"1:Kc 2:Kd 3:Kh 4: 5: 6: 7: 8: {home} a: b: c: d:")
+    books = PatienceBooks(game.description, autosave_folder=tmp_path, stats_folder=tmp_path)
+
+    async def script(pilot: Pilot[None], app: PatienceApp) -> None:
+        await pilot.press("1", "F", "2", "F")
+        assert not isinstance(app.screen, TextScreen) and (tmp_path / "freecell-autosave.txt").exists()
+        await pilot.press("3", "F")
+        assert app.game.is_won()
+        assert isinstance(app.screen, TextScreen) and app.screen.text.startswith("You won FreeCell in 3 moves")
+        assert "1 played, 1 won (100%)" in app.screen.text
+
+    drive(PatienceApp(game, seed=None, books=books), script)
+    saved = json.loads((tmp_path / "freecell-stats.json").read_text())
+    assert saved["won"] == 1 and saved["streak"] == 1 and saved["fewest"] == 3
+    assert not (tmp_path / "freecell-autosave.txt").exists()
+
+
+def test_the_help_shows_the_keys_and_the_rules_of_the_game() -> None:
+    text = keys_help(PatienceGame.from_seed(get("pyramid"), 1))
+    assert "1-28 (typed)" in text and "H             the hole; two piles' keys make a pair" in text
+    assert "hole: takes free cards in pairs whose ranks add up to 13" in text
+    assert "free cells" in keys_help(PatienceGame.from_seed(get("freecell"), 1))
+
+
+# ----- the command -------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def captured(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[PatienceApp]:
+    """``cardtable play GAME`` builds its app here instead of running it; the data folder is tmp_path."""
+    apps: list[PatienceApp] = []
+    monkeypatch.setenv("CARDTABLE_DATA", str(tmp_path / "data"))
+    monkeypatch.setattr(PatienceApp, "run", lambda self, *a, **k: apps.append(self))
+    return apps
+
+
+def test_play_game_deals_the_seed_then_the_autosave_brings_it_back(captured: list[PatienceApp],
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "play", "freecell", "--seed", "ms:11982")[0] == 0
+    first = captured[0]
+    assert first.seed == "ms:11982"
+    assert first.game.key() == PatienceGame.from_seed(get("freecell"), "ms:11982").key()
+
+    async def script(pilot: Pilot[None], app: PatienceApp) -> None:
+        await pilot.press("4", "a")
+        assert len(app.game.moves) == 1
+
+    drive(first, script)
+    assert run(capsys, "play", "golf")[0] == 0  # another game keeps its own autosave
+    assert captured[1].game.description.name == "golf" and not captured[1].game.moves
+    assert run(capsys, "play", "freecell")[0] == 0
+    again = captured[2]
+    assert again.game.key() == first.game.key() and again.seed == "ms:11982"
+    assert "restored" in again.message
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["play", "freecel"], "unknown game 'freecel'; did you mean freecell?"),
+    (["play", "freecell", "--seed", "ms:0"], "a Microsoft deal number is 1 to"),
+    (["play", "golf", "--seed", "ms:5"], "golf"),
+    (["play", "golf", "--draw", "3"], "--draw is not an option of golf (only of klondike)"),
+    (["play", "klondike", "--seed", "ms:5"], "klondike has no ms:N deal numbers"),
+])
+def test_bad_games_and_options_end_in_one_line(capsys: pytest.CaptureFixture[str], args: list[str],
+                                               says: str) -> None:
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == ""
+    assert says in err and err.count("\n") == 1
+
+
+def test_a_bad_description_file_ends_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "mine.json"
+    data = get("freecell").to_json()
+    data["tableau"]["build"]["suit"] = "reddish"
+    path.write_text(json.dumps(data))
+    code, _, err = run(capsys, "play", str(path))
+    assert code == 2 and "tableau.build.suit" in err and err.count("\n") == 1
+
+
+def test_a_description_file_plays_with_its_own_books(tmp_path: Path, captured: list[PatienceApp],
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "mine.json"
+    data = get("freecell").to_json()
+    data["name"], data["cells"]["count"] = "two-cell-freecell", 2
+    path.write_text(json.dumps(data))
+    assert run(capsys, "play", str(path), "--seed", "3")[0] == 0
+    app = captured[0]
+    assert app.game.description.cells.count == 2
+    assert app.books.autosave_path is not None and app.books.autosave_path.name == "file-two-cell-freecell-autosave.txt"
