@@ -4,7 +4,7 @@ The app is a thin client of the library. The game's description says
 everything: the engine (:class:`~cardtable.patience.PatienceGame`) decides
 what is legal and says why a move is not, the layout
 (:func:`~cardtable.patience.layout.table_layout`) where each pile lies, the
-rules in words (:func:`~cardtable.patience.words.rules_lines`) fill the help,
+rules in words (:func:`~cardtable.patience.words.rules_sections`) fill the help,
 and the greedy player (:mod:`cardtable.bots.patience`), reading only the
 player's view, gives the hints. No game is named here.
 
@@ -23,6 +23,7 @@ game, counts in the game's statistics.
 from __future__ import annotations
 
 import secrets
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -48,7 +49,7 @@ from cardtable.patience.engine import PatienceGame, PileView
 from cardtable.patience.layout import table_layout
 from cardtable.patience.moves import ANY_FOUNDATION, DEAL, RECYCLE, Move, MoveError, Place
 from cardtable.patience.record import PatienceRecord
-from cardtable.patience.words import rules_lines
+from cardtable.patience.words import rules_sections
 
 __all__ = ["PatienceApp", "keys_help", "next_seed"]
 
@@ -120,8 +121,10 @@ def keys_help(game: PatienceGame) -> str:
               "  r   restart (y redoes)    n   new game              s   save the game record",
               "  t   statistics            ?   this help             q   quit (the game is kept)",
               "Mouse: click a card (it takes the cards on it), then a pile; double-click sends a card",
-              "home; drag cards where they go; click the stock to deal.", "", *rules_lines(d),
-              "", "Any key closes this."]
+              "home; drag cards where they go; click the stock to deal.", ""]
+    for heading, text in rules_sections(d):
+        lines += textwrap.wrap(f"{heading}: {text}", 92)
+    lines += ["", "Any key closes this."]
     return "\n".join(lines)
 
 
