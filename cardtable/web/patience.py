@@ -36,6 +36,7 @@ from cardtable.bots.patience import GreedyPlayer
 from cardtable.cards import RANK_NAMES, Card
 from cardtable.errors import CardtableError
 from cardtable.patience import Description, Kind, Move, PatienceGame, Place
+from cardtable.patience.description import Fill
 from cardtable.patience.engine import PatienceView
 from cardtable.patience.layout import table_layout
 from cardtable.patience.record import PatienceRecord, rules_name
@@ -108,6 +109,8 @@ def table_json(description: Description) -> dict[str, Any]:
         "pairs": description.hole_pairs,
         # what an empty foundation shows: the rank it starts with (none when the first card or a whole run decides)
         "foundationMark": "" if f.base is None or f.complete_runs else RANK_NAMES[f.base],
+        # an empty tableau pile that takes nothing is not drawn (Pyramid's and Golf's spent piles)
+        "spaceTakes": description.tableau.empty is not Fill.NONE,
         "layout": {"width": layout.width, "height": layout.height,
                    "piles": [{"place": str(pile.place), "kind": pile.place.kind.value, "x": pile.x, "y": pile.y,
                               "width": pile.width, "height": pile.height, "fan": pile.fan.value}

@@ -9,7 +9,18 @@ one-line description, and a search box; ``GET /play/NAME`` is a game's table
 game's own move notation. A player (the cookie) keeps one game of each game
 and set of options, saved in the results store's ``web_games`` table after
 every change, so a reload, another page or a server restart finds it at the
-same move. The checks are the server's: the ``Host`` of every request
+same move. The messages, each a JSON object as in the protocol::
+
+    from the page:   {"type": "move", "move": "3>5:2"}   (D deals, R turns the waste over)
+                     {"type": "undo"} {"type": "redo"} {"type": "restart"} {"type": "autofinish"}
+                     {"type": "new"} / {"type": "new", "deal": "ms:11982"} / {"type": "new", "daily": true}
+                     {"type": "hint"} {"type": "view"}
+    from the server: {"type": "table", "table": {...}}   once: the game, its rules in words and its layout
+                     {"type": "view", "view": {...}, "said": "..."}   after every change, to each page
+                     {"type": "hint", "move": "3>5" | null, "text": "..."}   to the page that asked
+                     {"type": "error", "message": "..."}   nothing changed (an illegal move: the reason)
+
+The checks are the server's: the ``Host`` of every request
 (:func:`~cardtable.web.protocol.host_check`, the application's middleware),
 the ``Origin`` of every socket (:func:`~cardtable.web.protocol.same_origin`)
 and the player's cookie (:func:`~cardtable.web.protocol.player_id`).

@@ -264,7 +264,82 @@ def test_a_game_from_a_users_file_plays(tmp_path: Path, browser: Any) -> None:
         move = draggable(game)
         drag(page, card_at(page, game, move.source, move.count), target_of(page, game, move))
         moves_shown(page, 1)
+        # a game left for a new one after a move counts, lost, in this game's statistics
+        page.get_by_role("button", name="New game").click()
+        page.get_by_role("button", name="Deal", exact=True).click()
+        moves_shown(page, 0)
+        page.get_by_role("button", name="Statistics").click()
+        row = page.locator("#stats-rows tr").first
+        assert [cell.text_content() for cell in row.locator("th, td").all()][:4] == [
+            "FreeCell with two cells", "1", "0", "0%"]
         assert not errors, errors
         context.close()
     finally:
         next(starting, None)
+
+
+#: The games pictured in the documentation (docs/web-NAME.png), each at a deal and after some moves.
+PICTURED = {"freecell": "ms:11982", "spider-2-suits": "3", "pyramid": "5", "golf": "4", "canfield": "2",
+            "tripeaks": "6"}
+
+
+def play_along(base: str, context: Any, name: str, moves: int) -> None:
+    """Play ``moves`` of the greedy player's moves on the player's game, as another page of theirs would:
+    each page of the player shows them."""
+    import asyncio
+    import concurrent.futures
+
+    import aiohttp
+
+    from cardtable.bots.patience import GreedyPlayer
+    from cardtable.web.protocol import COOKIE
+
+    cookie = next(c["value"] for c in context.cookies() if c["name"] == COOKIE)
+
+    async def play() -> None:
+        headers = {"Cookie": f"{COOKIE}={cookie}", "Origin": base}
+        async with aiohttp.ClientSession() as session, session.ws_connect(f"{base}/play/{name}/ws",
+                                                                          headers=headers) as ws:
+            await ws.receive_json(timeout=10)
+            view = (await ws.receive_json(timeout=10))["view"]
+            game = PatienceGame.from_seed(get(name), view["deal"])
+            player = GreedyPlayer(seed=1)
+            for _ in range(moves):
+                move = player.choose(game.view())
+                if move is None:
+                    break
+                game.play(move)
+                await ws.send_json({"type": "move", "move": str(move)})
+                assert (await ws.receive_json(timeout=10))["type"] == "view"
+
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:  # Playwright's own loop runs in this thread
+        thread.submit(asyncio.run, play()).result(timeout=60)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("viewport", "suffix"), [(DESKTOP, ""), (PHONE, "-phone")])
+def test_pictures_of_six_games_with_every_card_on_the_screen(server: Served, browser: Any, tmp_path: Path,
+                                                              viewport: dict[str, int], suffix: str) -> None:
+    """Six games a few moves in: every card lies on the screen, none past its edges; the pictures go to
+    ``$CARDTABLE_SCREENSHOTS`` (``docs`` renews the documentation's)."""
+    from browser_helpers import screenshots
+
+    phone = viewport is PHONE
+    context = browser.new_context(viewport=viewport, has_touch=phone, is_mobile=phone)
+    for name, seed in PICTURED.items():
+        page, errors, frames = open_game(context, server.base, f"/play/{name}?seed={seed}")
+        until(page, lambda seed=seed, frames=frames: frames and last_view(frames)["deal"] == seed, "the deal")
+        play_along(server.base, context, name, 12)
+        until(page, lambda frames=frames: last_view(frames)["moves"] >= 1, "the moves on the page")
+        page.wait_for_timeout(400)
+        boxes = page.locator(".card").evaluate_all(
+            "cards => cards.map(card => card.getBoundingClientRect().toJSON())")
+        for box in boxes:
+            assert box["left"] >= 0 and box["right"] <= viewport["width"] + 0.5, (name, box)
+            assert box["top"] >= 0 and box["bottom"] <= viewport["height"], (name, box)
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        if not phone or name == "spider-2-suits":
+            page.screenshot(path=str(screenshots(tmp_path) / f"web-{name}{suffix}.png"))
+        assert not errors, errors
+        page.close()
+    context.close()

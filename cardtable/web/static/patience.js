@@ -218,6 +218,7 @@ function render() {
     const el = slot(spot.place, x, y, pileLabel(spot.place, pile));
     el.classList.toggle("spent", kindOf(spot.place) === "stock" && !pile.down && !view.legal.includes("R"));
     el.classList.toggle("recycle", kindOf(spot.place) === "stock" && !pile.down && view.legal.includes("R"));
+    el.classList.toggle("gone", kindOf(spot.place) === "tableau" && !game.spaceTakes && !pile.down && !pile.up.length);
     const base = 10 + order * 200;
     if (kindOf(spot.place) === "stock") {
       for (let i = 0; i < Math.min(pile.down, 3); i++) {
