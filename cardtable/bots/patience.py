@@ -1,13 +1,37 @@
 """Players for every patience game (:mod:`cardtable.patience`): they read
-only the player's view, so they play any description.
+only the player's view, so they play any description and never see a
+face-down card.
 
 - ``random``: a legal move drawn uniformly by its seeded generator;
-- ``greedy``: the move that looks best now: a card home (to a foundation or
-  the hole) first, then a move that turns a face-down card up or empties a
-  pile, a run built on the tableau, a card out of a cell; a card into a cell
-  and the stock's deal last; never the move that undoes the last one; ties
-  broken by its seeded generator. It stops after :data:`STALL` moves in a
-  row that sent no card home and turned no card up.
+- ``greedy``: a heuristic player that scores every legal move from what the
+  view shows and the game's description, and plays the best (ties broken by
+  its seeded generator):
+
+  1. a card home (to a foundation or the hole) first; where the hole takes
+     cards one rank apart (Golf, Black Hole, TriPeaks), the hole move after
+     which the longest run of further hole moves is possible, looking only
+     at the face-up cards (:func:`hole_continuation`);
+  2. a move that turns a face-down card up (the pile with most face-down
+     cards first), or that empties a pile, or lets a card go home next;
+  3. a card out of the waste, the reserve or a free cell onto the tableau;
+     a run onto a card it extends as a run (Spider's suit), the longer
+     the run it joins the better;
+  4. the stock's deal (or a redeal, or the waste turned over) when no move
+     above is left, ahead of moves that only shift cards around -- until
+     a whole pass through the stock has brought no progress: then those
+     moves come first;
+  5. last, moves that break a run, fill a free cell or an empty pile
+     without turning anything up (but filling the one empty pile that
+     keeps the stock from dealing comes before shifting cards).
+
+  It never plays a move that leads back to a position it has seen in this
+  game (from its view: it remembers every view), so it does not shuttle
+  cards back and forth; it stops when only such moves are left, or after
+  :data:`STALL` moves in a row that sent no card home and turned no card up.
+
+Nothing here knows a game by name: what a player needs to know of a game
+(what fits where, what fills an empty pile, which piles cover which) it
+reads from the description.
 
 >>> from cardtable.game import play_out
 >>> from cardtable.patience import PatienceGame, get
@@ -18,16 +42,43 @@ True
 
 from __future__ import annotations
 
-from cardtable.cards import SplitMix64
-from cardtable.errors import RulesError
-from cardtable.patience.description import Kind
-from cardtable.patience.engine import PatienceView
-from cardtable.patience.moves import Move
+from functools import cache
 
-__all__ = ["PLAYERS", "STALL", "GreedyPlayer", "RandomPlayer", "make_player"]
+from cardtable.cards import Card, SplitMix64, Suit
+from cardtable.errors import RulesError
+from cardtable.patience.description import Build, Description, Direction, Fill, Kind
+from cardtable.patience.engine import PatienceView, PileView
+from cardtable.patience.moves import Move, Place
+
+__all__ = ["LOOKAHEAD", "PLAYERS", "STALL", "GreedyPlayer", "RandomPlayer", "hole_continuation", "make_player"]
 
 #: How many moves in a row without progress the greedy player makes before it stops.
-STALL = 100
+STALL = 400
+
+#: How many positions the greedy player's look along the hole's moves visits at most.
+LOOKAHEAD = 200
+
+# The scores of the move classes (see the module documentation); their gaps keep the classes apart.
+_HOME = 1000
+_TURN_UP = 300
+_EMPTIES = 120
+_FEEDS_HOME = 150
+_FROM_RESERVE = 80
+_FROM_WASTE = 60
+_FROM_CELL = 50
+_DEAL = 5
+_IDLE_DEAL = -25
+_LETS_DEAL = 60
+_SWAP = -100
+_BREAKS_RUN = -30
+_INTO_CELL = -60
+_INTO_SPACE = -20
+_BACK_FROM_HOME = -200
+
+_DECK = tuple(Card(rank, suit) for suit in Suit for rank in range(1, 14))
+
+# A position from the player's view: each pile's face-down count and face-up cards.
+_Key = tuple[tuple[int, tuple[Card, ...]], ...]
 
 
 class RandomPlayer:
@@ -48,69 +99,265 @@ class RandomPlayer:
         return moves[self._rng.below(len(moves))] if moves else None
 
 
+@cache
+def _fitting(build: Build, onto: Card) -> frozenset[Card]:
+    """The cards ``build`` lets go on ``onto``."""
+    return frozenset(card for card in _DECK if build.fits(card, onto))
+
+
+@cache
+def _of_rank(rank: int) -> frozenset[Card]:
+    return frozenset(card for card in _DECK if card.rank == rank)
+
+
+def _key(view: PatienceView) -> _Key:
+    return tuple((pile.face_down, pile.cards) for pile in view.piles)
+
+
+def _covered(description: Description, counts: list[int], pile: int) -> bool:
+    """Whether tableau pile ``pile`` lies under a pile that holds cards (``counts``: cards a pile)."""
+    covers = description.tableau.covers
+    return covers is not None and pile < len(covers) and any(counts[p] for p in covers[pile])
+
+
+def hole_continuation(view: PatienceView, limit: int = LOOKAHEAD) -> int:
+    """The most moves to the hole that can follow one another from the
+    position ``view`` shows, playing only cards that are face up now (a
+    card turned up on the way is unknown, so the look stops there); at most
+    ``limit`` positions are visited. 0 in a game without a hole, or one whose
+    hole takes pairs.
+
+    >>> from cardtable.patience import PatienceGame, get
+    >>> hole_continuation(PatienceGame.from_seed(get("black-hole"), 1).view()) > 0
+    True
+    """
+    d = view.description
+    if not d.hole.count or d.hole_pairs is not None:
+        return 0
+    hole = next(p for p in view.piles if p.place.kind is Kind.HOLE)
+    if not hole.cards:
+        return 0
+    sources = [p for p in view.piles if p.place.kind in (Kind.TABLEAU, Kind.CELL, Kind.RESERVE, Kind.WASTE)]
+    tableau = [p.place.kind is Kind.TABLEAU for p in sources]
+    counts = [len(p) for p in sources]
+    visible = [len(p.cards) for p in sources]  # face-up cards still to play, from each pile's top
+    fits = d.hole_build.fits
+    budget = [limit]
+    best = [0]
+
+    def search(top: Card, depth: int) -> None:
+        best[0] = max(best[0], depth)
+        for i, pile in enumerate(sources):
+            if budget[0] <= 0:
+                return
+            if not visible[i] or (tableau[i] and _covered(d, counts, pile.place.index)):
+                continue
+            card = pile.cards[visible[i] - 1]
+            if not fits(card, top):
+                continue
+            budget[0] -= 1
+            visible[i] -= 1
+            counts[i] -= 1
+            search(card, depth + 1)
+            visible[i] += 1
+            counts[i] += 1
+
+    search(hole.cards[-1], 0)
+    return best[0]
+
+
 class GreedyPlayer:
-    """The move that looks best now (see the module documentation)."""
+    """A heuristic player for every description (see the module documentation)."""
 
     name = "greedy"
 
     def __init__(self, seed: int = 0) -> None:
-        self._rng = SplitMix64(seed)
-        self._last: Move | None = None
-        self._progress: tuple[int, int] = (-1, -1)
-        self._stalled = 0
+        self.new_game(seed)
 
     def new_game(self, seed: int = 0) -> None:
         """Forget the last game and seed the tie-breaks."""
         self._rng = SplitMix64(seed)
-        self._last = None
-        self._progress = (-1, -1)
+        self._seen: set[_Key] = set()
+        self._progress: tuple[int, int] = (-1, -1)
         self._stalled = 0
-
-    def _score(self, view: PatienceView, move: Move) -> int:
-        if move.is_deal:
-            return -20
-        if move.is_recycle:
-            return -30
-        assert move.target is not None
-        target = move.target.kind
-        if target in (Kind.FOUNDATION, Kind.HOLE):
-            return 100
-        last = self._last
-        if last is not None and last.target == move.source and last.source == move.target:
-            return -100  # straight back
-        pile = next(p for p in view.piles if p.place == move.source)
-        score = 0
-        if move.source.kind is Kind.TABLEAU and move.count == len(pile.cards):
-            score += 50 if pile.face_down else 20
-        if target is Kind.CELL:
-            score -= 10
-        elif move.source.kind in (Kind.CELL, Kind.RESERVE, Kind.WASTE):
-            score += 15
-        destination = next(p for p in view.piles if p.place == move.target)
-        if target is Kind.TABLEAU and not len(destination):
-            score -= 5
-        return score + move.count
+        self._idle_passes = 0  # the waste turned over since the last progress
 
     def choose(self, view: PatienceView) -> Move | None:
-        """The best-looking legal move, or None when none is left."""
+        """The best-scored legal move, or None to stop (see the module documentation)."""
         moves = view.legal_moves
         if not moves:
             return None
         home = sum(len(p) for p in view.piles if p.place.kind in (Kind.FOUNDATION, Kind.HOLE))
-        hidden = sum(p.face_down for p in view.piles if p.place.kind is not Kind.STOCK)
+        hidden = sum(p.face_down for p in view.piles)  # the stock's cards too: a deal brings cards into play
         progress = (home, -hidden)
-        self._stalled = 0 if progress > self._progress else self._stalled + 1
+        if progress > self._progress:
+            self._stalled = self._idle_passes = 0
+        else:
+            self._stalled += 1
         self._progress = max(progress, self._progress)
         if self._stalled >= STALL:
             return None
-        scored = [(self._score(view, move), move) for move in moves]
-        best = max(score for score, _ in scored)
-        if best <= -100:
-            return None  # only moves back and forth are left
-        ties = [move for score, move in scored if score == best]
+        self._seen.add(_key(view))
+        scorer = _Scorer(view, self._seen, stock_idle=self._idle_passes > 0)
+        best_score: float | None = None
+        ties: list[Move] = []
+        for move in moves:
+            score = scorer.score(move)
+            if score is None:
+                continue
+            if best_score is None or score > best_score:
+                best_score, ties = score, [move]
+            elif score == best_score:
+                ties.append(move)
+        if not ties:
+            return None  # every move leads back to a position seen before
         move = ties[self._rng.below(len(ties))]
-        self._last = move
+        if move.is_recycle:
+            self._idle_passes += 1
         return move
+
+
+class _Scorer:
+    """The scores of one view's moves (see the module documentation)."""
+
+    def __init__(self, view: PatienceView, seen: set[_Key], *, stock_idle: bool = False) -> None:
+        self.view = view
+        # once a whole pass through the stock brought nothing, moves that only shift cards come first
+        self.deal_score = _IDLE_DEAL if stock_idle else _DEAL
+        self.d = view.description
+        self.seen = seen
+        self.index = {pile.place: i for i, pile in enumerate(view.piles)}
+        self.piles = view.piles
+        self.home_takes = self._home_takes()
+        hole = self.d.hole
+        stock = next((p for p in self.piles if p.place.kind is Kind.STOCK), None)
+        spaces = sum(1 for p in self.piles if p.place.kind is Kind.TABLEAU and not len(p))
+        #: The stock holds cards but may not deal while this one pile is empty (Spider).
+        self.deal_waits = self.d.stock.needs_no_empty_pile and stock is not None and bool(len(stock)) and spaces == 1
+        self.looks_ahead = bool(hole.count) and self.d.hole_pairs is None and \
+            self.d.hole_build.direction is not Direction.MATCH
+
+    def _home_takes(self) -> set[Card] | None:
+        """The cards some foundation takes now (None: any card, a foundation
+        waiting for its first card of a free base)."""
+        f = self.d.foundations
+        if not f.count or f.complete_runs:
+            return set()
+        base = f.base
+        if base is None:
+            started = [p.cards[0].rank for p in self.piles if p.place.kind is Kind.FOUNDATION and p.cards]
+            base = started[0] if started else None
+        takes: set[Card] = set()
+        for pile in self.piles:
+            if pile.place.kind is not Kind.FOUNDATION:
+                continue
+            if pile.cards:
+                takes.update(_fitting(f.build, pile.cards[-1]))
+            elif base is None:
+                return None
+            else:
+                takes.update(_of_rank(base))
+        return takes
+
+    def _goes_home(self, card: Card) -> bool:
+        return self.home_takes is None or card in self.home_takes
+
+    def pile(self, place: Place) -> PileView:
+        return self.piles[self.index[place]]
+
+    def score(self, move: Move) -> float | None:
+        """The move's score, or None for a move back to a position seen before."""
+        if move.is_deal:
+            return self.deal_score
+        if move.is_recycle:
+            return self.deal_score - 1
+        target = move.target
+        assert target is not None
+        source = self.pile(move.source)
+        left = len(source.cards) - move.count  # face-up cards left on the source
+        turns_up = left == 0 and source.face_down > 0
+        empties = left == 0 and source.face_down == 0
+        score = 0.0
+        if turns_up:
+            score += _TURN_UP + 5 * source.face_down
+        elif empties and move.source.kind is Kind.TABLEAU:
+            score += _EMPTIES if self.d.tableau.empty is not Fill.NONE or self.d.tableau.covers else _EMPTIES // 2
+        if left > 0 and target.kind is not Kind.FOUNDATION and self._goes_home(source.cards[left - 1]):
+            score += _FEEDS_HOME
+        if target.kind in (Kind.FOUNDATION, Kind.HOLE):
+            score += _HOME
+            if target.kind is Kind.HOLE and self.looks_ahead:
+                # then from the tallest pile: the cards left spread over more piles
+                score += 10 * self._after_hole(move) + len(source) / 10
+            return score
+        if self._repeats(move, source, left):
+            return None
+        kind = move.source.kind
+        if kind is Kind.FOUNDATION:
+            return score + _BACK_FROM_HOME
+        if target.kind is Kind.CELL:
+            return score + _INTO_CELL
+        if kind is Kind.RESERVE:
+            score += _FROM_RESERVE
+        elif kind is Kind.WASTE:
+            score += _FROM_WASTE
+        elif kind is Kind.CELL:
+            score += _FROM_CELL
+        moved = source.cards[left]
+        onto = self.pile(target)
+        if empties and kind is Kind.TABLEAU and target.kind is Kind.TABLEAU and not len(onto):
+            return _SWAP  # a whole pile into an empty one: only which pile is empty changes
+        run = self.d.tableau.run_rule
+        if onto.cards:
+            if run.fits(moved, onto.cards[-1]):
+                score += 10 + self._run_below(onto)  # a longer run, the longer the better
+        elif not turns_up:
+            score += _INTO_SPACE
+            if self.deal_waits and left + source.face_down > 0:
+                score += _LETS_DEAL
+        if kind is Kind.TABLEAU and left > 0 and run.fits(moved, source.cards[left - 1]) and not turns_up:
+            score += _BREAKS_RUN  # the cards already lie on a card they follow
+        return score
+
+    def _run_below(self, pile: PileView) -> int:
+        """How many top cards of ``pile`` form a run (by the run rule)."""
+        run = self.d.tableau.run_rule
+        cards = pile.cards
+        length = 1 if cards else 0
+        while length < len(cards) and run.fits(cards[-length], cards[-length - 1]):
+            length += 1
+        return length
+
+    def _repeats(self, move: Move, source: PileView, left: int) -> bool:
+        """Whether ``move`` leads to a position seen before. A move that turns
+        a card up, or after which the game moves cards by itself (an empty
+        pile filled from the reserve), leads somewhere new."""
+        if left == 0 and source.face_down:
+            return False
+        if left == 0 and self.d.tableau.empty is Fill.RESERVE and move.source.kind is Kind.TABLEAU:
+            return False
+        target = move.target
+        assert target is not None
+        piles = list((p.face_down, p.cards) for p in self.piles)
+        moved = source.cards[left:]
+        s = self.index[move.source]
+        t = self.index[target]
+        piles[s] = (source.face_down, source.cards[:left])
+        down, cards = piles[t]
+        piles[t] = (down, cards + moved)
+        return tuple(piles) in self.seen
+
+    def _after_hole(self, move: Move) -> int:
+        """The continuation along the hole after ``move`` (see :func:`hole_continuation`)."""
+        s = self.index[move.source]
+        h = self.index[move.target] if move.target is not None else s
+        source, hole = self.piles[s], self.piles[h]
+        card = source.cards[-1]
+        piles = list(self.piles)
+        piles[s] = PileView(source.place, source.face_down, source.cards[:-1])
+        piles[h] = PileView(hole.place, hole.face_down, (*hole.cards, card))
+        after = PatienceView(self.d, tuple(piles), self.view.pass_number, (), self.view.moves_played + 1)
+        return hole_continuation(after)
 
 
 #: The players by name.

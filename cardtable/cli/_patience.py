@@ -338,3 +338,80 @@ def simulate(args: argparse.Namespace, description: Description) -> int:
     if args.output:
         print(f"games written to {args.output}")
     return interrupted(kept, "") if stopped else 0
+
+
+# ----- compare --------------------------------------------------------------------------------------
+
+#: What ``compare --game`` takes besides the game (the others are Klondike's).
+_COMPARE_REFUSED = ("--deals", "--workers")
+
+
+def compare(args: argparse.Namespace, description: Description) -> int:
+    """``compare --game``: the same deals played by each patience player, side
+    by side, with each difference from the first player taken deal by deal."""
+    from cardtable.bots.patience import PLAYERS, make_player
+    from cardtable.game import play_out
+    from cardtable.patience.record import rules_name
+    from cardtable.stats import Z95, mean_interval, paired_difference, wilson
+
+    _refuse_klondike_options(args, description, variant_default=None, extra=_COMPARE_REFUSED)
+    for name in args.strategies:
+        if name not in PLAYERS:
+            raise UsageError(f"strategy {clip(name, 30)}: {description.title} is played by "
+                             f"{' or '.join(PLAYERS)} (Klondike's strategies play Klondike only)")
+    count = 1000 if args.games is None else args.games
+    try:
+        _from_seed(description, _seed_of(args.seed, count - 1))
+    except RulesError as error:
+        raise UsageError(f"--seed {args.seed} with --games {count}: the last game's deal: {error}") from None
+    one_pile = description.win.value == "one-pile"
+    label, key = ("piles left", "piles_left") if one_pile else ("foundation", "foundation")
+    wins: dict[str, list[float]] = {}
+    done: dict[str, list[float]] = {}
+    for name in args.strategies:
+        wins[name], done[name] = [], []
+        for index in range(count):
+            game = _from_seed(description, _seed_of(args.seed, index))
+            play_out(game, [make_player(name, index)], max_actions=MAX_MOVES)
+            wins[name].append(float(game.is_won()))
+            done[name].append(float(_piles_left(game) if one_pile else game.foundation_cards()))
+    first = args.strategies[0]
+    rows: list[dict[str, Any]] = []
+    for name in args.strategies:
+        won = int(sum(wins[name]))
+        low, high = wilson(won, count)
+        mean, mean_low, mean_high = mean_interval(done[name])
+        row: dict[str, Any] = {"strategy": name, "games": count, "won": won, "win_rate": won / count,
+                               "win_rate_low": low, "win_rate_high": high, f"{key}_mean": mean,
+                               f"{key}_low": mean_low, f"{key}_high": mean_high}
+        if rows:  # every row after the first
+            diff = paired_difference(wins[first], wins[name])
+            found = paired_difference(done[first], done[name])
+            row.update(diff_win_rate=diff[0], diff_win_rate_low=diff[1], diff_win_rate_high=diff[2],
+                       **{f"diff_{key}": found[0], f"diff_{key}_low": found[1], f"diff_{key}_high": found[2]})
+        rows.append(row)
+    if args.json:
+        print(json.dumps({"game": rules_name(description), "games": count, "seed": args.seed,
+                          "strategies": rows}, indent=1))
+        return 0
+    print(f"{count:,} deals of {description.title} ({rules_name(description)}), seeds from {args.seed}")
+    print(f"differences are paired, game by game, against {first}; intervals are 95% (z = {Z95:.2f})")
+    print()
+    header = ("strategy", "won", "95% CI", label, "95% CI", "Δ won", "95% CI", f"Δ {label}", "95% CI")
+    lines = [header]
+    for row in rows:
+        cells = [row["strategy"], f"{100 * row['win_rate']:.1f}%",
+                 f"{100 * row['win_rate_low']:.1f}-{100 * row['win_rate_high']:.1f}",
+                 f"{row[f'{key}_mean']:.2f}", f"{row[f'{key}_low']:.2f}-{row[f'{key}_high']:.2f}"]
+        if "diff_win_rate" in row:
+            cells += [f"{100 * row['diff_win_rate']:+.1f}%",
+                      f"{100 * row['diff_win_rate_low']:+.1f} {100 * row['diff_win_rate_high']:+.1f}",
+                      f"{row[f'diff_{key}']:+.2f}",
+                      f"{row[f'diff_{key}_low']:+.2f} {row[f'diff_{key}_high']:+.2f}"]
+        else:
+            cells += [""] * 4
+        lines.append(tuple(cells))
+    widths = [max(len(str(line[i])) for line in lines) for i in range(len(header))]
+    for line in lines:
+        print("  ".join(f"{cell!s:<{width}}" for cell, width in zip(line, widths, strict=True)).rstrip())
+    return 0

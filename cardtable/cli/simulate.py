@@ -30,7 +30,6 @@ from cardtable.cli._options import (
     resume_hint,
     run_id,
     run_limit,
-    seed,
     shown_run_id,
     signals_held,
     store_path,
@@ -119,9 +118,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("compare", help="play the same deals with several strategies, side by side")
     p.add_argument("strategies", nargs="+", metavar="STRATEGY",
                    help=f"from: {', '.join(STRATEGY_NAMES)}; options follow a name in the same argument "
-                        "('expert samples=96')")
+                        "('expert samples=96'); with --game, random or greedy")
     p.add_argument("--games", type=whole_number(1, "--games"), default=None, help="deals to play (default 1000)")
-    p.add_argument("--seed", type=seed, default=1, help="first deal seed (default 1)")
+    p.add_argument("--seed", type=deal_number, default=1, help="first deal seed (default 1; with --game, also ms:N "
+                   "or pysol:N where the game has them)")
+    p.add_argument("--game", metavar="NAME|FILE.json", help=GAME_HELP + "; another game is played by random and "
+                   "greedy, in one process")
     p.add_argument("--deals", metavar="FILE", help=_DEALS_HELP)
     p.add_argument("--workers", type=worker_count, default=None,
                    help="local processes (default: all cores)")
@@ -547,6 +549,13 @@ def _show_other_run(info: RunInfo) -> None:
 def _cmd_compare(args: argparse.Namespace) -> int:
     from cardtable.sim.compare import compare_strategies
     from cardtable.stats import Z95
+
+    description = patience_game(args)
+    if description is not None:
+        from cardtable.cli import _patience
+
+        return _patience.compare(args, description)
+    klondike_seed(args.seed)
 
     names = args.strategies
     variant = _variant(args, names[0])

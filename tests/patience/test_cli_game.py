@@ -161,6 +161,10 @@ def test_simulate_a_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     (("games", "golf", "-o", "x.txt"), "--output writes a bot's game"),
     (("deal", "--game", "golf", "--seed", "1", "--winnable"), "--winnable goes with Klondike only"),
     (("simulate", "--game", "golf", "--deals", "x.txt"), "--deals goes with Klondike only"),
+    (("compare", "random", "priority", "--game", "golf"), "Golf is played by random or greedy"),
+    (("compare", "random", "greedy", "--game", "golf", "--workers", "2"), "--workers goes with Klondike only"),
+    (("compare", "random", "greedy", "--game", "golf", "--draw", "3"), "--draw is a Klondike option"),
+    (("compare", "random", "greedy", "--seed", "ms:3"), "Klondike has no ms:N deal numbers"),
 ])
 def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str) -> None:
     code, out, err = run(capsys, *args)
@@ -220,3 +224,18 @@ def test_simulate_a_game_stopped_by_sigterm_reports_and_keeps_the_games_that_fin
     assert "[Game" not in stdout  # stopped: the summary only
     assert played > 0 and f"games played       {played:,}\n" in stdout
     assert len(output.read_text().splitlines()) == played
+
+
+def test_compare_plays_the_same_deals_with_each_patience_player(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "compare", "random", "greedy", "--game", "tripeaks", "--games", "12", "--json")
+    assert code == 0
+    result = json.loads(out)
+    assert result["game"] == "tripeaks" and result["games"] == 12
+    first, second = result["strategies"]
+    assert [first["strategy"], second["strategy"]] == ["random", "greedy"]
+    assert "diff_win_rate" not in first
+    assert second["diff_win_rate"] == pytest.approx(second["win_rate"] - first["win_rate"])
+    assert second["diff_foundation"] == pytest.approx(second["foundation_mean"] - first["foundation_mean"])
+    code, text, _ = run(capsys, "compare", "random", "greedy", "--game", "tripeaks", "--games", "12")
+    assert code == 0 and "12 deals of TriPeaks" in text and "paired, game by game, against random" in text
+    assert f"{100 * second['win_rate']:.1f}%" in text

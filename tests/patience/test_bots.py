@@ -1,0 +1,112 @@
+"""The patience players: they play every description from the view alone."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from cardtable.bots.patience import GreedyPlayer, hole_continuation, make_player
+from cardtable.cards import Card
+from cardtable.game import play_out
+from cardtable.patience import Kind, PatienceGame, get, names
+from cardtable.patience.engine import PileView
+
+
+@pytest.mark.parametrize("name", names())
+def test_greedy_plays_every_game_to_an_end_with_legal_moves(name: str) -> None:
+    game = PatienceGame.from_seed(get(name), 3)
+    play_out(game, [make_player("greedy", 3)], max_actions=300)
+    assert len(game.moves) > 0
+    # it stopped: no legal move left, or the player chose to stop (which play_out allows)
+    replay = PatienceGame.from_seed(get(name), 3)
+    for move in game.moves:
+        replay.play(move)  # every move was legal
+    assert replay.key() == game.key()
+
+
+def _hidden_swapped(game: PatienceGame) -> PatienceGame | None:
+    """The same position with two face-down cards of different piles exchanged, or None."""
+    piles = [list(p) for p in game.piles]
+    down = [(i, j) for i, count in enumerate(game.down) for j in range(count)]
+    for a, (i, j) in enumerate(down):
+        for k, m in down[a + 1:]:
+            if k != i and piles[i][j] != piles[k][m]:
+                piles[i][j], piles[k][m] = piles[k][m], piles[i][j]
+                return PatienceGame(game.description, piles, game.down)
+    return None
+
+
+@pytest.mark.parametrize("name", ["klondike", "spider-2-suits", "yukon", "scorpion", "tripeaks"])
+def test_greedy_chooses_alike_whatever_the_face_down_cards(name: str) -> None:
+    game = PatienceGame.from_seed(get(name), 11)
+    other = _hidden_swapped(game)
+    assert other is not None and other.key() != game.key()
+    assert other.view() == game.view()
+    first, second = GreedyPlayer(5), GreedyPlayer(5)
+    assert first.choose(game.view()) == second.choose(other.view())
+
+
+def test_greedy_never_returns_to_a_position_it_has_seen() -> None:
+    for seed in range(1, 6):
+        game = PatienceGame.from_seed(get("freecell"), seed)
+        player = GreedyPlayer(seed)
+        seen = {game.key()}
+        while (move := player.choose(game.view())) is not None:
+            game.play(move)
+            if move.target is not None and move.target.kind is Kind.FOUNDATION:
+                seen = set()  # progress: the old positions can never come back
+            assert game.key() not in seen, f"seed {seed}: {game.moves[-8:]} went back to a known position"
+            seen.add(game.key())
+
+
+def test_greedy_deals_in_spider_where_it_used_to_stop() -> None:
+    deals = 0
+    for seed in range(1, 4):
+        game = play_out(PatienceGame.from_seed(get("spider-1-suit"), seed), [make_player("greedy", seed)],
+                        max_actions=3000)
+        deals += sum(move.is_deal for move in game.moves)
+    assert deals >= 6  # 5 deals of 10 cards wait in each stock
+
+
+def test_greedy_wins_more_than_random_where_skill_shows() -> None:
+    def wins(game_name: str, player: str) -> int:
+        won = 0
+        for seed in range(1, 31):
+            game = play_out(PatienceGame.from_seed(get(game_name), seed), [make_player(player, seed)],
+                            max_actions=2000)
+            won += game.is_won()
+        return won
+
+    assert wins("tripeaks", "greedy") > wins("tripeaks", "random") + 3
+
+
+def test_greedy_takes_the_hole_move_with_the_longer_run_after_it() -> None:
+    golf = get("golf")
+    c = Card.parse
+    # hole 7h; pile 1 offers 8s (then nothing follows), pile 2 offers 6d with 5c and 4h under it
+    piles = [[c("Kd"), c("8s")], [c("4h"), c("5c"), c("6d")], [c("Ks")], [c("Kc")], [c("Kh")], [c("Qs")],
+             [c("Qh")], [c("2c")], [c("7h")]]
+    game = PatienceGame(golf, piles, [0] * 7 + [1, 0])
+    view = game.view()
+    assert {str(m) for m in view.legal_moves} == {"1>H", "2>H", "D"}
+    assert hole_continuation(view) == 3
+    for seed in range(10):
+        assert str(GreedyPlayer(seed).choose(view)) == "2>H"
+
+
+def test_hole_continuation_stops_at_face_down_cards() -> None:
+    golf = get("golf")
+    c = Card.parse
+    piles = [[c("5c"), c("6d")], [c("Ks")], [c("Kc")], [c("Kh")], [c("Qs")], [c("Qh")], [c("Qd")], [c("2c")],
+             [c("7h")]]
+    game = PatienceGame(golf, piles, [0] * 7 + [1, 0])
+    view = game.view()
+    assert hole_continuation(view) == 2
+    hidden_under = replace(view, piles=(PileView(view.piles[0].place, 1, (c("6d"),)), *view.piles[1:]))
+    assert hole_continuation(hidden_under) == 1
+
+
+def test_unknown_player_is_one_clear_error() -> None:
+    with pytest.raises(Exception, match="unknown patience player 'smart': choose random or greedy"):
+        make_player("smart")
