@@ -103,8 +103,13 @@ def test_replay_checks_every_move(capsys: pytest.CaptureFixture[str], tmp_path: 
     code, _, _ = run(capsys, "games", "freecell", "--deal", "ms:11982", "--play", "greedy", "-o", str(path))
     moves = PatienceRecord.parse(path.read_text()).moves
     code, out, _ = run(capsys, "replay", str(path), "-q")
-    assert code == 0 and out == f"fc.txt: all {len(moves)} moves legal; FreeCell, 0 cards home; " \
-                                "lost: no legal move left\n"
+    game = PatienceGame.from_seed(get("freecell"), "ms:11982")
+    for move in moves:
+        game.play(move)
+    home = game.foundation_cards()
+    outcome = game.outcome()
+    assert code == 0 and out == (f"fc.txt: all {len(moves)} moves legal; FreeCell, {home} card{'s' * (home != 1)} "
+                                 f"home; {outcome.value if outcome else 'game in progress'}\n")
     assert run(capsys, "replay", str(path), "--game", "freecell", "-q")[1] == out
     json_path = tmp_path / "fc.json"
     code, _, _ = run(capsys, "games", "freecell", "--deal", "ms:11982", "--play", "greedy", "-o", str(json_path))
