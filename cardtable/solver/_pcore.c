@@ -1,0 +1,549 @@
+/*
+ * The compiled search over any patience description (cardtable.solver._pcore).
+ *
+ * ``Core(rules, piles, down, pass_number, redeals_used, shuffle_seed)`` holds
+ * one position of a game whose rules Python compiled into a blob
+ * (cardtable/solver/patience.py); the rules themselves, the move generator,
+ * make/undo and the canonical key are in patience.h, with the soundness
+ * notes of the safe moves and of the symmetry the key uses.
+ *
+ * ``Core.solve(max_states, seconds)`` is a depth-first search from the
+ * position: at each new state it first plays the safe moves to the
+ * foundations (patience.h), then looks the state up in a transposition
+ * table of exact canonical keys (the key bytes themselves are kept and
+ * compared, so two states never share an entry by accident), and tries the
+ * legal moves best first (see ``priority``). Every state's moves are tried
+ * before the search says "unwinnable", so that verdict is a proof, given
+ * that the generator is the engine's (the differential tests). The position
+ * is restored before ``solve`` returns.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "patience.h"
+
+/* ---- the transposition table: exact keys in an arena --------------------- */
+
+typedef struct {
+    uint64_t *slots;      /* 0: empty; else (offset + 1) | tag << 40 */
+    size_t mask, count;
+    uint8_t *arena;
+    size_t used, cap;
+} PTable;
+
+static uint64_t p_hash(const uint8_t *k, int n)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, k + i, 8);
+        h = (h ^ w) * 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 29;
+    }
+    uint64_t w = 0;
+    memcpy(&w, k + i, (size_t)(n - i));
+    h = (h ^ w) * 0x94D049BB133111EBULL;
+    h ^= h >> 31;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    return h ^ (h >> 32);
+}
+
+static void table_free(PTable *t)
+{
+    free(t->slots);
+    free(t->arena);
+    memset(t, 0, sizeof *t);
+}
+
+static int table_init(PTable *t, int bits)
+{
+    memset(t, 0, sizeof *t);
+    t->slots = calloc((size_t)1 << bits, sizeof *t->slots);
+    if (!t->slots) return -1;
+    t->mask = ((size_t)1 << bits) - 1;
+    return 0;
+}
+
+static inline const uint8_t *table_entry(const PTable *t, uint64_t slot, int *n)
+{
+    const uint8_t *e = t->arena + ((slot & ((1ULL << 40) - 1)) - 1);
+    *n = e[0] | e[1] << 8;
+    return e + 2;
+}
+
+static int table_grow(PTable *t)
+{
+    size_t size = (t->mask + 1) * 2;
+    uint64_t *slots = calloc(size, sizeof *slots);
+    if (!slots) return -1;
+    for (size_t i = 0; i <= t->mask; i++) {
+        uint64_t v = t->slots[i];
+        if (!v) continue;
+        int n;
+        const uint8_t *k = table_entry(t, v, &n);
+        size_t j = p_hash(k, n) & (size - 1);
+        while (slots[j]) j = (j + 1) & (size - 1);
+        slots[j] = v;
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->mask = size - 1;
+    return 0;
+}
+
+/* 1: a new key, now stored; 0: seen before; -1: out of memory. */
+static int table_add(PTable *t, const uint8_t *key, int n)
+{
+    uint64_t h = p_hash(key, n);
+    uint64_t tag = h >> 40;
+    size_t j = h & t->mask;
+    for (;;) {
+        uint64_t v = t->slots[j];
+        if (!v) break;
+        if ((v >> 40) == tag) {
+            int m;
+            const uint8_t *k = table_entry(t, v, &m);
+            if (m == n && !memcmp(k, key, (size_t)n)) return 0;
+        }
+        j = (j + 1) & t->mask;
+    }
+    if (t->used + (size_t)n + 2 > t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : (size_t)1 << 20;
+        while (cap < t->used + (size_t)n + 2) cap *= 2;
+        uint8_t *a = realloc(t->arena, cap);
+        if (!a) return -1;
+        t->arena = a;
+        t->cap = cap;
+    }
+    uint8_t *e = t->arena + t->used;
+    e[0] = (uint8_t)(n & 0xFF);
+    e[1] = (uint8_t)(n >> 8);
+    memcpy(e + 2, key, (size_t)n);
+    t->slots[j] = (uint64_t)(t->used + 1) | tag << 40;
+    t->used += (size_t)n + 2;
+    t->count++;
+    if (t->count * 4 >= (t->mask + 1) * 3 && table_grow(t)) return -1;
+    return 1;
+}
+
+/* ---- the Python object ------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    PRules rules;
+    PState state;
+    int ready;
+} CoreObject;
+
+static void Core_dealloc(CoreObject *o)
+{
+    p_state_free(&o->state);
+    Py_TYPE(o)->tp_free((PyObject *)o);
+}
+
+static int Core_init(CoreObject *o, PyObject *args, PyObject *kw)
+{
+    static char *names[] = {"rules", "piles", "down", "pass_number", "redeals_used", "shuffle_seed", NULL};
+    Py_buffer rules, down;
+    PyObject *piles;
+    int pass_number, redeals_used;
+    unsigned long long seed;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y*Oy*iiK", names, &rules, &piles, &down, &pass_number,
+                                     &redeals_used, &seed))
+        return -1;
+    int rc = -1;
+    const char *err = p_rules_load(&o->rules, rules.buf, (size_t)rules.len);
+    PyObject *seq = NULL;
+    if (err) {
+        PyErr_SetString(PyExc_ValueError, err);
+        goto done;
+    }
+    seq = PySequence_Fast(piles, "piles: a sequence of bytes");
+    if (!seq) goto done;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n != o->rules.npiles || down.len != n) {
+        PyErr_Format(PyExc_ValueError, "the rules have %d piles, not %zd (down: %zd)", o->rules.npiles, n, down.len);
+        goto done;
+    }
+    p_state_free(&o->state);
+    memset(&o->state, 0, sizeof o->state);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        char *buf;
+        Py_ssize_t len;
+        if (PyBytes_AsStringAndSize(item, &buf, &len) < 0) goto done;
+        if (len > P_CAP) {
+            PyErr_Format(PyExc_ValueError, "pile %zd holds %zd cards, at most %d", i, len, P_CAP);
+            goto done;
+        }
+        for (Py_ssize_t j = 0; j < len; j++)
+            if ((uint8_t)buf[j] >= 52) {
+                PyErr_Format(PyExc_ValueError, "pile %zd: card index %d", i, (uint8_t)buf[j]);
+                goto done;
+            }
+        memcpy(o->state.cards[i], buf, (size_t)len);
+        o->state.len[i] = (uint8_t)len;
+        o->state.down[i] = ((uint8_t *)down.buf)[i];
+        if (o->state.down[i] > len) {
+            PyErr_Format(PyExc_ValueError, "pile %zd: %d face down of %zd", i, o->state.down[i], len);
+            goto done;
+        }
+    }
+    o->state.pass_number = pass_number;
+    o->state.redeals_used = redeals_used;
+    o->state.shuffle_seed = seed;
+    o->ready = 1;
+    rc = 0;
+done:
+    Py_XDECREF(seq);
+    PyBuffer_Release(&rules);
+    PyBuffer_Release(&down);
+    return rc;
+}
+
+static int ready(CoreObject *o)
+{
+    if (!o->ready) PyErr_SetString(PyExc_RuntimeError, "Core was not initialised");
+    return o->ready;
+}
+
+static uint32_t *move_buffer(void)
+{
+    static _Thread_local uint32_t buf[P_MAXMOVES];
+    return buf;
+}
+
+static PyObject *Core_legal_moves(CoreObject *o, PyObject *unused)
+{
+    if (!ready(o)) return NULL;
+    uint32_t *buf = move_buffer();
+    int n = p_moves(&o->rules, &o->state, buf);
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromUnsignedLong(buf[i]));
+    return list;
+}
+
+static PyObject *Core_play(CoreObject *o, PyObject *arg)
+{
+    if (!ready(o)) return NULL;
+    unsigned long code = PyLong_AsUnsignedLong(arg);
+    if (PyErr_Occurred()) return NULL;
+    uint32_t *buf = move_buffer();
+    int n = p_moves(&o->rules, &o->state, buf), legal = 0;
+    for (int i = 0; i < n && !legal; i++) legal = buf[i] == code;
+    if (!legal) {
+        PyErr_Format(PyExc_ValueError, "move code %lu is not legal here", code);
+        return NULL;
+    }
+    int rc = p_play(&o->rules, &o->state, (uint32_t)code);
+    if (rc) return rc == -1 ? PyErr_NoMemory() : (PyErr_SetString(PyExc_RuntimeError, "no foundation"), NULL);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_undo(CoreObject *o, PyObject *unused)
+{
+    if (!ready(o)) return NULL;
+    if (!o->state.nmarks) {
+        PyErr_SetString(PyExc_ValueError, "nothing to undo");
+        return NULL;
+    }
+    p_undo(&o->rules, &o->state);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_position(CoreObject *o, PyObject *unused)
+{
+    if (!ready(o)) return NULL;
+    PyObject *piles = PyList_New(o->rules.npiles);
+    if (!piles) return NULL;
+    for (int p = 0; p < o->rules.npiles; p++)
+        PyList_SET_ITEM(piles, p, PyBytes_FromStringAndSize((const char *)o->state.cards[p], o->state.len[p]));
+    PyObject *down = PyBytes_FromStringAndSize((const char *)o->state.down, o->rules.npiles);
+    return Py_BuildValue("(NNii)", piles, down, o->state.pass_number, o->state.redeals_used);
+}
+
+static PyObject *Core_key(CoreObject *o, PyObject *unused)
+{
+    if (!ready(o)) return NULL;
+    static _Thread_local uint8_t key[P_KEYMAX];
+    int n = p_key(&o->rules, &o->state, key);
+    return PyBytes_FromStringAndSize((const char *)key, n);
+}
+
+static PyObject *Core_is_won(CoreObject *o, PyObject *unused)
+{
+    if (!ready(o)) return NULL;
+    return PyBool_FromLong(p_is_won(&o->rules, &o->state));
+}
+
+/* ---- the search ---------------------------------------------------------------- */
+
+/* Every copy of card x lies on a foundation (foundations of Aces up in suit). */
+static int home_all(const PRules *r, const PState *s, int x)
+{
+    int f0 = r->first[K_FOUNDATION], have = 0;
+    for (int i = 0; i < r->count[K_FOUNDATION]; i++) {
+        int f = f0 + i;
+        if (s->len[f] && p_suit(p_top(s, f)) == p_suit(x) && p_rank(p_top(s, f)) >= p_rank(x)) have++;
+    }
+    return have >= r->copies;
+}
+
+/* A safe move to the foundations here (see patience.h), or 0. */
+static uint32_t safe_move(const PRules *r, const PState *s)
+{
+    int kinds[4] = {K_TABLEAU, K_CELL, K_RESERVE, K_WASTE};
+    for (int j = 0; j < 4; j++) {
+        if (kinds[j] == K_WASTE && r->draw != 1) continue;
+        for (int i = 0; i < r->count[kinds[j]]; i++) {
+            int p = r->first[kinds[j]] + i;
+            if (!s->len[p] || s->down[p] >= s->len[p]) continue;
+            if (kinds[j] == K_TABLEAU && p_covered(r, s, p)) continue;
+            int c = p_top(s, p);
+            if (p_foundation_for(r, s, c) < 0) continue;
+            int ok = 1;
+            for (int k = 0; k < r->build_n[c] && ok; k++) ok = home_all(r, s, r->build_list[c][k]);
+            if (ok) return p_code(p, P_ANYF, 1, P_NONE);
+        }
+    }
+    return 0;
+}
+
+/* How promising a move looks: 0 first. Within one priority the generator's
+ * order stands. */
+enum { PRIORITIES = 10 };
+
+static int priority(const PRules *r, const PState *s, uint32_t m)
+{
+    int src = m & 0xFF, dst = (m >> 8) & 0xFF, n = (m >> 16) & 0xFF;
+    if (dst == P_NONE) return 6;
+    if (dst == P_ANYF || (m >> 24) != P_NONE) return 0;
+    int ks = r->kind_of[src], kd = r->kind_of[dst];
+    if (kd == K_STOCK) return 7;
+    if (kd == K_HOLE) return 0;
+    if (ks == K_FOUNDATION) return 9;
+    if (kd == K_CELL) return 5;
+    int size = s->len[src], up = size - s->down[src];
+    if (ks != K_TABLEAU) return s->len[dst] ? 2 : 4;
+    if (!s->len[dst]) return n == size ? 8 : 4;
+    if (n == up) return 1;  /* turns a card up or empties the pile */
+    /* taking a run off a card it was built on: seldom useful */
+    if (r->build[s->cards[src][size - n - 1]][s->cards[src][size - n]]) return 6;
+    return 3;
+}
+
+typedef struct { int mstart, n, next, entry; } PFrame;
+
+enum { R_WON, R_EXHAUSTED, R_STATES, R_TIME, R_MEMORY, R_SIGNAL };
+
+typedef struct {
+    PTable table;
+    uint32_t *moves; size_t nmoves, capmoves;
+    PFrame *frames; int nframes, capframes;
+    uint32_t *path; int npath, cappath;
+    uint8_t key[P_KEYMAX];
+    long long states;
+} PSearch;
+
+static void search_free(PSearch *x)
+{
+    table_free(&x->table);
+    free(x->moves); free(x->frames); free(x->path);
+}
+
+static int path_push(PSearch *x, uint32_t m)
+{
+    if (x->npath >= x->cappath && p_grow((void **)&x->path, &x->cappath, x->npath + 1, sizeof *x->path)) return -1;
+    x->path[x->npath++] = m;
+    return 0;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Play the safe moves; how many, or -1. */
+static int play_safe(const PRules *r, PState *s, PSearch *x)
+{
+    int k = 0;
+    if (!r->safe_ok) return 0;
+    for (;;) {
+        uint32_t m = safe_move(r, s);
+        if (!m) return k;
+        if (p_play(r, s, m) || path_push(x, m)) return -1;
+        k++;
+    }
+}
+
+/* The state reached by the last `entry` moves: a win (1), seen (0, the moves
+ * taken back), new (2, a frame pushed), or an error (<0). */
+static int enter(const PRules *r, PState *s, PSearch *x, int entry)
+{
+    if (p_is_won(r, s)) return 1;
+    int n = p_key(r, s, x->key);
+    int added = table_add(&x->table, x->key, n);
+    if (added < 0) return -1;
+    if (!added) {
+        for (int i = 0; i < entry; i++) p_undo(r, s);
+        x->npath -= entry;
+        return 0;
+    }
+    x->states++;
+    if (x->nmoves + P_MAXMOVES > x->capmoves) {
+        size_t cap = x->capmoves ? x->capmoves * 2 : (size_t)P_MAXMOVES * 4;
+        uint32_t *mv = realloc(x->moves, cap * sizeof *mv);
+        if (!mv) return -1;
+        x->moves = mv;
+        x->capmoves = cap;
+    }
+    uint32_t *buf = move_buffer();
+    int count = p_moves(r, s, buf);
+    /* best first: a counting sort by priority keeps the generator's order within one */
+    int bucket[PRIORITIES + 1] = {0};
+    uint8_t pri[P_MAXMOVES];
+    for (int i = 0; i < count; i++) {
+        pri[i] = (uint8_t)priority(r, s, buf[i]);
+        bucket[pri[i] + 1]++;
+    }
+    for (int b = 0; b < PRIORITIES; b++) bucket[b + 1] += bucket[b];
+    uint32_t *dst = x->moves + x->nmoves;
+    for (int i = 0; i < count; i++) dst[bucket[pri[i]]++] = buf[i];
+    if (x->nframes >= x->capframes && p_grow((void **)&x->frames, &x->capframes, x->nframes + 1, sizeof(PFrame)))
+        return -1;
+    PFrame f = {(int)x->nmoves, count, 0, entry};
+    x->frames[x->nframes++] = f;
+    x->nmoves += (size_t)count;
+    return 2;
+}
+
+static int search(const PRules *r, PState *s, PSearch *x, long long max_states, double deadline)
+{
+    long long ticks = 0;
+    int safe = play_safe(r, s, x);
+    if (safe < 0) return R_MEMORY;
+    int e = enter(r, s, x, safe);
+    if (e < 0) return R_MEMORY;
+    if (e == 1) return R_WON;
+    while (x->nframes) {
+        PFrame *f = &x->frames[x->nframes - 1];
+        if (f->next >= f->n) {
+            for (int i = 0; i < f->entry; i++) p_undo(r, s);
+            x->npath -= f->entry;
+            x->nmoves = (size_t)f->mstart;
+            x->nframes--;
+            continue;
+        }
+        if ((++ticks & 1023) == 0) {
+            if (deadline > 0 && now() > deadline) return R_TIME;
+            if ((ticks & 65535) == 0 && PyErr_CheckSignals() < 0) return R_SIGNAL;
+        }
+        if (x->states >= max_states) return R_STATES;
+        uint32_t m = x->moves[f->mstart + f->next++];
+        if (p_play(r, s, m) || path_push(x, m)) return R_MEMORY;
+        int k = play_safe(r, s, x);
+        if (k < 0) return R_MEMORY;
+        e = enter(r, s, x, 1 + k);
+        if (e < 0) return R_MEMORY;
+        if (e == 1) return R_WON;
+    }
+    return R_EXHAUSTED;
+}
+
+static PyObject *Core_solve(CoreObject *o, PyObject *args)
+{
+    long long max_states;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "Ld", &max_states, &seconds)) return NULL;
+    if (!ready(o)) return NULL;
+    PSearch *x = calloc(1, sizeof *x);
+    if (!x) return PyErr_NoMemory();
+    int bits = 16;
+    while (bits < 34 && ((long long)1 << bits) * 3 / 4 < max_states && bits < 20) bits++;
+    if (table_init(&x->table, bits)) {
+        free(x);
+        return PyErr_NoMemory();
+    }
+    double start = now();
+    int marks = o->state.nmarks;
+    int status = search(&o->rules, &o->state, x, max_states, seconds > 0 ? start + seconds : 0);
+    PyObject *line = NULL;
+    if (status == R_WON) {
+        line = PyList_New(x->npath);
+        if (line)
+            for (int i = 0; i < x->npath; i++) PyList_SET_ITEM(line, i, PyLong_FromUnsignedLong(x->path[i]));
+    }
+    while (o->state.nmarks > marks) p_undo(&o->rules, &o->state);
+    long long states = x->states;
+    size_t memory = x->table.cap + (x->table.mask + 1) * sizeof(uint64_t) + x->capmoves * sizeof(uint32_t);
+    search_free(x);
+    free(x);
+    if (status == R_SIGNAL) {
+        Py_XDECREF(line);
+        return NULL;
+    }
+    if (status == R_MEMORY) {
+        Py_XDECREF(line);
+        return PyErr_NoMemory();
+    }
+    if (status == R_WON && !line) return NULL;
+    static const char *names[] = {"won", "unwinnable", "states", "timeout"};
+    if (!line) line = PyList_New(0);
+    return Py_BuildValue("(sLNn)", names[status], states, line, (Py_ssize_t)memory);
+}
+
+static PyMethodDef Core_methods[] = {
+    {"legal_moves", (PyCFunction)Core_legal_moves, METH_NOARGS, "The legal move codes, in the engine's order."},
+    {"play", (PyCFunction)Core_play, METH_O, "Play a legal move code (ValueError if it is not legal)."},
+    {"undo", (PyCFunction)Core_undo, METH_NOARGS, "Take back the last move."},
+    {"position", (PyCFunction)Core_position, METH_NOARGS,
+     "(piles as bytes of card indices, face-down counts as bytes, pass number, redeals used)."},
+    {"key", (PyCFunction)Core_key, METH_NOARGS, "The canonical key of the position."},
+    {"is_won", (PyCFunction)Core_is_won, METH_NOARGS, "True when the game is won."},
+    {"solve", (PyCFunction)Core_solve, METH_VARARGS,
+     "solve(max_states, seconds) -> (result, states, move codes, table bytes): a depth-first search; "
+     "result is won, unwinnable, states or timeout (seconds <= 0: no limit)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "cardtable.solver._pcore.Core",
+    .tp_doc = PyDoc_STR("Core(rules, piles, down, pass_number, redeals_used, shuffle_seed): a patience "
+                        "position under compiled rules, with the exact search."),
+    .tp_basicsize = sizeof(CoreObject),
+    .tp_itemsize = 0,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Core_init,
+    .tp_dealloc = (destructor)Core_dealloc,
+    .tp_methods = Core_methods,
+};
+
+static struct PyModuleDef pcore_module = {
+    PyModuleDef_HEAD_INIT, "_pcore", "The compiled search over any patience description.", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__pcore(void)
+{
+    if (PyType_Ready(&CoreType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&pcore_module);
+    if (!m) return NULL;
+    Py_INCREF(&CoreType);
+    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
+        Py_DECREF(&CoreType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    PyModule_AddIntConstant(m, "ANY_FOUNDATION", P_ANYF);
+    PyModule_AddIntConstant(m, "NONE", P_NONE);
+    PyModule_AddIntConstant(m, "HEADER", P_HEADER);
+    return m;
+}

@@ -1,0 +1,820 @@
+/*
+ * The rules of any patience description, compiled: the tables Python builds
+ * from a Description (cardtable/solver/patience.py, ``rules_blob``), one
+ * mutable position with make and undo in place, the move generator and the
+ * canonical state key. The search over it is in _pcore.c.
+ *
+ * The generator is the engine's (cardtable/patience/engine.py,
+ * PatienceGame.legal_moves) rewritten move for move: the same moves, in the
+ * same order, at every position; tests/solver/test_patience_core.py holds the
+ * two equal over random play-outs of every game of the registry. What the
+ * engine does by itself after a move (complete runs to the foundations, the
+ * reserve filling spaces, face-down cards turning up) is done here in the
+ * same order.
+ *
+ * Cards are deck indices 0..51 (suit * 13 + rank - 1, suits clubs, diamonds,
+ * hearts, spades); the copies of a two-deck game share their index. Piles
+ * are numbered as the engine numbers them: tableau, foundations, cells,
+ * reserve, stock, waste, hole.
+ *
+ * A move is one 32-bit code: source | target << 8 | count << 16 | pair << 24,
+ * target P_ANYF for "the first foundation that takes the card", P_NONE for
+ * the deal (source: the stock, or pile 0 for a redeal when there is no
+ * stock), and pair P_NONE unless two cards go to the hole together.
+ *
+ * ---- Safe moves (made by the search without branching) -----------------
+ * A card c on top of a tableau pile, a free cell, a reserve pile or (when
+ * the stock deals one card at a time) the waste goes to the foundations at
+ * once, as the only move from that position, when
+ *   (1) the foundations start with Aces and build up in suit one rank at a
+ *       time without wrapping (each holds its suit's Ace up to its top card),
+ *   (2) foundation cards never come back, no complete-run rule, no hole, and
+ *       spaces are not filled from a reserve, and
+ *   (3) every card that the tableau's build rule lets go on c is on the
+ *       foundations already, every copy of it.
+ * Why this never turns a won position into a lost one: by (2) and (3) no
+ * card can ever be put on c again, wherever it lies. Take any winning line
+ * from the position and drop the moves of c from it up to the one that plays
+ * c home: each move left is legal in the position with c home (a run that
+ * carried c on top carries the same cards less c, which is a run still and
+ * needs no more free space; an emptied pile takes at least what a pile
+ * holding only c could take, which was nothing; a face-down card under c
+ * turns up sooner, and with every card known that only adds moves). With one
+ * card dealt at a time the stock's order is the same without c, so the
+ * waste only loses a card that covered others. Three at a time, taking c out
+ * of the waste would change which cards later deals expose, so the waste is
+ * left alone there; a space filled from the reserve changes what the
+ * reserve offers, so those games (and a foundation that starts with the
+ * first card dealt, Canfield, or takes complete runs, Spider) get none.
+ *
+ * ---- Symmetry (the canonical key) ---------------------------------------
+ * The key of a position sorts what no rule tells apart:
+ *   - free cells, always (a move may go to any free cell; none is special);
+ *   - foundations, whose order only decides which of two equal ones takes a
+ *     card: as a multiset the position is the same;
+ *   - tableau piles, when no rule looks at a pile's place: no covers
+ *     (Pyramid, TriPeaks), no reach (Accordion), no stock dealing onto the
+ *     tableau left to right (Spider, Scorpion), no redeal (which gathers the
+ *     piles in order before its seeded shuffle); spaces filled from the
+ *     reserve fill every empty pile with the next reserve card, the same
+ *     multiset of piles in any order;
+ *   - reserve piles, unless spaces are filled from them (the first one that
+ *     holds cards gives).
+ * The pass number is left out when passes are unlimited, the hole keeps only
+ * its top card (only that card decides what it takes next), and a
+ * foundation that builds one suit one rank at a time keeps its length and
+ * top card (they name every card in it).
+ */
+#ifndef CARDTABLE_PATIENCE_H
+#define CARDTABLE_PATIENCE_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define P_MAXPILES 160
+#define P_CAP 104
+#define P_ANYF 254
+#define P_NONE 255
+#define P_MAXMOVES 16384
+#define P_MAXREACH 8
+#define P_HEADER 48
+#define P_KEYMAX (P_MAXPILES * (P_CAP + 2) + 16)
+
+enum { K_TABLEAU, K_FOUNDATION, K_CELL, K_RESERVE, K_STOCK, K_WASTE, K_HOLE, K_KINDS };
+enum { U_ONE, U_RUN, U_FACE_UP, U_SUPERMOVE, U_WHOLE_PILE, U_PILE };
+enum { F_ANY, F_KINGS, F_NONE, F_RESERVE };
+enum { S_NONE, S_WASTE, S_TABLEAU, S_HOLE };
+enum { W_FOUNDATIONS, W_TABLEAU_EMPTY, W_ONE_PILE };
+enum { D_DOWN, D_UP, D_EITHER, D_NONE, D_MATCH };
+
+/* The header of the rules blob: int32 fields in this order. */
+enum {
+    H_COUNTS = 0,          /* 7 pile counts, by kind */
+    H_UNIT = 7, H_FILL, H_PILE_TO_SPACE, H_HAS_COVERS, H_NREACH,
+    H_REACH = 12,          /* P_MAXREACH distances, largest first */
+    H_BASE = 20,           /* 0: the first card dealt to a foundation */
+    H_MAY_RETURN, H_COMPLETE_RUNS, H_STOCK_TO, H_DRAW, H_PASSES /* 0: no limit */, H_NEEDS_NO_EMPTY,
+    H_REDEALS, H_PER_PILE, H_HOLE_PAIRS /* 0: none */, H_WIN, H_BY_COUNT, H_TOTAL, H_COPIES,
+    H_FOUND_DIR, H_FOUND_SAME, H_FOUND_WRAP, H_HOLE_BUILD_DIR, H_ANY_DOWN,
+};
+
+typedef struct {
+    int count[K_KINDS], first[K_KINDS], npiles, ntab;
+    int unit, fill, pile_to_space, has_covers, nreach, reach[P_MAXREACH];
+    int base, may_return, complete_runs, stock_to, draw, passes, needs_no_empty, redeals, per_pile;
+    int hole_pairs, win, by_count, total, copies;
+    int found_dir, found_same, found_wrap, hole_dir;
+    uint8_t build[52][52], run[52][52], home[52][52], hole[52][52]; /* [onto][card]: card fits on onto */
+    uint64_t covers[P_MAXPILES][2];   /* tableau piles lying over each tableau pile */
+    uint8_t build_list[52][52];       /* the cards the build rule lets go on each card */
+    uint8_t build_n[52];
+    uint8_t kind_of[P_MAXPILES];
+    int home_rank[P_MAXPILES];        /* a source's place among the sources to the foundations */
+    int sources[P_MAXPILES], nsources;             /* by-source order (foundations last, when they give) */
+    int plain[P_MAXPILES], nplain;                 /* foundations-first order, without foundations */
+    int safe_ok, sym_tab, sym_res, keep_pass, short_found, any_down;
+} PRules;
+
+typedef struct { uint8_t type, a, b, n, da, db; } POp;
+enum { OP_T, OP_F, OP_P, OP_R };
+
+typedef struct {
+    uint8_t cards[P_MAXPILES][P_CAP];
+    uint8_t len[P_MAXPILES];
+    uint8_t down[P_MAXPILES];
+    int pass_number, redeals_used;
+    uint64_t shuffle_seed;
+    /* the undo log: ops, and where each move's ops begin */
+    POp *ops; int nops, capops;
+    int *marks; int nmarks, capmarks;
+    uint8_t *snaps; int nsnaps, capsnaps; /* tableau snapshots for redeals */
+} PState;
+
+static inline int p_rank(int c) { return c % 13 + 1; }
+static inline int p_suit(int c) { return c / 13; }
+static inline int p_top(const PState *s, int p) { return s->cards[p][s->len[p] - 1]; }
+
+/* Read the rules blob; 0 on success, else a message. */
+static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
+{
+    size_t need = P_HEADER * 4 + 4 * 52 * 52;
+    if (size < need) return "rules blob too short";
+    int32_t h[P_HEADER];
+    memcpy(h, blob, sizeof h);
+    memset(r, 0, sizeof *r);
+    int n = 0;
+    for (int k = 0; k < K_KINDS; k++) {
+        r->count[k] = h[H_COUNTS + k];
+        r->first[k] = n;
+        for (int i = 0; i < r->count[k]; i++) {
+            if (n >= P_MAXPILES) return "too many piles";
+            r->kind_of[n++] = (uint8_t)k;
+        }
+    }
+    r->npiles = n;
+    r->ntab = r->count[K_TABLEAU];
+    if (r->ntab > 128) return "too many tableau piles";
+    r->unit = h[H_UNIT]; r->fill = h[H_FILL]; r->pile_to_space = h[H_PILE_TO_SPACE];
+    r->has_covers = h[H_HAS_COVERS]; r->nreach = h[H_NREACH];
+    if (r->nreach > P_MAXREACH) return "too many reach distances";
+    for (int i = 0; i < r->nreach; i++) r->reach[i] = h[H_REACH + i];
+    r->base = h[H_BASE]; r->may_return = h[H_MAY_RETURN]; r->complete_runs = h[H_COMPLETE_RUNS];
+    r->stock_to = h[H_STOCK_TO]; r->draw = h[H_DRAW]; r->passes = h[H_PASSES];
+    r->needs_no_empty = h[H_NEEDS_NO_EMPTY]; r->redeals = h[H_REDEALS]; r->per_pile = h[H_PER_PILE];
+    r->hole_pairs = h[H_HOLE_PAIRS]; r->win = h[H_WIN]; r->by_count = h[H_BY_COUNT];
+    r->total = h[H_TOTAL]; r->copies = h[H_COPIES];
+    r->found_dir = h[H_FOUND_DIR]; r->found_same = h[H_FOUND_SAME]; r->found_wrap = h[H_FOUND_WRAP];
+    r->hole_dir = h[H_HOLE_BUILD_DIR];
+    r->any_down = h[H_ANY_DOWN];
+    const uint8_t *t = blob + P_HEADER * 4;
+    memcpy(r->build, t, 52 * 52); t += 52 * 52;
+    memcpy(r->run, t, 52 * 52); t += 52 * 52;
+    memcpy(r->home, t, 52 * 52); t += 52 * 52;
+    memcpy(r->hole, t, 52 * 52); t += 52 * 52;
+    if (r->has_covers) {
+        if (size < need + (size_t)r->ntab * 16) return "rules blob lacks the covers";
+        for (int p = 0; p < r->ntab; p++) {
+            memcpy(r->covers[p], t, 16);
+            t += 16;
+        }
+    }
+    for (int onto = 0; onto < 52; onto++) {
+        int k = 0;
+        for (int c = 0; c < 52; c++)
+            if (r->build[onto][c]) r->build_list[onto][k++] = (uint8_t)c;
+        r->build_n[onto] = (uint8_t)k;
+    }
+    /* the sources, as the engine lists them */
+    int ns = 0;
+    int kinds[4] = {K_TABLEAU, K_CELL, K_RESERVE, K_WASTE};
+    for (int j = 0; j < 4; j++)
+        for (int i = 0; i < r->count[kinds[j]]; i++) r->sources[ns++] = r->first[kinds[j]] + i;
+    for (int i = 0; i < ns; i++) r->home_rank[r->sources[i]] = i;
+    if (r->may_return)
+        for (int i = 0; i < r->count[K_FOUNDATION]; i++) r->sources[ns++] = r->first[K_FOUNDATION] + i;
+    r->nsources = ns;
+    int np = 0;
+    int pk[4] = {K_WASTE, K_TABLEAU, K_CELL, K_RESERVE};
+    for (int j = 0; j < 4; j++)
+        for (int i = 0; i < r->count[pk[j]]; i++) r->plain[np++] = r->first[pk[j]] + i;
+    r->nplain = np;
+    /* what the header's soundness notes allow */
+    r->safe_ok = r->base == 1 && r->found_dir == D_UP && r->found_same && !r->found_wrap && !r->may_return
+        && !r->complete_runs && r->count[K_HOLE] == 0 && r->fill != F_RESERVE && r->count[K_FOUNDATION] > 0;
+    r->sym_tab = !r->has_covers && r->nreach == 0 && r->stock_to != S_TABLEAU && r->redeals == 0;
+    r->sym_res = r->fill != F_RESERVE;
+    r->keep_pass = r->stock_to == S_WASTE && r->passes != 0;
+    r->short_found = r->complete_runs || (r->found_same && (r->found_dir == D_UP || r->found_dir == D_DOWN));
+    return NULL;
+}
+
+/* ---- the position ------------------------------------------------------- */
+
+static void p_state_free(PState *s)
+{
+    free(s->ops); free(s->marks); free(s->snaps);
+    s->ops = NULL; s->marks = NULL; s->snaps = NULL;
+}
+
+static int p_grow(void **buf, int *cap, int need, size_t item)
+{
+    if (need <= *cap) return 0;
+    int c = *cap ? *cap : 64;
+    while (c < need) c *= 2;
+    void *p = realloc(*buf, (size_t)c * item);
+    if (!p) return -1;
+    *buf = p;
+    *cap = c;
+    return 0;
+}
+
+static inline int p_op(PState *s, POp op)
+{
+    if (s->nops >= s->capops && p_grow((void **)&s->ops, &s->capops, s->nops + 1, sizeof(POp))) return -1;
+    s->ops[s->nops++] = op;
+    return 0;
+}
+
+static int p_transfer(const PRules *r, PState *s, int a, int b, int n)
+{
+    POp op = {OP_T, (uint8_t)a, (uint8_t)b, (uint8_t)n, s->down[a], s->down[b]};
+    if (p_op(s, op)) return -1;
+    memcpy(&s->cards[b][s->len[b]], &s->cards[a][s->len[a] - n], (size_t)n);
+    s->len[b] = (uint8_t)(s->len[b] + n);
+    s->len[a] = (uint8_t)(s->len[a] - n);
+    if (s->down[a] > s->len[a]) s->down[a] = s->len[a];
+    if (r->kind_of[b] == K_STOCK) s->down[b] = s->len[b];
+    return 0;
+}
+
+static inline int p_in(const int *a, int n, int x)
+{
+    for (int i = 0; i < n; i++)
+        if (a[i] == x) return 1;
+    return 0;
+}
+
+static inline int p_covered(const PRules *r, const PState *s, int pile)
+{
+    if (!r->has_covers || pile >= r->ntab) return 0;
+    for (int w = 0; w < 2; w++) {
+        uint64_t m = r->covers[pile][w];
+        while (m) {
+            int q = __builtin_ctzll(m) + 64 * w;
+            if (s->len[q]) return 1;
+            m &= m - 1;
+        }
+    }
+    return 0;
+}
+
+/* The rank every foundation starts with; 0 when none is set yet. */
+static int p_found_base(const PRules *r, const PState *s)
+{
+    if (r->base) return r->base;
+    int f0 = r->first[K_FOUNDATION];
+    for (int i = 0; i < r->count[K_FOUNDATION]; i++)
+        if (s->len[f0 + i]) return p_rank(s->cards[f0 + i][0]);
+    return 0;
+}
+
+static int p_foundation_for(const PRules *r, const PState *s, int card)
+{
+    if (r->complete_runs) return -1;
+    int base = p_found_base(r, s);
+    int f0 = r->first[K_FOUNDATION];
+    for (int i = 0; i < r->count[K_FOUNDATION]; i++) {
+        int f = f0 + i;
+        if (s->len[f]) {
+            if (r->home[p_top(s, f)][card]) return f;
+        } else if (base == 0 || p_rank(card) == base) {
+            return f;
+        }
+    }
+    return -1;
+}
+
+static int p_run_length(const PRules *r, const PState *s, int p)
+{
+    int up = s->len[p] - s->down[p];
+    if (up <= 0) return 0;
+    const uint8_t *c = s->cards[p];
+    int n = s->len[p], len = 1;
+    while (len < up && r->run[c[n - len - 1]][c[n - len]]) len++;
+    return len;
+}
+
+static int p_complete_run_on(const PState *s, int p)
+{
+    int n = s->len[p];
+    if (n - s->down[p] < 13) return 0;
+    const uint8_t *run = &s->cards[p][n - 13];
+    int suit = p_suit(run[0]);
+    for (int i = 0; i < 13; i++)
+        if (p_suit(run[i]) != suit || p_rank(run[i]) != 13 - i) return 0;
+    return 1;
+}
+
+static int p_settle(const PRules *r, PState *s)
+{
+    int T = r->ntab;
+    if (r->complete_runs) {
+        int f0 = r->first[K_FOUNDATION];
+        for (int p = 0; p < T; p++) {
+            if (!p_complete_run_on(s, p)) continue;
+            for (int i = 0; i < r->count[K_FOUNDATION]; i++)
+                if (!s->len[f0 + i]) {
+                    if (p_transfer(r, s, p, f0 + i, 13)) return -1;
+                    break;
+                }
+        }
+    }
+    if (r->fill == F_RESERVE) {
+        int r0 = r->first[K_RESERVE];
+        for (int p = 0; p < T; p++) {
+            if (s->len[p]) continue;
+            int src = -1;
+            for (int i = 0; i < r->count[K_RESERVE]; i++)
+                if (s->len[r0 + i]) { src = r0 + i; break; }
+            if (src < 0) break;
+            if (p_transfer(r, s, src, p, 1)) return -1;
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        int kind = k ? K_RESERVE : K_TABLEAU;
+        for (int i = 0; i < r->count[kind]; i++) {
+            int p = r->first[kind] + i;
+            if (s->len[p] && s->down[p] == s->len[p]) {
+                if (kind == K_TABLEAU && p_covered(r, s, p)) continue;
+                s->down[p]--;
+                POp op = {OP_F, (uint8_t)p, 0, 0, 0, 0};
+                if (p_op(s, op)) return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static uint64_t p_splitmix_next(uint64_t *st)
+{
+    uint64_t z = (*st += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static uint64_t p_below(uint64_t *st, uint64_t n)
+{
+    /* limit = 2**64 - (2**64 mod n), as the engine's SplitMix64.below */
+    uint64_t rem = (UINT64_MAX % n + 1) % n;
+    for (;;) {
+        uint64_t x = p_splitmix_next(st);
+        if (rem == 0 || x < (uint64_t)0 - rem) return x % n;
+    }
+}
+
+static int p_redeal(const PRules *r, PState *s)
+{
+    int T = r->ntab;
+    int size = T * 2 + r->total;
+    if (p_grow((void **)&s->snaps, &s->capsnaps, (s->nsnaps + 1) * size, 1)) return -1;
+    uint8_t *snap = s->snaps + (size_t)s->nsnaps * size;
+    uint8_t cards[P_MAXPILES * P_CAP];
+    int n = 0;
+    memcpy(snap, s->len, (size_t)T);
+    memcpy(snap + T, s->down, (size_t)T);
+    for (int p = 0; p < T; p++) {
+        memcpy(cards + n, s->cards[p], s->len[p]);
+        n += s->len[p];
+    }
+    memcpy(snap + 2 * T, cards, (size_t)n);
+    POp op = {OP_R, 0, 0, 0, 0, 0};
+    if (p_op(s, op)) return -1;
+    s->nsnaps++;
+    s->redeals_used++;
+    uint64_t st = s->shuffle_seed * 0x100u + (uint64_t)s->redeals_used;
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)p_below(&st, (uint64_t)(i + 1));
+        uint8_t x = cards[i]; cards[i] = cards[j]; cards[j] = x;
+    }
+    int per = r->per_pile;
+    for (int p = 0; p < T; p++) {
+        int lo = p * per, hi = lo + per;
+        if (lo > n) lo = n;
+        if (hi > n) hi = n;
+        memcpy(s->cards[p], cards + lo, (size_t)(hi - lo));
+        s->len[p] = (uint8_t)(hi - lo);
+        s->down[p] = 0;
+    }
+    return 0;
+}
+
+static int p_may_deal(const PRules *r, const PState *s)
+{
+    if (r->count[K_STOCK] && !r->needs_no_empty) return s->len[r->first[K_STOCK]] > 0;
+    if (!r->count[K_STOCK]) {
+        if (s->redeals_used >= r->redeals) return 0;
+        for (int p = 0; p < r->ntab; p++)
+            if (s->len[p]) return 1;
+        return 0;
+    }
+    if (!s->len[r->first[K_STOCK]]) return 0;
+    for (int p = 0; p < r->ntab; p++)
+        if (!s->len[p]) return 0;
+    return 1;
+}
+
+static int p_may_recycle(const PRules *r, const PState *s)
+{
+    if (r->stock_to != S_WASTE) return 0;
+    return !s->len[r->first[K_STOCK]] && s->len[r->first[K_WASTE]]
+        && (r->passes == 0 || s->pass_number < r->passes);
+}
+
+/* Play a move the generator listed; -1 only when memory runs out. */
+static int p_play(const PRules *r, PState *s, uint32_t m)
+{
+    if (s->nmarks >= s->capmarks && p_grow((void **)&s->marks, &s->capmarks, s->nmarks + 1, sizeof(int)))
+        return -1;
+    s->marks[s->nmarks++] = s->nops;
+    int src = m & 0xFF, dst = (m >> 8) & 0xFF, n = (m >> 16) & 0xFF, pair = (int)(m >> 24);
+    int recycle = dst < r->npiles && r->kind_of[dst] == K_STOCK;
+    if (dst != P_NONE && !recycle) {
+        int target = dst == P_ANYF ? p_foundation_for(r, s, p_top(s, src)) : dst;
+        if (target < 0) return -2;
+        if (p_transfer(r, s, src, target, n)) return -1;
+        if (pair != P_NONE && p_transfer(r, s, pair, target, 1)) return -1;
+    } else if (dst == P_NONE && !r->count[K_STOCK]) {
+        if (p_redeal(r, s)) return -1;
+    } else if (dst == P_NONE) {
+        int stock = r->first[K_STOCK];
+        if (r->stock_to == S_WASTE || r->stock_to == S_HOLE) {
+            int to = r->first[r->stock_to == S_WASTE ? K_WASTE : K_HOLE];
+            int k = r->draw < s->len[stock] ? r->draw : s->len[stock];
+            for (int i = 0; i < k; i++)
+                if (p_transfer(r, s, stock, to, 1)) return -1;
+        } else {
+            for (int p = 0; p < r->ntab && s->len[stock]; p++)
+                if (p_transfer(r, s, stock, p, 1)) return -1;
+        }
+    } else { /* the recycle */
+        POp op = {OP_P, 0, 0, 0, 0, 0};
+        if (p_op(s, op)) return -1;
+        s->pass_number++;
+        int waste = r->first[K_WASTE], stock = r->first[K_STOCK];
+        while (s->len[waste])
+            if (p_transfer(r, s, waste, stock, 1)) return -1;
+    }
+    return p_settle(r, s);
+}
+
+static void p_undo(const PRules *r, PState *s)
+{
+    int mark = s->marks[--s->nmarks];
+    int T = r->ntab;
+    while (s->nops > mark) {
+        POp op = s->ops[--s->nops];
+        if (op.type == OP_T) {
+            memcpy(&s->cards[op.a][s->len[op.a]], &s->cards[op.b][s->len[op.b] - op.n], op.n);
+            s->len[op.a] = (uint8_t)(s->len[op.a] + op.n);
+            s->len[op.b] = (uint8_t)(s->len[op.b] - op.n);
+            s->down[op.a] = op.da;
+            s->down[op.b] = op.db;
+        } else if (op.type == OP_F) {
+            s->down[op.a]++;
+        } else if (op.type == OP_P) {
+            s->pass_number--;
+        } else {
+            int size = T * 2 + r->total;
+            uint8_t *snap = s->snaps + (size_t)(--s->nsnaps) * size;
+            int n = 0;
+            for (int p = 0; p < T; p++) {
+                s->len[p] = snap[p];
+                s->down[p] = snap[T + p];
+                memcpy(s->cards[p], snap + 2 * T + n, s->len[p]);
+                n += s->len[p];
+            }
+            s->redeals_used--;
+        }
+    }
+}
+
+static int p_is_won(const PRules *r, const PState *s)
+{
+    int T = r->ntab;
+    if (r->win == W_TABLEAU_EMPTY) {
+        for (int p = 0; p < T; p++)
+            if (s->len[p]) return 0;
+        return 1;
+    }
+    if (r->win == W_ONE_PILE) {
+        int held = 0, cards = 0;
+        for (int p = 0; p < T; p++) {
+            held += s->len[p] > 0;
+            cards += s->len[p];
+        }
+        return held == 1 && cards == r->total;
+    }
+    int home = 0;
+    for (int i = 0; i < r->count[K_FOUNDATION]; i++) home += s->len[r->first[K_FOUNDATION] + i];
+    for (int i = 0; i < r->count[K_HOLE]; i++) home += s->len[r->first[K_HOLE] + i];
+    return home == r->total;
+}
+
+/* ---- the move generator (the engine's legal_moves) ------------------------ */
+
+static inline uint32_t p_code(int src, int dst, int n, int pair)
+{
+    return (uint32_t)src | (uint32_t)dst << 8 | (uint32_t)n << 16 | (uint32_t)pair << 24;
+}
+
+static void p_sort_u32(uint32_t *a, int n)
+{
+    for (int i = 1; i < n; i++) {
+        uint32_t x = a[i];
+        int j = i - 1;
+        while (j >= 0 && a[j] > x) { a[j + 1] = a[j]; j--; }
+        a[j + 1] = x;
+    }
+}
+
+static int p_moves(const PRules *r, const PState *s, uint32_t *out)
+{
+    int T = r->ntab, nm = 0;
+    int c0 = r->first[K_CELL], nc = r->count[K_CELL];
+    int free_cells[32], nfree = 0;
+    for (int i = 0; i < nc; i++)
+        if (!s->len[c0 + i]) free_cells[nfree++] = c0 + i;
+    int reserve_held = 0;
+    for (int i = 0; i < r->count[K_RESERVE]; i++) reserve_held |= s->len[r->first[K_RESERVE] + i] > 0;
+    int space_ok = r->fill != F_NONE && !(r->fill == F_RESERVE && reserve_held);
+    int kings_only = r->fill == F_KINGS;
+    long onto_pile = 1L << 30, onto_space = 1L << 30;
+    if (r->unit == U_SUPERMOVE) {
+        int empty = 0;
+        if (r->fill == F_ANY)
+            for (int p = 0; p < T; p++) empty += !s->len[p];
+        onto_pile = (long)(nfree + 1) << empty;
+        onto_space = (long)(nfree + 1) << (empty > 0 ? empty - 1 : 0);
+    }
+    /* the tableau piles that take cards: top card (face up), or spaces */
+    int open_top[128], nopen = 0, spaces[128], nspace = 0;
+    for (int p = 0; p < T; p++) {
+        if (r->has_covers && p_covered(r, s, p)) continue;
+        if (s->len[p]) {
+            if (s->down[p] != s->len[p]) open_top[nopen++] = p;
+        } else if (space_ok) {
+            spaces[nspace++] = p;
+        }
+    }
+    /* the cards the foundations take */
+    uint8_t home[52];
+    memset(home, 0, sizeof home);
+    if (!r->complete_runs && r->count[K_FOUNDATION]) {
+        int base = p_found_base(r, s);
+        int f0 = r->first[K_FOUNDATION];
+        for (int i = 0; i < r->count[K_FOUNDATION]; i++) {
+            int f = f0 + i;
+            if (s->len[f]) {
+                const uint8_t *row = r->home[p_top(s, f)];
+                for (int c = 0; c < 52; c++) home[c] |= row[c];
+            } else if (base == 0) {
+                memset(home, 1, sizeof home);
+                break;
+            } else {
+                for (int u = 0; u < 4; u++) home[u * 13 + base - 1] = 1;
+            }
+        }
+    }
+    uint8_t hole_takes[52];
+    int hole = r->count[K_HOLE] ? r->first[K_HOLE] : -1;
+    memset(hole_takes, 0, sizeof hole_takes);
+    if (hole >= 0 && !r->hole_pairs) {
+        if (s->len[hole]) memcpy(hole_takes, r->hole[p_top(s, hole)], 52);
+        else memset(hole_takes, 1, sizeof hole_takes);
+    }
+    /* reach: for each pile that holds cards, its place among those */
+    int held_at[128], held[128], nheld = 0;
+    if (r->nreach) {
+        for (int p = 0; p < T; p++) {
+            held_at[p] = -1;
+            if (s->len[p]) { held_at[p] = nheld; held[nheld++] = p; }
+        }
+    }
+    uint32_t home_moves[P_MAXPILES * 2];
+    int home_keys[P_MAXPILES * 2], nhome = 0;
+    int order[P_MAXPILES], norder = 0;
+    if (r->by_count) {
+        for (int i = 0; i < r->nplain; i++) order[norder++] = r->plain[i];
+        if (r->may_return) { /* the foundations that hold cards, by their top card's suit */
+            int f0 = r->first[K_FOUNDATION];
+            int fs[32], nf = 0;
+            for (int i = 0; i < r->count[K_FOUNDATION]; i++)
+                if (s->len[f0 + i]) fs[nf++] = f0 + i;
+            for (int i = 1; i < nf; i++) {
+                int x = fs[i], j = i - 1;
+                while (j >= 0 && (p_suit(p_top(s, fs[j])) > p_suit(p_top(s, x))
+                                  || (p_suit(p_top(s, fs[j])) == p_suit(p_top(s, x)) && fs[j] > x))) {
+                    fs[j + 1] = fs[j];
+                    j--;
+                }
+                fs[j + 1] = x;
+            }
+            for (int i = 0; i < nf; i++) order[norder++] = fs[i];
+        }
+    } else {
+        for (int i = 0; i < r->nsources; i++) order[norder++] = r->sources[i];
+    }
+    static _Thread_local uint32_t keyed[P_MAXMOVES];
+    for (int oi = 0; oi < norder; oi++) {
+        int src = order[oi];
+        int size = s->len[src], up = size - s->down[src];
+        if (up <= 0) continue;
+        int kind = r->kind_of[src];
+        if (r->has_covers && kind == K_TABLEAU && p_covered(r, s, src)) continue;
+        int top = p_top(s, src);
+        if (kind != K_FOUNDATION) {
+            if (home[top]) {
+                if (r->by_count) { home_keys[nhome] = r->home_rank[src]; home_moves[nhome++] = p_code(src, P_ANYF, 1, P_NONE); }
+                else out[nm++] = p_code(src, P_ANYF, 1, P_NONE);
+            }
+            if (hole_takes[top]) {
+                if (r->by_count) { home_keys[nhome] = r->home_rank[src]; home_moves[nhome++] = p_code(src, hole, 1, P_NONE); }
+                else out[nm++] = p_code(src, hole, 1, P_NONE);
+            }
+        }
+        /* the reach of a tableau source: the piles it may go onto */
+        int allowed[P_MAXREACH], nallowed = 0;
+        if (r->nreach && kind == K_TABLEAU) {
+            int i = held_at[src];
+            for (int k = 0; k < r->nreach; k++)
+                if (i - r->reach[k] >= 0) allowed[nallowed++] = held[i - r->reach[k]];
+        }
+#define P_REACHES(t) (!r->nreach || kind != K_TABLEAU || p_in(allowed, nallowed, (t)))
+        if (kind != K_TABLEAU || r->unit == U_ONE) {
+            int cand[256], ncand = 0;
+            for (int i = 0; i < nopen; i++)
+                if (r->build[p_top(s, open_top[i])][top]) cand[ncand++] = open_top[i];
+            if (nspace && !(kings_only && p_rank(top) != 13) && (r->pile_to_space || kind != K_TABLEAU || size > 1)) {
+                for (int i = 0; i < nspace; i++) cand[ncand++] = spaces[i];
+                for (int i = 1; i < ncand; i++) {
+                    int x = cand[i], j = i - 1;
+                    while (j >= 0 && cand[j] > x) { cand[j + 1] = cand[j]; j--; }
+                    cand[j + 1] = x;
+                }
+            }
+            for (int i = 0; i < ncand; i++) {
+                int t = cand[i];
+                if (t != src && P_REACHES(t)) out[nm++] = p_code(src, t, 1, P_NONE);
+            }
+        } else {
+            int counts[P_CAP + 1], ncount = 0;
+            if (r->unit == U_RUN || r->unit == U_SUPERMOVE) {
+                int len = p_run_length(r, s, src);
+                for (int k = 1; k <= len; k++) counts[ncount++] = k;
+            } else if (r->unit == U_PILE) {
+                if (up == size) counts[ncount++] = size;
+            } else if (r->unit == U_FACE_UP) {
+                for (int k = 1; k <= up; k++) counts[ncount++] = k;
+            } else { /* whole pile */
+                int run = p_run_length(r, s, src);
+                counts[ncount++] = 1;
+                if (run == size && run > 1) counts[ncount++] = run;
+            }
+            int nk = 0;
+            const uint8_t *c = s->cards[src];
+            for (int ci = 0; ci < ncount; ci++) {
+                int k = counts[ci];
+                if (k > onto_pile) continue;
+                int head = c[size - k];
+                for (int i = 0; i < nopen; i++) {
+                    int t = open_top[i];
+                    if (r->build[p_top(s, t)][head] && P_REACHES(t))
+                        keyed[nk++] = r->by_count ? (uint32_t)(k << 8 | t) : (uint32_t)(t << 8 | k);
+                }
+            }
+            if (nspace) {
+                for (int ci = 0; ci < ncount; ci++) {
+                    int k = counts[ci];
+                    if (k <= onto_space && (!kings_only || p_rank(c[size - k]) == 13) && (r->pile_to_space || k != size))
+                        for (int i = 0; i < nspace; i++)
+                            if (P_REACHES(spaces[i]))
+                                keyed[nk++] = r->by_count ? (uint32_t)(k << 8 | spaces[i]) : (uint32_t)(spaces[i] << 8 | k);
+                }
+            }
+            if (nk > 1) p_sort_u32(keyed, nk);
+            for (int i = 0; i < nk; i++) {
+                int t = r->by_count ? (int)(keyed[i] & 0xFF) : (int)(keyed[i] >> 8);
+                int k = r->by_count ? (int)(keyed[i] >> 8) : (int)(keyed[i] & 0xFF);
+                if (t != src) out[nm++] = p_code(src, t, k, P_NONE);
+            }
+        }
+#undef P_REACHES
+        if (nfree && kind != K_CELL && kind != K_FOUNDATION)
+            for (int i = 0; i < nfree; i++) out[nm++] = p_code(src, free_cells[i], 1, P_NONE);
+    }
+    if (nhome) {
+        /* a stable sort by the source's rank, put in front */
+        for (int i = 1; i < nhome; i++) {
+            uint32_t x = home_moves[i];
+            int kx = home_keys[i], j = i - 1;
+            while (j >= 0 && home_keys[j] > kx) { home_moves[j + 1] = home_moves[j]; home_keys[j + 1] = home_keys[j]; j--; }
+            home_moves[j + 1] = x;
+            home_keys[j + 1] = kx;
+        }
+        memmove(out + nhome, out, (size_t)nm * sizeof *out);
+        memcpy(out, home_moves, (size_t)nhome * sizeof *out);
+        nm += nhome;
+    }
+    if (r->hole_pairs) {
+        int fsrc[P_MAXPILES], frank[P_MAXPILES], nf = 0;
+        for (int i = 0; i < r->nsources; i++) {
+            int p = r->sources[i];
+            int kind = r->kind_of[p];
+            if (s->len[p] && s->down[p] < s->len[p] && kind != K_FOUNDATION
+                && !(kind == K_TABLEAU && p_covered(r, s, p))) {
+                fsrc[nf] = p;
+                frank[nf++] = p_rank(p_top(s, p));
+            }
+        }
+        for (int i = 0; i < nf; i++) {
+            if (frank[i] == r->hole_pairs) out[nm++] = p_code(fsrc[i], hole, 1, P_NONE);
+            for (int j = i + 1; j < nf; j++)
+                if (frank[i] + frank[j] == r->hole_pairs) out[nm++] = p_code(fsrc[i], hole, 1, fsrc[j]);
+        }
+    }
+    if (p_may_deal(r, s)) out[nm++] = p_code(r->count[K_STOCK] ? r->first[K_STOCK] : 0, P_NONE, 1, P_NONE);
+    if (p_may_recycle(r, s)) out[nm++] = p_code(r->first[K_WASTE], r->first[K_STOCK], 1, P_NONE);
+    return nm;
+}
+
+/* ---- the canonical key ------------------------------------------------------ */
+
+typedef struct { const uint8_t *p; int n; } PSpan;
+
+static int p_span_cmp(const void *a, const void *b)
+{
+    const PSpan *x = a, *y = b;
+    int n = x->n < y->n ? x->n : y->n;
+    int c = memcmp(x->p, y->p, (size_t)n);
+    return c ? c : x->n - y->n;
+}
+
+/* Encode one pile: its length, its face-down count (when the game has
+ * face-down cards) and its cards. */
+static int p_pile_bytes(const PRules *r, const PState *s, int p, uint8_t *o)
+{
+    int n = s->len[p], k = 0;
+    o[k++] = (uint8_t)n;
+    if (r->any_down) o[k++] = s->down[p];
+    memcpy(o + k, s->cards[p], (size_t)n);
+    return k + n;
+}
+
+static int p_group_key(const PRules *r, const PState *s, int kind, int sorted, uint8_t *o, uint8_t *scratch)
+{
+    int count = r->count[kind], f = r->first[kind];
+    if (!count) return 0;
+    PSpan spans[P_MAXPILES];
+    int used = 0;
+    for (int i = 0; i < count; i++) {
+        int p = f + i, n;
+        if (kind == K_FOUNDATION && r->short_found) {
+            scratch[used] = s->len[p];
+            scratch[used + 1] = s->len[p] ? p_top(s, p) : 0;
+            n = 2;
+        } else {
+            n = p_pile_bytes(r, s, p, scratch + used);
+        }
+        spans[i].p = scratch + used;
+        spans[i].n = n;
+        used += n;
+    }
+    if (sorted && count > 1) qsort(spans, (size_t)count, sizeof *spans, p_span_cmp);
+    int k = 0;
+    for (int i = 0; i < count; i++) {
+        memcpy(o + k, spans[i].p, (size_t)spans[i].n);
+        k += spans[i].n;
+    }
+    return k;
+}
+
+/* The canonical key of the position into o (at most P_KEYMAX bytes); its length. */
+static int p_key(const PRules *r, const PState *s, uint8_t *o)
+{
+    uint8_t scratch[P_KEYMAX];
+    int k = 0;
+    k += p_group_key(r, s, K_TABLEAU, r->sym_tab, o + k, scratch);
+    k += p_group_key(r, s, K_FOUNDATION, 1, o + k, scratch);
+    k += p_group_key(r, s, K_CELL, 1, o + k, scratch);
+    k += p_group_key(r, s, K_RESERVE, r->sym_res, o + k, scratch);
+    if (r->count[K_STOCK]) { int p = r->first[K_STOCK]; o[k++] = s->len[p]; memcpy(o + k, s->cards[p], s->len[p]); k += s->len[p]; }
+    if (r->count[K_WASTE]) { int p = r->first[K_WASTE]; o[k++] = s->len[p]; memcpy(o + k, s->cards[p], s->len[p]); k += s->len[p]; }
+    if (r->count[K_HOLE]) { int p = r->first[K_HOLE]; o[k++] = s->len[p] ? (uint8_t)p_top(s, p) : 255; }
+    if (r->keep_pass) { o[k++] = (uint8_t)(s->pass_number & 0xFF); o[k++] = (uint8_t)(s->pass_number >> 8); }
+    if (r->redeals) o[k++] = (uint8_t)s->redeals_used;
+    return k;
+}
+
+#endif

@@ -1,0 +1,228 @@
+"""Exact search over any patience game of the registry (or a user's description).
+
+A game's :class:`~cardtable.patience.description.Description` is compiled
+into flat tables (:func:`rules_blob`: pile counts by kind, what fits on what
+as 52 x 52 tables for the tableau's builds and runs, the foundations and the
+hole, the move unit, what fills a space, the stock, redeals, pairs, covers,
+reach and the win rule); the C core (:mod:`cardtable.solver._pcore`, on
+``patience.h``) reads them, generates the engine's legal moves, plays and
+undoes them in place and searches depth first with a transposition table of
+exact canonical keys. Its soundness notes (safe moves to the foundations,
+symmetry of piles and cells) are in ``cardtable/solver/patience.h``.
+
+Like Klondike's solver it solves the full deal: face-down cards and the
+stock's order are known to it ("thoughtful" patience). Every winning line is
+replayed in the rules engine (:class:`~cardtable.patience.PatienceGame`)
+before it is returned; a line the engine refuses is a bug and raises.
+
+>>> from cardtable.patience import PatienceGame, get
+>>> game = PatienceGame.from_seed(get("bakers-game"), 7)
+>>> result = solve_game(game, max_states=100_000)
+>>> result.result, result.replays(game)
+('won', True)
+"""
+
+from __future__ import annotations
+
+import struct
+import time
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Literal
+
+from cardtable.cards import Card
+from cardtable.errors import IllegalMoveError, SolverError
+from cardtable.patience.description import Build, Description, Direction, Fill, Kind, MoveUnit, StockTo, SuitRule, Win
+from cardtable.patience.engine import PatienceGame
+from cardtable.patience.moves import ANY_FOUNDATION, DEAL, RECYCLE, Move, Place
+from cardtable.solver import _pcore
+
+__all__ = ["DEFAULT_MAX_STATES", "TIMED_MAX_STATES", "PatienceSolveResult", "core_of", "move_of", "rules_blob",
+           "solve_game"]
+
+#: The state budget with neither a budget nor a time limit: the same answer
+#: on any machine. At some 60 to 120 bytes a state (the exact keys and the
+#: table), about 1 GiB.
+DEFAULT_MAX_STATES = 10_000_000
+#: The state budget under a time limit alone: the clock governs, this caps memory.
+TIMED_MAX_STATES = 10_000_000
+
+#: The order of pile kinds in the engine's (and the core's) flat list of piles.
+_KIND_ORDER = (Kind.TABLEAU, Kind.FOUNDATION, Kind.CELL, Kind.RESERVE, Kind.STOCK, Kind.WASTE, Kind.HOLE)
+_UNITS = (MoveUnit.ONE, MoveUnit.RUN, MoveUnit.FACE_UP, MoveUnit.SUPERMOVE, MoveUnit.WHOLE_PILE, MoveUnit.PILE)
+_FILLS = (Fill.ANY, Fill.KINGS, Fill.NONE, Fill.RESERVE)
+_STOCK_TO = (StockTo.NONE, StockTo.WASTE, StockTo.TABLEAU, StockTo.HOLE)
+_WINS = (Win.FOUNDATIONS, Win.TABLEAU_EMPTY, Win.ONE_PILE)
+_DIRECTIONS = (Direction.DOWN, Direction.UP, Direction.EITHER, Direction.NONE, Direction.MATCH)
+_HEADER = _pcore.HEADER
+_MAX_REACH = 8
+
+Result = Literal["won", "unwinnable", "unknown"]
+
+
+def _fits(rule: Build) -> bytes:
+    """``rule.fits`` for every pair of card indices: row ``onto``, column ``card``."""
+    cards = [Card.from_index(i) for i in range(52)]
+    return bytes(rule.fits(card, onto) for onto in cards for card in cards)
+
+
+@cache
+def rules_blob(description: Description, face_down: bool = True) -> bytes:
+    """The description as the C core's tables (the layout ``patience.h``
+    reads: a header of 32-bit fields, then the fit tables of the tableau's
+    build, its run rule, the foundations and the hole, then the covers).
+    ``face_down``: whether positions may hold face-down cards outside the
+    stock (their counts then go into the state key)."""
+    d = description
+    if len(d.tableau.reach or ()) > _MAX_REACH:
+        raise SolverError(f"{d.name}: the solver takes at most {_MAX_REACH} reach distances")
+    if d.tableau.count > 128:
+        raise SolverError(f"{d.name}: the solver takes at most 128 tableau piles")
+    header = [0] * _HEADER
+    for i, kind in enumerate(_KIND_ORDER):
+        header[i] = d.count(kind)
+    tableau, foundations, stock = d.tableau, d.foundations, d.stock
+    header[7] = _UNITS.index(tableau.moves)
+    header[8] = _FILLS.index(tableau.empty)
+    header[9] = int(tableau.pile_to_space)
+    header[10] = int(tableau.covers is not None)
+    reach = tableau.reach or ()
+    header[11] = len(reach)
+    header[12:12 + len(reach)] = reach
+    header[20] = foundations.base or 0
+    header[21] = int(foundations.may_return)
+    header[22] = int(foundations.complete_runs)
+    header[23] = _STOCK_TO.index(stock.to)
+    header[24] = stock.draw
+    header[25] = stock.passes or 0
+    header[26] = int(stock.needs_no_empty_pile)
+    header[27] = d.redeals.count
+    header[28] = d.redeals.per_pile
+    header[29] = d.hole_pairs or 0
+    header[30] = _WINS.index(d.win)
+    header[31] = int(d.move_order.value == "foundations-first")
+    header[32] = d.cards.total
+    header[33] = d.cards.copies
+    header[34] = _DIRECTIONS.index(foundations.build.direction)
+    header[35] = int(foundations.build.suit is SuitRule.SAME)
+    header[36] = int(foundations.build.wrap)
+    header[37] = _DIRECTIONS.index(d.hole_build.direction)
+    header[38] = int(face_down)
+    blob = struct.pack(f"<{_HEADER}i", *header)
+    blob += _fits(tableau.build) + _fits(tableau.run_rule) + _fits(foundations.build) + _fits(d.hole_build)
+    if tableau.covers is not None:
+        for over in tableau.covers:
+            mask = sum(1 << pile for pile in over)
+            blob += struct.pack("<QQ", mask & (2**64 - 1), mask >> 64)
+    return blob
+
+
+@cache
+def _places(description: Description) -> tuple[Place, ...]:
+    return tuple(Place(kind, i) for kind in _KIND_ORDER for i in range(description.count(kind)))
+
+
+def core_of(game: PatienceGame) -> _pcore.Core:
+    """The C core's copy of ``game``'s position (its rules compiled once a game)."""
+    d = game.description
+    stock = _places(d).index(Place(Kind.STOCK)) if d.stock.count else -1
+    # the stock's cards are always face down; elsewhere face-down counts go into the key
+    face_down = any(any(step.face_down) for step in d.deal) or any(n for i, n in enumerate(game.down) if i != stock)
+    return _pcore.Core(rules_blob(d, face_down), [bytes(card.index for card in pile) for pile in game.piles],
+                       bytes(min(n, 255) for n in game.down), game.pass_number, game.redeals_used,
+                       game.shuffle_seed & (2**64 - 1))
+
+
+def move_of(description: Description, code: int) -> Move:
+    """The engine's move for a core move code."""
+    places = _places(description)
+    source, target, count, pair = code & 0xFF, (code >> 8) & 0xFF, (code >> 16) & 0xFF, code >> 24
+    if target == _pcore.NONE:
+        return DEAL
+    if target == _pcore.ANY_FOUNDATION:
+        return Move(places[source], ANY_FOUNDATION)
+    if places[target].kind is Kind.STOCK:
+        return RECYCLE
+    return Move(places[source], places[target], count, None if pair == _pcore.NONE else places[pair])
+
+
+@dataclass(frozen=True)
+class PatienceSolveResult:
+    """What a search found, in the form of Klondike's
+    :class:`~cardtable.solver.SolveResult`: ``result`` is ``won`` (``moves``
+    win from the position; the engine replayed them), ``unwinnable`` (the
+    search was exhaustive) or ``unknown`` (``reason`` names the budget that
+    ran out); ``states`` counts the distinct states searched and ``memory``
+    the bytes the search's table took."""
+
+    result: Result
+    moves: list[Move] = field(default_factory=list)
+    states: int = 0
+    seconds: float = 0.0
+    reason: str = ""
+    memory: int = 0
+
+    @property
+    def decided(self) -> bool:
+        """Won or proven unwinnable."""
+        return self.result != "unknown"
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON form: result, moves (strings), states, seconds, reason."""
+        data: dict[str, object] = {"result": self.result, "moves": [str(m) for m in self.moves],
+                                   "states": self.states, "seconds": round(self.seconds, 6)}
+        if self.reason:
+            data["reason"] = self.reason
+        return data
+
+    def replays(self, game: PatienceGame) -> bool:
+        """True when ``moves`` played from ``game`` (left as it is) win it."""
+        copy = game.clone()
+        try:
+            for move in self.moves:
+                copy.play(move)
+        except IllegalMoveError:
+            return False
+        return copy.is_won()
+
+
+def _check_budget(timeout: float | None, max_states: int | None) -> int:
+    if timeout is not None and not timeout > 0:
+        raise SolverError(f"timeout must be positive, not {timeout}")
+    if max_states is not None and max_states < 1:
+        raise SolverError(f"max_states must be at least 1, not {max_states}")
+    if max_states is not None:
+        return max_states
+    return DEFAULT_MAX_STATES if timeout is None else TIMED_MAX_STATES
+
+
+def solve_game(game: PatienceGame, *, timeout: float | None = None,
+               max_states: int | None = None) -> PatienceSolveResult:
+    """Decide whether ``game`` can be won from its position, every card known.
+
+    ``timeout`` (seconds) and ``max_states`` bound the search; when one runs
+    out the result is ``unknown``. With neither, the budget is
+    :data:`DEFAULT_MAX_STATES` (the same answer on any machine); with a time
+    limit alone, :data:`TIMED_MAX_STATES` only caps memory. The winning
+    line is replayed in the engine before it is returned: a move the engine
+    refuses raises :class:`SolverError` (a bug in the core, never a verdict).
+    ``game`` is left as it was.
+    """
+    budget = _check_budget(timeout, max_states)
+    began = time.perf_counter()
+    if game.is_won():
+        return PatienceSolveResult("won", [], 0, time.perf_counter() - began)
+    core = core_of(game)
+    status, states, codes, memory = core.solve(budget, timeout or 0.0)
+    seconds = time.perf_counter() - began
+    if status == "won":
+        moves = [move_of(game.description, code) for code in codes]
+        result = PatienceSolveResult("won", moves, states, seconds, memory=memory)
+        if not result.replays(game):
+            raise SolverError(f"bug: the solver's winning line for {game.description.name} does not replay in "
+                              f"the engine: {' '.join(map(str, moves))}")
+        return result
+    if status == "unwinnable":
+        return PatienceSolveResult("unwinnable", [], states, seconds, memory=memory)
+    reason = f"state budget of {budget:,} reached" if status == "states" else f"timeout after {timeout:g} s"
+    return PatienceSolveResult("unknown", [], states, seconds, reason, memory)

@@ -1,0 +1,172 @@
+"""The compiled patience core against the rules engine, over every game of the
+registry and every option: the same legal moves in the same order at every
+position of random play-outs (with undos), the same position after each play
+and undo, the same win; and its verdicts: every winning line replays in the
+engine, and "unwinnable" agrees with a plain search in the engine itself."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardtable.errors import SolverError
+from cardtable.patience import PatienceGame, get
+from cardtable.patience.registry import load, names
+from cardtable.solver import _pcore
+from cardtable.solver.patience import core_of, move_of, rules_blob, solve_game
+
+GAMES = names()
+VARIANTS = (*GAMES, *(f"{name}:{option.name}" for name in GAMES for option in get(name).options),
+            "klondike:draw-3:foundation-return:any-in-space")
+
+
+def _same_position(game: PatienceGame, core: _pcore.Core) -> None:
+    piles, down, pass_number, redeals_used = core.position()
+    assert [list(pile) for pile in piles] == [[card.index for card in pile] for pile in game.piles]
+    assert list(down) == game.down
+    assert (pass_number, redeals_used) == (game.pass_number, game.redeals_used)
+    assert core.is_won() == game.is_won()
+
+
+def _play_out(variant: str, seed: int, steps: int) -> int:
+    """A random play-out with undos, the core beside the engine; the positions visited."""
+    description = load(variant)
+    game = PatienceGame.from_seed(description, seed)
+    core = core_of(game)
+    rng = random.Random(seed)
+    visited = 0
+    for _ in range(steps):
+        codes = core.legal_moves()
+        assert [str(move_of(description, code)) for code in codes] == [str(m) for m in game.legal_moves()], \
+            f"{variant} seed {seed} after {' '.join(map(str, game.moves))}"
+        _same_position(game, core)
+        visited += 1
+        if game.moves and (not codes or rng.random() < 0.15):
+            game.undo()
+            core.undo()
+            continue
+        if not codes:
+            break
+        i = rng.randrange(len(codes))
+        game.play(game.legal_moves()[i])
+        core.play(codes[i])
+    return visited
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_core_moves_equal_the_engines_in_every_game(variant: str) -> None:
+    assert sum(_play_out(variant, seed, 150) for seed in range(3)) > 100
+
+
+@given(st.sampled_from(VARIANTS), st.integers(0, 2**32))
+@settings(max_examples=40)
+def test_core_moves_equal_the_engines_on_any_deal(variant: str, seed: int) -> None:
+    _play_out(variant, seed, 120)
+
+
+@pytest.mark.parametrize("variant", ["freecell", "pyramid", "la-belle-lucie"])
+def test_core_refuses_a_move_it_does_not_list(variant: str) -> None:
+    core = core_of(PatienceGame.from_seed(load(variant), 3))
+    legal = set(core.legal_moves())
+    illegal = next(code for code in range(1, 1 << 16) if code not in legal)
+    with pytest.raises(ValueError, match="not legal"):
+        core.play(illegal)
+    with pytest.raises(ValueError, match="nothing to undo"):
+        core.undo()
+
+
+def test_key_is_canonical_under_symmetry() -> None:
+    # FreeCell: moving a card to cell a or to cell b gives one key; the tableau's order does not count
+    game = PatienceGame.from_seed(get("freecell"), "ms:1")
+    core = core_of(game)
+    to_cells = [code for code in core.legal_moves() if str(move_of(game.description, code)).startswith("1>")
+                and str(move_of(game.description, code))[2:] in ("a", "b")]
+    keys = set()
+    for code in to_cells:
+        core.play(code)
+        keys.add(core.key())
+        core.undo()
+    assert len(to_cells) == 2 and len(keys) == 1
+    swapped = game.clone()
+    swapped.piles[0], swapped.piles[1] = swapped.piles[1], swapped.piles[0]
+    assert core_of(swapped).key() == core.key()
+    # Pyramid's piles have places (covers): there the order counts
+    pyramid = PatienceGame.from_seed(get("pyramid"), 1)
+    other = pyramid.clone()
+    other.piles[21], other.piles[22] = other.piles[22], other.piles[21]
+    assert core_of(other).key() != core_of(pyramid).key()
+
+
+def _engine_search(game: PatienceGame, limit: int) -> str:
+    """A plain exhaustive depth-first search in the engine (no safe moves, no symmetry)."""
+    seen = {game.key()}
+    stack = [iter(game.legal_moves())]
+    while stack:
+        if game.is_won():
+            return "won"
+        move = next(stack[-1], None)
+        if move is None:
+            stack.pop()
+            if stack:
+                game.undo()
+            continue
+        game.play(move)
+        if game.key() in seen:
+            game.undo()
+            continue
+        seen.add(game.key())
+        assert len(seen) < limit
+        stack.append(iter(game.legal_moves()))
+    return "unwinnable"
+
+
+@pytest.mark.parametrize(("variant", "seed"), [
+    ("russian-solitaire", 2), ("russian-solitaire", 5), ("beleaguered-castle", 2), ("beleaguered-castle", 4),
+    ("streets-and-alleys", 4), ("king-albert", 9), ("fan", 4),
+])
+def test_verdicts_agree_with_a_plain_search_in_the_engine(variant: str, seed: int) -> None:
+    game = PatienceGame.from_seed(load(variant), seed)
+    result = solve_game(game, max_states=500_000)
+    assert result.decided
+    assert result.result == _engine_search(game.clone(), 300_000)
+
+
+@given(st.sampled_from(VARIANTS), st.integers(0, 2**32))
+@settings(max_examples=40)
+def test_every_solution_replays_to_a_win(variant: str, seed: int) -> None:
+    game = PatienceGame.from_seed(load(variant), seed)
+    before = game.key()
+    result = solve_game(game, max_states=3_000)
+    assert game.key() == before
+    if result.result == "won":
+        assert result.replays(game)
+        for move in result.moves:
+            game.play(move)
+        assert game.is_won()
+    else:
+        assert result.moves == []
+        assert result.result == "unwinnable" or result.states >= 3_000
+
+
+def test_freecell_11982_is_proved_unwinnable() -> None:
+    impossible = solve_game(PatienceGame.from_seed(get("freecell"), "ms:11982"), max_states=2_000_000)
+    assert impossible.result == "unwinnable"
+
+
+def test_budgets_are_checked_and_reported() -> None:
+    game = PatienceGame.from_seed(get("spider"), 1)
+    with pytest.raises(SolverError, match="max_states"):
+        solve_game(game, max_states=0)
+    with pytest.raises(SolverError, match="timeout"):
+        solve_game(game, timeout=0)
+    result = solve_game(game, max_states=50)
+    assert (result.result, result.states, result.reason) == ("unknown", 50, "state budget of 50 reached")
+    assert result.to_dict()["reason"] == "state budget of 50 reached"
+
+
+def test_rules_blob_is_refused_when_cut_short() -> None:
+    with pytest.raises(ValueError, match="too short"):
+        _pcore.Core(rules_blob(get("freecell"))[:100], [], b"", 1, 0, 0)
