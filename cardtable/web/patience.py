@@ -40,7 +40,7 @@ from cardtable.patience.description import Fill
 from cardtable.patience.engine import PatienceView
 from cardtable.patience.layout import table_layout
 from cardtable.patience.record import PatienceRecord, rules_name
-from cardtable.patience.words import rules_lines
+from cardtable.patience.words import rules_sections
 from cardtable.web.protocol import ProtocolError, unknown_type
 
 __all__ = ["PatienceTable", "daily_seed", "game_key", "table_json"]
@@ -90,7 +90,7 @@ def _in_words(reason: str) -> str:
 
 def table_json(description: Description) -> dict[str, Any]:
     """The game as the page needs it once: its name, title, family, options,
-    rules in words (:func:`~cardtable.patience.words.rules_lines`) and
+    rules in sentences (:func:`~cardtable.patience.words.rules_sections`) and
     layout (:func:`~cardtable.patience.layout.table_layout`: each pile's
     place in move notation, kind, box in card units and fan, in drawing
     order)."""
@@ -102,7 +102,7 @@ def table_json(description: Description) -> dict[str, Any]:
         "title": description.title,
         "family": description.family,
         "summary": description.summary,
-        "help": rules_lines(description),
+        "help": [{"heading": heading, "text": text} for heading, text in rules_sections(description)],
         "options": [{"name": option.name, "summary": option.summary} for option in description.options],
         "applied": list(description.applied),
         "deals": list(description.deals),

@@ -17,6 +17,7 @@ import pytest
 from browser_helpers import CHROMIUM, Served, chromium, serving
 
 from cardtable.patience import Description, Kind, Move, PatienceGame, Place, get, names
+from cardtable.patience.words import rules_sections
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium")
 
@@ -240,6 +241,11 @@ def test_the_chooser_finds_a_game_and_opens_it(server: Served, browser: Any) -> 
     page.wait_for_selector("html[data-drawn=yes]")
     assert page.url.split("?")[0].endswith("/play/spider-2-suits")
     assert page.get_by_role("button", name=re.compile(r"^pile ")).count() == 10
+    # Help gives the game's rules, read from its description
+    page.get_by_role("button", name="Help").click()
+    help_text = page.locator("#help").inner_text()
+    for heading, text in rules_sections(get("spider-2-suits")):
+        assert heading in help_text and text.replace("`", "") in help_text
     context.close()
 
 
@@ -342,4 +348,21 @@ def test_pictures_of_six_games_with_every_card_on_the_screen(server: Served, bro
             page.screenshot(path=str(screenshots(tmp_path) / f"web-{name}{suffix}.png"))
         assert not errors, errors
         page.close()
+    context.close()
+
+
+def test_a_double_click_sends_a_card_home(server: Served, browser: Any) -> None:
+    description = get("golf")
+    seed, move = next((str(seed), move) for seed in range(100)
+                      for move in PatienceGame.from_seed(description, seed).legal_moves()
+                      if move.target is not None and move.target.kind is Kind.HOLE)
+    context = browser.new_context(viewport=DESKTOP)
+    page, errors, frames = open_game(context, server.base, f"/play/golf?seed={seed}")
+    page.wait_for_function(f"document.getElementById('st-deal').textContent === 'Deal {seed}'")
+    game = PatienceGame.from_seed(description, seed)
+    card = game.pile(move.source)[-1]
+    page.mouse.dblclick(*corner(page, card_at(page, game, move.source)))
+    moves_shown(page, 1)
+    until(page, lambda: last_view(frames)["piles"][-1]["up"][-1] == str(card), "the card on the hole")
+    assert not errors, errors
     context.close()

@@ -476,12 +476,21 @@ statsDialog.addEventListener("close", () => {
 function describeGame() {
   document.title = `cardtable: ${game.title}`;
   table.setAttribute("aria-label", `${game.title} table`);
+  // The rules, a paragraph a part under its heading; `1`, `S`, `D`: the names of piles and moves, as code.
   const rules = document.getElementById("rules");
   rules.textContent = "";
-  for (const line of game.help) {
-    const item = document.createElement("li");
-    item.textContent = line;
-    rules.appendChild(item);
+  const summary = document.createElement("p");
+  summary.textContent = game.summary;
+  rules.appendChild(summary);
+  for (const part of game.help) {
+    const heading = document.createElement("h3");
+    heading.textContent = part.heading;
+    const text = document.createElement("p");
+    part.text.split("`").forEach((piece, i) => {
+      if (i % 2) { const code = document.createElement("code"); code.textContent = piece; text.appendChild(code); }
+      else text.appendChild(document.createTextNode(piece));
+    });
+    rules.append(heading, text);
   }
   document.getElementById("help-title").textContent = `How to play ${game.title}`;
   const box = document.getElementById("options");
