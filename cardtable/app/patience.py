@@ -22,6 +22,7 @@ game, counts in the game's statistics.
 
 from __future__ import annotations
 
+import re
 import secrets
 import textwrap
 from dataclasses import dataclass
@@ -43,6 +44,7 @@ from cardtable.app.patience_books import PatienceBooks, game_key
 from cardtable.app.patience_table import PatienceMarks, PatienceTable, PileSpot, hint_marks, pile_key
 from cardtable.app.screens import TextScreen
 from cardtable.app.status import MessageLine, clock_text
+from cardtable.cards import Card
 from cardtable.errors import CardtableError
 from cardtable.patience.description import Kind
 from cardtable.patience.engine import PatienceGame, PileView
@@ -52,6 +54,9 @@ from cardtable.patience.record import PatienceRecord
 from cardtable.patience.words import rules_sections
 
 __all__ = ["PatienceApp", "keys_help", "next_seed"]
+
+#: A card's name in the engine's words (``Kc``, ``Th``).
+_CARD_NAME = re.compile(r"\b[A2-9TJQK][cdhs]\b")
 
 #: Seconds a typed pile number that could go on waits for its next digit.
 NUMBER_WAIT = 1.2
@@ -249,6 +254,12 @@ class PatienceApp(App[None]):
         names = [str(card) if self.ascii_only else card.symbol() for card in cards]
         return names[0] if len(names) == 1 else f"{names[0]}..{names[-1]} ({len(names)} cards)"
 
+    def _cards_shown(self, text: str) -> str:
+        """``text`` (the engine's words) with its cards named as the table shows them: ``Kc`` as ``K♣``."""
+        if self.ascii_only:
+            return text
+        return _CARD_NAME.sub(lambda match: Card.parse(match.group(0)).symbol(), text)
+
     def _move_words(self, move: Move) -> str:
         """``move`` in words, before it is played."""
         if move.is_deal:
@@ -267,7 +278,7 @@ class PatienceApp(App[None]):
         """Play ``move`` when legal (else say why); True when played."""
         reason = self.game.why_illegal(move)
         if reason is not None:
-            self.message = f"Cannot play {move}: {reason}."
+            self.message = f"Cannot play {move}: {self._cards_shown(reason)}."
             return False
         words = self._move_words(move)
         self.game.play(move)
@@ -336,6 +347,10 @@ class PatienceApp(App[None]):
             self.message = f"Cards do not come back from the foundations in {d.title}."
             return
         pile = self._pile(place)
+        over = [str(p) for p in self.table_layout.pile(place).covered_by if len(self._pile(p))]
+        if over:
+            self.message = f"Pile {place} lies under pile {' and '.join(over)}: it plays once they are gone."
+            return
         if not pile.cards:
             self.message = f"Nothing to pick up at {pile_key(place, d)}" + (
                 ": its cards are face down." if pile.face_down else ": it is empty.")
@@ -487,7 +502,8 @@ class PatienceApp(App[None]):
             self._typed_timer = None
         if digit and int(typed) * 10 <= count and int(typed) > 0:  # a longer number could follow
             self._typed = typed
-            self.message = f"Pile {typed}..."
+            longest = min(count, int(typed) * 10 + 9)
+            self.message = f"Pile {typed}: another digit for piles {typed}0 to {longest}, or enter."
             self._typed_timer = self.set_timer(NUMBER_WAIT, self._end_number)
             return
         self._typed = ""
@@ -517,7 +533,7 @@ class PatienceApp(App[None]):
             if self.game.is_legal(move):
                 self.play(move)
                 return
-        self.message = f"Cannot deal: {self.game.why_illegal(DEAL)}."
+        self.message = f"Cannot deal: {self._cards_shown(self.game.why_illegal(DEAL) or '')}."
         self._show()
 
     def action_drop(self) -> None:

@@ -20,7 +20,9 @@ from cardtable.app.patience import PatienceApp, keys_help
 from cardtable.app.patience_books import PatienceBooks
 from cardtable.app.patience_table import PatienceTable, PileSpot
 from cardtable.app.screens import TextScreen
+from cardtable.cards import Card
 from cardtable.patience import Kind, Move, PatienceGame, Place, get
+from cardtable.patience.layout import table_layout
 from cardtable.patience.moves import ANY_FOUNDATION
 from cardtable.patience.words import rules_sections
 
@@ -68,7 +70,9 @@ def an_illegal_pair(game: PatienceGame) -> tuple[Place, Place, str]:
     """A source with a face-up card and a target that no legal move joins, and the engine's reason."""
     legal = game.legal_moves()
     view = game.view()
-    sources = [p.place for p in view.piles if p.cards and p.place.kind is Kind.TABLEAU]
+    layout = table_layout(game.description)
+    sources = [p.place for p in view.piles if p.cards and p.place.kind is Kind.TABLEAU
+               and not any(game.pile(over) for over in layout.pile(p.place).covered_by)]
     targets = [p.place for p in view.piles if p.place.kind in (Kind.TABLEAU, Kind.FOUNDATION, Kind.HOLE)]
     for source in sources:
         for target in targets:
@@ -112,7 +116,8 @@ def test_an_illegal_move_says_the_engines_reason(tmp_path: Path, name: str) -> N
         source, target, reason = an_illegal_pair(app.game)
         await pilot.press(*keys(app.game, source), *keys(app.game, target))
         assert app.game.moves == []
-        assert reason in app.message and app.message.startswith("Cannot play")
+        shown = re.sub(r"\b[A2-9TJQK][cdhs]\b", lambda m: Card.parse(m.group(0)).symbol(), reason)
+        assert shown in app.message and app.message.startswith("Cannot play")
         assert app.held is None
 
     drive(new_app(tmp_path, name), script)
@@ -154,6 +159,18 @@ def test_the_hidden_cards_of_the_deal_are_not_in_the_picture(tmp_path: Path) -> 
         assert not (set(drawn_cards(app)) & (hidden - seen))
 
     drive(new_app(tmp_path, "yukon"), script)
+
+
+def test_a_covered_pyramid_card_is_not_picked_up(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: PatienceApp) -> None:
+        await pilot.press("1")
+        assert app.message == "Pile 1: another digit for piles 10 to 19, or enter."
+        await pilot.press("enter")
+        assert app.held is None and app.message.startswith("Pile 1 lies under pile 2 and 3")
+        await pilot.press("2", "8")
+        assert app.held is not None
+
+    drive(new_app(tmp_path, "pyramid"), script)
 
 
 def test_a_pyramid_pair_and_a_king_go_to_the_hole(tmp_path: Path) -> None:
