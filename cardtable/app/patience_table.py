@@ -164,6 +164,7 @@ class PatienceTable(PointerTable):
         self.ascii_only = ascii_only
         self._rows = _row_map(layout)
         self._bottom = max((p.y + p.height for p in layout.piles), default=0.0)
+        self._halves = any(p.x % 1 for p in layout.piles)
 
     def clicked(self, spot: Hashable, clicks: int) -> None:
         assert isinstance(spot, PileSpot)
@@ -175,8 +176,10 @@ class PatienceTable(PointerTable):
 
     def render(self) -> Text:
         width, height = max(1, self.size.width), max(1, self.size.height)
-        canvas = Canvas(width, height, self.marks, ascii_only=self.ascii_only,
-                        column=column_width(width - 1, max(1.0, self.table_layout.width)))
+        column = column_width(width - 1, max(1.0, self.table_layout.width))
+        if self._halves:  # piles half a column apart (Pyramid's rows) stand evenly on an even column
+            column -= column % 2
+        canvas = Canvas(width, height, self.marks, ascii_only=self.ascii_only, column=column)
         view = self.view
         if view is not None:
             piles = {pile.place: pile for pile in view.piles}

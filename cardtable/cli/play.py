@@ -81,7 +81,8 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
                             "or pysol:N (PySolFC's)")
     start.add_argument("--file", metavar="F",
                        help="start from a deal, position, PySol board, Solvitaire JSON or game record "
-                            "(a record keeps its variant and its moves)")
+                            "(a record keeps its variant and its moves); any other patience game: from its "
+                            "game record (as s writes it)")
     parser.add_argument("--winnable", action="store_true",
                         help="a deal proven winnable (with --seed N: the N-th, as 'cardtable deal "
                              "--winnable' gives)")
@@ -119,7 +120,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 #: The options of Klondike's that every patience game takes too.
-_PATIENCE_TAKES = ("no_autosave",)
+_PATIENCE_TAKES = ("no_autosave", "file")
 
 
 def _refuse_others(args: argparse.Namespace) -> None:
@@ -302,7 +303,11 @@ def _cmd_patience(args: argparse.Namespace) -> int:
                           stats_folder=stats.parent if stats is not None else None)
     notice: str | None = None
     seconds = 0.0
-    if seed is None:
+    if args.file is not None:
+        game, seed = _patience_record(args.file, game)
+        notice = (f"Game record {args.file}: {plural(len(game.moves), 'move')} played. "
+                  "Press ? for the keys.")
+    elif seed is None:
         record, notice = books.restore()
         if record is not None:
             from cardtable.app.autosave import TIME_HEADER
@@ -324,6 +329,18 @@ def _cmd_patience(args: argparse.Namespace) -> int:
 
     return _run_app(PatienceApp(game, seed=seed, books=books, ascii_only=args.ascii, notice=notice,
                                 save_path=Path(args.save) if args.save is not None else None, seconds=seconds))
+
+
+def _patience_record(path: str, game: PatienceGame) -> tuple[PatienceGame, int | str | None]:
+    """The game of the record in ``path`` (its moves played), which must be of ``game``'s game."""
+    from cardtable._files import read_text
+    from cardtable.patience.record import PatienceRecord, rules_name
+
+    record = PatienceRecord.parse(read_text(path))
+    if rules_name(record.description) != rules_name(game.description):
+        raise UsageError(f"{path}: a game record of {record.description.title} "
+                         f"({rules_name(record.description)}), not of {game.description.title}")
+    return record.replay(), _deal_of(record.seed)
 
 
 def _deal_of(text: str | None) -> int | str | None:
@@ -489,7 +506,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         if not args.terminal:
             raise UsageError(f"{args.game}: serve a patience game's card table with --game {args.game}, or its "
                              "terminal app with --terminal")
-        _patience_start(args)
+        game, _ = _patience_start(args)
+        if args.file is not None:
+            _patience_record(args.file, game)
         check_output(args.save)
     else:
         _check_klondike(args)

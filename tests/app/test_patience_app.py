@@ -209,6 +209,30 @@ def test_mouse_click_a_card_then_a_pile_and_double_click_home(tmp_path: Path) ->
     drive(new_app(tmp_path, "freecell", "ms:2"), script)
 
 
+def test_a_drag_moves_the_cards_pressed_on_and_a_drag_off_the_table_puts_them_back(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: PatienceApp) -> None:
+        game = app.game
+        move = next(m for m in game.legal_moves() if m.target is not None and m.target.kind is Kind.TABLEAU)
+        depth = len(game.pile(move.source)) - move.count
+        start = app.table.spot_position(PileSpot(move.source, depth))
+        end = app.table.spot_position(PileSpot(move.target))
+        assert start is not None and end is not None
+        await pilot.mouse_down(PatienceTable, offset=start)
+        await pilot.mouse_up(PatienceTable, offset=(end[0], end[1] + 1))  # on the target's top card
+        await pilot.pause()
+        assert game.moves == [move]
+        source = game.moves[0].target
+        assert source is not None
+        start = app.table.spot_position(PileSpot(source, len(game.pile(source)) - 1))
+        assert start is not None
+        await pilot.mouse_down(PatienceTable, offset=start)
+        await pilot.mouse_up(PatienceTable, offset=(118, start[1]))  # right of the piles: no place
+        await pilot.pause()
+        assert game.moves == [move] and app.held is None and app.message == "Put back."
+
+    drive(new_app(tmp_path, "yukon", 7), script)
+
+
 def test_restart_keeps_the_moves_to_redo_and_new_game_counts_a_loss(tmp_path: Path) -> None:
     async def script(pilot: Pilot[None], app: PatienceApp) -> None:
         for _ in range(3):
@@ -291,6 +315,24 @@ def test_play_game_deals_the_seed_then_the_autosave_brings_it_back(captured: lis
     again = captured[2]
     assert again.game.key() == first.game.key() and again.seed == "ms:11982"
     assert "restored" in again.message
+
+
+def test_s_saves_the_record_and_file_reopens_it(tmp_path: Path, captured: list[PatienceApp],
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "game.txt"
+    assert run(capsys, "play", "yukon", "--seed", "4", "--save", str(record))[0] == 0
+
+    async def script(pilot: Pilot[None], app: PatienceApp) -> None:
+        app.play(app.game.legal_moves()[0])
+        await pilot.press("s")
+        assert app.message == f"Saved the game record to {record}."
+
+    drive(captured[0], script)
+    assert run(capsys, "replay", str(record))[0] == 0
+    assert run(capsys, "play", "yukon", "--file", str(record))[0] == 0
+    assert captured[1].game.key() == captured[0].game.key() and captured[1].seed == 4
+    code, _, err = run(capsys, "play", "golf", "--file", str(record))
+    assert code == 2 and "a game record of Yukon (yukon), not of Golf" in err
 
 
 @pytest.mark.parametrize(("args", "says"), [
