@@ -42,7 +42,7 @@ from cardtable._text import plural
 from cardtable.app.keeper import GameClock
 from cardtable.app.patience_books import PatienceBooks, game_key
 from cardtable.app.patience_table import PatienceMarks, PatienceTable, PileSpot, hint_marks, pile_key
-from cardtable.app.screens import TextScreen
+from cardtable.app.screens import ScrollPage, TextScreen
 from cardtable.app.status import MessageLine, clock_text
 from cardtable.cards import Card
 from cardtable.errors import CardtableError
@@ -57,6 +57,9 @@ __all__ = ["PatienceApp", "keys_help", "next_seed"]
 
 #: A card's name in the engine's words (``Kc``, ``Th``).
 _CARD_NAME = re.compile(r"\b[A2-9TJQK][cdhs]\b")
+
+#: The width of the help's lines: it fits a screen 80 wide in its frame.
+HELP_WIDTH = 76
 
 #: Seconds a typed pile number that could go on waits for its next digit.
 NUMBER_WAIT = 1.2
@@ -105,7 +108,7 @@ def keys_help(game: PatienceGame) -> str:
     d = game.description
     count = d.tableau.count
     piles = "1-9, 0" if count == 10 else f"1-{min(count, 9)}" if count <= 9 else f"1-{count} (typed)"
-    lines = [f"{d.title}: {d.summary}", "", f"  {piles:<14}tableau piles"]
+    lines = [*textwrap.wrap(f"{d.title}: {d.summary}", HELP_WIDTH), "", f"  {piles:<14}tableau piles"]
     if d.cells.count:
         lines.append(f"  {'a-' + chr(ord('a') + d.cells.count - 1):<14}free cells")
     if d.foundations.count:
@@ -120,16 +123,16 @@ def keys_help(game: PatienceGame) -> str:
         lines.append(f"  {'H':<14}the hole{pairs}")
     if d.stock.count or d.redeals.count:
         lines.append(f"  {'D or S':<14}deal (or turn the waste over)")
-    lines += ["  a pile's key picks up its top card; the same key again takes one more of its run;",
-              "  then the key of the pile it goes to. esc puts the cards back.",
-              "  u, ctrl+z   undo          y, ctrl+y   redo          x   hint (from what you see)",
-              "  r   restart (y redoes)    n   new game              s   save the game record",
-              "  t   statistics            ?   this help             q   quit (the game is kept)",
-              "Mouse: click a card (it takes the cards on it), then a pile; double-click sends a card",
-              "home; drag cards where they go; click the stock to deal.", ""]
+    lines += ["  A pile's key picks up its top card, the same key again one more card",
+              "  of its run, then the key of the pile they go to; esc puts them back.",
+              "  u, ctrl+z   undo            y, ctrl+y   redo       x   hint",
+              "  r   restart (y redoes)      n   new game           s   save the record",
+              "  t   statistics              ?   this help          q   quit (kept)",
+              "Mouse: click a card (it takes the cards on it), then a pile; double-click",
+              "sends a card home; drag cards where they go; click the stock to deal.", ""]
     for heading, text in rules_sections(d):
-        lines += textwrap.wrap(f"{heading}: {text}", 92)
-    lines += ["", "Any key closes this."]
+        lines += textwrap.wrap(f"{heading}: {text}", HELP_WIDTH)
+    lines += ["", "Arrows and page keys scroll; any other key closes this."]
     return "\n".join(lines)
 
 
@@ -617,7 +620,7 @@ class PatienceApp(App[None]):
         self.message = f"Saved the game record to {path}."
 
     def action_help(self) -> None:
-        self.push_screen(TextScreen(keys_help(self.game)))
+        self.push_screen(ScrollPage(keys_help(self.game)))
 
     def action_stats(self) -> None:
         title = self.game.description.title

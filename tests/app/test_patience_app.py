@@ -14,12 +14,13 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import run
+from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 
 from cardtable.app.patience import PatienceApp, keys_help
 from cardtable.app.patience_books import PatienceBooks
 from cardtable.app.patience_table import PatienceTable, PileSpot
-from cardtable.app.screens import TextScreen
+from cardtable.app.screens import ScrollPage, TextScreen
 from cardtable.cards import Card
 from cardtable.patience import Kind, Move, PatienceGame, Place, get
 from cardtable.patience.layout import table_layout
@@ -275,6 +276,21 @@ def test_a_won_game_shows_the_win_screen_and_counts_in_its_own_file(tmp_path: Pa
     saved = json.loads((tmp_path / "freecell-stats.json").read_text())
     assert saved["won"] == 1 and saved["streak"] == 1 and saved["fewest"] == 3
     assert not (tmp_path / "freecell-autosave.txt").exists()
+
+
+def test_the_help_scrolls_on_a_small_screen_and_any_other_key_closes_it(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: PatienceApp) -> None:
+        await pilot.press("question_mark")
+        page = app.screen
+        assert isinstance(page, ScrollPage) and "Winning: The game is won" in page.text
+        scroll = page.query_one(VerticalScroll)
+        assert scroll.scroll_y == 0 and scroll.max_scroll_y > 0  # taller than 24 rows
+        await pilot.press("pagedown")
+        assert app.screen is page and scroll.scroll_y > 0
+        await pilot.press("z")
+        assert app.screen is not page and app.game.moves == []
+
+    drive(new_app(tmp_path, "canfield"), script, size=(80, 24))
 
 
 def test_the_help_shows_the_keys_and_the_rules_of_the_game() -> None:
