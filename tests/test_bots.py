@@ -12,7 +12,6 @@ from klondike_helpers import game
 from cardtable.bots.klondike import (
     STRATEGIES,
     GreedyPlayer,
-    KlondikeView,
     PriorityPlayer,
     RandomPlayer,
     TurnsPlayer,
@@ -32,7 +31,7 @@ SEED_000 = Variant.preset("seed-000")
 
 def test_view_hides_face_down_cards_and_stock_order() -> None:
     g = KlondikeGame.from_seed(4, SEED_002)
-    view = KlondikeView.of(g)
+    view = g.view()
     hidden = set(g.stock) | {c for p, d in zip(g.tableau, g.face_down, strict=True) for c in p[:d]}
     visible: set[Card] = set()
     for f in dataclasses.fields(view):
@@ -51,7 +50,7 @@ def test_view_hides_face_down_cards_and_stock_order() -> None:
 
 def test_view_is_a_copy() -> None:
     g = KlondikeGame.from_seed(4, SEED_002)
-    view = KlondikeView.of(g)
+    view = g.view()
     g.play(DRAW)
     assert view.waste == () and view.stock_count == 24
 
@@ -60,7 +59,7 @@ def test_view_is_a_copy() -> None:
 
 
 def _choose(player: PriorityPlayer, g: KlondikeGame) -> Move | None:
-    move = player.choose(KlondikeView.of(g))
+    move = player.choose(g.view())
     if move is not None:
         g.play(move)
     return move
@@ -68,7 +67,7 @@ def _choose(player: PriorityPlayer, g: KlondikeGame) -> Move | None:
 
 def test_priority_starts_by_drawing() -> None:
     g = game(["Ah"], SEED_002)
-    assert PriorityPlayer().choose(KlondikeView.of(g)) == DRAW
+    assert PriorityPlayer().choose(g.view()) == DRAW
 
 
 def test_priority_a_foundation_piles_left_to_right_before_waste() -> None:
@@ -76,7 +75,7 @@ def test_priority_a_foundation_piles_left_to_right_before_waste() -> None:
     g.play(DRAW)  # step 0 is behind us
     p = PriorityPlayer()
     p._last = DRAW
-    assert p.choose(KlondikeView.of(g)) == M("2>F")
+    assert p.choose(g.view()) == M("2>F")
 
 
 def test_priority_a_waste_to_foundation_then_draw_when_waste_empties() -> None:
@@ -91,14 +90,14 @@ def test_priority_b_waste_to_leftmost_pile() -> None:
     g = game(["9s", "9c", "Kd"], SEED_002, waste="8h")
     p = PriorityPlayer()
     p._last = DRAW
-    assert p.choose(KlondikeView.of(g)) == M("W>1")
+    assert p.choose(g.view()) == M("W>1")
 
 
 def test_priority_b_king_from_waste_only_to_empty_pile() -> None:
     g = game(["9s", ""], SEED_002, waste="Kh")
     p = PriorityPlayer()
     p._last = DRAW
-    assert p.choose(KlondikeView.of(g)) == M("W>2")
+    assert p.choose(g.view()) == M("W>2")
 
 
 def test_priority_c_moves_whole_face_up_runs_only() -> None:
@@ -106,32 +105,32 @@ def test_priority_c_moves_whole_face_up_runs_only() -> None:
     g = game(["2d|9s 8h", "9c", "Th"], SEED_002, waste="")
     p = PriorityPlayer()
     p._last = DRAW
-    assert p.choose(KlondikeView.of(g)) == M("1>3:2")
+    assert p.choose(g.view()) == M("1>3:2")
 
 
 def test_priority_c_sources_then_targets_left_to_right() -> None:
     g = game(["2d|8h", "2s|8d", "9s", "9c"], SEED_002)
     p = PriorityPlayer()
     p._last = DRAW
-    assert p.choose(KlondikeView.of(g)) == M("1>3")
+    assert p.choose(g.view()) == M("1>3")
 
 
 def test_priority_c_king_run_to_empty_only_with_cards_under_it() -> None:
     g = game(["Kd", "", "2c|Ks"], SEED_002)
     p = PriorityPlayer()
     p._last = DRAW
-    assert p.choose(KlondikeView.of(g)) == M("3>2")
+    assert p.choose(g.view()) == M("3>2")
     g2 = game(["Kd", ""], SEED_002, waste="")
     p2 = PriorityPlayer()
     p2._last = DRAW
-    assert p2.choose(KlondikeView.of(g2)) == DRAW  # a lone king is not moved
+    assert p2.choose(g2.view()) == DRAW  # a lone king is not moved
 
 
 def test_priority_e_draws_then_stops_when_stock_is_empty() -> None:
     g = game(["Ac|2c", "Kc Qc Jc Tc 9c 8c 7c 6c 5c 4c|3c"], SEED_002, stock="", foundation=(0, 13, 13, 13))
     p = PriorityPlayer()
     p._last = DRAW
-    assert p.choose(KlondikeView.of(g)) is None
+    assert p.choose(g.view()) is None
 
 
 def test_priority_never_takes_from_foundations_or_recycles_in_seed_002() -> None:
@@ -148,23 +147,23 @@ def test_priority_never_takes_from_foundations_or_recycles_in_seed_002() -> None
 
 def test_turns_foundation_first() -> None:
     g = game(["Ac", "9s", "8h"], SEED_000)
-    assert TurnsPlayer().choose(KlondikeView.of(g)) == M("1>F")
+    assert TurnsPlayer().choose(g.view()) == M("1>F")
 
 
 def test_turns_moves_runs_only_to_turn_a_card_up() -> None:
     g = game(["9s", "3c|8h", "2d|Th"], SEED_000)
     # 8h can go on 9s and turns up 3c; 9s could go on Th but has nothing under it.
-    assert TurnsPlayer().choose(KlondikeView.of(g)) == M("2>1")
+    assert TurnsPlayer().choose(g.view()) == M("2>1")
 
 
 def test_turns_clears_a_pile_for_a_waiting_king() -> None:
     g = game(["9s", "Th", "3c|Kd"], SEED_000)
-    assert TurnsPlayer().pile_move(KlondikeView.of(g)) == M("1>2")
+    assert TurnsPlayer().pile_move(g.view()) == M("1>2")
 
 
 def test_turns_king_to_open_pile() -> None:
     g = game(["", "3c|Kd"], SEED_000)
-    assert TurnsPlayer().choose(KlondikeView.of(g)) == M("2>1")
+    assert TurnsPlayer().choose(g.view()) == M("2>1")
 
 
 def test_turns_draws_three_and_plays_the_drawn_cards_in_turn() -> None:
@@ -172,20 +171,20 @@ def test_turns_draws_three_and_plays_the_drawn_cards_in_turn() -> None:
     g = game(["9s", "Qc", "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc 9h Th Jh 8s Ts Js Qs|Qh"], SEED_000,
              stock="Ks Kc Kh Ac 8h", foundation=(0, 13, 7, 7))
     player = TurnsPlayer()
-    assert player.choose(KlondikeView.of(g)) == DRAW
+    assert player.choose(g.view()) == DRAW
     g.play(DRAW)
     assert [str(c) for c in g.waste] == ["8h", "Ac", "Kh"]
-    move = player.choose(KlondikeView.of(g))
+    move = player.choose(g.view())
     assert move is not None and move.source == 7  # the waste top Kh ...
     g.play(move)
-    assert player.choose(KlondikeView.of(g)) == M("W>F")  # ... then Ac
+    assert player.choose(g.view()) == M("W>F")  # ... then Ac
 
 
 def test_turns_stops_after_three_passes() -> None:
     for seed in range(30):
         g = KlondikeGame.from_seed(seed, SEED_000)
         p = TurnsPlayer()
-        while (m := p.choose(KlondikeView.of(g))) is not None:
+        while (m := p.choose(g.view())) is not None:
             g.play(m)
         assert g.pass_number <= 3
 
@@ -196,7 +195,7 @@ def test_turns_stops_after_two_idle_passes_in_unlimited_variant() -> None:
              "Ts Ad 9d Td|Jc", "Jd Qd Kd|Js", "Ah 9h Th Jh Qh Kh|Tc"]
     g = game(piles, Variant.preset("draw3"), stock="2d 3d 4d 5d 6d 7d 8d 2h 3h 4h 5h 6h 7h 8h")
     p = TurnsPlayer()
-    while (m := p.choose(KlondikeView.of(g))) is not None:
+    while (m := p.choose(g.view())) is not None:
         g.play(m)
     # Nothing ever moves: pass 1 and pass 2 are idle, so the game ends in pass 2.
     assert g.pass_number == 2 and not g.stock
@@ -213,7 +212,7 @@ def test_bots_only_make_legal_moves_and_finish(seed: int, name: str, variant: st
     player = make_player(name)
     player.new_game(seed)
     for _ in range(3000):
-        view = KlondikeView.of(g)
+        view = g.view()
         move = player.choose(view)
         if move is None:
             break
@@ -228,7 +227,7 @@ def test_random_is_reproducible_per_seed() -> None:
         g = KlondikeGame.from_seed(seed, Variant.preset("draw1"))
         p = RandomPlayer()
         p.new_game(seed)
-        while (m := p.choose(KlondikeView.of(g))) is not None:
+        while (m := p.choose(g.view())) is not None:
             g.play(m)
         return g.moves
     assert play(5) == play(5)
@@ -241,7 +240,7 @@ def test_greedy_beats_priority_on_seed_002_rules() -> None:
         for seed in range(1, 201):
             g = KlondikeGame.from_seed(seed, SEED_002)
             p = GreedyPlayer() if name == "greedy" else PriorityPlayer()
-            while (m := p.choose(KlondikeView.of(g))) is not None:
+            while (m := p.choose(g.view())) is not None:
                 g.play(m)
             totals[name] += g.foundation_count()
     assert totals["greedy"] > totals["priority"]

@@ -41,7 +41,7 @@ def _decisions_while_alike(name: str, first: KlondikeGame, second: KlondikeGame)
         player.new_game(3)
     decisions: list[Move | None] = []
     while True:
-        views = [KlondikeView.of(first), KlondikeView.of(second)]
+        views = [first.view(), second.view()]
         if views[0] != views[1]:
             return decisions
         moves = [players[0].choose(views[0]), players[1].choose(views[1])]
@@ -79,9 +79,9 @@ def _layout(waste_top: str, tableau_top: str, hearts: int) -> Position:
 def test_greedy_keeps_a_landing_spot_for_the_waste(variant: str) -> None:
     rules = Variant.preset(variant)
     position = _layout("8s", "9h", hearts=8)  # 9h may go home, but is not yet safe
-    assert make_player("greedy").choose(KlondikeView.of(KlondikeGame(position, rules))) == Move.parse("W>1")
+    assert make_player("greedy").choose(KlondikeGame(position, rules).view()) == Move.parse("W>1")
     position = _layout("3c", "9h", hearts=8)  # nothing lands on 9h: it goes home
-    assert make_player("greedy").choose(KlondikeView.of(KlondikeGame(position, rules))) == Move.parse("1>F")
+    assert make_player("greedy").choose(KlondikeGame(position, rules).view()) == Move.parse("1>F")
 
 
 def test_greedy_never_moves_a_card_straight_back() -> None:
@@ -91,7 +91,7 @@ def test_greedy_never_moves_a_card_straight_back() -> None:
         player = GreedyPlayer()
         player.new_game(seed)
         last: Move | None = None
-        while (move := player.choose(KlondikeView.of(game))) is not None:
+        while (move := player.choose(game.view())) is not None:
             if last is not None and last.source < 7 and last.target < 7:
                 back = (last.target, last.source, last.count)
                 assert (move.source, move.target, move.count) != back, f"deal {seed}: {last} then {move}"
@@ -125,10 +125,10 @@ def test_a_guessed_deal_agrees_with_the_view() -> None:
     game = KlondikeGame.from_seed(4, Variant.preset("seed-001"))
     for _ in range(5):
         game.play(Move.parse("D"))
-    view = KlondikeView.of(game)
+    view = game.view()
     guesses = [sample_position(view, SplitMix64(seed)) for seed in range(3)]
     for guess in guesses:
-        assert _visible_of(KlondikeView.of(KlondikeGame(guess, view.variant))) == _visible_of(view)
+        assert _visible_of(KlondikeGame(guess, view.variant).view()) == _visible_of(view)
     assert len({guess.stock + tuple(c for pile in guess.tableau for c in pile) for guess in guesses}) == 3
 
 
@@ -174,8 +174,8 @@ def test_the_expert_decides_from_the_view_alone(variant: str) -> None:
         for player in players:
             player.new_game(7)
         decided = 0
-        while KlondikeView.of(games[0]) == KlondikeView.of(games[1]):
-            moves = [player.choose(KlondikeView.of(game)) for player, game in zip(players, games, strict=True)]
+        while games[0].view() == games[1].view():
+            moves = [player.choose(game.view()) for player, game in zip(players, games, strict=True)]
             assert moves[0] == moves[1]
             if moves[0] is None:
                 break
@@ -365,7 +365,7 @@ def test_the_expert_leaves_a_long_shot_to_the_greedy_move() -> None:
     rules = Variant.preset("seed-002")
     differs = 0
     for seed in range(1, 9):
-        view = KlondikeView.of(KlondikeGame.from_seed(seed, rules))
+        view = KlondikeGame.from_seed(seed, rules).view()
         greedy = GreedyPlayer()
         greedy.new_game(seed)
         choices = []

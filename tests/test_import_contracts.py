@@ -9,6 +9,7 @@ functions count too, and so do ``importlib.import_module("...")`` and
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -86,9 +87,17 @@ def imports(path: Path) -> set[str]:
                 anchor = package.split(".")
                 anchor = anchor[: len(anchor) - node.level + 1]
                 base = ".".join([*anchor, base] if base else anchor)
-            found.add(base)
-            found.update(f"{base}.{alias.name}" for alias in node.names)
+            named = {f"{base}.{alias.name}" for alias in node.names}
+            found.update(named)
+            if not named <= _submodules():  # a name from the package itself, not only its submodules
+                found.add(base)
     return found
+
+
+@cache
+def _submodules() -> frozenset[str]:
+    """Every module of the package: its sources, and its compiled modules (by their type stubs)."""
+    return frozenset(module_name(path) for path in [*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.pyi")])
 
 
 def calls(path: Path) -> set[str]:
@@ -142,6 +151,75 @@ def test_bots_never_import_the_full_information_search(name: str) -> None:
         pytest.skip("a hindsight bot samples hidden cards and solves the samples by design")
     bad = sorted(m for m in imports(MODULES[name]) if within(m, FULL_SEARCH))
     assert not bad, f"{name} imports {bad}"
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The circles of an import graph: each set of two or more nodes that
+    reach one another (Tarjan's strongly connected components), sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in graph.get(node, ()):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+def part(name: str) -> str:
+    """The part of the package a module belongs to: ``cardtable.klondike``, ``cardtable.cards``, ..."""
+    return ".".join(name.split(".")[:2])
+
+
+#: Every import between the package's modules, those inside functions and under TYPE_CHECKING too.
+IMPORT_GRAPH = {name: {m for m in imports(path) if m in _submodules() and m != name} for name, path in MODULES.items()}
+
+
+def test_no_module_imports_itself_round_a_circle() -> None:
+    # Not even lazily: a circle (klondike/game.py and klondike/view.py, web/kings_corner.py and
+    # web/server.py once) means two modules are one, or one holds what belongs to a third.
+    assert circles(IMPORT_GRAPH) == []
+    assert "cardtable.klondike.view" in IMPORT_GRAPH["cardtable.klondike.game"]
+
+
+def test_no_part_of_the_package_imports_itself_round_a_circle() -> None:
+    parts = {part(name): set[str]() for name in IMPORT_GRAPH}
+    for name, targets in IMPORT_GRAPH.items():
+        parts[part(name)] |= {part(m) for m in targets} - {part(name)}
+    assert circles(parts) == []
+    assert "cardtable.klondike" in parts["cardtable.bots"]
+
+
+def test_a_circle_is_caught(tmp_path: Path) -> None:
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set(), "c": {"a", "b"}}) == []
+    # A lazy import inside a function and one under TYPE_CHECKING are edges too; a submodule
+    # imported from its package is an edge to the submodule alone.
+    source = tmp_path / "probe.py"
+    source.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from cardtable.klondike.game import G\n"
+                      "def f():\n    from cardtable.klondike import view\n")
+    assert {"cardtable.klondike.game", "cardtable.klondike.view"} <= imports(source)
+    assert "cardtable.klondike" not in imports(source)
 
 
 def test_a_violation_is_caught(tmp_path: Path) -> None:

@@ -100,10 +100,9 @@ def can_move(bottom: Card, top: Card | None, *, corner: bool) -> bool:
     """Whether a pile with bottom card ``bottom`` may move onto a pile whose top is
     ``top`` (None: empty): the bottom must fit the top; onto an empty pile, only a
     king-bottomed pile onto a corner (moving onto an empty regular pile would only
-    rename the pile, so it is not a move)."""
-    if top is not None:
-        return bottom.fits_on(top)
-    return corner and bottom.rank == KING
+    rename the pile, so it is not a move). Where it may go, it goes as
+    :func:`can_place` places its bottom card."""
+    return (top is not None or corner) and can_place(bottom, top, corner=corner)
 
 
 def _describe(card: Card | None) -> str:

@@ -671,7 +671,17 @@ class KlondikeGame:
         :class:`~cardtable.klondike.view.KlondikeView`)."""
         if player not in (None, 0):
             raise IllegalMoveError(f"Klondike has one player, seat 0, not seat {player}")
-        return KlondikeView.of(self)
+        return KlondikeView(
+            variant=self.variant,
+            face_up=tuple(tuple(self.tableau[i][self.face_down[i]:]) for i in range(PILE_COUNT)),
+            face_down=tuple(self.face_down),
+            stock_count=len(self.stock),
+            waste=tuple(self.waste),
+            foundation=tuple(self.foundation),  # type: ignore[arg-type]
+            pass_number=self.pass_number,
+            legal_moves=tuple(self.legal_moves()),
+            moves_played=len(self._stack),
+        )
 
     def action_to_string(self, action: Move) -> str:
         """The move in move notation (``W>F``, ``2>6:3``)."""

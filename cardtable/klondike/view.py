@@ -1,6 +1,6 @@
 """What a Klondike player at the table sees.
 
-A :class:`KlondikeView` is built from a game and holds copies of the visible
+A :class:`KlondikeView` (:meth:`KlondikeGame.view()` builds it) holds copies of the visible
 facts only: the face-up cards of each pile and how many cards lie face down
 under them, how many cards the stock holds, the waste (every waste card has
 been seen face up), the foundations, the pass number, the variant and the
@@ -15,15 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from cardtable.cards import Card, new_deck
 from cardtable.game import HiddenCards
 from cardtable.klondike.moves import Move
 from cardtable.klondike.variant import Variant
-
-if TYPE_CHECKING:
-    from cardtable.klondike.game import KlondikeGame
 
 __all__ = ["KlondikeView"]
 
@@ -41,21 +37,6 @@ class KlondikeView:
     pass_number: int
     legal_moves: tuple[Move, ...]
     moves_played: int
-
-    @classmethod
-    def of(cls, game: KlondikeGame) -> KlondikeView:
-        """The view of ``game`` for its player."""
-        return cls(
-            variant=game.variant,
-            face_up=tuple(tuple(game.tableau[i][game.face_down[i]:]) for i in range(7)),
-            face_down=tuple(game.face_down),
-            stock_count=len(game.stock),
-            waste=tuple(game.waste),
-            foundation=tuple(game.foundation),  # type: ignore[arg-type]
-            pass_number=game.pass_number,
-            legal_moves=tuple(game.legal_moves()),
-            moves_played=len(game._stack),
-        )
 
     @property
     def player(self) -> int:

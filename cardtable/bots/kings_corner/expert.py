@@ -36,12 +36,13 @@ from __future__ import annotations
 
 import hashlib
 
+from cardtable.bots.kings_corner._placement import CARDS, EMPTY, MOVE_ROWS, PLAY_ROWS
 from cardtable.bots.kings_corner.strategic import StrategicBot, Weights, _key, _Pile, _Search
 from cardtable.cards import Card, SplitMix64
 from cardtable.errors import UsageError
 from cardtable.kings_corner.actions import DRAW, PASS, Action, PlayCard
 from cardtable.kings_corner.game import KingsCornerView
-from cardtable.kings_corner.table import KING, penalty_points
+from cardtable.kings_corner.table import penalty_points
 
 __all__ = ["EXPERT", "ExpertBot", "expert_plan", "view_seed"]
 
@@ -69,12 +70,10 @@ class _Candidates(_Search):
             self.found[key] = (value, hand, list(piles), list(path))
 
 
-# The rollouts play on card indices: _FITS[top][card] says ``card`` may go on
-# ``top``, _KING[card] that it is a king, _POINTS[card] its penalty points.
-_FITS: list[list[bool]] = [[Card.from_index(card).fits_on(Card.from_index(top)) for card in range(52)]
-                           for top in range(52)]
-_KING: list[bool] = [Card.from_index(card).rank == KING for card in range(52)]
-_POINTS: list[int] = [penalty_points([Card.from_index(card)]) for card in range(52)]
+# The rollouts play on card indices, with the rules module's answers as tables
+# (see _placement): PLAY_ROWS and MOVE_ROWS say what may go on a pile, and
+# _POINTS[card] is a card's penalty points.
+_POINTS: list[int] = [penalty_points([card]) for card in CARDS]
 
 # (bottom, top) card indices of a pile, or None when it is empty.
 _IntPile = tuple[int, int] | None
@@ -84,7 +83,6 @@ def _greedy_turn(hand: list[int], piles: list[_IntPile]) -> bool:
     """Play a turn the ``greedy`` bot's way on compact piles of card indices: a pile
     move while there is one, else the first card of the hand that fits, until
     neither is left. Returns whether anything was played or moved."""
-    fits, king = _FITS, _KING
     acted = False
     while hand:
         moved = False
@@ -93,16 +91,16 @@ def _greedy_turn(hand: list[int], piles: list[_IntPile]) -> bool:
             if pile is None:
                 continue
             bottom = pile[0]
-            for target in range(8):
+            for target, rows in enumerate(MOVE_ROWS):
                 if target == source:
                     continue
                 onto = piles[target]
                 if onto is None:
-                    if target >= 4 and king[bottom]:
+                    if rows[EMPTY][bottom]:
                         piles[target], piles[source] = pile, None
                         moved = True
                         break
-                elif fits[onto[1]][bottom]:
+                elif rows[onto[1]][bottom]:
                     piles[target], piles[source] = (onto[0], pile[1]), None
                     moved = True
                     break
@@ -110,14 +108,14 @@ def _greedy_turn(hand: list[int], piles: list[_IntPile]) -> bool:
                 break
         if not moved:
             for index, card in enumerate(hand):
-                for target in range(8):
+                for target, rows in enumerate(PLAY_ROWS):
                     onto = piles[target]
                     if onto is None:
-                        if target < 4 or king[card]:
+                        if rows[EMPTY][card]:
                             piles[target] = (card, card)
                             moved = True
                             break
-                    elif fits[onto[1]][card]:
+                    elif rows[onto[1]][card]:
                         piles[target] = (onto[0], card)
                         moved = True
                         break
@@ -219,7 +217,7 @@ class ExpertBot(StrategicBot):
             for number in alive:
                 hand, piles, played = compact[number]
                 hands = [list(h) for h in dealt]
-                hands[me] = sorted(hand, key=lambda card: not _KING[card])  # kings first
+                hands[me] = sorted(hand, key=lambda card: -_POINTS[card])  # the costliest (kings) first
                 deck = list(cards)
                 acted = played or view.turn_actions > 0
                 idle = 0

@@ -26,20 +26,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cardtable.cards import Card, new_deck
+from cardtable.bots.kings_corner._placement import MOVES_ON, PLAYS_ON
+from cardtable.cards import Card
 from cardtable.kings_corner.actions import DRAW, PASS, Action, MovePile, PlayCard
 from cardtable.kings_corner.game import KingsCornerView
-from cardtable.kings_corner.table import KING, PilePosition
+from cardtable.kings_corner.table import KING, PilePosition, penalty_points
 
 __all__ = ["STRATEGIC", "StrategicBot", "Weights", "plan_turn"]
 
-# _CHILDREN[card] is the cards that fit on it: one rank lower, other colour.
-_CHILDREN: dict[Card, frozenset[Card]] = {
-    top: frozenset(c for c in new_deck() if c.fits_on(top))
-    for top in new_deck()
-}
-_KINGS = frozenset(c for c in new_deck() if c.rank == KING)
+# The placement rules, as the rules module answers them (see _placement):
+# what may be played on a pile top or moved onto it, by position, and what may
+# fill an empty regular pile or corner.
 _POSITIONS = tuple(PilePosition)
+_PLAYS = [PLAYS_ON[position.is_corner] for position in _POSITIONS]
+_MOVES = [MOVES_ON[position.is_corner] for position in _POSITIONS]
+_FILLS_REGULAR, _FILLS_CORNER = PLAYS_ON[False][None], PLAYS_ON[True][None]
 
 # (bottom, top) of a pile, or None when it is empty.
 _Pile = tuple[Card, Card] | None
@@ -82,17 +83,14 @@ def _key(hand: tuple[Card, ...], piles: list[_Pile]) -> tuple[object, ...]:
     )
 
 
-def _has_pile_move(piles: list[_Pile], empty_corner: bool) -> bool:
+def _has_pile_move(piles: list[_Pile]) -> bool:
     """Whether a pile move is open (to the next player it is as good as an empty pile)."""
-    tops = [p[1] for p in piles if p is not None]
-    for source in piles[:4]:
-        if source is None:
+    for source, moving in enumerate(piles[:4]):
+        if moving is None:
             continue
-        bottom = source[0]
-        if bottom.rank == KING:
-            if empty_corner:
-                return True
-        elif any(bottom in _CHILDREN[top] for top in tops):
+        bottom = moving[0]
+        if any(target != source and bottom in _MOVES[target][None if pile is None else pile[1]]
+               for target, pile in enumerate(piles)):
             return True
     return False
 
@@ -109,8 +107,9 @@ class _Search:
         self.p_held = min(1.0, self.next_size / unseen) if unseen else 0.0
         if view.deck_count == 0:
             self.p_held *= weights.empty_deck if hold_back else 0.0
+        self.unseen_regular = len(_FILLS_REGULAR - self.seen)
+        self.unseen_corner = len(_FILLS_CORNER - self.seen)
         self.unseen = unseen
-        self.unseen_kings = len(_KINGS - self.seen)
         self.visited: set[tuple[object, ...]] = set()
         self.best_score = float("-inf")
         self.best_path: list[Action] = []
@@ -128,7 +127,7 @@ class _Search:
             return _WIN
         weights = self.weights
         value = -weights.card * len(hand)
-        value -= weights.penalty * sum(10 if c.rank == KING else 1 for c in hand)
+        value -= weights.penalty * penalty_points(hand)
         exposed: set[Card] = set()
         empty_regular = empty_corner = False
         for position, pile in enumerate(piles):
@@ -138,14 +137,14 @@ class _Search:
                 else:
                     empty_corner = True
             else:
-                exposed |= _CHILDREN[pile[1]]
+                exposed |= _PLAYS[position][pile[1]]
                 if position >= 4 and pile[0].rank == KING:
                     value += weights.king_in_corner
         if not empty_regular:
-            empty_regular = _has_pile_move(piles, empty_corner)
+            empty_regular = _has_pile_move(piles)
         count = (
-            self.unseen if empty_regular
-            else len(exposed - self.seen) + (self.unseen_kings if empty_corner else 0)
+            self.unseen_regular if empty_regular
+            else len(exposed - self.seen) + (self.unseen_corner if empty_corner else 0)
         )
         value -= weights.exposure * count * self.p_held
         if self.next_size <= 2 and self.unseen:
@@ -171,11 +170,11 @@ class _Search:
                 pile = piles[target]
                 if target == source:
                     continue
-                if pile is None:
-                    if target != empty_corner or bottom.rank != KING:
+                if pile is None:  # empty piles of a kind are alike: only the first is tried
+                    if target not in (empty_regular, empty_corner) or bottom not in _MOVES[target][None]:
                         continue
                     merged = moving
-                elif bottom in _CHILDREN[pile[1]]:
+                elif bottom in _MOVES[target][pile[1]]:
                     merged = (pile[0], moving[1])
                 else:
                     continue
@@ -190,12 +189,10 @@ class _Search:
             for target in range(8):
                 pile = piles[target]
                 if pile is None:
-                    if target != empty_regular and (
-                        target != empty_corner or card.rank != KING
-                    ):
+                    if target not in (empty_regular, empty_corner) or card not in _PLAYS[target][None]:
                         continue
                     placed = (card, card)
-                elif card in _CHILDREN[pile[1]]:
+                elif card in _PLAYS[target][pile[1]]:
                     placed = (pile[0], card)
                 else:
                     continue

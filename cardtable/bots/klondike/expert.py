@@ -587,7 +587,7 @@ class ExpertPlayer(KlondikeBot):
         """Whether ``game`` (the stock known) is still won after the next plan chosen
         by the votes of ``second`` guesses of its hidden cards, the rest seen."""
         if sum(game.face_down) > 1:
-            view = KlondikeView.of(game)
+            view = game.view()
             known = tuple(game.stock)
             plans: dict[_Key, _Plan] = {}
             for _ in range(self.second):
