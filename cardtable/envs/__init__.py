@@ -1,8 +1,9 @@
-"""Reinforcement-learning environments: Klondike for Gymnasium, Kings Corner for PettingZoo.
+"""Reinforcement-learning environments: every patience game and Klondike for Gymnasium, Kings Corner for PettingZoo.
 
 They need the ``rl`` extras (``pip install "cardtable[rl]"``: Gymnasium and
 PettingZoo); the rest of cardtable never imports them. Importing this package
-registers ``cardtable/Klondike-v0`` with Gymnasium, and policies named
+registers ``cardtable/Klondike-v0`` and ``cardtable/Patience-v0`` (any game of
+the registry, ``game="freecell"``) with Gymnasium, and policies named
 ``module.path:attribute`` as strategies of both games (in
 :data:`cardtable.bots.klondike.RESOLVERS` and
 :data:`cardtable.bots.kings_corner.RESOLVERS`, so that
@@ -13,6 +14,7 @@ registers ``cardtable/Klondike-v0`` with Gymnasium, and policies named
     import cardtable.envs  # registers cardtable/Klondike-v0
 
     env = gym.make("cardtable/Klondike-v0", variant="seed-002", reward="vegas")
+    spider = gym.make("cardtable/Patience-v0", game="spider-2-suits")
     envs = gym.make_vec("cardtable/Klondike-v0", num_envs=8, vectorization_mode="sync")
 
     from cardtable.envs import kings_corner_env
@@ -20,13 +22,16 @@ registers ``cardtable/Klondike-v0`` with Gymnasium, and policies named
 
 - :mod:`cardtable.envs.klondike`: :class:`KlondikeEnv`, its action table and
   observation encoding;
+- :mod:`cardtable.envs.patience`: :class:`PatienceEnv`, any patience game,
+  its action table and observation built from the game's description;
 - :mod:`cardtable.envs.kings_corner`: :func:`kings_corner_env` (``env()``),
   :class:`KingsCornerEnv` (``raw_env``);
 - :mod:`cardtable.envs.agents`: cardtable bots as environment policies, and
   environment policies as cardtable strategies.
 
-Both environments are thin clients of the rules engines
+The environments are thin clients of the rules engines
 (:class:`~cardtable.klondike.KlondikeGame`,
+:class:`~cardtable.patience.PatienceGame`,
 :class:`~cardtable.kings_corner.KingsCornerGame`): observations are encoded
 from a player's view, never from the hidden cards.
 """
@@ -59,6 +64,7 @@ from cardtable.envs.klondike import (  # noqa: E402
     decode_observation,
     encode_view,
 )
+from cardtable.envs.patience import PatienceEnv  # noqa: E402
 
 __all__ = [
     "ACTION_COUNT",
@@ -66,10 +72,12 @@ __all__ = [
     "KLONDIKE_ID",
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SIZE",
+    "PATIENCE_ID",
     "REWARDS",
     "STOP",
     "KingsCornerEnv",
     "KlondikeEnv",
+    "PatienceEnv",
     "action_index",
     "action_move",
     "action_table",
@@ -83,6 +91,12 @@ KLONDIKE_ID = "cardtable/Klondike-v0"
 
 if KLONDIKE_ID not in gymnasium.registry:
     gymnasium.register(id=KLONDIKE_ID, entry_point="cardtable.envs.klondike:KlondikeEnv")
+
+#: The Gymnasium id of the environment of every patience game (``game=`` names it).
+PATIENCE_ID = "cardtable/Patience-v0"
+
+if PATIENCE_ID not in gymnasium.registry:
+    gymnasium.register(id=PATIENCE_ID, entry_point="cardtable.envs.patience:PatienceEnv")
 
 
 # Policies as strategies. The adapters are imported when a policy is asked
