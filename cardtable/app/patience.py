@@ -40,7 +40,7 @@ from textual.widgets import Static
 from cardtable._files import atomic_write_text, describe_error
 from cardtable._text import plural
 from cardtable.app.keeper import GameClock
-from cardtable.app.patience_books import PatienceBooks, game_key
+from cardtable.app.patience_books import PatienceBooks, game_key, saved_seconds
 from cardtable.app.patience_table import PatienceMarks, PatienceTable, PileSpot, hint_marks, pile_key
 from cardtable.app.screens import ScrollPage, TextScreen
 from cardtable.app.status import MessageLine, clock_text
@@ -158,7 +158,9 @@ class PatienceApp(App[None]):
     keeps the autosave and the statistics; ``save_path`` is where ``s``
     writes the record (default ``./cardtable-GAME.txt``); ``notice`` is shown
     first; ``seconds`` is the time the game has already taken (a restored
-    game's).
+    game's). ``saved`` is the autosave's game when another deal was asked for
+    over it: the first move here leaves it (it counts as ``n`` counts a game
+    left), quitting first keeps it.
     """
 
     CSS = """
@@ -184,7 +186,7 @@ class PatienceApp(App[None]):
 
     def __init__(self, game: PatienceGame, *, seed: int | str | None, books: PatienceBooks,
                  save_path: Path | None = None, ascii_only: bool = False, notice: str | None = None,
-                 seconds: float = 0.0) -> None:
+                 seconds: float = 0.0, saved: PatienceRecord | None = None) -> None:
         super().__init__()
         self.game = game
         self.seed = seed
@@ -202,6 +204,11 @@ class PatienceApp(App[None]):
         self._typed_timer: Timer | None = None
         self._counted = False  # this game is in the statistics
         self.message = notice or "Press ? for the keys and the rules."
+        self._saved = saved
+        if saved is not None:
+            counted = ", and it counts as a loss, as n does" if books.stats_path is not None and saved.moves else ""
+            self.message = (f"Your saved game ({plural(len(saved.moves), 'move')}) waits: a move here leaves it"
+                            f"{counted}; q keeps it.")
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -296,6 +303,9 @@ class PatienceApp(App[None]):
     def _after_move(self) -> None:
         game = self.game
         self.clock.start()
+        if self._saved is not None and game.moves:  # the autosave is about to hold this game
+            self.message += self._leave_saved(self._saved)
+            self._saved = None
         if game.is_won():
             if not self.clock.stopped:
                 self.clock.stop()
@@ -315,6 +325,14 @@ class PatienceApp(App[None]):
                 ways = "u undoes, n deals anew" if game.moves else "n deals anew"
                 self.message += f" No legal move is left: {ways}."
         self._show()
+
+    def _leave_saved(self, record: PatienceRecord) -> str:
+        """The autosave's game is left for this one: a loss once a move was played."""
+        left = f" The saved game of {plural(len(record.moves), 'move')} is left for this one"
+        if not record.moves or self.books.stats_path is None:
+            return f"{left}."
+        trouble = self.books.count(won=False, seconds=saved_seconds(record.headers), moves=len(record.moves))
+        return f"{left}: it counts as a loss.{trouble}"
 
     def _win_screen(self) -> None:
         game = self.game

@@ -29,7 +29,21 @@ from cardtable.patience.engine import PatienceGame
 from cardtable.patience.record import PatienceRecord, rules_name
 from cardtable.patience.registry import load
 
-__all__ = ["GameStats", "PatienceBooks", "game_key"]
+__all__ = ["GameStats", "PatienceBooks", "game_key", "saved_seconds"]
+
+
+def saved_seconds(headers: dict[str, str]) -> float:
+    """The seconds a saved game had taken, from its record's ``Time`` header
+    (0 when absent or not a time).
+
+    >>> saved_seconds({"Time": "83.5"}), saved_seconds({}), saved_seconds({"Time": "soon"})
+    (83.5, 0.0, 0.0)
+    """
+    try:
+        seconds = float(headers.get(autosave.TIME_HEADER, "0"))
+    except ValueError:
+        return 0.0
+    return seconds if 0 <= seconds < float("inf") else 0.0
 
 
 def game_key(description: Description) -> str:

@@ -292,7 +292,7 @@ def _cmd_patience(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from cardtable._files import check_output
-    from cardtable.app.patience_books import PatienceBooks
+    from cardtable.app.patience_books import PatienceBooks, saved_seconds
     from cardtable.runs.store import default_store_path
 
     game, seed = _patience_start(args)
@@ -310,14 +310,9 @@ def _cmd_patience(args: argparse.Namespace) -> int:
     elif seed is None:
         record, notice = books.restore()
         if record is not None:
-            from cardtable.app.autosave import TIME_HEADER
-
             game = record.replay()
             seed = _deal_of(record.seed)
-            try:
-                seconds = max(0.0, float(record.headers.get(TIME_HEADER, "0")))
-            except ValueError:
-                seconds = 0.0
+            seconds = saved_seconds(record.headers)
             notice = (f"Welcome back: your game of {game.description.title}, "
                       f"{plural(len(game.moves), 'move')}, is restored. Press ? for the keys.")
         else:
@@ -325,10 +320,16 @@ def _cmd_patience(args: argparse.Namespace) -> int:
 
             seed = secrets.randbelow(1_000_000)
             game = PatienceGame.from_seed(game.description, seed)
+    saved = None
+    if args.seed is not None or args.file is not None:
+        # A game is saved and another asked for: the app leaves the saved one at the first move here.
+        saved, trouble = books.restore()
+        notice = trouble or notice
     from cardtable.app.patience import PatienceApp
 
     return _run_app(PatienceApp(game, seed=seed, books=books, ascii_only=args.ascii, notice=notice,
-                                save_path=Path(args.save) if args.save is not None else None, seconds=seconds))
+                                save_path=Path(args.save) if args.save is not None else None, seconds=seconds,
+                                saved=saved))
 
 
 def _patience_record(path: str, game: PatienceGame) -> tuple[PatienceGame, int | str | None]:

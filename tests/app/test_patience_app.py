@@ -333,6 +333,30 @@ def test_play_game_deals_the_seed_then_the_autosave_brings_it_back(captured: lis
     assert "restored" in again.message
 
 
+def test_a_new_deal_over_a_saved_game_leaves_it_at_its_first_move(captured: list[PatienceApp],
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    async def one_move(pilot: Pilot[None], app: PatienceApp) -> None:
+        app.play(app.game.legal_moves()[0])
+
+    async def look(pilot: Pilot[None], app: PatienceApp) -> None:
+        assert app.message == ("Your saved game (1 move) waits: a move here leaves it, and it counts as a loss, "
+                               "as n does; q keeps it.")
+
+    assert run(capsys, "play", "golf", "--seed", "1")[0] == 0
+    drive(captured[0], one_move)
+    assert run(capsys, "play", "golf", "--seed", "2")[0] == 0
+    drive(captured[1], look)  # quit before a move: the saved game stays
+    assert run(capsys, "play", "golf")[0] == 0
+    assert captured[2].seed == 1 and len(captured[2].game.moves) == 1
+    assert run(capsys, "play", "golf", "--seed", "2")[0] == 0
+    drive(captured[3], one_move)
+    assert captured[3].message.endswith("The saved game of 1 move is left for this one: it counts as a loss.")
+    stats, _ = captured[3].books.stats()
+    assert (stats.played, stats.won) == (1, 0)
+    assert run(capsys, "play", "golf")[0] == 0
+    assert captured[4].seed == 2
+
+
 def test_s_saves_the_record_and_file_reopens_it(tmp_path: Path, captured: list[PatienceApp],
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     record = tmp_path / "game.txt"
