@@ -43,7 +43,8 @@ from cardtable.patience.record import PatienceRecord, rules_name
 from cardtable.patience.words import rules_sections
 from cardtable.web.protocol import ProtocolError, unknown_type
 
-__all__ = ["PatienceTable", "daily_seed", "game_key", "table_json"]
+__all__ = ["WINNABLE_SECONDS", "WINNABLE_TRIES", "PatienceTable", "daily_seed", "find_winnable", "game_key",
+           "table_json"]
 
 #: The longest move text a page may send (the longest real one, ``13+R12>H``, has 8 characters).
 _MAX_MOVE = 16
@@ -51,6 +52,10 @@ _MAX_MOVE = 16
 _MAX_DEAL = 32
 #: The most moves the table keeps to redo.
 _MAX_REDO = 10_000
+#: How long the solver may search one deal when a proven winnable deal is asked for (seconds), and how
+#: many deals it tries before it gives up.
+WINNABLE_SECONDS = 2.0
+WINNABLE_TRIES = 12
 _CARD_IN_REASON = re.compile(r"\b(?:the )?([A2-9TJQK][cdhs])\b")
 
 
@@ -72,6 +77,25 @@ def daily_seed(description: Description, day: datetime.date) -> int:
     """
     digest = hashlib.sha256(f"cardtable daily {rules_name(description)} {day.isoformat()}".encode()).digest()
     return int.from_bytes(digest[:6], "big")
+
+
+def find_winnable(description: Description, first: int) -> str:
+    """The first deal from seed ``first`` on that the solver wins
+    (:func:`cardtable.solver.patience.solve_game`, every card known, at most
+    :data:`WINNABLE_SECONDS` a deal): a deal proven winnable. A
+    :class:`ProtocolError` when none of :data:`WINNABLE_TRIES` deals is.
+
+    >>> from cardtable.patience import get
+    >>> find_winnable(get("tripeaks"), 5)
+    '5'
+    """
+    from cardtable.solver.patience import solve_game
+
+    for seed in range(first, first + WINNABLE_TRIES):
+        if solve_game(PatienceGame.from_seed(description, seed), timeout=WINNABLE_SECONDS).result == "won":
+            return str(seed)
+    raise ProtocolError(f"the solver proved none of {WINNABLE_TRIES} deals of {description.title} winnable within "
+                        f"{WINNABLE_SECONDS:g} s each: deal again, or take any deal")
 
 
 def _place_words(place: Place) -> str:
@@ -131,18 +155,21 @@ class PatienceTable:
     TYPES: ClassVar[tuple[str, ...]] = ("move", "undo", "redo", "new", "restart", "hint", "autofinish", "view")
 
     def __init__(self, game: PatienceGame, *, deal: str, daily: str | None = None, started: float | None = None,
-                 won_after: float | None = None, redo: list[Move] | None = None) -> None:
+                 won_after: float | None = None, redo: list[Move] | None = None, winnable: bool = False) -> None:
         self.game = game
         self.deal_text = deal
         self.daily = daily
+        #: The deal was proven winnable before it was dealt (:func:`find_winnable`).
+        self.winnable = winnable
         self.started = started
         self.won_after = won_after
         self._redo: list[Move] = list(redo or [])
 
     @classmethod
-    def deal(cls, description: Description, deal: str | None = None, *, daily: datetime.date | None = None
-             ) -> PatienceTable:
-        """A new table: deal ``deal`` (a random one when None), or the day's deal."""
+    def deal(cls, description: Description, deal: str | None = None, *, daily: datetime.date | None = None,
+             winnable: bool = False) -> PatienceTable:
+        """A new table: deal ``deal`` (a random one when None), or the day's
+        deal; ``winnable`` says the deal was proven winnable."""
         if daily is not None:
             deal = str(daily_seed(description, daily))
         elif deal is None:
@@ -151,7 +178,7 @@ class PatienceTable:
             game = PatienceGame.from_seed(description, deal)
         except CardtableError as error:
             raise ProtocolError(str(error)) from None
-        return cls(game, deal=deal, daily=None if daily is None else daily.isoformat())
+        return cls(game, deal=deal, daily=None if daily is None else daily.isoformat(), winnable=winnable)
 
     @property
     def description(self) -> Description:
@@ -167,6 +194,8 @@ class PatienceTable:
             headers["Daily"] = self.daily
         if self.won_after is not None:
             headers["Time"] = f"{self.won_after:.3f}"
+        if self.winnable:
+            headers["Winnable"] = "yes"
         if self._redo:
             headers["Redo"] = " ".join(str(move) for move in reversed(self._redo))
         return str(PatienceRecord.from_game(self.game, self.deal_text, **headers))
@@ -183,7 +212,8 @@ class PatienceTable:
         won_after = float(kept) if kept is not None and re.fullmatch(r"[0-9]{1,9}(\.[0-9]{1,3})?", kept) else None
         redo = [Move.parse(text) for text in record.headers.get("Redo", "").split()][::-1]
         return cls(game, deal=record.seed, daily=record.headers.get("Daily"), started=started,
-                   won_after=won_after if game.is_won() else None, redo=redo)
+                   won_after=won_after if game.is_won() else None, redo=redo,
+                   winnable=record.headers.get("Winnable") == "yes")
 
     # ----- the view --------------------------------------------------------------------------------
 
@@ -215,6 +245,7 @@ class PatienceTable:
             "over": game.is_over(),
             "deal": self.deal_text,
             "daily": self.daily,
+            "winnable": self.winnable,
             "started": self.started,
             "seconds": self.won_after,
         }
@@ -275,13 +306,16 @@ class PatienceTable:
             raise ProtocolError("\"deal\" must be a deal's text: a whole number, ms:N or pysol:N")
         if daily and deal is not None:
             raise ProtocolError("the daily deal has its own number: give \"deal\" or \"daily\", not both")
-        fresh = PatienceTable.deal(self.description, deal, daily=datetime.date.today() if daily else None)
-        self.game, self.deal_text, self.daily = fresh.game, fresh.deal_text, fresh.daily
+        return self.take(PatienceTable.deal(self.description, deal, daily=datetime.date.today() if daily else None))
+
+    def take(self, fresh: PatienceTable) -> str:
+        """Make ``fresh``'s deal the game on the table; what happened, in words."""
+        self.game, self.deal_text, self.daily, self.winnable = fresh.game, fresh.deal_text, fresh.daily, fresh.winnable
         self.started = self.won_after = None
         self._redo.clear()
         if self.daily is not None:
             return f"The daily deal of {self.daily}."
-        return f"Deal {self.deal_text}."
+        return f"Deal {self.deal_text}" + (": proven winnable." if self.winnable else ".")
 
     def _play(self, move: Move) -> str:
         game = self.game

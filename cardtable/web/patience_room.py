@@ -14,10 +14,13 @@ same move. The messages, each a JSON object as in the protocol::
     from the page:   {"type": "move", "move": "3>5:2"}   (D deals, R turns the waste over)
                      {"type": "undo"} {"type": "redo"} {"type": "restart"} {"type": "autofinish"}
                      {"type": "new"} / {"type": "new", "deal": "ms:11982"} / {"type": "new", "daily": true}
+                     {"type": "new", "winnable": true}   a deal the solver wins (searched in a process)
                      {"type": "hint"} {"type": "view"}
     from the server: {"type": "table", "table": {...}}   once: the game, its rules in words and its layout
                      {"type": "view", "view": {...}, "said": "..."}   after every change, to each page
                      {"type": "hint", "move": "3>5" | null, "text": "..."}   to the page that asked
+                     {"type": "dealing", "text": "Finding..." | null}   a winnable deal is searched for (null:
+                                       the search failed); meanwhile the game takes no move
                      {"type": "error", "message": "..."}   nothing changed (an illegal move: the reason)
 
 The checks are the server's: the ``Host`` of every request
@@ -31,10 +34,12 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
+import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import resources
-from typing import Any
+from typing import Any, Protocol, TypeVar
 from urllib.parse import quote
 
 from aiohttp import web
@@ -43,7 +48,7 @@ from cardtable.errors import CardtableError
 from cardtable.patience import Description
 from cardtable.patience.record import rules_name
 from cardtable.web.kings_corner import Lender
-from cardtable.web.patience import PatienceTable, game_key, table_json
+from cardtable.web.patience import PatienceTable, find_winnable, game_key, table_json
 from cardtable.web.protocol import (
     MAX_PAGES,
     ProtocolError,
@@ -56,28 +61,45 @@ from cardtable.web.protocol import (
     text_messages,
 )
 
-__all__ = ["PatienceRoom"]
+__all__ = ["Host", "PatienceRoom"]
 
 _log = logging.getLogger("cardtable.web")
 
 
+#: What a game does not take while a winnable deal is searched for: it is about to be left.
+_AFTER_THE_DEAL = ("move", "undo", "redo", "restart", "autofinish", "new", "hint")
+_T = TypeVar("_T")
+
+
+class Host(Lender, Protocol):
+    """What the server lends its patience room: besides what every room gets
+    (:class:`~cardtable.web.kings_corner.Lender`), its processes that search
+    for deals."""
+
+    async def search(self, work: Callable[..., _T], *args: object) -> _T:
+        """``work(*args)`` in a process of the server's (the event loop free meanwhile)."""
+
+
 @dataclass
 class _Seat:
-    """A player's game of one game with pages open: the table and its sockets."""
+    """A player's game of one game with pages open: the table, its sockets,
+    and whether a winnable deal is being searched for it."""
 
     table: PatienceTable
     sockets: set[web.WebSocketResponse] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    dealing: bool = False
 
 
 class PatienceRoom:
     """The chooser and the tables of the patience games ``games`` (by name) of
     a :class:`~cardtable.web.server.TableServer` (see the module documentation)."""
 
-    def __init__(self, server: Lender, games: dict[str, Description]) -> None:
+    def __init__(self, server: Host, games: dict[str, Description]) -> None:
         self.server = server
         self.games = games
         self._seats: dict[tuple[str, str], _Seat] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
         static = resources.files("cardtable.web").joinpath("static")
         self._page = static.joinpath("patience.html").read_text()
         self._chooser = static.joinpath("chooser.html").read_text()
@@ -208,8 +230,13 @@ class PatienceRoom:
     async def _answer(self, player: str, seat: _Seat, ws: web.WebSocketResponse, text: str) -> None:
         try:
             message = parse_message(text)
+            if seat.dealing and message["type"] in _AFTER_THE_DEAL:
+                raise ProtocolError("a winnable deal is being found: this game takes no more moves")
             if message["type"] == "hint":
                 await send(ws, seat.table.hint())
+                return
+            if message["type"] == "new" and self._winnable(message):
+                await self._deal_winnable(player, seat)
                 return
             async with seat.lock:
                 said = seat.table.apply(message)
@@ -228,3 +255,47 @@ class PatienceRoom:
         reply: dict[str, Any] = {"type": "view", "view": seat.table.view(), "said": said}
         for socket in [ws] if row is None else list(seat.sockets):
             await send(socket, reply)
+
+    @staticmethod
+    def _winnable(message: dict[str, Any]) -> bool:
+        """Whether a ``new`` message asks for a proven winnable deal (a :class:`ProtocolError` for a bad one)."""
+        winnable = message.get("winnable", False)
+        if type(winnable) is not bool:
+            raise ProtocolError("\"winnable\" must be true or false")
+        if winnable and (message.get("deal") is not None or message.get("daily")):
+            raise ProtocolError("a winnable deal is searched for: give \"winnable\" without \"deal\" or \"daily\"")
+        return winnable
+
+    async def _deal_winnable(self, player: str, seat: _Seat) -> None:
+        """Search for a proven winnable deal in one of the server's processes
+        (:func:`~cardtable.web.patience.find_winnable`), every table answered
+        meanwhile; until it is dealt the player's pages say so and the game
+        takes no move."""
+        seat.dealing = True
+        finding = f"Finding a winnable deal of {seat.table.description.title}\u2026"
+        for socket in list(seat.sockets):
+            await send(socket, {"type": "dealing", "text": finding})
+
+        async def deal() -> None:
+            description = seat.table.description
+            try:
+                seed = await self.server.search(find_winnable, description, secrets.randbelow(1 << 32))
+                async with seat.lock:
+                    said = seat.table.take(PatienceTable.deal(description, seed, winnable=True))
+                    row = self._row(player, seat.table)
+                keeper = self.server.keeper
+                assert keeper is not None
+                await keeper.save(row)
+            except CardtableError as error:  # none found, the search stopped, the store
+                seat.dealing = False
+                for socket in list(seat.sockets):
+                    await send(socket, {"type": "dealing", "text": None})
+                    await send(socket, {"type": "error", "message": str(error)})
+                return
+            seat.dealing = False
+            for socket in list(seat.sockets):
+                await send(socket, {"type": "view", "view": seat.table.view(), "said": said})
+
+        task = asyncio.get_running_loop().create_task(deal())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)

@@ -80,8 +80,8 @@ from cardtable._text import clip
 from cardtable.errors import CardtableError
 
 __all__ = ["BURST", "COOKIE", "MAX_DEPTH", "MAX_MESSAGE_BYTES", "MAX_PAGES", "RATE", "ProtocolError", "RateLimit",
-           "host_check", "known_host", "parse_message", "player_id", "same_origin", "send", "set_cookie", "too_deep",
-           "unknown_type"]
+           "SearchStopped", "host_check", "known_host", "parse_message", "player_id", "same_origin", "send",
+           "set_cookie", "too_deep", "unknown_type"]
 
 #: The largest message a client may send (bytes); a larger one is refused unread.
 MAX_MESSAGE_BYTES = 4096
@@ -104,6 +104,11 @@ _REFUSALS_BEFORE_CLOSE = 50
 
 class ProtocolError(CardtableError):
     """A message the server cannot take: its text says why (sent back to the client)."""
+
+
+class SearchStopped(CardtableError):
+    """A search for a deal that stopped before it ended: its process ended abruptly (the server stops, or
+    the process was killed)."""
 
 
 def parse_message(text: str) -> dict[str, Any]:

@@ -56,6 +56,7 @@ from cardtable.web.protocol import (
     MAX_PAGES,
     ProtocolError,
     RateLimit,
+    SearchStopped,
     host_check,
     parse_message,
     player_id,
@@ -504,18 +505,26 @@ class TableServer:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    async def search(self, work: Callable[..., _T], *args: object) -> _T:
+        """``work(*args)`` in one of the server's processes that search for deals (:meth:`_search_pool`),
+        every table answered meanwhile; a process that ended under it raises :class:`SearchStopped`."""
+        pool = self._search_pool()
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, work, *args)
+        except concurrent.futures.process.BrokenProcessPool:  # the server stops, or a process was killed
+            if self._searches is pool:
+                _log.warning("a process searching for a deal ended abruptly; the searches start anew")
+                self._stop_searches()
+            raise SearchStopped("the search for a deal stopped: deal again") from None
+
     async def _deal(self, player_id: str, player: _Player, ws: web.WebSocketResponse, request: DealRequest) -> None:
         try:
-            pool = self._search_pool()
             try:
-                fresh = await asyncio.get_running_loop().run_in_executor(pool, request.find)
+                fresh = await self.search(request.find)
+            except SearchStopped as error:
+                failure = str(error)
             except CardtableError as error:  # none found (no deal of that grade among the seeds tried, say)
                 failure = f"no deal found: {error}"
-            except concurrent.futures.process.BrokenProcessPool:  # the server stops, or a process was killed
-                if self._searches is pool:
-                    _log.warning("a process searching for a deal ended abruptly; the searches start anew")
-                    self._stop_searches()
-                failure = "the search for a deal stopped: deal again"
             else:
                 await self._change(player_id, player, ws, "new", lambda: player.table.take_deal(request, fresh))
                 return

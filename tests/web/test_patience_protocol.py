@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from cardtable.klondike import Variant
 from cardtable.patience import Kind, PatienceGame, get, names
 from cardtable.patience.layout import table_layout
+from cardtable.solver.patience import solve_game
 from cardtable.web.klondike import KlondikeDealer
 from cardtable.web.patience import PatienceTable, daily_seed
 from cardtable.web.protocol import ProtocolError
@@ -163,6 +164,27 @@ def test_one_game_served_alone_is_at_the_root(tmp_path: Path) -> None:
                 assert response.status == 404
 
     serving(tmp_path, test, home="golf", games={"golf": get("golf")})
+
+
+def test_a_winnable_deal_is_searched_for_in_a_process_and_proven(tmp_path: Path) -> None:
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(f"{base}/play/tripeaks/ws") as ws:
+            await opened(ws)
+            for bad, words in [({"type": "new", "winnable": "yes"}, '"winnable" must be true or false'),
+                               ({"type": "new", "winnable": True, "deal": "4"}, 'without "deal"')]:
+                reply = await answer(ws, bad)
+                assert reply["type"] == "error" and words in reply["message"], reply
+            await ws.send_json({"type": "new", "winnable": True})
+            dealing = await ws.receive_json(timeout=10)
+            assert dealing == {"type": "dealing", "text": "Finding a winnable deal of TriPeaks\u2026"}
+            reply = await ws.receive_json(timeout=120)
+            while reply["type"] != "view":  # a move sent meanwhile would be refused; nothing else comes
+                reply = await ws.receive_json(timeout=120)
+            view = reply["view"]
+            assert view["winnable"] and reply["said"].endswith("proven winnable.")
+            assert solve_game(PatienceGame.from_seed(get("tripeaks"), view["deal"]), timeout=30).result == "won"
+
+    serving(tmp_path, test)
 
 
 def test_the_server_refuses_a_cross_site_socket_and_a_foreign_host(tmp_path: Path) -> None:

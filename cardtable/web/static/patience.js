@@ -52,13 +52,17 @@ function receive(reply) {
     game = reply.table;
     describeGame();
   } else if (reply.type === "view") {
+    const before = view;
     view = reply.view;
+    if (before && (before.deal !== view.deal || before.daily !== view.daily)) countLeft(before);
     table.dataset.state = "ready";
+    delete table.dataset.finding;
+    table.setAttribute("aria-busy", "false");
     selected = null;
     if (wantedDeal !== null) {
       const wanted = wantedDeal;
       wantedDeal = null;
-      if (view.deal !== wanted) { countLeft(); send({ type: "new", deal: wanted }); }
+      if (view.deal !== wanted) send({ type: "new", deal: wanted });
     }
     keepAddress();
     countWon();
@@ -71,6 +75,10 @@ function receive(reply) {
   } else if (reply.type === "hint") {
     say(reply.text);
     if (reply.move) showHint(reply.move);
+  } else if (reply.type === "dealing") {  // a winnable deal is searched for (null: the search failed)
+    selected = null;
+    if (reply.text) { table.dataset.finding = reply.text; say(reply.text); } else delete table.dataset.finding;
+    table.setAttribute("aria-busy", reply.text ? "true" : "false");
   }
 }
 
@@ -279,7 +287,8 @@ function status() {
   document.getElementById("st-game").textContent = game.title;
   document.getElementById("st-moves").textContent = `Moves ${view.moves}`;
   document.getElementById("st-passes").textContent = view.passes === null ? "" : `Pass ${view.pass} of ${view.passes}`;
-  document.getElementById("st-deal").textContent = view.daily ? `Daily ${view.daily}` : `Deal ${view.deal}`;
+  document.getElementById("st-deal").textContent = (view.daily ? `Daily ${view.daily}` : `Deal ${view.deal}`)
+    + (view.winnable ? " (winnable)" : "");
   tick();
 }
 
@@ -418,12 +427,12 @@ function writeStats(stats) {
 }
 
 // A game counts once: the deal and the time of its first move name it.
-function gameId() { return `${view.deal}|${view.started}`; }
-function counted() { try { return localStorage.getItem(`${statsKey()}.counted`) === gameId(); } catch { return false; } }
-function markCounted() { try { localStorage.setItem(`${statsKey()}.counted`, gameId()); } catch { /* not kept */ } }
+function gameId(v) { return `${v.deal}|${v.started}`; }
+function counted(v) { try { return localStorage.getItem(`${statsKey()}.counted`) === gameId(v); } catch { return false; } }
+function markCounted(v) { try { localStorage.setItem(`${statsKey()}.counted`, gameId(v)); } catch { /* not kept */ } }
 
 function countWon() {
-  if (!game || !view.won || counted()) return;
+  if (!game || !view.won || counted(view)) return;
   const stats = readStats();
   stats.played += 1;
   stats.won += 1;
@@ -432,17 +441,17 @@ function countWon() {
   if (view.seconds !== null) stats.bestSeconds = stats.bestSeconds === null ? view.seconds : Math.min(stats.bestSeconds, view.seconds);
   stats.fewestMoves = stats.fewestMoves === null ? view.moves : Math.min(stats.fewestMoves, view.moves);
   writeStats(stats);
-  markCounted();
+  markCounted(view);
 }
 
-// A game left for another after a move counts as lost.
-function countLeft() {
-  if (!game || !view || view.won || !view.moves || counted()) return;
+// A game left for another deal after a move (the view `left` shows it) counts as lost.
+function countLeft(left) {
+  if (!game || left.won || !left.moves || counted(left)) return;
   const stats = readStats();
   stats.played += 1;
   stats.streak = 0;
   writeStats(stats);
-  markCounted();
+  markCounted(left);
 }
 
 function showStats() {
@@ -532,11 +541,11 @@ settings.addEventListener("close", () => {
 
 dealDialog.addEventListener("close", () => {
   selected = null;
-  if (dealDialog.returnValue === "daily") { countLeft(); send({ type: "new", daily: true }); return; }
+  if (dealDialog.returnValue === "daily") { send({ type: "new", daily: true }); return; }
   if (dealDialog.returnValue !== "deal") return;
   const text = dealDialog.querySelector('input[name="number"]').value.trim();
-  countLeft();
-  send(text ? { type: "new", deal: text } : { type: "new" });
+  const winnable = dealDialog.querySelector('input[name="winnable"]').checked;
+  send(text ? { type: "new", deal: text } : winnable ? { type: "new", winnable: true } : { type: "new" });
 });
 
 // ----- the toolbar and the keys ---------------------------------------------------------------------
@@ -547,7 +556,6 @@ function act(action) {
   if (action === "settings") { settings.showModal(); return; }
   if (action === "choose") { dealDialog.querySelector("form").reset(); dealDialog.showModal(); return; }
   if (action === "deal") { deal(); return; }
-  if (action === "new") countLeft();
   selected = null;
   send({ type: action });
 }
