@@ -366,3 +366,27 @@ def test_a_double_click_sends_a_card_home(server: Served, browser: Any) -> None:
     until(page, lambda: last_view(frames)["piles"][-1]["up"][-1] == str(card), "the card on the hole")
     assert not errors, errors
     context.close()
+
+
+def test_the_keyboard_alone_plays_a_move(server: Served, browser: Any) -> None:
+    seed = "ms:11982"
+    game = PatienceGame.from_seed(get("freecell"), seed)
+    context = browser.new_context(viewport=DESKTOP)
+    page, errors, _ = open_game(context, server.base, f"/play/freecell?seed={seed}")
+    page.wait_for_function(f"document.getElementById('st-deal').textContent === 'Deal {seed}'")
+    top = card_at(page, game, Place(Kind.TABLEAU, 0))
+    top.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".card.selected")
+    # the arrows walk up the pile's cards to the free cells above it (empty cells are stops)
+    names = []
+    for _ in range(len(game.pile(Place(Kind.TABLEAU, 0)))):
+        page.keyboard.press("ArrowUp")
+        names.append(page.evaluate("document.activeElement.getAttribute('aria-label')"))
+    assert names[-1].startswith("cell a, empty"), names
+    assert [name.split(", ")[1] for name in names[:-1]] == ["pile 1"] * (len(names) - 1)
+    page.keyboard.press("Enter")
+    moves_shown(page, 1)
+    assert page.get_by_role("button", name=f"{game.pile(Place(Kind.TABLEAU, 0))[-1].name()}, cell a").count() == 1
+    assert not errors, errors
+    context.close()

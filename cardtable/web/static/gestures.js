@@ -1,4 +1,4 @@
-// The pointer gestures of the card tables: mouse, finger and pen alike. A press on a card that moves drags
+// The pointer gestures of the card tables, and their arrow keys: mouse, finger and pen alike. A press on a card that moves drags
 // the cards it holds (they follow the pointer, and go back unless the drop is taken); a press that does not
 // move taps, and two taps on the same card or place within 400 ms are a double tap. The table says what a
 // press holds and what a drop or a tap means; this module only reads the pointer.
@@ -85,4 +85,25 @@ export function pulse(elements) {
     void el.offsetWidth;
     el.classList.add("hinted");
   }
+}
+
+// Move the keyboard's focus from the focused card or place of `table` to the nearest one in the direction
+// of the arrow `key` ("ArrowLeft"...), passing over the places `covered(el)` says a card lies on.
+export function focusToward(table, key, covered) {
+  const here = table.contains(document.activeElement) ? document.activeElement : null;
+  const all = [...table.querySelectorAll('[tabindex="0"]')].filter((el) => !covered(el));
+  if (!here) { if (all.length) all[0].focus(); return; }
+  const from = here.getBoundingClientRect();
+  const [dx, dy] = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
+  let best = null, bestScore = Infinity;
+  for (const el of all) {
+    if (el === here) continue;
+    const to = el.getBoundingClientRect();
+    const along = (to.left - from.left) * dx + (to.top - from.top) * dy;
+    const across = Math.abs((to.left - from.left) * dy) + Math.abs((to.top - from.top) * dx);
+    if (along <= 1) continue;
+    const score = along + across * 3;
+    if (score < bestScore) { best = el; bestScore = score; }
+  }
+  if (best) best.focus();
 }

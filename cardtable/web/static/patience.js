@@ -4,7 +4,7 @@
 // notation over one WebSocket (cardtable/web/patience_room.py). It has no code for any one game and never
 // decides legality beyond choosing which move a gesture means.
 import { backSvg, cardElement, cardName, cardSvg, nameCard } from "./cards.js";
-import { followPointer, pulse } from "./gestures.js";
+import { focusToward, followPointer, pulse } from "./gestures.js";
 import { clock, keepLooks } from "./looks.js";
 
 const table = document.getElementById("table");
@@ -579,7 +579,10 @@ document.addEventListener("keydown", (event) => {
   else if (key === "t") act("stats");
   else if (key === "d") act("deal");
   else if (key === "?") act("help");
-  else if (key === "Escape") { selected = null; render(); say("Put back."); }
+  else if (key.startsWith("Arrow")) {  // a pile's place is a stop only while no card lies on it
+    focusToward(table, key, (el) => el.classList.contains("slot") && kindOf(el.dataset.place) !== "stock"
+      && pileOf(el.dataset.place).up.length + pileOf(el.dataset.place).down > 0);
+  } else if (key === "Escape") { selected = null; render(); say("Put back."); }
   else if ((key === "Enter" || key === " ") && document.activeElement && table.contains(document.activeElement)) {
     const el = document.activeElement;
     const focus = el.dataset.key || null;

@@ -3,7 +3,7 @@
 // over one WebSocket (see cardtable/web/protocol.py). It never decides legality
 // beyond choosing which card a gesture means.
 import { SUIT_ORDER, backSvg, cardElement, cardName, cardSvg, nameCard, parseCard, suitSymbol } from "./cards.js";
-import { followPointer, pulse } from "./gestures.js";
+import { focusToward, followPointer, pulse } from "./gestures.js";
 import { clock, keepLooks } from "./looks.js";
 import { openReview, receiveReview } from "./review.js";
 
@@ -483,10 +483,9 @@ document.addEventListener("keydown", (event) => {
   event.preventDefault();
 });
 
-// Arrow keys move the focus to the nearest card or pile that way.
+// Arrow keys move the focus to the nearest card or pile that way. A pile's, the waste's or a foundation's
+// place counts only while no card lies on it: the card is the stop.
 function moveFocus(key) {
-  const here = table.contains(document.activeElement) ? document.activeElement : null;
-  // A pile's, the waste's or a foundation's place counts only while no card lies on it: the card is the stop.
   const covered = (el) => {
     const key = el.dataset.slot;
     if (!key || !view) return false;
@@ -495,21 +494,7 @@ function moveFocus(key) {
     if (key.startsWith("f")) return view.foundation[SUIT_ORDER.indexOf(key[1])] > 0;
     return false;
   };
-  const all = [...table.querySelectorAll('[tabindex="0"]')].filter((el) => !covered(el));
-  if (!here) { if (all.length) all[0].focus(); return; }
-  const from = here.getBoundingClientRect();
-  const [dx, dy] = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
-  let best = null, bestScore = Infinity;
-  for (const el of all) {
-    if (el === here) continue;
-    const to = el.getBoundingClientRect();
-    const along = (to.left - from.left) * dx + (to.top - from.top) * dy;
-    const across = Math.abs((to.left - from.left) * dy) + Math.abs((to.top - from.top) * dx);
-    if (along <= 1) continue;
-    const score = along + across * 3;
-    if (score < bestScore) { best = el; bestScore = score; }
-  }
-  if (best) best.focus();
+  focusToward(table, key, covered);
 }
 
 // The statistics dialog: the server's figures (the terminal app's, by the same library call).
