@@ -1,4 +1,4 @@
-"""Pictures of both apps' main screens, compared with the accepted SVGs in
+"""Pictures of the apps' main screens (Klondike, Kings Corner, other patience games), compared with the accepted SVGs in
 ``__snapshots__`` (pytest-textual-snapshot), at 80x24 and at 120x40.
 
 The pictures must not depend on the clock: the Klondike app reads the time
@@ -34,8 +34,11 @@ import cardtable.app.kings_corner as kings_corner_module
 import cardtable.app.klondike as klondike_module
 from cardtable.app.kings_corner import KingsCornerApp
 from cardtable.app.klondike import KlondikeApp
+from cardtable.app.patience import PatienceApp
+from cardtable.app.patience_books import PatienceBooks
 from cardtable.app.screens import TextScreen
 from cardtable.klondike import KlondikeGame, Position, Variant
+from cardtable.patience import PatienceGame, get
 from cardtable.runs.store import ResultsStore
 from cardtable.sim.played import PlayedGame, record_played
 
@@ -244,3 +247,39 @@ def test_the_help_page_fits_80x24(tmp_path: Path, make: Callable[[Path], App[Non
     lines = help_text.splitlines()
     assert shown[0].width >= max(len(line) for line in lines)
     assert shown[0].height >= len(lines), f"{shown[0].height} rows shown of {len(lines)}"
+
+
+# ----- every other patience game -------------------------------------------------------------------
+
+
+def patience(tmp_path: Path, name: str, seed: int | str) -> PatienceApp:
+    """The app as ``cardtable play NAME --seed SEED`` builds it, with every file in ``tmp_path``."""
+    game = PatienceGame.from_seed(get(name), seed)
+    books = PatienceBooks(game.description, autosave_folder=tmp_path, stats_folder=tmp_path)
+    return PatienceApp(game, seed=seed, books=books, save_path=tmp_path / "game.txt")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_pyramid_rows_overlap_with_a_key_over_each_card(snap_compare: SnapCompare, tmp_path: Path,
+                                                        size: tuple[int, int]) -> None:
+    """Pyramid, deal 5: seven rows, each card half a column from the ones it covers, its number
+    over it; the stock, the waste and the hole under the pyramid."""
+    assert snap_compare(patience(tmp_path, "pyramid", 5), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_spider_a_run_picked_up_is_highlighted(snap_compare: SnapCompare, tmp_path: Path,
+                                               size: tuple[int, int]) -> None:
+    """Spider (two suits), deal 3: ten columns of backs, key 8 picks up the 3 of spades (yellow)."""
+    app = patience(tmp_path, "spider-2-suits", 3)
+    assert snap_compare(app, run_before=Seen().press("8"), terminal_size=size)
+    assert app.held is not None and "Picked up 3♠" in app.message
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_freecell_a_hint_lights_up_its_move(snap_compare: SnapCompare, tmp_path: Path,
+                                            size: tuple[int, int]) -> None:
+    """FreeCell, Microsoft's deal 1: the hint's card and where it goes on green."""
+    app = patience(tmp_path, "freecell", "ms:1")
+    assert snap_compare(app, run_before=Seen().press("x"), terminal_size=size)
+    assert app.hint_move is not None and app.message.startswith(f"Hint: {app.hint_move}")
