@@ -60,7 +60,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "move by move against the rules), unwinnable (exhaustive search) or unknown (a budget ran out).")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--deal", metavar="STRING", help="a deal string or position string")
-    src.add_argument("--seed", type=seed, help="deal number")
+    src.add_argument("--seed", type=_deal_number, help="deal number (with --game, also ms:N or pysol:N where the "
+                     "game has those numbers)")
     src.add_argument("--file", metavar="F", help="a deal string, position, PySol board, Solvitaire JSON "
                      "or game record (solves from its last position) ('-' for stdin)")
     src.add_argument("--deals", metavar="FILE",
@@ -69,6 +70,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="batch: finish a stored batch that was stopped (only its unsolved deals, with its "
                           "own options)")
     add_force_argument(p)
+    p.add_argument("--game", metavar="NAME|FILE.json",
+                   help="a patience game: a name ('cardtable games' lists them), with options after colons "
+                        "(golf:wrap), or a description file FILE.json, solved by the one patience search; without "
+                        "it, Klondike by its own core")
     p.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
                    help="give up after this long (default 60, or none with --max-states: then the answers are "
                         "the same on any machine)")
@@ -107,6 +112,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--ascii", action="store_true", help="name cards in ASCII (Qh) rather than with suit symbols")
     add_variant_arguments(p, default="draw1")
     p.set_defaults(func=_cmd_hint)
+
+
+def _deal_number(text: str) -> int | str:
+    """``--seed``: a whole number, or (for ``--game``) ``ms:N`` or ``pysol:N``;
+    the patience module loads only for the latter."""
+    if ":" in text:
+        from cardtable.cli._patience import deal_number
+
+        return deal_number(text)
+    return seed(text)
 
 
 def _result_line(result: SolveResult) -> str:
@@ -264,6 +279,17 @@ def _solve(args: argparse.Namespace, deals: list[tuple[str, Position]], variant:
 
 def _cmd_solve(args: argparse.Namespace) -> int:
     check_force(args)
+    if args.game not in (None, "klondike"):
+        from cardtable.cli._patience import patience_game
+        from cardtable.cli._patience_solve import solve as solve_patience
+
+        description = patience_game(args)
+        assert description is not None
+        return solve_patience(args, description)
+    if isinstance(args.seed, str):
+        from cardtable.cli._patience import klondike_seed
+
+        klondike_seed(args.seed)
     if args.resume is not None:
         return _cmd_batch(args, None)
     variant = variant_from_args(args)

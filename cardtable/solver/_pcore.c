@@ -7,15 +7,19 @@
  * make/undo and the canonical key are in patience.h, with the soundness
  * notes of the safe moves and of the symmetry the key uses.
  *
- * ``Core.solve(max_states, seconds)`` is a depth-first search from the
- * position: at each new state it first plays the safe moves to the
- * foundations (patience.h), then looks the state up in a transposition
- * table of exact canonical keys (the key bytes themselves are kept and
- * compared, so two states never share an entry by accident), and tries the
- * legal moves best first (see ``priority``). Every state's moves are tried
- * before the search says "unwinnable", so that verdict is a proof, given
- * that the generator is the engine's (the differential tests). The position
- * is restored before ``solve`` returns.
+ * ``Core.solve(max_states, seconds, best_first=True)`` searches from the
+ * position. After every move it first plays the safe moves to the
+ * foundations (patience.h), then looks the state up in a transposition table
+ * of exact canonical keys (the key bytes themselves are kept and compared,
+ * so two states never share an entry by accident). The best-first search
+ * (the default) keeps each new state's position and expands the open state
+ * that ``evaluate`` likes best; the depth-first search tries each state's
+ * moves in the order of the positions they lead to (``evaluate``, then
+ * ``priority``). Either one tries every move of every state it reaches
+ * before it says "unwinnable", so that verdict is a proof, given that the
+ * generator is the engine's (the differential tests); the heuristics only
+ * decide what is tried first. The position is restored before ``solve``
+ * returns.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -338,6 +342,80 @@ static int priority(const PRules *r, const PState *s, uint32_t m)
     return 3;
 }
 
+#ifndef W_CELL
+#define W_CELL 8
+#endif
+#ifndef W_EMPTY
+#define W_EMPTY 6
+#endif
+#ifndef W_BREAK
+#define W_BREAK 6
+#endif
+#ifndef W_DEPTH
+#define W_DEPTH 3
+#endif
+#ifndef ORDER_BY_VALUE
+#define ORDER_BY_VALUE 1
+#endif
+
+static void p_sort_u64(uint64_t *a, int n)
+{
+    for (int i = 1; i < n; i++) {
+        uint64_t x = a[i];
+        int j = i - 1;
+        while (j >= 0 && a[j] > x) { a[j + 1] = a[j]; j--; }
+        a[j + 1] = x;
+    }
+}
+
+/* How far a position looks from a win (lower is better): the cards still to
+ * go home, face-down cards, filled cells, and how deep under other cards lie
+ * the cards the foundations (or the hole) take next. Only the order of moves
+ * hangs on it, never a verdict. */
+static int evaluate(const PRules *r, const PState *s)
+{
+    int T = r->ntab, score = 0;
+    if (r->win == W_FOUNDATIONS) {
+        int home = 0;
+        for (int i = 0; i < r->count[K_FOUNDATION]; i++) home += s->len[r->first[K_FOUNDATION] + i];
+        for (int i = 0; i < r->count[K_HOLE]; i++) home += s->len[r->first[K_HOLE] + i];
+        score += (r->total - home) * 16;
+    } else if (r->win == W_TABLEAU_EMPTY) {
+        for (int p = 0; p < T; p++) score += s->len[p] * 16;
+    } else {
+        for (int p = 0; p < T; p++) score += (s->len[p] > 0) * 16;
+    }
+    int depth[52];
+    for (int c = 0; c < 52; c++) depth[c] = 64;
+    for (int p = 0; p < T; p++) {
+        score += s->down[p] * 4;
+        int n = s->len[p];
+        for (int k = s->down[p] + 1; k < n; k++)
+            if (!r->build[s->cards[p][k - 1]][s->cards[p][k]]) score += W_BREAK;
+        for (int k = 0; k < n; k++) {
+            int c = s->cards[p][k], d = n - 1 - k;
+            if (d < depth[c]) depth[c] = d;
+        }
+        if (!n && r->fill == F_ANY) score -= W_EMPTY;
+    }
+    for (int i = 0; i < r->count[K_CELL]; i++) score += s->len[r->first[K_CELL] + i] * W_CELL;
+    if (r->count[K_FOUNDATION] && !r->complete_runs) {
+        int base = p_found_base(r, s), f0 = r->first[K_FOUNDATION];
+        for (int i = 0; i < r->count[K_FOUNDATION]; i++) {
+            int f = f0 + i, best = 64;
+            if (s->len[f]) {
+                const uint8_t *row = r->home[p_top(s, f)];
+                for (int c = 0; c < 52; c++)
+                    if (row[c] && depth[c] < best) best = depth[c];
+            } else if (base) {
+                continue;
+            }
+            if (best < 64) score += best * W_DEPTH;
+        }
+    }
+    return score < 0 ? 0 : score;
+}
+
 typedef struct { int mstart, n, next, entry; } PFrame;
 
 enum { R_WON, R_EXHAUSTED, R_STATES, R_TIME, R_MEMORY, R_SIGNAL };
@@ -349,12 +427,19 @@ typedef struct {
     uint32_t *path; int npath, cappath;
     uint8_t key[P_KEYMAX];
     long long states;
+    /* best-first: the nodes (parent, the moves that lead there from it), their
+     * positions (raw, fixed size) and the open list (a binary heap) */
+    uint32_t *parent, *mstart; uint16_t *mcount; size_t nnodes, capnodes;
+    uint32_t *links; size_t nlinks, caplinks;
+    uint8_t *raws; int rawsize;
+    uint64_t *heap; size_t nheap, capheap;
 } PSearch;
 
 static void search_free(PSearch *x)
 {
     table_free(&x->table);
     free(x->moves); free(x->frames); free(x->path);
+    free(x->parent); free(x->mstart); free(x->mcount); free(x->links); free(x->raws); free(x->heap);
 }
 
 static int path_push(PSearch *x, uint32_t m)
@@ -407,16 +492,21 @@ static int enter(const PRules *r, PState *s, PSearch *x, int entry)
     }
     uint32_t *buf = move_buffer();
     int count = p_moves(r, s, buf);
-    /* best first: a counting sort by priority keeps the generator's order within one */
-    int bucket[PRIORITIES + 1] = {0};
-    uint8_t pri[P_MAXMOVES];
-    for (int i = 0; i < count; i++) {
-        pri[i] = (uint8_t)priority(r, s, buf[i]);
-        bucket[pri[i] + 1]++;
-    }
-    for (int b = 0; b < PRIORITIES; b++) bucket[b + 1] += bucket[b];
+    /* best first: by the value of the position each move leads to, then by
+     * the move's own priority, then in the generator's order */
     uint32_t *dst = x->moves + x->nmoves;
-    for (int i = 0; i < count; i++) dst[bucket[pri[i]]++] = buf[i];
+    static _Thread_local uint64_t order[P_MAXMOVES];
+    for (int i = 0; i < count; i++) {
+        uint64_t value = 0;
+        if (ORDER_BY_VALUE) {
+            if (p_play(r, s, buf[i])) return -1;
+            value = (uint64_t)evaluate(r, s);
+            p_undo(r, s);
+        }
+        order[i] = value << 40 | (uint64_t)priority(r, s, buf[i]) << 32 | (uint64_t)i;
+    }
+    p_sort_u64(order, count);
+    for (int i = 0; i < count; i++) dst[i] = buf[order[i] & 0xFFFFFFFFu];
     if (x->nframes >= x->capframes && p_grow((void **)&x->frames, &x->capframes, x->nframes + 1, sizeof(PFrame)))
         return -1;
     PFrame f = {(int)x->nmoves, count, 0, entry};
@@ -458,11 +548,182 @@ static int search(const PRules *r, PState *s, PSearch *x, long long max_states, 
     return R_EXHAUSTED;
 }
 
+/* ---- best-first search ------------------------------------------------------ */
+
+static int raw_size(const PRules *r) { return 2 * r->npiles + r->total + 4; }
+
+static void raw_save(const PRules *r, const PState *s, uint8_t *o)
+{
+    int n = r->npiles, k = 2 * n;
+    for (int p = 0; p < n; p++) {
+        o[p] = s->len[p];
+        o[n + p] = s->down[p];
+        memcpy(o + k, s->cards[p], s->len[p]);
+        k += s->len[p];
+    }
+    o[k] = (uint8_t)(s->pass_number & 0xFF); o[k + 1] = (uint8_t)(s->pass_number >> 8);
+    o[k + 2] = (uint8_t)s->redeals_used; o[k + 3] = 0;
+}
+
+static void raw_load(const PRules *r, PState *s, const uint8_t *o)
+{
+    int n = r->npiles, k = 2 * n;
+    for (int p = 0; p < n; p++) {
+        s->len[p] = o[p];
+        s->down[p] = o[n + p];
+        memcpy(s->cards[p], o + k, s->len[p]);
+        k += s->len[p];
+    }
+    s->pass_number = o[k] | o[k + 1] << 8;
+    s->redeals_used = o[k + 2];
+}
+
+static void heap_push_raw(uint64_t *h, size_t n, uint64_t v)
+{
+    size_t i = n;
+    while (i) {
+        size_t up = (i - 1) / 2;
+        if (h[up] <= v) break;
+        h[i] = h[up];
+        i = up;
+    }
+    h[i] = v;
+}
+
+static uint64_t heap_pop(uint64_t *h, size_t *n)
+{
+    uint64_t top = h[0], v = h[--*n];
+    size_t i = 0, m = *n;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= m) break;
+        if (c + 1 < m && h[c + 1] < h[c]) c++;
+        if (h[c] >= v) break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (m) h[i] = v;
+    return top;
+}
+
+/* A new node: parent, the moves x->path[0..npath) from it, the position s. */
+static int add_node(const PRules *r, const PState *s, PSearch *x, uint32_t parent)
+{
+    if (x->nnodes >= x->capnodes) {
+        size_t cap = x->capnodes ? x->capnodes * 2 : 4096;
+        uint32_t *pa = realloc(x->parent, cap * sizeof *pa);
+        if (!pa) return -1;
+        x->parent = pa;
+        uint32_t *ms = realloc(x->mstart, cap * sizeof *ms);
+        if (!ms) return -1;
+        x->mstart = ms;
+        uint16_t *mc = realloc(x->mcount, cap * sizeof *mc);
+        if (!mc) return -1;
+        x->mcount = mc;
+        uint8_t *rw = realloc(x->raws, cap * (size_t)x->rawsize);
+        if (!rw) return -1;
+        x->raws = rw;
+        uint64_t *hp = realloc(x->heap, cap * sizeof *hp);
+        if (!hp) return -1;
+        x->heap = hp;
+        x->capnodes = cap;
+    }
+    if (x->nlinks + (size_t)x->npath > x->caplinks) {
+        size_t cap = x->caplinks ? x->caplinks * 2 : 16384;
+        while (cap < x->nlinks + (size_t)x->npath) cap *= 2;
+        uint32_t *l = realloc(x->links, cap * sizeof *l);
+        if (!l) return -1;
+        x->links = l;
+        x->caplinks = cap;
+    }
+    size_t node = x->nnodes++;
+    x->parent[node] = parent;
+    x->mstart[node] = (uint32_t)x->nlinks;
+    x->mcount[node] = (uint16_t)x->npath;
+    memcpy(x->links + x->nlinks, x->path, (size_t)x->npath * sizeof *x->path);
+    x->nlinks += (size_t)x->npath;
+    raw_save(r, s, x->raws + node * (size_t)x->rawsize);
+    uint64_t value = (uint64_t)evaluate(r, s);
+    heap_push_raw(x->heap, x->nheap++, value << 32 | (0xFFFFFFFFu - (uint32_t)node));
+    return 0;
+}
+
+/* The winning line: the moves to `node` from the root, then x->path's. */
+static int best_line(PSearch *x, uint32_t node)
+{
+    size_t total = (size_t)x->npath;
+    for (uint32_t n = node; n != UINT32_MAX; n = x->parent[n]) total += x->mcount[n];
+    uint32_t *line = malloc((total + 1) * sizeof *line);
+    if (!line) return -1;
+    size_t k = total - (size_t)x->npath;
+    memcpy(line + k, x->path, (size_t)x->npath * sizeof *line);
+    for (uint32_t n = node; n != UINT32_MAX; n = x->parent[n]) {
+        k -= x->mcount[n];
+        memcpy(line + k, x->links + x->mstart[n], x->mcount[n] * sizeof *line);
+    }
+    free(x->path);
+    x->path = line;
+    x->npath = (int)total;
+    x->cappath = (int)total + 1;
+    return 0;
+}
+
+static int best_search(const PRules *r, PState *s, PSearch *x, long long max_states, double deadline)
+{
+    long long ticks = 0;
+    x->rawsize = raw_size(r);
+    x->npath = 0;
+    int safe = play_safe(r, s, x);
+    if (safe < 0) return R_MEMORY;
+    if (p_is_won(r, s)) return R_WON;
+    int n = p_key(r, s, x->key);
+    if (table_add(&x->table, x->key, n) < 0 || add_node(r, s, x, UINT32_MAX)) return R_MEMORY;
+    x->states = 1;
+    for (int i = 0; i < safe; i++) p_undo(r, s);
+    uint8_t *root = malloc((size_t)x->rawsize);
+    if (!root) return R_MEMORY;
+    raw_save(r, s, root);
+    int status = R_EXHAUSTED;
+    uint32_t *buf = malloc(P_MAXMOVES * sizeof *buf);
+    if (!buf) { free(root); return R_MEMORY; }
+    while (x->nheap) {
+        uint32_t node = 0xFFFFFFFFu - (uint32_t)(heap_pop(x->heap, &x->nheap) & 0xFFFFFFFFu);
+        raw_load(r, s, x->raws + (size_t)node * x->rawsize);
+        int count = p_moves(r, s, buf);
+        for (int i = 0; i < count; i++) {
+            if ((++ticks & 1023) == 0) {
+                if (deadline > 0 && now() > deadline) { status = R_TIME; goto done; }
+                if ((ticks & 65535) == 0 && PyErr_CheckSignals() < 0) { status = R_SIGNAL; goto done; }
+            }
+            x->npath = 0;
+            if (p_play(r, s, buf[i]) || path_push(x, buf[i])) { status = R_MEMORY; goto done; }
+            int k = play_safe(r, s, x);
+            if (k < 0) { status = R_MEMORY; goto done; }
+            if (p_is_won(r, s)) {
+                status = best_line(x, node) ? R_MEMORY : R_WON;
+                for (int j = 0; j <= k; j++) p_undo(r, s);
+                goto done;
+            }
+            int kn = p_key(r, s, x->key);
+            int added = table_add(&x->table, x->key, kn);
+            if (added < 0 || (added && add_node(r, s, x, node))) { status = R_MEMORY; goto done; }
+            for (int j = 0; j <= k; j++) p_undo(r, s);
+            if (added && ++x->states >= max_states && x->nheap) { status = R_STATES; goto done; }
+        }
+    }
+done:
+    raw_load(r, s, root);
+    free(root);
+    free(buf);
+    return status;
+}
+
 static PyObject *Core_solve(CoreObject *o, PyObject *args)
 {
     long long max_states;
     double seconds;
-    if (!PyArg_ParseTuple(args, "Ld", &max_states, &seconds)) return NULL;
+    int best = 1;
+    if (!PyArg_ParseTuple(args, "Ld|p", &max_states, &seconds, &best)) return NULL;
     if (!ready(o)) return NULL;
     PSearch *x = calloc(1, sizeof *x);
     if (!x) return PyErr_NoMemory();
@@ -474,7 +735,9 @@ static PyObject *Core_solve(CoreObject *o, PyObject *args)
     }
     double start = now();
     int marks = o->state.nmarks;
-    int status = search(&o->rules, &o->state, x, max_states, seconds > 0 ? start + seconds : 0);
+    double deadline = seconds > 0 ? start + seconds : 0;
+    int status = best ? best_search(&o->rules, &o->state, x, max_states, deadline)
+                      : search(&o->rules, &o->state, x, max_states, deadline);
     PyObject *line = NULL;
     if (status == R_WON) {
         line = PyList_New(x->npath);
@@ -483,7 +746,8 @@ static PyObject *Core_solve(CoreObject *o, PyObject *args)
     }
     while (o->state.nmarks > marks) p_undo(&o->rules, &o->state);
     long long states = x->states;
-    size_t memory = x->table.cap + (x->table.mask + 1) * sizeof(uint64_t) + x->capmoves * sizeof(uint32_t);
+    size_t memory = x->table.cap + (x->table.mask + 1) * sizeof(uint64_t) + x->capmoves * sizeof(uint32_t)
+        + x->capnodes * ((size_t)x->rawsize + 18) + x->caplinks * sizeof(uint32_t);
     search_free(x);
     free(x);
     if (status == R_SIGNAL) {
@@ -509,7 +773,7 @@ static PyMethodDef Core_methods[] = {
     {"key", (PyCFunction)Core_key, METH_NOARGS, "The canonical key of the position."},
     {"is_won", (PyCFunction)Core_is_won, METH_NOARGS, "True when the game is won."},
     {"solve", (PyCFunction)Core_solve, METH_VARARGS,
-     "solve(max_states, seconds) -> (result, states, move codes, table bytes): a depth-first search; "
+     "solve(max_states, seconds, best_first=True) -> (result, states, move codes, bytes used): "
      "result is won, unwinnable, states or timeout (seconds <= 0: no limit)."},
     {NULL, NULL, 0, NULL},
 };

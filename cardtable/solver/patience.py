@@ -6,8 +6,8 @@ as 52 x 52 tables for the tableau's builds and runs, the foundations and the
 hole, the move unit, what fills a space, the stock, redeals, pairs, covers,
 reach and the win rule); the C core (:mod:`cardtable.solver._pcore`, on
 ``patience.h``) reads them, generates the engine's legal moves, plays and
-undoes them in place and searches depth first with a transposition table of
-exact canonical keys. Its soundness notes (safe moves to the foundations,
+undoes them in place and searches best first (or depth first) with a
+transposition table of exact canonical keys. Its soundness notes (safe moves to the foundations,
 symmetry of piles and cells) are in ``cardtable/solver/patience.h``.
 
 Like Klondike's solver it solves the full deal: face-down cards and the
@@ -196,8 +196,8 @@ def _check_budget(timeout: float | None, max_states: int | None) -> int:
     return DEFAULT_MAX_STATES if timeout is None else TIMED_MAX_STATES
 
 
-def solve_game(game: PatienceGame, *, timeout: float | None = None,
-               max_states: int | None = None) -> PatienceSolveResult:
+def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: int | None = None,
+               best_first: bool = True) -> PatienceSolveResult:
     """Decide whether ``game`` can be won from its position, every card known.
 
     ``timeout`` (seconds) and ``max_states`` bound the search; when one runs
@@ -207,13 +207,19 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None,
     line is replayed in the engine before it is returned: a move the engine
     refuses raises :class:`SolverError` (a bug in the core, never a verdict).
     ``game`` is left as it was.
+
+    ``best_first`` (the default) expands the most promising open state first
+    (cards home, cards under the next ones the foundations take, breaks in
+    the piles' builds, filled cells, face-down cards); otherwise the search is
+    depth first, each state's moves tried in that order. Both are
+    exhaustive: the verdicts are the same, the states and lines differ.
     """
     budget = _check_budget(timeout, max_states)
     began = time.perf_counter()
     if game.is_won():
         return PatienceSolveResult("won", [], 0, time.perf_counter() - began)
     core = core_of(game)
-    status, states, codes, memory = core.solve(budget, timeout or 0.0)
+    status, states, codes, memory = core.solve(budget, timeout or 0.0, best_first)
     seconds = time.perf_counter() - began
     if status == "won":
         moves = [move_of(game.description, code) for code in codes]

@@ -132,6 +132,7 @@ def test_verdicts_agree_with_a_plain_search_in_the_engine(variant: str, seed: in
     result = solve_game(game, max_states=500_000)
     assert result.decided
     assert result.result == _engine_search(game.clone(), 300_000)
+    assert solve_game(game, max_states=500_000, best_first=False).result == result.result
 
 
 @given(st.sampled_from(VARIANTS), st.integers(0, 2**32))
