@@ -596,14 +596,25 @@ class PatienceApp(App[None]):
         self.message = "Back at the deal: y redoes the moves one by one."
         self._after_move()
 
-    def action_hint(self) -> None:
-        """The greedy player's move, chosen from what the player sees."""
+    def hint(self) -> Move | None:
+        """The greedy player's move from what the player sees, the player
+        having seen every position of this game so far (so it never sends
+        cards back where they were)."""
         from cardtable.bots.patience import GreedyPlayer
 
+        game = self.game
+        player = GreedyPlayer()
+        replay = PatienceGame(game.description, *game.start, shuffle_seed=game.shuffle_seed)
+        for move in game.moves:
+            player.choose(replay.view())
+            replay.play(move)
+        return player.choose(replay.view())
+
+    def action_hint(self) -> None:
+        """The greedy player's move, chosen from what the player sees."""
         self._end_number()
         self.held = None
-        view = self.game.view()
-        move = GreedyPlayer().choose(view) if not self.game.is_won() else None
+        move = self.hint() if not self.game.is_won() else None
         if move is None:
             self.message = "The game is won." if self.game.is_won() else "No hint: no move makes progress here."
         else:

@@ -135,6 +135,16 @@ def test_a_hint_is_a_legal_move_chosen_from_the_view(tmp_path: Path, name: str) 
     drive(new_app(tmp_path, name), script)
 
 
+def test_a_hint_never_sends_cards_back_where_they_were(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: PatienceApp) -> None:
+        await pilot.press("4", "a")  # a player fresh to this position would take the card back: a>4
+        assert app.game.moves == [Move.parse("4>a")]
+        await pilot.press("x")
+        assert app.hint_move is not None and app.hint_move != Move.parse("a>4")
+
+    drive(new_app(tmp_path, "freecell", 4), script)
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_no_face_down_card_is_ever_drawn(tmp_path: Path, name: str) -> None:
     async def script(pilot: Pilot[None], app: PatienceApp) -> None:
