@@ -70,11 +70,17 @@ def main(argv: list[str] | None = None) -> int:
     tasks = [(game, player, first, min(_CHUNK, args.deals - first), args.cap)
              for game in games for player in PLAYERS for first in range(0, args.deals, _CHUNK)]
     won = {(game, player): 0 for game in games for player in PLAYERS}
+    left = {(game, player): 0 for game in games for player in PLAYERS}
+    for game, player, *_ in tasks:
+        left[game, player] += 1
     seconds = dict.fromkeys(games, 0.0)
     with Pool(args.workers) as pool:
         for game, player, wins, _, spent in pool.imap_unordered(play_chunk, tasks):
             won[game, player] += wins
             seconds[game] += spent
+            left[game, player] -= 1
+            if not left[game, player]:  # a figure as soon as it is known (stderr), for long runs
+                print(f"{game} {player}: {won[game, player]} of {args.deals} won", file=sys.stderr, flush=True)
     rows = []
     for game in games:
         row: dict[str, object] = {"game": game, "deals": args.deals, "seconds": round(seconds[game], 1)}

@@ -268,6 +268,11 @@ class ActionTable:
             count = max(len(game.pile(source)), 1)
         return Move(source, target, count, pair)
 
+    def action(self, index: int) -> tuple[Place, Place | None, int, Place | None]:
+        """What action ``index`` is: its source, target (``None``: the deal),
+        count (0: the whole pile) and the pair's place (Pyramid), or ``None``."""
+        return self._actions[index]
+
     def notation(self, index: int) -> str:
         """Action ``index`` in move notation (``:*`` for a whole pile)."""
         source, target, count, pair = self._actions[index]
