@@ -126,7 +126,7 @@ def keys_help(game: PatienceGame) -> str:
     lines += ["  A pile's key picks up its top card, the same key again one more card",
               "  of its run, then the key of the pile they go to; esc puts them back.",
               "  u, ctrl+z   undo            y, ctrl+y   redo       x   hint",
-              "  r   restart (y redoes)      n   new game           s   save the record",
+              "  r   restart (y redoes)      n   new game (a deal)  s   save the record",
               "  t   statistics              ?   this help          q   quit (kept)",
               "Mouse: click a card (it takes the cards on it), then a pile; double-click",
               "sends a card home; drag cards where they go; click the stock to deal.", ""]
@@ -239,6 +239,8 @@ class PatienceApp(App[None]):
             if d.stock.passes != 1:
                 passes = "" if d.stock.passes is None else f" of {d.stock.passes}"
                 parts.append(f"Pass {view.pass_number}{passes}")
+        if d.redeals.count:
+            parts.append(f"Redeals {d.redeals.count - game.redeals_used} left")
         if self.seed is not None:
             parts.append(f"Deal {self.seed}")
         return "  ".join(parts)
@@ -623,19 +625,30 @@ class PatienceApp(App[None]):
         self._show()
 
     def action_new_game(self) -> None:
-        """Deal the next deal; a game left after a move counts as a loss."""
+        """Ask which deal to play next (enter: the next one), and deal it."""
+        from cardtable.app.new_deal import NewDealScreen
+
         self._end_number()
+
+        def chosen(deal: int | str | None) -> None:
+            if deal is not None:
+                self.new_game(deal)
+
+        self.push_screen(NewDealScreen(self.game.description, next_seed(self.seed)), chosen)
+
+    def new_game(self, deal: int | str) -> None:
+        """Deal ``deal``; a game left after a move counts as a loss."""
         game = self.game
         counted = ""
         if game.moves and not game.is_won() and not self._counted:
             trouble = self.books.count(won=False, seconds=self.clock.seconds(), moves=len(game.moves))
             counted = trouble or (" The game left counts as a loss." if self.books.stats_path is not None else "")
         self.books.clear()
-        self.seed = next_seed(self.seed)
-        self.game = PatienceGame.from_seed(game.description, self.seed)
+        self.seed = deal
+        self.game = PatienceGame.from_seed(game.description, deal)
         self.clock = GameClock()
         self.held, self.hint_move, self._redo, self._counted = None, None, [], False
-        self.message = f"New game: deal {self.seed}.{counted}"
+        self.message = f"New game of {game.description.title}: deal {deal}.{counted}"
         self._show()
 
     def action_save(self) -> None:

@@ -16,7 +16,9 @@ import pytest
 from cli_helpers import run
 from textual.containers import VerticalScroll
 from textual.pilot import Pilot
+from textual.widgets import Input, Label
 
+from cardtable.app.new_deal import NewDealScreen
 from cardtable.app.patience import PatienceApp, keys_help
 from cardtable.app.patience_books import PatienceBooks
 from cardtable.app.patience_table import PatienceTable, PileSpot
@@ -244,6 +246,36 @@ def test_a_drag_moves_the_cards_pressed_on_and_a_drag_off_the_table_puts_them_ba
     drive(new_app(tmp_path, "yukon", 7), script)
 
 
+def test_d_redeals_la_belle_lucie_and_the_status_line_counts_the_redeals(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: PatienceApp) -> None:
+        assert "Redeals 2 left" in app.status_line()
+        await pilot.press("D")
+        assert app.game.moves == [Move.parse("D")] and "Redeals 1 left" in app.status_line()
+        assert app.message == "D: the tableau dealt anew."
+
+    drive(new_app(tmp_path, "la-belle-lucie"), script)
+
+
+def test_the_new_game_dialog_takes_a_deal_number_the_game_has(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: PatienceApp) -> None:
+        await pilot.press("n")
+        assert isinstance(app.screen, NewDealScreen)
+        assert app.screen.query_one("#deal", Input).value == "ms:12"
+        app.screen.query_one("#deal", Input).value = "pysol:0"
+        await pilot.press("enter")
+        error = str(app.screen.query_one("#error", Label).render())
+        assert error == "A PySolFC deal number is 1 to 99999999999999999999, not 0."
+        app.screen.query_one("#deal", Input).value = " MS:11982"
+        await pilot.press("enter")
+        assert not isinstance(app.screen, NewDealScreen) and app.seed == "ms:11982"
+        assert app.game.key() == PatienceGame.from_seed(get("freecell"), "ms:11982").key()
+        assert app.message == "New game of FreeCell: deal ms:11982."
+        await pilot.press("n", "escape")
+        assert app.seed == "ms:11982"
+
+    drive(new_app(tmp_path, "freecell", "ms:11"), script)
+
+
 def test_restart_keeps_the_moves_to_redo_and_new_game_counts_a_loss(tmp_path: Path) -> None:
     async def script(pilot: Pilot[None], app: PatienceApp) -> None:
         for _ in range(3):
@@ -253,7 +285,7 @@ def test_restart_keeps_the_moves_to_redo_and_new_game_counts_a_loss(tmp_path: Pa
         assert app.game.moves == []
         await pilot.press("y", "y", "y")
         assert app.game.moves == played
-        await pilot.press("n")
+        await pilot.press("n", "enter")  # the dialog offers the next deal
         assert app.game.moves == [] and app.seed == 6
         assert "counts as a loss" in app.message
         stats, trouble = app.books.stats()
