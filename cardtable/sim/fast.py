@@ -52,6 +52,7 @@ __all__ = [
 
 #: The game this kernel plays: seed 002's rules and Vegas money.
 SEED_002 = Variant.preset("seed-002")
+_SEED_002_RULES = params(SEED_002)
 
 
 class PriorityBatch(NamedTuple):
@@ -137,7 +138,7 @@ def priority_batch(seeds: np.ndarray | Sequence[int]) -> PriorityBatch:
     array = _seeds_array(seeds)
     foundation = np.empty(array.shape[0], dtype=np.int8)
     moves = np.empty(array.shape[0], dtype=np.int16)
-    _ccore.priority(array, True, foundation, moves, None)
+    _ccore.priority(array, True, _SEED_002_RULES, foundation, moves, None)
     return _checked(foundation, moves)
 
 
@@ -146,7 +147,7 @@ def priority_batch_deals(deals: np.ndarray | Sequence[Sequence[int]]) -> Priorit
     array = _deals_array(deals)
     foundation = np.empty(array.shape[0], dtype=np.int8)
     moves = np.empty(array.shape[0], dtype=np.int16)
-    _ccore.priority(array, False, foundation, moves, None)
+    _ccore.priority(array, False, _SEED_002_RULES, foundation, moves, None)
     return _checked(foundation, moves)
 
 
@@ -169,7 +170,7 @@ def priority_games_moves(deals: np.ndarray | Sequence[Sequence[int]]) -> list[li
     foundation = np.empty(array.shape[0], dtype=np.int8)
     moves = np.empty(array.shape[0], dtype=np.int16)
     codes = np.zeros((array.shape[0], _ccore.PRIORITY_MAX_MOVES), dtype=np.int32)
-    _ccore.priority(array, False, foundation, moves, codes)
+    _ccore.priority(array, False, _SEED_002_RULES, foundation, moves, codes)
     _checked(foundation, moves)
     # The codes played (0: no move), without np.unique: its import of numpy.ma costs more than two games.
     names = {code: move_code_to_string(code) for code in set(codes[codes != 0].tolist())}

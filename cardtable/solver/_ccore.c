@@ -1697,13 +1697,13 @@ static PyTypeObject BestType = {
  * The priority strategy, move for move as cardtable/bots/klondike/priority.py
  * describes and plays it (that module's documentation is the strategy's one
  * statement): priority_choose picks its move in a state of any Klondike
- * variant, and the batch (priority_play) plays seed 002's game with it.
+ * variant, and the batch (priority_play) plays a variant's games with it
+ * (the simulator's are seed 002's, whose variant it hands over as params).
  * tests/sim/test_fast_priority.py holds the two to the same move in random
  * positions of every rule combination and to the same games on thousands of
  * deals.
  */
 enum { PRIORITY_MAX_MOVES = 256 }; /* a game of seed 002 makes at most ~160 moves */
-static const int64_t SEED_002[V_SIZE] = {1, 1, 0, 0, 0, 0};
 
 /* What the strategy remembers between its moves (bits of its memory, 0 at the
  * start): it has moved; its last move came from the waste; a card moved (not
@@ -1778,19 +1778,19 @@ static inline int priority_remember(int memory, int32_t code)
     return memory | PRIORITY_MOVED | (src == SRC_TALON ? PRIORITY_FROM_WASTE : 0);
 }
 
-/* Play the state s (a fresh deal of seed 002's game) by the strategy; returns
- * the moves made (-1 past PRIORITY_MAX_MOVES, which cannot happen). rec, when
- * set, gets the move codes. */
-static int priority_play(state_t *s, int32_t *rec)
+/* Play the state s (a fresh deal) under the variant v by the strategy;
+ * returns the moves made (-1 past PRIORITY_MAX_MOVES, which a game of seed
+ * 002 never reaches). rec, when set, gets the move codes. */
+static int priority_play(state_t *s, const int64_t *v, int32_t *rec)
 {
     int memory = 0;
     for (int n = 0;; n++) {
-        int32_t code = priority_choose(s, SEED_002, memory);
+        int32_t code = priority_choose(s, v, memory);
         if (code < 0)
             return n;
         if (n == PRIORITY_MAX_MOVES)
             return -1;
-        apply_move(s, code, SEED_002);
+        apply_move(s, code, v);
         if (rec)
             rec[n] = code;
         memory = priority_remember(memory, code);
@@ -1811,12 +1811,14 @@ static Py_ssize_t get_array(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize,
     return view->len / itemsize;
 }
 
-/* priority(seeds_or_deals, by_seed, foundation, moves, codes) */
+/* priority(seeds_or_deals, by_seed, params, foundation, moves, codes) */
 static PyObject *py_priority(PyObject *Py_UNUSED(self), PyObject *args)
 {
-    PyObject *games_obj, *found_obj, *moves_obj, *codes_obj;
+    PyObject *games_obj, *params, *found_obj, *moves_obj, *codes_obj;
     int by_seed;
-    if (!PyArg_ParseTuple(args, "OpOOO", &games_obj, &by_seed, &found_obj, &moves_obj, &codes_obj))
+    int64_t v[V_SIZE];
+    if (!PyArg_ParseTuple(args, "OpOOOO", &games_obj, &by_seed, &params, &found_obj, &moves_obj, &codes_obj) ||
+        read_params(params, v) < 0)
         return NULL;
     Py_buffer games, found, moves, codes = {0};
     Py_ssize_t n = get_array(games_obj, &games, by_seed ? 8 : 1, 0, by_seed ? "the seeds" : "the deals");
@@ -1862,7 +1864,7 @@ static PyObject *py_priority(PyObject *Py_UNUSED(self), PyObject *args)
         } else {
             deal_state(deals + 52 * g, s);
         }
-        int made = priority_play(s, cout ? cout + g * PRIORITY_MAX_MOVES : NULL);
+        int made = priority_play(s, v, cout ? cout + g * PRIORITY_MAX_MOVES : NULL);
         fout[g] = (int8_t)(s[FOUND] + s[FOUND + 1] + s[FOUND + 2] + s[FOUND + 3]);
         mout[g] = (int16_t)made;
     }
@@ -2629,8 +2631,8 @@ static PyMethodDef module_methods[] = {
      "trivially_won(state, params) -> bool: no face-down card left and every talon card reachable at will."},
     {"deal", py_deal, METH_O, "deal(seed) -> state: the deal of deal number seed."},
     {"priority", py_priority, METH_VARARGS,
-     "priority(games, by_seed, foundation, moves, codes): play seeds (uint64) or deals (52 int8 each) by the "
-     "priority bot in seed 002's game; codes is None or 256 int32 a game."},
+     "priority(games, by_seed, params, foundation, moves, codes): play seeds (uint64) or deals (52 int8 each) by "
+     "the priority bot under the variant params; codes is None or 256 int32 a game."},
     {"priority_choice", py_priority_choice, METH_VARARGS,
      "priority_choice(state, params, memory) -> (code, memory): the priority strategy's move in a state of any "
      "variant (a plain move code, -1: it stops) and its memory after the move (0 at a game's start)."},

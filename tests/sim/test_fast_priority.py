@@ -27,6 +27,8 @@ from cardtable.bots.klondike.priority import PriorityPlayer, play_priority_game
 from cardtable.cards import Card, shuffled_deck
 from cardtable.klondike import DRAW, FOUNDATION, WASTE, KlondikeGame, Move, Position, Variant
 from cardtable.sim import fast
+from cardtable.solver import _ccore
+from cardtable.solver._state import params
 
 SEED_002 = Variant.preset("seed-002")
 
@@ -280,6 +282,23 @@ def test_compiled_choice_is_the_bots_in_every_variant() -> None:
     assert kinds.total() > 20_000, kinds
     assert set(kinds) == {"D", "R", "stop", "W>F", "i>F", "W>i", "i>j", "king to an empty pile",
                           "other card to an empty pile"}, kinds
+
+
+@pytest.mark.parametrize("variant", [v for v in EVERY_VARIANT if v.passes == 1], ids=lambda v: v.describe())
+def test_the_batch_plays_the_variant_it_is_given(variant: Variant) -> None:
+    # The kernel's batch takes its rules from the caller (the simulator hands it seed 002's): on
+    # other single-pass variants too, its games are the bot's games through the engine.
+    deals = fast.deals_from_seeds(np.arange(60))
+    foundation = np.empty(len(deals), dtype=np.int8)
+    moves = np.empty(len(deals), dtype=np.int16)
+    codes = np.zeros((len(deals), _ccore.PRIORITY_MAX_MOVES), dtype=np.int32)
+    _ccore.priority(deals, False, params(variant), foundation, moves, codes)
+    for number, deal in enumerate(deals):
+        game = KlondikeGame(Position.from_deal_cards([Card.from_index(int(i)) for i in deal]), variant)
+        expected = play_priority_game(game)
+        played = [fast.move_code_to_string(code) for code in codes[number, :moves[number]].tolist()]
+        assert played == list(map(str, expected))
+        assert foundation[number] == game.foundation_count()
 
 
 # ----- replay in the engine ------------------------------------------------------------------

@@ -76,10 +76,10 @@ def test_bad_input_is_refused() -> None:
     with pytest.raises(ValueError, match="8-byte"):
         _ccore.deals_from_seeds(np.arange(3, dtype=np.int32), np.zeros(3 * 52, dtype=np.int8))
     with pytest.raises(ValueError, match="a row for every game"):
-        _ccore.priority(np.arange(3, dtype=np.uint64), True, np.zeros(2, dtype=np.int8),
+        _ccore.priority(np.arange(3, dtype=np.uint64), True, params(VARIANTS[0]), np.zeros(2, dtype=np.int8),
                         np.zeros(3, dtype=np.int16), None)
     with pytest.raises(ValueError, match="a row for every game"):
-        _ccore.priority(np.zeros((1, 52), dtype=np.int8), False, np.zeros(1, dtype=np.int8),
+        _ccore.priority(np.zeros((1, 52), dtype=np.int8), False, params(VARIANTS[0]), np.zeros(1, dtype=np.int8),
                         np.zeros(1, dtype=np.int16), np.zeros(10, dtype=np.int32))
     with pytest.raises(ValueError, match="hist"):
         b8, obs, b32, b64, _ = _fast.new_arrays()
