@@ -168,6 +168,19 @@ def seconds(text: str) -> float:
     return _seconds(text, zero=False)
 
 
+#: Seconds a deal may take in a search unless told, when no state budget is given.
+DEFAULT_TIMEOUT = 60.0
+
+
+def solve_timeout(args: argparse.Namespace) -> float | None:
+    """``--timeout`` of a command that searches (``solve``, ``study``); unless
+    given, :data:`DEFAULT_TIMEOUT`, or none under ``--max-states`` (the state
+    budget alone decides, so the answers do not depend on speed)."""
+    if args.timeout is not None:
+        return float(args.timeout)
+    return None if args.max_states is not None else DEFAULT_TIMEOUT
+
+
 #: The solver's largest state budget, :data:`cardtable.solver.search.MAX_STATES`
 #: (not imported: this module stays light; a test holds the two equal).
 MAX_STATES = 10**11

@@ -17,7 +17,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from cardtable._text import plural
-from cardtable.cli._options import interrupted
+from cardtable.cli._options import interrupted, solve_timeout
 from cardtable.errors import CardtableError, UsageError
 
 if TYPE_CHECKING:
@@ -50,14 +50,6 @@ def _line(result: PatienceSolveResult) -> str:
     return f"{result.result}{extra}: {plural(result.states, 'state')}, {result.seconds:.3f} s{moves}"
 
 
-def _timeout(args: argparse.Namespace) -> float | None:
-    from cardtable.cli.solve import DEFAULT_TIMEOUT
-
-    if args.timeout is not None:
-        return float(args.timeout)
-    return None if args.max_states is not None else DEFAULT_TIMEOUT
-
-
 def solve(args: argparse.Namespace, description: Description) -> int:
     """``solve --game``: one deal, or a batch with ``--deals``."""
     from cardtable.cli._patience import _refuse_klondike_options
@@ -75,7 +67,7 @@ def solve(args: argparse.Namespace, description: Description) -> int:
         game = _game_of(description, args.deal, "--deal")
     else:
         game = _from_file(args.file, description)
-    result = solve_game(game, timeout=_timeout(args), max_states=args.max_states)
+    result = solve_game(game, timeout=solve_timeout(args), max_states=args.max_states)
     if args.json:
         print(json.dumps({**result.to_dict(), "game": description.name}))
     else:
@@ -122,7 +114,7 @@ def _batch(args: argparse.Namespace, description: Description) -> int:
     check_outputs({"--output": args.output}, {"--deals": args.deals})
     lines = _deal_lines(args.deals)
     games = [(text, _game_of(description, text, f"{args.deals}, line {number}")) for number, text in lines]
-    timeout = _timeout(args)
+    timeout = solve_timeout(args)
     rows: list[str] = []
     counts = {"won": 0, "unwinnable": 0, "unknown": 0}
     stopped = False

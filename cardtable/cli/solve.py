@@ -34,6 +34,7 @@ from cardtable.cli._options import (
     seconds,
     seed,
     signals_held,
+    solve_timeout,
     store_path,
     take_up_run,
     variant_from_args,
@@ -130,19 +131,8 @@ def _result_line(result: SolveResult) -> str:
     return f"{result.result}{extra}: {plural(result.states, 'state')}, {result.seconds:.3f} s{moves}"
 
 
-#: Seconds a deal may take unless told, when no state budget is given.
-DEFAULT_TIMEOUT = 60.0
-
 #: What ``solve --resume`` may be given: how and where to run, not what to solve.
 _RESUME_OPTIONS = ("resume", "cluster", "cluster_timeout", "workers", "store", "no_progress")
-
-
-def _timeout(args: argparse.Namespace) -> float | None:
-    """``--timeout``; unless given, 60 s, or none under ``--max-states`` (the
-    state budget alone decides, so the answers do not depend on speed)."""
-    if args.timeout is not None:
-        return float(args.timeout)
-    return None if args.max_states is not None else DEFAULT_TIMEOUT
 
 
 def _digest(deals: list[tuple[str, Position]]) -> str:
@@ -213,7 +203,7 @@ def _cmd_batch(args: argparse.Namespace, variant: Variant | None) -> int:
         check_outputs({"--output": args.output}, {"--deals": args.deals},
                       store=None if args.no_store else store_files(store_path(args)))
         deals = read_deals_file(args.deals)
-        timeout = _timeout(args)
+        timeout = solve_timeout(args)
     assert variant is not None
     with ExitStack() as stack:
         if stored is not None:  # marked interrupted should anything below fail
@@ -314,7 +304,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             variant = record.variant
     from cardtable.solver import solve
 
-    result = solve(position, variant, timeout=_timeout(args), max_states=args.max_states)
+    result = solve(position, variant, timeout=solve_timeout(args), max_states=args.max_states)
     if args.json:
         import json
 

@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from cardtable.cli._options import (
+    DEFAULT_TIMEOUT,
     add_cluster_argument,
     add_variant_arguments,
     cluster_options,
@@ -28,6 +29,7 @@ from cardtable.cli._options import (
     quiet_cluster_logs,
     seconds,
     seed,
+    solve_timeout,
     store_path,
     variant_from_args,
     whole_number,
@@ -39,9 +41,6 @@ if TYPE_CHECKING:
     from cardtable.solver.study import Budget
 
 __all__ = ["register"]
-
-#: Seconds a deal may take unless told, when no state budget is given (as ``solve``).
-DEFAULT_TIMEOUT = 60.0
 
 _VARIANT_FLAGS = ("draw", "passes", "empty", "foundation_return", "scoring")
 
@@ -115,7 +114,7 @@ def _budget(args: argparse.Namespace) -> Budget:
     limit under ``--max-states`` (as ``cardtable solve``)."""
     from cardtable.solver.study import Budget
 
-    timeout = args.timeout if args.timeout is not None else (None if args.max_states is not None else DEFAULT_TIMEOUT)
+    timeout = solve_timeout(args)
     return Budget(timeout) if args.max_states is None else Budget(timeout, args.max_states)
 
 
