@@ -498,6 +498,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     table_game = _table_game(args) if args.table_game is not None else None
     _refuse_others(args)
+    title = args.game.replace('-', ' ').title()
     if args.game == "kings-corner":
         if args.plain:
             raise UsageError("--plain is the line-by-line seat of a terminal: it cannot be served")
@@ -511,6 +512,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         if args.file is not None:
             _patience_record(args.file, game)
         check_output(args.save)
+        title = game.description.title
     else:
         _check_klondike(args)
         if args.file is not None:
@@ -551,7 +553,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from cardtable.app.serve import DEFAULT_SESSIONS, GameServer
 
     GameServer(shlex.join(command), host=host, port=args.port, url=url,
-               title=f"cardtable: {args.game.replace('-', ' ').title()}", loopback=host in _LOOPBACK,
+               title=f"cardtable: {title}", loopback=host in _LOOPBACK,
                sessions=args.sessions or DEFAULT_SESSIONS).serve()
     return 0
 

@@ -51,6 +51,9 @@ def free_port() -> int:
     (["--game", "golf", "kings-corner"], "--game serves a patience game's table: leave out 'kings-corner'"),
     (["--game", "golf", "--draw", "3"], "--draw is not an option of a patience game's table (--game)"),
     (["--game", "golf", "--seed", "3"], "/play/NAME?seed=N"),
+    (["freecell"], "freecell: serve a patience game's card table with --game freecell, or its terminal app"),
+    (["freecel", "--terminal"], "unknown game 'freecel'; did you mean freecell?"),
+    (["golf", "--terminal", "--seed", "ms:3"], "golf has no Microsoft deal numbers"),
 ])
 def test_bad_input_is_one_line_and_exit_2_before_serving(argv: list[str], words: str,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
@@ -83,6 +86,8 @@ def test_the_session_command_is_play_with_the_given_options() -> None:
     assert klondike[3:] == ["play", "--draw", "3", "--no-autosave", "--no-stats"]
     assert serve_command(["--store", "s.db"], game="klondike", public=True)[-1] == "--no-autosave"
     assert serve_command([], game="klondike", public=False)[3:] == ["play"]
+    freecell = serve_command(["freecell", "--seed", "ms:5"], game="freecell", public=True)
+    assert freecell[3:] == ["play", "freecell", "--seed", "ms:5", "--no-autosave", "--no-stats"]
 
 
 def _start(tmp_path: Path, *argv: str) -> tuple[subprocess.Popen[str], int]:
@@ -135,6 +140,16 @@ def test_the_terminal_page_says_where_to_go_and_stops_cleanly(tmp_path: Path, st
     assert process.returncode == 0
     assert f"Serving cardtable: Klondike on http://localhost:{port}: open it in a web browser" in err
     assert "Traceback" not in err and "warning" not in err
+
+
+def test_the_terminal_page_of_any_patience_game_is_named_by_its_title(tmp_path: Path) -> None:
+    process, port = _start(tmp_path, "--terminal", "spider-2-suits")
+    with _stopped_if_failing(process):
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read().decode()
+        assert f"ws://localhost:{port}/ws" in page
+    process.send_signal(signal.SIGTERM)
+    _out, err = process.communicate(timeout=15)
+    assert process.returncode == 0 and "Serving cardtable: Spider (two suits) on" in err
 
 
 def test_public_warns_and_listens_beyond_loopback(tmp_path: Path) -> None:
