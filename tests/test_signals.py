@@ -174,7 +174,8 @@ def test_a_store_from_before_runs_kept_their_process(tmp_path: Path) -> None:
         assert [run.status for run in store.runs()] == ["running"]  # nobody can tell: shown as stored
     assert path.read_bytes() == before
     with ResultsStore(path) as store:
-        new = store.start_run(kind="simulate", strategy="random", variant={"name": "draw1"}, seed=1,
+        new = store.start_run(kind="simulate", game="klondike", rules="{}",
+                              strategy="random", variant={"name": "draw1"}, seed=1,
                               deals_file=None, games=5)
         assert [(run.id, run.status) for run in store.runs()] == [(new, "running"), (1, "running")]
 

@@ -371,7 +371,8 @@ def test_store_keeps_games_with_the_variant_money(tmp_path: Path) -> None:
     dear = SEED_002.replace(scoring=Scoring(kind="vegas", ante=100, per_card=3))
     path = tmp_path / "deep" / "runs.sqlite"
     with ResultsStore(path) as store:
-        run_id = store.start_run(kind="simulate", strategy="greedy", variant=dear.options(), seed=1,
+        run_id = store.start_run(kind="simulate", game="klondike", rules="{}",
+                                 strategy="greedy", variant=dear.options(), seed=1,
                                  deals_file=None, games=12)
         run_games(RunSpec("greedy", dear, seed=1, keep_moves=False), 12, workers=1, chunk=5,
                   on_batch=lambda batch: store.add_units("games", run_id, batch.rows(dear)))
@@ -409,7 +410,8 @@ def test_store_errors_name_the_file_and_listing_changes_nothing(tmp_path: Path) 
     with ResultsStore(store_path, create=False) as store:
         assert store.runs() == []
         with pytest.raises(StoreError, match=r"runs\.sqlite"):
-            store.start_run(kind="simulate", strategy="priority", variant={}, seed=1, deals_file=None, games=1)
+            store.start_run(kind="simulate", game="klondike", rules="{}",
+                            strategy="priority", variant={}, seed=1, deals_file=None, games=1)
     assert store_path.read_bytes() == before
 
 

@@ -23,7 +23,8 @@ HANDS: list[tuple[object, ...]] = [(0, "[0, 1]", 1, "[5, 0]", 14), (1, "[1, 0]",
 
 
 def _start(path: Path) -> StoredRun:
-    return StoredRun.start(path, table="hands", kind="kings-corner", strategy="greedy,random",
+    return StoredRun.start(path, table="hands", kind="kings-corner", game="kings-corner", rules="{}",
+                           strategy="greedy,random",
                            variant={"name": "kings-corner", "players": 2}, seed=4, deals_file=None, units=3,
                            params={"players": "greedy,random", "games": 3})
 

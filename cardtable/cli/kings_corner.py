@@ -152,11 +152,13 @@ def _resume_match(args: argparse.Namespace) -> StoredRun:
 
 def _start_match(args: argparse.Namespace, players: tuple[str, ...]) -> StoredRun:
     """Record a new match, with the options that finish it."""
+    from cardtable.runs.store import ONE_RULE_SET
     from cardtable.runs.stored import StoredRun
 
     params: dict[str, object] = {"players": ",".join(players), "games": args.games, "seed": args.seed,
                                  "target": args.target}
-    return StoredRun.start(store_path(args), table="hands", kind="kings-corner", strategy=",".join(players),
+    return StoredRun.start(store_path(args), table="hands", kind="kings-corner", game="kings-corner",
+                           rules=ONE_RULE_SET, strategy=",".join(players),
                            variant={"name": "kings-corner", "players": len(players)}, seed=args.seed,
                            deals_file=None, units=args.games, params=params)
 

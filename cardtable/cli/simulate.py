@@ -214,7 +214,9 @@ def _start_simulate(args: argparse.Namespace, variant: Variant, deals: tuple[Pos
               "deals": _where_from(args.deals), "deals_digest": _deals_digest(deals), "games": count,
               "record": args.record, "output": _where_from(args.output), "plot": _where_from(args.plot),
               "ascii": args.ascii, "color": args.color, "no_fast": args.no_fast}
-    return StoredRun.start(store_path(args), table="games", kind="simulate", strategy=args.strategy,
+    game, rules = variant.game_key
+    return StoredRun.start(store_path(args), table="games", kind="simulate", game=game, rules=rules,
+                           strategy=args.strategy,
                            variant=variant.options(), seed=None if deals else args.seed,
                            deals_file=_where_from(args.deals), units=count, params=params)
 

@@ -174,7 +174,8 @@ def _start_batch(args: argparse.Namespace, variant: Variant, deals: list[tuple[s
         "variant": variant.options(), "deals": deals_file, "deals_digest": _digest(deals),
         "timeout": timeout, "max_states": args.max_states,
         "output": os.path.abspath(args.output) if args.output not in (None, "-") else args.output}
-    return StoredRun.start(store_path(args), table="solves", kind="solve", strategy="solver",
+    game, rules = variant.game_key
+    return StoredRun.start(store_path(args), table="solves", kind="solve", game=game, rules=rules, strategy="solver",
                            variant=variant.options(), seed=None, deals_file=deals_file, units=len(deals),
                            params=params)
 

@@ -56,8 +56,6 @@ _OPTIONS: dict[tuple[str, object], str] = {
     ("foundation_return", True): "foundation-return",
 }
 
-#: What identifies a game apart from its rules: left out when two descriptions are compared.
-_NAMING = ("name", "title", "family", "description", "options", "applied")
 
 
 def klondike_description(variant: Variant) -> Description:
@@ -78,11 +76,7 @@ def klondike_description(variant: Variant) -> Description:
 
 
 def _rules(description: Description) -> str:
-    data: dict[str, Any] = description.to_json()
-    for key in _NAMING:
-        data.pop(key, None)
-    data.pop("pysol-deal", None)  # how PySolFC numbers deals is no rule of play
-    data.pop("deals", None)
+    data: dict[str, Any] = description.rules_json()
     data["stock"].pop("draw")
     data["stock"].pop("passes")
     data["tableau"].pop("empty")

@@ -81,6 +81,10 @@ __all__ = ["PRESETS", "PRESET_NOTES", "PRESET_TITLES", "RULE_FIELDS", "Scoring",
            "parse_passes"]
 
 
+#: Klondike's name among the patience games (``--game klondike``), and in the results store.
+GAME = "klondike"
+
+
 class VariantError(RulesError):
     """A variant option or preset name is not valid."""
 
@@ -305,6 +309,17 @@ class Variant:
 
         options = self.options()
         return json.dumps({name: options[name] for name in _WINNABILITY_FIELDS}, sort_keys=True)
+
+    @property
+    def game_key(self) -> tuple[str, str]:
+        """The game and rules the results store keeps this variant's runs,
+        games and studies under: ``klondike`` and :attr:`winnability_key`
+        (scoring is kept beside them, as the variant).
+
+        >>> Variant.preset("draw3").game_key
+        ('klondike', '{"draw": 3, "empty": "king", "foundation_return": false, "passes": "unlimited"}')
+        """
+        return GAME, self.winnability_key
 
     @property
     def label(self) -> str:

@@ -32,6 +32,7 @@ number per pile may be given as one number for every pile.
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import math
 from collections.abc import Callable
@@ -45,6 +46,7 @@ from cardtable.cards import RANK_NAMES, Card, CardError, Colour, Suit
 from cardtable.errors import RulesError
 
 __all__ = [
+    "NAMING_FIELDS",
     "Build",
     "Cards",
     "DealOrder",
@@ -70,6 +72,11 @@ __all__ = [
     "Win",
     "load",
 ]
+
+#: The fields of a description's JSON form that name the game or say how
+#: standard deal numbers are read, not how it is played
+#: (:meth:`Description.rules_json` leaves them out).
+NAMING_FIELDS = ("name", "title", "family", "description", "options", "applied", "deals", "pysol-deal")
 
 
 class DescriptionError(RulesError):
@@ -459,6 +466,35 @@ class Description:
     def dumps(self) -> str:
         """The JSON text of the description (two-space indent, a final newline)."""
         return json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
+
+    def rules_json(self) -> dict[str, Any]:
+        """The JSON form of the game's rules alone: :meth:`to_json` without
+        what names the game (:data:`NAMING_FIELDS`: its name, title, family,
+        summary, options and the options applied) and without how standard
+        deal numbers are read (``deals``, ``pysol-deal``), which decide which
+        deal a seed gives, not how it is played."""
+        data = self.to_json()
+        for key in NAMING_FIELDS:
+            del data[key]
+        return data
+
+    @property
+    def rules_key(self) -> str:
+        """A stable identity of the game's rules: ``sha256:`` and the first
+        16 hex digits of the SHA-256 of :meth:`rules_json` written compactly
+        with its keys sorted. Two descriptions have the same key exactly
+        when they play alike, whatever their names (a user's file of
+        FreeCell with two cells has another key than FreeCell's). The
+        results store keys a game's runs and figures by its name and this key.
+
+        >>> from cardtable.patience.registry import get
+        >>> get("freecell").rules_key  # doctest: +ELLIPSIS
+        'sha256:...'
+        >>> get("golf").rules_key != get("golf").with_options("wrap").rules_key
+        True
+        """
+        text = json.dumps(self.rules_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+        return "sha256:" + hashlib.sha256(text.encode("ascii")).hexdigest()[:16]
 
     def option(self, name: str) -> Option:
         """The option called ``name``; an unknown one raises :class:`DescriptionError`."""

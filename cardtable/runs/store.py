@@ -20,7 +20,8 @@ client turns its own values into rows and back (a simulation's games, a
 batch's solved deals, a match's hands, a study's deals, a person's games).
 
 Runs
-    Each run keeps its kind, who played, the variant, the units asked for
+    Each run keeps its kind, the game and its rules (as the game names
+    them: the store never reads them), who played, the variant, the units asked for
     and stored, its status and summary, the options it was started with
     (:meth:`ResultsStore.run_params`, to finish it later with ``--resume``)
     and the process id and host name of the process that started it. While
@@ -66,23 +67,34 @@ Other records
     :meth:`ResultsStore.append`, :meth:`ResultsStore.put` and
     :meth:`ResultsStore.upsert`, read with :meth:`ResultsStore.select`.
 
+Games and rules
+    Runs, a person's games and hands, and studies are kept by game and
+    rules (``game`` and ``rules`` columns): two games of one name under
+    other rules (a user's FreeCell with two cells) are kept apart.
+
 Versions
     Stores are versioned (``PRAGMA user_version``, :data:`SCHEMA_VERSION`).
-    An older store gains the new columns and tables the first time it is
-    opened for writing (nothing is removed or rewritten, so its runs read
-    as before), and stays readable read-only: a table it lacks reads as
-    empty, a column it lacks as its stand-in (a game's points as its net).
+    An older store is upgraded in one transaction the first time it is
+    opened for writing: it gains the new columns and tables, and its rows
+    their game and rules (every row of a store before version 7 is
+    Klondike's, under its variant's rules, or Kings Corner's); nothing is
+    removed, so its runs and figures read as before. Read-only it stays
+    readable as it is: a table it lacks reads as empty, a column it lacks
+    as its stand-in (a game's points as its net, a row's game and rules as
+    the upgrade would key it). A store of a newer schema than this
+    cardtable knows is refused in one line, read or written.
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "results.sqlite"
 >>> with ResultsStore(path) as store:
-...     run_id = store.start_run(kind="solve", strategy="solver", variant={"name": "draw1"},
+...     run_id = store.start_run(kind="solve", game="solitaire", rules="{}",
+...                              strategy="solver", variant={"name": "draw1"},
 ...                              seed=None, deals_file="deals.txt", games=2)
 ...     store.add_units("solves", run_id, [(0, "5", "won", "[]", 120, 0.5, None)])
 >>> with ResultsStore(path, create=False) as store:
-...     [(run.id, run.strategy, run.status, run.games_played) for run in store.runs()]
+...     [(run.id, run.game, run.strategy, run.status, run.games_played) for run in store.runs()]
 ...     store.units("solves", run_id)
-[(1, 'solver', 'running', 1)]
+[(1, 'solitaire', 'solver', 'running', 1)]
 [(0, '5', 'won', '[]', 120, 0.5, None)]
 """
 
@@ -90,6 +102,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import functools
 import json
 import os
 import socket
@@ -103,8 +116,8 @@ from typing import Any, Literal, TypeVar
 
 from cardtable.errors import StoreError
 
-__all__ = ["BUSY_SECONDS", "SCHEMA_VERSION", "UNIT_TABLES", "Liveness", "ResultsStore", "RunInfo", "check_store",
-           "default_store_path", "store_files"]
+__all__ = ["BUSY_SECONDS", "ONE_RULE_SET", "SCHEMA_VERSION", "UNIT_TABLES", "Liveness", "ResultsStore", "RunInfo",
+           "check_store", "default_store_path", "store_files"]
 
 _T = TypeVar("_T")
 
@@ -123,7 +136,9 @@ CREATE TABLE IF NOT EXISTS runs (
     summary TEXT,
     pid INTEGER,
     host TEXT,
-    params TEXT
+    params TEXT,
+    game TEXT NOT NULL,
+    rules TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS games (
     run_id INTEGER NOT NULL REFERENCES runs(id),
@@ -169,17 +184,93 @@ CREATE TABLE IF NOT EXISTS hands (
 #: once the browser table kept its players' games, 6 once a played game
 #: (and a played Kings Corner hand) could name its player (the browser
 #: table's; NULL: the terminal's person) and a played game said which
-#: day's daily deal it was.
-SCHEMA_VERSION = 6
+#: day's daily deal it was, 7 once runs, a person's games and hands and
+#: studies were kept by game and rules (``game`` and ``rules`` columns).
+SCHEMA_VERSION = 7
+
+#: Runs, played games and hands, and studies of each game and rules, found without reading the others'.
+_BY_GAME = """
+CREATE INDEX IF NOT EXISTS runs_by_game ON runs (game, rules, id);
+CREATE INDEX IF NOT EXISTS played_by_game ON played (game, rules, variant, id);
+"""
+
+#: The game each row of a store made before version 7 is of, as SQL over
+#: its row: such stores kept Klondike's simulations, solves, played games
+#: and studies, and Kings Corner's matches and played hands.
+_LEGACY_RUN_GAME = "CASE kind WHEN 'kings-corner' THEN 'kings-corner' ELSE 'klondike' END"
+
+#: The SQL function that gives the rules of an old row from its Klondike
+#: variant's options (:func:`_legacy_klondike_rules`).
+_LEGACY_RULES_FUNCTION = "cardtable_klondike_rules"
+
+#: The rules of a game played under one set of rules only (Kings Corner).
+ONE_RULE_SET = "{}"
+
+#: The rules of each row of a store made before version 7, as SQL over its row.
+_LEGACY_RUN_RULES = (f"CASE kind WHEN 'kings-corner' THEN '{ONE_RULE_SET}' "
+                     f"ELSE {_LEGACY_RULES_FUNCTION}(variant) END")
 
 #: Columns added since the first stores, by table: (name, type, what an
 #: older store reads in its place).
 _ADDED_COLUMNS = {
-    "runs": (("pid", "INTEGER", "NULL"), ("host", "TEXT", "NULL"), ("params", "TEXT", "NULL")),
+    "runs": (("pid", "INTEGER", "NULL"), ("host", "TEXT", "NULL"), ("params", "TEXT", "NULL"),
+             ("game", "TEXT", _LEGACY_RUN_GAME), ("rules", "TEXT", _LEGACY_RUN_RULES)),
     "games": (("score", "INTEGER", "net"), ("detail", "TEXT", "NULL")),
-    "played": (("player", "TEXT", "NULL"), ("daily", "TEXT", "NULL")),
-    "played_hands": (("player", "TEXT", "NULL"),),
+    "played": (("player", "TEXT", "NULL"), ("daily", "TEXT", "NULL"), ("game", "TEXT", "'klondike'"),
+               ("rules", "TEXT", f"{_LEGACY_RULES_FUNCTION}(options)")),
+    "played_hands": (("player", "TEXT", "NULL"), ("game", "TEXT", "'kings-corner'"),
+                     ("rules", "TEXT", f"'{ONE_RULE_SET}'")),
+    "study_deals": (("game", "TEXT", "'klondike'"),),
+    "studies": (("game", "TEXT", "'klondike'"),),
 }
+
+#: The tables whose key gained the ``game`` column in version 7: an older
+#: store's are made again with it (keeping every row), since SQLite cannot
+#: change a table's key in place.
+_REKEYED_TABLES = ("study_deals", "studies")
+
+#: The columns that key a row by its game and rules (version 7).
+_KEYS = ("game", "rules")
+
+#: The columns of the :data:`_REKEYED_TABLES` before version 7, in their order.
+_TABLE_COLUMNS = {
+    "study_deals": ("rules", "seed", "budget", "timeout", "max_states", "result", "states", "seconds", "reason",
+                    "moves", "solved"),
+    "studies": ("id", "kind", "rules", "label", "first_seed", "deals", "budget", "timeout", "max_states", "updated"),
+}
+
+#: The options of a Klondike variant that decide how it is played, as
+#: stores before version 7 kept them (:func:`_legacy_klondike_rules`).
+_KLONDIKE_RULE_OPTIONS = ("draw", "empty", "foundation_return", "passes")
+
+
+@functools.lru_cache(maxsize=1024)  # a store's rows name few variants: each is read once
+def _legacy_klondike_rules(options: object) -> str:
+    """The rules of a row of a store made before version 7, from its
+    Klondike variant's options (a run's ``variant``, a played game's
+    ``options``, as JSON): those of the options that decide how the game is
+    played, as JSON with the keys sorted, which is how Klondike names its
+    rules (``Variant.winnability_key``, the key its studies were already
+    kept under; a test holds the two equal). Text that is no variant's
+    options is kept as it is: its row stays apart from every other.
+
+    >>> _legacy_klondike_rules('{"name": "draw3", "draw": 3, "passes": "unlimited", "empty": "king", '
+    ...                        '"foundation_return": false, "scoring": "none"}')
+    '{"draw": 3, "empty": "king", "foundation_return": false, "passes": "unlimited"}'
+    """
+    try:
+        data = json.loads(str(options))
+    except ValueError:
+        return str(options)
+    if not isinstance(data, dict) or not set(_KLONDIKE_RULE_OPTIONS) <= set(data):
+        return str(options)
+    return json.dumps({name: data[name] for name in _KLONDIKE_RULE_OPTIONS}, sort_keys=True)
+
+
+def _connected(db: sqlite3.Connection) -> sqlite3.Connection:
+    """``db`` with the SQL function an older store's rows are read and upgraded with."""
+    db.create_function(_LEGACY_RULES_FUNCTION, 1, _legacy_klondike_rules, deterministic=True)
+    return db
 
 #: A person's games, in the order they finished (``id``); ``options`` is the
 #: variant's options as JSON; ``player`` the browser table's player id (NULL:
@@ -197,7 +288,9 @@ CREATE TABLE IF NOT EXISTS played (
     moves INTEGER NOT NULL,
     foundation INTEGER NOT NULL,
     player TEXT,
-    daily TEXT
+    daily TEXT,
+    game TEXT NOT NULL,
+    rules TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS played_by_variant ON played (variant, id);
 """
@@ -221,7 +314,9 @@ CREATE TABLE IF NOT EXISTS played_hands (
     penalty INTEGER NOT NULL,
     seconds REAL NOT NULL,
     match_won INTEGER,
-    player TEXT
+    player TEXT,
+    game TEXT NOT NULL,
+    rules TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS played_hands_by_label ON played_hands (label, id);
 """
@@ -229,13 +324,14 @@ CREATE INDEX IF NOT EXISTS played_hands_by_label ON played_hands (label, id);
 #: :data:`_PLAYED_BY_PLAYER`).
 _PLAYED_HANDS_BY_PLAYER = "CREATE INDEX IF NOT EXISTS played_hands_by_player ON played_hands (player, id);"
 
-#: Studies: each deal solved under one budget (``study_deals``: ``rules`` is
-#: the JSON of the rules that decide winnability, ``budget`` the budget's
+#: Studies: each deal solved under one budget (``study_deals``: ``game`` and
+#: ``rules`` the game and its rules that decide winnability, ``budget`` the budget's
 #: key, ``moves`` the winning line, space-separated), and each study asked
 #: for (``studies``: what, under which rules, which seeds and budget;
 #: ``label`` names the variant as it was last given).
 _STUDY_SCHEMA = """
 CREATE TABLE IF NOT EXISTS study_deals (
+    game TEXT NOT NULL,
     rules TEXT NOT NULL,
     seed INTEGER NOT NULL,
     budget TEXT NOT NULL,
@@ -247,11 +343,12 @@ CREATE TABLE IF NOT EXISTS study_deals (
     reason TEXT,
     moves TEXT NOT NULL,
     solved TEXT NOT NULL,
-    PRIMARY KEY (rules, seed, budget)
+    PRIMARY KEY (game, rules, seed, budget)
 );
 CREATE TABLE IF NOT EXISTS studies (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     kind TEXT NOT NULL,
+    game TEXT NOT NULL,
     rules TEXT NOT NULL,
     label TEXT NOT NULL,
     first_seed INTEGER NOT NULL,
@@ -260,7 +357,7 @@ CREATE TABLE IF NOT EXISTS studies (
     timeout REAL,
     max_states INTEGER NOT NULL,
     updated TEXT NOT NULL,
-    UNIQUE (kind, rules, first_seed, budget)
+    UNIQUE (kind, game, rules, first_seed, budget)
 );
 """
 
@@ -502,7 +599,8 @@ def default_store_path() -> Path:
 @dataclass(frozen=True)
 class RunInfo:
     """One stored run: ``games_requested`` and ``games_played`` count its
-    units (games, deals or hands), whatever their kind."""
+    units (games, deals or hands), whatever their kind; ``game`` and
+    ``rules`` name the game it played and its rules, as the game names them."""
 
     id: int
     created: str
@@ -515,6 +613,8 @@ class RunInfo:
     games_played: int
     status: str
     summary: dict[str, object] | None
+    game: str = "klondike"
+    rules: str = ""
 
 
 def _os_reason(error: OSError, path: Path) -> str:
@@ -549,12 +649,17 @@ class ResultsStore:
                 self._db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
             else:
                 self._db = _open_read_only(self.path)
+            _connected(self._db)
         try:
             with self._guard("read the results store"):
                 tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+                version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
             # An empty file is a store being made by another process: read-only, it reads as one with no runs.
             if not {"runs", "games"} <= tables and tables:
                 raise StoreError(f"{self.path}: not a cardtable results store (it has no runs and games tables)")
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"{self.path}: the results store was written by a newer cardtable (schema version "
+                                 f"{version}; this one reads up to {SCHEMA_VERSION}): upgrade cardtable to use it")
             if tables and create:
                 self._check_quickly()  # before anything is written into it
             if create:
@@ -564,7 +669,7 @@ class ResultsStore:
                                  f"{_SCHEMA} {_PLAYED_SCHEMA} {_PLAYED_BY_PLAYER} {_PLAYED_HANDS_SCHEMA}"
                                  f" {_PLAYED_HANDS_BY_PLAYER} {_UNIT_SCHEMA}"
                                  f" {_STUDY_SCHEMA}"
-                                 f" {_WEB_SCHEMA}"
+                                 f" {_WEB_SCHEMA} {_BY_GAME}"
                                  f" PRAGMA user_version = {SCHEMA_VERSION};")
                 tables |= {"runs", "games"} | _TABLES_SINCE_FIRST
             elif create:
@@ -578,7 +683,8 @@ class ResultsStore:
             self._tables = frozenset(tables)
             with self._guard("read the results store"):
                 self._columns = {table: {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
-                                 for table in ("runs", "games", *({"played"} & tables))}
+                                 for table in tables | {"runs", "games"}
+                                 if table in UNIT_TABLES or table in _ADDED_COLUMNS}
             self._has_process = {"pid", "host"} <= self._columns["runs"]
         except BaseException:
             self._db.close()
@@ -647,28 +753,60 @@ class ResultsStore:
 
     def _migrate(self) -> None:
         """Bring a store made by an older cardtable up to :data:`SCHEMA_VERSION`
-        in one transaction: missing tables and columns are added, nothing is
-        removed or rewritten, so its runs read as before. The store is read
-        again inside the transaction, so two processes upgrading one store
-        at once do it once."""
+        in one transaction: missing tables and columns are added, the rows
+        of a store made before version 7 are keyed by game and rules (each
+        Klondike's under its variant's rules, or Kings Corner's), and the
+        study tables, whose key gained the game, are made again with every
+        row. Nothing else is rewritten, so the store reads as before; an
+        interruption leaves it as it was. The store is read again inside
+        the transaction, so two processes upgrading one store at once do it once."""
 
         def upgrade() -> None:
             version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+            if version > SCHEMA_VERSION:  # made newer by another process since this one looked
+                raise StoreError(f"{self.path}: the results store was written by a newer cardtable (schema version "
+                                 f"{version}; this one reads up to {SCHEMA_VERSION}): upgrade cardtable to use it")
             tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             present = {table: {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
                        for table in _ADDED_COLUMNS if table in tables}
-            missing = [f"ALTER TABLE {table} ADD COLUMN {name} {kind};" for table, columns in _ADDED_COLUMNS.items()
-                       if table in present for name, kind, _ in columns if name not in present[table]]
-            if version >= SCHEMA_VERSION and not missing and tables >= _TABLES_SINCE_FIRST:
+            rekeyed = [table for table in _REKEYED_TABLES if table in present and "game" not in present[table]]
+            missing = [(table, name, kind, stand_in) for table, columns in _ADDED_COLUMNS.items()
+                       if table in present and table not in rekeyed
+                       for name, kind, stand_in in columns if name not in present[table]]
+            if version >= SCHEMA_VERSION and not missing and not rekeyed and tables >= _TABLES_SINCE_FIRST:
                 return
-            script = "".join(missing) + (_PLAYED_SCHEMA if "played" not in tables else "") + _PLAYED_BY_PLAYER \
+            for table in rekeyed:
+                self._rekey(table, present[table])
+            for table, name, kind, _ in missing:
+                self._db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
+            keyed: dict[str, list[str]] = {}  # every old row keyed by what it read as before, in one pass a table
+            for table, name, _, stand_in in missing:
+                if name in _KEYS:
+                    keyed.setdefault(table, []).append(f"{name} = {stand_in}")
+            for table, sets in keyed.items():
+                self._db.execute(f"UPDATE {table} SET {', '.join(sets)}")
+            script = (_PLAYED_SCHEMA if "played" not in tables else "") + _PLAYED_BY_PLAYER \
                 + _PLAYED_HANDS_SCHEMA + _PLAYED_HANDS_BY_PLAYER + _UNIT_SCHEMA + _STUDY_SCHEMA + _WEB_SCHEMA \
-                + f"PRAGMA user_version = {max(version, SCHEMA_VERSION)};"
+                + _BY_GAME + f"PRAGMA user_version = {SCHEMA_VERSION};"
             for statement in script.split(";"):
                 if statement.strip():
                     self._db.execute(statement)
 
         self._write("upgrade the results store", upgrade)
+
+    def _rekey(self, table: str, columns: set[str]) -> None:
+        """Make ``table`` (one of :data:`_REKEYED_TABLES`) again under its
+        current key, its rows copied in their order with their game filled
+        in; inside :meth:`_migrate`'s transaction."""
+        (statement,) = [part for part in _STUDY_SCHEMA.split(";") if f"EXISTS {table} (" in part]
+        kept = [name for name in _TABLE_COLUMNS[table] if name in columns]
+        stand_ins = dict((name, stand_in) for name, _, stand_in in _ADDED_COLUMNS[table])
+        chosen = [stand_ins[name] for name in stand_ins] + kept
+        self._db.execute(f"ALTER TABLE {table} RENAME TO {table}_before_7")
+        self._db.execute(statement)
+        self._db.execute(f"INSERT INTO {table} ({', '.join([*stand_ins, *kept])}) "
+                         f"SELECT {', '.join(chosen)} FROM {table}_before_7 ORDER BY rowid")
+        self._db.execute(f"DROP TABLE {table}_before_7")
 
     @contextmanager
     def _guard(self, action: str) -> Iterator[None]:
@@ -708,20 +846,21 @@ class ResultsStore:
 
     # ----- runs ------------------------------------------------------------------------------------
 
-    def start_run(self, *, kind: str, strategy: str, variant: dict[str, object], seed: int | None,
-                  deals_file: str | None, games: int, params: dict[str, object] | None = None) -> int:
-        """Record a new run of ``games`` units; returns its id. ``params``
-        (plain JSON values) are the options a later :meth:`resume_run` needs
-        to finish it. This store holds the run's lock from before the run
+    def start_run(self, *, kind: str, game: str, rules: str, strategy: str, variant: dict[str, object],
+                  seed: int | None, deals_file: str | None, games: int, params: dict[str, object] | None = None) -> int:
+        """Record a new run of ``games`` units of ``game`` under ``rules``;
+        returns its id. ``params`` (plain JSON values) are the options a
+        later :meth:`resume_run` needs to finish it. This store holds the run's lock from before the run
         is seen by anyone until :meth:`finish_run` or :meth:`close`."""
         self._need_writable("record a run")
 
         def insert() -> int:
             cursor = self._db.execute(
                 "INSERT INTO runs (created, kind, strategy, variant, seed, deals_file, games_requested, status,"
-                " pid, host, params) VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)",
+                " pid, host, params, game, rules) VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)",
                 (time.strftime("%Y-%m-%d %H:%M:%S"), kind, strategy, json.dumps(variant), _seed_to_sqlite(seed),
-                 deals_file, games, os.getpid(), socket.gethostname(), None if params is None else json.dumps(params)))
+                 deals_file, games, os.getpid(), socket.gethostname(), None if params is None else json.dumps(params),
+                 game, rules))
             run_id = int(cursor.lastrowid or 0)
             self._hold(run_id)  # before the commit: no reader sees the run without its lock
             return run_id
@@ -796,13 +935,16 @@ class ResultsStore:
         if run_id in self._locks:
             self._release(run_id)
 
-    def runs(self, limit: int = 50) -> list[RunInfo]:
-        """The newest runs first (a run whose process died shown as interrupted)."""
+    def runs(self, limit: int = 50, *, game: str | None = None, rules: str | None = None) -> list[RunInfo]:
+        """The newest runs first (a run whose process died shown as
+        interrupted); with ``game`` (and ``rules``) those of that game only."""
         if "runs" not in self._tables:
             return []
+        where = {name: value for name, value in (("game", game), ("rules", rules)) if value is not None}
+        condition = " AND ".join(f"{self._column('runs', name)} = ?" for name in where)
         with self._guard("list runs"):
-            rows = self._db.execute(f"SELECT {self._run_columns()} FROM runs ORDER BY id DESC LIMIT ?",
-                                    (limit,)).fetchall()
+            rows = self._db.execute(f"SELECT {self._run_columns()} FROM runs {'WHERE ' + condition if where else ''}"
+                                    " ORDER BY id DESC LIMIT ?", (*where.values(), limit)).fetchall()
         return [self._info(self._settle(row)) for row in rows]
 
     def run(self, run_id: int) -> RunInfo:
@@ -815,7 +957,19 @@ class ResultsStore:
         return self._info(self._settle(row))
 
     def _run_columns(self) -> str:
-        return _RUN_COLUMNS + (", pid, host" if self._has_process else ", NULL, NULL")
+        return ", ".join((_RUN_COLUMNS, self._column("runs", "game"), self._column("runs", "rules"),
+                          "pid, host" if self._has_process else "NULL, NULL"))
+
+    def _column(self, table: str, name: str) -> str:
+        """``name`` as SQL over ``table``'s rows: the column, or in an older
+        store (opened read-only) that lacks it, what its rows read in its place."""
+        present = self._columns.get(table)
+        if present is None or name in present:
+            return name
+        for added, _, stand_in in _ADDED_COLUMNS.get(table, ()):
+            if added == name:
+                return stand_in
+        return name
 
     def liveness(self, run_id: int) -> Liveness:
         """Whether the process of run ``run_id`` (as last started or
@@ -913,10 +1067,12 @@ class ResultsStore:
 
     @staticmethod
     def _info(row: tuple[Any, ...]) -> RunInfo:
-        (rid, created, kind, strategy, variant, seed, deals_file, requested, played, status, summary) = row
+        (rid, created, kind, strategy, variant, seed, deals_file, requested, played, status, summary, game,
+         rules) = row
         return RunInfo(int(rid), str(created), str(kind), str(strategy), json.loads(str(variant)),
                        _seed_from_sqlite(seed), None if deals_file is None else str(deals_file),
-                       int(requested), int(played), str(status), json.loads(str(summary)) if summary else None)
+                       int(requested), int(played), str(status), json.loads(str(summary)) if summary else None,
+                       str(game), str(rules))
 
     # ----- a run's units ---------------------------------------------------------------------------
 
@@ -946,9 +1102,7 @@ class ResultsStore:
         columns, what = UNIT_TABLES[table]
         if table not in self._tables:
             return []
-        present = self._columns.get(table)
-        added = {name: stand_in for name, _, stand_in in _ADDED_COLUMNS.get(table, ())}
-        chosen = ", ".join(added[name] if present is not None and name not in present else name for name in columns)
+        chosen = ", ".join(self._column(table, name) for name in columns)
         with self._guard(f"read {what}"):
             return self._db.execute(f"SELECT {chosen} FROM {table} WHERE run_id = ? ORDER BY idx",
                                     (run_id,)).fetchall()
@@ -1033,12 +1187,10 @@ class ResultsStore:
         ``order``; none when the store has no such table."""
         if table not in self._tables:
             return []
-        present = self._columns.get(table)
-        added = {name: stand_in for name, _, stand_in in _ADDED_COLUMNS.get(table, ())}
         # A column an older store (opened read-only) lacks reads as its stand-in.
-        columns = [added[name] if present is not None and name in added and name not in present else name
-                   for name in columns]
-        conditions = [f"{name} IS NULL" if value is None else f"{name} = ?" for name, value in (where or {}).items()]
+        columns = [self._column(table, name) for name in columns]
+        conditions = [f"{self._column(table, name)} IS NULL" if value is None else f"{self._column(table, name)} = ?"
+                      for name, value in (where or {}).items()]
         values: list[object] = [value for value in (where or {}).values() if value is not None]
         if between is not None:
             conditions.append(f"{between[0]} BETWEEN ? AND ?")

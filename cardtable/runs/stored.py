@@ -11,7 +11,8 @@ how to finish it.
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "results.sqlite"
->>> with StoredRun.start(path, table="hands", kind="kings-corner", strategy="greedy,random",
+>>> with StoredRun.start(path, table="hands", kind="kings-corner", game="kings-corner", rules="{}",
+...                      strategy="greedy,random",
 ...                      variant={"name": "kings-corner"}, seed=0, deals_file=None, units=3,
 ...                      params={"games": 3}) as run:
 ...     run.add([(0, "[0, 1]", 1, "[4, 0]", 12)])
@@ -61,15 +62,16 @@ class StoredRun:
         self._ended = False
 
     @classmethod
-    def start(cls, path: str | os.PathLike[str], *, table: str, kind: str, strategy: str, variant: dict[str, object],
-              seed: int | None, deals_file: str | None, units: int, params: dict[str, Any]) -> StoredRun:
-        """Record a new run of ``units`` units in the store at ``path`` (made
-        when missing); ``params`` (plain JSON values) are the options that
-        finish it later."""
+    def start(cls, path: str | os.PathLike[str], *, table: str, kind: str, game: str, rules: str, strategy: str,
+              variant: dict[str, object], seed: int | None, deals_file: str | None, units: int,
+              params: dict[str, Any]) -> StoredRun:
+        """Record a new run of ``units`` units of ``game`` under ``rules`` in
+        the store at ``path`` (made when missing); ``params`` (plain JSON
+        values) are the options that finish it later."""
         store = ResultsStore(path)
         try:
-            run_id = store.start_run(kind=kind, strategy=strategy, variant=variant, seed=seed,
-                                     deals_file=deals_file, games=units, params=params)
+            run_id = store.start_run(kind=kind, game=game, rules=rules, strategy=strategy, variant=variant,
+                                     seed=seed, deals_file=deals_file, games=units, params=params)
         except BaseException:
             store.close()
             raise

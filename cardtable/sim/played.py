@@ -37,8 +37,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from cardtable.klondike.variant import Variant
-from cardtable.runs.store import ResultsStore
+from cardtable.errors import RulesError
+from cardtable.klondike.variant import GAME, Variant
+from cardtable.runs.store import ONE_RULE_SET, ResultsStore
 
 if TYPE_CHECKING:
     from cardtable.klondike.game import KlondikeGame
@@ -116,9 +117,20 @@ class PlayedGame:
     def to_row(self) -> dict[str, object]:
         """The game as a row of the store's ``played`` table, stamped with
         the time now when its ``finished`` is empty."""
+        game, rules = self.game_key
         return {"finished": self.finished or _now(), "variant": self.variant, "options": json.dumps(self.options),
                 "start": self.start, "won": int(self.won), "seconds": float(self.seconds), "moves": self.moves,
-                "foundation": self.foundation, "daily": self.daily}
+                "foundation": self.foundation, "daily": self.daily, "game": game, "rules": rules}
+
+    @property
+    def game_key(self) -> tuple[str, str]:
+        """The game and rules the game is kept under: Klondike's, under its
+        variant's rules (:attr:`Variant.game_key <cardtable.klondike.Variant.game_key>`);
+        options that name no variant keep their own JSON as the rules."""
+        try:
+            return Variant.from_options(self.options).game_key
+        except (RulesError, TypeError, ValueError):
+            return GAME, json.dumps(self.options, sort_keys=True)
 
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> PlayedGame:
@@ -151,6 +163,10 @@ class PlayStats:
     def to_dict(self) -> dict[str, object]:
         """The figures as a plain dictionary (for JSON)."""
         return asdict(self)
+
+
+#: Kings Corner's name in the results store (its hands are kept under its one set of rules).
+KINGS_CORNER = "kings-corner"
 
 
 def kings_corner_label(opponents: int, level: str, target: int, *, people: int = 0) -> str:
@@ -214,7 +230,8 @@ class PlayedHand:
         with the time now when its ``finished`` is empty."""
         return {"finished": self.finished or _now(), "label": self.label, "match_seed": self.match_seed,
                 "hand": self.hand, "won": int(self.won), "penalty": self.penalty, "seconds": float(self.seconds),
-                "match_won": None if self.match_won is None else int(self.match_won)}
+                "match_won": None if self.match_won is None else int(self.match_won), "game": KINGS_CORNER,
+                "rules": ONE_RULE_SET}
 
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> PlayedHand:
@@ -299,24 +316,32 @@ def _whose(store: ResultsStore, table: str, where: dict[str, object], player: st
     return None if player is not None else where
 
 
-def played_games(store: ResultsStore, variant: str | None = None, *, player: str | None = None) -> list[PlayedGame]:
-    """Every game a person played (or those of one variant label), oldest
-    first: the browser table's ``player``'s, or with None the terminal app's
-    person's."""
-    where = _whose(store, "played", {} if variant is None else {"variant": variant}, player)
+def _of_game(game: str, variant: str | None) -> dict[str, object]:
+    """The ``where`` of a game's played games (those of one variant label)."""
+    return {"game": game} if variant is None else {"game": game, "variant": variant}
+
+
+def played_games(store: ResultsStore, variant: str | None = None, *, player: str | None = None,
+                 game: str = GAME) -> list[PlayedGame]:
+    """Every game of ``game`` (Klondike unless told) a person played (or
+    those of one variant label), oldest first: the browser table's
+    ``player``'s, or with None the terminal app's person's."""
+    where = _whose(store, "played", _of_game(game, variant), player)
     if where is None:
         return []
     return [PlayedGame.from_row(row)
             for row in store.select("played", _GAME_COLUMNS, where=where, action="read played games")]
 
 
-def play_stats(store: ResultsStore, variant: str | None = None, *, player: str | None = None) -> list[PlayStats]:
-    """A person's record in each variant label played, ordered by label;
-    given a label, just that one (all zeros when it was never played). The
-    person is the browser table's ``player``, or with None the terminal
-    app's person (games kept without a player)."""
+def play_stats(store: ResultsStore, variant: str | None = None, *, player: str | None = None,
+               game: str = GAME) -> list[PlayStats]:
+    """A person's record in each variant label of ``game`` (Klondike unless
+    told) played, ordered by label; given a label, just that one (all zeros
+    when it was never played). The person is the browser table's
+    ``player``, or with None the terminal app's person (games kept without
+    a player)."""
     games: dict[str, list[tuple[bool, float, int]]] = {} if variant is None else {variant: []}
-    where = _whose(store, "played", {} if variant is None else {"variant": variant}, player)
+    where = _whose(store, "played", _of_game(game, variant), player)
     rows = [] if where is None else store.select("played", ("variant", "won", "seconds", "moves"), where=where,
                                                  action="read played games")
     for label, won, seconds, moves in rows:
@@ -403,13 +428,14 @@ def daily_streaks(days_won: Iterable[datetime.date], today: datetime.date) -> tu
 
 
 def daily_stats(store: ResultsStore, today: datetime.date, variant: str | None = None, *,
-                player: str | None = None) -> list[DailyStats]:
-    """A person's daily deals in each variant label that has any (or in the
-    label ``variant`` only), ordered by label; streaks end at ``today``. The
-    person is the browser table's ``player``, or with None the terminal app's
-    person (games kept without a player)."""
+                player: str | None = None, game: str = GAME) -> list[DailyStats]:
+    """A person's daily deals of ``game`` (Klondike unless told) in each
+    variant label that has any (or in the label ``variant`` only), ordered
+    by label; streaks end at ``today``. The person is the browser table's
+    ``player``, or with None the terminal app's person (games kept without
+    a player)."""
     days: dict[str, dict[datetime.date, bool]] = {}
-    where = _whose(store, "played", {} if variant is None else {"variant": variant}, player)
+    where = _whose(store, "played", _of_game(game, variant), player)
     if where is None:
         return []
     for label, won, daily in store.select("played", ("variant", "won", "daily"), where=where,

@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from cardtable.klondike.position import Position
-from cardtable.klondike.variant import Variant
+from cardtable.klondike.variant import GAME, Variant
 from cardtable.runs.executor import Executor
 from cardtable.runs.store import ResultsStore
 from cardtable.solver.search import SolverError, default_max_states
@@ -373,9 +373,9 @@ def stored_winnability(store: ResultsStore, rules: str | None = None) -> list[tu
     """Every winnability study listed in ``store`` (under ``rules``, when
     given), oldest first, each with its figures from the stored deals."""
     found = []
-    for info in studies(store, KIND, rules):
+    for info in studies(store, KIND, rules, game=GAME):
         seeds = _seeds(info.first_seed, info.deals)
         budget = Budget(info.timeout, info.max_states)
-        plan = plan_study(study_deals(store, info.rules, seeds.start, seeds.stop - 1), seeds, budget)
+        plan = plan_study(study_deals(store, info.rules, seeds.start, seeds.stop - 1, game=info.game), seeds, budget)
         found.append((info, _report(info.label, info.rules, info.first_seed, info.deals, budget, plan, 0, None)))
     return found

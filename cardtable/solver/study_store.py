@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cardtable.klondike.variant import GAME
 from cardtable.runs.store import ResultsStore
 
 __all__ = ["STUDY_SEED_LIMIT", "StudyDeal", "StudyInfo", "add_study_deal", "record_study", "studies", "study_deals"]
@@ -52,7 +53,8 @@ class StudyDeal:
     """One deal of a study solved under one budget.
 
     ``rules`` is the JSON text of the rules the deal was solved under (a
-    study's key, :attr:`~cardtable.klondike.Variant.winnability_key`), ``seed`` the
+    study's key, :attr:`~cardtable.klondike.Variant.winnability_key`), ``game``
+    the game they are the rules of (Klondike unless told), ``seed`` the
     deal number, ``timeout`` (None: no time limit) and ``max_states`` the
     budget. ``result`` is ``won``, ``unwinnable`` or ``unknown`` (then
     ``reason`` says which budget ran out), ``states`` and ``seconds`` what
@@ -73,6 +75,7 @@ class StudyDeal:
     reason: str = ""
     moves: tuple[str, ...] = ()
     solved: str = ""
+    game: str = GAME
 
     def __post_init__(self) -> None:
         if self.result not in ("won", "unwinnable", "unknown"):
@@ -90,17 +93,18 @@ class StudyDeal:
     def to_row(self) -> dict[str, object]:
         """The deal as a row of the store's ``study_deals`` table, stamped
         with the time now when its ``solved`` is empty."""
-        return {"rules": self.rules, "seed": self.seed, "budget": _budget_key(self.timeout, self.max_states),
+        return {"game": self.game, "rules": self.rules, "seed": self.seed,
+                "budget": _budget_key(self.timeout, self.max_states),
                 "timeout": self.timeout, "max_states": self.max_states, "result": self.result,
                 "states": self.states, "seconds": float(self.seconds), "reason": self.reason or None,
                 "moves": " ".join(self.moves), "solved": self.solved or _now()}
 
     @classmethod
-    def from_row(cls, rules: str, row: Sequence[Any]) -> StudyDeal:
-        """The deal of a row of :data:`_DEAL_COLUMNS` under ``rules``."""
+    def from_row(cls, rules: str, row: Sequence[Any], game: str = GAME) -> StudyDeal:
+        """The deal of a row of :data:`_DEAL_COLUMNS` of ``game`` under ``rules``."""
         seed, timeout, max_states, result, states, seconds, reason, moves, solved = row
         return cls(rules, int(seed), None if timeout is None else float(timeout), int(max_states), str(result),
-                   int(states), float(seconds), str(reason or ""), tuple(str(moves).split()), str(solved))
+                   int(states), float(seconds), str(reason or ""), tuple(str(moves).split()), str(solved), game)
 
 
 #: The columns of :meth:`StudyDeal.from_row`.
@@ -110,7 +114,7 @@ _DEAL_COLUMNS = ("seed", "timeout", "max_states", "result", "states", "seconds",
 @dataclass(frozen=True)
 class StudyInfo:
     """A study asked for: its ``kind`` (``winnability``), the ``rules`` it
-    solves under (as in :class:`StudyDeal`) and the ``label`` of the variant
+    solves under and their ``game`` (as in :class:`StudyDeal`) and the ``label`` of the variant
     as last given, the seeds ``first_seed`` to ``first_seed + deals - 1``
     (the most ever asked for), the budget, and when it was last run."""
 
@@ -123,17 +127,18 @@ class StudyInfo:
     timeout: float | None
     max_states: int
     updated: str
+    game: str = GAME
 
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> StudyInfo:
         """The study of a row of :data:`_STUDY_COLUMNS`."""
-        sid, kind, rules, label, first_seed, deals, timeout, max_states, updated = row
+        sid, kind, rules, label, first_seed, deals, timeout, max_states, updated, game = row
         return cls(int(sid), str(kind), str(rules), str(label), int(first_seed), int(deals),
-                   None if timeout is None else float(timeout), int(max_states), str(updated))
+                   None if timeout is None else float(timeout), int(max_states), str(updated), str(game))
 
 
 #: The columns of :meth:`StudyInfo.from_row`.
-_STUDY_COLUMNS = ("id", "kind", "rules", "label", "first_seed", "deals", "timeout", "max_states", "updated")
+_STUDY_COLUMNS = ("id", "kind", "rules", "label", "first_seed", "deals", "timeout", "max_states", "updated", "game")
 
 
 def add_study_deal(store: ResultsStore, deal: StudyDeal) -> None:
@@ -143,30 +148,35 @@ def add_study_deal(store: ResultsStore, deal: StudyDeal) -> None:
     store.put("study_deals", deal.to_row(), action="store a study's deal")
 
 
-def study_deals(store: ResultsStore, rules: str, first_seed: int, last_seed: int) -> list[StudyDeal]:
-    """Every stored row of the deals ``first_seed`` to ``last_seed`` under
-    ``rules``, whatever their budget: by seed, then oldest first."""
-    rows = store.select("study_deals", _DEAL_COLUMNS, where={"rules": rules},
+def study_deals(store: ResultsStore, rules: str, first_seed: int, last_seed: int, *,
+                game: str = GAME) -> list[StudyDeal]:
+    """Every stored row of the deals ``first_seed`` to ``last_seed`` of
+    ``game`` (Klondike unless told) under ``rules``, whatever their budget:
+    by seed, then oldest first."""
+    rows = store.select("study_deals", _DEAL_COLUMNS, where={"game": game, "rules": rules},
                         between=("seed", first_seed, min(last_seed, STUDY_SEED_LIMIT)), order="seed, solved, rowid",
                         action="read a study")
-    return [StudyDeal.from_row(rules, row) for row in rows]
+    return [StudyDeal.from_row(rules, row, game) for row in rows]
 
 
 def record_study(store: ResultsStore, *, kind: str, rules: str, label: str, first_seed: int, deals: int,
-                 timeout: float | None, max_states: int) -> StudyInfo:
+                 timeout: float | None, max_states: int, game: str = GAME) -> StudyInfo:
     """List a study as asked for now: a new one, or the same study (kind,
-    rules, first seed and budget) with its label and time brought up to
-    date and its deals the most ever asked for. Returns it as stored."""
-    row = {"kind": kind, "rules": rules, "label": label, "first_seed": first_seed, "deals": deals,
+    game, rules, first seed and budget) with its label and time brought up
+    to date and its deals the most ever asked for. Returns it as stored."""
+    row = {"kind": kind, "game": game, "rules": rules, "label": label, "first_seed": first_seed, "deals": deals,
            "budget": _budget_key(timeout, max_states), "timeout": timeout, "max_states": max_states,
            "updated": _now()}
-    sid, kind, rules, label, first_seed, deals, _, timeout, max_states, updated = store.upsert(
-        "studies", row, key=("kind", "rules", "first_seed", "budget"), most=("deals",), action="record a study")
-    return StudyInfo.from_row((sid, kind, rules, label, first_seed, deals, timeout, max_states, updated))
+    sid, kind, game, rules, label, first_seed, deals, _, timeout, max_states, updated = store.upsert(
+        "studies", row, key=("kind", "game", "rules", "first_seed", "budget"), most=("deals",),
+        action="record a study")
+    return StudyInfo.from_row((sid, kind, rules, label, first_seed, deals, timeout, max_states, updated, game))
 
 
-def studies(store: ResultsStore, kind: str | None = None, rules: str | None = None) -> list[StudyInfo]:
-    """The studies asked for (of one kind, under some rules), oldest first."""
-    where = {name: value for name, value in (("kind", kind), ("rules", rules)) if value is not None}
+def studies(store: ResultsStore, kind: str | None = None, rules: str | None = None, *,
+            game: str | None = None) -> list[StudyInfo]:
+    """The studies asked for (of one kind, of one game, under some rules), oldest first."""
+    where = {name: value for name, value in (("kind", kind), ("game", game), ("rules", rules))
+             if value is not None}
     rows = store.select("studies", _STUDY_COLUMNS, where=where, action="list studies")
     return [StudyInfo.from_row(row) for row in rows]

@@ -53,7 +53,8 @@ def test_the_store_keeps_a_large_seed_as_its_64_bits(tmp_path: Path) -> None:
     path = tmp_path / "s.sqlite"
     with ResultsStore(path) as store:
         for seed in (0, 2**63 - 1, 2**63, LARGEST_SEED):
-            store.start_run(kind="simulate", strategy="priority", variant={}, seed=seed, deals_file=None, games=1)
+            store.start_run(kind="simulate", game="klondike", rules="{}",
+                            strategy="priority", variant={}, seed=seed, deals_file=None, games=1)
     with ResultsStore(path, create=False) as store:
         assert [run.seed for run in reversed(store.runs())] == [0, 2**63 - 1, 2**63, LARGEST_SEED]
     with sqlite3.connect(path) as db:  # as an older cardtable, or any SQLite tool, reads them
@@ -145,7 +146,7 @@ def test_an_output_with_no_room_is_one_line_and_keeps_the_store(tmp_path: Path) 
 
 def test_a_simulation_whose_store_fills_keeps_its_games_and_resumes(
         tmp_path: Path, small_disk: SmallDisk) -> None:  # noqa: F811  (the fixture imported above)
-    small_disk.resize("192k")  # room for the store and its first blocks of games, with their moves
+    small_disk.resize("224k")  # room for the store and its first blocks of games, with their moves
     store = small_disk.folder / "results.sqlite"
     games = ("simulate", "--games", "1200", "--no-fast", "--workers", "1", "--record", "1200", "--json")
     full = run(tmp_path, *games, "--store", str(store))

@@ -52,7 +52,8 @@ def test_a_unit_stored_twice_is_kept_once(tmp_path: Path) -> None:
     spec = RunSpec("greedy", DRAW1, seed=3)
     games = play_batch(spec, range(6))
     with ResultsStore(tmp_path / "s.sqlite") as store:
-        run = store.start_run(kind="simulate", strategy="greedy", variant=DRAW1.options(), seed=3, deals_file=None,
+        run = store.start_run(kind="simulate", game="klondike", rules="{}",
+                              strategy="greedy", variant=DRAW1.options(), seed=3, deals_file=None,
                               games=6, params={"seed": 3})
         store.add_units("games", run, Batch.of(games[:4], keep_moves=True, keep_deals=True).rows(DRAW1))
         store.add_units("games", run, Batch.of(games[2:], keep_moves=True, keep_deals=True).rows(DRAW1))  # 2, 3 again
@@ -81,11 +82,13 @@ def test_solved_deals_and_hands_round_trip(tmp_path: Path) -> None:
                  "reason": "the state budget ran out"})]
     hands = run_hands(["greedy", "random"], 5, seed=2, workers=1)
     with ResultsStore(tmp_path / "s.sqlite") as store:
-        solve_run = store.start_run(kind="solve", strategy="solver", variant=DRAW1.options(), seed=None,
+        solve_run = store.start_run(kind="solve", game="klondike", rules="{}",
+                                    strategy="solver", variant=DRAW1.options(), seed=None,
                                     deals_file="deals.txt", games=3, params={"timeout": None})
         store.add_units("solves", solve_run, [store_row(index, row) for index, row in rows])
         store.add_units("solves", solve_run, [store_row(index, row) for index, row in rows[:1]])
-        match_run = store.start_run(kind="kings-corner", strategy="greedy,random", variant={"name": "kings-corner"},
+        match_run = store.start_run(kind="kings-corner", game="kings-corner", rules="{}",
+                                    strategy="greedy,random", variant={"name": "kings-corner"},
                                     seed=2, deals_file=None, games=5, params={"players": "greedy,random"})
         store.add_units("hands", match_run, [hand.to_row() for hand in hands[3:]])
         store.add_units("hands", match_run, [hand.to_row() for hand in hands])
@@ -97,7 +100,8 @@ def test_solved_deals_and_hands_round_trip(tmp_path: Path) -> None:
 
 def test_resume_run_checks_the_run(tmp_path: Path) -> None:
     with ResultsStore(tmp_path / "s.sqlite") as store:
-        run = store.start_run(kind="solve", strategy="solver", variant=DRAW1.options(), seed=None,
+        run = store.start_run(kind="solve", game="klondike", rules="{}",
+                              strategy="solver", variant=DRAW1.options(), seed=None,
                               deals_file=None, games=1, params={"max_states": 10})
         with pytest.raises(StoreError, match=r"run 1 is still running \(process \d+ on "):
             store.resume_run(run, "solve")
@@ -113,7 +117,8 @@ def test_resume_run_checks_the_run(tmp_path: Path) -> None:
 def test_a_run_whose_process_was_killed_can_be_resumed(tmp_path: Path) -> None:
     path = tmp_path / "s.sqlite"
     code = ("import sys; from cardtable.runs.store import ResultsStore; "
-            f"s = ResultsStore({str(path)!r}); s.start_run(kind='simulate', strategy='greedy', variant={{}}, "
+            f"s = ResultsStore({str(path)!r}); s.start_run(kind='simulate', game='klondike', rules='', "
+            "strategy='greedy', variant={}, "
             "seed=1, deals_file=None, games=3, params={'seed': 1}); s.close()")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)  # its process is gone now
     with ResultsStore(path) as store:
@@ -137,7 +142,8 @@ def test_an_old_store_reads_as_before_and_is_upgraded_in_place(tmp_path: Path) -
         assert _games(store, 1) == [(0, False, 7, -17), (1, True, 52, 208)]
         with pytest.raises(StoreError, match="stored by an older cardtable"):
             store.resume_run(1, "simulate")
-        run = store.start_run(kind="simulate", strategy="greedy", variant=DRAW1.options(), seed=1,
+        run = store.start_run(kind="simulate", game="klondike", rules="{}",
+                              strategy="greedy", variant=DRAW1.options(), seed=1,
                               deals_file=None, games=2, params={"seed": 1})
         store.add_units("games", run, Batch.of(play_batch(RunSpec("greedy", DRAW1), range(2)), True, True).rows(DRAW1))
         assert store.run_params(run) == {"seed": 1}
@@ -186,7 +192,8 @@ def test_every_command_takes_up_a_run_alike(tmp_path: Path, capsys: pytest.Captu
     assert f"{store}: no results store there" in capsys.readouterr().err
     with ResultsStore(store) as db:
         other = "solve" if kind != "solve" else "simulate"
-        db.start_run(kind=other, strategy="x", variant={}, seed=1, deals_file=None, games=1, params={})
+        db.start_run(kind=other, game="klondike", rules="{}",
+                     strategy="x", variant={}, seed=1, deals_file=None, games=1, params={})
         db.finish_run(1, "interrupted", {})
     assert main([*command, "--resume", "1", "--store", str(store)]) == 2
     assert f"run 1 is a {other} run, not a {kind} run" in capsys.readouterr().err

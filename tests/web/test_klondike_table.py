@@ -65,7 +65,8 @@ def test_a_version_4_store_gains_the_web_games_table_in_place(tmp_path: Path) ->
     path = tmp_path / "v4.sqlite"
     with ResultsStore(path) as store:
         store.append("played", {"finished": "2026-01-01", "variant": "draw1", "options": "{}", "start": "s",
-                                "won": 1, "seconds": 1.0, "moves": 90, "foundation": 52}, action="keep a game")
+                                "won": 1, "seconds": 1.0, "moves": 90, "foundation": 52, "game": "klondike",
+                                "rules": "{}"}, action="keep a game")
     with sqlite3.connect(path) as db:  # as cardtable 4 left it: no web_games table, version 4
         db.executescript("DROP TABLE web_games; PRAGMA user_version = 4;")
     with ResultsStore(path, create=False) as store:  # read-only: nothing to show, nothing changed
