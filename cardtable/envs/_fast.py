@@ -31,8 +31,9 @@ from __future__ import annotations
 import numpy as np
 
 from cardtable.envs import _layout
+from cardtable.klondike.variant import Variant
 from cardtable.solver import _ccore
-from cardtable.solver._state import STATE_SIZE, V_PASSES
+from cardtable.solver._state import STATE_SIZE, params
 
 # The numbers come from their one source, cardtable/envs/_layout.py, which
 # also writes them into the compiled step's header (cardtable/solver/env_layout.h).
@@ -78,11 +79,12 @@ def core(b8: np.ndarray, obs: np.ndarray, b32: np.ndarray, b64: np.ndarray, hist
     return _ccore.EnvCore(b8, obs, b32, b64, hist)
 
 
-def variant_row(draw: int, any_empty: bool, foundation_return: bool) -> np.ndarray:
-    """The variant parameters as the rules library reads them, with no pass
-    limit: the environment counts passes itself (the state's count stops at
-    100) and drops the recycle move when none is left."""
+def variant_row(variant: Variant) -> np.ndarray:
+    """The variant's parameters as the rules library reads them
+    (:func:`cardtable.solver._state.params`), with no pass limit: the
+    environment counts passes itself (the state's count stops at 100) and
+    drops the recycle move when none is left."""
     v = np.zeros(WIDTH, dtype=np.int64)
-    v[:4] = (draw, 0, any_empty, foundation_return)
-    assert v[V_PASSES] == 0
+    rules = params(variant.replace(passes=None))
+    v[:len(rules)] = rules
     return v

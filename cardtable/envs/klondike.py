@@ -503,7 +503,7 @@ class KlondikeEnv(gym.Env[np.ndarray, np.int64]):
         ctl[_fast.C_REWARD] = _fast.REWARD_KINDS.index(self.reward_kind)
         ctl[_fast.C_RAISE] = self.illegal_action == "raise"
         ctl[_fast.C_REPEAT] = self.truncate_on_repeat
-        self._b64[2] = _fast.variant_row(variant.draw, variant.empty == "any", variant.foundation_return)
+        self._b64[2] = _fast.variant_row(variant)
         self._b64[4, :53] = [variant.scoring.money(cards) for cards in range(53)]
         self._mask[STOP] = self.allow_stop
 
@@ -583,7 +583,7 @@ class KlondikeEnv(gym.Env[np.ndarray, np.int64]):
         if not 0 <= index < ACTION_COUNT:
             return f"action {index} is out of range: Klondike actions are 0..{ACTION_COUNT - 1}"
         if index == STOP:
-            return "action 591 (stop) is not allowed: make the environment with allow_stop=True"
+            return f"action {STOP} (stop) is not allowed: make the environment with allow_stop=True"
         move = _MOVES[index]
         return f"illegal move {move} (action {index}): {self.game.why_illegal(move)}"
 
