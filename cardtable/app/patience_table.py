@@ -101,17 +101,22 @@ def pile_key(place: Place, description: Description) -> str:
     return str(place)
 
 
-def _row_map(layout: TableLayout) -> dict[int, int]:
+def _row_map(layout: TableLayout, *, gaps: bool = True, sizes: dict[Place, int] | None = None) -> dict[int, int]:
     """Text row of the layout's rows (a card unit is :data:`ROWS_PER_UNIT`
     rows) to text row on the screen: rows no pile draws on are dropped, but
-    one between two piles one above the other."""
+    one between two piles one above the other (with ``gaps``). A pile that
+    fans down keeps the rows of its whole box, or, given the ``sizes`` of
+    the piles, the rows its cards take now."""
     used: set[int] = set()
     last = 0
     for pile in layout.piles:
         top = round(pile.y * ROWS_PER_UNIT)
-        bottom = top + (round(pile.height * ROWS_PER_UNIT) if pile.fan is Fan.DOWN else 2)
+        box = round(pile.height * ROWS_PER_UNIT)
+        if pile.fan is Fan.DOWN and sizes is not None:
+            box = min(box, 1 + max(1, sizes[pile.place]))
+        bottom = top + (box if pile.fan is Fan.DOWN else 2)
+        last = max(last, top + round(pile.height * ROWS_PER_UNIT))
         used.update(range(top, bottom))
-        last = max(last, bottom)
     rows: dict[int, int] = {}
     screen, blank = 0, False
     for row in range(last + 1):
@@ -119,7 +124,7 @@ def _row_map(layout: TableLayout) -> dict[int, int]:
             rows[row] = screen
             screen += 1
             blank = False
-        elif not blank and screen:
+        elif gaps and not blank and screen:
             rows[row] = screen
             screen += 1
             blank = True
@@ -162,7 +167,9 @@ class PatienceTable(PointerTable):
         self.table_layout = layout
         self.set_reactive(PatienceTable.view, view)
         self.ascii_only = ascii_only
-        self._rows = _row_map(layout)
+        self._roomy_rows = _row_map(layout)
+        self._rows = self._roomy_rows
+        self._room_right = {p.place: _room_right(layout, p) for p in layout.piles if p.fan is Fan.RIGHT}
         self._bottom = max((p.y + p.height for p in layout.piles), default=0.0)
         self._halves = any(p.x % 1 for p in layout.piles)
 
@@ -181,6 +188,12 @@ class PatienceTable(PointerTable):
             column -= column % 2
         canvas = Canvas(width, height, self.marks, ascii_only=self.ascii_only, column=column)
         view = self.view
+        self._rows = self._roomy_rows
+        if view is not None and max(self._rows.values(), default=0) >= height:  # too short: as the cards lie
+            sizes = {pile.place: len(pile) for pile in view.piles}
+            self._rows = _row_map(self.table_layout, sizes=sizes)
+            if max(self._rows.values(), default=0) >= height:
+                self._rows = _row_map(self.table_layout, gaps=False, sizes=sizes)
         if view is not None:
             piles = {pile.place: pile for pile in view.piles}
             recycle = RECYCLE in view.legal_moves
@@ -231,13 +244,18 @@ class PatienceTable(PointerTable):
 
     def _draw_fanned_right(self, canvas: Canvas, x: int, y: int, placed: PlacedPile, cards: list[Card | None]) -> None:
         """A pile fanned to the right: its cards a few characters apart, the
-        top one whole; the bottom ones left out when its box is too narrow."""
+        top one whole, in the room up to the next pile on its right (closer
+        when they would not fit; the bottom ones left out when even then)."""
         place = placed.place
         if not cards:
             canvas.empty(x, y, "--", PileSpot(place))
             return
+        room_right = self._room_right[place]
+        width = canvas.width - x - 1 if room_right is None else round(room_right * canvas.column) - 1
         step = max(3, round(FAN_STEP * canvas.column))
-        room = max(1, (round(placed.width * canvas.column) - canvas.cell) // step + 1)
+        if (len(cards) - 1) * step + canvas.cell > width:
+            step = 3
+        room = max(1, (width - canvas.cell) // step + 1)
         first = max(0, len(cards) - room)
         for index in range(first, len(cards) - 1):
             card, spot = cards[index], PileSpot(place, index)
@@ -248,6 +266,14 @@ class PatienceTable(PointerTable):
                 canvas.put(x, y, f" {text}".ljust(step)[:step], canvas.mark(style, spot, card), spot)
             x += step
         self._draw_one(canvas, x, y, cards, len(cards) - 1, place)
+
+
+def _room_right(layout: TableLayout, placed: PlacedPile) -> float | None:
+    """The room, in card units, a pile fanned to the right may take: up to the
+    next pile on its right in the same rows (None: none, the screen's edge)."""
+    right = [p.x - placed.x for p in layout.piles if p.x > placed.x + 1e-9
+             and p.y < placed.y + placed.height - 1e-9 and placed.y < p.y + p.height - 1e-9]
+    return min(right) if right else None
 
 
 def hint_marks(view: PatienceView, move: Move | None) -> PatienceMarks:

@@ -24,7 +24,8 @@ from cardtable.app.patience_books import PatienceBooks
 from cardtable.app.patience_table import PatienceTable, PileSpot
 from cardtable.app.screens import ScrollPage, TextScreen
 from cardtable.cards import Card
-from cardtable.patience import Kind, Move, PatienceGame, Place, get
+from cardtable.patience import Kind, Move, PatienceGame, Place, get, names
+from cardtable.patience.description import Fan
 from cardtable.patience.layout import table_layout
 from cardtable.patience.moves import ANY_FOUNDATION
 from cardtable.patience.words import rules_sections
@@ -161,6 +162,20 @@ def test_no_face_down_card_is_ever_drawn(tmp_path: Path, name: str) -> None:
             await pilot.pause()
 
     drive(new_app(tmp_path, name), script)
+
+
+@pytest.mark.parametrize("name", names())
+def test_every_card_the_player_sees_is_drawn_on_a_small_screen(tmp_path: Path, name: str) -> None:
+    """At 80x24 every face-up card of the deal is on the screen (a pile that does not fan shows its
+    top card): fanned rows come closer, rows close up when the screen is short."""
+    async def script(pilot: Pilot[None], app: PatienceApp) -> None:
+        want: Counter[str] = Counter()
+        for pile in app.game.view().piles:
+            fanned = app.table_layout.pile(pile.place).fan is not Fan.NONE
+            want.update(card.symbol() for card in (pile.cards if fanned else pile.cards[-1:]))
+        assert drawn_cards(app) == want
+
+    drive(new_app(tmp_path, name, 3), script, size=(80, 24))
 
 
 def test_the_hidden_cards_of_the_deal_are_not_in_the_picture(tmp_path: Path) -> None:
