@@ -3,6 +3,7 @@
     python benchmarks/solver_per_state.py [--deals 300] [--start 6000000] [--draw 3] [--max-states 200000]
                                           [--against PATH/_ccore*.so] [--rounds 3]
     python benchmarks/solver_per_state.py --schedule RUN.jsonl [--against PATH/_ccore*.so] [--rounds 1]
+    python benchmarks/solver_per_state.py --path-rules [--deals 300] [--start 6000000] [--draw 3] [--rounds 3]
 
 Runs the compiled main search (:class:`cardtable.solver._ccore.Search`, the
 rules and options of ``solve``'s default: foundation return, unlimited passes,
@@ -18,6 +19,13 @@ alternating deal by deal for ``--rounds`` rounds, so that both see the same
 machine; the report gives each build's CPU and the ratio. The two must search
 the same states (the same moves in the same order): a difference is reported
 and the run exits 1, since the ratio would then mean nothing.
+
+``--path-rules`` runs this checkout's main search with the path rules
+(``Search(..., path=True)``: the notes in ``cardtable/solver/klondike.h``)
+and without them, in turns deal by deal as ``--against`` does. The rules
+change which children a state tries, not the states a loss searches, so
+each side's states and moves tried a state are reported; the run exits 1 if
+a deal both decide gets two verdicts, or a loss two counts of states.
 
 Instruction counts, which do not depend on what else the machine is doing,
 come from running this under ``valgrind --tool=callgrind`` with a small
@@ -78,10 +86,12 @@ def _load(path: Path) -> ModuleType:
     return module
 
 
-def _search(core: ModuleType, state: bytes, v: tuple[int, ...], budget: int) -> tuple[int, int, int, float]:
-    """(status, states, tried, CPU seconds) of one main search."""
+def _search(core: ModuleType, state: bytes, v: tuple[int, ...], budget: int,
+            path: bool = False) -> tuple[int, int, int, float]:
+    """(status, states, tried, CPU seconds) of one main search (with the path rules when ``path``)."""
     bits = _table_bits(budget)
-    search = core.Search(state, v, bits, min(bits, _START_BITS))
+    search = core.Search(state, v, bits, min(bits, _START_BITS), path=True) if path else \
+        core.Search(state, v, bits, min(bits, _START_BITS))
     began = time.process_time()
     status = search.run(budget)
     return int(status), int(search.states), int(search.tried), time.process_time() - began
@@ -145,6 +155,35 @@ def schedule(run: str, builds: list[tuple[str, ModuleType]], rounds: int) -> int
     return 0
 
 
+def path_rules(deals: list[bytes], v: tuple[int, ...], start: int, budget: int, rounds: int) -> int:
+    """The ``--path-rules`` report (see the module notes); the exit status."""
+    sides = (True, False)
+    cpu = [0.0, 0.0]
+    totals = [[0, 0], [0, 0]]  # states and moves tried, with and without the rules
+    for r in range(rounds):
+        for k, state in enumerate(deals):
+            order = sides if (k + r) % 2 == 0 else sides[::-1]
+            done = {path: _search(_ccore, state, v, budget, path) for path in order}
+            for b, path in enumerate(sides):
+                cpu[b] += done[path][3]
+                if r == 0:
+                    totals[b][0] += done[path][1]
+                    totals[b][1] += done[path][2]
+            (got, states, _, _), (want, states_without, _, _) = done[True], done[False]
+            decided = _ccore.RUNNING not in (got, want)
+            if decided and (got != want or (got == _ccore.EXHAUSTED and states != states_without)):
+                print(f"seed {start + k}: the path rules changed the search: {done[True][:3]} against "
+                      f"{done[False][:3]}", file=sys.stderr)
+                return 1
+    for b, label in enumerate(("with the path rules", "without them")):
+        states, tried = totals[b]
+        per = cpu[b] / rounds
+        print(f"{label}: states {states:,}, moves tried {tried:,} ({tried / states:.2f} a state), "
+              f"{per:.3f} CPU s a round, {per / states * 1e6:.3f} µs a state")
+    print(f"ratio (with / without), CPU: {cpu[0] / cpu[1]:.3f}, moves tried: {totals[0][1] / totals[1][1]:.3f}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, help="deals (default 300)")
@@ -153,6 +192,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-states", type=int, help="states a deal (default 200,000)")
     parser.add_argument("--against", type=Path, help="another build of the core to compare, run alternately")
     parser.add_argument("--rounds", type=int, help="rounds with --against (default 3) or --schedule (default 1)")
+    parser.add_argument("--path-rules", action="store_true",
+                        help="this checkout's search with the path rules against without them, run alternately")
     parser.add_argument("--schedule", metavar="RUN.jsonl",
                         help="time the whole solve on the deals of a benchmarks/solver.py --lonelybot --jsonl run")
     args = parser.parse_args(argv)
@@ -168,6 +209,8 @@ def main(argv: list[str] | None = None) -> int:
                              ("--rounds", args.rounds, 1), ("--start", args.start, 0)):
         if value < low:
             parser.error(f"{name} must be at least {low}, not {value}")
+    if args.path_rules and (args.against is not None or args.schedule is not None):
+        parser.error("--path-rules compares this checkout with itself: not with --against or --schedule")
     if args.against is not None and not args.against.is_file():
         parser.error(f"--against: no such file: {args.against}")
     builds: list[tuple[str, ModuleType]] = [("this checkout", _ccore)]
@@ -178,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     variant = Variant(draw=args.draw, passes=None, foundation_return=True)
     v = params(variant, wide=True)
     deals = [state_bytes(Position.from_seed(seed)) for seed in range(args.start, args.start + args.deals)]
+    if args.path_rules:
+        return path_rules(deals, v, args.start, args.max_states, args.rounds)
     rounds = args.rounds if args.against is not None else 1
     cpu = [0.0] * len(builds)
     totals: list[tuple[int, int, int]] = []

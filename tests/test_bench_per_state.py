@@ -107,3 +107,19 @@ def test_the_schedule_takes_no_deal_options(script: ModuleType, tmp_path: Path,
         script.main(["--schedule", str(run), "--deals", "5"])
     assert stopped.value.code == 2
     assert "--schedule takes its deals from the run: --deals is not for it" in capsys.readouterr().err
+
+
+def test_the_path_rules_against_without_them(script: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+    assert script.main(["--deals", "3", "--max-states", "2000", "--rounds", "1", "--path-rules"]) == 0
+    out = capsys.readouterr().out
+    assert "with the path rules: states" in out and "without them: states" in out
+    tried = float(out.rsplit("moves tried:", 1)[1])
+    assert 0 < tried <= 1
+
+
+def test_the_path_rules_are_not_compared_with_another_build(script: ModuleType,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        script.main(["--path-rules", "--against", str(Path(_ccore.__file__))])
+    assert stopped.value.code == 2
+    assert "--path-rules compares this checkout with itself" in capsys.readouterr().err

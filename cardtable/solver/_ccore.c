@@ -260,6 +260,7 @@ typedef struct {
     int8_t downs_at[MAX_DEPTH + 1];
     int64_t depth, states_seen, status, filled, cut, peak, tried;
     int busy;
+    int path; /* the path rules (path_prune in klondike.h) are on: Search(..., path=True) */
 } SearchObject;
 
 /* The rest of the key, after the talon and the piles: the foundations,
@@ -831,6 +832,11 @@ static void expand(SearchObject *o, int d)
         }
     }
     sort_moves(o->mv_tmp, o->pr_tmp, n);
+    if (o->path && d > 0) {
+        const int32_t *list = o->b.mv + (size_t)(d - 1) * MAX_MOVES;
+        int at = o->b.mi[d - 1] - 1;
+        n = path_prune(parent - STATE_SIZE, parent, list[at], list, o->b.nm[d - 1], at, o->mv_tmp, n, o->v);
+    }
     if (o->v[V_WIDTH] > 0 && n > o->v[V_WIDTH])
         n = (int)o->v[V_WIDTH];
     memcpy(o->b.mv + (size_t)d * MAX_MOVES, o->mv_tmp, (size_t)n * sizeof(int32_t));
@@ -1094,11 +1100,11 @@ static int take_buffers(Buffers *b, int bits, int words)
 
 static int Search_init(SearchObject *o, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"state", "params", "max_bits", "start_bits", "exact", NULL};
+    static char *kwlist[] = {"state", "params", "max_bits", "start_bits", "exact", "path", NULL};
     PyObject *state_obj, *params;
-    int max_bits, start_bits = 14, exact = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOi|ip", kwlist, &state_obj, &params, &max_bits, &start_bits,
-                                     &exact))
+    int max_bits, start_bits = 14, exact = 1, path = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOi|ipp", kwlist, &state_obj, &params, &max_bits, &start_bits,
+                                     &exact, &path))
         return -1;
     if (o->b.states) {
         PyErr_SetString(PyExc_RuntimeError, "a search is set up once");
@@ -1111,6 +1117,7 @@ static int Search_init(SearchObject *o, PyObject *args, PyObject *kwds)
     if (read_params(params, o->v) < 0)
         return -1;
     o->max_bits = max_bits;
+    o->path = path;
     state_t root[STATE_SIZE];
     if (read_state(state_obj, root) < 0)
         return -1;
@@ -1230,8 +1237,9 @@ static PyMethodDef Search_methods[] = {
 
 static PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "cardtable.solver._ccore.Search",
-    .tp_doc = PyDoc_STR("Search(state, params, max_bits, start_bits=14, exact=True): one resumable depth-first "
-                        "search. exact=False keeps the two-hash keys even where an exact key fits."),
+    .tp_doc = PyDoc_STR("Search(state, params, max_bits, start_bits=14, exact=True, path=False): one resumable "
+                        "depth-first search. exact=False keeps the two-hash keys even where an exact key fits; "
+                        "path=True applies the path rules (klondike.h's notes)."),
     .tp_basicsize = sizeof(SearchObject),
     .tp_itemsize = 0,
     .tp_flags = Py_TPFLAGS_DEFAULT,

@@ -39,7 +39,10 @@ class Search:
     kings fill empty piles and it fits); 2, two 64-bit hashes."""
 
     def __init__(self, state: Buffer, params: Sequence[int], max_bits: int, start_bits: int = 14,
-                 exact: bool = True) -> None: ...
+                 exact: bool = True, path: bool = False) -> None:
+        """``path`` turns on the path rules: moves to states the search meets
+        anyway are left out, read from the move that made each state and its
+        parent's moves (the notes in ``cardtable/solver/klondike.h``)."""
     def run(self, budget: int) -> int: ...
     def path(self) -> list[int]: ...
 

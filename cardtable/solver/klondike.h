@@ -313,6 +313,44 @@ static inline void shuffle_deck(uint64_t seed, int8_t *deck)
  *   Every pruning below and above reads only what the key holds (the ranks
  *   and colours of the face-up cards, kings lowest in their piles, the
  *   talon, the foundations), so it treats both layouts alike.
+ * - *The path rules* (path_prune; the depth-first search with
+ *   Search(..., path=True), off by default: docs/solver.md has what they
+ *   save and cost) read the move that made a state and its parent's list
+ *   of moves. Let G be the graph of the search's moves (the
+ *   moves generate() gives, each followed by autoplay: every rule above reads
+ *   the state alone), d(S) the fewest moves of G from S to a win, and V the
+ *   states the search puts in its table; each is expanded once, the first
+ *   time it is put there, with the parent P and the move a it came by. A
+ *   move m of such a state S is left out when S + m is a state the search
+ *   meets anyway:
+ *   * *Undo*: a is a run moved between piles after which autoplay sent
+ *     nothing home and under which no card was turned up; m moves that run
+ *     straight back. S + m is P.
+ *   * *Twice*: a is a run R moved from pile i to pile j after which autoplay
+ *     sent nothing home; m moves R on from j to k (a pile or, R one card, its
+ *     foundation), and P's list holds the move of R from i to k. S + m and
+ *     P + (R from i to k) are one state: the same cards lie in the same
+ *     places before autoplay, so autoplay leaves the same after.
+ *   * *Commute*: a and m both move the whole face-up run of a pile with
+ *     face-down cards (turning one up) onto a pile, the four piles apart;
+ *     autoplay sent nothing home after a, and the card m turns up is not
+ *     safe; and P's list holds m before a. Then Y = P + m was met before S,
+ *     with no card sent home, and a is a move of G at Y (it reads only its
+ *     two piles, which m left as they were), and Y + a is S + m.
+ *   Why the search still finds a win (or, to the same end, every state it
+ *   would meet without the rules): suppose it ends without one while some
+ *   state of V has a line of G to a win, and take such an S with d(S)
+ *   least, and of those the first put in the table. Let m begin a shortest
+ *   line from S. If the search tried m, S + m (with d one less) is in V. Left
+ *   out by undo, S + m is P, in V. By twice, S + m = P + (R from i to k),
+ *   which the search tried when it expanded P: in V. By commute, Y is in V,
+ *   put there before S, and Y + a = S + m gives d(Y) <= d(S). Each case
+ *   contradicts the choice of S. The rules change which moves a state tries,
+ *   never its key or what the table holds, so the twins, the exact key and
+ *   the other rules above are unaffected; they need the whole list of P, so
+ *   the best-first search (which expands states out of path order) does not
+ *   use them, and a probe that tries only some moves (V_WIDTH) reads P's
+ *   list as it was cut.
  * - A foundation card is not brought back when autoplay would send it home at
  *   once.
  * - The transposition table holds the state key above exactly, as one 64-bit
@@ -1004,6 +1042,102 @@ static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr
 {
     uint64_t present = 0;
     return generate_known(s, v, mv, pr, plain, &present);
+}
+
+/* A move onto a pile (from a pile, the talon or a foundation) with no other
+ * move in its code (no HOME_FLAG, FILL_FLAG or PAIR_FLAG). */
+static inline int plain_to_pile(int32_t code)
+{
+    int src = code & 15;
+    return !(code & (HOME_FLAG | FILL_FLAG | PAIR_FLAG)) && (src < NPILES || src == SRC_TALON || src == LOC_FOUNDATION) &&
+           ((code >> 4) & 15) < NPILES;
+}
+
+/* Whether code is in the moves list[0..n). */
+static inline int listed(const int32_t *list, int n, int32_t code)
+{
+    for (int k = 0; k < n; k++)
+        if (list[k] == code)
+            return 1;
+    return 0;
+}
+
+/* The card a plain_to_pile move code of state s leaves where autoplay could
+ * take it, when the commute rule (see the notes) takes the move: a talon
+ * card, or the card turned up by the whole face-up run of a pile with
+ * face-down cards; 64 for a foundation card brought back (which autoplay
+ * never takes back at once); -1 when the rule does not take the move. */
+static inline int commute_card(const state_t *s, int32_t code)
+{
+    int src = code & 15;
+    if (src == LOC_FOUNDATION)
+        return 64;
+    if (src == SRC_TALON)
+        return (code >> 14) & 63;
+    int down = s[DOWN + src];
+    return down > 0 && ((code >> 8) & 63) == s[LEN + src] - down ? s[PILE_CAP * src + down - 1] : -1;
+}
+
+/* The path rules (see the notes): leaves out of the moves mv[0..n) of state
+ * s the moves that undo last (the move that made s from its parent p), move
+ * what last moved on where p's moves list[0..nlist) would have moved it at
+ * once, or commute with last and come before it (at index at of list) in
+ * list; returns how many moves are kept, in their order. */
+static int path_prune(const state_t *p, const state_t *s, int32_t last, const int32_t *list, int nlist, int at,
+                      int32_t *mv, int n, const int64_t *v)
+{
+    if (!plain_to_pile(last))
+        return n;
+    int i = last & 15, j = (last >> 4) & 15, count = (last >> 8) & 63, base = (last >> 14) & 63;
+    int back = i == LOC_FOUNDATION, pile = i < NPILES, talon = i == SRC_TALON;
+    /* A foundation card brought back never sends a card home (it makes no card safe, and is not safe); after
+     * the other moves, autoplay sent none home when the foundations are as they were. Then the card last
+     * left at hand was not safe (autoplay would have taken it), so last is a move the commute rule takes
+     * when it is a talon card's or turned a card up. */
+    if (!back && memcmp(p + FOUND, s + FOUND, 4) != 0)
+        return n;
+    int turned = pile && p[LEN + i] - count > 0 && p[DOWN + i] == p[LEN + i] - count; /* last turned a card up */
+    int commute = !pile || turned;
+    int touched = (1 << j) | (pile ? 1 << i : 0); /* the piles last reads or changes, a bit each */
+    uint64_t safe = 0;
+    int known = 0; /* safe is safe_next(p) */
+    /* with commute: the moves onto a pile alone that p tried before last, a bit for each card and target
+     * (a quick test before listed) */
+    uint64_t before[7] = {0};
+    if (commute)
+        for (int k = 0; k < at; k++)
+            if (plain_to_pile(list[k])) {
+                int bit = ((list[k] >> 14) & 63) * NPILES + ((list[k] >> 4) & 15);
+                before[bit >> 6] |= (uint64_t)1 << (bit & 63);
+            }
+    int kept = 0;
+    for (int a = 0; a < n; a++) {
+        int32_t code = mv[a];
+        int src = code & 15, dst = (code >> 4) & 15;
+        int out = 0;
+        if (!(code & (HOME_FLAG | FILL_FLAG | PAIR_FLAG)) && src == j && ((code >> 14) & 63) == base) {
+            if (dst == i) /* undo (a talon card never goes back to the talon) */
+                out = !turned;
+            else if (dst < NPILES || dst == LOC_FOUNDATION) /* twice */
+                out = listed(list, nlist, talon ? pack(SRC_TALON, dst, 1, base, (last >> 20) & 1)
+                                                : pack(i, dst, count, base, 0));
+        } else if (commute && plain_to_pile(code) && !((1 << dst) & touched) &&
+                   !((src < NPILES ? 1 << src : 0) & touched) && !(talon && src == SRC_TALON) &&
+                   !(back && src == LOC_FOUNDATION && SUIT[(code >> 14) & 63] == SUIT[base])) {
+            int bit = ((code >> 14) & 63) * NPILES + dst;
+            int e = (before[bit >> 6] >> (bit & 63)) & 1 ? commute_card(s, code) : -1;
+            if (e >= 0 && listed(list, at, code)) {
+                if (e < 64 && !known) {
+                    safe = safe_next(p, v);
+                    known = 1;
+                }
+                out = e == 64 || !((safe >> e) & 1);
+            }
+        }
+        if (!out)
+            mv[kept++] = code;
+    }
+    return kept;
 }
 
 /* Lay out 52 cards in dealing order (Position.from_deal_cards): round r
