@@ -60,6 +60,12 @@
  *     multiset of piles in any order;
  *   - reserve piles, unless spaces are filled from them (the first one that
  *     holds cards gives).
+ * Where nothing ever goes onto a tableau pile (no build, no space filled, no
+ * deal onto the tableau, no redeal: Golf, Black Hole, TriPeaks, Pyramid),
+ * each pile holds the bottom cards it held when the search began, so the
+ * key keeps only its length (and face-down count), black-hole-solver's
+ * packing; a stock that no card goes back to keeps only its length too.
+ * Keys are only ever compared within one search.
  * The pass number is left out when passes are unlimited, the hole keeps only
  * its top card (only that card decides what it takes next), and a
  * foundation that builds one suit one rank at a time keeps its length and
@@ -113,7 +119,7 @@ typedef struct {
     int home_rank[P_MAXPILES];        /* a source's place among the sources to the foundations */
     int sources[P_MAXPILES], nsources;             /* by-source order (foundations last, when they give) */
     int plain[P_MAXPILES], nplain;                 /* foundations-first order, without foundations */
-    int safe_ok, sym_tab, sym_res, keep_pass, short_found, any_down;
+    int safe_ok, sym_tab, sym_res, keep_pass, short_found, any_down, fixed_tab, fixed_stock;
 } PRules;
 
 typedef struct { uint8_t type, a, b, n, da, db; } POp;
@@ -205,6 +211,14 @@ static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
     r->sym_tab = !r->has_covers && r->nreach == 0 && r->stock_to != S_TABLEAU && r->redeals == 0;
     r->sym_res = r->fill != F_RESERVE;
     r->keep_pass = r->stock_to == S_WASTE && r->passes != 0;
+    /* nothing ever goes onto a tableau pile: each holds the bottom cards it
+     * held at the search's start, and its length names them (Golf, Black Hole,
+     * TriPeaks, Pyramid); a stock that nothing goes back to, the same */
+    int builds = 0;
+    for (int c = 0; c < 52; c++) builds += r->build_n[c];
+    r->fixed_tab = !builds && r->fill == F_NONE && r->stock_to != S_TABLEAU && !r->redeals;
+    r->fixed_stock = !(r->stock_to == S_WASTE && r->passes != 1);
+    if (r->fixed_tab) r->sym_tab = 0;
     r->short_found = r->complete_runs || (r->found_same && (r->found_dir == D_UP || r->found_dir == D_DOWN));
     return NULL;
 }
@@ -805,11 +819,22 @@ static int p_key(const PRules *r, const PState *s, uint8_t *o)
 {
     uint8_t scratch[P_KEYMAX];
     int k = 0;
-    k += p_group_key(r, s, K_TABLEAU, r->sym_tab, o + k, scratch);
+    if (r->fixed_tab) {
+        for (int p = 0; p < r->ntab; p++) {
+            o[k++] = s->len[p];
+            if (r->any_down) o[k++] = s->down[p];
+        }
+    } else {
+        k += p_group_key(r, s, K_TABLEAU, r->sym_tab, o + k, scratch);
+    }
     k += p_group_key(r, s, K_FOUNDATION, 1, o + k, scratch);
     k += p_group_key(r, s, K_CELL, 1, o + k, scratch);
     k += p_group_key(r, s, K_RESERVE, r->sym_res, o + k, scratch);
-    if (r->count[K_STOCK]) { int p = r->first[K_STOCK]; o[k++] = s->len[p]; memcpy(o + k, s->cards[p], s->len[p]); k += s->len[p]; }
+    if (r->count[K_STOCK]) {
+        int p = r->first[K_STOCK];
+        o[k++] = s->len[p];
+        if (!r->fixed_stock) { memcpy(o + k, s->cards[p], s->len[p]); k += s->len[p]; }
+    }
     if (r->count[K_WASTE]) { int p = r->first[K_WASTE]; o[k++] = s->len[p]; memcpy(o + k, s->cards[p], s->len[p]); k += s->len[p]; }
     if (r->count[K_HOLE]) { int p = r->first[K_HOLE]; o[k++] = s->len[p] ? (uint8_t)p_top(s, p) : 255; }
     if (r->keep_pass) { o[k++] = (uint8_t)(s->pass_number & 0xFF); o[k++] = (uint8_t)(s->pass_number >> 8); }

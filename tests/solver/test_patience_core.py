@@ -93,11 +93,17 @@ def test_key_is_canonical_under_symmetry() -> None:
     swapped = game.clone()
     swapped.piles[0], swapped.piles[1] = swapped.piles[1], swapped.piles[0]
     assert core_of(swapped).key() == core.key()
-    # Pyramid's piles have places (covers): there the order counts
-    pyramid = PatienceGame.from_seed(get("pyramid"), 1)
-    other = pyramid.clone()
+    # Accordion's piles have places (reach): there the order counts
+    accordion = PatienceGame.from_seed(get("accordion"), 1)
+    other = accordion.clone()
     other.piles[21], other.piles[22] = other.piles[22], other.piles[21]
-    assert core_of(other).key() != core_of(pyramid).key()
+    assert core_of(other).key() != core_of(accordion).key()
+    # where nothing goes onto a tableau pile (Black Hole), a pile's length names its cards
+    black_hole = PatienceGame.from_seed(get("black-hole"), 1)
+    key = core_of(black_hole).key()
+    assert len(key) < 20 + 2
+    black_hole.play(black_hole.legal_moves()[0])
+    assert core_of(black_hole).key() != key
 
 
 def _engine_search(game: PatienceGame, limit: int) -> str:

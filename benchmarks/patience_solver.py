@@ -1,0 +1,209 @@
+"""The patience solver against the field's solvers, on the same deals, in one run.
+
+FreeCell (Microsoft deals ``--freecell FIRST-LAST``, default 1-1000):
+cardtable's search deal by deal against fc-solve's range solver with its
+tuned preset (``freecell-solver-range-parallel-solve FIRST LAST 1000 -l
+looking-glass``, which finds wins only), and the proof that deal 11982 is
+impossible against fc-solve's exhaustive scan (``fc-solve -m -p -t -sel
+--method soft-dfs -to 01ABCDE``, every single-card move).
+
+Black Hole and Golf (PySolFC deals 1 to ``--pysol N``, default 300): against
+black-hole-solver's ``black-hole-solve`` (a complete search; docs/peers.md
+says how to build it), one process a deal, its verdicts compared deal by
+deal. Golf runs under each of the three rule sets both programs have: the
+default (nothing on a King, no wrapping), ``golf:queens-on-kings``
+(``--queens-on-kings``) and ``golf:queens-on-kings:wrap`` (``--wrap-ranks``).
+
+cardtable's times are the compiled search's own (CPU seconds around
+``Core.solve``), and its memory the bytes its tables took; the peers' times
+are whole processes (GNU time: wall, CPU, peak resident memory), so a peer's
+time a deal includes starting the program. Every winning line of cardtable
+is replayed in the engine after it is timed (a failed replay stops the run).
+
+    python benchmarks/patience_solver.py --freecell 1-1000 --pysol 300
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _peers import run_program, time_program
+from _report import add_option, table, write_markdown
+
+from cardtable.patience import PatienceGame
+from cardtable.patience.formats import to_pysol
+from cardtable.patience.registry import load
+from cardtable.solver.patience import core_of, move_of
+
+#: Where docs/peers.md builds black-hole-solver.
+BLACK_HOLE_SOLVE = "/root/peers/black-hole-build/black-hole-solve"
+#: Golf's rule sets: cardtable's game and black-hole-solve's options.
+GOLF_RULES = (("golf", ()), ("golf:queens-on-kings", ("--queens-on-kings",)),
+              ("golf:queens-on-kings:wrap", ("--wrap-ranks",)))
+
+
+@dataclass
+class Runs:
+    """One solver's runs of one game: verdicts by deal, seconds, memory."""
+
+    solver: str
+    game: str
+    verdicts: dict[str, str] = field(default_factory=dict)
+    seconds: list[float] = field(default_factory=list)
+    peak_kib: int = 0
+
+    def row(self, total_seconds: float | None = None) -> list[object]:
+        counts = [sum(v == name for v in self.verdicts.values()) for name in ("won", "unwinnable", "unknown")]
+        times = sorted(self.seconds)
+        if times:
+            p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
+            spread = [f"{1000 * statistics.median(times):.2f}", f"{1000 * statistics.mean(times):.2f}",
+                      f"{1000 * p90:.2f}", f"{1000 * times[-1]:.1f}"]
+        elif total_seconds is not None:
+            mean = total_seconds / max(1, len(self.verdicts))
+            spread = ["", f"{1000 * mean:.3f} (range)", "", ""]
+        else:
+            spread = ["", "", "", ""]
+        decided = counts[0] + counts[1]
+        return [self.game, self.solver, len(self.verdicts), decided, *counts, *spread, f"{self.peak_kib / 1024:.1f}"]
+
+
+HEADERS = ["game", "solver", "deals", "decided", "won", "unwinnable", "unknown", "median ms", "mean ms", "p90 ms",
+           "max ms", "peak MiB"]
+
+
+def ours(game_name: str, seeds: list[str], max_states: int, timeout: float) -> Runs:
+    """cardtable's search on each deal: CPU seconds of the compiled search;
+    every winning line replayed in the engine afterwards."""
+    description = load(game_name)
+    runs = Runs("cardtable", game_name)
+    for seed in seeds:
+        game = PatienceGame.from_seed(description, seed)
+        core = core_of(game)
+        began = time.process_time()
+        status, _states, codes, memory = core.solve(max_states, timeout)
+        runs.seconds.append(time.process_time() - began)
+        runs.peak_kib = max(runs.peak_kib, memory // 1024)
+        verdict = {"won": "won", "unwinnable": "unwinnable"}.get(status, "unknown")
+        if verdict == "won":
+            for code in codes:
+                game.play(move_of(description, code))
+            if not game.is_won():
+                raise AssertionError(f"{game_name} {seed}: the winning line does not win in the engine")
+        runs.verdicts[seed] = verdict
+    return runs
+
+
+def black_hole_peer(binary: str, game_name: str, options: tuple[str, ...], seeds: list[str],
+                    timeout: float, folder: str) -> Runs:
+    """black-hole-solve on each deal, one process a deal."""
+    description = load(game_name)
+    peer_game = "black_hole" if description.name == "black-hole" else "golf"
+    runs = Runs("black-hole-solve " + " ".join(("--game", peer_game, *options)), game_name)
+    for seed in seeds:
+        board = Path(folder) / "board.txt"
+        board.write_text(to_pysol(PatienceGame.from_seed(description, seed)) + "\n")
+        text, seconds, peak, killed, _ = run_program([binary, "--game", peer_game, *options, str(board)], timeout)
+        runs.seconds.append(seconds)
+        runs.peak_kib = max(runs.peak_kib, peak or 0)
+        first = text.strip().splitlines()[0] if text.strip() else ""
+        runs.verdicts[seed] = "unknown" if killed else {"Solved!": "won", "Unsolved!": "unwinnable"}.get(first,
+                                                                                                           "unknown")
+    return runs
+
+
+def disagreements(a: Runs, b: Runs) -> list[str]:
+    """The deals both decided, with different verdicts."""
+    return [seed for seed, verdict in a.verdicts.items()
+            if verdict != "unknown" and b.verdicts.get(seed, "unknown") not in ("unknown", verdict)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--freecell", default="1-1000", metavar="FIRST-LAST", help="Microsoft deals (default 1-1000)")
+    parser.add_argument("--pysol", type=int, default=300, metavar="N", help="PySolFC deals 1 to N of Black Hole "
+                        "and Golf (default 300; 0 leaves them out)")
+    parser.add_argument("--max-states", type=int, default=5_000_000, help="cardtable's budget a deal")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds a deal, for every solver")
+    parser.add_argument("--black-hole-solve", default=BLACK_HOLE_SOLVE, metavar="PATH")
+    add_option(parser)
+    args = parser.parse_args(argv)
+    rows: list[list[object]] = []
+    notes: list[str] = []
+
+    first, last = (int(part) for part in args.freecell.split("-"))
+    seeds = [f"ms:{n}" for n in range(first, last + 1)]
+    mine = ours("freecell", seeds, args.max_states, args.timeout)
+    rows.append(mine.row())
+    range_solver = shutil.which("freecell-solver-range-parallel-solve")
+    if range_solver:
+        measured, _ = time_program([range_solver, str(first), str(last), "1000", "-l", "looking-glass"],
+                                   args.timeout * len(seeds))
+        if measured is not None:
+            peer = Runs("fc-solve range -l looking-glass (wins only)", "freecell",
+                        {seed: "won" for seed in seeds}, [], measured.peak_kib)
+            row = peer.row(measured.cpu)
+            row[3:7] = ["", "", "", ""]  # the range solver prints no verdict a deal
+            rows.append(row)
+            ours_cpu = sum(mine.seconds)
+            notes.append(f"FreeCell MS {first}-{last}: cardtable {ours_cpu:.3f} s CPU in all, the range solver "
+                         f"{measured.cpu:.3f} s CPU ({measured.wall:.3f} s wall): cardtable / fc-solve = "
+                         f"{ours_cpu / max(measured.cpu, 1e-9):.1f}")
+    proof = ours("freecell", ["ms:11982"], args.max_states, args.timeout)
+    rows.append(proof.row())
+    fc_solve = shutil.which("fc-solve")
+    if fc_solve and shutil.which("make-microsoft-freecell-board"):
+        with tempfile.TemporaryDirectory() as folder:
+            board = Path(folder) / "11982.txt"
+            board.write_text(to_pysol(PatienceGame.from_seed(load("freecell"), "ms:11982")) + "\n")
+            command = [fc_solve, "-m", "-p", "-t", "-sel", "--method", "soft-dfs", "-to", "01ABCDE", str(board)]
+            measured, _ = time_program(command, args.timeout)
+            text, _, _, _, _ = run_program(command, args.timeout, gnu_time=False)
+        if measured is not None:
+            verdict = "unwinnable" if "I could not solve" in text else "won" if "This game is solveable" in text \
+                else "unknown"
+            peer = Runs("fc-solve soft-dfs -to 01ABCDE", "freecell", {"ms:11982": verdict}, [measured.cpu],
+                        measured.peak_kib)
+            rows.append(peer.row())
+            notes.append(f"FreeCell MS 11982: cardtable {proof.verdicts['ms:11982']} in {proof.seconds[0]:.3f} s CPU, "
+                         f"fc-solve's exhaustive scan {verdict} in {measured.cpu:.3f} s CPU: cardtable / fc-solve = "
+                         f"{proof.seconds[0] / max(measured.cpu, 1e-9):.1f}")
+
+    binary = args.black_hole_solve
+    if args.pysol and os.path.exists(binary):
+        seeds = [f"pysol:{n}" for n in range(1, args.pysol + 1)]
+        with tempfile.TemporaryDirectory() as folder:
+            for name, options in (("black-hole", ()), *GOLF_RULES):
+                mine = ours(name, seeds, args.max_states, args.timeout)
+                peer = black_hole_peer(binary, name, options, seeds, args.timeout, folder)
+                rows += [mine.row(), peer.row()]
+                differ = disagreements(mine, peer)
+                notes.append(f"{name}, PySolFC 1-{args.pysol}: {len(differ)} verdicts differ"
+                             + (f" ({', '.join(differ[:10])})" if differ else "")
+                             + f"; mean time a deal cardtable / black-hole-solve = "
+                               f"{statistics.mean(mine.seconds) / statistics.mean(peer.seconds):.3f}")
+    elif args.pysol:
+        notes.append(f"black-hole-solve not found at {binary} (docs/peers.md builds it): Black Hole and Golf left out")
+
+    text = table(HEADERS, rows)
+    print(text)
+    for note in notes:
+        print(note)
+    if args.markdown:
+        write_markdown(args.markdown, "## The patience solver and its peers", text + "\n\n" + "\n".join(
+            f"- {note}" for note in notes), argv=sys.argv)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,62 @@
+"""The patience solver's verdicts against the field's solvers: fc-solve on
+Microsoft FreeCell deals (every one of 1 to 50 won, 11982 proved impossible,
+as fc-solve's exhaustive scan says), and black-hole-solver on PySolFC's Black
+Hole and Golf deals under each of Golf's rule sets (where docs/peers.md's
+build is present). The timings are in benchmarks/patience_solver.py."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from cardtable.patience import PatienceGame, get
+from cardtable.patience.formats import to_pysol
+from cardtable.patience.registry import load
+from cardtable.solver.patience import solve_game
+
+BLACK_HOLE_SOLVE = "/root/peers/black-hole-build/black-hole-solve"
+
+
+def test_microsoft_deals_1_to_50_are_won_and_11982_is_not() -> None:
+    description = get("freecell")
+    for number in range(1, 51):
+        game = PatienceGame.from_seed(description, f"ms:{number}")
+        result = solve_game(game, max_states=1_000_000)
+        assert result.result == "won", number
+        assert result.replays(game)
+    assert solve_game(PatienceGame.from_seed(description, "ms:11982"), max_states=2_000_000).result == "unwinnable"
+
+
+@pytest.mark.skipif(shutil.which("fc-solve") is None, reason="fc-solve is not installed (Debian freecell-solver-bin)")
+@pytest.mark.parametrize("number", [1, 2, 617, 11982])
+def test_fc_solve_agrees(number: int, tmp_path: Path) -> None:
+    board = tmp_path / "board.txt"
+    game = PatienceGame.from_seed(get("freecell"), f"ms:{number}")
+    board.write_text(to_pysol(game) + "\n")
+    # fc-solve's exhaustive scan of every single-card move: its "could not solve" is a proof
+    done = subprocess.run(["fc-solve", "-m", "-p", "-t", "-sel", "--method", "soft-dfs", "-to", "01ABCDE",
+                           str(board)], capture_output=True, text=True, timeout=300)
+    theirs = "unwinnable" if "I could not solve" in done.stdout else "won"
+    assert "This game is solveable" in done.stdout or theirs == "unwinnable"
+    assert solve_game(game, max_states=2_000_000).result == theirs
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists(BLACK_HOLE_SOLVE), reason="black-hole-solve is not built (docs/peers.md)")
+@pytest.mark.parametrize(("variant", "options"), [
+    ("black-hole", ["--game", "black_hole"]), ("golf", ["--game", "golf"]),
+    ("golf:queens-on-kings", ["--game", "golf", "--queens-on-kings"]),
+    ("golf:queens-on-kings:wrap", ["--game", "golf", "--wrap-ranks"]),
+])
+def test_black_hole_solver_agrees(variant: str, options: list[str], tmp_path: Path) -> None:
+    board = tmp_path / "board.txt"
+    for number in range(1, 11):
+        game = PatienceGame.from_seed(load(variant), f"pysol:{number}")
+        board.write_text(to_pysol(game) + "\n")
+        done = subprocess.run([BLACK_HOLE_SOLVE, *options, str(board)], capture_output=True, text=True, timeout=300)
+        theirs = {"Solved!": "won", "Unsolved!": "unwinnable"}[done.stdout.split("\n", 1)[0].strip()]
+        assert solve_game(game, max_states=10_000_000).result == theirs, (variant, number)
