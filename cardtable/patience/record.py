@@ -26,7 +26,7 @@ The JSON form is an object with ``headers`` (names to strings), ``rules``,
 ``position`` (a string), ``moves`` (a list of move strings) and ``result``
 (written as the ``Result`` header is, not read back).
 
->>> from cardtable.patience.engine import PatienceGame
+>>> from cardtable.patience.engine import PatienceGame, PatienceOutcome
 >>> from cardtable.patience.registry import get
 >>> game = PatienceGame.from_seed(get("freecell"), "ms:11982")
 >>> game.play(game.legal_moves()[0])
@@ -48,7 +48,7 @@ from cardtable._json import read_json_object
 from cardtable._text import clip, read_record_text, record_text, tag_problem
 from cardtable.errors import NotationError, RecordError, ReplayError, RulesError
 from cardtable.patience.description import Description
-from cardtable.patience.engine import PatienceGame
+from cardtable.patience.engine import PatienceGame, PatienceOutcome
 from cardtable.patience.moves import Move, MoveError
 from cardtable.patience.position import read_position, write_position
 from cardtable.patience.registry import load, names
@@ -64,6 +64,11 @@ def rules_name(description: Description) -> str:
     """What ``--game`` reads to find ``description``: its name with the
     options applied after colons (``golf:wrap``)."""
     return ":".join((description.name, *description.applied))
+
+
+def _result_text(outcome: PatienceOutcome | None) -> str:
+    """What the Result header says of a game that ended so (None: not over)."""
+    return outcome.value if outcome is not None else "game in progress"
 
 
 def _is_shipped(description: Description) -> bool:
@@ -87,6 +92,9 @@ class PatienceRecord:
     position: str | None = None
     moves: list[Move] = field(default_factory=list)
     headers: dict[str, str] = field(default_factory=dict)
+    #: The Result header when the record was made from the game itself
+    #: (:meth:`from_game`), so that writing it needs no replay.
+    _result: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for name, value in self.headers.items():
@@ -102,9 +110,12 @@ class PatienceRecord:
         """The record of a game so far: from ``seed`` when it was dealt from
         one, else from its start position."""
         if seed is not None:
-            return cls(game.description, seed=str(seed), moves=game.moves, headers=dict(headers))
-        start = PatienceGame(game.description, *game.start, shuffle_seed=game.shuffle_seed)
-        return cls(game.description, position=write_position(start), moves=game.moves, headers=dict(headers))
+            record = cls(game.description, seed=str(seed), moves=game.moves, headers=dict(headers))
+        else:
+            start = PatienceGame(game.description, *game.start, shuffle_seed=game.shuffle_seed)
+            record = cls(game.description, position=write_position(start), moves=game.moves, headers=dict(headers))
+        record._result = _result_text(game.outcome())
+        return record
 
     def start(self) -> PatienceGame:
         """A new game at the record's start."""
@@ -134,8 +145,7 @@ class PatienceRecord:
         if not _is_shipped(d):
             items.append(("Description", json.dumps(d.to_json(), separators=(",", ":"), ensure_ascii=False)))
         items.append(("Seed", self.seed) if self.seed is not None else ("Position", self.position or ""))
-        outcome = self.replay().outcome()
-        items.append(("Result", outcome.value if outcome is not None else "game in progress"))
+        items.append(("Result", self._result or _result_text(self.replay().outcome())))
         items += self.headers.items()
         return items
 
@@ -186,8 +196,7 @@ class PatienceRecord:
         else:
             data["position"] = self.position
         data["moves"] = [str(m) for m in self.moves]
-        outcome = self.replay().outcome()
-        data["result"] = outcome.value if outcome is not None else "game in progress"
+        data["result"] = self._result or _result_text(self.replay().outcome())
         return data
 
     def to_json(self) -> str:

@@ -68,6 +68,7 @@ function receive(reply) {
     countWon();
     render();
     if (reply.said) say(reply.said);
+    if (!document.documentElement.dataset.drawn) performance.mark("cardtable:table-drawn");
     document.documentElement.dataset.drawn = "yes";
   } else if (reply.type === "error") {
     say(reply.message.charAt(0).toUpperCase() + reply.message.slice(1) + ".");
