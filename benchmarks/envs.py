@@ -4,6 +4,10 @@ in Kings Corner's AEC environment, with OpenSpiel's ``solitaire`` in the same
 run for the ratio.
 
 Run: ``python benchmarks/envs.py [--seconds 3] [--rounds 3] [--variant draw3] [--engine] [--json]``
+
+or, for ``cardtable/Patience-v0`` in every game of the registry (each
+beside ``Klondike-v0``, in the same rounds):
+``python benchmarks/envs.py --patience [--games freecell,golf] [--seconds 1] [--rounds 3]``
 (OpenSpiel comes with ``pip install -e '.[bench]'``; without it only
 cardtable's figures are printed).
 
@@ -75,6 +79,59 @@ def klondike_single(variant: str, cap: int, engine: bool = False) -> Measure:
         return steps / (time.perf_counter() - start)
 
     return run
+
+
+def patience_single(game: str, cap: int) -> Measure:
+    """``cardtable/Patience-v0`` playing ``game``: random masked play, episodes of at most ``cap`` steps."""
+    env = gym.make(cardtable.envs.PATIENCE_ID, game=game, max_steps=cap)
+    rng = np.random.default_rng(7)
+
+    def run(seconds: float) -> float:
+        _, info = env.reset(seed=int(rng.integers(2**31)))
+        steps = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            legal = np.flatnonzero(info["action_mask"])
+            if not len(legal):  # a deal with no move at all: the next one
+                _, info = env.reset()
+                continue
+            _, _, terminated, truncated, info = env.step(legal[rng.integers(len(legal))])
+            steps += 1
+            if terminated or truncated:
+                _, info = env.reset()
+        return steps / (time.perf_counter() - start)
+
+    return run
+
+
+def patience_main(args: argparse.Namespace) -> None:
+    """``--patience``: steps a second of Patience-v0 in every game, Klondike-v0 in the same rounds."""
+    from cardtable.patience import names
+
+    games = names() if args.games is None else tuple(args.games.split(","))
+    measures: dict[str, Measure] = {"Klondike-v0 (klondike)": klondike_single("draw1", args.cap)}
+    measures.update({game: patience_single(game, args.cap) for game in games})
+    for run in measures.values():
+        run(0.1)
+    samples: dict[str, list[float]] = {label: [] for label in measures}
+    for _ in range(args.rounds):
+        for label, run in measures.items():
+            samples[label].append(run(args.seconds))
+    rates = {label: statistics.median(values) for label, values in samples.items()}
+    spaces = {game: gym.make(cardtable.envs.PATIENCE_ID, game=game) for game in games}
+    if args.json:
+        print(json.dumps({"cap": args.cap, "seconds": args.seconds, "rounds": args.rounds,
+                          "steps_per_second": {label: round(rate) for label, rate in rates.items()}}, indent=1))
+        return
+    rows = [[label, "", "", f"{rate:,.0f}"] if label not in spaces else
+            [label, spaces[label].action_space.n, spaces[label].observation_space.shape[0], f"{rate:,.0f}"]
+            for label, rate in rates.items()]
+    text = (f"Random masked play, at most {args.cap} steps an episode; the median of {args.rounds} runs of "
+            f"{args.seconds:g} s, the games taking turns in each round.\n\n"
+            + _report.table(["game", "actions", "observation", "steps/s"], rows))
+    print(text)
+    if args.markdown:
+        _report.write_markdown(args.markdown, "## Patience-v0", text, note=args.markdown_note)
 
 
 def klondike_vector(variant: str, cap: int, count: int, mode: str) -> tuple[Measure, Callable[[], None]]:
@@ -176,9 +233,15 @@ def main() -> None:
     parser.add_argument("--cap", type=int, default=150, help="steps per episode at most (default 150)")
     parser.add_argument("--sync-envs", type=int, default=4, help="environments in the sync vector (default 4)")
     parser.add_argument("--engine", action="store_true", help="also measure Klondike-v0 played by the engine alone")
+    parser.add_argument("--patience", action="store_true",
+                        help="measure Patience-v0 in every game of the registry instead (beside Klondike-v0)")
+    parser.add_argument("--games", help="with --patience: comma-separated game names (default: every game)")
     parser.add_argument("--json", action="store_true")
     _report.add_option(parser)
     args = parser.parse_args()
+    if args.patience:
+        patience_main(args)
+        return
 
     measures: dict[str, Measure] = {
         "cardtable Klondike-v0": klondike_single(args.variant, args.cap),

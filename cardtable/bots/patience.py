@@ -29,6 +29,10 @@ face-down card.
   cards back and forth; it stops when only such moves are left, or after
   :data:`STALL` moves in a row that sent no card home and turned no card up.
 
+- ``expert``: guesses the cards it cannot see, solves the guesses with the
+  exact solver and plays the move that wins the most of them
+  (:class:`ExpertPlayer`).
+
 Nothing here knows a game by name: what a player needs to know of a game
 (what fits where, what fills an empty pile, which piles cover which) it
 reads from the description.
@@ -47,10 +51,11 @@ from functools import cache
 from cardtable.cards import Card, SplitMix64, Suit
 from cardtable.errors import RulesError
 from cardtable.patience.description import Build, Description, Direction, Fill, Kind
-from cardtable.patience.engine import PatienceView, PileView
+from cardtable.patience.engine import PatienceGame, PatienceView, PileView
 from cardtable.patience.moves import Move, Place
 
-__all__ = ["LOOKAHEAD", "PLAYERS", "STALL", "GreedyPlayer", "RandomPlayer", "hole_continuation", "make_player"]
+__all__ = ["LOOKAHEAD", "PLAYERS", "STALL", "ExpertPlayer", "GreedyPlayer", "RandomPlayer", "hole_continuation",
+           "make_player"]
 
 #: How many moves in a row without progress the greedy player makes before it stops.
 STALL = 400
@@ -360,13 +365,87 @@ class _Scorer:
         return hole_continuation(after)
 
 
+class ExpertPlayer:
+    """The exact solver's player, from the view alone: it deals the cards it
+    cannot see (the face-down cards and the stock) ``samples`` ways that
+    agree with everything it sees (:meth:`~cardtable.patience.PatienceView.hidden_cards`,
+    from its seeded generator), solves each guess with
+    :func:`cardtable.solver.patience.solve_game` within ``max_states``
+    states, and plays the first move that wins the most guesses. It follows
+    that guess's winning line while no card is turned up or dealt and the
+    line's next move is legal, then guesses again; with no guess won it plays
+    the greedy player's move. In a game with nothing hidden one guess is the
+    deal itself, so it wins every deal the solver wins within its budget.
+    """
+
+    name = "expert"
+
+    def __init__(self, seed: int = 0, samples: int = 6, max_states: int = 20_000) -> None:
+        if samples < 1 or max_states < 1:
+            raise RulesError(f"the expert needs samples and max_states of at least 1, not {samples} and {max_states}")
+        self.samples = samples
+        self.max_states = max_states
+        self.new_game(seed)
+
+    def new_game(self, seed: int = 0) -> None:
+        """Forget the last game and seed the guesses."""
+        self._rng = SplitMix64(seed)
+        self._greedy = GreedyPlayer(seed)
+        self._plan: list[Move] = []
+        self._hidden = -1
+
+    def _guess(self, view: PatienceView) -> PatienceGame:
+        """A deal that agrees with the view, the unseen cards dealt by the generator."""
+        places, rest = view.hidden_cards().deal(self._rng)
+        piles, down = [], []
+        slot = iter(places)
+        for pile in view.piles:
+            if pile.place.kind is Kind.STOCK:
+                piles.append(rest)
+                down.append(len(rest))
+            else:
+                piles.append([*next(slot), *pile.cards])
+                down.append(pile.face_down)
+        game = PatienceGame(view.description, piles, down)
+        game.pass_number = view.pass_number
+        return game
+
+    def choose(self, view: PatienceView) -> Move | None:
+        """The move that wins the most guesses, or the greedy player's."""
+        from cardtable.solver.patience import solve_game  # the compiled search: loaded when first asked
+
+        fallback = self._greedy.choose(view)  # it sees every view, so its memory of positions stays whole
+        legal = view.legal_moves
+        if len(legal) <= 1:
+            return legal[0] if legal else None
+        hidden = sum(pile.face_down for pile in view.piles)
+        if self._plan and hidden == self._hidden and self._plan[0] in legal:
+            return self._plan.pop(0)
+        votes: dict[Move, int] = {}
+        lines: dict[Move, list[Move]] = {}
+        for _ in range(self.samples if hidden else 1):
+            result = solve_game(self._guess(view), max_states=self.max_states)
+            if result.result == "won" and result.moves:
+                first = result.moves[0]
+                votes[first] = votes.get(first, 0) + 1
+                lines.setdefault(first, result.moves)
+        if not votes:
+            self._plan = []
+            return fallback
+        move = max(votes, key=lambda m: votes[m])  # the first of the best, in the order they were found
+        self._plan = lines[move][1:]
+        self._hidden = hidden
+        return move
+
+
 #: The players by name.
-PLAYERS: dict[str, type[RandomPlayer] | type[GreedyPlayer]] = {"random": RandomPlayer, "greedy": GreedyPlayer}
+PLAYERS: dict[str, type[RandomPlayer] | type[GreedyPlayer] | type[ExpertPlayer]] = {
+    "random": RandomPlayer, "greedy": GreedyPlayer, "expert": ExpertPlayer}
 
 
-def make_player(name: str, seed: int = 0) -> RandomPlayer | GreedyPlayer:
-    """A player by name (``random`` or ``greedy``), seeded."""
+def make_player(name: str, seed: int = 0) -> RandomPlayer | GreedyPlayer | ExpertPlayer:
+    """A player by name (``random``, ``greedy`` or ``expert``), seeded."""
     try:
         return PLAYERS[name](seed)
     except KeyError:
-        raise RulesError(f"unknown patience player {name!r}: choose {' or '.join(PLAYERS)}") from None
+        raise RulesError(f"unknown patience player {name!r}: choose {', '.join(PLAYERS)}") from None

@@ -254,6 +254,12 @@ def _seed_of(start: int | str, index: int) -> int | str:
     return f"{prefix}:{int(number) + index}"
 
 
+def _players(names: object) -> str:
+    """The patience players' names as words: ``random, greedy or expert``."""
+    listed = list(names)  # type: ignore[call-overload]
+    return f"{', '.join(listed[:-1])} or {listed[-1]}"
+
+
 def simulate(args: argparse.Namespace, description: Description) -> int:
     """``simulate --game``: N deals played by a patience bot, their records and the summary."""
     from cardtable._files import AtomicWriter, check_outputs
@@ -270,7 +276,7 @@ def simulate(args: argparse.Namespace, description: Description) -> int:
     strategy = args.strategy if args.strategy is not None else "greedy"
     if strategy not in PLAYERS:
         raise UsageError(f"--strategy {clip(strategy, 30)}: {description.title} is played by "
-                         f"{' or '.join(PLAYERS)} (Klondike's strategies play Klondike only)")
+                         f"{_players(PLAYERS)} (Klondike's strategies play Klondike only)")
     check_outputs({"--output": args.output}, {})
     count = 1000 if args.games is None else args.games
     try:  # a seed out of range fails before any game
@@ -358,7 +364,7 @@ def compare(args: argparse.Namespace, description: Description) -> int:
     for name in args.strategies:
         if name not in PLAYERS:
             raise UsageError(f"strategy {clip(name, 30)}: {description.title} is played by "
-                             f"{' or '.join(PLAYERS)} (Klondike's strategies play Klondike only)")
+                             f"{_players(PLAYERS)} (Klondike's strategies play Klondike only)")
     count = 1000 if args.games is None else args.games
     try:
         _from_seed(description, _seed_of(args.seed, count - 1))

@@ -35,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Without a game: every patience game of the registry, one a line. With a game (a name, "
                     "a name with options such as golf:wrap, or a description file FILE.json): its rules, or "
                     "with --json its whole description (which --game FILE.json reads back); --deal SEED "
-                    "shows a deal; --play BOT lets the random or greedy bot play it.")
+                    "shows a deal; --play BOT lets the random, greedy or expert bot play it.")
     p.add_argument("game", nargs="?", metavar="GAME", help="a game's name (options after colons) or a FILE.json")
     p.add_argument("--json", action="store_true", help="as JSON")
     p.add_argument("--deal", metavar="SEED",
@@ -47,7 +47,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--format", choices=("text", "pysol", "solvitaire"), default="text",
                    help="how --deal or --deal-file shows the deal (default text; pysol: fc-solve's board; "
                         "solvitaire: Solvitaire's deal JSON)")
-    p.add_argument("--play", choices=("random", "greedy"), help="let this bot play the deal (--deal, default 0)")
+    p.add_argument("--play", choices=("random", "greedy", "expert"),
+                   help="let this bot play the deal (--deal, default 0)")
     p.add_argument("--max-moves", type=int, default=2000, metavar="N", help="stop a bot after N moves (2000)")
     p.add_argument("--output", "-o", metavar="FILE", help="with --play: write the game record here (text, or "
                    "JSON for a name ending in .json), which 'cardtable replay' checks")
@@ -109,7 +110,7 @@ def _cmd_games(args: argparse.Namespace) -> int:
         return 0
     description = load(args.game)
     if args.output is not None and args.play is None:
-        raise UsageError("--output writes a bot's game: give --play random or greedy")
+        raise UsageError("--output writes a bot's game: give --play random, greedy or expert")
     if args.output is not None:
         from cardtable._files import check_output
 

@@ -70,15 +70,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--strategy", default=None, metavar="NAME",
                    help=f"who plays: {', '.join(STRATEGY_NAMES)}, or a policy as module.path:attribute (default "
                         "priority). Options follow the name in the same argument, as in --strategy 'expert "
-                        "samples=96 states=20000' ('cardtable strategies' lists them); with --game, random or "
-                        "greedy (default greedy)")
+                        "samples=96 states=20000' ('cardtable strategies' lists them); with --game, random, "
+                        "greedy or expert (default greedy)")
     p.add_argument("--games", type=whole_number(1, "--games"), default=None,
                    help="games to play (default 1000, or every deal)")
     p.add_argument("--seed", type=deal_number, default=1,
                    help="game i is dealt from seed SEED+i (default 1; with --game, also ms:N or pysol:N where "
                         "the game has them)")
-    p.add_argument("--game", metavar="NAME|FILE.json", help=GAME_HELP + "; another game is played by the random "
-                   "or greedy player, in one process, and not stored")
+    p.add_argument("--game", metavar="NAME|FILE.json", help=GAME_HELP + "; another game is played by the random, "
+                   "greedy or expert player, in one process, and not stored")
     p.add_argument("--deals", metavar="FILE", help=_DEALS_HELP)
     p.add_argument("--workers", type=worker_count, default=None,
                    help="local processes, or the workers of --cluster local (default: all cores)")
@@ -118,12 +118,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("compare", help="play the same deals with several strategies, side by side")
     p.add_argument("strategies", nargs="+", metavar="STRATEGY",
                    help=f"from: {', '.join(STRATEGY_NAMES)}; options follow a name in the same argument "
-                        "('expert samples=96'); with --game, random or greedy")
+                        "('expert samples=96'); with --game, random, greedy or expert")
     p.add_argument("--games", type=whole_number(1, "--games"), default=None, help="deals to play (default 1000)")
     p.add_argument("--seed", type=deal_number, default=1, help="first deal seed (default 1; with --game, also ms:N "
                    "or pysol:N where the game has them)")
-    p.add_argument("--game", metavar="NAME|FILE.json", help=GAME_HELP + "; another game is played by random and "
-                   "greedy, in one process")
+    p.add_argument("--game", metavar="NAME|FILE.json", help=GAME_HELP + "; another game is played by its random, "
+                   "greedy or expert player, in one process")
     p.add_argument("--deals", metavar="FILE", help=_DEALS_HELP)
     p.add_argument("--workers", type=worker_count, default=None,
                    help="local processes (default: all cores)")

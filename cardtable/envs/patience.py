@@ -109,6 +109,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Literal, SupportsInt
 
 import gymnasium as gym
@@ -350,42 +351,71 @@ class ObservationLayout:
         return low, high
 
 
-def _pile_codes(pile: PileView, slots: int) -> list[int]:
-    codes = [FACE_DOWN] * pile.face_down + [card.index + 1 for card in pile.cards]
-    return codes + [0] * (slots - len(codes))
-
-
 def encode_view(view: PatienceView, layout: ObservationLayout | None = None, *, redeals_left: int = 0) -> np.ndarray:
     """The observation of a player's view (see the module documentation):
     only what the view shows, face-down cards as :data:`FACE_DOWN`;
     ``redeals_left`` is what the player knows of the redeals (La Belle Lucie)."""
-    d = view.description
-    layout = layout if layout is not None else ObservationLayout.of(d)
-    values: list[int] = []
-    by_kind: dict[Kind, list[PileView]] = {}
-    for pile in view.piles:
-        by_kind.setdefault(pile.place.kind, []).append(pile)
-    for pile in by_kind.get(Kind.TABLEAU, ()):
-        values += _pile_codes(pile, layout.tableau_slots)
-    for pile in by_kind.get(Kind.CELL, ()):
-        values.append(pile.cards[-1].index + 1 if pile.cards else (FACE_DOWN if pile.face_down else 0))
-    for pile in by_kind.get(Kind.RESERVE, ()):
-        values += _pile_codes(pile, layout.reserve_slots)
-    for pile in by_kind.get(Kind.WASTE, ()):
-        top_first = [card.index + 1 for card in reversed(pile.cards)]
-        values += top_first + [0] * (layout.waste_slots - len(top_first))
-    for kind in (Kind.FOUNDATION, Kind.HOLE):
-        for pile in by_kind.get(kind, ()):
-            values += [pile.cards[-1].index + 1 if pile.cards else 0, len(pile)]
-    for pile in by_kind.get(Kind.STOCK, ()):
-        values.append(len(pile))
-    if "pass_number" in layout.fields:
-        passes = d.stock.passes
-        values += [min(view.pass_number, _CAP), -1 if passes is None else min(max(passes - view.pass_number, 0), _CAP)]
-    if "redeals_left" in layout.fields:
-        values.append(redeals_left)
-    values.append(min(view.moves_played, _CAP))
-    return np.array(values, dtype=np.int16)
+    layout = layout if layout is not None else ObservationLayout.of(view.description)
+    return _Encoder(view.description, layout).encode(view, redeals_left)
+
+
+#: The order of the pile kinds in an observation.
+_OBSERVED = (Kind.TABLEAU, Kind.CELL, Kind.RESERVE, Kind.WASTE, Kind.FOUNDATION, Kind.HOLE, Kind.STOCK)
+
+
+class _Encoder:
+    """:func:`encode_view` for one environment: it keeps each pile's codes
+    from the last observation, and a move changes only a few piles."""
+
+    __slots__ = ("_codes", "_description", "_layout", "_order", "_seen", "_size", "_slots")
+
+    def __init__(self, description: Description, layout: ObservationLayout) -> None:
+        self._description = description
+        self._layout = layout
+        self._size = layout.size
+        places = [Place(kind, i) for kind in (Kind.TABLEAU, Kind.FOUNDATION, Kind.CELL, Kind.RESERVE, Kind.STOCK,
+                                              Kind.WASTE, Kind.HOLE) for i in range(description.count(kind))]
+        # the view's pile indices in the observation's order
+        self._order = sorted(range(len(places)), key=lambda i: (_OBSERVED.index(places[i].kind), places[i].index))
+        slots = {Kind.TABLEAU: layout.tableau_slots, Kind.RESERVE: layout.reserve_slots,
+                 Kind.WASTE: layout.waste_slots}
+        self._slots = [slots.get(places[i].kind, 0) for i in range(len(places))]
+        self._seen: list[tuple[int, tuple[object, ...]] | None] = [None] * len(places)
+        self._codes: list[list[int]] = [[] for _ in places]
+
+    def _pile(self, pile: PileView, slots: int) -> list[int]:
+        kind = pile.place.kind
+        cards = pile.cards
+        if kind is Kind.TABLEAU or kind is Kind.RESERVE:
+            codes = [FACE_DOWN] * pile.face_down + [card.index + 1 for card in cards]
+            return codes + [0] * (slots - len(codes))
+        if kind is Kind.WASTE:
+            codes = [card.index + 1 for card in reversed(cards)]
+            return codes + [0] * (slots - len(codes))
+        if kind is Kind.CELL:
+            return [cards[-1].index + 1 if cards else (FACE_DOWN if pile.face_down else 0)]
+        if kind is Kind.STOCK:
+            return [len(pile)]
+        return [cards[-1].index + 1 if cards else 0, len(pile)]  # a foundation, the hole
+
+    def encode(self, view: PatienceView, redeals_left: int) -> np.ndarray:
+        piles, seen, codes, slots = view.piles, self._seen, self._codes, self._slots
+        for i in self._order:
+            pile = piles[i]
+            key = (pile.face_down, pile.cards)
+            if seen[i] != key:
+                seen[i] = key
+                codes[i] = self._pile(pile, slots[i])
+        tail = []
+        fields = self._layout.fields
+        if "pass_number" in fields:
+            passes = self._description.stock.passes
+            left = -1 if passes is None else min(max(passes - view.pass_number, 0), _CAP)
+            tail += [min(view.pass_number, _CAP), left]
+        if "redeals_left" in fields:
+            tail.append(redeals_left)
+        tail.append(min(view.moves_played, _CAP))
+        return np.fromiter(chain(*(codes[i] for i in self._order), tail), np.int16, self._size)
 
 
 def _whole(value: object, what: str, low: int) -> int:
@@ -443,6 +473,7 @@ class PatienceEnv(gym.Env[np.ndarray, np.int64]):
         low, high = self.layout.bounds(self.description)
         self.observation_space = spaces.Box(low, high, dtype=np.int16)
         self._game = PatienceGame.from_seed(self.description, 0)
+        self._encoder = _Encoder(self.description, self.layout)
         self._mask = np.zeros(self.actions.size, dtype=np.int8)
         self._steps = self._stalled = 0
         self._best: tuple[float, int] = (0.0, 0)
@@ -493,14 +524,13 @@ class PatienceEnv(gym.Env[np.ndarray, np.int64]):
 
     # ----- playing -----------------------------------------------------------------------------
 
-    def _progress(self) -> tuple[float, int]:
+    def _progress(self, returns: float | None = None) -> tuple[float, int]:
         game = self._game
-        return (game.returns()[0], -sum(game.down))
+        return (game.returns()[0] if returns is None else returns, -sum(game.down))
 
     def _observe(self) -> tuple[np.ndarray, np.ndarray]:
         view = self._game.view()
-        observation = encode_view(view, self.layout,
-                                  redeals_left=self.description.redeals.count - self._game.redeals_used)
+        observation = self._encoder.encode(view, self.description.redeals.count - self._game.redeals_used)
         self._mask = self.actions.mask(view.legal_moves)
         return observation, self._mask.copy()
 
@@ -517,11 +547,12 @@ class PatienceEnv(gym.Env[np.ndarray, np.int64]):
             raise IllegalMoveError(self._why_illegal(index))
         self._steps += 1
         won = game.is_won()
+        after = game.returns()[0]
         if self.reward_kind == "win":
             reward = 1.0 if won else 0.0
         else:
-            reward = game.returns()[0] - before + (self.win_bonus if won else 0.0)
-        progress = self._progress()
+            reward = after - before + (self.win_bonus if won else 0.0)
+        progress = self._progress(after)
         if progress[0] > self._best[0] or progress[1] > self._best[1]:
             self._stalled = 0
             self._best = (max(progress[0], self._best[0]), max(progress[1], self._best[1]))

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from cardtable.bots.patience import GreedyPlayer, hole_continuation, make_player
+from cardtable.bots.patience import ExpertPlayer, GreedyPlayer, hole_continuation, make_player
 from cardtable.cards import Card
 from cardtable.game import play_out
 from cardtable.patience import Kind, PatienceGame, get, names
@@ -108,5 +108,28 @@ def test_hole_continuation_stops_at_face_down_cards() -> None:
 
 
 def test_unknown_player_is_one_clear_error() -> None:
-    with pytest.raises(Exception, match="unknown patience player 'smart': choose random or greedy"):
+    with pytest.raises(Exception, match="unknown patience player 'smart': choose random, greedy, expert"):
         make_player("smart")
+
+
+def test_the_expert_wins_an_open_deal_the_solver_wins() -> None:
+    game = PatienceGame.from_seed(get("bakers-game"), 7)  # nothing hidden: one guess is the deal itself
+    play_out(game, [ExpertPlayer(1, max_states=100_000)], max_actions=500)
+    assert game.is_won()
+
+
+def test_the_expert_chooses_alike_whatever_the_face_down_cards() -> None:
+    game = PatienceGame.from_seed(get("klondike"), 5)
+    other = _hidden_swapped(game)
+    assert other is not None and other.view() == game.view()
+    assert ExpertPlayer(3, samples=3, max_states=3000).choose(game.view()) == \
+        ExpertPlayer(3, samples=3, max_states=3000).choose(other.view())
+
+
+def test_the_expert_plays_legal_moves_to_an_end_in_a_game_with_a_stock() -> None:
+    game = play_out(PatienceGame.from_seed(get("golf"), 8), [ExpertPlayer(8, samples=2, max_states=2000)],
+                    max_actions=200)
+    replay = PatienceGame.from_seed(get("golf"), 8)
+    for move in game.moves:
+        replay.play(move)
+    assert game.is_over() or len(game.moves) == 200
