@@ -10,6 +10,7 @@ modules are imported inside the functions, so building the parser stays light.
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import re
@@ -117,13 +118,26 @@ def deal(args: argparse.Namespace, description: Description) -> int:
     from cardtable.patience.position import write_position
 
     _refuse_klondike_options(args, description, variant_default="draw1",
-                             extra=("--winnable", "--daily", "--difficulty", "--solvitaire-seed"))
+                             extra=("--difficulty", "--solvitaire-seed"))
     check_output(args.output)
-    if args.seed is None and args.file is None:
+    if args.date is not None and not args.daily:
+        raise UsageError("--date goes with --daily")
+    if args.winnable and args.daily:
+        raise UsageError("--daily deals are already proven winnable: leave out --winnable")
+    if args.winnable and args.seed is None:
+        raise UsageError(f"--winnable goes with --seed N: the deal of {description.title} proven winnable for N")
+    if args.winnable and isinstance(args.seed, str):
+        raise UsageError(f"--winnable takes a whole-number --seed, not {args.seed}: its candidates are "
+                         f"{description.title}'s own deals")
+    if args.seed is None and args.file is None and not args.daily:
         raise UsageError(f"say which deal of {description.title}: --seed N (or ms:N, pysol:N where the game "
-                         "has them) or --file F")
-    game = _from_seed(description, args.seed) if args.seed is not None else _read_layout(
-        description, read_text(args.file))
+                         "has them), --file F or --daily")
+    if args.daily or args.winnable:
+        game = _proven(args, description)
+    elif args.seed is not None:
+        game = _from_seed(description, args.seed)
+    else:
+        game = _read_layout(description, read_text(args.file))
     if args.format == "pysol":
         from cardtable.patience.formats import to_pysol
 
@@ -139,6 +153,25 @@ def deal(args: argparse.Namespace, description: Description) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _proven(args: argparse.Namespace, description: Description) -> PatienceGame:
+    """The deal ``--winnable`` or ``--daily`` asks for, proven winnable by
+    the solver (:mod:`cardtable.solver.patience_deals`); stderr says which
+    seed it is."""
+    from cardtable.solver.patience_deals import daily_game, winnable_game
+
+    if args.daily:
+        from cardtable.solver.daily import parse_date
+
+        day = parse_date(args.date) if args.date is not None else datetime.date.today()
+        found = daily_game(day, description)
+        what = f"the daily deal of {description.title} for {day.isoformat()}"
+    else:
+        found = winnable_game(int(args.seed), description)
+        what = f"a deal of {description.title} proven winnable for seed {args.seed}"
+    print(f"cardtable: {what} (seed {found.seed}, won in a search of {found.states:,} states)", file=sys.stderr)
+    return found.game(description)
 
 
 # ----- show -----------------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from cardtable.cli._options import (
     whole_number,
     worker_count,
 )
+from cardtable.cli._patience import _refuse_klondike_options, patience_game
 from cardtable.errors import StoreError, UsageError
 
 if TYPE_CHECKING:
@@ -83,6 +84,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_variant_arguments(p, default="thoughtful3")
+    p.add_argument("--game", metavar="NAME|FILE.json",
+                   help="a patience game instead of a Klondike variant: a name ('cardtable games' lists them), with "
+                        "options after colons (golf:queens-on-kings), or a description file; its deals are "
+                        "'--game NAME --seed N' for N = S..S+N-1, solved with every card known (default budget "
+                        "60 s and 10,000,000 states a deal)")
     p.set_defaults(func=_cmd_winnability)
 
     p = studies.add_parser(
@@ -92,6 +98,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--store", metavar="PATH", help="results store (default: the per-user data directory)")
     p.add_argument("--json", action="store_true", help="print a JSON list, one object a study")
     add_variant_arguments(p, default=None)
+    p.add_argument("--game", metavar="NAME|FILE.json", help="only the studies of this patience game (with its options)")
     p.set_defaults(func=_cmd_show)
 
 
@@ -109,12 +116,17 @@ def _store_path(args: argparse.Namespace) -> str:
     return path
 
 
-def _budget(args: argparse.Namespace) -> Budget:
+def _budget(args: argparse.Namespace, patience: bool = False) -> Budget:
     """``--timeout`` and ``--max-states``; unless given, 60 s, or no time
-    limit under ``--max-states`` (as ``cardtable solve``)."""
+    limit under ``--max-states`` (as ``cardtable solve``). ``patience``: the
+    patience search's state budget unless told."""
     from cardtable.solver.study import Budget
 
     timeout = solve_timeout(args)
+    if patience:
+        from cardtable.solver.patience_study import patience_budget
+
+        return patience_budget(timeout, args.max_states)
     return Budget(timeout) if args.max_states is None else Budget(timeout, args.max_states)
 
 
@@ -133,6 +145,10 @@ def _cmd_winnability(args: argparse.Namespace) -> int:
     )
     from cardtable.solver.study_store import STUDY_SEED_LIMIT
 
+    description = patience_game(args)
+    if description is not None:
+        _refuse_klondike_options(args, description, variant_default="thoughtful3")
+        from cardtable.solver.patience_study import patience_winnability_report, run_patience_winnability
     variant = variant_from_args(args)  # an unknown preset is a VariantError
     if args.workers is not None and args.cluster not in (None, "local"):
         raise UsageError("--workers is for local processes or --cluster local; a scheduler has its own workers")
@@ -142,7 +158,7 @@ def _cmd_winnability(args: argparse.Namespace) -> int:
                          "range as several studies, each from its own --seed")
     if first + args.deals - 1 > STUDY_SEED_LIMIT:
         raise UsageError(f"--seed {first} --deals {args.deals}: a study's deals must end by deal {STUDY_SEED_LIMIT}")
-    budget = _budget(args)
+    budget = _budget(args, patience=description is not None)
     path = _store_path(args)
     answered_before: int | None = None
     with ExitStack() as stack:
@@ -159,14 +175,23 @@ def _cmd_winnability(args: argparse.Namespace) -> int:
             advance.start(answered_before)
 
         try:
-            report = run_winnability(store, variant, first_seed=first, deals=args.deals, budget=budget,
-                                     executor=executor, on_start=started, on_deal=lambda deal: advance(1))
+            if description is not None:
+                report = run_patience_winnability(store, description, first_seed=first, deals=args.deals,
+                                                  budget=budget, executor=executor, on_start=started,
+                                                  on_deal=lambda deal: advance(1))
+            else:
+                report = run_winnability(store, variant, first_seed=first, deals=args.deals, budget=budget,
+                                         executor=executor, on_start=started, on_deal=lambda deal: advance(1))
         except ClusterError as error:  # a lost scheduler: what finished is stored
             raise ClusterError(f"{error}; the deals solved are kept: run the same command to carry on") from None
         except KeyboardInterrupt:
             advance.close()
             # Every deal that finished is stored: count them there.
-            partial = winnability_report(store, variant, first_seed=first, deals=args.deals, budget=budget)
+            if description is not None:
+                partial = patience_winnability_report(store, description, first_seed=first, deals=args.deals,
+                                                      budget=budget)
+            else:
+                partial = winnability_report(store, variant, first_seed=first, deals=args.deals, budget=budget)
             solved_now = partial.answered - (partial.answered if answered_before is None else answered_before)
             partial = replace(partial, solved_now=solved_now)
             _print_report(partial.to_dict() if args.json else partial.text(), args.json)
@@ -215,9 +240,17 @@ def _cmd_show(args: argparse.Namespace) -> int:
     from cardtable.runs.store import ResultsStore
     from cardtable.solver.study import stored_winnability
 
-    rules = None
-    if args.variant is not None:
-        rules = variant_from_args(args).winnability_key
+    rules = game = None
+    description = patience_game(args)
+    if description is not None:
+        from cardtable.solver.patience_study import study_key
+
+        _refuse_klondike_options(args, description, variant_default=None)
+        game, rules = study_key(description)
+    elif args.variant is not None:
+        from cardtable.klondike.variant import GAME
+
+        game, rules = GAME, variant_from_args(args).winnability_key
     else:
         flags = [f"--{name.replace('_', '-')}" for name in _VARIANT_FLAGS if getattr(args, name) is not None]
         if flags:
@@ -226,7 +259,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     found = []
     if os.path.isfile(path):
         with ResultsStore(path, create=False) as store:
-            found = stored_winnability(store, rules)
+            found = stored_winnability(store, rules, game=game)
     if args.json:
         print(json.dumps([{"id": info.id, "updated": info.updated, **report.to_dict()} for info, report in found]))
         return 0

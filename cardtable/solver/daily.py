@@ -35,7 +35,7 @@ from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
 from cardtable.solver.search import solve
 
-__all__ = ["DAILY_STATE_BUDGET", "DailyDeal", "daily_candidates", "daily_deal", "parse_date"]
+__all__ = ["DAILY_STATE_BUDGET", "DailyDeal", "daily_candidates", "daily_deal", "day_candidates", "parse_date"]
 
 #: States the solver may spend proving each candidate of a day winnable.
 DAILY_STATE_BUDGET = 20_000
@@ -62,7 +62,13 @@ def parse_date(text: str) -> datetime.date:
 def daily_candidates(day: datetime.date, variant: Variant) -> Iterator[int]:
     """The deal seeds tried for ``day`` under ``variant``'s rules, in order
     (see the module documentation)."""
-    text = f"{day.isoformat()}|{variant.winnability_key}"
+    return day_candidates(day, variant.winnability_key)
+
+
+def day_candidates(day: datetime.date, key: str) -> Iterator[int]:
+    """The deal seeds tried for ``day`` under the rules keyed by ``key``
+    (a winnability key: Klondike's, or a patience study's), in order."""
+    text = f"{day.isoformat()}|{key}"
     start = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
     rng = SplitMix64(start)
     while True:

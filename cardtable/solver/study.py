@@ -66,8 +66,21 @@ from cardtable.solver.study_store import (
 )
 from cardtable.stats import wilson
 
-__all__ = ["DEFAULT_FIRST_SEED", "KIND", "MAX_STUDY_DEALS", "Budget", "StudyPlan", "WinnabilityReport", "plan_study",
-           "run_winnability", "stored_winnability", "winnability_report"]
+__all__ = [
+    "DEFAULT_FIRST_SEED",
+    "KIND",
+    "MAX_STUDY_DEALS",
+    "Budget",
+    "SolveDeals",
+    "StudyPlan",
+    "WinnabilityReport",
+    "plan_study",
+    "run_study",
+    "run_winnability",
+    "stored_winnability",
+    "study_report",
+    "winnability_report",
+]
 
 #: The kind of study this module keeps (:attr:`StudyInfo.kind <cardtable.solver.study_store.StudyInfo.kind>`).
 KIND = "winnability"
@@ -195,6 +208,8 @@ class WinnabilityReport:
     The seconds are those of each answered deal's search; ``solved_now``
     counts the deals solved by this run (the others came from the store)
     and ``wall_seconds`` is how long it took (None when nothing was run).
+    ``game`` is the game studied (Klondike unless told; a patience game's
+    ``rules`` are then its name and rules key).
     """
 
     label: str
@@ -212,6 +227,7 @@ class WinnabilityReport:
     p90_seconds: float | None = None
     solved_now: int = 0
     wall_seconds: float | None = None
+    game: str = GAME
 
     @property
     def decided(self) -> int:
@@ -250,7 +266,8 @@ class WinnabilityReport:
         """The JSON form: every figure by name (shares as fractions)."""
         interval, bounds = self.interval, self.bounds
         return {
-            "study": KIND, "variant": self.label, "rules": dict(self.rules), "first_seed": self.first_seed,
+            "study": KIND, "game": self.game, "variant": self.label, "rules": dict(self.rules),
+            "first_seed": self.first_seed,
             "last_seed": self.last_seed, "deals": self.deals, "budget": self.budget.to_dict(),
             "decided": self.decided, "won": self.won, "unwinnable": self.unwinnable, "undecided": self.undecided,
             "undecided_reasons": dict(self.reasons), "pending": self.pending,
@@ -285,12 +302,13 @@ class WinnabilityReport:
 
 
 def _report(label: str, rules: str, first_seed: int, deals: int, budget: Budget, plan: StudyPlan,
-            solved_now: int, wall_seconds: float | None) -> WinnabilityReport:
+            solved_now: int, wall_seconds: float | None, game: str = GAME) -> WinnabilityReport:
     answers = [plan.answers[seed] for seed in sorted(plan.answers)]
     times = [row.seconds for row in answers]
     reasons = Counter(row.reason or "no reason kept" for row in answers if not row.decided)
     return WinnabilityReport(
-        label=label, rules=json.loads(rules), first_seed=first_seed, deals=deals, budget=budget,
+        label=label, rules=json.loads(rules) if game == GAME else {"game": game, "rules": rules}, game=game,
+        first_seed=first_seed, deals=deals, budget=budget,
         won=sum(row.result == "won" for row in answers), unwinnable=sum(row.result == "unwinnable" for row in answers),
         undecided=sum(not row.decided for row in answers), pending=len(plan.todo), reasons=dict(reasons),
         mean_seconds=statistics.fmean(times) if times else None,
@@ -316,10 +334,8 @@ def winnability_report(store: ResultsStore, variant: Variant, *, first_seed: int
                        solved_now: int = 0, wall_seconds: float | None = None) -> WinnabilityReport:
     """The study's figures from the store alone, solving nothing (deals not
     answered yet are ``pending``)."""
-    rules = variant.winnability_key
-    seeds = _seeds(first_seed, deals)
-    plan = plan_study(study_deals(store, rules, seeds.start, seeds.stop - 1), seeds, budget)
-    return _report(variant.label, rules, first_seed, deals, budget, plan, solved_now, wall_seconds)
+    return study_report(store, variant.label, variant.winnability_key, first_seed=first_seed, deals=deals,
+                        budget=budget, solved_now=solved_now, wall_seconds=wall_seconds)
 
 
 def run_winnability(store: ResultsStore, variant: Variant, *, first_seed: int = DEFAULT_FIRST_SEED, deals: int,
@@ -339,12 +355,37 @@ def run_winnability(store: ResultsStore, variant: Variant, *, first_seed: int = 
     """
     from cardtable.solver.batch import solve_batch  # the batch layer imports the search's compiled core
 
+    def solve_todo(todo: list[int], keep: Callable[[int, Mapping[str, object]], None]) -> None:
+        solve_batch([(str(seed), Position.from_seed(seed)) for seed in todo], variant, timeout=budget.timeout,
+                    max_states=budget.max_states, workers=workers, executor=executor, on_solved=keep)
+
+    return run_study(store, variant.label, variant.winnability_key, solve_todo, first_seed=first_seed, deals=deals,
+                     budget=budget, on_start=on_start, on_deal=on_deal, clock=clock)
+
+
+#: How a study's deals are solved (:func:`run_study`): given the seeds to
+#: solve, call ``keep(index, row)`` with each one's index in that list and its
+#: solver row (``result``, ``states``, ``seconds``, ``reason``, ``moves``) as
+#: soon as it is solved, in any order.
+SolveDeals = Callable[[list[int], Callable[[int, Mapping[str, object]], None]], None]
+
+
+def run_study(store: ResultsStore, label: str, rules: str, solve_deals: SolveDeals, *, first_seed: int, deals: int,
+              budget: Budget, game: str = GAME, on_start: Callable[[StudyPlan], None] | None = None,
+              on_deal: Callable[[StudyDeal], None] | None = None,
+              clock: Callable[[], float] = time.perf_counter) -> WinnabilityReport:
+    """The winnability study of any game, as :func:`run_winnability` for
+    Klondike: ``game`` and ``rules`` are the study's key in the store (the
+    game's name and the identity of its rules: Klondike's winnability key,
+    a patience description's :attr:`~cardtable.patience.Description.rules_key`),
+    ``label`` its name for people, and ``solve_deals`` solves the deals the
+    store does not answer (see :data:`SolveDeals`). Each deal is stored as it
+    is solved."""
     began = clock()
-    rules = variant.winnability_key
     seeds = _seeds(first_seed, deals)
-    record_study(store, kind=KIND, rules=rules, label=variant.label, first_seed=first_seed, deals=deals,
-                 timeout=budget.timeout, max_states=budget.max_states)
-    plan = plan_study(study_deals(store, rules, seeds.start, seeds.stop - 1), seeds, budget)
+    record_study(store, kind=KIND, rules=rules, label=label, first_seed=first_seed, deals=deals,
+                 timeout=budget.timeout, max_states=budget.max_states, game=game)
+    plan = plan_study(study_deals(store, rules, seeds.start, seeds.stop - 1, game=game), seeds, budget)
     if on_start is not None:
         on_start(plan)
     answers = dict(plan.answers)
@@ -355,27 +396,38 @@ def run_winnability(store: ResultsStore, variant: Variant, *, first_seed: int = 
         line = tuple(str(move) for move in moves) if isinstance(moves, list) else ()
         deal = StudyDeal(rules, todo[index], budget.timeout, budget.max_states, str(row["result"]),
                          int(cast(int, row["states"])), float(cast(float, row["seconds"])),
-                         str(row.get("reason") or ""), line)
+                         str(row.get("reason") or ""), line, game=game)
         add_study_deal(store, deal)
         answers[deal.seed] = deal
         if on_deal is not None:
             on_deal(deal)
 
     if todo:
-        solve_batch([(str(seed), Position.from_seed(seed)) for seed in todo], variant, timeout=budget.timeout,
-                    max_states=budget.max_states, workers=workers, executor=executor, on_solved=keep)
+        solve_deals(todo, keep)
     done = StudyPlan(answers, [])
-    return _report(variant.label, rules, first_seed, deals, budget, done, len(answers) - len(plan.answers),
-                   clock() - began)
+    return _report(label, rules, first_seed, deals, budget, done, len(answers) - len(plan.answers), clock() - began,
+                   game)
 
 
-def stored_winnability(store: ResultsStore, rules: str | None = None) -> list[tuple[StudyInfo, WinnabilityReport]]:
-    """Every winnability study listed in ``store`` (under ``rules``, when
-    given), oldest first, each with its figures from the stored deals."""
+def study_report(store: ResultsStore, label: str, rules: str, *, first_seed: int, deals: int, budget: Budget,
+                 game: str = GAME, solved_now: int = 0, wall_seconds: float | None = None) -> WinnabilityReport:
+    """Any game's study figures from the store alone, as :func:`winnability_report`
+    (``game``, ``rules`` and ``label`` as :func:`run_study` takes them)."""
+    seeds = _seeds(first_seed, deals)
+    plan = plan_study(study_deals(store, rules, seeds.start, seeds.stop - 1, game=game), seeds, budget)
+    return _report(label, rules, first_seed, deals, budget, plan, solved_now, wall_seconds, game)
+
+
+def stored_winnability(store: ResultsStore, rules: str | None = None, *,
+                       game: str | None = None) -> list[tuple[StudyInfo, WinnabilityReport]]:
+    """Every winnability study listed in ``store`` (of ``game`` and under
+    ``rules``, when given), oldest first, each with its figures from the
+    stored deals."""
     found = []
-    for info in studies(store, KIND, rules, game=GAME):
+    for info in studies(store, KIND, rules, game=game):
         seeds = _seeds(info.first_seed, info.deals)
         budget = Budget(info.timeout, info.max_states)
         plan = plan_study(study_deals(store, info.rules, seeds.start, seeds.stop - 1, game=info.game), seeds, budget)
-        found.append((info, _report(info.label, info.rules, info.first_seed, info.deals, budget, plan, 0, None)))
+        found.append((info, _report(info.label, info.rules, info.first_seed, info.deals, budget, plan, 0, None,
+                                    info.game)))
     return found
