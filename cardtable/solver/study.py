@@ -266,8 +266,7 @@ class WinnabilityReport:
         """The JSON form: every figure by name (shares as fractions)."""
         interval, bounds = self.interval, self.bounds
         return {
-            "study": KIND, "game": self.game, "variant": self.label, "rules": dict(self.rules),
-            "first_seed": self.first_seed,
+            "study": KIND, "variant": self.label, "rules": dict(self.rules), "first_seed": self.first_seed,
             "last_seed": self.last_seed, "deals": self.deals, "budget": self.budget.to_dict(),
             "decided": self.decided, "won": self.won, "unwinnable": self.unwinnable, "undecided": self.undecided,
             "undecided_reasons": dict(self.reasons), "pending": self.pending,
