@@ -173,6 +173,20 @@ def test_a_killed_game_study_loses_no_finished_deal(tmp_path: Path, workers: int
     assert after[:kept] == before and sorted(row[2] for row in after) == list(range(1, 1001))
 
 
+@pytest.mark.slow
+def test_a_dask_cluster_gives_the_same_answers(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    local = _study(capsys, tmp_path / "local.sqlite", "--game", "golf", "--deals", "20", *BUDGET)
+    dask = _study(capsys, tmp_path / "dask.sqlite", "--game", "golf", "--deals", "20", "--cluster", "local",
+                  "--workers", "2", *BUDGET)
+    assert dask["solved_now"] == 20
+
+    def answers(store: Path) -> list[tuple[Any, ...]]:
+        return [row[1:6] for row in sorted(_rows(store), key=lambda row: row[2])]
+
+    assert answers(tmp_path / "dask.sqlite") == answers(tmp_path / "local.sqlite")
+    assert (dask["won"], dask["unwinnable"]) == (local["won"], local["unwinnable"])
+
+
 @pytest.mark.parametrize("game", ["freecell", "tripeaks", pytest.param("golf", marks=pytest.mark.slow)])
 def test_a_winnable_deal_is_proven_the_same_each_time_and_replays(capsys: pytest.CaptureFixture[str],
                                                                  game: str) -> None:
