@@ -50,6 +50,7 @@ from cardtable.patience.record import rules_name
 from cardtable.web.kings_corner import Lender
 from cardtable.web.patience import PatienceTable, find_winnable, game_key, table_json
 from cardtable.web.protocol import (
+    MAX_MESSAGE_BYTES,
     MAX_PAGES,
     ProtocolError,
     RateLimit,
@@ -192,7 +193,7 @@ class PatienceRoom:
         if not same_origin(request, server.url):
             return web.Response(status=403, text="cross-site WebSocket refused\n")
         who, new = player_id(request)
-        ws = web.WebSocketResponse(heartbeat=30.0)
+        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES * 4, heartbeat=30.0)
         if new:
             set_cookie(ws, who)
         await ws.prepare(request)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import json
 import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -25,7 +26,7 @@ from cardtable.patience.layout import table_layout
 from cardtable.solver.patience import solve_game
 from cardtable.web.klondike import KlondikeDealer
 from cardtable.web.patience import PatienceTable, daily_seed
-from cardtable.web.protocol import ProtocolError
+from cardtable.web.protocol import MAX_MESSAGE_BYTES, ProtocolError
 from cardtable.web.server import TableServer
 
 CARD = re.compile(r"\b[A2-9TJQK][cdhs]\b")
@@ -117,7 +118,9 @@ def test_moves_refusals_undo_redo_restart_and_the_game_kept_for_the_next_page(tm
                                     ('{"type": "undo"}', "nothing to undo"),
                                     ('{"type": "new", "deal": "ms:0"}', "Microsoft deal number"),
                                     ('{"type": "new", "deal": 7}', '"deal" must be'),
-                                    ('{"type": "fly"}', "unknown message type")]:
+                                    ('{"type": "fly"}', "unknown message type"),
+                                    (json.dumps({"type": "view", "pad": "x" * MAX_MESSAGE_BYTES}),
+                                     "message too large")]:
                     await ws.send_str(text)
                     reply = await ws.receive_json(timeout=10)
                     assert reply["type"] == "error" and words in reply["message"], (text, reply)
@@ -183,6 +186,18 @@ def test_a_winnable_deal_is_searched_for_in_a_process_and_proven(tmp_path: Path)
             view = reply["view"]
             assert view["winnable"] and reply["said"].endswith("proven winnable.")
             assert solve_game(PatienceGame.from_seed(get("tripeaks"), view["deal"]), timeout=30).result == "won"
+
+    serving(tmp_path, test)
+
+
+def test_a_frame_far_too_large_closes_the_socket_unread(tmp_path: Path) -> None:
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(f"{base}/play/golf/ws") as ws:
+            await opened(ws)
+            await ws.send_str(json.dumps({"type": "view", "pad": "x" * MAX_MESSAGE_BYTES * 5}))
+            frame = await ws.receive(timeout=10)
+            assert frame.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING)
+            assert ws.close_code == 1009  # the message is too big
 
     serving(tmp_path, test)
 
