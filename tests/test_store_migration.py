@@ -149,7 +149,8 @@ def test_a_store_of_a_newer_schema_is_refused_in_one_line(old_store: Path,
     message = (f"{old_store}: the results store was written by a newer cardtable (schema version "
                f"{SCHEMA_VERSION + 1}; this one reads up to {SCHEMA_VERSION}): upgrade cardtable to use it")
     for args in (("runs",), ("stats",), ("study", "show"), ("simulate", "--games", "2", "--record", "0"),
-                 ("simulate", "--resume", "7")):
+                 ("simulate", "--game", "golf", "--games", "2"), ("simulate", "--resume", "7"),
+                 ("runs", "--game", "freecell")):
         code, out, err = run(capsys, *args, "--store", str(old_store))
         assert (code, out, err) == (2, "", f"cardtable: error: {message}\n"), args
     for create in (True, False):
@@ -164,7 +165,9 @@ def test_a_file_of_another_program_is_refused_in_one_line(tmp_path: Path, capsys
         db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
     db.close()
     before = path.read_bytes()
-    for args in (("runs",), ("simulate", "--games", "2"), ("stats",)):
+    for args in (("runs",), ("simulate", "--games", "2"), ("stats",),
+                 ("simulate", "--game", "freecell", "--games", "2"), ("simulate", "--resume", "1"),
+                 ("stats", "--game", "klondike:draw-3")):
         code, out, err = run(capsys, *args, "--store", str(path))
         assert (code, out) == (2, "") and err == (f"cardtable: error: {path}: not a cardtable results store (it has "
                                                   "no runs and games tables)\n"), args

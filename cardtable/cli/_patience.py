@@ -1,9 +1,12 @@
 """``--game`` in ``deal``, ``show``, ``replay`` and ``simulate``: the same
 commands for every patience game of the registry.
 
-Without ``--game``, and with ``--game klondike`` itself, the commands take
-Klondike's own paths, as before; any other game (a name, a name with
-options after colons, or a description file) comes here. The patience
+Without ``--game``, the commands take Klondike's own paths, as before, and
+so does every ``--game`` whose rules are Klondike's, however it is named
+(``klondike``, ``klondike:draw-3``, a description file of Klondike's rules:
+:func:`~cardtable.klondike.patience.variant_of`), with the variant it gives;
+any other game (a name, a name with options after colons, or a description
+file) comes here. The patience
 modules are imported inside the functions, so building the parser stays light.
 """
 
@@ -16,6 +19,7 @@ import os
 import re
 import sys
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +31,8 @@ from cardtable.errors import RulesError, UsageError
 if TYPE_CHECKING:
     from cardtable.patience import Description, PatienceGame
     from cardtable.patience.record import PatienceRecord
+    from cardtable.runs.store import RunInfo
+    from cardtable.runs.stored import StoredRun
 
 __all__ = ["GAME_HELP", "deal", "deal_number", "patience_game", "replay", "show", "simulate"]
 
@@ -49,15 +55,57 @@ def deal_number(text: str) -> int | str:
 
 
 def patience_game(args: argparse.Namespace) -> Description | None:
-    """The game ``--game`` names, or None for Klondike's own commands (no
-    ``--game``, or ``--game klondike``). An unknown game, option or a bad
-    file is a one-line error."""
+    """The game ``--game`` names when the patience engine plays it, or None
+    for Klondike's own commands: no ``--game``, or a game whose rules are
+    Klondike's (:func:`klondike_rules`, which puts its variant into
+    ``args``). An unknown game, option or a bad file is a one-line error."""
     name = getattr(args, "game", None)
-    if name is None or name == "klondike":
+    if name is None:
         return None
     from cardtable.patience import load
 
-    return load(name)
+    description = load(name)
+    return None if klondike_rules(args, description) else description
+
+
+#: The rule options of Klondike's commands, as (dest, flag).
+_KLONDIKE_RULE_FLAGS = (("draw", "--draw"), ("passes", "--passes"), ("empty", "--empty"),
+                        ("foundation_return", "--foundation-return"))
+
+
+def klondike_rules(args: argparse.Namespace, description: Description, given: str | None = None) -> bool:
+    """Whether ``description`` gives Klondike's rules (by name or not:
+    :func:`~cardtable.klondike.patience.variant_of`); if so, Klondike's own
+    path plays it, with those rules in ``args``. The shipped ``klondike``
+    description's own rules leave ``args`` as they are (``--variant`` and
+    the rule flags apply, as without ``--game``); other rules (an option,
+    a file with draw 3) become ``--variant`` and flags, and a rule flag
+    given beside them is refused in one line. ``--scoring`` is no rule of
+    a description and applies either way. ``given`` is the game as the
+    user named it (``args.game`` unless told)."""
+    from cardtable.klondike.patience import variant_of
+    from cardtable.klondike.variant import PRESETS
+    from cardtable.patience import get
+
+    variant = variant_of(description)
+    if variant is None:
+        return False
+    if variant.winnability_key == variant_of(get("klondike")).winnability_key:  # type: ignore[union-attr]
+        return True
+    named = args.game if given is None else given
+    flags = [flag for dest, flag in _KLONDIKE_RULE_FLAGS if getattr(args, dest, None) is not None]
+    if getattr(args, "variant", None) not in (None, "draw1"):
+        flags.insert(0, "--variant")
+    if flags:
+        raise UsageError(f"{flags[0]}: --game {clip(named, 40)} gives Klondike's rules already "
+                         f"({variant.describe().rsplit(', ', 1)[0]}); leave out {flags[0]}")
+    preset = next((name for name, known in PRESETS.items() if known.scoring.kind == "none"
+                   and not name.startswith("seed-") and known.winnability_key == variant.winnability_key), None)
+    args.variant = preset or ("draw3" if variant.draw == 3 else "draw1")
+    if preset is None:
+        args.draw, args.empty, args.foundation_return = variant.draw, variant.empty, variant.foundation_return
+        args.passes = "unlimited" if variant.passes is None else str(variant.passes)
+    return True
 
 
 def klondike_seed(value: int | str | None) -> None:
@@ -275,8 +323,14 @@ def replay(args: argparse.Namespace, description: Description | None, text: str)
 #: A game of ``simulate --game`` stops after this many moves (as ``cardtable games --play`` does).
 MAX_MOVES = 2000
 
-#: What ``simulate --game`` takes besides the game (the others are Klondike's or the store's).
-_SIMULATE_REFUSED = ("--deals", "--cluster", "--plot", "--no-fast", "--force")
+#: What ``simulate --game`` takes besides the game (the others are Klondike's).
+_SIMULATE_REFUSED = ("--deals", "--cluster", "--plot", "--no-fast")
+
+#: What ``simulate --resume`` of a patience game's run may be given: how and where, not what to play.
+_RESUME_OPTIONS = ("resume", "store", "no_progress", "json", "game")
+
+#: Games played between two writes to the results store (each write is one transaction).
+_STORE_EVERY = 100
 
 
 def _seed_of(start: int | str, index: int) -> int | str:
@@ -293,90 +347,238 @@ def _players(names: object) -> str:
     return f"{', '.join(listed[:-1])} or {listed[-1]}"
 
 
+def _rules_words(game: str, rules: str, other: str, other_rules: str) -> str:
+    """A game as a message names it: its name, and its rules too when the other game has the same name."""
+    return game if game != other or rules == other_rules else f"{game} (rules {rules})"
+
+
+def stored_game(args: argparse.Namespace) -> Description | None:
+    """With ``--resume``: the description a stored run of ``simulate --game``
+    plays (kept with the run, so that a user's file is not needed), or None
+    for a run of Klondike's (or for no store at all: Klondike's path says
+    so); a missing run is a :class:`~cardtable.errors.StoreError`. A
+    ``--game`` given beside ``--resume`` must name the run's game and rules;
+    it is then set aside, the run's own applying."""
+    from cardtable.cli._options import store_path
+    from cardtable.klondike.patience import game_key
+    from cardtable.patience import Description, load
+    from cardtable.runs.store import ResultsStore
+
+    path = store_path(args)
+    if args.game is None and not os.path.isfile(path):
+        return None  # Klondike's path says what is wrong, in its order
+    with ResultsStore(path, create=False) as store:
+        info = store.run(args.resume)
+        params = store.run_params(args.resume) if info.kind == "simulate" else None
+    if args.game is not None:
+        given, want = game_key(load(args.game)), (info.game, info.rules)
+        if given != want:
+            raise UsageError(f"--game {clip(args.game, 40)}: run {args.resume} is a run of "
+                             f"{_rules_words(info.game, info.rules, *given)}, not of "
+                             f"{_rules_words(given[0], given[1], *want)}; leave out --game to finish it")
+        args.game = None
+    if params is None or "description" not in params:
+        return None
+    return Description.from_json(params["description"])
+
+
+def _resume(args: argparse.Namespace, description: Description) -> StoredRun:
+    """Take up a stored run of ``description``: its options go back into ``args``."""
+    from cardtable.cli._options import take_up_run
+
+    def fit(params: dict[str, Any]) -> None:
+        for name in ("strategy", "seed", "games", "record", "output"):
+            setattr(args, name, params[name])
+        _check_simulate_outputs(args)  # the stored path again: a file may have taken its place since
+
+    return take_up_run(args, "simulate", "games", _RESUME_OPTIONS, fit)
+
+
+def _check_simulate_outputs(args: argparse.Namespace) -> None:
+    from cardtable._files import check_outputs
+    from cardtable.cli._options import store_path
+    from cardtable.runs.store import store_files
+
+    check_outputs({"--output": args.output}, {}, store=None if args.no_store else store_files(store_path(args)))
+
+
+def _start(args: argparse.Namespace, description: Description, strategy: str, count: int) -> StoredRun:
+    """Record a new run of ``description``, with what finishes it: the
+    description itself (a user's file may be gone by then), the player,
+    the seeds and the outputs."""
+    from cardtable.cli._options import store_path
+    from cardtable.klondike.patience import game_key
+    from cardtable.patience.record import rules_name
+    from cardtable.runs.stored import StoredRun
+
+    game, rules = game_key(description)
+    output = os.path.abspath(args.output) if args.output not in (None, "-") else args.output
+    params = {"description": description.to_json(), "game": rules_name(description), "strategy": strategy,
+              "seed": args.seed, "games": count, "record": args.record, "output": output}
+    return StoredRun.start(store_path(args), table="games", kind="simulate", game=game, rules=rules,
+                           strategy=strategy, variant={"name": rules_name(description)},
+                           seed=args.seed if isinstance(args.seed, int) else None, deals_file=None, units=count,
+                           params=params)
+
+
 def simulate(args: argparse.Namespace, description: Description) -> int:
-    """``simulate --game``: N deals played by a patience bot, their records and the summary."""
-    from cardtable._files import AtomicWriter, check_outputs
+    """``simulate --game``: N deals played by a patience bot, their records
+    and the summary; stored as a run (unless ``--no-store``) that
+    ``--resume`` finishes when it was stopped."""
+    from cardtable._files import AtomicWriter
     from cardtable.bots.patience import PLAYERS, make_player
+    from cardtable.cli._options import check_force, resume_hint, signals_held
     from cardtable.game import play_out
+    from cardtable.patience.moves import Move
     from cardtable.patience.record import PatienceRecord, rules_name
     from cardtable.stats import mean_interval, wilson
 
-    if args.store is not None or args.resume is not None:
-        raise UsageError(f"{'--store' if args.store is not None else '--resume'}: the results store keeps "
-                         f"Klondike's runs only for now (runs keyed by game come later); simulate "
-                         f"--game {description.name} is not stored")
-    _refuse_klondike_options(args, description, variant_default=None, extra=_SIMULATE_REFUSED)
-    strategy = args.strategy if args.strategy is not None else "greedy"
-    if strategy not in PLAYERS:
-        raise UsageError(f"--strategy {clip(strategy, 30)}: {description.title} is played by "
-                         f"{_players(PLAYERS)} (Klondike's strategies play Klondike only)")
-    check_outputs({"--output": args.output}, {})
-    count = 1000 if args.games is None else args.games
-    try:  # a seed out of range fails before any game
-        _from_seed(description, _seed_of(args.seed, count - 1))
-    except RulesError as error:
-        raise UsageError(f"--seed {args.seed} with --games {count}: the last game's deal: {error}") from None
-    output = AtomicWriter(args.output) if args.output else None
-    # What a game gets done: cards home, or in a game won with one pile left (Accordion) the piles left.
-    one_pile = description.win.value == "one-pile"
-    label, key = ("piles left", "piles_left") if one_pile else ("foundation cards", "foundation")
-    won, home, records = 0, [], []
-    started = time.perf_counter()
-    show_progress = not args.no_progress and sys.stderr.isatty() and count >= 200
-    try:
-        with progress_bar(count, f"{strategy} on {description.title}", enabled=show_progress,
-                          rate_unit="games") as advance:
-            for index in range(count):
-                seed = _seed_of(args.seed, index)
-                game = _from_seed(description, seed)
-                play_out(game, [make_player(strategy, index)], max_actions=MAX_MOVES)
-                if index < args.record or output is not None:
-                    record = PatienceRecord.from_game(game, str(seed), Player=strategy, Round=str(index + 1),
-                                                      FoundationCards=str(game.foundation_cards()))
-                    if output is not None:
-                        output.write(json.dumps(record.to_dict(), ensure_ascii=False) + "\n")
-                    if index < args.record:
-                        records.append(record)
-                won += game.is_won()  # counted once its record is written: a signal keeps the two alike
-                home.append(float(_piles_left(game) if one_pile else game.foundation_cards()))
-                advance(1)
-    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the games that finished are reported and kept
-        stopped = True
-    except BaseException:
+    check_force(args)
+    stored = _resume(args, description) if args.resume is not None else None
+    with ExitStack() as stack:
+        if stored is not None:  # marked interrupted should anything below fail
+            stack.enter_context(stored)
+        else:
+            _refuse_klondike_options(args, description, variant_default=None, extra=_SIMULATE_REFUSED)
+        strategy = args.strategy if args.strategy is not None else "greedy"
+        if strategy not in PLAYERS:
+            raise UsageError(f"--strategy {clip(strategy, 30)}: {description.title} is played by "
+                             f"{_players(PLAYERS)} (Klondike's strategies play Klondike only)")
+        count = 1000 if args.games is None else args.games
+        try:  # a seed out of range fails before any game
+            _from_seed(description, _seed_of(args.seed, count - 1))
+        except RulesError as error:
+            raise UsageError(f"--seed {args.seed} with --games {count}: the last game's deal: {error}") from None
+        if stored is None:
+            _check_simulate_outputs(args)
+            if not args.no_store:
+                stored = stack.enter_context(_start(args, description, strategy, count))
+        done = {int(row[0]): row for row in stored.units()} if stored is not None and args.resume else {}
+        hint = resume_hint(stored, "simulate", args)
+        output = AtomicWriter(args.output) if args.output else None
+        # What a game gets done: cards home, or in a game won with one pile left (Accordion) the piles left.
+        one_pile = description.win.value == "one-pile"
+        label, key = ("piles left", "piles_left") if one_pile else ("foundation cards", "foundation")
+        won, home, records = 0, [], []
+        pending: list[tuple[object, ...]] = []  # games played and not stored yet
+        started = time.perf_counter()
+        show_progress = not args.no_progress and sys.stderr.isatty() and count - len(done) >= 200
+
+        def keep_rows() -> None:
+            if stored is not None and pending:
+                with signals_held():  # a block of games is stored whole, or not at all
+                    stored.add(pending)
+                pending.clear()
+
+        try:
+            with progress_bar(count - len(done), f"{strategy} on {description.title}", enabled=show_progress,
+                              rate_unit="games") as advance:
+                for index in range(count):
+                    seed = _seed_of(args.seed, index)
+                    keep = index < args.record or output is not None
+                    headers = {"Player": strategy, "Round": str(index + 1)}
+                    row = None
+                    if index in done:  # stored by an earlier session: read back, not played again
+                        _, _, was_won, cards, _, _, _, stored_detail = done[index]
+                        kept = json.loads(stored_detail)
+                        game_won, game_home = bool(was_won), float(kept["home"])
+                        record = PatienceRecord(description, seed=str(seed), headers={
+                            **headers, "FoundationCards": str(cards)},
+                            moves=[Move.parse(text) for text in kept.get("moves", ())]) if keep else None
+                    else:
+                        game = _from_seed(description, seed)
+                        play_out(game, [make_player(strategy, index)], max_actions=MAX_MOVES)
+                        game_won = game.is_won()
+                        game_home = float(_piles_left(game) if one_pile else game.foundation_cards())
+                        record = PatienceRecord.from_game(game, str(seed), **headers,
+                                                          FoundationCards=str(game.foundation_cards())) \
+                            if keep else None
+                        detail = {"home": game_home, **({"moves": [str(m) for m in game.moves]} if keep else {})}
+                        row = (index, str(seed), int(game_won), game.foundation_cards(), 0, len(game.moves), None,
+                               json.dumps(detail))
+                        advance(1)
+                    if record is not None:
+                        if output is not None:
+                            output.write(json.dumps(record.to_dict(), ensure_ascii=False) + "\n")
+                        if index < args.record:
+                            records.append(record)
+                    won += game_won  # counted once its record is written: a signal keeps the two alike
+                    home.append(game_home)
+                    if row is not None:
+                        pending.append(row)
+                    if len(pending) >= _STORE_EVERY:
+                        keep_rows()
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the games that finished are reported and kept
+            stopped = True
+        except BaseException:
+            if output is not None:
+                output.abandon()
+            raise
+        else:
+            stopped = False
+        keep_rows()
         if output is not None:
-            output.abandon()
-        raise
-    else:
-        stopped = False
-    if output is not None:
-        output.commit()
-    seconds = time.perf_counter() - started
-    played = len(home)
+            output.commit()
+        seconds = time.perf_counter() - started
+        played = len(home)
+        played_now = played - len(done)
+        summary: dict[str, Any] = {}
+        if played:
+            low, high = wilson(won, played)
+            mean, mean_low, mean_high = mean_interval(home)
+            summary = {"game": rules_name(description), "strategy": strategy, "seed": args.seed, "games": played,
+                       "interrupted": stopped, "won": won, "win_rate": won / played, "win_rate_low": low,
+                       "win_rate_high": high, f"{key}_mean": mean, f"{key}_low": mean_low,
+                       f"{key}_high": mean_high, "seconds": seconds,
+                       "games_per_second": played_now / seconds if seconds > 0 else 0.0}
+        if stored is not None:
+            stored.finish(summary, interrupted=stopped)
+    run = stored.id if stored is not None else None
+    kept_words = f"kept the {played:,} of {count:,} games that finished"
     if stopped and not played:
-        return interrupted(f"no game of {count:,} finished", "")
-    low, high = wilson(won, played)
-    mean, mean_low, mean_high = mean_interval(home)
-    summary = {"game": rules_name(description), "strategy": strategy, "seed": args.seed, "games": played,
-               "interrupted": stopped,
-               "won": won, "win_rate": won / played, "win_rate_low": low, "win_rate_high": high,
-               f"{key}_mean": mean, f"{key}_low": mean_low, f"{key}_high": mean_high,
-               "seconds": seconds, "games_per_second": played / seconds if seconds > 0 else 0.0}
-    kept = f"kept the {played:,} of {count:,} games that finished"
+        return interrupted(f"no game of {count:,} finished", hint)
     if args.json:
-        print(json.dumps(summary, indent=1))
-        return interrupted(kept, "") if stopped else 0
+        print(json.dumps({**summary, "run": run}, indent=1))
+        return interrupted(kept_words, hint) if stopped else 0
     for number, record in enumerate(records if not stopped else [], 1):  # stopped: the summary only
         print(f"Game {number} ({description.title}, seed {record.seed}), strategy {strategy}")
         print(record)
     print(f"{strategy} on {description.title} ({rules_name(description)}): {description.summary}")
-    print(f"deals from seeds {args.seed}..{_seed_of(args.seed, count - 1)}, one process, not stored")
+    print(f"deals from seeds {args.seed}..{_seed_of(args.seed, count - 1)}, one process"
+          f"{'' if run is not None else ', not stored'}")
+    if done:
+        print(f"resumed run {run}: {len(done):,} games were stored, {played_now:,} played now")
     print(f"games played       {played:,}")
-    print(f"games won          {won:,} ({100 * won / played:.2f}%, 95% CI {100 * low:.2f}-{100 * high:.2f}%)")
-    print(f"{label:<19}{mean:.3f} a game (95% CI {mean_low:.3f}-{mean_high:.3f})")
+    print(f"games won          {won:,} ({100 * won / played:.2f}%, 95% CI {100 * summary['win_rate_low']:.2f}-"
+          f"{100 * summary['win_rate_high']:.2f}%)")
+    print(f"{label:<19}{summary[f'{key}_mean']:.3f} a game (95% CI {summary[f'{key}_low']:.3f}-"
+          f"{summary[f'{key}_high']:.3f})")
     print(f"throughput         {summary['games_per_second']:,.0f} games/s ({seconds:.2f} s)")
+    if run is not None:
+        print(f"stored as run {run} ('cardtable runs show {run}')")
     if args.output:
         print(f"games written to {args.output}")
-    return interrupted(kept, "") if stopped else 0
+    return interrupted(kept_words, hint) if stopped else 0
+
+
+def show_run(info: RunInfo, params: dict[str, Any] | None) -> None:
+    """``runs show`` for a stored run of ``simulate --game``."""
+    from cardtable.patience import Description
+
+    title = Description.from_json(params["description"]).title if params and "description" in params \
+        else info.game
+    seed = params.get("seed") if params else info.seed
+    print(f"run {info.id}: {info.kind} {info.strategy} on {title} ({info.variant.get('name', info.game)})")
+    print(f"created {info.created}, {info.status}, {info.games_played:,} of {info.games_requested:,} games")
+    print(f"deals: seeds from {seed}")
+    s: dict[str, Any] = info.summary or {}
+    if "won" in s:
+        print(f"won {s['won']:,} of {s['games']:,} ({100 * float(s['win_rate']):.2f}%, 95% CI "
+              f"{100 * float(s['win_rate_low']):.2f}-{100 * float(s['win_rate_high']):.2f}%)")
+        key, label = ("piles_left", "piles left") if "piles_left_mean" in s else ("foundation", "foundation cards")
+        print(f"{label} {float(s[f'{key}_mean']):.3f} a game "
+              f"(95% CI {float(s[f'{key}_low']):.3f}-{float(s[f'{key}_high']):.3f})")
+        print(f"throughput {float(s['games_per_second']):,.0f} games/s")
 
 
 # ----- compare --------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from cardtable._text import plural
+from cardtable._text import clip, plural
 from cardtable.cli._deals import add_deal_arguments, check_deal_arguments, choose_deal
 from cardtable.cli._options import (
     add_render_arguments,
@@ -64,8 +64,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = subparsers.add_parser("show", help="draw a deal, layout or recorded game's last position")
     p.add_argument("deal", metavar="DEAL-OR-FILE",
-                   help="a deal string, or a file with a deal, position, PySol board, "
-                   "Solvitaire JSON or game record ('-' for stdin)")
+                   help="a seed's deal (a whole number), a deal string, or a file with a deal, position, "
+                   "PySol board, Solvitaire JSON or game record ('-' for stdin)")
     add_render_arguments(p)
     add_variant_arguments(p)
     p.add_argument("--game", metavar="NAME|FILE.json", help=GAME_HELP + "; with a game, DEAL-OR-FILE may also be "
@@ -183,12 +183,18 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
         return _patience.show(args, description)
     variant = variant_from_args(args)
-    text = _argument_text(args.deal)
-    if _is_patience_record(text):
-        from cardtable.cli import _patience
+    value = args.deal.strip()
+    if value.isdigit() and not os.path.exists(args.deal):  # a seed's deal, as with --game
+        if int(value) >= 2**64:
+            raise UsageError(f"{clip(value, 30)}: a seed goes from 0 to 2^64 - 1")
+        position, record = Position.from_seed(int(value)), None
+    else:
+        text = _argument_text(args.deal)
+        if _is_patience_record(text):
+            from cardtable.cli import _patience
 
-        return _patience.show(args, _record_game(text), text)
-    position, record = load_start(text)
+            return _patience.show(args, _record_game(text), text)
+        position, record = load_start(text)
     refuse_rule_flags(args, record, args.deal if os.path.exists(args.deal) else "the text given")
     if record is not None:
         variant = record.variant

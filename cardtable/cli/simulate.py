@@ -42,7 +42,7 @@ from cardtable.cli._options import (
 from cardtable.cli._patience import GAME_HELP, deal_number, klondike_seed, patience_game
 from cardtable.errors import CardtableError, UsageError
 from cardtable.klondike.position import Position
-from cardtable.klondike.variant import Variant
+from cardtable.klondike.variant import GAME, Variant
 
 if TYPE_CHECKING:
     from cardtable.runs.executor import Executor
@@ -77,8 +77,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=deal_number, default=1,
                    help="game i is dealt from seed SEED+i (default 1; with --game, also ms:N or pysol:N where "
                         "the game has them)")
-    p.add_argument("--game", metavar="NAME|FILE.json", help=GAME_HELP + "; another game is played by the random, "
-                   "greedy or expert player, in one process, and not stored")
+    p.add_argument("--game", metavar="NAME|FILE.json", help=GAME_HELP + "; a game of Klondike's rules (by any name) "
+                   "is Klondike's simulation, another game is played by the random, greedy or expert player, in one "
+                   "process, stored by game and rules as Klondike's runs are")
     p.add_argument("--deals", metavar="FILE", help=_DEALS_HELP)
     p.add_argument("--workers", type=worker_count, default=None,
                    help="local processes, or the workers of --cluster local (default: all cores)")
@@ -112,6 +113,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("id", nargs="?", type=shown_run_id, help="run id for 'show'")
     p.add_argument("--store", metavar="PATH", help="results store (default: the per-user data directory)")
     p.add_argument("--limit", type=run_limit, default=50, help="newest runs to list (default 50)")
+    p.add_argument("--game", metavar="NAME|FILE.json",
+                   help="list the runs of one game: a name ('cardtable games' lists them), with options after "
+                        "colons, or a description file; its rules must match too (klondike alone: every "
+                        "Klondike run; kings-corner: every match)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_runs)
 
@@ -249,15 +254,15 @@ def _plot_format(path: str) -> str:
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from cardtable.bots.klondike import make_player
+    from cardtable.cli import _patience
     from cardtable.cli._policies import load_policy_support
     from cardtable.runs.cluster import open_executor
     from cardtable.sim.runner import Batch, RunSpec
     from cardtable.sim.stats import summarize_games
 
-    description = patience_game(args)
+    # A run taken up plays its own game: a patience game's, or Klondike's.
+    description = _patience.stored_game(args) if args.resume is not None else patience_game(args)
     if description is not None:
-        from cardtable.cli import _patience
-
         return _patience.simulate(args, description)
     check_force(args)
     stored = _resume_simulate(args) if args.resume is not None else None
@@ -455,6 +460,11 @@ def _cmd_runs(args: argparse.Namespace) -> int:
             if info.kind != "simulate":
                 _show_other_run(info)
                 return 0
+            if info.game != GAME:  # a run of simulate --game
+                from cardtable.cli._patience import show_run
+
+                show_run(info, store.run_params(info.id))
+                return 0
             variant = Variant.from_options(info.variant)
             print(f"run {info.id}: {info.kind} {info.strategy} on {variant.name} ({variant.describe()})")
             print(f"created {info.created}, {info.status}, {info.games_played:,} of {info.games_requested:,} games")
@@ -472,12 +482,12 @@ def _cmd_runs(args: argparse.Namespace) -> int:
                     print(f"points {float(s['score_mean']):,.1f} a game")
                 print(f"throughput {float(s['games_per_second']):,.0f} games/s")
             return 0
-        runs = store.runs(args.limit)
+        runs = store.runs(args.limit, **_game_filter(args))
         if args.json:
             print(json.dumps([r.__dict__ for r in runs], indent=1))
             return 0
         if not runs:
-            print("no runs yet")
+            print("no runs yet" if args.game is None else f"no runs of {args.game} yet")
             return 0
         rows = [["run", "created", "kind", "strategy", "variant", "played", "won", "net", "status"]]
         for r in runs:
@@ -492,6 +502,21 @@ def _cmd_runs(args: argparse.Namespace) -> int:
         for line in _columns(rows, right=_RIGHT_COLUMNS):
             print(line)
     return 0
+
+
+def _game_filter(args: argparse.Namespace) -> dict[str, str]:
+    """The game (and rules) ``runs --game`` lists: the game and rules a
+    description is kept under, or every run of Klondike (``klondike`` with
+    no options: its variants are chosen apart from --game) or Kings Corner."""
+    if args.game is None:
+        return {}
+    if args.game in (GAME, "kings-corner"):
+        return {"game": args.game}
+    from cardtable.klondike.patience import game_key
+    from cardtable.patience import load
+
+    game, rules = game_key(load(args.game))
+    return {"game": game, "rules": rules}
 
 
 #: The columns of the runs listing that line up on the right (numbers), by position.

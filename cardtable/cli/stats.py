@@ -18,6 +18,7 @@ from cardtable.errors import UsageError
 from cardtable.klondike.variant import PRESET_TITLES
 
 if TYPE_CHECKING:
+    from cardtable.patience import Description
     from cardtable.sim.played import DailyStats, HandStats, PlayStats
 
 __all__ = ["register"]
@@ -38,6 +39,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "and won, the mean penalty a hand, matches finished and won, and streaks of matches won.")
     p.add_argument("game", nargs="?", choices=("klondike", "kings-corner"), default="klondike",
                    help="the game (default klondike)")
+    p.add_argument("--game", dest="described", metavar="NAME|FILE.json",
+                   help="one game's statistics: a name ('cardtable games' lists them), with options after colons "
+                        "(klondike:draw-3), or a description file; a game of Klondike's rules gives Klondike's "
+                        "statistics (of those rules), another patience game those 'cardtable play' keeps")
     p.add_argument("--json", action="store_true", help="the statistics as JSON on stdout")
     p.add_argument("--store", metavar="PATH", help="results store (default: the per-user data directory)")
     add_variant_arguments(p, default=None)
@@ -128,6 +133,17 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     from cardtable.runs.store import ResultsStore, default_store_path
     from cardtable.sim.played import daily_stats, play_stats
 
+    if args.described is not None:
+        if args.game != "klondike":
+            raise UsageError(f"--game {args.described} names the game already; leave out {args.game}")
+        if args.described == "kings-corner":
+            return _cmd_kings_corner(args)
+        from cardtable.cli._patience import klondike_rules
+        from cardtable.patience import load
+
+        description = load(args.described)
+        if not klondike_rules(args, description, args.described):
+            return _patience_stats(args, description)
     if args.game == "kings-corner":
         return _cmd_kings_corner(args)
     path = args.store or default_store_path()
@@ -149,6 +165,28 @@ def _cmd_stats(args: argparse.Namespace) -> int:
         if dailies:
             print()
             print("\n".join(_daily_table(dailies)))
+    return 0
+
+
+def _patience_stats(args: argparse.Namespace, description: Description) -> int:
+    """``stats --game NAME`` for a patience game other than Klondike: the
+    figures ``cardtable play NAME`` keeps beside the results store."""
+    from pathlib import Path
+
+    from cardtable.app.patience_books import PatienceBooks
+    from cardtable.runs.store import default_store_path
+
+    flags = [f"--{name.replace('_', '-')}" for name in ("variant", *_VARIANT_FLAGS) if getattr(args, name) is not None]
+    if flags:
+        raise UsageError(f"{flags[0]} is a Klondike option; {description.title}'s rules come from --game")
+    folder = Path(args.store or default_store_path()).parent
+    stats, trouble = PatienceBooks(description, autosave_folder=None, stats_folder=folder).stats()
+    if trouble:
+        raise UsageError(trouble.strip().removeprefix("Could not read the statistics: ").rstrip("."))
+    if args.json:
+        print(json.dumps({"game": description.name, "title": description.title, **stats.__dict__}, indent=1))
+    else:
+        print("\n".join(stats.lines(description.title)))
     return 0
 
 

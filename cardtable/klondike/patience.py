@@ -45,7 +45,8 @@ from cardtable.patience.moves import RECYCLE as PATIENCE_RECYCLE
 from cardtable.patience.moves import Move as PatienceMove
 from cardtable.patience.registry import get
 
-__all__ = ["from_klondike_move", "klondike_description", "klondike_position", "to_klondike_move", "variant_of"]
+__all__ = ["from_klondike_move", "game_key", "klondike_description", "klondike_position", "to_klondike_move",
+           "variant_of"]
 
 #: The shipped description's option for each rule value that is not the description's own.
 _OPTIONS: dict[tuple[str, object], str] = {
@@ -101,6 +102,24 @@ def variant_of(description: Description) -> Variant | None:
         return None
     return Variant(draw=stock.draw, passes=stock.passes, empty=empty,
                    foundation_return=description.foundations.may_return)
+
+
+def game_key(description: Description) -> tuple[str, str]:
+    """The game and rules the results store keeps ``description``'s runs
+    under: Klondike's (:attr:`Variant.game_key`) when its rules are
+    Klondike's, whatever it is called; else its name and
+    :attr:`~cardtable.patience.description.Description.rules_key`, so that
+    a user's ``freecell`` with two cells is not the registry's FreeCell.
+
+    >>> game_key(get("klondike").with_options("draw-3")) == Variant(draw=3).game_key
+    True
+    >>> game_key(get("golf"))[0], game_key(get("golf"))[1].startswith("sha256:")
+    ('golf', True)
+    """
+    variant = variant_of(description)
+    if variant is not None:
+        return variant.game_key
+    return description.name, description.rules_key
 
 
 def klondike_position(game: PatienceGame) -> Position:
