@@ -100,8 +100,9 @@ def test_sigterm_ends_a_long_listing_nobody_reads(tmp_path: Path) -> None:
                            "--store", str(store)], capture_output=True, text=True, check=False)
     assert made.returncode == 0, made.stderr
     with sqlite3.connect(store) as db:  # 30,000 more runs, as many simulations would leave
-        db.executemany("INSERT INTO runs (created, kind, strategy, variant, seed, games_requested, games_played, "
-                       "status) SELECT created, kind, strategy, variant, seed, 1, 1, 'finished' FROM runs WHERE id = 1",
+        db.executemany("INSERT INTO runs (created, kind, strategy, variant, game, rules, seed, games_requested, "
+                       "games_played, status) SELECT created, kind, strategy, variant, game, rules, seed, 1, 1, "
+                       "'finished' FROM runs WHERE id = 1",
                        [()] * 30000)
     started = time.monotonic()
     status, stderr, _ = _terminate_unread(tmp_path, ("runs", "--store", str(store), "--limit", "30001"),
