@@ -169,8 +169,7 @@ def test_a_game_played_with_the_mouse(server: Served, browser: Any, name: str) -
     said = page.locator("#message")
     first_words = re.sub(r"\b[A2-9TJQK][cdhs]\b", "", reason).split(":")[0].strip().split(" ")[-3:]
     until(page, lambda: " ".join(first_words) in said.text_content(), f"the reason {reason!r}")
-    page.wait_for_timeout(250)  # the card slides back
-    assert source.bounding_box() == before
+    until(page, lambda: source.bounding_box() == before, "the card back where it was")  # it slides back
     moves_shown(page, 0)
 
     # a legal drag lands
