@@ -211,6 +211,12 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from cardtable.klondike.game import KlondikeGame
     from cardtable.klondike.position import Position
 
+    if args.game not in _ONLY:  # Klondike's rules, however named (klondike:draw-3, a file), play in Klondike's app
+        from cardtable.cli._patience import klondike_rules
+        from cardtable.patience import load
+
+        if klondike_rules(args, load(args.game), args.game):
+            args.game = "klondike"
     _refuse_others(args)
     if args.game == "kings-corner":
         return _cmd_kings_corner(args)

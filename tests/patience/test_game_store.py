@@ -206,3 +206,31 @@ def test_stats_of_one_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     assert code == 0 and out.splitlines()[0] == "Golf: 3 played, 1 won (33%)"
     code, out, err = run(capsys, "stats", "--game", "golf", "--draw", "3", "--store", str(store))
     assert (code, out) == (2, "") and "--draw is a Klondike option" in err
+
+
+@pytest.mark.parametrize(("game", "expected"), [("klondike:draw-3", "draw3"), ("klondike:one-pass", "custom"),
+                                                ("golf", None)])
+def test_play_chooses_klondikes_app_by_the_rules(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                                                 game: str, expected: str | None) -> None:
+    from cardtable.cli import _options
+    from cardtable.cli import play as play_command
+
+    chosen: list[object] = []
+
+    def klondike(args: object) -> None:
+        chosen.append(_options.variant_from_args(args))  # type: ignore[arg-type]
+        raise SystemExit(7)  # Klondike's app would open here
+
+    def patience(args: object) -> int:
+        chosen.append("patience")
+        return 0
+
+    monkeypatch.setattr(play_command, "_check_klondike", klondike)
+    monkeypatch.setattr(play_command, "_cmd_patience", patience)
+    code, _, err = run(capsys, "play", game, "--no-autosave", "--no-stats")
+    if expected is None:
+        assert (code, chosen) == (0, ["patience"])
+    else:
+        (variant,) = chosen
+        assert code == 7 and variant.label.startswith(expected), err  # type: ignore[attr-defined]
+        assert (variant.draw, variant.passes) == ((3, None) if "draw" in game else (1, 1))  # type: ignore[attr-defined]
