@@ -48,10 +48,11 @@ from __future__ import annotations
 
 from functools import cache
 
+from cardtable.bots.patience_hindsight import guess_deal, solve_guess
 from cardtable.cards import Card, SplitMix64, Suit
 from cardtable.errors import RulesError
 from cardtable.patience.description import Build, Description, Direction, Fill, Kind
-from cardtable.patience.engine import PatienceGame, PatienceView, PileView
+from cardtable.patience.engine import PatienceView, PileView
 from cardtable.patience.moves import Move, Place
 
 __all__ = ["LOOKAHEAD", "PLAYERS", "STALL", "ExpertPlayer", "GreedyPlayer", "RandomPlayer", "hole_continuation",
@@ -394,26 +395,8 @@ class ExpertPlayer:
         self._plan: list[Move] = []
         self._hidden = -1
 
-    def _guess(self, view: PatienceView) -> PatienceGame:
-        """A deal that agrees with the view, the unseen cards dealt by the generator."""
-        places, rest = view.hidden_cards().deal(self._rng)
-        piles, down = [], []
-        slot = iter(places)
-        for pile in view.piles:
-            if pile.place.kind is Kind.STOCK:
-                piles.append(rest)
-                down.append(len(rest))
-            else:
-                piles.append([*next(slot), *pile.cards])
-                down.append(pile.face_down)
-        game = PatienceGame(view.description, piles, down)
-        game.pass_number = view.pass_number
-        return game
-
     def choose(self, view: PatienceView) -> Move | None:
         """The move that wins the most guesses, or the greedy player's."""
-        from cardtable.solver.patience import solve_game  # the compiled search: loaded when first asked
-
         fallback = self._greedy.choose(view)  # it sees every view, so its memory of positions stays whole
         legal = view.legal_moves
         if len(legal) <= 1:
@@ -424,11 +407,11 @@ class ExpertPlayer:
         votes: dict[Move, int] = {}
         lines: dict[Move, list[Move]] = {}
         for _ in range(self.samples if hidden else 1):
-            result = solve_game(self._guess(view), max_states=self.max_states)
-            if result.result == "won" and result.moves:
-                first = result.moves[0]
+            line = solve_guess(guess_deal(view, self._rng), self.max_states)
+            if line:
+                first = line[0]
                 votes[first] = votes.get(first, 0) + 1
-                lines.setdefault(first, result.moves)
+                lines.setdefault(first, line)
         if not votes:
             self._plan = []
             return fallback

@@ -1,0 +1,44 @@
+"""What the patience expert does with the cards it cannot see: it deals
+them at random in a way that agrees with its view, and solves each such
+guess with the exact patience search.
+
+The one part of the patience players that reaches the full-information
+search, as :mod:`cardtable.bots.klondike.hindsight` is for Klondike's: the
+search only ever sees a guess, never the real deal's hidden cards.
+"""
+
+from __future__ import annotations
+
+from cardtable.cards import SplitMix64
+from cardtable.patience.description import Kind
+from cardtable.patience.engine import PatienceGame, PatienceView
+from cardtable.patience.moves import Move
+
+__all__ = ["guess_deal", "solve_guess"]
+
+
+def guess_deal(view: PatienceView, rng: SplitMix64) -> PatienceGame:
+    """A deal that agrees with ``view``: its unseen cards (face-down cards
+    and the stock) dealt by ``rng``, everything the player sees in place."""
+    places, rest = view.hidden_cards().deal(rng)
+    piles, down = [], []
+    slot = iter(places)
+    for pile in view.piles:
+        if pile.place.kind is Kind.STOCK:
+            piles.append(rest)
+            down.append(len(rest))
+        else:
+            piles.append([*next(slot), *pile.cards])
+            down.append(pile.face_down)
+    game = PatienceGame(view.description, piles, down)
+    game.pass_number = view.pass_number
+    return game
+
+
+def solve_guess(game: PatienceGame, max_states: int) -> list[Move] | None:
+    """The winning line of a guessed deal within ``max_states`` states, or
+    None when the search finds none in its budget."""
+    from cardtable.solver.patience import solve_game  # the compiled search: loaded when first asked
+
+    result = solve_game(game, max_states=max_states)
+    return list(result.moves) if result.result == "won" and result.moves else None
