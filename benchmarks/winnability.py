@@ -26,7 +26,14 @@ sys.path.insert(0, str(ROOT))
 from cardtable.patience import load, names  # noqa: E402
 from cardtable.runs.store import ResultsStore  # noqa: E402
 from cardtable.solver.patience_study import study_key  # noqa: E402
-from cardtable.solver.study import WinnabilityReport, stored_winnability  # noqa: E402
+from cardtable.solver.study import (  # noqa: E402
+    Budget,
+    WinnabilityReport,
+    plan_study,
+    stored_winnability,
+    study_report,
+)
+from cardtable.solver.study_store import StudyInfo, study_deals  # noqa: E402
 
 HERE = Path(__file__).resolve().parent / "winnability"
 
@@ -77,24 +84,39 @@ def _cell(report: WinnabilityReport) -> str:
     interval = report.interval
     if report.winnable_share is None or interval is None:
         return "-"
-    return (f"{100 * report.winnable_share:.2f}% ({100 * interval[0]:.2f}-{100 * interval[1]:.2f})")
+    return f"{100 * report.winnable_share:.2f}% ({100 * interval[0]:.2f}..{100 * interval[1]:.2f})"
+
+
+def _whole(store: ResultsStore, info: StudyInfo, report: WinnabilityReport) -> WinnabilityReport:
+    """The study's figures over deals 1 to N, N the most with every deal answered (a study stopped
+    part way, or still running, counts the deals it has finished from the first)."""
+    if not report.pending:
+        return report
+    budget = Budget(info.timeout, info.max_states)
+    plan = plan_study(study_deals(store, info.rules, 1, info.deals, game=info.game), range(1, info.deals + 1), budget)
+    done = next((seed - 1 for seed in range(1, info.deals + 1) if seed not in plan.answers), info.deals)
+    if not done:
+        return report
+    return study_report(store, info.label, info.rules, first_seed=1, deals=done, budget=budget, game=info.game)
 
 
 def _table(args: argparse.Namespace) -> int:
     with ResultsStore(args.store, create=False) as store:
-        found = stored_winnability(store)
+        found = [(info, _whole(store, info, report)) for info, report in stored_winnability(store)
+                 if info.first_seed == 1]
     print("| Study | Deals | Won | Unwinnable | Undecided | Winnable share of decided (95% interval) "
-          "| All deals if undecided lost-won | Mean s a deal | Search s | Solvitaire |")
+          "| All deals, undecided lost..won | Mean s a deal | Search s in all | Solvitaire |")
     print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for subject, flag in _subjects():
         key = _key(subject, flag)
-        mine = [report for info, report in found
-                if (info.game, info.rules) == key and info.max_states == args.max_states and info.timeout is None]
+        mine = [report for info, report in found  # whole studies only: deals 1 to N, every one answered
+                if (info.game, info.rules) == key and info.max_states == args.max_states and info.timeout is None
+                and not report.pending]
         if not mine:
             continue
         report = max(mine, key=lambda r: r.answered)
         bounds = report.bounds
-        spread = "-" if bounds is None else f"{100 * bounds[0]:.1f}-{100 * bounds[1]:.1f}%"
+        spread = "-" if bounds is None else f"{100 * bounds[0]:.1f}..{100 * bounds[1]:.1f}%"
         total = (report.mean_seconds or 0.0) * report.answered
         theirs = SOLVITAIRE.get(subject)
         name = f"`{flag} {subject}`"
