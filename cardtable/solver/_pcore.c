@@ -640,7 +640,8 @@ static int add_node(const PRules *r, const PState *s, PSearch *x, uint32_t paren
     x->parent[node] = parent;
     x->mstart[node] = (uint32_t)x->nlinks;
     x->mcount[node] = (uint16_t)x->npath;
-    memcpy(x->links + x->nlinks, x->path, (size_t)x->npath * sizeof *x->path);
+    if (x->npath)  /* the root has no moves, and its pointers may still be NULL: no memcpy of nothing */
+        memcpy(x->links + x->nlinks, x->path, (size_t)x->npath * sizeof *x->path);
     x->nlinks += (size_t)x->npath;
     raw_save(r, s, x->raws + node * (size_t)x->rawsize);
     uint64_t value = (uint64_t)evaluate(r, s);
@@ -656,10 +657,10 @@ static int best_line(PSearch *x, uint32_t node)
     uint32_t *line = malloc((total + 1) * sizeof *line);
     if (!line) return -1;
     size_t k = total - (size_t)x->npath;
-    memcpy(line + k, x->path, (size_t)x->npath * sizeof *line);
+    if (x->npath) memcpy(line + k, x->path, (size_t)x->npath * sizeof *line);
     for (uint32_t n = node; n != UINT32_MAX; n = x->parent[n]) {
         k -= x->mcount[n];
-        memcpy(line + k, x->links + x->mstart[n], x->mcount[n] * sizeof *line);
+        if (x->mcount[n]) memcpy(line + k, x->links + x->mstart[n], x->mcount[n] * sizeof *line);
     }
     free(x->path);
     x->path = line;
