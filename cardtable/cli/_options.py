@@ -15,8 +15,9 @@ import signal
 import sys
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from cardtable._text import plural
 from cardtable.errors import CardtableError, UsageError
 from cardtable.klondike.variant import Variant, parse_passes
 
@@ -51,6 +52,7 @@ __all__ = [
     "pause",
     "progress_bar",
     "quiet_cluster_logs",
+    "result_line",
     "resume_hint",
     "run_id",
     "run_limit",
@@ -179,6 +181,30 @@ def solve_timeout(args: argparse.Namespace) -> float | None:
     if args.timeout is not None:
         return float(args.timeout)
     return None if args.max_states is not None else DEFAULT_TIMEOUT
+
+
+class SolveAnswer(Protocol):
+    """What a search answers, for its one line (Klondike's and the patience
+    games' results alike)."""
+
+    @property
+    def result(self) -> str: ...
+    @property
+    def reason(self) -> str | None: ...
+    @property
+    def states(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def moves(self) -> Collection[object]: ...
+
+
+def result_line(result: SolveAnswer) -> str:
+    """A search's answer in one line: ``won: 1,234 states, 0.012 s, 97 moves``,
+    ``unwinnable: ...``, or ``unknown (timeout): ...``."""
+    extra = f" ({result.reason})" if result.reason else ""
+    moves = f", {plural(len(result.moves), 'move')}" if result.result == "won" else ""
+    return f"{result.result}{extra}: {plural(result.states, 'state')}, {result.seconds:.3f} s{moves}"
 
 
 #: The solver's largest state budget, :data:`cardtable.solver.search.MAX_STATES`

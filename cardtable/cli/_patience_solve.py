@@ -17,12 +17,11 @@ import sys
 from typing import TYPE_CHECKING
 
 from cardtable._text import plural
-from cardtable.cli._options import interrupted, solve_timeout
+from cardtable.cli._options import interrupted, result_line, solve_timeout
 from cardtable.errors import CardtableError, UsageError
 
 if TYPE_CHECKING:
     from cardtable.patience import Description, PatienceGame
-    from cardtable.solver.patience import PatienceSolveResult
 
 __all__ = ["solve"]
 
@@ -42,12 +41,6 @@ def _game_of(description: Description, text: str, where: str) -> PatienceGame:
         return _read_layout(description, value)
     except CardtableError as error:
         raise UsageError(f"{where}: {error}") from None
-
-
-def _line(result: PatienceSolveResult) -> str:
-    extra = f" ({result.reason})" if result.reason else ""
-    moves = f", {plural(len(result.moves), 'move')}" if result.result == "won" else ""
-    return f"{result.result}{extra}: {plural(result.states, 'state')}, {result.seconds:.3f} s{moves}"
 
 
 def solve(args: argparse.Namespace, description: Description) -> int:
@@ -71,7 +64,7 @@ def solve(args: argparse.Namespace, description: Description) -> int:
     if args.json:
         print(json.dumps({**result.to_dict(), "game": description.name}))
     else:
-        print(_line(result))
+        print(result_line(result))
         if result.moves:
             print(" ".join(str(m) for m in result.moves))
     return 0

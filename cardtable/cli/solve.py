@@ -13,7 +13,6 @@ import sys
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
-from cardtable._text import plural
 from cardtable.cli._options import (
     MAX_SAMPLES,
     add_cluster_argument,
@@ -28,6 +27,7 @@ from cardtable.cli._options import (
     progress_bar,
     quiet_cluster_logs,
     refuse_rule_flags,
+    result_line,
     resume_hint,
     run_id,
     samples,
@@ -48,7 +48,6 @@ if TYPE_CHECKING:
     from cardtable.klondike.game import KlondikeGame
     from cardtable.runs.executor import Executor
     from cardtable.runs.stored import StoredRun
-    from cardtable.solver import SolveResult
 
 __all__ = ["register"]
 
@@ -123,12 +122,6 @@ def _deal_number(text: str) -> int | str:
 
         return deal_number(text)
     return seed(text)
-
-
-def _result_line(result: SolveResult) -> str:
-    extra = f" ({result.reason})" if result.reason else ""
-    moves = f", {plural(len(result.moves), 'move')}" if result.result == "won" else ""
-    return f"{result.result}{extra}: {plural(result.states, 'state')}, {result.seconds:.3f} s{moves}"
 
 
 #: What ``solve --resume`` may be given: how and where to run, not what to solve.
@@ -311,7 +304,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
         print(json.dumps({**result.to_dict(), "variant": variant.options()}))
     else:
-        print(_result_line(result))
+        print(result_line(result))
         if result.moves:
             print(" ".join(str(m) for m in result.moves))
     return 0
