@@ -67,9 +67,9 @@ from cardtable.kings_corner.session import BotFactory, derive_seed
 from cardtable.runs.store import ResultsStore
 from cardtable.sim.played import HandStats, PlayedHand, hand_stats, kings_corner_label, record_hand
 from cardtable.web.protocol import (
-    MAX_MESSAGE_BYTES,
     ProtocolError,
     RateLimit,
+    open_socket,
     parse_message,
     player_id,
     same_origin,
@@ -812,14 +812,11 @@ class KingsCornerRoom:
 
     async def _websocket(self, request: web.Request) -> web.StreamResponse:
         server = self.server
-        if not same_origin(request, server.url):
-            return web.Response(status=403, text="cross-site WebSocket refused\n")
-        player, new = player_id(request)
+        opened = await open_socket(request, server.url)
+        if isinstance(opened, web.Response):
+            return opened
+        ws, player = opened
         table_id = request.query.get("table", "")
-        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES * 4, heartbeat=30.0)
-        if new:
-            set_cookie(ws, player)
-        await ws.prepare(request)
         table = await self._table(table_id) if TABLE_ID.fullmatch(table_id) else None
         if table is None:
             await send(ws, {"type": "error", "message": "no such table: open a new one at /kc"})

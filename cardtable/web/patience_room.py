@@ -50,13 +50,12 @@ from cardtable.patience.record import rules_name
 from cardtable.web.kings_corner import Lender
 from cardtable.web.patience import PatienceTable, find_winnable, game_key, table_json
 from cardtable.web.protocol import (
-    MAX_MESSAGE_BYTES,
     MAX_PAGES,
     ProtocolError,
     RateLimit,
+    open_socket,
     parse_message,
     player_id,
-    same_origin,
     send,
     set_cookie,
     text_messages,
@@ -190,13 +189,10 @@ class PatienceRoom:
 
     async def _websocket(self, request: web.Request) -> web.StreamResponse:
         server = self.server
-        if not same_origin(request, server.url):
-            return web.Response(status=403, text="cross-site WebSocket refused\n")
-        who, new = player_id(request)
-        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES * 4, heartbeat=30.0)
-        if new:
-            set_cookie(ws, who)
-        await ws.prepare(request)
+        opened = await open_socket(request, server.url)
+        if isinstance(opened, web.Response):
+            return opened
+        ws, who = opened
         try:
             description = self._description(request)
         except ProtocolError as error:

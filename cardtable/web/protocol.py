@@ -79,9 +79,27 @@ from aiohttp.typedefs import Handler, Middleware
 from cardtable._text import clip
 from cardtable.errors import CardtableError
 
-__all__ = ["BURST", "COOKIE", "MAX_DEPTH", "MAX_MESSAGE_BYTES", "MAX_PAGES", "RATE", "ProtocolError", "RateLimit",
-           "SearchStopped", "host_check", "known_host", "parse_message", "player_id", "same_origin", "send",
-           "set_cookie", "too_deep", "unknown_type"]
+__all__ = [
+    "BURST",
+    "COOKIE",
+    "MAX_DEPTH",
+    "MAX_MESSAGE_BYTES",
+    "MAX_PAGES",
+    "RATE",
+    "ProtocolError",
+    "RateLimit",
+    "SearchStopped",
+    "host_check",
+    "known_host",
+    "open_socket",
+    "parse_message",
+    "player_id",
+    "same_origin",
+    "send",
+    "set_cookie",
+    "too_deep",
+    "unknown_type",
+]
 
 #: The largest message a client may send (bytes); a larger one is refused unread.
 MAX_MESSAGE_BYTES = 4096
@@ -250,6 +268,21 @@ def player_id(request: web.Request) -> tuple[str, bool]:
 def set_cookie(response: web.StreamResponse, player: str) -> None:
     """Name ``player`` in the response's cookie (HttpOnly, SameSite=Lax, for about a year)."""
     response.set_cookie(COOKIE, player, max_age=400 * 24 * 3600, httponly=True, samesite="Lax", path="/")
+
+
+async def open_socket(request: web.Request, url: str) -> tuple[web.WebSocketResponse, str] | web.Response:
+    """A table's WebSocket opened for its player: ``(socket, player id)``,
+    the cookie set on the handshake for a new player; frames up to four
+    times :data:`MAX_MESSAGE_BYTES` are read (a larger one closes the
+    socket). A page of another site gets a 403 response instead."""
+    if not same_origin(request, url):
+        return web.Response(status=403, text="cross-site WebSocket refused\n")
+    player, new = player_id(request)
+    ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES * 4, heartbeat=30.0)
+    if new:
+        set_cookie(ws, player)
+    await ws.prepare(request)
+    return ws, player
 
 
 class RateLimit:

@@ -58,9 +58,9 @@ from cardtable.web.protocol import (
     RateLimit,
     SearchStopped,
     host_check,
+    open_socket,
     parse_message,
     player_id,
-    same_origin,
     send,
     set_cookie,
     text_messages,
@@ -384,13 +384,10 @@ class TableServer:
     # ----- the socket ------------------------------------------------------------------------------
 
     async def _websocket(self, request: web.Request) -> web.StreamResponse:
-        if not same_origin(request, self.url):
-            return web.Response(status=403, text="cross-site WebSocket refused\n")
-        who, new = player_id(request)
-        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES * 4, heartbeat=30.0)
-        if new:
-            set_cookie(ws, who)
-        await ws.prepare(request)
+        opened = await open_socket(request, self.url)
+        if isinstance(opened, web.Response):
+            return opened
+        ws, who = opened
         self.sockets.add(ws)
         player = self._players.get(who)
         search: DealRequest | None = None  # a new player's first deal, to be searched for
