@@ -10,7 +10,8 @@ player's view, gives the hints. No game is named here.
 
 Keys name piles as the move notation does (:mod:`cardtable.patience.moves`):
 a pile's key picks up its top card, a second key puts it down there; the
-same key again takes one more card of a run. With more than ten tableau
+same key again takes one more card of a run; ``A`` sends every card that
+can go to the foundations there. With more than ten tableau
 piles their numbers are typed (``1`` then ``9`` is pile 19; enter ends a
 number that could go on). The mouse clicks a card (and the cards on it),
 then a pile; a double click sends a card home; a drag moves cards.
@@ -126,6 +127,8 @@ def keys_help(game: PatienceGame) -> str:
     lines += ["  A pile's key picks up its top card, the same key again one more card",
               "  of its run, then the key of the pile they go to; esc puts them back.",
               "  u, ctrl+z   undo            y, ctrl+y   redo       x   hint",
+              *(["  A   auto-finish: every card that can go to the foundations goes"]
+                if d.foundations.count else []),
               "  r   restart (y redoes)      n   new game (a deal)  s   save the record",
               "  t   statistics              ?   this help          q   quit (kept)",
               "Mouse: click a card (it takes the cards on it), then a pile; double-click",
@@ -172,6 +175,7 @@ class PatienceApp(App[None]):
         Binding("u,ctrl+z", "undo", "undo", show=False),
         Binding("y,ctrl+y", "redo", "redo", show=False),
         Binding("x", "hint", "hint", show=False),
+        Binding("A", "autofinish", "auto-finish", show=False),
         Binding("r", "restart", "restart", show=False),
         Binding("n", "new_game", "new game", show=False),
         Binding("s", "save", "save", show=False),
@@ -585,6 +589,29 @@ class PatienceApp(App[None]):
         if self.play(self._redo[-1], redo=True):
             self._redo.pop()
             self.message = f"Redid {self.message}"
+
+    def action_autofinish(self) -> None:
+        """Send every card that can go to a foundation there, one move after
+        another (:meth:`~cardtable.patience.PatienceGame.home_move`); each
+        is undone on its own."""
+        self._end_number()
+        self.held, self.hint_move = None, None
+        game = self.game
+        if not game.description.foundations.count:
+            self.message = f"{game.description.title} has no foundations to finish on."
+            self._show()
+            return
+        played = 0
+        while (move := game.home_move()) is not None:
+            game.play(move)
+            played += move.count
+        if not played:
+            self.message = "Auto-finish: no card can go to the foundations now."
+            self._show()
+            return
+        self._redo.clear()
+        self.message = f"Auto-finish sent {plural(played, 'card')} home."
+        self._after_move()
 
     def action_restart(self) -> None:
         """Back to the deal; every move can be redone."""

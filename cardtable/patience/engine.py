@@ -490,6 +490,22 @@ class PatienceGame:
         return sum(len(p) for p in self.piles[start:start + d.foundations.count]) + \
             sum(len(p) for p in self.piles[hole:hole + d.hole.count])
 
+    def home_move(self) -> Move | None:
+        """The first legal move that sends cards onto a foundation from
+        elsewhere, or None (always None in a game with no foundations).
+        Playing it until it is None is auto-finish, as every face offers it.
+
+        >>> from cardtable.patience import get
+        >>> game = PatienceGame.from_seed(get("golf"), 1)
+        >>> game.home_move() is None
+        True
+        """
+        for move in self.legal_moves():
+            if move.target is not None and move.target.kind is Kind.FOUNDATION \
+                    and move.source.kind is not Kind.FOUNDATION:
+                return move
+        return None
+
     def is_won(self) -> bool:
         """True when the description's win condition holds."""
         d = self.description

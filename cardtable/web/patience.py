@@ -238,7 +238,7 @@ class PatienceTable:
             "moves": seen.moves_played,
             "canUndo": bool(game.moves),
             "canRedo": bool(self._redo),
-            "canFinish": self._finishing_move() is not None,
+            "canFinish": self.game.home_move() is not None,
             "pass": seen.pass_number,
             "passes": stock.passes if stock.count and stock.to.value == "waste" else None,
             "won": game.is_won(),
@@ -356,17 +356,10 @@ class PatienceTable:
             return f"{head} from {source} to a foundation."
         return f"{head} from {source} to {_place_words(target)}."
 
-    def _finishing_move(self) -> Move | None:
-        """A move that sends a card to the foundations now, if any."""
-        for move in self.game.legal_moves():
-            if move.target is not None and move.target.kind is Kind.FOUNDATION:
-                return move
-        return None
-
     def _autofinish(self) -> str:
         """Send every card that can go to the foundations there, one after another."""
         played = 0
-        while (move := self._finishing_move()) is not None:
+        while (move := self.game.home_move()) is not None:
             self._play(move)
             played += 1
         if not played:

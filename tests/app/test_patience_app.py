@@ -335,6 +335,37 @@ def test_a_won_game_shows_the_win_screen_and_counts_in_its_own_file(tmp_path: Pa
     assert not (tmp_path / "freecell-autosave.txt").exists()
 
 
+def test_a_sends_every_card_that_can_go_home_and_u_takes_them_back_one_by_one(tmp_path: Path) -> None:
+    from cardtable.patience.position import read_position
+
+    game = read_position(get("freecell"), "1:Kc 2:Kd2c 3:Kh 4:Ac 5: 6: 7: 8: F1:Ad F2:Ah F3:As a:Qs b: c: d:")
+    books = PatienceBooks(game.description, autosave_folder=tmp_path, stats_folder=tmp_path)
+
+    async def script(pilot: Pilot[None], app: PatienceApp) -> None:
+        assert "A   auto-finish" in keys_help(app.game)
+        await pilot.press("A")
+        assert app.message.startswith("Auto-finish sent 2 cards home.")  # the ace of clubs, then the two
+        assert [str(move) for move in app.game.moves] == ["4>F", "2>F"]
+        assert app.game.home_move() is None and (tmp_path / "freecell-autosave.txt").exists()
+        await pilot.press("u")
+        assert [str(move) for move in app.game.moves] == ["4>F"]
+        await pilot.press("u", "A")
+        assert len(app.game.moves) == 2
+        await pilot.press("A")
+        assert app.message == "Auto-finish: no card can go to the foundations now." and len(app.game.moves) == 2
+
+    drive(PatienceApp(game, seed=None, books=books), script)
+
+
+def test_a_game_with_no_foundations_says_there_is_nothing_to_finish(tmp_path: Path) -> None:
+    async def script(pilot: Pilot[None], app: PatienceApp) -> None:
+        assert "auto-finish" not in keys_help(app.game)
+        await pilot.press("A")
+        assert app.message == "Golf has no foundations to finish on." and app.game.moves == []
+
+    drive(new_app(tmp_path, "golf"), script)
+
+
 def test_the_help_scrolls_on_a_small_screen_and_any_other_key_closes_it(tmp_path: Path) -> None:
     async def script(pilot: Pilot[None], app: PatienceApp) -> None:
         await pilot.press("question_mark")

@@ -152,3 +152,23 @@ def test_games_without_a_way_back_always_end(name: str) -> None:
             game.play(moves[rng.below(len(moves))])
             assert len(game.moves) <= bound
         assert game.outcome() is not None
+
+
+@settings(max_examples=30, deadline=None)
+@given(game_index=st.integers(0, len(GAMES) - 1), seed=st.integers(0, 2**64 - 1),
+       choices=st.lists(st.integers(0, 10**6), max_size=40))
+def test_auto_finish_ends_with_no_card_left_that_could_go_home(game_index: int, seed: int,
+                                                               choices: list[int]) -> None:
+    game = PatienceGame.from_seed(GAMES[game_index], seed)
+    for choice in choices:
+        if not (moves := game.legal_moves()):
+            break
+        game.play(moves[choice % len(moves)])
+    home = game.foundation_cards()
+    while (move := game.home_move()) is not None:
+        assert move in game.legal_moves() and move.target is not None and move.target.kind is Kind.FOUNDATION
+        game.play(move)
+        assert game.foundation_cards() > home
+        home = game.foundation_cards()
+    assert not any(m.target is not None and m.target.kind is Kind.FOUNDATION and m.source.kind is not Kind.FOUNDATION
+                   for m in game.legal_moves())
