@@ -108,6 +108,30 @@ def test_the_key_follows_the_rules_not_the_words(tmp_path: Path) -> None:
     assert study_key(load(str(changed))) != study_key(get("fan"))
 
 
+def test_retry_undecided_solves_again_what_a_weaker_search_left_open(capsys: pytest.CaptureFixture[str],
+                                                                     tmp_path: Path) -> None:
+    """A deal stored undecided under this very budget (as a weaker search
+    left it) is an answer for a plain run; --retry-undecided solves it again
+    and its answer replaces the old row."""
+    store = tmp_path / "s.sqlite"
+    description = get("bakers-game")
+    game, rules = study_key(description)
+    assert solve_game(PatienceGame.from_seed(description, 7), max_states=3000).result == "won"
+    with ResultsStore(store) as opened:
+        from cardtable.solver.study_store import add_study_deal
+
+        add_study_deal(opened, StudyDeal(rules, 7, None, 3000, "unknown", 3000, 0.1,
+                                         "state budget of 3,000 reached", game=game))
+    args = ("--game", "bakers-game", "--seed", "7", "--deals", "1", *BUDGET)
+    plain = _study(capsys, store, *args)
+    assert (plain["solved_now"], plain["undecided"], plain["won"]) == (0, 1, 0)
+    retried = _study(capsys, store, *args, "--retry-undecided")
+    assert (retried["solved_now"], retried["undecided"], retried["won"]) == (1, 0, 1)
+    assert [row[4] for row in _rows(store) if row[2] == 7] == ["won"]  # replaced, not added
+    assert _study(capsys, store, *args)["won"] == retried["won"]
+    assert _study(capsys, store, *args, "--retry-undecided")["solved_now"] == 0  # nothing left open
+
+
 def test_a_study_stopped_in_the_library_keeps_what_finished(tmp_path: Path) -> None:
     seen: list[int] = []
 

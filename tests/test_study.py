@@ -167,6 +167,10 @@ def test_the_rules_of_a_retry() -> None:
     assert plan_study([open_row, won_row], range(5, 7), Budget(10.0, 2000)).todo == [5]
     assert plan_study([open_row, won_row], range(5, 8), Budget(10.0, 500)).todo == [7]
     assert plan_study([open_row, won_row], range(5, 7), Budget(10.0, 500)).answers == {5: open_row, 6: won_row}
+    # Told to retry, an undecided deal is solved again under any budget; a decided one never is.
+    assert plan_study([open_row, won_row], range(5, 7), Budget(30.0, 1000), retry_undecided=True).todo == [5]
+    assert plan_study([open_row, won_row], range(5, 7), Budget(10.0, 500), retry_undecided=True).todo == [5]
+    assert plan_study([won_row], range(6, 7), Budget(None, 5), retry_undecided=True).todo == []
 
 
 def test_json_output_parses_from_a_subprocess(tmp_path: Path) -> None:

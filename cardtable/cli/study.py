@@ -65,8 +65,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "study again solves nothing; a larger --deals solves only the new deals; a deal decided under "
                     "any budget is never solved again; an undecided deal is tried again only when this budget "
                     "allows more than each earlier try of it: a larger --timeout (or none), or a larger "
-                    "--max-states (e.g. --timeout 120 after --timeout 60). Stopped with Ctrl-C or SIGTERM, a study "
-                    "keeps every deal it finished: run the same command to carry on.")
+                    "--max-states (e.g. --timeout 120 after --timeout 60), or when --retry-undecided asks for it "
+                    "(a stronger search, after an upgrade, may decide them under the same budget). Stopped with "
+                    "Ctrl-C or SIGTERM, a study keeps every deal it finished: run the same command to carry on.")
     p.add_argument("--deals", type=whole_number(1, "--deals"), required=True, metavar="N", help="how many deals")
     p.add_argument("--seed", type=seed, default=None, metavar="S",
                    help="the first deal number (default 1)")
@@ -81,6 +82,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         f"this machine has {os.cpu_count()})")
     add_cluster_argument(p)
     p.add_argument("--store", metavar="PATH", help="results store (default: the per-user data directory)")
+    p.add_argument("--retry-undecided", action="store_true",
+                   help="solve again the deals the store holds as undecided under this budget or a smaller one "
+                        "(after the solver is improved: won and unwinnable answers never change, undecided ones "
+                        "may); each new answer replaces the old")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_variant_arguments(p, default="thoughtful3")
@@ -178,10 +183,12 @@ def _cmd_winnability(args: argparse.Namespace) -> int:
             if description is not None:
                 report = run_patience_winnability(store, description, first_seed=first, deals=args.deals,
                                                   budget=budget, executor=executor, on_start=started,
-                                                  on_deal=lambda deal: advance(1))
+                                                  on_deal=lambda deal: advance(1),
+                                                  retry_undecided=args.retry_undecided)
             else:
                 report = run_winnability(store, variant, first_seed=first, deals=args.deals, budget=budget,
-                                         executor=executor, on_start=started, on_deal=lambda deal: advance(1))
+                                         executor=executor, on_start=started, on_deal=lambda deal: advance(1),
+                                         retry_undecided=args.retry_undecided)
         except ClusterError as error:  # a lost scheduler: what finished is stored
             raise ClusterError(f"{error}; the deals solved are kept: run the same command to carry on") from None
         except KeyboardInterrupt:

@@ -99,13 +99,16 @@ def run_patience_winnability(store: ResultsStore, description: Description, *, f
                              deals: int, budget: Budget, executor: Executor | None = None, workers: int | None = 1,
                              on_start: Callable[[StudyPlan], None] | None = None,
                              on_deal: Callable[[StudyDeal], None] | None = None,
-                             clock: Callable[[], float] = time.perf_counter) -> WinnabilityReport:
+                             clock: Callable[[], float] = time.perf_counter,
+                             retry_undecided: bool = False) -> WinnabilityReport:
     """Run the winnability study of a patience game over ``deals`` deals
     from ``first_seed`` under ``budget``, exactly as
     :func:`~cardtable.solver.study.run_winnability` does Klondike's: the
     deals the store does not answer are solved on ``executor`` (default:
-    ``workers`` local processes), each stored as it finishes; a
-    KeyboardInterrupt reaches the caller once every finished deal is stored."""
+    ``workers`` local processes), each stored as it finishes (with
+    ``retry_undecided``, also the deals it holds as undecided: see
+    :func:`~cardtable.solver.study.plan_study`); a KeyboardInterrupt reaches
+    the caller once every finished deal is stored."""
     executor = executor or LocalExecutor(workers)
     chunk = 1 if isinstance(executor, LocalExecutor) else PATIENCE_CLUSTER_CHUNK
 
@@ -119,7 +122,8 @@ def run_patience_winnability(store: ResultsStore, description: Description, *, f
 
     game, rules = study_key(description)
     return run_study(store, study_label(description), rules, solve_todo, first_seed=first_seed, deals=deals,
-                     budget=budget, game=game, on_start=on_start, on_deal=on_deal, clock=clock)
+                     budget=budget, game=game, on_start=on_start, on_deal=on_deal, clock=clock,
+                     retry_undecided=retry_undecided)
 
 
 def patience_winnability_report(store: ResultsStore, description: Description, *, first_seed: int, deals: int,

@@ -19,7 +19,9 @@ the seed and the budget. Which deals a study solves (:func:`plan_study`):
   solved again: the answer does not depend on the budget that found it;
 - a deal left undecided is tried again only under a budget that allows more
   time or more states than each budget it was already tried with
-  (:meth:`Budget.allows_more_than`).
+  (:meth:`Budget.allows_more_than`), or when the study is told to try its
+  undecided deals again (``retry_undecided``: a stronger search decides
+  more deals under the same budget; its answer replaces the old one).
 
 So running a study again solves nothing and reports at once; asking for more
 deals solves only the new ones; and a study stopped at any moment keeps
@@ -155,9 +157,13 @@ class StudyPlan:
     todo: list[int]
 
 
-def plan_study(stored: Iterable[StudyDeal], seeds: range, budget: Budget) -> StudyPlan:
+def plan_study(stored: Iterable[StudyDeal], seeds: range, budget: Budget, *,
+               retry_undecided: bool = False) -> StudyPlan:
     """Split ``seeds`` into the deals ``stored`` rows already answer under
-    ``budget`` and those to solve (see the module's rules).
+    ``budget`` and those to solve (see the module's rules). With
+    ``retry_undecided``, a deal no stored row decides is solved again
+    whatever budgets it was tried with (a search made stronger since may
+    decide it).
 
     >>> rules = Variant.preset("draw1").winnability_key
     >>> rows = [StudyDeal(rules, 1, None, 1000, "unknown", 1000, 0.1, "state budget of 1000 states reached"),
@@ -166,6 +172,8 @@ def plan_study(stored: Iterable[StudyDeal], seeds: range, budget: Budget) -> Stu
     >>> sorted(plan.answers), plan.todo
     ([1, 2], [3])
     >>> plan_study(rows, range(1, 4), Budget(max_states=5000)).todo
+    [1, 3]
+    >>> plan_study(rows, range(1, 4), Budget(max_states=1000), retry_undecided=True).todo
     [1, 3]
     """
     by_seed: dict[int, list[StudyDeal]] = {}
@@ -181,7 +189,7 @@ def plan_study(stored: Iterable[StudyDeal], seeds: range, budget: Budget) -> Stu
         exact = [row for row in covering if _budget_of(row) == budget]
         if decided:
             answers[seed] = decided[0]
-        elif covering:
+        elif covering and not retry_undecided:
             answers[seed] = (exact or covering)[-1]  # this budget's own try, else the latest one no weaker
         else:
             todo.append(seed)
@@ -341,13 +349,15 @@ def run_winnability(store: ResultsStore, variant: Variant, *, first_seed: int = 
                     budget: Budget, executor: Executor | None = None, workers: int | None = 1,
                     on_start: Callable[[StudyPlan], None] | None = None,
                     on_deal: Callable[[StudyDeal], None] | None = None,
-                    clock: Callable[[], float] = time.perf_counter) -> WinnabilityReport:
+                    clock: Callable[[], float] = time.perf_counter, retry_undecided: bool = False) -> WinnabilityReport:
     """Run the winnability study of ``variant`` over ``deals`` deals from
     ``first_seed`` under ``budget``: list it in ``store``, solve the deals
     the store does not answer (:func:`plan_study`) on ``executor`` (default:
     ``workers`` local processes), keep each in the store as it finishes, and
     report. ``on_start`` is given the plan before any solving, ``on_deal``
-    each deal once it is stored. A KeyboardInterrupt reaches the caller once
+    each deal once it is stored. ``retry_undecided`` solves again the deals
+    the store holds as undecided under budgets no larger (see
+    :func:`plan_study`). A KeyboardInterrupt reaches the caller once
     every deal that finished is stored (:func:`winnability_report` then
     gives the figures so far). A bad range or budget raises
     :class:`~cardtable.solver.SolverError` before anything is stored.
@@ -359,7 +369,7 @@ def run_winnability(store: ResultsStore, variant: Variant, *, first_seed: int = 
                     max_states=budget.max_states, workers=workers, executor=executor, on_solved=keep)
 
     return run_study(store, variant.label, variant.winnability_key, solve_todo, first_seed=first_seed, deals=deals,
-                     budget=budget, on_start=on_start, on_deal=on_deal, clock=clock)
+                     budget=budget, on_start=on_start, on_deal=on_deal, clock=clock, retry_undecided=retry_undecided)
 
 
 #: How a study's deals are solved (:func:`run_study`): given the seeds to
@@ -372,19 +382,21 @@ SolveDeals = Callable[[list[int], Callable[[int, Mapping[str, object]], None]], 
 def run_study(store: ResultsStore, label: str, rules: str, solve_deals: SolveDeals, *, first_seed: int, deals: int,
               budget: Budget, game: str = GAME, on_start: Callable[[StudyPlan], None] | None = None,
               on_deal: Callable[[StudyDeal], None] | None = None,
-              clock: Callable[[], float] = time.perf_counter) -> WinnabilityReport:
+              clock: Callable[[], float] = time.perf_counter, retry_undecided: bool = False) -> WinnabilityReport:
     """The winnability study of any game, as :func:`run_winnability` for
     Klondike: ``game`` and ``rules`` are the study's key in the store (the
     game's name and the identity of its rules: Klondike's winnability key,
     a patience description's :attr:`~cardtable.patience.Description.rules_key`),
     ``label`` its name for people, and ``solve_deals`` solves the deals the
-    store does not answer (see :data:`SolveDeals`). Each deal is stored as it
-    is solved."""
+    store does not answer (see :data:`SolveDeals`; with ``retry_undecided``
+    also those it holds as undecided, see :func:`plan_study`). Each deal is
+    stored as it is solved."""
     began = clock()
     seeds = _seeds(first_seed, deals)
     record_study(store, kind=KIND, rules=rules, label=label, first_seed=first_seed, deals=deals,
                  timeout=budget.timeout, max_states=budget.max_states, game=game)
-    plan = plan_study(study_deals(store, rules, seeds.start, seeds.stop - 1, game=game), seeds, budget)
+    plan = plan_study(study_deals(store, rules, seeds.start, seeds.stop - 1, game=game), seeds, budget,
+                      retry_undecided=retry_undecided)
     if on_start is not None:
         on_start(plan)
     answers = dict(plan.answers)

@@ -1,0 +1,65 @@
+"""The rule variants of docs/winnability.md's table (``benchmarks/winnability/*.json``):
+each file is its game with exactly the rule the table says, that rule reaches the
+solver, and the study keeps the file's deals apart from the game's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardtable.patience import PatienceGame, get, load
+from cardtable.patience.description import Kind
+from cardtable.solver.patience import rules_blob, solve_game
+from cardtable.solver.patience_study import study_key
+
+HERE = Path(__file__).resolve().parent.parent / "benchmarks" / "winnability"
+
+#: Each file's game and the one rule it changes, as (path, value).
+CHANGES = {
+    "canfield-solvitaire.json": ("canfield", ("tableau", "moves"), "run"),
+    "fan-solvitaire.json": ("fan", ("foundations", "may-return"), True),
+    "king-albert-solvitaire.json": ("king-albert", ("foundations", "may-return"), True),
+}
+
+
+def _differences(a: Any, b: Any, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    if isinstance(a, dict) and isinstance(b, dict):
+        keys = sorted(set(a) | set(b))
+        return [found for key in keys for found in _differences(a.get(key), b.get(key), (*path, key))]
+    return [] if a == b else [path]
+
+
+def test_every_variant_file_is_listed() -> None:
+    assert sorted(path.name for path in HERE.glob("*.json")) == sorted(CHANGES)
+
+
+@pytest.mark.parametrize("file", sorted(CHANGES))
+def test_a_variant_changes_one_rule_and_is_its_own_study(file: str) -> None:
+    game, path, value = CHANGES[file]
+    variant, default = load(str(HERE / file)), get(game)
+    assert _differences(default.rules_json(), variant.rules_json()) == [path]
+    assert variant.rules_json()[path[0]][path[1]] == value
+    assert study_key(variant) != study_key(default) and study_key(variant)[1] != study_key(default)[1]
+    assert rules_blob(variant) != rules_blob(default)  # the rule reaches the solver's tables
+
+
+def test_solvitaire_canfield_moves_part_of_a_built_group_where_canfield_may_not() -> None:
+    """Deal 25: the file's winning line is playable in Canfield's own rules
+    up to a move of 6 cards of a 10-card built group, which only the file
+    allows (Canfield moves the top card or the whole pile)."""
+    variant, default = load(str(HERE / "canfield-solvitaire.json")), get("canfield")
+    line = solve_game(PatienceGame.from_seed(variant, 25), max_states=20_000)
+    assert line.result == "won"
+    theirs, ours = PatienceGame.from_seed(variant, 25), PatienceGame.from_seed(default, 25)
+    refused = None
+    for move in line.moves:
+        if move not in ours.legal_moves():
+            refused = move
+            break
+        theirs.play(move)
+        ours.play(move)
+    assert refused is not None and refused.source.kind is Kind.TABLEAU
+    assert 1 < refused.count < len(ours.pile(refused.source))
+    assert refused in theirs.legal_moves()
