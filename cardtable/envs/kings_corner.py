@@ -100,6 +100,7 @@ from gymnasium import spaces
 
 from cardtable.cards import Card, new_deck
 from cardtable.envs._deps import require
+from cardtable.envs._settings import check_settings
 from cardtable.errors import RulesError
 from cardtable.kings_corner.actions import DRAW, PASS, Action, MovePile, PlayCard
 from cardtable.kings_corner.errors import IllegalActionError
@@ -281,12 +282,9 @@ class KingsCornerEnv(AECEnv):
         super().__init__()
         if type(num_players) is not int or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
             raise RulesError(f"Kings Corner is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {num_players!r}")
-        if reward not in REWARDS:
-            raise RulesError(f"unknown reward {reward!r}; choose from {', '.join(REWARDS)}")
+        check_settings(reward, REWARDS, render_mode, self.metadata["render_modes"])
         if max_steps is not None and (type(max_steps) is not int or max_steps < 1):
             raise RulesError(f"max_steps must be a whole number >= 1 or None, not {max_steps!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise RulesError(f"unknown render mode {render_mode!r}; this environment renders 'ansi'")
         self.num_players = num_players
         self.reward_kind = reward
         self.max_steps = max_steps

@@ -138,7 +138,7 @@ from cardtable's deal number ``N`` (the deal of ``cardtable deal --seed N``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal, SupportsInt
+from typing import Any, SupportsInt
 
 import gymnasium as gym
 import numpy as np
@@ -146,6 +146,7 @@ from gymnasium import spaces
 
 from cardtable.cards import Card, Suit
 from cardtable.envs import _fast, _layout
+from cardtable.envs._settings import IllegalAction, check_settings, whole
 from cardtable.errors import IllegalMoveError, RulesError
 from cardtable.klondike.formats import read_layout
 from cardtable.klondike.game import KlondikeGame, KlondikeOutcome
@@ -364,7 +365,6 @@ def decode_observation(observation: np.ndarray, action_mask: np.ndarray, variant
 
 #: The reward choices.
 REWARDS = ("foundation", "win", "vegas")
-IllegalAction = Literal["ignore", "raise"]
 
 
 def _variant_of(variant: str | Variant) -> Variant:
@@ -373,12 +373,6 @@ def _variant_of(variant: str | Variant) -> Variant:
     if isinstance(variant, str):
         return Variant.preset(variant)
     raise RulesError(f"variant must be a preset name or a Variant, not {variant!r}")
-
-
-def _whole(value: object, what: str, low: int) -> int:
-    if type(value) is not int or value < low:
-        raise RulesError(f"{what} must be a whole number >= {low}, not {value!r}")
-    return value
 
 
 class KlondikeEnv(gym.Env[np.ndarray, np.int64]):
@@ -417,17 +411,12 @@ class KlondikeEnv(gym.Env[np.ndarray, np.int64]):
         render_mode: str | None = None,
     ) -> None:
         self.variant = _variant_of(variant)
-        if reward not in REWARDS:
-            raise RulesError(f"unknown reward {reward!r}; choose from {', '.join(REWARDS)}")
-        if illegal_action not in ("ignore", "raise"):
-            raise RulesError(f"illegal_action must be 'ignore' or 'raise', not {illegal_action!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise RulesError(f"unknown render mode {render_mode!r}; this environment renders 'ansi'")
+        check_settings(reward, REWARDS, render_mode, self.metadata["render_modes"], illegal_action)
         self.reward_kind = reward
-        self.max_steps = _whole(max_steps, "max_steps", 1)
-        self.stall_limit = None if stall_limit is None else _whole(stall_limit, "stall_limit", 1)
+        self.max_steps = whole(max_steps, "max_steps", 1)
+        self.stall_limit = None if stall_limit is None else whole(stall_limit, "stall_limit", 1)
         self.truncate_on_repeat = bool(truncate_on_repeat)
-        self.dead_search_limit = _whole(dead_search_limit, "dead_search_limit", 1)
+        self.dead_search_limit = whole(dead_search_limit, "dead_search_limit", 1)
         self.allow_stop = bool(allow_stop)
         self.illegal_action = illegal_action
         self.render_mode = render_mode

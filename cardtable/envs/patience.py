@@ -110,12 +110,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any, Literal, SupportsInt
+from typing import Any, SupportsInt
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from cardtable.envs._settings import IllegalAction, check_settings, whole
 from cardtable.errors import IllegalMoveError, RulesError
 from cardtable.patience.description import Description, Direction, Fill, Kind, MoveUnit, StockTo
 from cardtable.patience.engine import PatienceGame, PatienceView, PileView
@@ -132,7 +133,6 @@ REWARDS = ("foundation", "win")
 _CAP = 32_767
 _RANKS = 13
 _SOURCE_KINDS = (Kind.TABLEAU, Kind.CELL, Kind.RESERVE, Kind.WASTE)
-IllegalAction = Literal["ignore", "raise"]
 
 # An action: source, target (None: the deal), count (0: the whole pile), pair.
 _Action = tuple[Place, Place | None, int, Place | None]
@@ -418,12 +418,6 @@ class _Encoder:
         return np.fromiter(chain(*(codes[i] for i in self._order), tail), np.int16, self._size)
 
 
-def _whole(value: object, what: str, low: int) -> int:
-    if type(value) is not int or value < low:
-        raise RulesError(f"{what} must be a whole number >= {low}, not {value!r}")
-    return value
-
-
 class PatienceEnv(gym.Env[np.ndarray, np.int64]):
     """A patience game for one player, as a Gymnasium environment (see the
     module documentation for the actions, observations, rewards and episode
@@ -451,18 +445,13 @@ class PatienceEnv(gym.Env[np.ndarray, np.int64]):
         render_mode: str | None = None,
     ) -> None:
         self.description = game_of(game)
-        if reward not in REWARDS:
-            raise RulesError(f"unknown reward {reward!r}; choose from {', '.join(REWARDS)}")
-        if illegal_action not in ("ignore", "raise"):
-            raise RulesError(f"illegal_action must be 'ignore' or 'raise', not {illegal_action!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise RulesError(f"unknown render mode {render_mode!r}; this environment renders 'ansi'")
+        check_settings(reward, REWARDS, render_mode, self.metadata["render_modes"], illegal_action)
         if isinstance(win_bonus, bool) or not isinstance(win_bonus, int | float):
             raise RulesError(f"win_bonus must be a number, not {win_bonus!r}")
         self.reward_kind = reward
         self.win_bonus = float(win_bonus)
-        self.max_steps = _whole(max_steps, "max_steps", 1)
-        self.stall_limit = None if stall_limit is None else _whole(stall_limit, "stall_limit", 1)
+        self.max_steps = whole(max_steps, "max_steps", 1)
+        self.stall_limit = None if stall_limit is None else whole(stall_limit, "stall_limit", 1)
         self.illegal_action = illegal_action
         self.render_mode = render_mode
         #: The numbering of the game's moves.
