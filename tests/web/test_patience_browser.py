@@ -197,7 +197,7 @@ def test_a_game_played_with_the_mouse(server: Served, browser: Any, name: str) -
     context.close()
 
 
-@pytest.mark.parametrize("name", some_slow("spider-2-suits", "golf"))
+@pytest.mark.parametrize("name", [*some_slow("spider-2-suits", "golf"), "forty-thieves"])
 def test_tap_then_tap_on_a_touch_phone(server: Served, browser: Any, name: str) -> None:
     seed = seed_with_drag(name)
     context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
@@ -207,6 +207,8 @@ def test_tap_then_tap_on_a_touch_phone(server: Served, browser: Any, name: str) 
     page.wait_for_timeout(300)
     game = PatienceGame.from_seed(get(name), seed)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # no sideways scrolling
+    rights = page.locator(".card, .slot").evaluate_all("els => els.map(el => el.getBoundingClientRect().right)")
+    assert max(rights) <= PHONE["width"]  # every pile and card on the screen
     move = draggable(game)
     page.touchscreen.tap(*corner(page, card_at(page, game, move.source, move.count)))
     page.wait_for_selector(".card.selected")
@@ -218,13 +220,20 @@ def test_tap_then_tap_on_a_touch_phone(server: Served, browser: Any, name: str) 
 
 
 @pytest.mark.slow
-def test_every_game_opens_at_its_link_without_a_console_error(server: Served, browser: Any) -> None:
-    context = browser.new_context(viewport=DESKTOP)
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_every_game_opens_at_its_link_without_a_console_error(server: Served, browser: Any,
+                                                               viewport: dict[str, int]) -> None:
+    """Every game on a desktop and on a 390 px phone, where no game scrolls sideways."""
+    phone = viewport is PHONE
+    context = browser.new_context(viewport=viewport, has_touch=phone, is_mobile=phone)
     for name in names():
         page, errors, _ = open_game(context, server.base, f"/play/{name}")
         description = get(name)
         assert page.get_by_role("button", name=PILE_NAME).count() == sum(description.count(kind) for kind in Kind)
         assert page.title() == f"cardtable: {description.title}"
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], name
+        rights = page.locator(".card, .slot").evaluate_all("els => els.map(el => el.getBoundingClientRect().right)")
+        assert max(rights) <= viewport["width"], name
         assert not errors, (name, errors)
         page.close()
     context.close()
@@ -350,17 +359,24 @@ def test_pictures_of_six_games_with_every_card_on_the_screen(server: Served, bro
     context.close()
 
 
-def test_a_double_click_sends_a_card_home(server: Served, browser: Any) -> None:
+@pytest.mark.parametrize("touch", [False, True], ids=["double-click", "double-tap"])
+def test_a_double_click_or_a_double_tap_sends_a_card_home(server: Served, browser: Any, touch: bool) -> None:
     description = get("golf")
     seed, move = next((str(seed), move) for seed in range(100)
                       for move in PatienceGame.from_seed(description, seed).legal_moves()
                       if move.target is not None and move.target.kind is Kind.HOLE)
-    context = browser.new_context(viewport=DESKTOP)
+    context = (browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True) if touch
+               else browser.new_context(viewport=DESKTOP))
     page, errors, frames = open_game(context, server.base, f"/play/golf?seed={seed}")
     page.wait_for_function(f"document.getElementById('st-deal').textContent === 'Deal {seed}'")
     game = PatienceGame.from_seed(description, seed)
     card = game.pile(move.source)[-1]
-    page.mouse.dblclick(*corner(page, card_at(page, game, move.source)))
+    where = corner(page, card_at(page, game, move.source))
+    if touch:
+        page.touchscreen.tap(*where)
+        page.touchscreen.tap(*where)
+    else:
+        page.mouse.dblclick(*where)
     moves_shown(page, 1)
     until(page, lambda: last_view(frames)["piles"][-1]["up"][-1] == str(card), "the card on the hole")
     assert not errors, errors
@@ -387,5 +403,27 @@ def test_the_keyboard_alone_plays_a_move(server: Served, browser: Any) -> None:
     page.keyboard.press("Enter")
     moves_shown(page, 1)
     assert page.get_by_role("button", name=f"{game.pile(Place(Kind.TABLEAU, 0))[-1].name()}, cell a").count() == 1
+    assert not errors, errors
+    context.close()
+
+
+def test_settings_offer_the_games_own_options_and_apply_them(server: Served, browser: Any) -> None:
+    description = get("golf")
+    context = browser.new_context(viewport=DESKTOP)
+    page, errors, _ = open_game(context, server.base, "/play/golf")
+    page.get_by_role("button", name="Settings").click()
+    for option in description.options:
+        assert not page.get_by_label(option.summary).is_checked()
+    assert page.locator('#settings input[name="option"]').count() == len(description.options)
+    wrap = next(option for option in description.options if option.name == "wrap")
+    page.get_by_label(wrap.summary).check()
+    page.locator("#options-apply").click()
+    page.wait_for_url("**/play/golf?options=wrap")
+    page.wait_for_selector("html[data-drawn=yes]")
+    page.get_by_role("button", name="Help").click()
+    help_text = page.locator("#help").inner_text()
+    for heading, text in rules_sections(description.with_options("wrap")):
+        assert heading in help_text and text.replace("`", "") in help_text
+    assert rules_sections(description.with_options("wrap")) != rules_sections(description)
     assert not errors, errors
     context.close()
