@@ -338,7 +338,9 @@ def test_a_won_game_shows_the_win_screen_and_counts_in_its_own_file(tmp_path: Pa
 def test_a_sends_every_card_that_can_go_home_and_u_takes_them_back_one_by_one(tmp_path: Path) -> None:
     from cardtable.patience.position import read_position
 
-    game = read_position(get("freecell"), "1:Kc 2:Kd2c 3:Kh 4:Ac 5: 6: 7: 8: F1:Ad F2:Ah F3:As a:Qs b: c: d:")
+    home = " ".join(f"F{i + 2}:" + "".join(rank + suit for rank in "A23456789TJQK") for i, suit in enumerate("dhs"))
+    clubs = "".join(rank + "c" for rank in "3456789TJQK")  # the king on top: they stay
+    game = read_position(get("freecell"), f"1:{clubs} 2:2c 3: 4:Ac 5: 6: 7: 8: F1: {home} a: b: c: d:")
     books = PatienceBooks(game.description, autosave_folder=tmp_path, stats_folder=tmp_path)
 
     async def script(pilot: Pilot[None], app: PatienceApp) -> None:
