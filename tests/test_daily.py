@@ -180,7 +180,7 @@ def test_a_store_of_schema_5_gains_the_daily_column(tmp_path: Path) -> None:
         record_played(store, _game(True, "2026-01-06"))
         assert [g.daily for g in played_games(store)] == [None, "2026-01-06"]
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone() == (7,)
+        assert db.execute("PRAGMA user_version").fetchone() == (8,)
 
 
 def test_a_played_game_refuses_a_daily_that_is_not_a_date() -> None:

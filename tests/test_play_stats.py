@@ -170,7 +170,7 @@ def test_a_store_of_version_5_gains_the_player_column_and_keeps_its_games(tmp_pa
     with ResultsStore(path) as store:
         record_played(store, game(DRAW1, False, 5.0, 3), player="alice-0123456789ab")
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone() == (7,)
+        assert db.execute("PRAGMA user_version").fetchone() == (8,)
         assert db.execute("SELECT player FROM played ORDER BY id").fetchall() == [(None,), ("alice-0123456789ab",)]
         plan = db.execute("EXPLAIN QUERY PLAN SELECT won FROM played WHERE player = 'a' ORDER BY id").fetchall()
         assert any("played_by_player" in str(step) for step in plan), plan  # one player's games, by index
@@ -435,7 +435,7 @@ def test_a_store_of_version_6_gains_the_hands_player_column_and_keeps_its_hands(
     with ResultsStore(path) as store:
         record_hand(store, hand(2, False, 4), player="alice-0123456789ab")
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone() == (7,)
+        assert db.execute("PRAGMA user_version").fetchone() == (8,)
         assert db.execute("SELECT player FROM played_hands ORDER BY id").fetchall() == [
             (None,), ("alice-0123456789ab",)]
         plan = db.execute("EXPLAIN QUERY PLAN SELECT won FROM played_hands WHERE player = 'a' ORDER BY id").fetchall()

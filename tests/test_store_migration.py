@@ -1,6 +1,7 @@
 """A results store written by the schema-6 cardtable (``tests/data/store_v6``,
 made by commit 36b0fd6's code) is upgraded in place to runs, games, hands and
-studies keyed by game and rules, with nothing lost: every figure it gave reads
+studies keyed by game and rules, and played games with their foundation
+total, result and record, with nothing lost: every figure it gave reads
 back the same, read-only before the upgrade and after it; an interrupted
 upgrade leaves it as it was; a store of a newer schema is refused in one line."""
 
@@ -24,6 +25,9 @@ from cardtable.runs.store import SCHEMA_VERSION, ResultsStore
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "store_v6"
 EXPECTED: dict[str, Any] = json.loads((FIXTURE / "figures.json").read_text())
+#: A store written by the schema-7 cardtable (commit cb56883's code: the schema-6 store above upgraded,
+#: and two daily Klondike games played), with the figures that code read from it.
+FIXTURE_7 = FIXTURE.parent / "store_v7"
 
 
 @pytest.fixture
@@ -42,6 +46,17 @@ def _without_keys(found: dict[str, Any]) -> dict[str, Any]:
                 assert set(entry) >= {"game", "rules"}
                 del entry["game"], entry["rules"]
             command["out"] = json.dumps(listed, indent=1) + "\n"
+    return _without_played_fields(found)
+
+
+def _without_played_fields(found: dict[str, Any]) -> dict[str, Any]:
+    """``found`` with the fields a played game gained in schema 8 checked and taken out (all else as before)."""
+    for name, games in found.items():
+        if name.startswith("played_games"):
+            for game in games:  # a played game now names its game, foundation total, result and record
+                assert (game.pop("game"), game.pop("rules"), game.pop("total"), game.pop("record")) \
+                    == ("klondike", "", 52, None)
+                assert game.pop("result") == ("won" if game["won"] else "abandoned")
     return found
 
 
@@ -58,7 +73,7 @@ def test_the_old_store_reads_the_same_before_and_after_its_upgrade(old_store: Pa
     assert old_store.read_bytes() == before  # and nothing changed
     ResultsStore(old_store).close()  # opened for writing: upgraded
     with sqlite3.connect(old_store) as db:
-        assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (7,)
+        assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (8,)
     db.close()
     assert _without_keys(figures(old_store)) == EXPECTED
     ResultsStore(old_store).close()  # a second opening changes nothing
@@ -172,3 +187,25 @@ def test_a_file_of_another_program_is_refused_in_one_line(tmp_path: Path, capsys
         assert (code, out) == (2, "") and err == (f"cardtable: error: {path}: not a cardtable results store (it has "
                                                   "no runs and games tables)\n"), args
     assert path.read_bytes() == before
+
+
+def test_a_schema_7_store_reads_the_same_after_its_upgrade_its_games_out_of_52_won_or_abandoned(
+        tmp_path: Path) -> None:
+    path = tmp_path / "results.sqlite"
+    shutil.copyfile(FIXTURE_7 / "results.sqlite", path)
+    expected = json.loads((FIXTURE_7 / "figures.json").read_text())
+    before = path.read_bytes()
+    assert _without_played_fields(figures(path)) == expected  # read-only: as schema 7 read it
+    assert path.read_bytes() == before
+    ResultsStore(path).close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone() == (8,)
+        rows = db.execute("SELECT won, total, result, record FROM played ORDER BY id").fetchall()
+        assert db.execute("SELECT COUNT(*) FROM played_before").fetchone() == (0,)
+    db.close()
+    assert len(rows) == len(expected["played_games None"]) + len(expected["played_games alice-0123456789ab"]) \
+        + len(expected["played_games bob-0123456789abcd"]) > 2
+    assert rows == [(won, 52, "won" if won else "abandoned", None) for won, *_ in rows]
+    assert _without_played_fields(figures(path)) == expected
+    ResultsStore(path).close()  # a second opening changes nothing
+    assert _without_played_fields(figures(path)) == expected

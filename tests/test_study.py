@@ -370,7 +370,7 @@ def test_a_version_3_store_gains_the_study_tables_in_place(capsys: pytest.Captur
     report = _study(capsys, path, "--deals", "5", *BUDGET)
     assert report["solved_now"] == 5
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (7,)  # 7: game, rules
+        assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (8,)  # 7: game, rules; 8: totals
         assert db.execute("SELECT COUNT(*) FROM study_deals").fetchone() == (5,)
         assert db.execute("SELECT COUNT(*) FROM played").fetchone() == (1,)
     with ResultsStore(path, create=False) as store:

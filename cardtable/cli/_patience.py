@@ -83,8 +83,7 @@ def klondike_rules(args: argparse.Namespace, description: Description, given: st
     given beside them is refused in one line. ``--scoring`` is no rule of
     a description and applies either way. ``given`` is the game as the
     user named it (``args.game`` unless told)."""
-    from cardtable.klondike.patience import variant_of
-    from cardtable.klondike.variant import PRESETS
+    from cardtable.klondike.patience import plain_preset, variant_of
     from cardtable.patience import get
 
     variant = variant_of(description)
@@ -99,8 +98,7 @@ def klondike_rules(args: argparse.Namespace, description: Description, given: st
     if flags:
         raise UsageError(f"{flags[0]}: --game {clip(named, 40)} gives Klondike's rules already "
                          f"({variant.describe().rsplit(', ', 1)[0]}); leave out {flags[0]}")
-    preset = next((name for name, known in PRESETS.items() if known.scoring.kind == "none"
-                   and not name.startswith("seed-") and known.winnability_key == variant.winnability_key), None)
+    preset = plain_preset(variant)
     args.variant = preset or ("draw3" if variant.draw == 3 else "draw1")
     if preset is None:
         args.draw, args.empty, args.foundation_return = variant.draw, variant.empty, variant.foundation_return

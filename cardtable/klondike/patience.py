@@ -45,8 +45,8 @@ from cardtable.patience.moves import RECYCLE as PATIENCE_RECYCLE
 from cardtable.patience.moves import Move as PatienceMove
 from cardtable.patience.registry import get
 
-__all__ = ["from_klondike_move", "game_key", "klondike_description", "klondike_position", "to_klondike_move",
-           "variant_of"]
+__all__ = ["from_klondike_move", "game_key", "klondike_description", "klondike_position", "plain_preset",
+           "to_klondike_move", "variant_of"]
 
 #: The shipped description's option for each rule value that is not the description's own.
 _OPTIONS: dict[tuple[str, object], str] = {
@@ -102,6 +102,19 @@ def variant_of(description: Description) -> Variant | None:
         return None
     return Variant(draw=stock.draw, passes=stock.passes, empty=empty,
                    foundation_return=description.foundations.may_return)
+
+
+def plain_preset(variant: Variant) -> str | None:
+    """The name of the preset without scoring that plays by ``variant``'s
+    rules (draw, passes, empty piles, foundation return), or None.
+
+    >>> plain_preset(Variant(draw=3)), plain_preset(Variant(draw=1, passes=2))
+    ('draw3', None)
+    """
+    from cardtable.klondike.variant import PRESETS
+
+    return next((name for name, known in PRESETS.items() if known.scoring.kind == "none"
+                 and not name.startswith("seed-") and known.winnability_key == variant.winnability_key), None)
 
 
 def game_key(description: Description) -> tuple[str, str]:

@@ -82,7 +82,9 @@ Versions
     readable as it is: a table it lacks reads as empty, a column it lacks
     as its stand-in (a game's points as its net, a row's game and rules as
     the upgrade would key it). A store of a newer schema than this
-    cardtable knows is refused in one line, read or written.
+    cardtable knows is refused in one line, read or written. A played game
+    of a store before version 8 is one of Klondike's 52 cards, won or
+    abandoned (given up), without its moves.
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "results.sqlite"
@@ -185,8 +187,12 @@ CREATE TABLE IF NOT EXISTS hands (
 #: (and a played Kings Corner hand) could name its player (the browser
 #: table's; NULL: the terminal's person) and a played game said which
 #: day's daily deal it was, 7 once runs, a person's games and hands and
-#: studies were kept by game and rules (``game`` and ``rules`` columns).
-SCHEMA_VERSION = 7
+#: studies were kept by game and rules (``game`` and ``rules`` columns), 8
+#: once a played game said its foundation cards out of its game's
+#: (``total``), how it ended (``result``: won, lost with no move left, or
+#: abandoned) and its moves (``record``, to review it), and a game's figures
+#: from before the store kept its games were kept (``played_before``).
+SCHEMA_VERSION = 8
 
 #: Runs, played games and hands, and studies of each game and rules, found without reading the others'.
 _BY_GAME = """
@@ -198,6 +204,10 @@ CREATE INDEX IF NOT EXISTS played_by_game ON played (game, rules, variant, id);
 #: its row: such stores kept Klondike's simulations, solves, played games
 #: and studies, and Kings Corner's matches and played hands.
 _LEGACY_RUN_GAME = "CASE kind WHEN 'kings-corner' THEN 'kings-corner' ELSE 'klondike' END"
+
+#: How a played game of a store before version 8 ended: Klondike's, won or
+#: given up (its faces kept no other).
+_LEGACY_RESULT = "CASE won WHEN 1 THEN 'won' ELSE 'abandoned' END"
 
 #: The SQL function that gives the rules of an old row from its Klondike
 #: variant's options (:func:`_legacy_klondike_rules`).
@@ -217,7 +227,8 @@ _ADDED_COLUMNS = {
              ("game", "TEXT", _LEGACY_RUN_GAME), ("rules", "TEXT", _LEGACY_RUN_RULES)),
     "games": (("score", "INTEGER", "net"), ("detail", "TEXT", "NULL")),
     "played": (("player", "TEXT", "NULL"), ("daily", "TEXT", "NULL"), ("game", "TEXT", "'klondike'"),
-               ("rules", "TEXT", f"{_LEGACY_RULES_FUNCTION}(options)")),
+               ("rules", "TEXT", f"{_LEGACY_RULES_FUNCTION}(options)"), ("total", "INTEGER", "52"),
+               ("result", "TEXT", _LEGACY_RESULT), ("record", "TEXT", "NULL")),
     "played_hands": (("player", "TEXT", "NULL"), ("game", "TEXT", "'kings-corner'"),
                      ("rules", "TEXT", f"'{ONE_RULE_SET}'")),
     "study_deals": (("game", "TEXT", "'klondike'"),),
@@ -229,8 +240,10 @@ _ADDED_COLUMNS = {
 #: change a table's key in place.
 _REKEYED_TABLES = ("study_deals", "studies")
 
-#: The columns that key a row by its game and rules (version 7).
-_KEYS = ("game", "rules")
+#: The columns an older store's rows are given on upgrade, each its stand-in:
+#: those that key a row by its game and rules (version 7), and a played
+#: game's foundation total and result (version 8).
+_FILLED = ("game", "rules", "total", "result")
 
 #: The columns of the :data:`_REKEYED_TABLES` before version 7, in their order.
 _TABLE_COLUMNS = {
@@ -275,7 +288,10 @@ def _connected(db: sqlite3.Connection) -> sqlite3.Connection:
 #: A person's games, in the order they finished (``id``); ``options`` is the
 #: variant's options as JSON; ``player`` the browser table's player id (NULL:
 #: a game of the terminal app, whose person is the store's owner); ``daily``
-#: the date (``YYYY-MM-DD``) of the daily deal the game was, or NULL.
+#: the date (``YYYY-MM-DD``) of the daily deal the game was, or NULL;
+#: ``foundation`` the cards on the foundations at the end out of ``total``
+#: (the game's cards), ``result`` ``won``, ``lost`` (no move left) or
+#: ``abandoned``, ``record`` the game's record (its deal and moves), or NULL.
 _PLAYED_SCHEMA = """
 CREATE TABLE IF NOT EXISTS played (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -290,7 +306,10 @@ CREATE TABLE IF NOT EXISTS played (
     player TEXT,
     daily TEXT,
     game TEXT NOT NULL,
-    rules TEXT NOT NULL
+    rules TEXT NOT NULL,
+    total INTEGER,
+    result TEXT,
+    record TEXT
 );
 CREATE INDEX IF NOT EXISTS played_by_variant ON played (variant, id);
 """
@@ -361,6 +380,25 @@ CREATE TABLE IF NOT EXISTS studies (
 );
 """
 
+#: A game's figures from before the store kept its games (a patience game's
+#: statistics file of the terminal app, read once): games played and won,
+#: the streak of wins at the end and the best, the fastest win and the
+#: fewest moves of a win (NULL before a win), and where they came from.
+_PLAYED_BEFORE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS played_before (
+    game TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    played INTEGER NOT NULL,
+    won INTEGER NOT NULL,
+    streak INTEGER NOT NULL,
+    best_streak INTEGER NOT NULL,
+    fastest REAL,
+    fewest INTEGER,
+    source TEXT NOT NULL,
+    PRIMARY KEY (game, rules)
+);
+"""
+
 #: The browser table's games in progress: one row per player and game, the
 #: game's saved text (a Klondike record), when its first move was played
 #: (seconds since the epoch) and when it was last saved.
@@ -385,9 +423,10 @@ UNIT_TABLES: Mapping[str, tuple[tuple[str, ...], str]] = {
 
 #: The other tables' names in messages.
 _RECORD_TABLES = {"played": "played games", "played_hands": "played hands", "study_deals": "study deals",
-                  "studies": "studies", "web_games": "browser games"}
+                  "studies": "studies", "web_games": "browser games", "played_before": "earlier figures"}
 
-_TABLES_SINCE_FIRST = {"played", "played_hands", "solves", "hands", "study_deals", "studies", "web_games"}
+_TABLES_SINCE_FIRST = {"played", "played_hands", "solves", "hands", "study_deals", "studies", "web_games",
+                       "played_before"}
 
 _RUN_COLUMNS = ("id, created, kind, strategy, variant, seed, deals_file, games_requested, games_played, status,"
                 " summary")
@@ -669,7 +708,7 @@ class ResultsStore:
                                  f"{_SCHEMA} {_PLAYED_SCHEMA} {_PLAYED_BY_PLAYER} {_PLAYED_HANDS_SCHEMA}"
                                  f" {_PLAYED_HANDS_BY_PLAYER} {_UNIT_SCHEMA}"
                                  f" {_STUDY_SCHEMA}"
-                                 f" {_WEB_SCHEMA} {_BY_GAME}"
+                                 f" {_WEB_SCHEMA} {_PLAYED_BEFORE_SCHEMA} {_BY_GAME}"
                                  f" PRAGMA user_version = {SCHEMA_VERSION};")
                 tables |= {"runs", "games"} | _TABLES_SINCE_FIRST
             elif create:
@@ -781,13 +820,13 @@ class ResultsStore:
                 self._db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
             keyed: dict[str, list[str]] = {}  # every old row keyed by what it read as before, in one pass a table
             for table, name, _, stand_in in missing:
-                if name in _KEYS:
+                if name in _FILLED:
                     keyed.setdefault(table, []).append(f"{name} = {stand_in}")
             for table, sets in keyed.items():
                 self._db.execute(f"UPDATE {table} SET {', '.join(sets)}")
             script = (_PLAYED_SCHEMA if "played" not in tables else "") + _PLAYED_BY_PLAYER \
                 + _PLAYED_HANDS_SCHEMA + _PLAYED_HANDS_BY_PLAYER + _UNIT_SCHEMA + _STUDY_SCHEMA + _WEB_SCHEMA \
-                + _BY_GAME + f"PRAGMA user_version = {SCHEMA_VERSION};"
+                + _PLAYED_BEFORE_SCHEMA + _BY_GAME + f"PRAGMA user_version = {SCHEMA_VERSION};"
             for statement in script.split(";"):
                 if statement.strip():
                     self._db.execute(statement)

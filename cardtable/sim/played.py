@@ -8,7 +8,12 @@ A person's Klondike games (:class:`PlayedGame`, one row each, written by
 Kings Corner hands (:class:`PlayedHand`, written by :func:`record_hand`)
 are kept under their table's label (:func:`kings_corner_label`), and
 :func:`hand_stats` sums them up (:class:`HandStats`): hands and matches
-played and won, the mean penalty, and streaks of matches won. A store made
+played and won, the mean penalty, and streaks of matches won. Every other
+patience game's games are kept the same way under their game and rules
+(:meth:`PlayedGame.of_patience`, with the game's record to review it), and
+:func:`game_stats` sums up one game's, counting first the figures the
+terminal app kept before the store kept them (:func:`keep_earlier_figures`).
+A store made
 before played games (or hands) were kept gains their table the first time
 it is opened for writing; read-only, it simply has none.
 
@@ -43,10 +48,15 @@ from cardtable.runs.store import ONE_RULE_SET, ResultsStore
 
 if TYPE_CHECKING:
     from cardtable.klondike.game import KlondikeGame
+    from cardtable.patience.engine import PatienceGame
 
-__all__ = ["DailyStats", "HandStats", "PlayStats", "PlayedGame", "PlayedHand", "daily_stats", "daily_streaks",
-           "hand_stats", "kings_corner_label", "play_stats", "played_games", "played_hands", "record_hand",
-           "record_played"]
+__all__ = ["RESULTS", "DailyStats", "EarlierFigures", "HandStats", "PlayStats", "PlayedGame", "PlayedHand",
+           "daily_stats", "daily_streaks", "earlier_figures", "game_stats", "hand_stats", "keep_earlier_figures",
+           "kings_corner_label", "play_stats", "played_games", "played_hands", "record_hand", "record_played"]
+
+
+#: How a played game ended: won, lost (no legal move left), or abandoned (left while moves remained).
+RESULTS = ("won", "lost", "abandoned")
 
 
 @dataclass(frozen=True)
@@ -63,6 +73,15 @@ class PlayedGame:
     was (:mod:`cardtable.solver.daily`), or None. :meth:`of` builds one from
     a :class:`Variant`.
 
+    A game of another patience game (:meth:`of_patience`) names its
+    ``game`` and ``rules`` (:func:`~cardtable.solver.patience_study.study_key`),
+    and ``total``, the cards its foundations hold when all are home (its
+    win may ask for something else: Golf's empty tableau); Klondike's are
+    its 52. ``result`` says how the game ended: ``won``, ``lost`` (no legal
+    move left) or ``abandoned`` (left while moves remained; left empty,
+    ``lost`` is never guessed: a game not won is ``abandoned``). ``record``
+    is the game's record (its deal and moves, to review it), or None.
+
     A value that cannot describe a game raises :class:`ValueError` when built.
     """
 
@@ -75,10 +94,22 @@ class PlayedGame:
     foundation: int
     finished: str = ""
     daily: str | None = None
+    game: str = GAME
+    rules: str = ""
+    total: int = 52
+    result: str = ""
+    record: str | None = None
 
     def __post_init__(self) -> None:
         if not self.variant:
             raise ValueError("a played game needs its variant's label")
+        if not self.result:
+            object.__setattr__(self, "result", "won" if self.won else "abandoned")
+        if self.result not in RESULTS or (self.result == "won") != bool(self.won):
+            raise ValueError(f"result must be one of {', '.join(RESULTS)} and 'won' exactly when the game is won, "
+                             f"not {self.result!r} (won={self.won!r})")
+        if self.game != GAME and not self.rules:
+            raise ValueError(f"a played game of {self.game} needs its rules key")
         if self.daily is not None:
             try:
                 datetime.date.fromisoformat(self.daily)
@@ -86,12 +117,15 @@ class PlayedGame:
                 raise ValueError(f"daily must be a date written YYYY-MM-DD, not {self.daily!r}") from None
         if isinstance(self.moves, bool) or not isinstance(self.moves, int) or self.moves < 0:
             raise ValueError(f"moves must be a whole number >= 0, not {self.moves!r}")
+        if isinstance(self.total, bool) or not isinstance(self.total, int) or self.total < 1 \
+                or (self.game == GAME and self.total != 52):
+            raise ValueError(f"total must be the game's cards (52 for Klondike), not {self.total!r}")
         if isinstance(self.foundation, bool) or not isinstance(self.foundation, int) \
-                or not 0 <= self.foundation <= 52:
-            raise ValueError(f"foundation must be a whole number from 0 to 52, not {self.foundation!r}")
+                or not 0 <= self.foundation <= self.total:
+            raise ValueError(f"foundation must be a whole number from 0 to {self.total}, not {self.foundation!r}")
         if not isinstance(self.seconds, int | float) or not math.isfinite(self.seconds) or self.seconds < 0:
             raise ValueError(f"seconds must be a number >= 0, not {self.seconds!r}")
-        if self.won != (self.foundation == 52):
+        if self.game == GAME and self.won != (self.foundation == 52):
             raise ValueError(f"a game is won exactly when all 52 cards are on the foundations "
                              f"(won={self.won!r}, foundation={self.foundation})")
         try:
@@ -114,19 +148,51 @@ class PlayedGame:
         return cls.of(game.variant, start=start, won=won, seconds=round(seconds, 3), moves=len(game.moves),
                       foundation=game.foundation_count(), daily=daily)
 
+    @classmethod
+    def of_patience(cls, game: PatienceGame, *, deal: str, seconds: float, daily: str | None = None,
+                    finished: str = "") -> PlayedGame:
+        """``game`` of any patience game as played from ``deal`` (its seed's
+        text, as :meth:`PatienceGame.from_seed` reads it), kept under its
+        game and rules (:func:`~cardtable.solver.patience_study.study_key`):
+        won, lost when no legal move is left, else abandoned; with its
+        record (to review it) and ``seconds`` rounded to the millisecond.
+        A game of Klondike's rules (:func:`~cardtable.klondike.patience.variant_of`)
+        is kept as Klondike's faces keep it, under its variant, so it counts
+        in Klondike's statistics. Both faces of the patience games count
+        their finished games by it."""
+        from cardtable.klondike.patience import plain_preset, variant_of
+        from cardtable.patience.record import PatienceRecord, rules_name
+
+        description = game.description
+        outcome = game.outcome()
+        result = "abandoned" if outcome is None else "won" if outcome.is_win else "lost"
+        fields = (deal, result == "won", round(seconds, 3), len(game.moves), game.foundation_cards(), finished, daily)
+        record = str(PatienceRecord.from_game(game, deal))
+        variant = variant_of(description)
+        if variant is not None:
+            preset = plain_preset(variant)
+            variant = variant if preset is None else Variant.preset(preset)
+            return cls(variant.label, variant.options(), *fields, result=result, record=record)
+        return cls(rules_name(description), {"applied": list(description.applied)}, *fields, game=description.name,
+                   rules=description.rules_key, total=description.cards.total, result=result, record=record)
+
     def to_row(self) -> dict[str, object]:
         """The game as a row of the store's ``played`` table, stamped with
         the time now when its ``finished`` is empty."""
         game, rules = self.game_key
         return {"finished": self.finished or _now(), "variant": self.variant, "options": json.dumps(self.options),
                 "start": self.start, "won": int(self.won), "seconds": float(self.seconds), "moves": self.moves,
-                "foundation": self.foundation, "daily": self.daily, "game": game, "rules": rules}
+                "foundation": self.foundation, "daily": self.daily, "game": game, "rules": rules,
+                "total": self.total, "result": self.result, "record": self.record}
 
     @property
     def game_key(self) -> tuple[str, str]:
-        """The game and rules the game is kept under: Klondike's, under its
-        variant's rules (:attr:`Variant.game_key <cardtable.klondike.Variant.game_key>`);
-        options that name no variant keep their own JSON as the rules."""
+        """The game and rules the game is kept under: a patience game's own;
+        Klondike's, under its variant's rules (:attr:`Variant.game_key
+        <cardtable.klondike.Variant.game_key>`); options that name no
+        variant keep their own JSON as the rules."""
+        if self.game != GAME:
+            return self.game, self.rules
         try:
             return Variant.from_options(self.options).game_key
         except (RulesError, TypeError, ValueError):
@@ -135,9 +201,13 @@ class PlayedGame:
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> PlayedGame:
         """The game of a row of the ``played`` table's :data:`_GAME_COLUMNS`."""
-        finished, label, options, start, won, seconds, moves, foundation, daily = row
+        finished, label, options, start, won, seconds, moves, foundation, daily, game, rules, total, result, \
+            record = row
+        if str(game) == GAME:  # Klondike's rules are its variant's options
+            rules = ""
         return cls(str(label), json.loads(str(options)), str(start), bool(won), float(seconds), int(moves),
-                   int(foundation), str(finished), None if daily is None else str(daily))
+                   int(foundation), str(finished), None if daily is None else str(daily), str(game), str(rules),
+                   int(total), str(result), None if record is None else str(record))
 
 
 @dataclass(frozen=True)
@@ -276,22 +346,104 @@ def _hand_stats(label: str, hands: list[tuple[bool, int, bool | None]]) -> HandS
         current_streak=streak, best_streak=best)
 
 
-def _play_stats(label: str, games: list[tuple[bool, float, int]]) -> PlayStats:
-    """Sum up ``(won, seconds, moves)`` of one label's games, oldest first."""
-    streak = best = 0
+@dataclass(frozen=True)
+class EarlierFigures:
+    """A game's figures from before the store kept its games (the terminal
+    app's statistics file of a patience game): games ``played`` and
+    ``won``, the wins in a row at the end (``streak``) and at best, the
+    fastest win in seconds and the fewest moves of a win (None before a
+    win); ``source`` says where they came from (the file's path).
+
+    Figures that no games could give raise :class:`ValueError` when built.
+    """
+
+    played: int
+    won: int
+    streak: int
+    best_streak: int
+    fastest: float | None
+    fewest: int | None
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        counts = (self.played, self.won, self.streak, self.best_streak)
+        if not all(type(value) is int and value >= 0 for value in counts) \
+                or not self.streak <= self.best_streak <= self.won <= self.played:
+            raise ValueError(f"earlier figures need whole numbers with streak <= best streak <= won <= played, "
+                             f"not {counts}")
+        if (self.fastest is None) != (self.fewest is None) or (self.fastest is None) != (self.won == 0):
+            raise ValueError("earlier figures have a fastest win and fewest moves exactly when a game was won")
+        if self.fastest is not None and (not math.isfinite(self.fastest) or self.fastest < 0):
+            raise ValueError(f"the fastest win must be a number of seconds >= 0, not {self.fastest!r}")
+        if self.fewest is not None and (type(self.fewest) is not int or self.fewest < 0):
+            raise ValueError(f"the fewest moves must be a whole number >= 0, not {self.fewest!r}")
+
+
+_BEFORE_COLUMNS = ("played", "won", "streak", "best_streak", "fastest", "fewest", "source")
+
+
+def earlier_figures(store: ResultsStore, game: str, rules: str) -> EarlierFigures | None:
+    """The figures of ``game`` under ``rules`` from before the store kept
+    its games (:func:`keep_earlier_figures`), or None."""
+    rows = store.select("played_before", _BEFORE_COLUMNS, where={"game": game, "rules": rules}, order="game",
+                        action="read earlier figures")
+    if not rows:
+        return None
+    played, won, streak, best, fastest, fewest, source = rows[0]
+    return EarlierFigures(int(played), int(won), int(streak), int(best), None if fastest is None else float(fastest),
+                          None if fewest is None else int(fewest), str(source))
+
+
+def keep_earlier_figures(store: ResultsStore, game: str, rules: str, figures: EarlierFigures) -> bool:
+    """Keep ``figures`` as those of ``game`` under ``rules`` from before
+    the store kept its games, unless figures are kept already (they are
+    taken once: the games played since count on top of them); whether
+    they were kept now."""
+    if earlier_figures(store, game, rules) is not None:
+        return False
+    store.put("played_before", {"game": game, "rules": rules, **{name: getattr(figures, name)
+                                                                for name in _BEFORE_COLUMNS}},
+              action="keep earlier figures")
+    return True
+
+
+def _play_stats(label: str, games: list[tuple[bool, float, int]], before: EarlierFigures | None = None) -> PlayStats:
+    """Sum up ``(won, seconds, moves)`` of one label's games, oldest first,
+    after the figures kept from ``before`` them (if any)."""
+    streak = best = 0 if before is None else before.streak
+    if before is not None:
+        best = before.best_streak
     for won, _, _ in games:
         streak = streak + 1 if won else 0
         best = max(best, streak)
     wins = [(seconds, moves) for won, seconds, moves in games if won]
+    if before is not None and before.fastest is not None and before.fewest is not None:
+        wins.append((before.fastest, before.fewest))
+    played = len(games) + (0 if before is None else before.played)
+    won_count = sum(won for won, _, _ in games) + (0 if before is None else before.won)
     return PlayStats(
-        variant=label, played=len(games), won=len(wins), win_rate=len(wins) / len(games) if games else 0.0,
+        variant=label, played=played, won=won_count, win_rate=won_count / played if played else 0.0,
         current_streak=streak, best_streak=best,
         best_seconds=min(s for s, _ in wins) if wins else None,
         fewest_moves=min(m for _, m in wins) if wins else None)
 
 
+def game_stats(store: ResultsStore, game: str, rules: str, label: str, *, player: str | None = None) -> PlayStats:
+    """A person's record in ``game`` under ``rules`` (any patience game; its
+    games of every label together, named ``label``), all zeros when never
+    played: the browser table's ``player``'s, or with None the terminal
+    app's person's, whose figures from before the store kept the game
+    (:func:`earlier_figures`) count first."""
+    where = _whose(store, "played", {"game": game, "rules": rules}, player)
+    rows = [] if where is None else store.select("played", ("won", "seconds", "moves"), where=where,
+                                                 action="read played games")
+    before = earlier_figures(store, game, rules) if player is None else None
+    return _play_stats(label, [(bool(won), float(seconds), int(moves)) for won, seconds, moves in rows], before)
+
+
 #: The columns of :meth:`PlayedGame.from_row` and :meth:`PlayedHand.from_row`.
-_GAME_COLUMNS = ("finished", "variant", "options", "start", "won", "seconds", "moves", "foundation", "daily")
+_GAME_COLUMNS = ("finished", "variant", "options", "start", "won", "seconds", "moves", "foundation", "daily",
+                 "game", "rules", "total", "result", "record")
 _HAND_COLUMNS = ("label", "match_seed", "hand", "won", "penalty", "seconds", "match_won", "finished")
 
 
@@ -316,17 +468,22 @@ def _whose(store: ResultsStore, table: str, where: dict[str, object], player: st
     return None if player is not None else where
 
 
-def _of_game(game: str, variant: str | None) -> dict[str, object]:
-    """The ``where`` of a game's played games (those of one variant label)."""
-    return {"game": game} if variant is None else {"game": game, "variant": variant}
+def _of_game(game: str, variant: str | None, rules: str | None = None) -> dict[str, object]:
+    """The ``where`` of a game's played games (those of one variant label, of one rules key)."""
+    where: dict[str, object] = {"game": game}
+    if variant is not None:
+        where["variant"] = variant
+    if rules is not None:
+        where["rules"] = rules
+    return where
 
 
 def played_games(store: ResultsStore, variant: str | None = None, *, player: str | None = None,
-                 game: str = GAME) -> list[PlayedGame]:
+                 game: str = GAME, rules: str | None = None) -> list[PlayedGame]:
     """Every game of ``game`` (Klondike unless told) a person played (or
-    those of one variant label), oldest first: the browser table's
-    ``player``'s, or with None the terminal app's person's."""
-    where = _whose(store, "played", _of_game(game, variant), player)
+    those of one variant label, or of one rules key), oldest first: the
+    browser table's ``player``'s, or with None the terminal app's person's."""
+    where = _whose(store, "played", _of_game(game, variant, rules), player)
     if where is None:
         return []
     return [PlayedGame.from_row(row)
@@ -428,14 +585,14 @@ def daily_streaks(days_won: Iterable[datetime.date], today: datetime.date) -> tu
 
 
 def daily_stats(store: ResultsStore, today: datetime.date, variant: str | None = None, *,
-                player: str | None = None, game: str = GAME) -> list[DailyStats]:
-    """A person's daily deals of ``game`` (Klondike unless told) in each
-    variant label that has any (or in the label ``variant`` only), ordered
-    by label; streaks end at ``today``. The person is the browser table's
-    ``player``, or with None the terminal app's person (games kept without
-    a player)."""
+                player: str | None = None, game: str = GAME, rules: str | None = None) -> list[DailyStats]:
+    """A person's daily deals of ``game`` (Klondike unless told; under
+    ``rules`` only, when given) in each variant label that has any (or in
+    the label ``variant`` only), ordered by label; streaks end at
+    ``today``. The person is the browser table's ``player``, or with None
+    the terminal app's person (games kept without a player)."""
     days: dict[str, dict[datetime.date, bool]] = {}
-    where = _whose(store, "played", _of_game(game, variant), player)
+    where = _whose(store, "played", _of_game(game, variant, rules), player)
     if where is None:
         return []
     for label, won, daily in store.select("played", ("variant", "won", "daily"), where=where,
