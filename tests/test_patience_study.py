@@ -9,17 +9,13 @@ same on any machine.
 from __future__ import annotations
 
 import json
-import os
 import signal
-import sqlite3
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_helpers import run
+from cli_helpers import run, start
+from study_helpers import interrupt_once_stored, stored_deals, study_report, study_rows
 
 from cardtable.klondike import Variant
 from cardtable.patience import PatienceGame, get
@@ -41,24 +37,11 @@ from cardtable.stats import wilson
 BUDGET = ("--max-states", "3000")
 
 
-def _study(capsys: pytest.CaptureFixture[str], store: Path, *args: str) -> dict[str, Any]:
-    code, out, err = run(capsys, "study", "winnability", "--store", str(store), "--json", "--no-progress", *args)
-    assert code == 0, err
-    report: dict[str, Any] = json.loads(out)
-    return report
-
-
-def _rows(store: Path) -> list[tuple[Any, ...]]:
-    with sqlite3.connect(f"{store.as_uri()}?mode=ro", uri=True) as db:
-        return list(db.execute("SELECT rowid, rules, seed, budget, result, states, solved FROM study_deals"
-                               " ORDER BY rowid"))
-
-
 @pytest.mark.parametrize("game", ["golf", "bakers-game", "black-hole", "tripeaks"])
 def test_a_game_study_adds_up_matches_the_solver_and_resumes(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                              game: str) -> None:
     store = tmp_path / "s.sqlite"
-    report = _study(capsys, store, "--game", game, "--deals", "6", "--seed", "3", *BUDGET)
+    report = study_report(capsys, store, "--game", game, "--deals", "6", "--seed", "3", *BUDGET)
     assert (report["first_seed"], report["last_seed"], report["solved_now"]) == (3, 8, 6)
     assert report["decided"] + report["undecided"] == 6 and report["pending"] == 0
     assert report["budget"] == {"timeout": None, "max_states": 3000}
@@ -68,21 +51,21 @@ def test_a_game_study_adds_up_matches_the_solver_and_resumes(capsys: pytest.Capt
         assert (report["winnable_low"], report["winnable_high"]) == pytest.approx((low, high))
     description = get(game)
     results = [solve_game(PatienceGame.from_seed(description, seed), max_states=3000).result for seed in range(3, 9)]
-    assert [row[4] for row in sorted(_rows(store), key=lambda row: row[2])] == results
+    assert [row[4] for row in sorted(study_rows(store), key=lambda row: row[2])] == results
     assert (results.count("won"), results.count("unwinnable"), results.count("unknown")) == \
         (report["won"], report["unwinnable"], report["undecided"])
-    again = _study(capsys, store, "--game", game, "--deals", "6", "--seed", "3", *BUDGET)
+    again = study_report(capsys, store, "--game", game, "--deals", "6", "--seed", "3", *BUDGET)
     assert (again["solved_now"], again["from_store"], again["won"]) == (0, 6, report["won"])
-    more = _study(capsys, store, "--game", game, "--deals", "8", "--seed", "3", *BUDGET)
+    more = study_report(capsys, store, "--game", game, "--deals", "8", "--seed", "3", *BUDGET)
     assert (more["solved_now"], more["from_store"]) == (2, 6)
 
 
 def test_games_options_and_klondike_keep_their_own_studies(capsys: pytest.CaptureFixture[str],
                                                            tmp_path: Path) -> None:
     store = tmp_path / "s.sqlite"
-    golf = _study(capsys, store, "--game", "golf", "--deals", "4", *BUDGET)
-    queens = _study(capsys, store, "--game", "golf:queens-on-kings", "--deals", "4", *BUDGET)
-    klondike = _study(capsys, store, "--variant", "thoughtful3", "--deals", "4", *BUDGET)
+    golf = study_report(capsys, store, "--game", "golf", "--deals", "4", *BUDGET)
+    queens = study_report(capsys, store, "--game", "golf:queens-on-kings", "--deals", "4", *BUDGET)
+    klondike = study_report(capsys, store, "--variant", "thoughtful3", "--deals", "4", *BUDGET)
     assert golf["solved_now"] == queens["solved_now"] == klondike["solved_now"] == 4
     assert queens["rules"]["game"] == golf["rules"]["game"] == "golf" and queens["rules"] != golf["rules"]
     assert queens["variant"] == "Golf +queens-on-kings" and "game" not in klondike["rules"]
@@ -123,13 +106,13 @@ def test_retry_undecided_solves_again_what_a_weaker_search_left_open(capsys: pyt
         add_study_deal(opened, StudyDeal(rules, 7, None, 3000, "unknown", 3000, 0.1,
                                          "state budget of 3,000 reached", game=game))
     args = ("--game", "bakers-game", "--seed", "7", "--deals", "1", *BUDGET)
-    plain = _study(capsys, store, *args)
+    plain = study_report(capsys, store, *args)
     assert (plain["solved_now"], plain["undecided"], plain["won"]) == (0, 1, 0)
-    retried = _study(capsys, store, *args, "--retry-undecided")
+    retried = study_report(capsys, store, *args, "--retry-undecided")
     assert (retried["solved_now"], retried["undecided"], retried["won"]) == (1, 0, 1)
-    assert [row[4] for row in _rows(store) if row[2] == 7] == ["won"]  # replaced, not added
-    assert _study(capsys, store, *args)["won"] == retried["won"]
-    assert _study(capsys, store, *args, "--retry-undecided")["solved_now"] == 0  # nothing left open
+    assert [row[4] for row in study_rows(store) if row[2] == 7] == ["won"]  # replaced, not added
+    assert study_report(capsys, store, *args)["won"] == retried["won"]
+    assert study_report(capsys, store, *args, "--retry-undecided")["solved_now"] == 0  # nothing left open
 
 
 def test_a_study_stopped_in_the_library_keeps_what_finished(tmp_path: Path) -> None:
@@ -152,60 +135,35 @@ def test_a_study_stopped_in_the_library_keeps_what_finished(tmp_path: Path) -> N
     assert seen == [7, 8, 9] and (report.solved_now, report.answered) == (7, 10)
 
 
-def _stored(path: Path) -> int:
-    if not path.is_file():
-        return 0
-    try:
-        with sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True) as db:
-            return int(db.execute("SELECT COUNT(*) FROM study_deals").fetchone()[0])
-    except sqlite3.OperationalError:  # being created right now
-        return 0
-
-
 @pytest.mark.parametrize(("workers", "signum"), [(1, signal.SIGINT),
                                                  pytest.param(2, signal.SIGTERM, marks=pytest.mark.slow)])
 def test_a_killed_game_study_loses_no_finished_deal(tmp_path: Path, workers: int, signum: int) -> None:
     command = ("study", "winnability", "--game", "golf", "--deals", "1000", "--max-states", "1000",
                "--workers", str(workers), "--no-progress", "--json")
-    env = {**os.environ, "CARDTABLE_DATA": str(tmp_path / "data")}
-    env.pop("CARDTABLE_DEBUG", None)
-
-    def start() -> subprocess.Popen[str]:
-        return subprocess.Popen([sys.executable, "-m", "cardtable", *command], cwd=tmp_path, env=env, text=True,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-
     store = tmp_path / "data" / "results.sqlite"
-    process = start()
-    deadline = time.monotonic() + 60
-    while _stored(store) < 5:
-        assert process.poll() is None and time.monotonic() < deadline, "the study never got under way"
-        time.sleep(0.02)
-    os.killpg(process.pid, signum)
-    out, err = process.communicate(timeout=30)
-    assert process.returncode == (143 if signum == signal.SIGTERM else 130), err
-    assert "Traceback" not in err
-    kept = _stored(store)
+    out, _ = interrupt_once_stored(start(tmp_path, *command), store, signum)
+    kept = stored_deals(store)
     assert 5 <= kept < 1000
     assert json.loads(out)["solved_now"] == kept
-    before = _rows(store)
-    resumed = start()
+    before = study_rows(store)
+    resumed = start(tmp_path, *command)
     out, err = resumed.communicate(timeout=300)
     assert resumed.returncode == 0, err
     report = json.loads(out)
     assert (report["solved_now"], report["from_store"], report["pending"]) == (1000 - kept, kept, 0)
-    after = _rows(store)
+    after = study_rows(store)
     assert after[:kept] == before and sorted(row[2] for row in after) == list(range(1, 1001))
 
 
 @pytest.mark.slow
 def test_a_dask_cluster_gives_the_same_answers(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    local = _study(capsys, tmp_path / "local.sqlite", "--game", "golf", "--deals", "20", *BUDGET)
-    dask = _study(capsys, tmp_path / "dask.sqlite", "--game", "golf", "--deals", "20", "--cluster", "local",
+    local = study_report(capsys, tmp_path / "local.sqlite", "--game", "golf", "--deals", "20", *BUDGET)
+    dask = study_report(capsys, tmp_path / "dask.sqlite", "--game", "golf", "--deals", "20", "--cluster", "local",
                   "--workers", "2", *BUDGET)
     assert dask["solved_now"] == 20
 
     def answers(store: Path) -> list[tuple[Any, ...]]:
-        return [row[1:6] for row in sorted(_rows(store), key=lambda row: row[2])]
+        return [row[1:6] for row in sorted(study_rows(store), key=lambda row: row[2])]
 
     assert answers(tmp_path / "dask.sqlite") == answers(tmp_path / "local.sqlite")
     assert (dask["won"], dask["unwinnable"]) == (local["won"], local["unwinnable"])

@@ -21,15 +21,9 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_helpers import start
 
 from cardtable.runs.store import ResultsStore
-
-
-def _start(tmp_path: Path, *args: str) -> subprocess.Popen[str]:
-    env = {**os.environ, "CARDTABLE_DATA": str(tmp_path / "data")}
-    env.pop("CARDTABLE_DEBUG", None)
-    return subprocess.Popen([sys.executable, "-m", "cardtable", *args], cwd=tmp_path, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
 
 
 def _store_rows(tmp_path: Path) -> list[tuple[int, str, int]]:
@@ -93,7 +87,7 @@ def _check_lines(path: Path) -> list[dict[str, object]]:
 
 @pytest.mark.parametrize(("workers", "signum"), [(1, signal.SIGTERM), (2, signal.SIGINT)])
 def test_simulate_keeps_the_finished_games(tmp_path: Path, workers: int, signum: int) -> None:
-    process = _start(tmp_path, "simulate", "--games", "3000000", "--workers", str(workers), "--no-fast",
+    process = start(tmp_path, "simulate", "--games", "3000000", "--workers", str(workers), "--no-fast",
                      "--output", "games.jsonl", "--record", "0", "--no-progress")
     _wait_for(lambda: any(played > 0 for _, _, played in _store_rows(tmp_path)))
     _, stderr = _interrupt(process, signum)
@@ -111,7 +105,7 @@ def test_solve_deals_writes_the_rows_solved_so_far(tmp_path: Path, workers: int,
     # Deal 1 is solved quickly; twenty times the hard seed 1000899 (about 2 s a
     # solve, a proof of loss) keep the batch running.
     (tmp_path / "deals.txt").write_text("1\n" + "1000899\n" * 20)
-    process = _start(tmp_path, "solve", "--deals", "deals.txt", "--timeout", "300", "--output", "rows.jsonl",
+    process = start(tmp_path, "solve", "--deals", "deals.txt", "--timeout", "300", "--output", "rows.jsonl",
                      "--workers", str(workers))
     time.sleep(3.0)
     _, stderr = _interrupt(process, signum)
@@ -124,7 +118,7 @@ def test_solve_deals_writes_the_rows_solved_so_far(tmp_path: Path, workers: int,
 
 @pytest.mark.parametrize(("workers", "signum"), [(2, signal.SIGTERM), (1, signal.SIGINT)])
 def test_kings_corner_match_reports_the_hands_played(tmp_path: Path, workers: int, signum: int) -> None:
-    process = _start(tmp_path, "kings-corner", "match", "--games", "3000000", "--workers", str(workers),
+    process = start(tmp_path, "kings-corner", "match", "--games", "3000000", "--workers", str(workers),
                      "--quiet", "--json")
     # Interrupted once a block of hands is stored (one worker plays blocks of
     # 50 hands, two play blocks of 200), however busy the machine is.
@@ -139,14 +133,14 @@ def test_kings_corner_match_reports_the_hands_played(tmp_path: Path, workers: in
 
 
 def test_a_run_killed_outright_is_shown_as_interrupted(tmp_path: Path) -> None:
-    process = _start(tmp_path, "simulate", "--games", "3000000", "--workers", "2", "--no-fast", "--record", "0",
+    process = start(tmp_path, "simulate", "--games", "3000000", "--workers", "2", "--no-fast", "--record", "0",
                      "--no-progress")
     _wait_for(lambda: _store_rows(tmp_path) != [])
     os.killpg(process.pid, signal.SIGKILL)
     process.communicate(timeout=20)
     store = tmp_path / "data" / "results.sqlite"
     before = store.read_bytes()
-    listing = _start(tmp_path, "runs")
+    listing = start(tmp_path, "runs")
     stdout, stderr = listing.communicate(timeout=20)
     assert listing.returncode == 0, stderr
     assert stdout.splitlines()[-1].endswith(" interrupted")

@@ -8,17 +8,14 @@ same on any machine (only the seconds vary).
 from __future__ import annotations
 
 import json
-import os
 import signal
 import sqlite3
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_helpers import run
+from cli_helpers import run, start
+from study_helpers import interrupt_once_stored, stored_deals, study_report, study_rows
 
 from cardtable.klondike import Position, Variant
 from cardtable.runs.store import SCHEMA_VERSION, ResultsStore
@@ -31,29 +28,8 @@ from cardtable.stats import wilson
 BUDGET = ("--max-states", "50000")
 
 
-def _study(capsys: pytest.CaptureFixture[str], store: Path, *args: str) -> dict[str, Any]:
-    code, out, err = run(capsys, "study", "winnability", "--store", str(store), "--json", "--no-progress", *args)
-    assert code == 0, err
-    report: dict[str, Any] = json.loads(out)
-    return report
-
-
-def _rows(store: Path) -> list[tuple[Any, ...]]:
-    """Every stored deal of every study, with its row id and timestamp, read without writing."""
-    with sqlite3.connect(f"{store.as_uri()}?mode=ro", uri=True) as db:
-        return list(db.execute("SELECT rowid, rules, seed, budget, result, states, solved FROM study_deals"
-                               " ORDER BY rowid"))
-
-
-def _start(tmp_path: Path, *args: str) -> subprocess.Popen[str]:
-    env = {**os.environ, "CARDTABLE_DATA": str(tmp_path / "data")}
-    env.pop("CARDTABLE_DEBUG", None)
-    return subprocess.Popen([sys.executable, "-m", "cardtable", *args], cwd=tmp_path, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-
-
 def test_the_figures_add_up_and_match_the_solver(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    report = _study(capsys, tmp_path / "s.sqlite", "--variant", "thoughtful3", "--deals", "20", *BUDGET)
+    report = study_report(capsys, tmp_path / "s.sqlite", "--variant", "thoughtful3", "--deals", "20", *BUDGET)
     assert (report["first_seed"], report["last_seed"], report["deals"]) == (1, 20, 20)
     assert report["decided"] == report["won"] + report["unwinnable"]
     assert report["decided"] + report["undecided"] == 20 and report["pending"] == 0
@@ -81,7 +57,7 @@ def test_the_text_report_says_the_same(capsys: pytest.CaptureFixture[str], tmp_p
     code, out, err = run(capsys, "study", "winnability", "--store", str(tmp_path / "s.sqlite"), "--variant",
                          "thoughtful3", "--deals", "20", "--no-progress", *BUDGET)
     assert code == 0, err
-    report = _study(capsys, tmp_path / "s.sqlite", "--variant", "thoughtful3", "--deals", "20", *BUDGET)
+    report = study_report(capsys, tmp_path / "s.sqlite", "--variant", "thoughtful3", "--deals", "20", *BUDGET)
     lines = out.splitlines()
     assert lines[0] == "thoughtful3: deals 1 to 20, no time limit and 50,000 states a deal"
     assert lines[1] == (f"20 deals: {report['decided']} decided ({report['won']} won, {report['unwinnable']} "
@@ -93,16 +69,16 @@ def test_the_text_report_says_the_same(capsys: pytest.CaptureFixture[str], tmp_p
 def test_a_second_run_solves_nothing(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                      monkeypatch: pytest.MonkeyPatch) -> None:
     store = tmp_path / "s.sqlite"
-    first = _study(capsys, store, "--variant", "thoughtful1", "--deals", "20", *BUDGET)
-    before = _rows(store)
+    first = study_report(capsys, store, "--variant", "thoughtful1", "--deals", "20", *BUDGET)
+    before = study_rows(store)
     assert len(before) == 20
 
     def no_solving(*args: object, **kwargs: object) -> None:
         raise AssertionError("a deal was solved again")
 
     monkeypatch.setattr("cardtable.solver.batch.solve_batch", no_solving)
-    again = _study(capsys, store, "--variant", "thoughtful1", "--deals", "20", *BUDGET)
-    assert _rows(store) == before  # same rows, same ids, same timestamps
+    again = study_report(capsys, store, "--variant", "thoughtful1", "--deals", "20", *BUDGET)
+    assert study_rows(store) == before  # same rows, same ids, same timestamps
     assert (again["solved_now"], again["from_store"]) == (0, 20)
     assert again["wall_seconds"] < 1.0
     same = ("won", "unwinnable", "undecided", "winnable_low", "winnable_high", "mean_seconds", "p90_seconds")
@@ -111,7 +87,7 @@ def test_a_second_run_solves_nothing(capsys: pytest.CaptureFixture[str], tmp_pat
                        "--deals", "20", *BUDGET)
     assert code == 0 and out.splitlines()[-1].startswith("0 solved now, 20 from the store")
     # A preset with the same rules is the same study of the same deals.
-    assert _study(capsys, store, "--variant", "draw1", "--foundation-return", "--deals", "20",
+    assert study_report(capsys, store, "--variant", "draw1", "--foundation-return", "--deals", "20",
                   *BUDGET)["solved_now"] == 0
 
 
@@ -120,8 +96,8 @@ def test_more_deals_extend_the_study(capsys: pytest.CaptureFixture[str], tmp_pat
     import cardtable.solver.batch as batch
 
     store = tmp_path / "s.sqlite"
-    _study(capsys, store, "--variant", "thoughtful3", "--deals", "12", *BUDGET)
-    before = _rows(store)
+    study_report(capsys, store, "--variant", "thoughtful3", "--deals", "12", *BUDGET)
+    before = study_rows(store)
     solved: list[str] = []
     real = batch.solve_batch
 
@@ -130,12 +106,12 @@ def test_more_deals_extend_the_study(capsys: pytest.CaptureFixture[str], tmp_pat
         return real(deals, *args, **kwargs)
 
     monkeypatch.setattr(batch, "solve_batch", recording)
-    report = _study(capsys, store, "--variant", "thoughtful3", "--deals", "20", *BUDGET)
+    report = study_report(capsys, store, "--variant", "thoughtful3", "--deals", "20", *BUDGET)
     assert solved == [str(seed) for seed in range(13, 21)]
     assert (report["solved_now"], report["from_store"], report["decided"] + report["undecided"]) == (8, 12, 20)
-    after = _rows(store)
+    after = study_rows(store)
     assert after[:12] == before and [row[2] for row in after[12:]] == list(range(13, 21))
-    whole = _study(capsys, tmp_path / "fresh.sqlite", "--variant", "thoughtful3", "--deals", "20", *BUDGET)
+    whole = study_report(capsys, tmp_path / "fresh.sqlite", "--variant", "thoughtful3", "--deals", "20", *BUDGET)
     for key in ("won", "unwinnable", "undecided", "winnable_low", "winnable_high"):
         assert report[key] == whole[key]
 
@@ -143,18 +119,18 @@ def test_more_deals_extend_the_study(capsys: pytest.CaptureFixture[str], tmp_pat
 def test_undecided_deals_are_tried_again_only_under_a_larger_budget(capsys: pytest.CaptureFixture[str],
                                                                     tmp_path: Path) -> None:
     store = tmp_path / "s.sqlite"
-    small = _study(capsys, store, "--deals", "20", "--max-states", "5000")
+    small = study_report(capsys, store, "--deals", "20", "--max-states", "5000")
     assert small["undecided"] > 0
-    smaller = _study(capsys, store, "--deals", "20", "--max-states", "3000")
+    smaller = study_report(capsys, store, "--deals", "20", "--max-states", "3000")
     assert smaller["solved_now"] == 0  # decided deals are known; the open ones had more states already
     assert smaller["undecided"] == small["undecided"]
-    larger = _study(capsys, store, "--deals", "20", "--max-states", "50000")
+    larger = study_report(capsys, store, "--deals", "20", "--max-states", "50000")
     assert larger["solved_now"] == small["undecided"]  # only the open deals
     assert larger["decided"] >= small["decided"]
     assert larger["undecided_reasons"] == ({"state budget of 50000 states reached": larger["undecided"]}
                                            if larger["undecided"] else {})
     # A time limit allows less than none: nothing is tried again.
-    assert _study(capsys, store, "--deals", "20", "--max-states", "50000", "--timeout", "100")["solved_now"] == 0
+    assert study_report(capsys, store, "--deals", "20", "--max-states", "50000", "--timeout", "100")["solved_now"] == 0
 
 
 def test_the_rules_of_a_retry() -> None:
@@ -174,7 +150,7 @@ def test_the_rules_of_a_retry() -> None:
 
 
 def test_json_output_parses_from_a_subprocess(tmp_path: Path) -> None:
-    process = _start(tmp_path, "study", "winnability", "--variant", "thoughtful1", "--deals", "10", "--seed", "40",
+    process = start(tmp_path, "study", "winnability", "--variant", "thoughtful1", "--deals", "10", "--seed", "40",
                      "--json", *BUDGET)
     out, err = process.communicate(timeout=120)
     assert process.returncode == 0, err
@@ -187,12 +163,12 @@ def test_json_output_parses_from_a_subprocess(tmp_path: Path) -> None:
 def test_two_workers_give_the_same_answers(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     one = tmp_path / "one.sqlite"
     two = tmp_path / "two.sqlite"
-    _study(capsys, one, "--deals", "20", "--seed", "100", *BUDGET)
-    report = _study(capsys, two, "--deals", "20", "--seed", "100", "--workers", "2", *BUDGET)
+    study_report(capsys, one, "--deals", "20", "--seed", "100", *BUDGET)
+    report = study_report(capsys, two, "--deals", "20", "--seed", "100", "--workers", "2", *BUDGET)
     assert report["solved_now"] == 20
 
     def answers(store: Path) -> list[tuple[Any, ...]]:
-        return [row[1:6] for row in sorted(_rows(store), key=lambda row: row[2])]
+        return [row[1:6] for row in sorted(study_rows(store), key=lambda row: row[2])]
 
     assert answers(one) == answers(two)
     assert [row[1] for row in answers(two)] == list(range(100, 120))
@@ -201,8 +177,8 @@ def test_two_workers_give_the_same_answers(capsys: pytest.CaptureFixture[str], t
 def test_show_lists_the_stored_studies_without_changing_the_store(capsys: pytest.CaptureFixture[str],
                                                                   tmp_path: Path) -> None:
     store = tmp_path / "s.sqlite"
-    three = _study(capsys, store, "--variant", "thoughtful3", "--deals", "12", *BUDGET)
-    one = _study(capsys, store, "--variant", "thoughtful1", "--deals", "8", "--seed", "30", *BUDGET)
+    three = study_report(capsys, store, "--variant", "thoughtful3", "--deals", "12", *BUDGET)
+    one = study_report(capsys, store, "--variant", "thoughtful1", "--deals", "8", "--seed", "30", *BUDGET)
     before = store.read_bytes()
     code, out, err = run(capsys, "study", "show", "--store", str(store), "--json")
     assert code == 0, err
@@ -264,45 +240,26 @@ def test_show_needs_a_variant_for_its_flags(capsys: pytest.CaptureFixture[str], 
     assert code == 2 and err == "cardtable: error: choose a study: winnability or show (see 'cardtable study --help')\n"
 
 
-def _stored(tmp_path: Path) -> int:
-    path = tmp_path / "data" / "results.sqlite"
-    if not path.is_file():
-        return 0
-    try:
-        with sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True) as db:
-            return int(db.execute("SELECT COUNT(*) FROM study_deals").fetchone()[0])
-    except sqlite3.OperationalError:  # being created right now
-        return 0
-
-
 @pytest.mark.parametrize(("workers", "signum"), [(1, signal.SIGINT), (2, signal.SIGTERM)])
 def test_an_interrupted_study_keeps_its_deals_and_carries_on(tmp_path: Path, workers: int, signum: int) -> None:
     command = ("study", "winnability", "--variant", "thoughtful3", "--deals", "600", "--max-states", "5000",
                "--workers", str(workers), "--no-progress", "--json")
-    process = _start(tmp_path, *command)
-    deadline = time.monotonic() + 60
-    while _stored(tmp_path) < 5:
-        assert process.poll() is None and time.monotonic() < deadline, "the study never got under way"
-        time.sleep(0.02)
-    os.killpg(process.pid, signum)
-    out, err = process.communicate(timeout=30)
-    assert process.returncode == (143 if signum == signal.SIGTERM else 130), err
-    assert "Traceback" not in err
-    kept = _stored(tmp_path)
+    store = tmp_path / "data" / "results.sqlite"
+    out, err = interrupt_once_stored(start(tmp_path, *command), store, signum)
+    kept = stored_deals(store)
     assert 5 <= kept < 600
     what = "interrupted by SIGTERM" if signum == signal.SIGTERM else "interrupted"
     assert err.splitlines()[-1] == (f"cardtable: {what}: kept the {kept:,} deals solved now ({kept} of 600 "
                                     "answered); run the same command to carry on")
     partial = json.loads(out)
     assert (partial["solved_now"], partial["pending"]) == (kept, 600 - kept)
-    store = tmp_path / "data" / "results.sqlite"
-    before = _rows(store)
-    resumed = _start(tmp_path, *command)
+    before = study_rows(store)
+    resumed = start(tmp_path, *command)
     out, err = resumed.communicate(timeout=300)
     assert resumed.returncode == 0, err
     report = json.loads(out)
     assert (report["solved_now"], report["from_store"], report["pending"]) == (600 - kept, kept, 0)
-    after = _rows(store)
+    after = study_rows(store)
     assert after[:kept] == before and sorted(row[2] for row in after) == list(range(1, 601))
     # The deals kept are the deals a fresh solve gives.
     seeds = [row[2] for row in before][:10]
@@ -367,7 +324,7 @@ def test_a_version_3_store_gains_the_study_tables_in_place(capsys: pytest.Captur
     with ResultsStore(path, create=False) as store:
         assert studies(store) == [] and study_deals(store, Variant.preset("draw1").winnability_key, 0, 10) == []
     assert path.read_bytes() == before
-    report = _study(capsys, path, "--deals", "5", *BUDGET)
+    report = study_report(capsys, path, "--deals", "5", *BUDGET)
     assert report["solved_now"] == 5
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (8,)  # 7: game, rules; 8: totals
