@@ -1,6 +1,7 @@
 """The winnability table of docs/winnability.md: every game's study, run and tabled.
 
     python benchmarks/winnability.py run --deals 1000 --max-states 200000 --store S.sqlite [--workers 2]
+        [--only thoughtful3 bakers-game ...] [--retry-undecided]
     python benchmarks/winnability.py table --max-states 200000 --store S.sqlite > table.md
 
 ``run`` runs ``cardtable study winnability`` for Klondike (draw 3 and draw 1,
@@ -9,7 +10,10 @@ Solvitaire figures use where they differ from a game's default
 (``golf:queens-on-kings`` and the description files in
 ``benchmarks/winnability/``), one after the other: a study is resumable, so
 running it again with a larger ``--deals`` solves only the new deals, and a
-stopped run loses no finished deal. ``table`` prints the Markdown table of
+stopped run loses no finished deal. ``--only`` runs some of the studies (named
+as ``--variant`` or ``--game`` takes them); ``--retry-undecided`` solves again
+the deals a study holds as undecided (after the search is made stronger: won
+and unwinnable answers never change, undecided ones may). ``table`` prints the Markdown table of
 the studies kept in the store under that budget, beside Solvitaire's figures.
 """
 
@@ -61,10 +65,19 @@ SOLVITAIRE = {
 
 
 def _run(args: argparse.Namespace) -> int:
-    for subject, flag in _subjects():
+    subjects = _subjects()
+    unknown = sorted(set(args.only or ()) - {subject for subject, _ in subjects})
+    if unknown:
+        print(f"--only: no study {unknown[0]!r} (the studies: {', '.join(s for s, _ in subjects)})", file=sys.stderr)
+        return 2
+    for subject, flag in subjects:
+        if args.only and subject not in args.only:
+            continue
         command = [sys.executable, "-m", "cardtable", "study", "winnability", flag, subject, "--deals",
                    str(args.deals), "--max-states", str(args.max_states), "--workers", str(args.workers),
                    "--store", args.store, "--no-progress"]
+        if args.retry_undecided:
+            command.append("--retry-undecided")
         print("==", " ".join(command[2:]), flush=True)
         code = subprocess.call(command, cwd=ROOT)
         if code:
@@ -134,6 +147,9 @@ def main() -> int:
     parser.add_argument("--max-states", type=int, default=200_000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--store", required=True)
+    parser.add_argument("--only", nargs="+", metavar="STUDY", help="run only these studies (run)")
+    parser.add_argument("--retry-undecided", action="store_true",
+                        help="solve again the deals stored undecided under this budget (run)")
     args = parser.parse_args()
     return _run(args) if args.what == "run" else _table(args)
 

@@ -4,7 +4,9 @@ solver, and the study keeps the file's deals apart from the game's."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -63,3 +65,19 @@ def test_solvitaire_canfield_moves_part_of_a_built_group_where_canfield_may_not(
     assert refused is not None and refused.source.kind is Kind.TABLEAU
     assert 1 < refused.count < len(ours.pile(refused.source))
     assert refused in theirs.legal_moves()
+
+
+def test_an_independent_search_agrees_with_the_solver_on_russian_solitaire_and_pyramid(
+        load_benchmark: Callable[[str], ModuleType]) -> None:
+    """benchmarks/winnability_check.py writes the rules again apart from the
+    engine: its exhaustive verdicts equal the solver's, won and unwinnable."""
+    check = load_benchmark("winnability_check")
+    # deals with small searches, won (13, 17) and unwinnable (the others)
+    for game, seeds in (("russian-solitaire", (2, 4, 5, 7, 9, 13, 14, 17, 21, 23)), ("pyramid", (1,))):
+        verdicts = []
+        for seed in seeds:
+            mine, _ = check.check(game, seed, 100_000)
+            verdicts.append(mine)
+            assert mine == solve_game(PatienceGame.from_seed(get(game), seed), max_states=200_000).result
+        assert "unwinnable" in verdicts
+    assert check.check("russian-solitaire", 13, 100_000)[0] == "won"
