@@ -41,7 +41,7 @@ from textual.widgets import Static
 from cardtable._files import atomic_write_text, describe_error
 from cardtable._text import plural
 from cardtable.app.keeper import GameClock
-from cardtable.app.patience_books import PatienceBooks, game_key, saved_seconds
+from cardtable.app.patience_books import PatienceBooks, game_key, saved_seconds, stats_lines
 from cardtable.app.patience_table import PatienceMarks, PatienceTable, PileSpot, hint_marks, pile_key
 from cardtable.app.screens import ScrollPage, TextScreen
 from cardtable.app.status import MessageLine, clock_text
@@ -210,7 +210,7 @@ class PatienceApp(App[None]):
         self.message = notice or "Press ? for the keys and the rules."
         self._saved = saved
         if saved is not None:
-            counted = ", and it counts as a loss, as n does" if books.stats_path is not None and saved.moves else ""
+            counted = ", and it counts as a loss, as n does" if books.store_path is not None and saved.moves else ""
             self.message = (f"Your saved game ({plural(len(saved.moves), 'move')}) waits: a move here leaves it"
                             f"{counted}; q keeps it.")
 
@@ -318,7 +318,7 @@ class PatienceApp(App[None]):
                 trouble = ""
                 if not self._counted:
                     self._counted = True
-                    trouble = self.books.count(won=True, seconds=self.clock.seconds(), moves=len(game.moves))
+                    trouble = self.books.count(game, self.seed, self.clock.seconds())
                 self.books.clear()
                 self.message += trouble
                 self._show()
@@ -335,9 +335,13 @@ class PatienceApp(App[None]):
     def _leave_saved(self, record: PatienceRecord) -> str:
         """The autosave's game is left for this one: a loss once a move was played."""
         left = f" The saved game of {plural(len(record.moves), 'move')} is left for this one"
-        if not record.moves or self.books.stats_path is None:
+        if not record.moves or self.books.store_path is None:
             return f"{left}."
-        trouble = self.books.count(won=False, seconds=saved_seconds(record.headers), moves=len(record.moves))
+        try:
+            left_game = record.replay()
+        except CardtableError as error:  # restored before: its moves were legal then
+            return f"{left}: it could not be counted ({error})."
+        trouble = self.books.count(left_game, record.seed, saved_seconds(record.headers))
         return f"{left}: it counts as a loss.{trouble}"
 
     def _win_screen(self) -> None:
@@ -345,8 +349,8 @@ class PatienceApp(App[None]):
         stats, trouble = self.books.stats()
         lines = [f"You won {game.description.title} in {plural(len(game.moves), 'move')} "
                  f"and {clock_text(self.clock.seconds())}!", ""]
-        if self.books.stats_path is not None and not trouble:
-            lines += stats.lines(game.description.title)
+        if self.books.store_path is not None and not trouble:
+            lines += stats_lines(stats, game.description.title)
         lines += ["", "n: a new game, q: quit. Any key closes this."]
         self.push_screen(TextScreen("\n".join(lines)))
 
@@ -668,8 +672,8 @@ class PatienceApp(App[None]):
         game = self.game
         counted = ""
         if game.moves and not game.is_won() and not self._counted:
-            trouble = self.books.count(won=False, seconds=self.clock.seconds(), moves=len(game.moves))
-            counted = trouble or (" The game left counts as a loss." if self.books.stats_path is not None else "")
+            trouble = self.books.count(game, self.seed, self.clock.seconds())
+            counted = trouble or (" The game left counts as a loss." if self.books.store_path is not None else "")
         self.books.clear()
         self.seed = deal
         self.game = PatienceGame.from_seed(game.description, deal)
@@ -693,10 +697,10 @@ class PatienceApp(App[None]):
 
     def action_stats(self) -> None:
         title = self.game.description.title
-        if self.books.stats_path is None:
+        if self.books.store_path is None:
             text = "No statistics are kept in this session (--no-stats)."
         else:
             stats, trouble = self.books.stats()
-            text = trouble.strip() or "\n".join(stats.lines(title))
-            text += f"\n\nKept in {self.books.stats_path}."
+            text = "\n".join(stats_lines(stats, title)) + (f"\n{trouble.strip()}" if trouble else "")
+            text += f"\n\nKept in the results store {self.books.store_path} ('cardtable stats --game NAME')."
         self.push_screen(TextScreen(text + "\nAny key closes this."))

@@ -1,15 +1,26 @@
 """What the patience app keeps for each game: the game in progress (its
-autosave) and the statistics of finished games, in files named after the
-game in the per-user data folder (where Klondike's autosave is,
-:func:`cardtable.app.autosave.autosave_path`).
+autosave, a file named after the game in the per-user data folder, where
+Klondike's autosave is, :func:`cardtable.app.autosave.autosave_path`) and
+its finished games, in the results store beside it.
 
-The results store keeps Klondike's games by variant; until it keeps every
-game's, each patience game's statistics are a small JSON file of their own,
-``GAME-stats.json``: games played and won, the current and best streaks of
-wins, the fastest win and the fewest moves of a win. The autosave is
-``GAME-autosave.txt``, the game record (:mod:`cardtable.patience.record`)
-with a ``Time`` header. ``GAME`` is the game's name with its options
-(``golf+wrap``); a game from a user's description file is ``file-NAME``.
+Each finished game (won, or left for a new game after a move) is one row of
+the store's played games (:meth:`PlayedGame.of_patience
+<cardtable.sim.played.PlayedGame.of_patience>`: the game and its rules, the
+deal, the result, moves, time, foundation cards out of the game's own total,
+and its record), and the statistics are the store's for that game and rules
+(:func:`~cardtable.sim.played.game_stats`): the same figures ``cardtable
+stats --game NAME`` prints.
+
+Before the store kept every game's games, the app kept each game's figures
+in ``GAME-stats.json`` beside the store (games played and won, the current
+and best streaks of wins, the fastest win and the fewest moves of a win).
+Such a file is taken into the store the first time a game of it is counted
+(:func:`~cardtable.sim.played.keep_earlier_figures`), its figures counting
+before the games played since; until then they are read from the file. The
+file is left where it is. The autosave is ``GAME-autosave.txt``, the game
+record (:mod:`cardtable.patience.record`) with a ``Time`` header. ``GAME``
+is the game's name with its options (``golf+wrap``); a game from a user's
+description file is ``file-NAME``.
 
 Files that cannot be read or written never stop a game: each method that
 touches one returns the trouble to tell the player ("" when all went well).
@@ -18,8 +29,8 @@ touches one returns the trouble to tell the player ("" when all went well).
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cardtable._files import atomic_write_text, describe_error, read_text
 from cardtable.app import autosave
@@ -29,7 +40,10 @@ from cardtable.patience.engine import PatienceGame
 from cardtable.patience.record import PatienceRecord, rules_name
 from cardtable.patience.registry import load
 
-__all__ = ["GameStats", "PatienceBooks", "game_key", "saved_seconds"]
+if TYPE_CHECKING:
+    from cardtable.sim.played import EarlierFigures, PlayStats
+
+__all__ = ["PatienceBooks", "earlier_figures_file", "game_key", "saved_seconds", "stats_lines"]
 
 
 def saved_seconds(headers: dict[str, str]) -> float:
@@ -63,77 +77,68 @@ def game_key(description: Description) -> str:
     return "".join(char if char.isalnum() or char in "+-_" else "_" for char in key)
 
 
-@dataclass
-class GameStats:
-    """A game's statistics: games ``played`` and ``won``, the wins in a row
-    now (``streak``) and at best, the fastest win in seconds and the fewest
-    moves of a win (None before the first win)."""
+def stats_lines(stats: PlayStats, title: str) -> list[str]:
+    """A game's statistics in words.
 
-    played: int = 0
-    won: int = 0
-    streak: int = 0
-    best_streak: int = 0
-    fastest: float | None = None
-    fewest: int | None = None
+    >>> from cardtable.sim.played import PlayStats
+    >>> stats_lines(PlayStats("golf", 2, 1, 0.5, 0, 1, 90.0, 80), "Golf")
+    ['Golf: 2 played, 1 won (50%)', 'streak of wins: 0 now, 1 at best', 'fastest win 1:30, fewest moves 80']
+    """
+    from cardtable.app.status import clock_text
 
-    def count(self, *, won: bool, seconds: float, moves: int) -> None:
-        """Count one finished game.
+    if not stats.played:
+        return [f"{title}: no games finished yet (a won game, or one left for a new game, counts)."]
+    lines = [f"{title}: {stats.played} played, {stats.won} won ({stats.win_rate:.0%})",
+             f"streak of wins: {stats.current_streak} now, {stats.best_streak} at best"]
+    if stats.best_seconds is not None and stats.fewest_moves is not None:
+        lines.append(f"fastest win {clock_text(stats.best_seconds)}, fewest moves {stats.fewest_moves}")
+    return lines
 
-        >>> stats = GameStats()
-        >>> stats.count(won=True, seconds=90.0, moves=80); stats.count(won=False, seconds=5.0, moves=3)
-        >>> stats.played, stats.won, stats.streak, stats.best_streak, stats.fastest, stats.fewest
-        (2, 1, 0, 1, 90.0, 80)
-        """
-        self.played += 1
-        if not won:
-            self.streak = 0
-            return
-        self.won += 1
-        self.streak += 1
-        self.best_streak = max(self.best_streak, self.streak)
-        self.fastest = seconds if self.fastest is None else min(self.fastest, seconds)
-        self.fewest = moves if self.fewest is None else min(self.fewest, moves)
 
-    def lines(self, title: str) -> list[str]:
-        """The statistics in words."""
-        from cardtable.app.status import clock_text
+#: The fields of a statistics file of the app before the results store kept every game's games.
+_FILE_FIELDS = ("played", "won", "streak", "best_streak", "fastest", "fewest")
 
-        if not self.played:
-            return [f"{title}: no games finished yet (a won game, or one left for a new game, counts)."]
-        rate = self.won / self.played
-        lines = [f"{title}: {self.played} played, {self.won} won ({rate:.0%})",
-                 f"streak of wins: {self.streak} now, {self.best_streak} at best"]
-        if self.fastest is not None and self.fewest is not None:
-            lines.append(f"fastest win {clock_text(self.fastest)}, fewest moves {self.fewest}")
-        return lines
 
-    @classmethod
-    def from_json(cls, data: object, path: Path) -> GameStats:
-        """Read the statistics file's object; :class:`CardtableError` names a file that is not one."""
-        fields = ("played", "won", "streak", "best_streak", "fastest", "fewest")
-        if not isinstance(data, dict) or set(data) != set(fields):
-            raise CardtableError(f"{path}: not a statistics file (expected the fields {', '.join(fields)})")
-        counts = [data[name] for name in fields[:4]]
-        if not all(type(value) is int and value >= 0 for value in counts) or data["won"] > data["played"]:
-            raise CardtableError(f"{path}: not a statistics file (counts are whole numbers, won at most played)")
-        fastest, fewest = data["fastest"], data["fewest"]
-        if not (fastest is None or (type(fastest) in (int, float) and fastest >= 0)) \
-                or not (fewest is None or (type(fewest) is int and fewest >= 0)):
-            raise CardtableError(f"{path}: not a statistics file (fastest and fewest are numbers or null)")
-        played, won, streak, best = counts
-        return cls(played, won, streak, best, None if fastest is None else float(fastest), fewest)
+def earlier_figures_file(path: Path) -> EarlierFigures | None:
+    """The figures of a game's statistics file (``GAME-stats.json``, as the
+    app kept them before the results store kept every game's games), or
+    None when there is none; :class:`CardtableError` names a file that
+    cannot be read or is not one."""
+    from cardtable.sim.played import EarlierFigures
+
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(read_text(path))
+    except ValueError:
+        raise CardtableError(f"{path}: not a statistics file (bad JSON)") from None
+    except OSError as error:
+        raise CardtableError(describe_error(error)) from None
+    if not isinstance(data, dict) or set(data) != set(_FILE_FIELDS):
+        raise CardtableError(f"{path}: not a statistics file (expected the fields {', '.join(_FILE_FIELDS)})")
+    fastest = data["fastest"]
+    if type(fastest) is int:
+        fastest = float(fastest)
+    try:
+        return EarlierFigures(data["played"], data["won"], data["streak"], data["best_streak"], fastest,
+                              data["fewest"], str(path))
+    except (TypeError, ValueError) as error:
+        raise CardtableError(f"{path}: not a statistics file ({error})") from None
 
 
 class PatienceBooks:
     """The books of one game: its autosave in ``autosave_folder`` (None: no
-    autosave) and its statistics in ``stats_folder`` (None: none kept)."""
+    autosave) and its finished games in the results store at ``store_path``
+    (None: none kept), beside which its statistics file of before lies."""
 
     def __init__(self, description: Description, *, autosave_folder: Path | None,
-                 stats_folder: Path | None) -> None:
+                 store_path: Path | None) -> None:
         key = game_key(description)
         self.description = description
         self.autosave_path = autosave_folder / f"{key}-autosave.txt" if autosave_folder is not None else None
-        self.stats_path = stats_folder / f"{key}-stats.json" if stats_folder is not None else None
+        self.store_path = store_path
+        #: The game's statistics file of before the store kept every game's games (read once into the store).
+        self.earlier_path = store_path.parent / f"{key}-stats.json" if store_path is not None else None
 
     # ----- the autosave ------------------------------------------------------------------------------
 
@@ -171,30 +176,54 @@ class PatienceBooks:
 
     # ----- the statistics ----------------------------------------------------------------------------
 
-    def stats(self) -> tuple[GameStats, str]:
-        """The statistics so far, and the trouble reading them (then none)."""
-        path = self.stats_path
-        if path is None or not path.exists():
-            return GameStats(), ""
-        try:
-            return GameStats.from_json(json.loads(read_text(path)), path), ""
-        except ValueError:
-            return GameStats(), f" Could not read the statistics: {path}: not a statistics file (bad JSON)."
-        except (OSError, CardtableError) as error:
-            return GameStats(), f" Could not read the statistics: {describe_error(error)}."
+    def _key(self) -> tuple[str, str]:
+        from cardtable.solver.patience_study import study_key
 
-    def count(self, *, won: bool, seconds: float, moves: int) -> str:
-        """Count a finished game; returns the trouble, else "". A file that
-        cannot be read is left as it is (the game is not counted)."""
-        if self.stats_path is None:
-            return ""
-        stats, trouble = self.stats()
-        if trouble:
-            return trouble
-        stats.count(won=won, seconds=seconds, moves=moves)
+        return study_key(self.description)
+
+    def _earlier(self) -> tuple[EarlierFigures | None, str]:
+        """The statistics file's figures (None when there is none), and the trouble reading it."""
+        if self.earlier_path is None:
+            return None, ""
         try:
-            self.stats_path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write_text(self.stats_path, json.dumps(asdict(stats), indent=1) + "\n")
-        except (OSError, CardtableError) as error:
-            return f" Could not keep the statistics ({describe_error(error)})."
-        return ""
+            return earlier_figures_file(self.earlier_path), ""
+        except CardtableError as error:
+            return None, f" Could not read the earlier statistics: {error}."
+
+    def stats(self) -> tuple[PlayStats, str]:
+        """The statistics so far (the store's, after the statistics file's
+        figures while the store has not taken them), and the trouble reading them."""
+        from cardtable.runs.store import ResultsStore
+        from cardtable.sim.played import game_stats
+
+        game, rules = self._key()
+        label = rules_name(self.description)
+        earlier, trouble = self._earlier()
+        if self.store_path is None or not self.store_path.exists():
+            return game_stats(None, game, rules, label, earlier=earlier), trouble
+        try:
+            with ResultsStore(self.store_path, create=False) as store:
+                return game_stats(store, game, rules, label, earlier=earlier), trouble
+        except CardtableError as error:
+            return game_stats(None, game, rules, label), f" Could not read the statistics: {error}."
+
+    def count(self, game: PatienceGame, deal: int | str | None, seconds: float, *, daily: str | None = None) -> str:
+        """Count a finished game (dealt from ``deal``; None: a position) in
+        the store, taking the statistics file's figures into it first; the
+        trouble, else ""."""
+        from cardtable.runs.store import ResultsStore
+        from cardtable.sim.played import PlayedGame, keep_earlier_figures, record_played
+
+        if self.store_path is None:
+            return ""
+        played = PlayedGame.of_patience(game, deal=None if deal is None else str(deal), seconds=seconds,
+                                        daily=daily)
+        earlier, trouble = self._earlier()
+        try:
+            with ResultsStore(self.store_path) as store:
+                if earlier is not None:
+                    keep_earlier_figures(store, *self._key(), earlier)
+                record_played(store, played)
+        except CardtableError as error:
+            return f" Could not keep the statistics ({error})."
+        return trouble

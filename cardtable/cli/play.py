@@ -306,7 +306,7 @@ def _cmd_patience(args: argparse.Namespace) -> int:
     stats = _stats_path(args)
     books = PatienceBooks(game.description,
                           autosave_folder=None if args.no_autosave else default_store_path().parent,
-                          stats_folder=stats.parent if stats is not None else None)
+                          store_path=stats)
     notice: str | None = None
     seconds = 0.0
     if args.file is not None:

@@ -1,5 +1,6 @@
 """``cardtable stats``: a person's record in each Klondike variant they played,
-or (``cardtable stats kings-corner``) at each Kings Corner table.
+or (``cardtable stats kings-corner``) at each Kings Corner table, or
+(``cardtable stats --game NAME``) in any patience game.
 
 The figures come from the results store (:func:`~cardtable.sim.played.play_stats`,
 :func:`~cardtable.sim.played.hand_stats`), opened read-only: this
@@ -42,7 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--game", dest="described", metavar="NAME|FILE.json",
                    help="one game's statistics: a name ('cardtable games' lists them), with options after colons "
                         "(klondike:draw-3), or a description file; a game of Klondike's rules gives Klondike's "
-                        "statistics (of those rules), another patience game those 'cardtable play' keeps")
+                        "statistics (of those rules), another patience game's its games in the results store "
+                        "('cardtable play' keeps them)")
     p.add_argument("--json", action="store_true", help="the statistics as JSON on stdout")
     p.add_argument("--store", metavar="PATH", help="results store (default: the per-user data directory)")
     add_variant_arguments(p, default=None)
@@ -169,24 +171,39 @@ def _cmd_stats(args: argparse.Namespace) -> int:
 
 
 def _patience_stats(args: argparse.Namespace, description: Description) -> int:
-    """``stats --game NAME`` for a patience game other than Klondike: the
-    figures ``cardtable play NAME`` keeps beside the results store."""
+    """``stats --game NAME`` for a patience game other than Klondike: its
+    games in the results store (those ``cardtable play NAME`` and the
+    the terminal app's person's), after the figures of its statistics file of before, and its daily deals."""
+    import datetime
     from pathlib import Path
 
-    from cardtable.app.patience_books import PatienceBooks
-    from cardtable.runs.store import default_store_path
+    from cardtable.app.patience_books import PatienceBooks, stats_lines
+    from cardtable.patience.record import rules_name
+    from cardtable.runs.store import ResultsStore, default_store_path
+    from cardtable.sim.played import daily_stats
 
     flags = [f"--{name.replace('_', '-')}" for name in ("variant", *_VARIANT_FLAGS) if getattr(args, name) is not None]
     if flags:
         raise UsageError(f"{flags[0]} is a Klondike option; {description.title}'s rules come from --game")
-    folder = Path(args.store or default_store_path()).parent
-    stats, trouble = PatienceBooks(description, autosave_folder=None, stats_folder=folder).stats()
+    path = Path(args.store or default_store_path())
+    stats, trouble = PatienceBooks(description, autosave_folder=None, store_path=path).stats()
     if trouble:
-        raise UsageError(trouble.strip().removeprefix("Could not read the statistics: ").rstrip("."))
+        raise UsageError(trouble.strip().removeprefix("Could not read the statistics: ")
+                         .removeprefix("Could not read the earlier statistics: ").rstrip("."))
+    dailies = []
+    if path.exists():
+        with ResultsStore(path, create=False) as store:
+            dailies = daily_stats(store, datetime.date.today(), game=description.name, rules=description.rules_key)
+    daily = dailies[0] if dailies else None
     if args.json:
-        print(json.dumps({"game": description.name, "title": description.title, **stats.__dict__}, indent=1))
+        print(json.dumps({"game": description.name, "rules": rules_name(description), "title": description.title,
+                          **stats.to_dict(), **_daily_fields(daily)}, indent=1))
     else:
-        print("\n".join(stats.lines(description.title)))
+        lines = stats_lines(stats, description.title)
+        if daily is not None:
+            lines.append(f"daily deals: {daily.days} played, {daily.days_won} won, "
+                         f"streak of days won: {daily.current_streak} now, {daily.best_streak} at best")
+        print("\n".join(lines))
     return 0
 
 

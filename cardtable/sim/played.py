@@ -149,10 +149,11 @@ class PlayedGame:
                       foundation=game.foundation_count(), daily=daily)
 
     @classmethod
-    def of_patience(cls, game: PatienceGame, *, deal: str, seconds: float, daily: str | None = None,
+    def of_patience(cls, game: PatienceGame, *, deal: str | None, seconds: float, daily: str | None = None,
                     finished: str = "") -> PlayedGame:
         """``game`` of any patience game as played from ``deal`` (its seed's
-        text, as :meth:`PatienceGame.from_seed` reads it), kept under its
+        text, as :meth:`PatienceGame.from_seed` reads it; None: from a
+        position, which its record keeps), kept under its
         game and rules (:func:`~cardtable.solver.patience_study.study_key`):
         won, lost when no legal move is left, else abandoned; with its
         record (to review it) and ``seconds`` rounded to the millisecond.
@@ -166,7 +167,8 @@ class PlayedGame:
         description = game.description
         outcome = game.outcome()
         result = "abandoned" if outcome is None else "won" if outcome.is_win else "lost"
-        fields = (deal, result == "won", round(seconds, 3), len(game.moves), game.foundation_cards(), finished, daily)
+        fields = ("position" if deal is None else deal, result == "won", round(seconds, 3), len(game.moves),
+                  game.foundation_cards(), finished, daily)
         record = str(PatienceRecord.from_game(game, deal))
         variant = variant_of(description)
         if variant is not None:
@@ -428,16 +430,20 @@ def _play_stats(label: str, games: list[tuple[bool, float, int]], before: Earlie
         fewest_moves=min(m for _, m in wins) if wins else None)
 
 
-def game_stats(store: ResultsStore, game: str, rules: str, label: str, *, player: str | None = None) -> PlayStats:
+def game_stats(store: ResultsStore | None, game: str, rules: str, label: str, *, player: str | None = None,
+               earlier: EarlierFigures | None = None) -> PlayStats:
     """A person's record in ``game`` under ``rules`` (any patience game; its
     games of every label together, named ``label``), all zeros when never
-    played: the browser table's ``player``'s, or with None the terminal
-    app's person's, whose figures from before the store kept the game
-    (:func:`earlier_figures`) count first."""
-    where = _whose(store, "played", {"game": game, "rules": rules}, player)
-    rows = [] if where is None else store.select("played", ("won", "seconds", "moves"), where=where,
-                                                 action="read played games")
-    before = earlier_figures(store, game, rules) if player is None else None
+    played (None: no store yet): the browser table's ``player``'s, or with
+    None the terminal app's person's, whose figures from before the store
+    kept the game (:func:`earlier_figures`, else ``earlier`` while the
+    store has not taken them) count first."""
+    where = None if store is None else _whose(store, "played", {"game": game, "rules": rules}, player)
+    rows = [] if store is None or where is None else store.select(
+        "played", ("won", "seconds", "moves"), where=where, action="read played games")
+    before = None
+    if player is None:
+        before = (earlier_figures(store, game, rules) if store is not None else None) or earlier
     return _play_stats(label, [(bool(won), float(seconds), int(moves)) for won, seconds, moves in rows], before)
 
 

@@ -28,7 +28,10 @@ from cardtable.patience import Kind, Move, PatienceGame, Place, get, names
 from cardtable.patience.description import Fan
 from cardtable.patience.layout import table_layout
 from cardtable.patience.moves import ANY_FOUNDATION
+from cardtable.patience.record import PatienceRecord
 from cardtable.patience.words import rules_sections
+from cardtable.runs.store import ResultsStore
+from cardtable.sim.played import earlier_figures, played_games
 
 GAMES = ("freecell", "spider-2-suits", "golf", "pyramid", "canfield", "yukon")
 Script = Callable[[Pilot[None], PatienceApp], Awaitable[None]]
@@ -45,7 +48,7 @@ def drive(app: PatienceApp, script: Script, size: tuple[int, int] = (120, 40)) -
 
 def new_app(tmp_path: Path, name: str, seed: int | str = 5) -> PatienceApp:
     game = PatienceGame.from_seed(get(name), seed)
-    books = PatienceBooks(game.description, autosave_folder=tmp_path, stats_folder=tmp_path)
+    books = PatienceBooks(game.description, autosave_folder=tmp_path, store_path=tmp_path / "results.sqlite")
     return PatienceApp(game, seed=seed, books=books)
 
 
@@ -319,7 +322,7 @@ def test_a_won_game_shows_the_win_screen_and_counts_in_its_own_file(tmp_path: Pa
     home = " ".join(f"F{i + 1}:" + "".join(r + suit for r in ranks + ("K" if suit == "s" else ""))
                     for i, suit in enumerate("cdhs"))
     game = read_position(get("freecell"), f"1:Kc 2:Kd 3:Kh 4: 5: 6: 7: 8: {home} a: b: c: d:")
-    books = PatienceBooks(game.description, autosave_folder=tmp_path, stats_folder=tmp_path)
+    books = PatienceBooks(game.description, autosave_folder=tmp_path, store_path=tmp_path / "results.sqlite")
 
     async def script(pilot: Pilot[None], app: PatienceApp) -> None:
         await pilot.press("1", "F", "2", "F")
@@ -330,9 +333,36 @@ def test_a_won_game_shows_the_win_screen_and_counts_in_its_own_file(tmp_path: Pa
         assert "1 played, 1 won (100%)" in app.screen.text
 
     drive(PatienceApp(game, seed=None, books=books), script)
-    saved = json.loads((tmp_path / "freecell-stats.json").read_text())
-    assert saved["won"] == 1 and saved["streak"] == 1 and saved["fewest"] == 3
+    with ResultsStore(tmp_path / "results.sqlite", create=False) as store:
+        (played,) = played_games(store, game="freecell", rules=get("freecell").rules_key)
+    assert (played.won, played.result, played.moves, played.foundation, played.total) == (True, "won", 3, 52, 52)
+    assert PatienceRecord.parse(played.record or "").replay().is_won()  # kept to review
     assert not (tmp_path / "freecell-autosave.txt").exists()
+
+
+def test_the_terminal_app_records_a_game_in_the_store_after_its_statistics_file_of_before(tmp_path: Path) -> None:
+    (tmp_path / "golf-stats.json").write_text(json.dumps({"played": 4, "won": 2, "streak": 1, "best_streak": 2,
+                                                          "fastest": 80.5, "fewest": 30}))
+
+    async def script(pilot: Pilot[None], app: PatienceApp) -> None:
+        stats, trouble = app.books.stats()  # the file's figures, before the store takes them
+        assert (stats.played, stats.won, stats.current_streak, trouble) == (4, 2, 1, "")
+        app.play(app.game.legal_moves()[0])
+        await pilot.press("n", "enter")  # the game left counts as a loss, in the store
+        stats, trouble = app.books.stats()
+        assert (stats.played, stats.won, stats.current_streak, stats.best_streak, stats.best_seconds,
+                stats.fewest_moves, trouble) == (5, 2, 0, 2, 80.5, 30, "")
+        await pilot.press("t")
+        assert isinstance(app.screen, TextScreen) and "Golf: 5 played, 2 won (40%)" in app.screen.text
+
+    drive(new_app(tmp_path, "golf"), script)
+    with ResultsStore(tmp_path / "results.sqlite", create=False) as store:
+        (played,) = played_games(store, game="golf", rules=get("golf").rules_key)
+        assert earlier_figures(store, "golf", get("golf").rules_key) is not None
+    assert (played.result, played.moves, played.start, played.total) == ("abandoned", 1, "5", 52)
+    (tmp_path / "golf-stats.json").unlink()  # taken once: the store keeps the figures the file gave
+    stats, _ = PatienceBooks(get("golf"), autosave_folder=None, store_path=tmp_path / "results.sqlite").stats()
+    assert (stats.played, stats.won) == (5, 2)
 
 
 def test_a_sends_every_card_that_can_go_home_and_u_takes_them_back_one_by_one(tmp_path: Path) -> None:
@@ -341,7 +371,7 @@ def test_a_sends_every_card_that_can_go_home_and_u_takes_them_back_one_by_one(tm
     home = " ".join(f"F{i + 2}:" + "".join(rank + suit for rank in "A23456789TJQK") for i, suit in enumerate("dhs"))
     clubs = "".join(rank + "c" for rank in "3456789TJQK")  # the king on top: they stay
     game = read_position(get("freecell"), f"1:{clubs} 2:2c 3: 4:Ac 5: 6: 7: 8: F1: {home} a: b: c: d:")
-    books = PatienceBooks(game.description, autosave_folder=tmp_path, stats_folder=tmp_path)
+    books = PatienceBooks(game.description, autosave_folder=tmp_path, store_path=tmp_path / "results.sqlite")
 
     async def script(pilot: Pilot[None], app: PatienceApp) -> None:
         assert "A   auto-finish" in keys_help(app.game)

@@ -255,7 +255,7 @@ def test_the_help_page_fits_80x24(tmp_path: Path, make: Callable[[Path], App[Non
 def patience(tmp_path: Path, name: str, seed: int | str) -> PatienceApp:
     """The app as ``cardtable play NAME --seed SEED`` builds it, with every file in ``tmp_path``."""
     game = PatienceGame.from_seed(get(name), seed)
-    books = PatienceBooks(game.description, autosave_folder=tmp_path, stats_folder=tmp_path)
+    books = PatienceBooks(game.description, autosave_folder=tmp_path, store_path=tmp_path / "results.sqlite")
     return PatienceApp(game, seed=seed, books=books, save_path=tmp_path / "game.txt")
 
 
