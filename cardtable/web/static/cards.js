@@ -185,6 +185,41 @@ export function cardElement(table, elements, key) {
   return el;
 }
 
+/** Show the card element `el` at (x, y), stacked at `z`: its picture `art()` (drawn again only when its
+ * `face` changes: "down", or what its face shows), whether it is selected, and its name for screen
+ * readers (`label`; none: hidden from them, as a card under others is). */
+export function showCard(el, face, art, x, y, z, selected, label) {
+  if (el.dataset.face !== face) {
+    el.innerHTML = art();
+    el.dataset.face = face;
+  }
+  el.classList.toggle("down", face === "down");
+  el.classList.toggle("selected", Boolean(selected));
+  el.style.left = `${x}px`;
+  el.style.top = `${y}px`;
+  el.style.zIndex = String(z);
+  el.style.transform = "";
+  nameCard(el, label);
+}
+
+/** The element of a pile's place on `table` whose data attribute `attribute` is `key` (made the first time:
+ * a button in the tab order, of the classes "slot" and `kind`), put at (x, y) and named `label`. */
+export function slotElement(table, attribute, key, kind, x, y, label) {
+  let el = table.querySelector(`.slot[data-${attribute}="${key}"]`);
+  if (!el) {
+    el = document.createElement("div");
+    el.className = `slot ${kind}`;
+    el.setAttribute(`data-${attribute}`, key);
+    el.tabIndex = 0;
+    el.setAttribute("role", "button");
+    table.appendChild(el);
+  }
+  el.style.left = `${x}px`;
+  el.style.top = `${y}px`;
+  el.setAttribute("aria-label", label);
+  return el;
+}
+
 /** Name a card element for screen readers (a button in the tab order), or, with no label, hide it from them. */
 export function nameCard(el, label) {
   if (label) {

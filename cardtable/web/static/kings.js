@@ -3,6 +3,7 @@
 // the other seats as counts) and proposes actions in the engine's notation
 // ("play 7h N", "move W E", "draw") over one WebSocket (see docs/web.md).
 import { backSvg, cardName, cardSvg } from "./cards.js";
+import { socketUrl } from "./looks.js";
 
 const PILES = ["N", "E", "S", "W", "NE", "SE", "SW", "NW"];
 const PILE_WORDS = {
@@ -51,8 +52,7 @@ paceSelect.addEventListener("change", () => keep("kc-pace", paceSelect.value));
 // ----- the connection ----------------------------------------------------------------------------------
 
 function connect() {
-  const url = new URL("/kc/ws", location.href);
-  url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+  const url = socketUrl("/kc/ws");
   url.searchParams.set("table", tableId);
   socket = new WebSocket(url);
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));

@@ -1,5 +1,13 @@
-// What every card table page shares beyond the cards themselves (cards.js): the clock as the tables
-// show it, and the looks a player chooses (card back and table colour), kept in this browser.
+// What every card table page shares beyond the cards themselves (cards.js): its socket's address, the
+// clock as the tables show it, and the looks a player chooses (card back and table colour), kept in this
+// browser.
+
+// The address of the table's WebSocket at `path` on this page's server (wss: from an https: page).
+export function socketUrl(path) {
+  const url = new URL(path, location.href);
+  url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+  return url;
+}
 
 // A time as the tables' clocks and the statistics show it (the terminal app's clock_text): whole seconds
 // gone by, M:SS, or H:MM:SS from an hour on.
@@ -7,6 +15,13 @@ export function clock(seconds) {
   const s = Math.max(0, Math.floor(seconds));
   const m = Math.floor(s / 60) % 60, h = Math.floor(s / 3600), ss = String(s % 60).padStart(2, "0");
   return h ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
+}
+
+// The seconds a game's clock shows: the time it stood at (`view.seconds`, once won), else the time since
+// its first move (`view.started`, in seconds since the epoch), else none.
+export function gameSeconds(view) {
+  if (view.seconds !== null && view.seconds !== undefined) return view.seconds;
+  return view.started ? Date.now() / 1000 - view.started : 0;
 }
 
 // The card back and the table colour: the choices of the settings dialog `dialog` (its selects named

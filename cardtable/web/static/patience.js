@@ -3,9 +3,9 @@
 // pile's place, position and fan, from cardtable.patience.layout) and proposes moves in the game's
 // notation over one WebSocket (cardtable/web/patience_room.py). It has no code for any one game and never
 // decides legality beyond choosing which move a gesture means.
-import { backSvg, cardElement, cardName, cardSvg, nameCard } from "./cards.js";
+import { backSvg, cardElement, cardName, cardSvg, showCard, slotElement } from "./cards.js";
 import { focusToward, followPointer, pulse } from "./gestures.js";
-import { clock, keepLooks } from "./looks.js";
+import { clock, gameSeconds, keepLooks, socketUrl } from "./looks.js";
 
 const table = document.getElementById("table");
 const message = document.getElementById("message");
@@ -30,8 +30,7 @@ const elements = new Map(); // card key -> element
 // ----- the connection -----------------------------------------------------------------------------
 
 function connect() {
-  const url = new URL(`/play/${encodeURIComponent(name)}/ws`, location.href);
-  url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+  const url = socketUrl(`/play/${encodeURIComponent(name)}/ws`);
   if (options) url.searchParams.set("options", options);
   socket = new WebSocket(url);
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
@@ -160,37 +159,16 @@ function steps(m, pile, cards) {
 }
 
 function slot(place, x, y, label) {
-  let el = table.querySelector(`.slot[data-place="${place}"]`);
-  if (!el) {
-    el = document.createElement("div");
-    el.className = `slot ${kindOf(place)}`;
-    el.dataset.place = place;
-    if (kindOf(place) === "foundations") el.dataset.mark = game.foundationMark;
-    el.tabIndex = 0;
-    el.setAttribute("role", "button");
-    table.appendChild(el);
-  }
-  el.style.left = `${x}px`;
-  el.style.top = `${y}px`;
-  el.setAttribute("aria-label", label);
+  const el = slotElement(table, "place", place, kindOf(place), x, y, label);
+  if (kindOf(place) === "foundations") el.dataset.mark = game.foundationMark;
   return el;
 }
 
 function place(key, face, x, y, z, options) {
   const el = cardElement(table, elements, key);
-  if (el.dataset.face !== face) {
-    el.innerHTML = face === "down" ? backSvg() : cardSvg(face);
-    el.dataset.face = face;
-  }
-  el.classList.toggle("down", face === "down");
-  el.classList.toggle("selected", Boolean(options.selected));
-  el.style.left = `${x}px`;
-  el.style.top = `${y}px`;
-  el.style.zIndex = String(z);
-  el.style.transform = "";
+  showCard(el, face, () => (face === "down" ? backSvg() : cardSvg(face)), x, y, z, options.selected, options.label);
   el.dataset.place = options.place;
   if (options.index !== undefined) el.dataset.index = String(options.index); else delete el.dataset.index;
-  nameCard(el, options.label);
   return el;
 }
 
@@ -295,8 +273,7 @@ function status() {
 
 function tick() {
   if (!view) return;
-  const seconds = view.seconds !== null ? view.seconds : view.started ? Date.now() / 1000 - view.started : 0;
-  document.getElementById("st-time").textContent = clock(seconds);
+  document.getElementById("st-time").textContent = clock(gameSeconds(view));
 }
 
 // ----- moves from gestures ------------------------------------------------------------------------------

@@ -2,9 +2,9 @@
 // page draws the view it receives and proposes moves in the engine's notation
 // over one WebSocket (see cardtable/web/protocol.py). It never decides legality
 // beyond choosing which card a gesture means.
-import { SUIT_ORDER, backSvg, cardElement, cardName, cardSvg, nameCard, parseCard, suitSymbol } from "./cards.js";
+import { SUIT_ORDER, backSvg, cardElement, cardName, cardSvg, parseCard, showCard, slotElement, suitSymbol } from "./cards.js";
 import { focusToward, followPointer, pulse } from "./gestures.js";
-import { clock, keepLooks } from "./looks.js";
+import { clock, gameSeconds, keepLooks, socketUrl } from "./looks.js";
 import { openReview, receiveReview } from "./review.js";
 
 const table = document.getElementById("table");
@@ -30,9 +30,7 @@ let dealing = null;       // while the server searches for a new deal: what the 
 // ----- the connection -----------------------------------------------------------------------------
 
 function connect() {
-  const url = new URL("/ws", location.href);
-  url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
-  socket = new WebSocket(url);
+  socket = new WebSocket(socketUrl("/ws"));
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", () => {
     table.dataset.state = "connecting";
@@ -155,18 +153,7 @@ function topOfFoundation(s) {
 }
 
 function slot(key, className, x, y, label, target) {
-  let el = table.querySelector(`[data-slot="${key}"]`);
-  if (!el) {
-    el = document.createElement("div");
-    el.dataset.slot = key;
-    el.className = `slot ${className}`;
-    el.tabIndex = 0;
-    el.setAttribute("role", "button");
-    table.appendChild(el);
-  }
-  el.style.left = `${x}px`;
-  el.style.top = `${y}px`;
-  el.setAttribute("aria-label", label);
+  const el = slotElement(table, "slot", key, className, x, y, label);
   if (target) el.dataset.target = target; else delete el.dataset.target;
   return el;
 }
@@ -179,19 +166,9 @@ function place(key, html, x, y, z, options) {
     el.style.top = `${options.from[1]}px`;
     void el.offsetWidth;
   }
-  if (el.dataset.face !== options.face) {
-    el.innerHTML = html;
-    el.dataset.face = options.face;
-  }
-  el.classList.toggle("down", options.face === "down");
+  showCard(el, options.face, () => html, x, y, z, options.selected, options.label);
   el.classList.toggle("stockcard", Boolean(options.stock));
-  el.classList.toggle("selected", Boolean(options.selected));
-  el.style.left = `${x}px`;
-  el.style.top = `${y}px`;
-  el.style.zIndex = String(z);
-  el.style.transform = "";
   el.style.transitionDelay = "";
-  nameCard(el, options.label);
   if (options.target) el.dataset.target = options.target; else delete el.dataset.target;
   if (options.card) el.dataset.card = options.card; else delete el.dataset.card;
   return el;
@@ -309,9 +286,7 @@ function status() {
 function tick() {
   if (!view) return;
   // The clock runs from the first move (kept by the server across reloads) and stands once the game is won.
-  const seconds = view.seconds !== null && view.seconds !== undefined ? view.seconds
-    : view.started ? Date.now() / 1000 - view.started : 0;
-  document.getElementById("st-time").textContent = clock(seconds);
+  document.getElementById("st-time").textContent = clock(gameSeconds(view));
 }
 
 
