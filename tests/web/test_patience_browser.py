@@ -297,15 +297,14 @@ PICTURED = {"freecell": "ms:11982", "spider-2-suits": "3", "pyramid": "5", "golf
             "tripeaks": "6"}
 
 
-def play_along(base: str, context: Any, name: str, moves: int) -> None:
-    """Play ``moves`` of the greedy player's moves on the player's game, as another page of theirs would:
-    each page of the player shows them."""
+def play_along(base: str, context: Any, name: str, moves: list[Move]) -> None:
+    """Play ``moves`` on the player's game, as another page of theirs would: each page of the player
+    shows them."""
     import asyncio
     import concurrent.futures
 
     import aiohttp
 
-    from cardtable.bots.patience import GreedyPlayer
     from cardtable.web.protocol import COOKIE
 
     cookie = next(c["value"] for c in context.cookies() if c["name"] == COOKIE)
@@ -315,19 +314,24 @@ def play_along(base: str, context: Any, name: str, moves: int) -> None:
         async with aiohttp.ClientSession() as session, session.ws_connect(f"{base}/play/{name}/ws",
                                                                           headers=headers) as ws:
             await ws.receive_json(timeout=10)
-            view = (await ws.receive_json(timeout=10))["view"]
-            game = PatienceGame.from_seed(get(name), view["deal"])
-            player = GreedyPlayer(seed=1)
-            for _ in range(moves):
-                move = player.choose(game.view())
-                if move is None:
-                    break
-                game.play(move)
+            await ws.receive_json(timeout=10)
+            for move in moves:
                 await ws.send_json({"type": "move", "move": str(move)})
                 assert (await ws.receive_json(timeout=10))["type"] == "view"
 
     with concurrent.futures.ThreadPoolExecutor(1) as thread:  # Playwright's own loop runs in this thread
         thread.submit(asyncio.run, play()).result(timeout=60)
+
+
+def greedy_moves(name: str, seed: str, count: int) -> list[Move]:
+    """The greedy player's first ``count`` moves of ``name``'s deal ``seed`` (fewer when it stops)."""
+    from cardtable.bots.patience import GreedyPlayer
+
+    game, player, moves = PatienceGame.from_seed(get(name), seed), GreedyPlayer(seed=1), []
+    while len(moves) < count and (move := player.choose(game.view())) is not None:
+        game.play(move)
+        moves.append(move)
+    return moves
 
 
 @pytest.mark.slow
@@ -343,7 +347,7 @@ def test_pictures_of_six_games_with_every_card_on_the_screen(server: Served, bro
     for name, seed in PICTURED.items():
         page, errors, frames = open_game(context, server.base, f"/play/{name}?seed={seed}")
         until(page, lambda seed=seed, frames=frames: frames and last_view(frames)["deal"] == seed, "the deal")
-        play_along(server.base, context, name, 12)
+        play_along(server.base, context, name, greedy_moves(name, seed, 12))
         until(page, lambda frames=frames: last_view(frames)["moves"] >= 1, "the moves on the page")
         page.wait_for_timeout(400)
         boxes = page.locator(".card").evaluate_all(
@@ -425,5 +429,28 @@ def test_settings_offer_the_games_own_options_and_apply_them(server: Served, bro
     for heading, text in rules_sections(description.with_options("wrap")):
         assert heading in help_text and text.replace("`", "") in help_text
     assert rules_sections(description.with_options("wrap")) != rules_sections(description)
+    assert not errors, errors
+    context.close()
+
+
+def test_a_game_won_through_the_page_counts_in_its_statistics(server: Served, browser: Any) -> None:
+    from cardtable.solver.patience import solve_game
+
+    seed = "2"
+    game = PatienceGame.from_seed(get("golf"), seed)
+    line = solve_game(game.clone(), max_states=200_000).moves
+    assert line and line[-1].target is not None and line[-1].target.kind is Kind.HOLE
+    context = browser.new_context(viewport=DESKTOP)
+    page, errors, _ = open_game(context, server.base, f"/play/golf?seed={seed}")
+    page.wait_for_function(f"document.getElementById('st-deal').textContent === 'Deal {seed}'")
+    play_along(server.base, context, "golf", line[:-1])
+    moves_shown(page, len(line) - 1)
+    for move in line[:-1]:
+        game.play(move)
+    page.mouse.dblclick(*corner(page, card_at(page, game, line[-1].source)))  # the last card home, by hand
+    page.wait_for_selector("#won:not([hidden])")
+    page.get_by_role("button", name="Statistics").click()
+    row = page.locator("#stats-rows tr").first
+    assert [cell.text_content() for cell in row.locator("th, td").all()][:4] == ["Golf", "1", "1", "100%"]
     assert not errors, errors
     context.close()
