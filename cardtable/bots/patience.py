@@ -374,9 +374,17 @@ class ExpertPlayer:
     :func:`cardtable.solver.patience.solve_game` within ``max_states``
     states, and plays the first move that wins the most guesses. It follows
     that guess's winning line while no card is turned up or dealt and the
-    line's next move is legal, then guesses again; with no guess won it plays
-    the greedy player's move. In a game with nothing hidden one guess is the
-    deal itself, so it wins every deal the solver wins within its budget.
+    line's next move is legal, then guesses again. With no guess won it plays
+    the greedy player's moves until a card it has never seen comes into view
+    (turned up, or dealt from the stock for the first time): until then it
+    knows nothing new, so it does not search again (a search that wins no
+    guess spends the whole budget, and the stock's cards come round again
+    and again in a game with redeals).
+
+    In a game with nothing hidden one guess is the deal itself, and it is
+    searched once, with the whole budget of a decision (``samples *
+    max_states`` states): the expert wins every deal the solver wins within
+    that budget, and plays the greedy player's game on the others.
     """
 
     name = "expert"
@@ -393,7 +401,9 @@ class ExpertPlayer:
         self._rng = SplitMix64(seed)
         self._greedy = GreedyPlayer(seed)
         self._plan: list[Move] = []
-        self._hidden = -1
+        self._hidden = -1  # the hidden cards at the last search (-1: none yet)
+        self._least = -1  # the fewest hidden cards seen in this game: fewer, a card never seen is in view
+        self._in_vain = False  # the last search won no guess
 
     def choose(self, view: PatienceView) -> Move | None:
         """The move that wins the most guesses, or the greedy player's."""
@@ -402,22 +412,27 @@ class ExpertPlayer:
         if len(legal) <= 1:
             return legal[0] if legal else None
         hidden = sum(pile.face_down for pile in view.piles)
-        if self._plan and hidden == self._hidden and self._plan[0] in legal:
+        if hidden == self._hidden and self._plan and self._plan[0] in legal:
             return self._plan.pop(0)
+        if self._in_vain and hidden >= self._least:
+            return fallback
         votes: dict[Move, int] = {}
         lines: dict[Move, list[Move]] = {}
-        for _ in range(self.samples if hidden else 1):
-            line = solve_guess(guess_deal(view, self._rng), self.max_states)
+        guesses, budget = (self.samples, self.max_states) if hidden else (1, self.samples * self.max_states)
+        for _ in range(guesses):
+            line = solve_guess(guess_deal(view, self._rng), budget)
             if line:
                 first = line[0]
                 votes[first] = votes.get(first, 0) + 1
                 lines.setdefault(first, line)
+        self._hidden = hidden
+        self._least = hidden if self._least < 0 else min(self._least, hidden)
+        self._in_vain = not votes
         if not votes:
             self._plan = []
             return fallback
         move = max(votes, key=lambda m: votes[m])  # the first of the best, in the order they were found
         self._plan = lines[move][1:]
-        self._hidden = hidden
         return move
 
 

@@ -5,11 +5,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+import cardtable.bots.patience as patience_bots
 from cardtable.bots.patience import ExpertPlayer, GreedyPlayer, hole_continuation, make_player
-from cardtable.cards import Card
+from cardtable.bots.patience_hindsight import guess_deal
+from cardtable.cards import Card, SplitMix64
 from cardtable.game import play_out
-from cardtable.patience import Kind, PatienceGame, get, names
+from cardtable.patience import Kind, PatienceGame, get, load, names
 from cardtable.patience.engine import PileView
 
 
@@ -23,6 +27,23 @@ def test_greedy_plays_every_game_to_an_end_with_legal_moves(name: str) -> None:
     for move in game.moves:
         replay.play(move)  # every move was legal
     assert replay.key() == game.key()
+
+
+#: Every game of the registry, and each with each of its options.
+_EVERY_RULE_SET = (*names(), *(f"{name}:{option.name}" for name in names() for option in get(name).options))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", _EVERY_RULE_SET)
+def test_every_player_plays_every_game_and_option_with_legal_moves(name: str) -> None:
+    description = load(name)
+    for player in (make_player("random", 2), GreedyPlayer(2), ExpertPlayer(2, samples=2, max_states=300)):
+        game = play_out(PatienceGame.from_seed(description, 2), [player], max_actions=120)
+        assert game.moves, f"{player.name} made no move"
+        replay = PatienceGame.from_seed(description, 2)
+        for move in game.moves:
+            replay.play(move)  # raises on a move the rules refuse
+        assert replay.key() == game.key()
 
 
 def _hidden_swapped(game: PatienceGame) -> PatienceGame | None:
@@ -124,6 +145,61 @@ def test_the_expert_chooses_alike_whatever_the_face_down_cards() -> None:
     assert other is not None and other.view() == game.view()
     assert ExpertPlayer(3, samples=3, max_states=3000).choose(game.view()) == \
         ExpertPlayer(3, samples=3, max_states=3000).choose(other.view())
+
+
+#: The games whose player does not see every card at the start (face-down cards or a stock).
+_HIDDEN_GAMES = tuple(name for name in names()
+                      if any(pile.face_down for pile in PatienceGame.from_seed(get(name), 1).view().piles))
+
+
+@settings(max_examples=25, deadline=None)
+@given(name=st.sampled_from(_HIDDEN_GAMES), deal=st.integers(1, 10_000), prefix=st.integers(0, 30),
+       guess=st.integers(0, 2**32))
+def test_the_expert_never_reads_the_hidden_cards_or_the_stocks_order(name: str, deal: int, prefix: int,
+                                                                    guess: int) -> None:
+    # a position some moves into a deal, and a twin in which every unseen card (face down or in the
+    # stock) is dealt anew: the player sees the same, so the expert must choose the same
+    game = play_out(PatienceGame.from_seed(get(name), deal), [make_player("greedy", deal)], max_actions=prefix)
+    view = game.view()
+    rng = SplitMix64(guess)
+    twin = next((t for t in (guess_deal(view, rng) for _ in range(20)) if t.key() != game.key()), None)
+    if twin is None:
+        return  # a single unseen card, or none left: nothing to deal otherwise
+    assert replace(twin.view(), moves_played=view.moves_played) == view
+    assert ExpertPlayer(deal, samples=2, max_states=300).choose(view) == \
+        ExpertPlayer(deal, samples=2, max_states=300).choose(twin.view())
+
+
+def test_the_expert_searches_again_only_when_its_view_holds_something_new(monkeypatch: pytest.MonkeyPatch) -> None:
+    searched: list[int] = []
+
+    def no_line(game: PatienceGame, max_states: int) -> None:
+        searched.append(max_states)
+
+    monkeypatch.setattr(patience_bots, "solve_guess", no_line)
+    # FreeCell shows every card: one search, with the whole budget of a decision, then the greedy game
+    game = play_out(PatienceGame.from_seed(get("freecell"), 3), [ExpertPlayer(3, samples=4, max_states=500)],
+                    max_actions=60)
+    assert len(game.moves) == 60 and searched == [2000]
+    # Klondike: a search of 4 guesses at each card that comes into view for the first time (turned up,
+    # or dealt in the first pass through the stock), none while nothing new is seen
+    searched.clear()
+    game = PatienceGame.from_seed(get("klondike"), 3)
+    player = ExpertPlayer(3, samples=4, max_states=500)
+    expected: list[int] = []
+    least = 10**6
+    for _ in range(150):
+        view = game.view()
+        if len(view.legal_moves) > 1:  # a single move is played without a search
+            now = sum(pile.face_down for pile in view.piles)
+            if now < least:  # nothing hidden left: the one deal there is, with the whole budget
+                expected += [500] * 4 if now else [2000]
+            least = min(least, now)
+        move = player.choose(view)
+        if move is None:
+            break
+        game.play(move)
+    assert game.pass_number > 1 and len(expected) > 3 and searched == expected
 
 
 def test_the_expert_plays_legal_moves_to_an_end_in_a_game_with_a_stock() -> None:

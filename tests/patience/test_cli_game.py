@@ -247,3 +247,14 @@ def test_compare_plays_the_same_deals_with_each_patience_player(capsys: pytest.C
     code, text, _ = run(capsys, "compare", "random", "greedy", "--game", "tripeaks", "--games", "12")
     assert code == 0 and "12 deals of TriPeaks" in text and "paired, game by game, against random" in text
     assert f"{100 * second['win_rate']:.1f}%" in text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [*names(), *(f"{n}:{option.name}" for n in names() for option in get(n).options)])
+def test_compare_plays_every_game_and_option_with_the_three_players(capsys: pytest.CaptureFixture[str],
+                                                                      name: str) -> None:
+    code, out, err = run(capsys, "compare", "random", "greedy", "expert", "--game", name, "--games", "2", "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert [row["strategy"] for row in result["strategies"]] == ["random", "greedy", "expert"]
+    assert all(row["games"] == 2 for row in result["strategies"])
