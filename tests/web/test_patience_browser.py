@@ -454,3 +454,40 @@ def test_a_game_won_through_the_page_counts_in_its_statistics(server: Served, br
     assert [cell.text_content() for cell in row.locator("th, td").all()][:4] == ["Golf", "1", "1", "100%"]
     assert not errors, errors
     context.close()
+
+
+@pytest.mark.parametrize("pointer", ["finger", "pen"])
+def test_a_drag_with_a_finger_or_a_pen_lands(server: Served, browser: Any, pointer: str) -> None:
+    """Chromium's own input (through its DevTools protocol) drags a card with a finger on a touch phone
+    and with a pen on a desktop: the page reads them as the pointer events of a real drag."""
+    seed = seed_with_drag("freecell")
+    touch = pointer == "finger"
+    context = (browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True) if touch
+               else browser.new_context(viewport=DESKTOP))
+    page, errors, _ = open_game(context, server.base, f"/play/freecell?seed={seed}")
+    page.wait_for_function(f"document.getElementById('st-deal').textContent === 'Deal {seed}'")
+    game = PatienceGame.from_seed(get("freecell"), seed)
+    move = draggable(game)
+    x, y = corner(page, card_at(page, game, move.source, move.count))
+    box = target_of(page, game, move).bounding_box()
+    to_x, to_y = box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 12)
+    path = [(x + (to_x - x) * step / 10, y + (to_y - y) * step / 10) for step in range(1, 11)]
+    devtools = context.new_cdp_session(page)
+    if touch:
+        devtools.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        for px, py in path:
+            devtools.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": px, "y": py}]})
+        devtools.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    else:
+        pen = {"button": "left", "pointerType": "pen"}
+        devtools.send("Input.dispatchMouseEvent", {"type": "mousePressed", "x": x, "y": y, "clickCount": 1, **pen})
+        for px, py in path:
+            devtools.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": px, "y": py, "buttons": 1, **pen})
+        devtools.send("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": to_x, "y": to_y, "clickCount": 1,
+                                                   **pen})
+    moves_shown(page, 1)
+    game.play(move)
+    assert move.target is not None
+    assert page.get_by_role("button", name=re.compile(rf"^{re.escape(game.pile(move.target)[-1].name())}, ")).count()
+    assert not errors, errors
+    context.close()
