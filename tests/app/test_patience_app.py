@@ -366,11 +366,9 @@ def test_the_terminal_app_records_a_game_in_the_store_after_its_statistics_file_
 
 
 def test_a_sends_every_card_that_can_go_home_and_u_takes_them_back_one_by_one(tmp_path: Path) -> None:
-    from cardtable.patience.position import read_position
+    from patience_helpers import two_clubs_to_go_home
 
-    home = " ".join(f"F{i + 2}:" + "".join(rank + suit for rank in "A23456789TJQK") for i, suit in enumerate("dhs"))
-    clubs = "".join(rank + "c" for rank in "3456789TJQK")  # the king on top: they stay
-    game = read_position(get("freecell"), f"1:{clubs} 2:2c 3: 4:Ac 5: 6: 7: 8: F1: {home} a: b: c: d:")
+    game = two_clubs_to_go_home()
     books = PatienceBooks(game.description, autosave_folder=tmp_path, store_path=tmp_path / "results.sqlite")
 
     async def script(pilot: Pilot[None], app: PatienceApp) -> None:

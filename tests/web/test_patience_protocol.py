@@ -236,3 +236,16 @@ def test_the_hint_reads_only_what_the_player_sees(name: str, seed: int, swap: st
 def test_a_table_refuses_a_deal_the_game_cannot_have() -> None:
     with pytest.raises(ProtocolError, match="no Microsoft deal numbers"):
         PatienceTable.deal(get("golf"), "ms:3")
+
+
+def test_auto_finish_sends_home_what_can_go_and_says_so_when_nothing_can() -> None:
+    from patience_helpers import two_clubs_to_go_home
+
+    table = PatienceTable(two_clubs_to_go_home(), deal="1")
+    assert table.view()["canFinish"]
+    assert table.apply({"type": "autofinish"}) == "Auto-finish sent 2 cards home."
+    assert [str(move) for move in table.game.moves] == ["4>F", "2>F"] and not table.view()["canFinish"]
+    with pytest.raises(ProtocolError, match="no card can go to the foundations now"):
+        table.apply({"type": "autofinish"})
+    golf = PatienceTable.deal(get("golf"), "1")
+    assert not golf.view()["canFinish"]
