@@ -19,7 +19,9 @@ user does, on a free loopback port with a temporary data folder, and reports:
   ``--pause`` seconds apart (a legal move from its view, then its undo, and so
   on; each is checked by the engine and saved in the results store, as every
   move is); the median, 95th percentile and maximum round trip (from sending a
-  move to receiving the new view).
+  move to receiving the new view), and the server's own CPU time a move (its
+  user and system seconds over the moves, read from ``/proc``: unlike the
+  round trips, it hardly moves when other work shares the machine).
 
     python benchmarks/web_patience.py --clients 100 --moves 20
 """
@@ -119,6 +121,15 @@ def client_process(url: str, clients: int, moves: int, pause: float) -> list[flo
     return trips
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """The user and system seconds process ``pid`` has used so far (None where ``/proc`` is not there)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def drawn_ms(base: str, names: list[str], pages: int) -> dict[str, float]:
     from browser_helpers import chromium
 
@@ -168,10 +179,12 @@ def main() -> None:
             per = [args.clients // args.client_processes + (i < args.clients % args.client_processes)
                    for i in range(args.client_processes)]
             url = f"ws://127.0.0.1:{port}/play/{args.move_game}/ws"
+            cpu_before = cpu_seconds(server.pid)
             with concurrent.futures.ProcessPoolExecutor(args.client_processes) as pool:
                 trips = [trip for part in pool.map(client_process, [url] * len(per), per,
                                                    [args.moves] * len(per), [args.pause] * len(per))
                          for trip in part]
+            cpu_after = cpu_seconds(server.pid)
         finally:
             server.send_signal(signal.SIGTERM)
             server.communicate(timeout=30)
@@ -182,6 +195,8 @@ def main() -> None:
     moves = (f"{args.clients} clients on {args.move_game}, {len(trips)} moves: round trip median "
              f"{statistics.median(trips) * 1000:.1f} ms, 95th percentile {p95 * 1000:.1f} ms, "
              f"max {trips[-1] * 1000:.1f} ms")
+    if cpu_before is not None and cpu_after is not None:
+        moves += f"; the server's CPU {(cpu_after - cpu_before) / len(trips) * 1000:.2f} ms a move"
     print(table)
     print()
     print(moves)
