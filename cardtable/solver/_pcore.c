@@ -32,12 +32,24 @@
 
 /* ---- the transposition table: exact keys in an arena --------------------- */
 
+/* Each entry of the arena is a record: the key's length (one byte, or 255
+ * and two more; nothing when every key has the same length, fixed), the
+ * key, then what the search keeps with it (nothing for the depth-first
+ * search; a best-first node's parent and move). A slot of the
+ * open-addressing table is a record's offset plus one (`width` bytes: 4 when
+ * the search's budget bounds the arena below 4 GiB, else 5) and 8 bits of
+ * its key's hash, so that nearly every probe that misses never reads the
+ * arena; 0 is an empty slot. */
 typedef struct {
-    uint64_t *slots;      /* 0: empty; else (offset + 1) | tag << 40 */
+    uint8_t *slots;
     size_t mask, count;
     uint8_t *arena;
     size_t used, cap;
+    int fixed;  /* the length of every key, or 0 */
+    int width;  /* the bytes of an offset: 4 or 5 */
 } PTable;
+
+#define P_OFFSET_MASK ((1ULL << 40) - 1)
 
 static uint64_t p_hash(const uint8_t *k, int n)
 {
@@ -64,35 +76,60 @@ static void table_free(PTable *t)
     memset(t, 0, sizeof *t);
 }
 
-static int table_init(PTable *t, int bits)
+/* The slots' bytes: `width` + 1 each, and 3 more so that any slot reads as
+ * 8 bytes. */
+static inline size_t slot_bytes(const PTable *t, size_t count) { return count * (size_t)(t->width + 1) + 3; }
+
+static inline uint64_t slot_get(const PTable *t, const uint8_t *slots, size_t j)
+{
+    uint64_t v;
+    memcpy(&v, slots + j * (size_t)(t->width + 1), 8);
+    return t->width == 4 ? v & 0xFFFFFFFFFFULL : v & 0xFFFFFFFFFFFFULL;
+}
+
+static inline void slot_set(const PTable *t, uint8_t *slots, size_t j, uint64_t v)
+{
+    memcpy(slots + j * (size_t)(t->width + 1), &v, (size_t)t->width + 1);  /* little-endian */
+}
+
+static inline uint64_t slot_offset(const PTable *t, uint64_t v)
+{
+    return (v & ((1ULL << (8 * t->width)) - 1)) - 1;
+}
+
+static int table_init(PTable *t, int bits, int width)
 {
     memset(t, 0, sizeof *t);
-    t->slots = calloc((size_t)1 << bits, sizeof *t->slots);
+    t->width = width;
+    t->slots = calloc(slot_bytes(t, (size_t)1 << bits), 1);
     if (!t->slots) return -1;
     t->mask = ((size_t)1 << bits) - 1;
     return 0;
 }
 
-static inline const uint8_t *table_entry(const PTable *t, uint64_t slot, int *n)
+/* The key of the record at offset `at`, its length in *n. */
+static inline const uint8_t *record_key(const PTable *t, uint64_t at, int *n)
 {
-    const uint8_t *e = t->arena + ((slot & ((1ULL << 40) - 1)) - 1);
-    *n = e[0] | e[1] << 8;
-    return e + 2;
+    const uint8_t *e = t->arena + at;
+    if (t->fixed) { *n = t->fixed; return e; }
+    if (e[0] < 255) { *n = e[0]; return e + 1; }
+    *n = e[1] | e[2] << 8;
+    return e + 3;
 }
 
 static int table_grow(PTable *t)
 {
     size_t size = (t->mask + 1) * 2;
-    uint64_t *slots = calloc(size, sizeof *slots);
+    uint8_t *slots = calloc(slot_bytes(t, size), 1);
     if (!slots) return -1;
     for (size_t i = 0; i <= t->mask; i++) {
-        uint64_t v = t->slots[i];
+        uint64_t v = slot_get(t, t->slots, i);
         if (!v) continue;
         int n;
-        const uint8_t *k = table_entry(t, v, &n);
+        const uint8_t *k = record_key(t, slot_offset(t, v), &n);
         size_t j = p_hash(k, n) & (size - 1);
-        while (slots[j]) j = (j + 1) & (size - 1);
-        slots[j] = v;
+        while (slot_get(t, slots, j)) j = (j + 1) & (size - 1);
+        slot_set(t, slots, j, v);
     }
     free(t->slots);
     t->slots = slots;
@@ -100,36 +137,47 @@ static int table_grow(PTable *t)
     return 0;
 }
 
-/* 1: a new key, now stored; 0: seen before; -1: out of memory. */
-static int table_add(PTable *t, const uint8_t *key, int n)
+/* 1: a new key, now stored with the `nextra` bytes of `extra` after it, its
+ * record's offset in *at; 0: seen before; -1: out of memory. */
+static int table_add(PTable *t, const uint8_t *key, int n, const uint8_t *extra, size_t nextra, uint64_t *at)
 {
     uint64_t h = p_hash(key, n);
-    uint64_t tag = h >> 40;
+    uint64_t tag = h >> 56;
+    int shift = 8 * t->width;
     size_t j = h & t->mask;
     for (;;) {
-        uint64_t v = t->slots[j];
+        uint64_t v = slot_get(t, t->slots, j);
         if (!v) break;
-        if ((v >> 40) == tag) {
+        if ((v >> shift) == tag) {
             int m;
-            const uint8_t *k = table_entry(t, v, &m);
+            const uint8_t *k = record_key(t, slot_offset(t, v), &m);
             if (m == n && !memcmp(k, key, (size_t)n)) return 0;
         }
         j = (j + 1) & t->mask;
     }
-    if (t->used + (size_t)n + 2 > t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : (size_t)1 << 20;
-        while (cap < t->used + (size_t)n + 2) cap *= 2;
+    size_t head = t->fixed ? 0 : n < 255 ? 1 : 3, need = t->used + head + (size_t)n + nextra;
+    if (need >= (1ULL << shift) - 1) return -1;
+    if (need > t->cap) {  /* by an eighth: a large block grows in place (mremap) */
+        size_t cap = t->cap ? t->cap + t->cap / 8 : (size_t)1 << 20;
+        while (cap < need) cap += cap / 8;
         uint8_t *a = realloc(t->arena, cap);
         if (!a) return -1;
         t->arena = a;
         t->cap = cap;
     }
     uint8_t *e = t->arena + t->used;
-    e[0] = (uint8_t)(n & 0xFF);
-    e[1] = (uint8_t)(n >> 8);
-    memcpy(e + 2, key, (size_t)n);
-    t->slots[j] = (uint64_t)(t->used + 1) | tag << 40;
-    t->used += (size_t)n + 2;
+    if (head == 1) {
+        e[0] = (uint8_t)n;
+    } else if (head == 3) {
+        e[0] = 255;
+        e[1] = (uint8_t)(n & 0xFF);
+        e[2] = (uint8_t)(n >> 8);
+    }
+    memcpy(e + head, key, (size_t)n);
+    if (nextra) memcpy(e + head + n, extra, nextra);
+    *at = t->used;
+    slot_set(t, t->slots, j, (uint64_t)(t->used + 1) | tag << shift);
+    t->used = need;
     t->count++;
     if (t->count * 4 >= (t->mask + 1) * 3 && table_grow(t)) return -1;
     return 1;
@@ -141,12 +189,14 @@ typedef struct {
     PyObject_HEAD
     PRules rules;
     PState state;
+    PState *start;  /* the position it was made with (no undo log) */
     int ready;
 } CoreObject;
 
 static void Core_dealloc(CoreObject *o)
 {
     p_state_free(&o->state);
+    free(o->start);
     Py_TYPE(o)->tp_free((PyObject *)o);
 }
 
@@ -201,6 +251,12 @@ static int Core_init(CoreObject *o, PyObject *args, PyObject *kw)
     o->state.pass_number = pass_number;
     o->state.redeals_used = redeals_used;
     o->state.shuffle_seed = seed;
+    p_rules_fit(&o->rules, &o->state);
+    if (!o->start && !(o->start = calloc(1, sizeof *o->start))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    p_copy_position(&o->rules, o->start, &o->state);
     o->ready = 1;
     rc = 0;
 done:
@@ -261,15 +317,20 @@ static PyObject *Core_undo(CoreObject *o, PyObject *unused)
     Py_RETURN_NONE;
 }
 
+static PyObject *position_tuple(const PRules *r, const PState *s)
+{
+    PyObject *piles = PyList_New(r->npiles);
+    if (!piles) return NULL;
+    for (int p = 0; p < r->npiles; p++)
+        PyList_SET_ITEM(piles, p, PyBytes_FromStringAndSize((const char *)s->cards[p], s->len[p]));
+    PyObject *down = PyBytes_FromStringAndSize((const char *)s->down, r->npiles);
+    return Py_BuildValue("(NNii)", piles, down, s->pass_number, s->redeals_used);
+}
+
 static PyObject *Core_position(CoreObject *o, PyObject *unused)
 {
     if (!ready(o)) return NULL;
-    PyObject *piles = PyList_New(o->rules.npiles);
-    if (!piles) return NULL;
-    for (int p = 0; p < o->rules.npiles; p++)
-        PyList_SET_ITEM(piles, p, PyBytes_FromStringAndSize((const char *)o->state.cards[p], o->state.len[p]));
-    PyObject *down = PyBytes_FromStringAndSize((const char *)o->state.down, o->rules.npiles);
-    return Py_BuildValue("(NNii)", piles, down, o->state.pass_number, o->state.redeals_used);
+    return position_tuple(&o->rules, &o->state);
 }
 
 static PyObject *Core_key(CoreObject *o, PyObject *unused)
@@ -278,6 +339,25 @@ static PyObject *Core_key(CoreObject *o, PyObject *unused)
     static _Thread_local uint8_t key[P_KEYMAX];
     int n = p_key(&o->rules, &o->state, key);
     return PyBytes_FromStringAndSize((const char *)key, n);
+}
+
+static PyObject *Core_canonical(CoreObject *o, PyObject *unused)
+{
+    if (!ready(o)) return NULL;
+    static _Thread_local uint8_t key[P_KEYMAX];
+    int n = p_key(&o->rules, &o->state, key);
+    PState *c = calloc(1, sizeof *c);
+    if (!c) return PyErr_NoMemory();
+    PyObject *result = NULL;
+    if (p_decode(&o->rules, o->start, key, n, NULL, c)) {
+        PyErr_SetString(PyExc_RuntimeError, "the key does not name a position");
+    } else {
+        PyObject *position = position_tuple(&o->rules, c);
+        int m = p_key(&o->rules, c, key);
+        if (position) result = Py_BuildValue("(Ny#)", position, (const char *)key, (Py_ssize_t)m);
+    }
+    free(c);
+    return result;
 }
 
 static PyObject *Core_is_won(CoreObject *o, PyObject *unused)
@@ -418,7 +498,7 @@ static int evaluate(const PRules *r, const PState *s)
 
 typedef struct { int mstart, n, next, entry; } PFrame;
 
-enum { R_WON, R_EXHAUSTED, R_STATES, R_TIME, R_MEMORY, R_SIGNAL };
+enum { R_WON, R_EXHAUSTED, R_STATES, R_TIME, R_MEMORY, R_SIGNAL, R_BROKEN };
 
 typedef struct {
     PTable table;
@@ -427,19 +507,21 @@ typedef struct {
     uint32_t *path; int npath, cappath;
     uint8_t key[P_KEYMAX];
     long long states;
-    /* best-first: the nodes (parent, the moves that lead there from it), their
-     * positions (raw, fixed size) and the open list (a binary heap) */
-    uint32_t *parent, *mstart; uint16_t *mcount; size_t nnodes, capnodes;
-    uint32_t *links; size_t nlinks, caplinks;
-    uint8_t *raws; int rawsize;
+    /* best-first: the nodes are the table's records (after its key, a node's
+     * parent's offset and the moves that lead there from the parent's
+     * position as its key rebuilds it: patience.h's p_decode); the open
+     * list is a binary heap of (value, offset) */
     uint64_t *heap; size_t nheap, capheap;
+    PState *root, *scratch;  /* the position the search started from; a spare */
 } PSearch;
 
 static void search_free(PSearch *x)
 {
     table_free(&x->table);
     free(x->moves); free(x->frames); free(x->path);
-    free(x->parent); free(x->mstart); free(x->mcount); free(x->links); free(x->raws); free(x->heap);
+    free(x->heap); free(x->root);
+    if (x->scratch) p_state_free(x->scratch);
+    free(x->scratch);
 }
 
 static int path_push(PSearch *x, uint32_t m)
@@ -475,7 +557,8 @@ static int enter(const PRules *r, PState *s, PSearch *x, int entry)
 {
     if (p_is_won(r, s)) return 1;
     int n = p_key(r, s, x->key);
-    int added = table_add(&x->table, x->key, n);
+    uint64_t at;
+    int added = table_add(&x->table, x->key, n, NULL, 0, &at);
     if (added < 0) return -1;
     if (!added) {
         for (int i = 0; i < entry; i++) p_undo(r, s);
@@ -550,32 +633,16 @@ static int search(const PRules *r, PState *s, PSearch *x, long long max_states, 
 
 /* ---- best-first search ------------------------------------------------------ */
 
-static int raw_size(const PRules *r) { return 2 * r->npiles + r->total + 4; }
-
-static void raw_save(const PRules *r, const PState *s, uint8_t *o)
+static int p_grow_size(void **buf, size_t *cap, size_t need, size_t item)
 {
-    int n = r->npiles, k = 2 * n;
-    for (int p = 0; p < n; p++) {
-        o[p] = s->len[p];
-        o[n + p] = s->down[p];
-        memcpy(o + k, s->cards[p], s->len[p]);
-        k += s->len[p];
-    }
-    o[k] = (uint8_t)(s->pass_number & 0xFF); o[k + 1] = (uint8_t)(s->pass_number >> 8);
-    o[k + 2] = (uint8_t)s->redeals_used; o[k + 3] = 0;
-}
-
-static void raw_load(const PRules *r, PState *s, const uint8_t *o)
-{
-    int n = r->npiles, k = 2 * n;
-    for (int p = 0; p < n; p++) {
-        s->len[p] = o[p];
-        s->down[p] = o[n + p];
-        memcpy(s->cards[p], o + k, s->len[p]);
-        k += s->len[p];
-    }
-    s->pass_number = o[k] | o[k + 1] << 8;
-    s->redeals_used = o[k + 2];
+    if (need <= *cap) return 0;
+    size_t c = *cap ? *cap : 4096;
+    while (c < need) c *= 2;
+    void *p = realloc(*buf, c * item);
+    if (!p) return -1;
+    *buf = p;
+    *cap = c;
+    return 0;
 }
 
 static void heap_push_raw(uint64_t *h, size_t n, uint64_t v)
@@ -606,90 +673,205 @@ static uint64_t heap_pop(uint64_t *h, size_t *n)
     return top;
 }
 
-/* A new node: parent, the moves x->path[0..npath) from it, the position s. */
-static int add_node(const PRules *r, const PState *s, PSearch *x, uint32_t parent)
+#define P_VALUE_MAX ((1ULL << 24) - 1)
+
+/* A node's record after its key: how far back its parent's record begins
+ * (0 at the root; 7 bits a byte, low first, the top bit saying that more
+ * follow: the parent is mostly a recent node), the move that leads there as
+ * its place in the parent's moves (p_moves of the parent's rebuilt position;
+ * the same varint; the safe moves after it follow from the position), and
+ * where the piles of the groups the key sorts lie (p_places_put), so that
+ * the position rebuilt is the one the search reached, piles in place. */
+static const uint8_t *node_payload(const PTable *t, uint64_t at)
 {
-    if (x->nnodes >= x->capnodes) {
-        size_t cap = x->capnodes ? x->capnodes * 2 : 4096;
-        uint32_t *pa = realloc(x->parent, cap * sizeof *pa);
-        if (!pa) return -1;
-        x->parent = pa;
-        uint32_t *ms = realloc(x->mstart, cap * sizeof *ms);
-        if (!ms) return -1;
-        x->mstart = ms;
-        uint16_t *mc = realloc(x->mcount, cap * sizeof *mc);
-        if (!mc) return -1;
-        x->mcount = mc;
-        uint8_t *rw = realloc(x->raws, cap * (size_t)x->rawsize);
-        if (!rw) return -1;
-        x->raws = rw;
-        uint64_t *hp = realloc(x->heap, cap * sizeof *hp);
-        if (!hp) return -1;
-        x->heap = hp;
-        x->capnodes = cap;
+    int n;
+    const uint8_t *k = record_key(t, at, &n);
+    return k + n;
+}
+
+static const uint8_t *varint_get(const uint8_t *e, uint64_t *v)
+{
+    *v = 0;
+    for (int shift = 0;; shift += 7) {
+        *v |= (uint64_t)(*e & 0x7F) << shift;
+        if (!(*e++ & 0x80)) return e;
     }
-    if (x->nlinks + (size_t)x->npath > x->caplinks) {
-        size_t cap = x->caplinks ? x->caplinks * 2 : 16384;
-        while (cap < x->nlinks + (size_t)x->npath) cap *= 2;
-        uint32_t *l = realloc(x->links, cap * sizeof *l);
-        if (!l) return -1;
-        x->links = l;
-        x->caplinks = cap;
-    }
-    size_t node = x->nnodes++;
-    x->parent[node] = parent;
-    x->mstart[node] = (uint32_t)x->nlinks;
-    x->mcount[node] = (uint16_t)x->npath;
-    if (x->npath)  /* the root has no moves, and its pointers may still be NULL: no memcpy of nothing */
-        memcpy(x->links + x->nlinks, x->path, (size_t)x->npath * sizeof *x->path);
-    x->nlinks += (size_t)x->npath;
-    raw_save(r, s, x->raws + node * (size_t)x->rawsize);
+}
+
+static size_t varint_put(uint8_t *e, uint64_t v)
+{
+    size_t k = 0;
+    while (v >= 0x80) { e[k++] = (uint8_t)(v | 0x80); v >>= 7; }
+    e[k++] = (uint8_t)v;
+    return k;
+}
+
+/* Node `at`'s parent (UINT64_MAX at the root) and move number. */
+static uint64_t node_parent(const PTable *t, uint64_t at, int *move)
+{
+    uint64_t back, m;
+    const uint8_t *e = varint_get(node_payload(t, at), &back);
+    varint_get(e, &m);
+    if (move) *move = (int)m;
+    return back ? at - back : UINT64_MAX;
+}
+
+/* Key the position s, reached from node `parent` by its move number `move`
+ * and the safe moves after it: 1 and a new node (in the table and the open
+ * list), 0 seen, -1 out of memory. */
+static int add_node(const PRules *r, const PState *s, PSearch *x, uint64_t parent, int move)
+{
+    uint8_t places[P_MAXPILES], e[24 + 2 * P_MAXPILES];
+    int n = p_key_places(r, s, x->key, places);
+    /* the record will begin at the arena's end: its parent lies that far back */
+    size_t size = varint_put(e, parent == UINT64_MAX ? 0 : x->table.used - parent);
+    size += varint_put(e + size, (uint64_t)move);
+    size += (size_t)p_places_put(r, places, e + size);
+    uint64_t at;
+    int added = table_add(&x->table, x->key, n, e, size, &at);
+    if (added <= 0) return added;
+    if (x->nheap >= x->capheap && p_grow_size((void **)&x->heap, &x->capheap, x->nheap + 1, sizeof *x->heap))
+        return -1;
     uint64_t value = (uint64_t)evaluate(r, s);
-    heap_push_raw(x->heap, x->nheap++, value << 32 | (0xFFFFFFFFu - (uint32_t)node));
+    if (value > P_VALUE_MAX) value = P_VALUE_MAX;
+    heap_push_raw(x->heap, x->nheap++, value << 40 | (P_OFFSET_MASK - at));
+    return 1;
+}
+
+/* Rebuild node `at`'s position into s (patience.h's p_decode, from the
+ * search's root, its piles in their places); -1 if its key does not name one
+ * (a bug). */
+static int node_load(const PRules *r, PState *s, PSearch *x, uint64_t at)
+{
+    int n;
+    const uint8_t *k = record_key(&x->table, at, &n);
+    uint64_t skip;
+    uint8_t places[P_MAXPILES];
+    p_places_get(r, varint_get(varint_get(k + n, &skip), &skip), places);
+    if (p_decode(r, x->root, k, n, places, s)) return -1;
+#ifdef CARDTABLE_CHECK_KEYS
+    {
+        uint8_t again[P_KEYMAX];
+        if (p_key(r, s, again) != n || memcmp(again, k, (size_t)n)) abort();
+    }
+#endif
     return 0;
 }
 
-/* The winning line: the moves to `node` from the root, then x->path's. */
-static int best_line(PSearch *x, uint32_t node)
+/* Pile p of a (as p_decode rebuilt it) is pile q of b: what the key keeps of
+ * them is the same. */
+static int same_pile(const PRules *r, const PState *a, int p, const PState *b, int q)
 {
-    size_t total = (size_t)x->npath;
-    for (uint32_t n = node; n != UINT32_MAX; n = x->parent[n]) total += x->mcount[n];
-    uint32_t *line = malloc((total + 1) * sizeof *line);
-    if (!line) return -1;
-    size_t k = total - (size_t)x->npath;
-    if (x->npath) memcpy(line + k, x->path, (size_t)x->npath * sizeof *line);
-    for (uint32_t n = node; n != UINT32_MAX; n = x->parent[n]) {
-        k -= x->mcount[n];
-        if (x->mcount[n]) memcpy(line + k, x->links + x->mstart[n], x->mcount[n] * sizeof *line);
+    if (a->len[p] != b->len[q]) return 0;
+    if (!a->len[p]) return 1;
+    if (r->kind_of[p] == K_FOUNDATION && r->short_found) return p_top(a, p) == p_top(b, q);
+    return a->down[p] == b->down[q] && !memcmp(a->cards[p], b->cards[q], a->len[p]);
+}
+
+/* Where each pile of the rebuilt position c lies in the real position s:
+ * within each group the key sorts, the first unmatched pile that is the
+ * same. -1 if a pile has none (a bug). */
+static int pile_map(const PRules *r, const PState *c, const PState *s, uint8_t *map)
+{
+    for (int p = 0; p < r->npiles; p++) map[p] = (uint8_t)p;
+    int kinds[4] = {K_TABLEAU, K_FOUNDATION, K_CELL, K_RESERVE};
+    int sorted[4] = {r->sym_tab && !r->packed, 1, 1, r->sym_res};
+    for (int j = 0; j < 4; j++) {
+        if (!sorted[j]) continue;
+        uint8_t used[P_MAXPILES] = {0};
+        int f = r->first[kinds[j]];
+        for (int i = 0; i < r->count[kinds[j]]; i++) {
+            int q = 0;
+            while (q < r->count[kinds[j]] && (used[q] || !same_pile(r, c, f + i, s, f + q))) q++;
+            if (q == r->count[kinds[j]]) return -1;
+            used[q] = 1;
+            map[f + i] = (uint8_t)(f + q);
+        }
     }
-    free(x->path);
-    x->path = line;
-    x->npath = (int)total;
-    x->cappath = (int)total + 1;
     return 0;
+}
+
+static inline uint32_t map_move(const uint8_t *map, int npiles, uint32_t m)
+{
+    uint32_t src = m & 0xFF, dst = (m >> 8) & 0xFF, n = (m >> 16) & 0xFF, pair = m >> 24;
+    if (src < (uint32_t)npiles) src = map[src];
+    if (dst < (uint32_t)npiles) dst = map[dst];
+    if (pair < (uint32_t)npiles) pair = map[pair];
+    return p_code((int)src, (int)dst, (int)n, (int)pair);
+}
+
+/* The winning line in the real position s (the root's on entry), into
+ * x->path: the root's safe moves; then for each node from the root down to
+ * `at`, and last the winning move `last` of `at`: the node's move in its
+ * parent's rebuilt position and the safe moves after it, made there as the
+ * search made them, each through the map from that rebuilt position to the
+ * real one and checked legal there. R_WON, R_MEMORY or R_BROKEN. */
+static int best_line(const PRules *r, PState *s, PSearch *x, uint64_t at, int last, uint32_t *buf)
+{
+    size_t depth = 0, cap = 64;
+    uint64_t *chain = malloc(cap * sizeof *chain);
+    if (!chain) return R_MEMORY;
+    for (uint64_t n = at; n != UINT64_MAX; n = node_parent(&x->table, n, NULL)) {
+        if (depth == cap) {
+            uint64_t *c = realloc(chain, 2 * cap * sizeof *chain);
+            if (!c) { free(chain); return R_MEMORY; }
+            chain = c;
+            cap *= 2;
+        }
+        chain[depth++] = n;
+    }
+    uint8_t map[P_MAXPILES];
+    PState *c = x->scratch;
+    x->npath = 0;
+    int status = play_safe(r, s, x) < 0 ? R_MEMORY : R_WON;
+    for (size_t d = depth; d-- > 0 && status == R_WON;) {
+        int move = last;
+        if (d) node_parent(&x->table, chain[d - 1], &move);
+        c->nops = c->nmarks = c->nsnaps = 0;
+        if (node_load(r, c, x, chain[d]) || pile_map(r, c, s, map) || move >= p_moves(r, c, buf)) {
+            status = R_BROKEN;
+            break;
+        }
+        int from = x->npath;
+        if (p_play(r, c, buf[move]) || path_push(x, buf[move]) || play_safe(r, c, x) < 0) {
+            status = R_MEMORY;
+            break;
+        }
+        for (int i = from; i < x->npath && status == R_WON; i++) {
+            uint32_t real = map_move(map, r->npiles, x->path[i]);
+            int count = p_moves(r, s, buf), legal = 0;
+            for (int j = 0; j < count && !legal; j++) legal = buf[j] == real;
+            if (!legal) status = R_BROKEN;
+            else if (p_play(r, s, real)) status = R_MEMORY;
+            x->path[i] = real;
+        }
+    }
+    if (status == R_WON && !p_is_won(r, s)) status = R_BROKEN;
+    free(chain);
+    return status;
 }
 
 static int best_search(const PRules *r, PState *s, PSearch *x, long long max_states, double deadline)
 {
     long long ticks = 0;
-    x->rawsize = raw_size(r);
     x->npath = 0;
+    int nops = s->nops, nmarks = s->nmarks, nsnaps = s->nsnaps;
+    x->root = calloc(1, sizeof *x->root);
+    x->scratch = calloc(1, sizeof *x->scratch);
+    uint32_t *buf = malloc(P_MAXMOVES * sizeof *buf);
+    if (!x->root || !x->scratch || !buf) { free(buf); return R_MEMORY; }
+    p_copy_position(r, x->root, s);
     int safe = play_safe(r, s, x);
-    if (safe < 0) return R_MEMORY;
-    if (p_is_won(r, s)) return R_WON;
-    int n = p_key(r, s, x->key);
-    if (table_add(&x->table, x->key, n) < 0 || add_node(r, s, x, UINT32_MAX)) return R_MEMORY;
+    if (safe < 0) { free(buf); return R_MEMORY; }
+    if (p_is_won(r, s)) { free(buf); return R_WON; }
+    if (r->key_fixed) x->table.fixed = p_key(r, s, x->key);
+    if (add_node(r, s, x, UINT64_MAX, 0) < 0) { free(buf); return R_MEMORY; }
     x->states = 1;
     for (int i = 0; i < safe; i++) p_undo(r, s);
-    uint8_t *root = malloc((size_t)x->rawsize);
-    if (!root) return R_MEMORY;
-    raw_save(r, s, root);
     int status = R_EXHAUSTED;
-    uint32_t *buf = malloc(P_MAXMOVES * sizeof *buf);
-    if (!buf) { free(root); return R_MEMORY; }
     while (x->nheap) {
-        uint32_t node = 0xFFFFFFFFu - (uint32_t)(heap_pop(x->heap, &x->nheap) & 0xFFFFFFFFu);
-        raw_load(r, s, x->raws + (size_t)node * x->rawsize);
+        uint64_t node = P_OFFSET_MASK - (heap_pop(x->heap, &x->nheap) & P_OFFSET_MASK);
+        if (node_load(r, s, x, node)) { status = R_BROKEN; goto done; }
         int count = p_moves(r, s, buf);
         for (int i = 0; i < count; i++) {
             if ((++ticks & 1023) == 0) {
@@ -701,20 +883,24 @@ static int best_search(const PRules *r, PState *s, PSearch *x, long long max_sta
             int k = play_safe(r, s, x);
             if (k < 0) { status = R_MEMORY; goto done; }
             if (p_is_won(r, s)) {
-                status = best_line(x, node) ? R_MEMORY : R_WON;
                 for (int j = 0; j <= k; j++) p_undo(r, s);
+                p_copy_position(r, s, x->root);
+                status = best_line(r, s, x, node, i, buf);
                 goto done;
             }
-            int kn = p_key(r, s, x->key);
-            int added = table_add(&x->table, x->key, kn);
-            if (added < 0 || (added && add_node(r, s, x, node))) { status = R_MEMORY; goto done; }
+            int added = add_node(r, s, x, node, i);
+            if (added < 0) { status = R_MEMORY; goto done; }
             for (int j = 0; j <= k; j++) p_undo(r, s);
             if (added && ++x->states >= max_states && x->nheap) { status = R_STATES; goto done; }
         }
     }
 done:
-    raw_load(r, s, root);
-    free(root);
+    /* the line's replay left its moves in the undo log: the root's position
+     * comes back whole instead */
+    s->nops = nops;
+    s->nmarks = nmarks;
+    s->nsnaps = nsnaps;
+    p_copy_position(r, s, x->root);
     free(buf);
     return status;
 }
@@ -730,7 +916,12 @@ static PyObject *Core_solve(CoreObject *o, PyObject *args)
     if (!x) return PyErr_NoMemory();
     int bits = 16;
     while (bits < 34 && ((long long)1 << bits) * 3 / 4 < max_states && bits < 20) bits++;
-    if (table_init(&x->table, bits)) {
+    /* a record is at most its length's 3 bytes, a key (a length and a
+     * face-down count a pile, every card once, the pass and redeals) and a
+     * node's two varints and places: under 4 GiB in all, 4-byte offsets do */
+    long long record = 3 + 4 * o->rules.npiles + o->rules.total + 4 + 24;
+    int width = max_states < ((1LL << 32) - 2) / record ? 4 : 5;
+    if (table_init(&x->table, bits, width)) {
         free(x);
         return PyErr_NoMemory();
     }
@@ -747,8 +938,9 @@ static PyObject *Core_solve(CoreObject *o, PyObject *args)
     }
     while (o->state.nmarks > marks) p_undo(&o->rules, &o->state);
     long long states = x->states;
-    size_t memory = x->table.cap + (x->table.mask + 1) * sizeof(uint64_t) + x->capmoves * sizeof(uint32_t)
-        + x->capnodes * ((size_t)x->rawsize + 18) + x->caplinks * sizeof(uint32_t);
+    size_t memory = x->table.cap + slot_bytes(&x->table, x->table.mask + 1) + x->capmoves * sizeof(uint32_t)
+        + x->capheap * sizeof(uint64_t) + (x->root ? 2 * sizeof(PState) : 0)
+        + (size_t)x->capframes * sizeof(PFrame) + (size_t)x->cappath * sizeof(uint32_t);
     search_free(x);
     free(x);
     if (status == R_SIGNAL) {
@@ -758,6 +950,11 @@ static PyObject *Core_solve(CoreObject *o, PyObject *args)
     if (status == R_MEMORY) {
         Py_XDECREF(line);
         return PyErr_NoMemory();
+    }
+    if (status == R_BROKEN) {
+        Py_XDECREF(line);
+        PyErr_SetString(PyExc_RuntimeError, "the search's table holds a position it cannot rebuild");
+        return NULL;
     }
     if (status == R_WON && !line) return NULL;
     static const char *names[] = {"won", "unwinnable", "states", "timeout"};
@@ -772,6 +969,9 @@ static PyMethodDef Core_methods[] = {
     {"position", (PyCFunction)Core_position, METH_NOARGS,
      "(piles as bytes of card indices, face-down counts as bytes, pass number, redeals used)."},
     {"key", (PyCFunction)Core_key, METH_NOARGS, "The canonical key of the position."},
+    {"canonical", (PyCFunction)Core_canonical, METH_NOARGS,
+     "(position, key): the position the search rebuilds from this one's key (relative to the position the Core "
+     "was made with; position as position() gives it) and that position's own key, which equals key()."},
     {"is_won", (PyCFunction)Core_is_won, METH_NOARGS, "True when the game is won."},
     {"solve", (PyCFunction)Core_solve, METH_VARARGS,
      "solve(max_states, seconds, best_first=True) -> (result, states, move codes, bytes used): "

@@ -65,6 +65,7 @@
  * each pile holds the bottom cards it held when the search began, so the
  * key keeps only its length (and face-down count), black-hole-solver's
  * packing; a stock that no card goes back to keeps only its length too.
+ * These lengths, and the hole's top card, are packed as bits.
  * Keys are only ever compared within one search.
  * The pass number is left out when passes are unlimited, the hole keeps only
  * its top card (only that card decides what it takes next), and a
@@ -120,6 +121,12 @@ typedef struct {
     int sources[P_MAXPILES], nsources;             /* by-source order (foundations last, when they give) */
     int plain[P_MAXPILES], nplain;                 /* foundations-first order, without foundations */
     int safe_ok, sym_tab, sym_res, keep_pass, short_found, any_down, fixed_tab, fixed_stock;
+    /* the bits of a fixed tableau pile's length (and of the stock's, when it
+     * is fixed too) in the packed key: enough for its length at the start
+     * (p_rules_fit); 0 until then */
+    uint8_t len_bits[P_MAXPILES];
+    int packed;
+    int key_fixed;  /* every key has the same length: nothing kept whole but the hole's top */
 } PRules;
 
 typedef struct { uint8_t type, a, b, n, da, db; } POp;
@@ -223,12 +230,41 @@ static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
     return NULL;
 }
 
+/* The packing of the key's fixed part for a search from position s: a fixed
+ * pile only ever gets shorter, so its length at the start bounds it. */
+static void p_rules_fit(PRules *r, const PState *s)
+{
+    memset(r->len_bits, 0, sizeof r->len_bits);
+    r->packed = r->fixed_tab;
+    r->key_fixed = r->packed && (!r->count[K_FOUNDATION] || r->short_found) && !r->count[K_CELL]
+        && !r->count[K_RESERVE] && (!r->count[K_STOCK] || r->fixed_stock) && !r->count[K_WASTE];
+    if (!r->packed) return;
+    for (int p = 0; p < r->ntab; p++)
+        while ((1 << r->len_bits[p]) <= s->len[p]) r->len_bits[p]++;
+    if (r->count[K_STOCK] && r->fixed_stock) {
+        int p = r->first[K_STOCK];
+        while ((1 << r->len_bits[p]) <= s->len[p]) r->len_bits[p]++;
+    }
+}
+
 /* ---- the position ------------------------------------------------------- */
 
 static void p_state_free(PState *s)
 {
     free(s->ops); free(s->marks); free(s->snaps);
     s->ops = NULL; s->marks = NULL; s->snaps = NULL;
+}
+
+/* Copy the position (the cards, face-down counts, pass and redeals) of
+ * `from` into `to`, leaving `to`'s undo log alone. */
+static void p_copy_position(const PRules *r, PState *to, const PState *from)
+{
+    for (int p = 0; p < r->npiles; p++) memcpy(to->cards[p], from->cards[p], from->len[p]);
+    memcpy(to->len, from->len, sizeof to->len);
+    memcpy(to->down, from->down, sizeof to->down);
+    to->pass_number = from->pass_number;
+    to->redeals_used = from->redeals_used;
+    to->shuffle_seed = from->shuffle_seed;
 }
 
 static int p_grow(void **buf, int *cap, int need, size_t item)
@@ -765,81 +801,325 @@ static int p_moves(const PRules *r, const PState *s, uint32_t *out)
 
 /* ---- the canonical key ------------------------------------------------------ */
 
-typedef struct { const uint8_t *p; int n; } PSpan;
-
-static int p_span_cmp(const void *a, const void *b)
+/* Where the key keeps a foundation as its length and top card. */
+static inline int p_short_pile(const PRules *r, int p)
 {
-    const PSpan *x = a, *y = b;
-    int n = x->n < y->n ? x->n : y->n;
-    int c = memcmp(x->p, y->p, (size_t)n);
-    return c ? c : x->n - y->n;
+    return r->kind_of[p] == K_FOUNDATION && r->short_found;
 }
 
-/* Encode one pile: its length, its face-down count (when the game has
- * face-down cards) and its cards. */
-static int p_pile_bytes(const PRules *r, const PState *s, int p, uint8_t *o)
+/* The order of piles within a sorted group: by the bytes the key writes. */
+static inline int p_pile_cmp(const PRules *r, const PState *s, int a, int b)
 {
-    int n = s->len[p], k = 0;
-    o[k++] = (uint8_t)n;
-    if (r->any_down) o[k++] = s->down[p];
-    memcpy(o + k, s->cards[p], (size_t)n);
-    return k + n;
+    if (s->len[a] != s->len[b]) return s->len[a] - s->len[b];
+    if (p_short_pile(r, a)) return s->len[a] ? p_top(s, a) - p_top(s, b) : 0;
+    if (r->any_down && s->down[a] != s->down[b]) return s->down[a] - s->down[b];
+    return memcmp(s->cards[a], s->cards[b], s->len[a]);
 }
 
-static int p_group_key(const PRules *r, const PState *s, int kind, int sorted, uint8_t *o, uint8_t *scratch)
+/* Whether the key sorts the piles of a kind (see the symmetry notes). */
+static inline int p_sorted_group(const PRules *r, int kind)
 {
-    int count = r->count[kind], f = r->first[kind];
+    if (kind == K_TABLEAU) return r->sym_tab && !r->packed;
+    if (kind == K_RESERVE) return r->sym_res;
+    return kind == K_FOUNDATION || kind == K_CELL;
+}
+
+/* One group of piles into o, in place order or sorted (an insertion sort of
+ * pile numbers: the groups are small); the key's length. The piles of a
+ * sorted group, in the key's order, go to places (when not NULL). */
+static int p_group_key(const PRules *r, const PState *s, int kind, uint8_t *o, uint8_t *places)
+{
+    int count = r->count[kind], f = r->first[kind], sorted = p_sorted_group(r, kind);
     if (!count) return 0;
-    PSpan spans[P_MAXPILES];
-    int used = 0;
+    int order[P_MAXPILES];
     for (int i = 0; i < count; i++) {
-        int p = f + i, n;
-        if (kind == K_FOUNDATION && r->short_found) {
-            scratch[used] = s->len[p];
-            scratch[used + 1] = s->len[p] ? p_top(s, p) : 0;
-            n = 2;
-        } else {
-            n = p_pile_bytes(r, s, p, scratch + used);
-        }
-        spans[i].p = scratch + used;
-        spans[i].n = n;
-        used += n;
+        int p = f + i, j = i - 1;
+        if (sorted)
+            while (j >= 0 && p_pile_cmp(r, s, order[j], p) > 0) { order[j + 1] = order[j]; j--; }
+        order[j + 1] = p;
     }
-    if (sorted && count > 1) qsort(spans, (size_t)count, sizeof *spans, p_span_cmp);
     int k = 0;
     for (int i = 0; i < count; i++) {
-        memcpy(o + k, spans[i].p, (size_t)spans[i].n);
-        k += spans[i].n;
+        int p = order[i], n = s->len[p];
+        if (sorted && places) places[i] = (uint8_t)p;
+        o[k++] = (uint8_t)n;
+        if (p_short_pile(r, p)) {
+            o[k++] = n ? (uint8_t)p_top(s, p) : 0;
+            continue;
+        }
+        if (r->any_down) o[k++] = s->down[p];
+        memcpy(o + k, s->cards[p], (size_t)n);
+        k += n;
     }
     return k;
 }
 
-/* The canonical key of the position into o (at most P_KEYMAX bytes); its length. */
-static int p_key(const PRules *r, const PState *s, uint8_t *o)
+/* The canonical key of the position into o (at most P_KEYMAX bytes); its
+ * length. Fixed piles (r->packed) go first, as a bit stream of their lengths
+ * (and face-down counts), r->len_bits each, with the hole's top card. Where
+ * each pile of the sorted groups went, when places is not NULL: the pile
+ * numbers in the key's order, group after group (P_MAXPILES at most). */
+static int p_key_places(const PRules *r, const PState *s, uint8_t *o, uint8_t *places)
 {
-    uint8_t scratch[P_KEYMAX];
     int k = 0;
-    if (r->fixed_tab) {
+    int stock = r->count[K_STOCK] ? r->first[K_STOCK] : -1;
+    if (r->packed) {
+        uint32_t acc = 0;
+        int nb = 0;
         for (int p = 0; p < r->ntab; p++) {
-            o[k++] = s->len[p];
-            if (r->any_down) o[k++] = s->down[p];
+            acc |= (uint32_t)s->len[p] << nb;
+            nb += r->len_bits[p];
+            if (r->any_down) { acc |= (uint32_t)s->down[p] << nb; nb += r->len_bits[p]; }
+            while (nb >= 8) { o[k++] = (uint8_t)acc; acc >>= 8; nb -= 8; }
         }
-    } else {
-        k += p_group_key(r, s, K_TABLEAU, r->sym_tab, o + k, scratch);
+        if (stock >= 0 && r->fixed_stock) { acc |= (uint32_t)s->len[stock] << nb; nb += r->len_bits[stock]; }
+        if (r->count[K_HOLE]) { /* its top card, 52 when empty, in 6 bits */
+            int p = r->first[K_HOLE];
+            while (nb >= 8) { o[k++] = (uint8_t)acc; acc >>= 8; nb -= 8; }
+            acc |= (uint32_t)(s->len[p] ? p_top(s, p) : 52) << nb;
+            nb += 6;
+        }
+        while (nb > 0) { o[k++] = (uint8_t)acc; acc >>= 8; nb -= 8; }
     }
-    k += p_group_key(r, s, K_FOUNDATION, 1, o + k, scratch);
-    k += p_group_key(r, s, K_CELL, 1, o + k, scratch);
-    k += p_group_key(r, s, K_RESERVE, r->sym_res, o + k, scratch);
-    if (r->count[K_STOCK]) {
-        int p = r->first[K_STOCK];
-        o[k++] = s->len[p];
-        if (!r->fixed_stock) { memcpy(o + k, s->cards[p], s->len[p]); k += s->len[p]; }
+    int kinds[4] = {K_TABLEAU, K_FOUNDATION, K_CELL, K_RESERVE};
+    for (int j = 0; j < 4; j++) {
+        if (kinds[j] == K_TABLEAU && r->packed) continue;
+        k += p_group_key(r, s, kinds[j], o + k, places);
+        if (places && p_sorted_group(r, kinds[j])) places += r->count[kinds[j]];
+    }
+    if (stock >= 0) {
+        if (!r->packed || !r->fixed_stock) o[k++] = s->len[stock];
+        if (!r->fixed_stock) { memcpy(o + k, s->cards[stock], s->len[stock]); k += s->len[stock]; }
     }
     if (r->count[K_WASTE]) { int p = r->first[K_WASTE]; o[k++] = s->len[p]; memcpy(o + k, s->cards[p], s->len[p]); k += s->len[p]; }
-    if (r->count[K_HOLE]) { int p = r->first[K_HOLE]; o[k++] = s->len[p] ? (uint8_t)p_top(s, p) : 255; }
+    if (r->count[K_HOLE] && !r->packed) { int p = r->first[K_HOLE]; o[k++] = s->len[p] ? (uint8_t)p_top(s, p) : 255; }
     if (r->keep_pass) { o[k++] = (uint8_t)(s->pass_number & 0xFF); o[k++] = (uint8_t)(s->pass_number >> 8); }
     if (r->redeals) o[k++] = (uint8_t)s->redeals_used;
     return k;
+}
+
+static int p_key(const PRules *r, const PState *s, uint8_t *o)
+{
+    return p_key_places(r, s, o, NULL);
+}
+
+/* The places of the sorted groups (p_key_places) as a few bytes: each
+ * group's order as its Lehmer code, the digits in mixed radix, in chunks of
+ * at most 2**56 written 7 bits a byte; their length. */
+static int p_places_put(const PRules *r, const uint8_t *places, uint8_t *o)
+{
+    int k = 0, kinds[4] = {K_TABLEAU, K_FOUNDATION, K_CELL, K_RESERVE};
+    uint64_t v = 0, room = 1;
+    for (int j = 0; j < 4; j++) {
+        if (!p_sorted_group(r, kinds[j])) continue;
+        int count = r->count[kinds[j]], f = r->first[kinds[j]];
+        uint8_t used[P_MAXPILES] = {0};
+        for (int i = 0; i < count; i++) {
+            int q = places[i] - f, digit = 0;
+            for (int m = 0; m < q; m++) digit += !used[m];
+            used[q] = 1;
+            uint64_t radix = (uint64_t)(count - i);
+            if (radix < 2) continue;
+            if (room > (1ULL << 56) / radix) {
+                while (v >= 0x80) { o[k++] = (uint8_t)(v | 0x80); v >>= 7; }
+                o[k++] = (uint8_t)v;
+                v = 0;
+                room = 1;
+            }
+            v = v * radix + (uint64_t)digit;
+            room *= radix;
+        }
+        places += count;
+    }
+    if (room > 1) {
+        while (v >= 0x80) { o[k++] = (uint8_t)(v | 0x80); v >>= 7; }
+        o[k++] = (uint8_t)v;
+    }
+    return k;
+}
+
+/* Read what p_places_put wrote back into places. */
+static void p_places_get(const PRules *r, const uint8_t *in, uint8_t *places)
+{
+    int kinds[4] = {K_TABLEAU, K_FOUNDATION, K_CELL, K_RESERVE};
+    /* the digits' radices, in order, and where each chunk ends */
+    uint8_t radix[P_MAXPILES], digit[P_MAXPILES];
+    int nd = 0;
+    for (int j = 0; j < 4; j++)
+        if (p_sorted_group(r, kinds[j]))
+            for (int i = 0; i < r->count[kinds[j]]; i++) radix[nd++] = (uint8_t)(r->count[kinds[j]] - i);
+    int start = 0;
+    while (start < nd) {
+        uint64_t room = 1;
+        int end = start;
+        for (; end < nd; end++) {
+            if (radix[end] < 2) { digit[end] = 0; continue; }
+            if (room > (1ULL << 56) / radix[end]) break;
+            room *= radix[end];
+        }
+        if (room > 1) {
+            uint64_t v = 0;
+            for (int shift = 0;; shift += 7) {
+                v |= (uint64_t)(*in & 0x7F) << shift;
+                if (!(*in++ & 0x80)) break;
+            }
+            for (int d = end - 1; d >= start; d--) {
+                if (radix[d] < 2) continue;
+                digit[d] = (uint8_t)(v % radix[d]);
+                v /= radix[d];
+            }
+        }
+        start = end;
+    }
+    nd = 0;
+    for (int j = 0; j < 4; j++) {
+        if (!p_sorted_group(r, kinds[j])) continue;
+        int count = r->count[kinds[j]], f = r->first[kinds[j]];
+        uint8_t used[P_MAXPILES] = {0};
+        for (int i = 0; i < count; i++) {
+            int d = digit[nd++], q = 0;
+            while (used[q] || d > 0) { d -= !used[q]; q++; }
+            used[q] = 1;
+            places[i] = (uint8_t)(f + q);
+        }
+        places += count;
+    }
+}
+
+/* ---- the position a key names ------------------------------------------------ */
+
+/* Rebuild into s a position whose key is key[0..n), given root, a position
+ * the same search started from: every pile the key keeps whole comes back as
+ * it is written, a sorted group's piles to their places (as p_key_places
+ * gave them; when places is NULL, in the key's order: the position is then
+ * the key's canonical one, the same up to the symmetry the key leaves out); a
+ * fixed pile (lengths only) comes back as the bottom cards root's pile held;
+ * a foundation kept as length and top card is rebuilt down from its top, one
+ * rank a card in its suit; the hole holds whatever cards no other pile holds,
+ * with its top card on top (nothing but its top card is ever read). The pass
+ * number and redeals come from root when the key leaves them out (then
+ * nothing reads them), the redeals' shuffle seed always. The undo log is left alone. 0, or -1 when the key
+ * does not fit the rules (a bug). */
+static int p_decode(const PRules *r, const PState *root, const uint8_t *key, int n, const uint8_t *places,
+                    PState *s)
+{
+    int k = 0, T = r->ntab, hole_top = 255;
+    int stock = r->count[K_STOCK] ? r->first[K_STOCK] : -1;
+    for (int p = 0; p < r->npiles; p++) { s->len[p] = 0; s->down[p] = 0; }
+    if (r->packed) {
+        uint32_t acc = 0;
+        int nb = 0;
+#define P_TAKE(bits, out) do { \
+        while (nb < (bits)) { if (k >= n) return -1; acc |= (uint32_t)key[k++] << nb; nb += 8; } \
+        (out) = (uint8_t)(acc & ((1u << (bits)) - 1)); acc >>= (bits); nb -= (bits); } while (0)
+        for (int p = 0; p < T; p++) {
+            P_TAKE(r->len_bits[p], s->len[p]);
+            if (r->any_down) P_TAKE(r->len_bits[p], s->down[p]);
+            if (s->len[p] > root->len[p] || s->down[p] > s->len[p]) return -1;
+            memcpy(s->cards[p], root->cards[p], s->len[p]);
+        }
+        if (stock >= 0 && r->fixed_stock) P_TAKE(r->len_bits[stock], s->len[stock]);
+        if (r->count[K_HOLE]) {
+            uint8_t top;
+            P_TAKE(6, top);
+            hole_top = top == 52 ? 255 : top;
+        }
+#undef P_TAKE
+    }
+    int kinds[4] = {K_TABLEAU, K_FOUNDATION, K_CELL, K_RESERVE};
+    for (int j = 0; j < 4; j++) {
+        if (kinds[j] == K_TABLEAU && r->packed) continue;
+        int sorted = places && p_sorted_group(r, kinds[j]);
+        for (int i = 0; i < r->count[kinds[j]]; i++) {
+            int p = sorted ? places[i] : r->first[kinds[j]] + i;
+            if (k >= n) return -1;
+            int len = key[k++];
+            if (len > P_CAP) return -1;
+            s->len[p] = (uint8_t)len;
+            if (p_short_pile(r, p)) {
+                if (k >= n) return -1;
+                int c = key[k++];
+                if (!len) continue;
+                if (r->complete_runs) { /* King down to Ace */
+                    if (len != 13) return -1;
+                    for (int m = 0; m < 13; m++) s->cards[p][m] = (uint8_t)(p_suit(c) * 13 + 12 - m);
+                    continue;
+                }
+                int step = r->found_dir == D_UP ? -1 : 1; /* a card's rank, down from the top */
+                for (int m = len - 1; m >= 0; m--) {
+                    s->cards[p][m] = (uint8_t)c;
+                    int rank = p_rank(c) + step;
+                    rank = rank < 1 ? 13 : rank > 13 ? 1 : rank;
+                    c = p_suit(c) * 13 + rank - 1;
+                }
+                continue;
+            }
+            if (r->any_down) {
+                if (k >= n) return -1;
+                s->down[p] = key[k++];
+            }
+            if (k + len > n || s->down[p] > len) return -1;
+            memcpy(s->cards[p], key + k, (size_t)len);
+            k += len;
+        }
+        if (sorted) places += r->count[kinds[j]];
+    }
+    if (stock >= 0) {
+        if (!r->packed || !r->fixed_stock) {
+            if (k >= n) return -1;
+            s->len[stock] = key[k++];
+        }
+        if (r->fixed_stock) {
+            if (s->len[stock] > root->len[stock]) return -1;
+            memcpy(s->cards[stock], root->cards[stock], s->len[stock]);
+        } else {
+            if (k + s->len[stock] > n) return -1;
+            memcpy(s->cards[stock], key + k, s->len[stock]);
+            k += s->len[stock];
+        }
+        s->down[stock] = s->len[stock];
+    }
+    if (r->count[K_WASTE]) {
+        int p = r->first[K_WASTE];
+        if (k >= n || k + 1 + key[k] > n) return -1;
+        s->len[p] = key[k++];
+        memcpy(s->cards[p], key + k, s->len[p]);
+        k += s->len[p];
+    }
+    s->pass_number = root->pass_number;
+    s->redeals_used = root->redeals_used;
+    s->shuffle_seed = root->shuffle_seed;
+    if (r->count[K_HOLE]) {
+        if (!r->packed) {
+            if (k >= n) return -1;
+            hole_top = key[k++];
+        }
+        int top = hole_top, hole = r->first[K_HOLE];
+        int left[52] = {0};
+        for (int p = 0; p < r->npiles; p++)
+            for (int m = 0; m < root->len[p]; m++) left[root->cards[p][m]]++;
+        for (int p = 0; p < r->npiles; p++)
+            for (int m = 0; m < s->len[p]; m++) left[s->cards[p][m]]--;
+        if (top != 255 && left[top] <= 0) return -1;
+        int h = 0;
+        for (int c = 0; c < 52; c++) {
+            if (left[c] < 0 || h + left[c] > P_CAP) return -1;
+            for (int m = 0; m < left[c] - (c == top); m++) s->cards[hole][h++] = (uint8_t)c;
+        }
+        if (top != 255) s->cards[hole][h++] = (uint8_t)top;
+        else if (h) return -1;
+        s->len[hole] = (uint8_t)h;
+    }
+    if (r->keep_pass) {
+        if (k + 2 > n) return -1;
+        s->pass_number = key[k] | key[k + 1] << 8;
+        k += 2;
+    }
+    if (r->redeals) {
+        if (k >= n) return -1;
+        s->redeals_used = key[k++];
+    }
+    return k == n ? 0 : -1;
 }
 
 #endif

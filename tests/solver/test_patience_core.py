@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardtable.errors import SolverError
-from cardtable.patience import PatienceGame, get
+from cardtable.patience import Move, PatienceGame, get
+from cardtable.patience.moves import DEAL
 from cardtable.patience.registry import load, names
 from cardtable.solver import _pcore
 from cardtable.solver.patience import core_of, move_of, rules_blob, solve_game
@@ -31,6 +32,14 @@ def _same_position(game: PatienceGame, core: _pcore.Core) -> None:
     assert core.is_won() == game.is_won()
 
 
+def _canonical_names_the_same_position(core: _pcore.Core) -> None:
+    """The position the best-first search rebuilds from the key (relative to
+    the core's first position): its key is the key, and it holds the same cards."""
+    (piles, _down, _pass_number, _redeals_used), key = core.canonical()
+    assert key == core.key()
+    assert sorted(b"".join(piles)) == sorted(b"".join(core.position()[0]))
+
+
 def _play_out(variant: str, seed: int, steps: int) -> int:
     """A random play-out with undos, the core beside the engine; the positions visited."""
     description = load(variant)
@@ -43,6 +52,7 @@ def _play_out(variant: str, seed: int, steps: int) -> int:
         assert [str(move_of(description, code)) for code in codes] == [str(m) for m in game.legal_moves()], \
             f"{variant} seed {seed} after {' '.join(map(str, game.moves))}"
         _same_position(game, core)
+        _canonical_names_the_same_position(core)
         visited += 1
         if game.moves and (not codes or rng.random() < 0.15):
             game.undo()
@@ -156,6 +166,18 @@ def test_every_solution_replays_to_a_win(variant: str, seed: int) -> None:
     else:
         assert result.moves == []
         assert result.result == "unwinnable" or result.states >= 3_000
+
+
+@pytest.mark.parametrize(("variant", "seed", "through"), [
+    ("la-belle-lucie", 0, DEAL),            # a redeal: its shuffle, in the position rebuilt from a key
+    ("tripeaks", 1, DEAL), ("black-hole", 1, None),  # fixed piles: lengths only in the key
+    ("freecell", 2, None), ("yukon", 1, None),  # sorted piles: the line mapped back onto the real ones
+])
+def test_best_first_lines_replay_from_rebuilt_positions(variant: str, seed: int, through: Move | None) -> None:
+    game = PatienceGame.from_seed(load(variant), seed)
+    result = solve_game(game, max_states=20_000)
+    assert result.result == "won" and result.replays(game)
+    assert through is None or through in result.moves
 
 
 def test_freecell_11982_is_proved_unwinnable() -> None:
