@@ -227,9 +227,15 @@ def test_every_game_opens_at_its_link_without_a_console_error(server: Served, br
     phone = viewport is PHONE
     context = browser.new_context(viewport=viewport, has_touch=phone, is_mobile=phone)
     for name in names():
-        page, errors, _ = open_game(context, server.base, f"/play/{name}")
+        page, errors, frames = open_game(context, server.base, f"/play/{name}")
         description = get(name)
         assert page.get_by_role("button", name=PILE_NAME).count() == sum(description.count(kind) for kind in Kind)
+        # every face-up card a gesture takes has its name: a fanned pile's each, another pile's top
+        layout = next(frame["table"]["layout"]["piles"] for frame in frames if frame["type"] == "table")
+        fans = {pile["place"]: pile["fan"] != "none" and pile["kind"] != "waste" for pile in layout}
+        takeable = sum(len(pile["up"]) if fans[pile["place"]] else min(1, len(pile["up"]))
+                       for pile in last_view(frames)["piles"])
+        assert page.locator(".card[aria-label]").count() == takeable, name
         assert page.title() == f"cardtable: {description.title}"
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], name
         rights = page.locator(".card, .slot").evaluate_all("els => els.map(el => el.getBoundingClientRect().right)")
