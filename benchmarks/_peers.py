@@ -6,7 +6,9 @@ Solvitaire
     ``solvitaire --type klondike|klondike-deal-1 --classify --timeout MS DEAL.json``
     reads the deal as Solvitaire JSON (:func:`cardtable.klondike.formats.to_solvitaire`)
     and prints one CSV line whose last field is ``solved``, ``unsolvable``,
-    ``timed-out``, ``memory-limit-reached`` or ``terminated``.
+    ``timed-out``, ``memory-limit-reached`` or ``terminated``. Its other
+    presets take the deal JSON of :func:`cardtable.patience.solvitaire.to_solvitaire`
+    (:func:`solve_solvitaire_file`, for benchmarks/patience_solver.py).
 lonelybot
     ``lonecli solve exact SEED DRAW`` (or the ``lonelybot-solve`` driver,
     which takes the same arguments) reads the deal as an *exact seed*: the
@@ -22,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import resource
 import signal
 import tempfile
 import threading
@@ -175,7 +178,8 @@ class PeerRun:
     """One run of a solver program: its verdict, wall seconds from start to
     exit, the seconds it reported itself (``None`` if it did not), peak
     resident memory in KiB (``None`` if unknown), whether it was killed at
-    the time limit, its exit status, and what it printed."""
+    the time limit, its exit status, what it printed, and its CPU seconds
+    (user and system; ``None`` when not measured)."""
 
     result: str
     seconds: float
@@ -184,6 +188,7 @@ class PeerRun:
     killed: bool
     status: int
     output: str
+    cpu_seconds: float | None = None
 
 
 #: GNU time, which reports the peak memory of the one program it runs.
@@ -264,11 +269,29 @@ def parse_time_report(text: str) -> int | None:
 
 
 def solvitaire_command(binary: str, deal_file: str, draw: int, timeout: float) -> list[str]:
-    """Solvitaire's command line for a deal file (its own limit set to ``timeout``)."""
-    kind = "klondike-deal-1" if draw == 1 else "klondike"
+    """Solvitaire's Klondike command line for a deal file (its own limit set to ``timeout``)."""
     if draw not in (1, 3):
         raise ValueError(f"Solvitaire's Klondike presets draw 1 or 3 cards, not {draw}")
-    return [binary, "--type", kind, "--classify", "--timeout", str(max(1, round(timeout * 1000))), deal_file]
+    return solvitaire_preset_command(binary, "klondike-deal-1" if draw == 1 else "klondike", deal_file, timeout)
+
+
+def solvitaire_preset_command(binary: str, preset: str, deal_file: str, timeout: float) -> list[str]:
+    """Solvitaire's command line for a deal file of any preset (``--type``), its
+    one-line verdict (``--classify``), its own limit set to ``timeout``."""
+    return [binary, "--type", preset, "--classify", "--timeout", str(max(1, round(timeout * 1000))), deal_file]
+
+
+def solve_solvitaire_file(binary: str, preset: str, deal_file: str, timeout: float) -> PeerRun:
+    """Run Solvitaire on a deal file of ``preset``, killed at ``timeout``
+    wall seconds: its own ``--timeout`` is given too, but under load it
+    does not stop it. Its CPU seconds and peak are the whole process's
+    (GNU time), its start included."""
+    text, measured, killed, status = run_measured(solvitaire_preset_command(binary, preset, deal_file, timeout),
+                                                  timeout)
+    verdict, own = parse_solvitaire(text)
+    return PeerRun("unknown" if killed else verdict, measured.wall if measured else timeout, own,
+                   measured.peak_kib if measured else None, killed, status, text,
+                   measured.cpu if measured else None)
 
 
 def lonelybot_command(binary: str, position: Position, draw: int) -> list[str]:
@@ -469,11 +492,30 @@ def time_program(argv: Sequence[str], timeout: float) -> tuple[ProcessTime | Non
     timeout, its exit status)``."""
     if not os.path.exists(TIME):
         return None, -1
+    _, measured, killed, status = run_measured(argv, timeout)
+    return (None if killed else measured), status
+
+
+def run_measured(argv: Sequence[str], timeout: float) -> tuple[str, ProcessTime | None, bool, int]:
+    """Run ``argv`` with no input under GNU time, killed after ``timeout``
+    wall seconds: ``(what it printed, its wall, CPU and peak figures, whether
+    it was killed, its exit status)``. A killed program's figures are those
+    up to the kill; without GNU time they are ``None``. The CPU seconds are
+    this process's children's (``resource.getrusage``), which count the
+    program in microseconds where GNU time rounds to 10 ms."""
     with tempfile.TemporaryDirectory() as folder:
         report = Path(folder) / "time"
-        process = Popen([TIME, "-f", TIME_FORMAT, "-o", str(report), *argv], stdin=DEVNULL, stdout=DEVNULL,
-                        stderr=DEVNULL)
-        if wait_or_kill(process, timeout):
-            return None, process.returncode
+        timed = os.path.exists(TIME)
+        command = [TIME, "-f", TIME_FORMAT, "-o", str(report), *argv] if timed else list(argv)
+        with open(Path(folder) / "out", "w+b") as out:
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            process = Popen(command, stdin=DEVNULL, stdout=out, stderr=DEVNULL)
+            killed = wait_or_kill(process, timeout)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            out.seek(0)
+            text = out.read().decode("utf-8", "replace")
         measured = parse_time_format(report.read_text(encoding="utf-8")) if report.exists() else None
-    return measured, process.returncode
+    if measured is not None:
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        measured = ProcessTime(measured.wall, cpu, measured.peak_kib)
+    return text, measured, killed, process.returncode

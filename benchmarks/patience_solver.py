@@ -14,18 +14,33 @@ deal. Golf runs under each of the three rule sets both programs have: the
 default (nothing on a King, no wrapping), ``golf:queens-on-kings``
 (``--queens-on-kings``) and ``golf:queens-on-kings:wrap`` (``--wrap-ranks``).
 
+Solvitaire (cardtable's deals 1 to ``--solvitaire N``, default 100, of
+each game below): against Solvitaire's presets of the same rules, each deal
+written as Solvitaire's deal JSON (``solvitaire --type PRESET --classify
+DEAL.json``), one process a deal, killed at the same time bound as
+cardtable's search (its own ``--timeout`` does not stop it under load); its
+verdicts compared deal by deal. ``benchmarks/build_solvitaire.sh`` builds it
+as shipped and with its rules parser fixed; the fixed build runs every game
+(the fix changes only the Spider games), and ``--solvitaire-shipped`` adds the
+shipped build on Spider and Spiderette, whose disagreements are then its bug.
+``--solvitaire-games`` picks games by their label (the first column).
+
 cardtable's times are the compiled search's own (CPU seconds around
 ``Core.solve``), and its memory the bytes its tables took; the peers' times
 are whole processes (GNU time: wall, CPU, peak resident memory), so a peer's
-time a deal includes starting the program. Every winning line of cardtable
-is replayed in the engine after it is timed (a failed replay stops the run).
+time a deal includes starting the program (Solvitaire's: CPU seconds, user
+and system). Every winning line of cardtable is replayed in the engine after
+it is timed (a failed replay stops the run).
 
-    python benchmarks/patience_solver.py --freecell 1-1000 --pysol 300
+    python benchmarks/patience_solver.py --freecell 1-1000 --pysol 300 --solvitaire 100
+    python benchmarks/patience_solver.py --freecell none --pysol 0 --solvitaire 100 --timeout 10 \
+        --solvitaire-games black-hole,golf
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -37,12 +52,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _peers import run_program, time_program
+from _peers import run_program, solve_solvitaire_file, time_program
 from _report import add_option, table, write_markdown
 
 from cardtable.patience import PatienceGame
 from cardtable.patience.formats import to_pysol
 from cardtable.patience.registry import load
+from cardtable.patience.solvitaire import to_solvitaire
 from cardtable.solver.patience import core_of, move_of
 
 #: Where docs/peers.md builds black-hole-solver.
@@ -50,6 +66,33 @@ BLACK_HOLE_SOLVE = "/root/peers/black-hole-build/black-hole-solve"
 #: Golf's rule sets: cardtable's game and black-hole-solve's options.
 GOLF_RULES = (("golf", ()), ("golf:queens-on-kings", ("--queens-on-kings",)),
               ("golf:queens-on-kings:wrap", ("--wrap-ranks",)))
+#: Where benchmarks/build_solvitaire.sh builds Solvitaire: ``solvitaire`` as
+#: shipped and ``solvitaire-fixed``, its rules parser reading "only complete pile moves".
+#: ``SOLVITAIRE_BIN`` in the environment names another folder (.ci/run builds it there).
+SOLVITAIRE_BIN = os.environ.get("SOLVITAIRE_BIN", "/root/peers/solvitaire/bin")
+_RULES = "benchmarks/winnability/"
+#: The games compared with Solvitaire: (label, cardtable's game or description
+#: file, Solvitaire's preset), each pair under the same rules (docs/patience-solver.md
+#: says where a game's default differs from the preset). Eight Off and Seahaven
+#: Towers are left out: Solvitaire's deal schema has no "cells" key.
+SOLVITAIRE_GAMES = (
+    ("black-hole", "black-hole", "black-hole"),
+    ("golf", "golf:queens-on-kings", "golf"),
+    ("bakers-game", "bakers-game", "bakers-game"),
+    ("freecell", "freecell", "free-cell"),
+    ("streets-and-alleys", "streets-and-alleys", "streets-and-alleys"),
+    ("beleaguered-castle", "beleaguered-castle", "beleaguered-castle"),
+    ("king-albert", _RULES + "king-albert-solvitaire.json", "king-albert"),
+    ("klondike", "klondike:draw-3:foundation-return", "klondike-arbitrary-built-moves"),
+    ("accordion", "accordion", "accordion"),
+    ("canfield", _RULES + "canfield-solvitaire.json", "canfield-arbitrary-built-moves"),
+    ("fan", _RULES + "fan-solvitaire.json", "fan"),
+    ("forty-thieves", "forty-thieves", "forty-thieves"),
+    ("spiderette", _RULES + "spiderette-solvitaire.json", "spiderette"),
+    ("spider", _RULES + "spider-solvitaire.json", "spider"),
+)
+#: The presets whose rules the shipped build's parser bug changes.
+SOLVITAIRE_PARSER_BUG = ("spider", "spiderette")
 
 
 @dataclass
@@ -122,6 +165,61 @@ def black_hole_peer(binary: str, game_name: str, options: tuple[str, ...], seeds
     return runs
 
 
+def solvitaire_peer(binary: str, game_name: str, preset: str, seeds: list[str], timeout: float,
+                    folder: str) -> Runs:
+    """Solvitaire's ``preset`` on each deal of ``game_name``, one process a
+    deal, killed at ``timeout`` seconds: its CPU seconds and peak (GNU time)."""
+    description = load(game_name)
+    runs = Runs(f"solvitaire{'-fixed' * binary.endswith('-fixed')} --type {preset}", game_name)
+    deal = Path(folder) / "deal.json"
+    for seed in seeds:
+        deal.write_text(json.dumps(to_solvitaire(PatienceGame.from_seed(description, seed), preset)) + "\n")
+        run = solve_solvitaire_file(binary, preset, str(deal), timeout)
+        if run.cpu_seconds is None:
+            raise RuntimeError("GNU time (/usr/bin/time, Debian's time) is needed to measure Solvitaire")
+        if not run.killed and run.status != 0:
+            raise RuntimeError(f"{preset} deal {seed}: Solvitaire failed (exit status {run.status}): "
+                               f"{run.output.strip()[-300:]}")
+        runs.seconds.append(run.cpu_seconds)
+        runs.peak_kib = max(runs.peak_kib, run.peak_kib or 0)
+        runs.verdicts[seed] = run.result
+    return runs
+
+
+def compare_solvitaire(folder: str, deals: int, games: list[str], shipped: bool, max_states: int,
+                       timeout: float) -> tuple[list[list[object]], list[str]]:
+    """The Solvitaire section: both solvers on deals 1 to ``deals`` of each
+    game labelled in ``games``; the table's rows and the notes."""
+    rows: list[list[object]] = []
+    notes: list[str] = []
+    fixed = os.path.join(SOLVITAIRE_BIN, "solvitaire-fixed")
+    if not os.path.exists(fixed):
+        return rows, [f"Solvitaire not found at {fixed} (benchmarks/build_solvitaire.sh builds it): left out"]
+    seeds = [str(n) for n in range(1, deals + 1)]
+    for label, game_name, preset in SOLVITAIRE_GAMES:
+        if label not in games:
+            continue
+        mine = ours(game_name, seeds, max_states, timeout)
+        peers = [solvitaire_peer(fixed, game_name, preset, seeds, timeout, folder)]
+        if shipped and preset in SOLVITAIRE_PARSER_BUG:
+            peers.append(solvitaire_peer(os.path.join(SOLVITAIRE_BIN, "solvitaire"), game_name, preset, seeds,
+                                         timeout, folder))
+        for runs in (mine, *peers):
+            runs.game = label
+        rows.append(mine.row())
+        for peer in peers:
+            rows.append(peer.row())
+            differ = disagreements(mine, peer)
+            decided = [sum(v != "unknown" for v in runs.verdicts.values()) for runs in (mine, peer)]
+            ratio = statistics.mean(peer.seconds) / max(statistics.mean(mine.seconds), 1e-9)
+            notes.append(f"{label} ({game_name} / {peer.solver}), deals 1-{deals}: {len(differ)} verdicts differ"
+                         + (f" ({', '.join(differ[:10])})" if differ else "")
+                         + f"; decided {decided[0]} / {decided[1]}; mean time a deal Solvitaire / cardtable = "
+                           f"{ratio:.2f}")
+            print(notes[-1], file=sys.stderr, flush=True)
+    return rows, notes
+
+
 def disagreements(a: Runs, b: Runs) -> list[str]:
     """The deals both decided, with different verdicts."""
     return [seed for seed, verdict in a.verdicts.items()
@@ -130,17 +228,52 @@ def disagreements(a: Runs, b: Runs) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--freecell", default="1-1000", metavar="FIRST-LAST", help="Microsoft deals (default 1-1000)")
+    parser.add_argument("--freecell", default="1-1000", metavar="FIRST-LAST",
+                        help="Microsoft deals (default 1-1000; none leaves fc-solve out)")
     parser.add_argument("--pysol", type=int, default=300, metavar="N", help="PySolFC deals 1 to N of Black Hole "
                         "and Golf (default 300; 0 leaves them out)")
     parser.add_argument("--max-states", type=int, default=5_000_000, help="cardtable's budget a deal")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds a deal, for every solver")
     parser.add_argument("--black-hole-solve", default=BLACK_HOLE_SOLVE, metavar="PATH")
+    parser.add_argument("--solvitaire", type=int, default=100, metavar="N", help="cardtable's deals 1 to N of "
+                        "each game against Solvitaire (default 100; 0 leaves them out)")
+    parser.add_argument("--solvitaire-games", default=",".join(label for label, _, _ in SOLVITAIRE_GAMES),
+                        metavar="A,B", help="the games against Solvitaire (default all: "
+                        + ", ".join(label for label, _, _ in SOLVITAIRE_GAMES) + ")")
+    parser.add_argument("--solvitaire-shipped", action="store_true", help="also run Solvitaire as shipped on "
+                        "Spider and Spiderette (its parser bug changes their rules)")
     add_option(parser)
     args = parser.parse_args(argv)
     rows: list[list[object]] = []
     notes: list[str] = []
 
+    labels = [label for label, _, _ in SOLVITAIRE_GAMES]
+    games = [name.strip() for name in args.solvitaire_games.split(",") if name.strip()]
+    unknown = [name for name in games if name not in labels]
+    if unknown:
+        parser.error(f"--solvitaire-games: no game {unknown[0]!r} (the games: {', '.join(labels)})")
+    if args.freecell != "none":
+        compare_fc_solve(args, rows, notes)
+    run_black_hole(args, rows, notes)
+    if args.solvitaire:
+        with tempfile.TemporaryDirectory() as folder:
+            more_rows, more_notes = compare_solvitaire(folder, args.solvitaire, games, args.solvitaire_shipped,
+                                                       args.max_states, args.timeout)
+        rows += more_rows
+        notes += more_notes
+
+    text = table(HEADERS, rows)
+    print(text)
+    for note in notes:
+        print(note)
+    if args.markdown:
+        write_markdown(args.markdown, "## The patience solver and its peers", text + "\n\n" + "\n".join(
+            f"- {note}" for note in notes), argv=sys.argv)
+    return 0
+
+
+def compare_fc_solve(args: argparse.Namespace, rows: list[list[object]], notes: list[str]) -> None:
+    """The FreeCell section: Microsoft deals against fc-solve, and deal 11982's proof."""
     first, last = (int(part) for part in args.freecell.split("-"))
     seeds = [f"ms:{n}" for n in range(first, last + 1)]
     mine = ours("freecell", seeds, args.max_states, args.timeout)
@@ -179,6 +312,10 @@ def main(argv: list[str] | None = None) -> int:
                          f"fc-solve's exhaustive scan {verdict} in {measured.cpu:.3f} s CPU: cardtable / fc-solve = "
                          f"{proof.seconds[0] / max(measured.cpu, 1e-9):.1f}")
 
+
+
+def run_black_hole(args: argparse.Namespace, rows: list[list[object]], notes: list[str]) -> None:
+    """The Black Hole and Golf section, against black-hole-solve."""
     binary = args.black_hole_solve
     if args.pysol and os.path.exists(binary):
         seeds = [f"pysol:{n}" for n in range(1, args.pysol + 1)]
@@ -194,15 +331,6 @@ def main(argv: list[str] | None = None) -> int:
                                f"{statistics.mean(mine.seconds) / statistics.mean(peer.seconds):.3f}")
     elif args.pysol:
         notes.append(f"black-hole-solve not found at {binary} (docs/peers.md builds it): Black Hole and Golf left out")
-
-    text = table(HEADERS, rows)
-    print(text)
-    for note in notes:
-        print(note)
-    if args.markdown:
-        write_markdown(args.markdown, "## The patience solver and its peers", text + "\n\n" + "\n".join(
-            f"- {note}" for note in notes), argv=sys.argv)
-    return 0
 
 
 if __name__ == "__main__":

@@ -109,6 +109,38 @@ def test_solvitaire_command() -> None:
         peers.solvitaire_command("solvitaire", "d.json", 2, 30)
 
 
+def test_solvitaire_preset_command() -> None:
+    assert peers.solvitaire_preset_command("solvitaire-fixed", "spiderette", "d.json", 2.5) == [
+        "solvitaire-fixed", "--type", "spiderette", "--classify", "--timeout", "2500", "d.json"]
+
+
+@pytest.mark.skipif(not Path(peers.TIME).exists(), reason="GNU time is not installed")
+def test_solvitaire_is_killed_at_the_bound_and_measured(tmp_path: Path) -> None:
+    """Its own --timeout does not stop it under load: the bound is kept from outside."""
+    fake = tmp_path / "solvitaire"
+    fake.write_text("#!/bin/sh\nsleep 5\necho ', solved, 1, 2, 3, solved'\n", encoding="utf-8")
+    fake.chmod(0o755)
+    began = time.perf_counter()
+    run = peers.solve_solvitaire_file(str(fake), "free-cell", "d.json", 0.3)
+    assert (run.result, run.killed) == ("unknown", True) and time.perf_counter() - began < 4
+    assert run.cpu_seconds is not None and run.peak_kib
+    fake.write_text("#!/bin/sh\necho \"$2 $6\"\necho ', unsolvable, 138, 47701, 26683, unsolvable'\n",
+                    encoding="utf-8")
+    run = peers.solve_solvitaire_file(str(fake), "free-cell", "d.json", 30)
+    assert (run.result, run.killed, run.status, run.own_seconds) == ("unwinnable", False, 0, 0.138)
+    assert run.output.startswith("free-cell d.json\n")
+
+
+def test_run_measured_counts_the_childs_cpu_finely() -> None:
+    burn = [sys.executable, "-c", "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.03: pass\n"
+            "print('done')"]
+    text, measured, killed, status = peers.run_measured(burn, 30)
+    assert (text, killed, status) == ("done\n", False, 0)
+    if Path(peers.TIME).exists():
+        assert measured is not None and 0.03 <= measured.cpu < 5 and measured.peak_kib > 0
+    assert peers.run_measured(["sleep", "5"], 0.2)[2]
+
+
 # ----- parsing what the peers print (recorded from real runs) ---------------------------------------
 
 SOLVITAIRE_CLASSIFY = {

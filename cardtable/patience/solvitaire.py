@@ -10,7 +10,9 @@ every game that Solvitaire has a preset of (:data:`SOLVITAIRE_PRESETS`):
 - ``"foundations"``: one flat list of the foundations' cards, foundation by
   foundation, each from its base card up; read, one list (or ``""``) per
   foundation is read too, as Solvitaire's ``--deal-only`` prints them;
-- ``"cells"``: one card per free cell, an empty cell as ``""``;
+- ``"cells"``: one card per free cell, an empty cell as ``""`` (left out
+  when every cell is empty: Solvitaire's deal schema has no such key, so it
+  reads FreeCell's and Baker's Game's deals only without it);
 - ``"reserve"``: the reserve pile bottom first (Canfield) or, with several
   reserve piles, one card each (King Albert);
 - ``"stock"`` and ``"waste"``: bottom first, so the stock's last card is
@@ -102,8 +104,8 @@ def solvitaire_preset(description: Description) -> str:
     return preset
 
 
-def _tableau_key(description: Description) -> str:
-    return "accordion" if solvitaire_preset(description) == "accordion" else "tableau piles"
+def _tableau_key(description: Description, preset: str | None = None) -> str:
+    return "accordion" if (preset or solvitaire_preset(description)) == "accordion" else "tableau piles"
 
 
 def _text(card: Card, face_down: bool = False) -> str:
@@ -111,10 +113,14 @@ def _text(card: Card, face_down: bool = False) -> str:
     return text.lower() if face_down else text
 
 
-def to_solvitaire(game: PatienceGame) -> dict[str, Any]:
-    """The position as Solvitaire's deal JSON (see the module documentation)."""
+def to_solvitaire(game: PatienceGame, preset: str | None = None) -> dict[str, Any]:
+    """The position as Solvitaire's deal JSON (see the module documentation),
+    for the game's own preset (:func:`solvitaire_preset`) or, given
+    ``preset``, for that one: a description of one's own that plays a
+    preset's rules (Fan with foundation cards coming back, as Solvitaire's
+    ``fan``) is written for it."""
     d = game.description
-    key = _tableau_key(d)
+    key = _tableau_key(d, preset)
     if d.stock.passes is not None and game.pass_number > 1:
         raise SolvitaireError(f"{_WHERE} has no place for the pass number: this is pass {game.pass_number} "
                               f"of {d.stock.passes} through the stock")
@@ -129,8 +135,9 @@ def to_solvitaire(game: PatienceGame) -> dict[str, Any]:
         data[key] = [p[0] if len(p) == 1 else p or "" for p in tableau]
     else:
         data[key] = tableau
-    if d.cells.count:
-        data["cells"] = [(pile(place) or [""])[0] for place in game.places(Kind.CELL)]
+    cells = [(pile(place) or [""])[0] for place in game.places(Kind.CELL)]
+    if any(cells):
+        data["cells"] = cells
     if d.reserve.count == 1:
         data["reserve"] = pile(game.places(Kind.RESERVE)[0])
     elif d.reserve.count:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from cardtable.cards import Card
-from cardtable.patience import Kind, PatienceGame, get
+from cardtable.patience import Kind, PatienceGame, get, load
 from cardtable.patience.solvitaire import (
     SOLVITAIRE_PRESETS,
     SolvitaireError,
@@ -269,3 +269,25 @@ def test_docs_list_every_preset_and_the_pysol_boards() -> None:
     listed = text.split("## Formats by game", 1)[1].split("for the others", 1)[0]
     assert all(title in listed for title in boards)
     assert ", ".join(boards[:-1]) + " and " + boards[-1] in " ".join(listed.split())
+
+
+def test_empty_cells_are_left_out_as_solvitaires_schema_has_no_cells() -> None:
+    game = PatienceGame.from_seed(get("freecell"), "ms:1")
+    assert "cells" not in to_solvitaire(game)
+    assert from_solvitaire(get("freecell"), to_solvitaire(game)).key() == game.key()
+    game.play(next(move for move in game.legal_moves() if move.target and move.target.kind is Kind.CELL))
+    data = to_solvitaire(game)
+    assert sorted(data["cells"])[:3] == ["", "", ""] and len(data["cells"]) == 4
+    assert from_solvitaire(get("freecell"), data).key() == game.key()
+
+
+def test_a_description_of_ones_own_is_written_for_the_preset_of_its_rules() -> None:
+    """benchmarks/winnability/fan-solvitaire.json is Fan with foundation cards
+    coming back, as Solvitaire's fan: it has no preset of its own name."""
+    fan = load(str(Path(__file__).parents[2] / "benchmarks" / "winnability" / "fan-solvitaire.json"))
+    game = PatienceGame.from_seed(fan, 1)
+    with pytest.raises(SolvitaireError, match="no preset of Fan"):
+        to_solvitaire(game)
+    assert to_solvitaire(game, "fan") == to_solvitaire(PatienceGame.from_seed(get("fan"), 1))
+    row = PatienceGame.from_seed(get("accordion"), 1)
+    assert to_solvitaire(row, "accordion") == to_solvitaire(row) and "accordion" in to_solvitaire(row)

@@ -1,24 +1,36 @@
 """The patience solver's verdicts against the field's solvers: fc-solve on
 Microsoft FreeCell deals (every one of 1 to 50 won, 11982 proved impossible,
-as fc-solve's exhaustive scan says), and black-hole-solver on PySolFC's Black
+as fc-solve's exhaustive scan says), black-hole-solver on PySolFC's Black
 Hole and Golf deals under each of Golf's rule sets (where docs/peers.md's
-build is present). The timings are in benchmarks/patience_solver.py."""
+build is present), and Solvitaire on a few deals of each game it has a preset
+of, written as its deal JSON (where benchmarks/build_solvitaire.sh's build is
+present; ``SOLVITAIRE_BIN`` names its folder). The timings are in
+benchmarks/patience_solver.py."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from _benchmarks import load_benchmark
 
 from cardtable.patience import PatienceGame, get
 from cardtable.patience.formats import to_pysol
 from cardtable.patience.registry import load
+from cardtable.patience.solvitaire import to_solvitaire
 from cardtable.solver.patience import solve_game
 
 BLACK_HOLE_SOLVE = "/root/peers/black-hole-build/black-hole-solve"
+bench = load_benchmark("patience_solver")
+SOLVITAIRE = Path(bench.SOLVITAIRE_BIN) / "solvitaire-fixed"
+#: cardtable's deals of each game that both solvers decide in well under a second.
+SOLVITAIRE_DEALS = {"black-hole": [1, 3], "golf": [2, 3], "bakers-game": [2, 3], "freecell": [1, 2],
+                    "streets-and-alleys": [2], "beleaguered-castle": [1, 2], "king-albert": [1, 3],
+                    "klondike": [2, 3], "accordion": [2, 3]}
 
 
 def test_microsoft_deals_1_to_50_are_won_and_11982_is_not() -> None:
@@ -60,3 +72,20 @@ def test_black_hole_solver_agrees(variant: str, options: list[str], tmp_path: Pa
         done = subprocess.run([BLACK_HOLE_SOLVE, *options, str(board)], capture_output=True, text=True, timeout=300)
         theirs = {"Solved!": "won", "Unsolved!": "unwinnable"}[done.stdout.split("\n", 1)[0].strip()]
         assert solve_game(game, max_states=10_000_000).result == theirs, (variant, number)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not SOLVITAIRE.exists(), reason="Solvitaire is not built (benchmarks/build_solvitaire.sh)")
+@pytest.mark.parametrize(("label", "game_name", "preset"),
+                         [game for game in bench.SOLVITAIRE_GAMES if game[0] in SOLVITAIRE_DEALS])
+def test_solvitaire_agrees(label: str, game_name: str, preset: str, tmp_path: Path) -> None:
+    description = load(game_name)
+    deal = tmp_path / "deal.json"
+    for number in SOLVITAIRE_DEALS[label]:
+        game = PatienceGame.from_seed(description, number)
+        deal.write_text(json.dumps(to_solvitaire(game, preset)))
+        done = subprocess.run([str(SOLVITAIRE), "--type", preset, "--classify", str(deal)], capture_output=True,
+                              text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        theirs = {"solved": "won", "unsolvable": "unwinnable"}[done.stdout.strip().rsplit(",", 1)[-1].strip()]
+        assert solve_game(game, max_states=5_000_000).result == theirs, (label, number)
