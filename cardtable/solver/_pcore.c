@@ -352,6 +352,7 @@ static PyObject *Core_canonical(CoreObject *o, PyObject *unused)
     if (p_decode(&o->rules, o->start, key, n, NULL, c)) {
         PyErr_SetString(PyExc_RuntimeError, "the key does not name a position");
     } else {
+        p_fill_hole(&o->rules, o->start, c);
         PyObject *position = position_tuple(&o->rules, c);
         int m = p_key(&o->rules, c, key);
         if (position) result = Py_BuildValue("(Ny#)", position, (const char *)key, (Py_ssize_t)m);

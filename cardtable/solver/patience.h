@@ -832,11 +832,30 @@ static int p_group_key(const PRules *r, const PState *s, int kind, uint8_t *o, u
     int count = r->count[kind], f = r->first[kind], sorted = p_sorted_group(r, kind);
     if (!count) return 0;
     int order[P_MAXPILES];
-    for (int i = 0; i < count; i++) {
-        int p = f + i, j = i - 1;
-        if (sorted)
-            while (j >= 0 && p_pile_cmp(r, s, order[j], p) > 0) { order[j + 1] = order[j]; j--; }
-        order[j + 1] = p;
+    if (sorted) {
+        /* each pile's first bytes as one word: the piles mostly differ there */
+        uint64_t word[P_MAXPILES];
+        for (int i = 0; i < count; i++) {
+            int p = f + i, n = s->len[p];
+            uint64_t w = (uint64_t)n << 56;
+            if (p_short_pile(r, p)) {
+                if (n) w |= (uint64_t)p_top(s, p) << 48;
+            } else {
+                int shift = 48;
+                if (r->any_down) { w |= (uint64_t)s->down[p] << shift; shift -= 8; }
+                for (int m = 0; m < n && shift >= 0; m++, shift -= 8) w |= (uint64_t)s->cards[p][m] << shift;
+            }
+            int j = i - 1;
+            while (j >= 0 && (word[j] > w || (word[j] == w && p_pile_cmp(r, s, order[j], p) > 0))) {
+                order[j + 1] = order[j];
+                word[j + 1] = word[j];
+                j--;
+            }
+            order[j + 1] = p;
+            word[j + 1] = w;
+        }
+    } else {
+        for (int i = 0; i < count; i++) order[i] = f + i;
     }
     int k = 0;
     for (int i = 0; i < count; i++) {
@@ -986,6 +1005,24 @@ static void p_places_get(const PRules *r, const uint8_t *in, uint8_t *places)
     }
 }
 
+/* Under the top card of a hole rebuilt by p_decode, the cards no other
+ * pile holds (root: a position of the same search). */
+static void p_fill_hole(const PRules *r, const PState *root, PState *s)
+{
+    if (!r->count[K_HOLE]) return;
+    int hole = r->first[K_HOLE], h = s->len[hole];
+    if (h < 2) return;
+    int left[52] = {0}, top = p_top(s, hole), k = 0;
+    for (int p = 0; p < r->npiles; p++)
+        for (int m = 0; m < root->len[p]; m++) left[root->cards[p][m]]++;
+    for (int p = 0; p < r->npiles; p++)
+        if (p != hole)
+            for (int m = 0; m < s->len[p]; m++) left[s->cards[p][m]]--;
+    left[top]--;
+    for (int c = 0; c < 52 && k < h - 1; c++)
+        for (int m = 0; m < left[c] && k < h - 1; m++) s->cards[hole][k++] = (uint8_t)c;
+}
+
 /* ---- the position a key names ------------------------------------------------ */
 
 /* Rebuild into s a position whose key is key[0..n), given root, a position
@@ -995,8 +1032,9 @@ static void p_places_get(const PRules *r, const uint8_t *in, uint8_t *places)
  * the key's canonical one, the same up to the symmetry the key leaves out); a
  * fixed pile (lengths only) comes back as the bottom cards root's pile held;
  * a foundation kept as length and top card is rebuilt down from its top, one
- * rank a card in its suit; the hole holds whatever cards no other pile holds,
- * with its top card on top (nothing but its top card is ever read). The pass
+ * rank a card in its suit; the hole gets its length (the cards no other pile
+ * holds) and top card, and the cards under it are left as they were (nothing
+ * reads them; p_fill_hole puts the right ones there). The pass
  * number and redeals come from root when the key leaves them out (then
  * nothing reads them), the redeals' shuffle seed always. The undo log is left alone. 0, or -1 when the key
  * does not fit the rules (a bug). */
@@ -1094,21 +1132,13 @@ static int p_decode(const PRules *r, const PState *root, const uint8_t *key, int
             if (k >= n) return -1;
             hole_top = key[k++];
         }
-        int top = hole_top, hole = r->first[K_HOLE];
-        int left[52] = {0};
-        for (int p = 0; p < r->npiles; p++)
-            for (int m = 0; m < root->len[p]; m++) left[root->cards[p][m]]++;
-        for (int p = 0; p < r->npiles; p++)
-            for (int m = 0; m < s->len[p]; m++) left[s->cards[p][m]]--;
-        if (top != 255 && left[top] <= 0) return -1;
-        int h = 0;
-        for (int c = 0; c < 52; c++) {
-            if (left[c] < 0 || h + left[c] > P_CAP) return -1;
-            for (int m = 0; m < left[c] - (c == top); m++) s->cards[hole][h++] = (uint8_t)c;
-        }
-        if (top != 255) s->cards[hole][h++] = (uint8_t)top;
-        else if (h) return -1;
+        /* its length: the cards no other pile holds (every position of a
+         * search holds the same cards); its top card: the key's */
+        int hole = r->first[K_HOLE], h = 0;
+        for (int p = 0; p < r->npiles; p++) h += root->len[p] - (p == hole ? 0 : s->len[p]);
+        if (h < 0 || h > P_CAP || (h > 0) != (hole_top != 255)) return -1;
         s->len[hole] = (uint8_t)h;
+        if (h) s->cards[hole][h - 1] = (uint8_t)hole_top;
     }
     if (r->keep_pass) {
         if (k + 2 > n) return -1;
