@@ -362,7 +362,8 @@ class _Scorer:
         piles = list(self.piles)
         piles[s] = PileView(source.place, source.face_down, source.cards[:-1])
         piles[h] = PileView(hole.place, hole.face_down, (*hole.cards, card))
-        after = PatienceView(self.d, tuple(piles), self.view.pass_number, (), self.view.moves_played + 1)
+        after = PatienceView(self.d, tuple(piles), self.view.pass_number, (), self.view.moves_played + 1,
+                             self.view.redeals_used)
         return hole_continuation(after)
 
 
@@ -376,7 +377,8 @@ class ExpertPlayer:
     that guess's winning line while no card is turned up or dealt and the
     line's next move is legal, then guesses again. With no guess won it plays
     the greedy player's moves until a card it has never seen comes into view
-    (turned up, or dealt from the stock for the first time): until then it
+    (turned up, or dealt from the stock for the first time) or a redeal lays
+    the cards out anew: until then it
     knows nothing new, so it does not search again (a search that wins no
     guess spends the whole budget, and the stock's cards come round again
     and again in a game with redeals).
@@ -403,6 +405,7 @@ class ExpertPlayer:
         self._plan: list[Move] = []
         self._hidden = -1  # the hidden cards at the last search (-1: none yet)
         self._least = -1  # the fewest hidden cards seen in this game: fewer, a card never seen is in view
+        self._redeals = 0  # the redeals used at the last search: one more shows a new layout
         self._in_vain = False  # the last search won no guess
 
     def choose(self, view: PatienceView) -> Move | None:
@@ -414,7 +417,7 @@ class ExpertPlayer:
         hidden = sum(pile.face_down for pile in view.piles)
         if hidden == self._hidden and self._plan and self._plan[0] in legal:
             return self._plan.pop(0)
-        if self._in_vain and hidden >= self._least:
+        if self._in_vain and hidden >= self._least and view.redeals_used == self._redeals:
             return fallback
         votes: dict[Move, int] = {}
         lines: dict[Move, list[Move]] = {}
@@ -427,6 +430,7 @@ class ExpertPlayer:
                 lines.setdefault(first, line)
         self._hidden = hidden
         self._least = hidden if self._least < 0 else min(self._least, hidden)
+        self._redeals = view.redeals_used
         self._in_vain = not votes
         if not votes:
             self._plan = []

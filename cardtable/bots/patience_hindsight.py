@@ -32,6 +32,7 @@ def guess_deal(view: PatienceView, rng: SplitMix64) -> PatienceGame:
             down.append(pile.face_down)
     game = PatienceGame(view.description, piles, down)
     game.pass_number = view.pass_number
+    game.redeals_used = view.redeals_used
     return game
 
 

@@ -154,13 +154,15 @@ class PileView:
 @dataclass(frozen=True, slots=True)
 class PatienceView:
     """What the player of a patience game sees: every pile's face-up cards
-    and counts of the hidden ones, the pass number and the legal moves."""
+    and counts of the hidden ones, the pass number, the legal moves and the
+    redeals used (La Belle Lucie's)."""
 
     description: Description
     piles: tuple[PileView, ...]
     pass_number: int
     legal_moves: tuple[Move, ...]
     moves_played: int
+    redeals_used: int = 0
 
     @property
     def player(self) -> int:
@@ -1131,13 +1133,14 @@ class PatienceGame:
 
     def view(self, player: int | None = None) -> PatienceView:
         """What the player sees: face-up cards, counts of the face-down ones
-        (the stock only as a count), the pass number and the legal moves."""
+        (the stock only as a count), the pass number, the legal moves and the
+        redeals used."""
         if player not in (None, 0):
             raise IllegalMoveError(f"patience has one player, seat 0, not seat {player}")
         piles = tuple(PileView(place, self.down[i], tuple(self.piles[i][self.down[i]:]))
                       for i, place in enumerate(self._kinds))
         return PatienceView(self.description, piles, self.pass_number, tuple(self.legal_moves()),
-                            len(self._stack))
+                            len(self._stack), self.redeals_used)
 
     def action_to_string(self, action: Move) -> str:
         """The move in move notation (``3>F``, ``1>a``, ``2>7:3``, ``D``)."""

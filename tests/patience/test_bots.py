@@ -15,6 +15,7 @@ from cardtable.cards import Card, SplitMix64
 from cardtable.game import play_out
 from cardtable.patience import Kind, PatienceGame, get, load, names
 from cardtable.patience.engine import PileView
+from cardtable.patience.moves import DEAL
 
 
 @pytest.mark.parametrize("name", names())
@@ -168,6 +169,22 @@ def test_the_expert_never_reads_the_hidden_cards_or_the_stocks_order(name: str, 
     assert replace(twin.view(), moves_played=view.moves_played) == view
     assert ExpertPlayer(deal, samples=2, max_states=300).choose(view) == \
         ExpertPlayer(deal, samples=2, max_states=300).choose(twin.view())
+
+
+def test_a_guess_knows_the_redeals_the_player_used() -> None:
+    # La Belle Lucie's two redeals used up: a guess of the position must not offer a third, or the
+    # expert plays a line whose first move (D) the game refuses
+    game = PatienceGame.from_seed(get("la-belle-lucie"), 1)
+    game.play(DEAL)
+    game.play(DEAL)
+    view = game.view()
+    assert view.redeals_used == 2 and DEAL not in view.legal_moves
+    guess = guess_deal(view, SplitMix64(1))
+    assert replace(guess.view(), moves_played=view.moves_played) == view
+    played = play_out(game, [ExpertPlayer(1, samples=2, max_states=2000)], max_actions=300)
+    replay = PatienceGame.from_seed(get("la-belle-lucie"), 1)
+    for move in played.moves:
+        replay.play(move)
 
 
 def test_the_expert_searches_again_only_when_its_view_holds_something_new(monkeypatch: pytest.MonkeyPatch) -> None:
