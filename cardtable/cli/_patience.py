@@ -216,7 +216,9 @@ def _proven(args: argparse.Namespace, description: Description) -> PatienceGame:
     else:
         found = winnable_game(int(args.seed), description)
         what = f"a deal of {description.title} proven winnable for seed {args.seed}"
-    print(f"cardtable: {what} (seed {found.seed}, won in a search of {found.states:,} states)", file=sys.stderr)
+    how = (f"won in a search of {found.states:,} states" if found.proven else
+           f"not proven winnable: no candidate won within {found.states:,} states in all")
+    print(f"cardtable: {what} (seed {found.seed}, {how})", file=sys.stderr)
     return found.game(description)
 
 

@@ -26,7 +26,6 @@ cardtable.web.protocol.ProtocolError: the three of spades does not go to the hol
 from __future__ import annotations
 
 import datetime
-import hashlib
 import re
 import secrets
 import time
@@ -41,10 +40,10 @@ from cardtable.patience.engine import PatienceView
 from cardtable.patience.layout import table_layout
 from cardtable.patience.record import PatienceRecord, rules_name
 from cardtable.patience.words import rules_sections
+from cardtable.sim.played import PlayedGame
 from cardtable.web.protocol import ProtocolError, unknown_type
 
-__all__ = ["WINNABLE_SECONDS", "WINNABLE_TRIES", "PatienceTable", "daily_seed", "find_winnable", "game_key",
-           "table_json"]
+__all__ = ["PatienceTable", "game_key", "table_json"]
 
 #: The longest move text a page may send (the longest real one, ``13+R12>H``, has 8 characters).
 _MAX_MOVE = 16
@@ -52,10 +51,6 @@ _MAX_MOVE = 16
 _MAX_DEAL = 32
 #: The most moves the table keeps to redo.
 _MAX_REDO = 10_000
-#: How long the solver may search one deal when a proven winnable deal is asked for (seconds), and how
-#: many deals it tries before it gives up.
-WINNABLE_SECONDS = 2.0
-WINNABLE_TRIES = 12
 _CARD_IN_REASON = re.compile(r"\b(?:the )?([A2-9TJQK][cdhs])\b")
 
 
@@ -63,39 +58,6 @@ def game_key(description: Description) -> str:
     """The key of a player's saved game of ``description`` in the results
     store's ``web_games`` table: one saved game per game and its options."""
     return f"patience:{rules_name(description)}"
-
-
-def daily_seed(description: Description, day: datetime.date) -> int:
-    """The day's deal of a game, the same for every player (a seed taken from
-    the game's rules name and the date).
-
-    >>> from cardtable.patience import get
-    >>> daily_seed(get("freecell"), datetime.date(2026, 1, 2)) == daily_seed(get("freecell"), datetime.date(2026, 1, 2))
-    True
-    >>> daily_seed(get("freecell"), datetime.date(2026, 1, 2)) != daily_seed(get("golf"), datetime.date(2026, 1, 2))
-    True
-    """
-    digest = hashlib.sha256(f"cardtable daily {rules_name(description)} {day.isoformat()}".encode()).digest()
-    return int.from_bytes(digest[:6], "big")
-
-
-def find_winnable(description: Description, first: int) -> str:
-    """The first deal from seed ``first`` on that the solver wins
-    (:func:`cardtable.solver.patience.solve_game`, every card known, at most
-    :data:`WINNABLE_SECONDS` a deal): a deal proven winnable. A
-    :class:`ProtocolError` when none of :data:`WINNABLE_TRIES` deals is.
-
-    >>> from cardtable.patience import get
-    >>> find_winnable(get("tripeaks"), 5)
-    '5'
-    """
-    from cardtable.solver.patience import solve_game
-
-    for seed in range(first, first + WINNABLE_TRIES):
-        if solve_game(PatienceGame.from_seed(description, seed), timeout=WINNABLE_SECONDS).result == "won":
-            return str(seed)
-    raise ProtocolError(f"the solver proved none of {WINNABLE_TRIES} deals of {description.title} winnable within "
-                        f"{WINNABLE_SECONDS:g} s each: deal again, or take any deal")
 
 
 def _place_words(place: Place) -> str:
@@ -148,14 +110,20 @@ class PatienceTable:
     ``deal`` is the deal's text as :meth:`PatienceGame.from_seed` reads it
     (a whole number, ``ms:N``, ``pysol:N``), ``daily`` the date of a daily
     deal, ``started`` the time of the first move (seconds since the epoch)
-    and ``won_after`` the seconds the won game took.
+    and ``won_after`` the seconds the won game took; ``counted`` says the
+    game is in the player's statistics already (won once). A game counts
+    once it is won, or when it is left for another deal after a move
+    (:meth:`take_finished` hands it to the server, which keeps it in the
+    results store: :meth:`PlayedGame.of_patience
+    <cardtable.sim.played.PlayedGame.of_patience>`).
     """
 
     #: The message types a patience table takes (``hint`` is the server's, :meth:`hint`).
     TYPES: ClassVar[tuple[str, ...]] = ("move", "undo", "redo", "new", "restart", "hint", "autofinish", "view")
 
     def __init__(self, game: PatienceGame, *, deal: str, daily: str | None = None, started: float | None = None,
-                 won_after: float | None = None, redo: list[Move] | None = None, winnable: bool = False) -> None:
+                 won_after: float | None = None, redo: list[Move] | None = None, winnable: bool = False,
+                 counted: bool = False) -> None:
         self.game = game
         self.deal_text = deal
         self.daily = daily
@@ -163,15 +131,21 @@ class PatienceTable:
         self.winnable = winnable
         self.started = started
         self.won_after = won_after
+        self.counted = counted
         self._redo: list[Move] = list(redo or [])
+        self._finished: list[PlayedGame] = []
 
     @classmethod
     def deal(cls, description: Description, deal: str | None = None, *, daily: datetime.date | None = None,
              winnable: bool = False) -> PatienceTable:
         """A new table: deal ``deal`` (a random one when None), or the day's
-        deal; ``winnable`` says the deal was proven winnable."""
-        if daily is not None:
-            deal = str(daily_seed(description, daily))
+        deal (:func:`~cardtable.solver.patience_deals.daily_game`, the deal
+        ``cardtable deal --game NAME --daily`` gives; found here unless
+        ``deal`` gives it); ``winnable`` says the deal was proven winnable."""
+        if daily is not None and deal is None:
+            from cardtable.solver.patience_deals import daily_game
+
+            deal = str(daily_game(daily, description).seed)
         elif deal is None:
             deal = str(secrets.randbelow(1 << 32))
         try:
@@ -196,6 +170,8 @@ class PatienceTable:
             headers["Time"] = f"{self.won_after:.3f}"
         if self.winnable:
             headers["Winnable"] = "yes"
+        if self.counted:
+            headers["Counted"] = "yes"
         if self._redo:
             headers["Redo"] = " ".join(str(move) for move in reversed(self._redo))
         return str(PatienceRecord.from_game(self.game, self.deal_text, **headers))
@@ -213,7 +189,7 @@ class PatienceTable:
         redo = [Move.parse(text) for text in record.headers.get("Redo", "").split()][::-1]
         return cls(game, deal=record.seed, daily=record.headers.get("Daily"), started=started,
                    won_after=won_after if game.is_won() else None, redo=redo,
-                   winnable=record.headers.get("Winnable") == "yes")
+                   winnable=record.headers.get("Winnable") == "yes", counted=record.headers.get("Counted") == "yes")
 
     # ----- the view --------------------------------------------------------------------------------
 
@@ -308,8 +284,24 @@ class PatienceTable:
             raise ProtocolError("the daily deal has its own number: give \"deal\" or \"daily\", not both")
         return self.take(PatienceTable.deal(self.description, deal, daily=datetime.date.today() if daily else None))
 
+    def take_finished(self) -> list[PlayedGame]:
+        """The games finished since the last call, to be kept in the player's statistics."""
+        finished, self._finished = self._finished, []
+        return finished
+
+    def _count(self) -> None:
+        """Count the game in the statistics, once, when a move of it was played."""
+        if self.counted or not self.game.moves:
+            return
+        self.counted = True
+        self._finished.append(PlayedGame.of_patience(self.game, deal=self.deal_text, seconds=self.seconds(),
+                                                     daily=self.daily))
+
     def take(self, fresh: PatienceTable) -> str:
-        """Make ``fresh``'s deal the game on the table; what happened, in words."""
+        """Make ``fresh``'s deal the game on the table (the game left counts,
+        after a move); what happened, in words."""
+        self._count()
+        self.counted = False
         self.game, self.deal_text, self.daily, self.winnable = fresh.game, fresh.deal_text, fresh.daily, fresh.winnable
         self.started = self.won_after = None
         self._redo.clear()
@@ -328,6 +320,7 @@ class PatienceTable:
             self.started = time.time()
         if game.is_won():
             self.won_after = round(self.seconds(), 3)
+            self._count()
             said += " You won!"
         elif not game.legal_moves():
             said += " No move is left."

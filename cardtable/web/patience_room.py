@@ -15,13 +15,24 @@ same move. The messages, each a JSON object as in the protocol::
                      {"type": "undo"} {"type": "redo"} {"type": "restart"} {"type": "autofinish"}
                      {"type": "new"} / {"type": "new", "deal": "ms:11982"} / {"type": "new", "daily": true}
                      {"type": "new", "winnable": true}   a deal the solver wins (searched in a process)
-                     {"type": "hint"} {"type": "view"}
+                     {"type": "hint"} {"type": "view"} {"type": "stats"}
     from the server: {"type": "table", "table": {...}}   once: the game, its rules in words and its layout
                      {"type": "view", "view": {...}, "said": "..."}   after every change, to each page
                      {"type": "hint", "move": "3>5" | null, "text": "..."}   to the page that asked
-                     {"type": "dealing", "text": "Finding..." | null}   a winnable deal is searched for (null:
-                                       the search failed); meanwhile the game takes no move
+                     {"type": "stats", "stats": {...}, "daily": {...} | null}   to the page that asked: the
+                                       player's record in this game and its rules, and in its daily deals
+                     {"type": "dealing", "text": "Finding..." | null}   a winnable deal or the daily deal is
+                                       searched for (null: the search failed); meanwhile the game takes no move
                      {"type": "error", "message": "..."}   nothing changed (an illegal move: the reason)
+
+A game counts in the player's statistics once won, or when left for
+another deal after a move: the server keeps it in the results store's
+played games (with its record), and the ``stats`` message reads them back,
+as ``cardtable stats --game NAME`` does for the terminal's person. The
+daily deal and a winnable deal are the solver's
+(:mod:`cardtable.solver.patience_deals`: the daily deal is the one
+``cardtable deal --game NAME --daily`` gives), searched in one of the
+server's processes.
 
 The checks are the server's: the ``Host`` of every request
 (:func:`~cardtable.web.protocol.host_check`, the application's middleware),
@@ -37,7 +48,7 @@ import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from importlib import resources
 from typing import Any, Protocol, TypeVar
 from urllib.parse import quote
@@ -47,8 +58,11 @@ from aiohttp import web
 from cardtable.errors import CardtableError
 from cardtable.patience import Description
 from cardtable.patience.record import rules_name
+from cardtable.runs.store import ResultsStore
+from cardtable.sim.played import DailyStats, PlayedGame, PlayStats, daily_stats, game_stats, record_played
+from cardtable.solver.patience_deals import daily_game, winnable_game
 from cardtable.web.kings_corner import Lender
-from cardtable.web.patience import PatienceTable, find_winnable, game_key, table_json
+from cardtable.web.patience import PatienceTable, game_key, table_json
 from cardtable.web.protocol import (
     MAX_PAGES,
     ProtocolError,
@@ -100,6 +114,8 @@ class PatienceRoom:
         self.games = games
         self._seats: dict[tuple[str, str], _Seat] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        #: The daily deals found today, by the game's rules and the day.
+        self._dailies: dict[tuple[str, str], str] = {}
         static = resources.files("cardtable.web").joinpath("static")
         self._page = static.joinpath("patience.html").read_text()
         self._chooser = static.joinpath("chooser.html").read_text()
@@ -232,16 +248,17 @@ class PatienceRoom:
             if message["type"] == "hint":
                 await send(ws, seat.table.hint())
                 return
-            if message["type"] == "new" and self._winnable(message):
-                await self._deal_winnable(player, seat)
+            if message["type"] == "stats":
+                await send(ws, await self._stats(player, seat.table.description))
+                return
+            if message["type"] == "new" and self._searched(message):
+                await self._deal_searched(player, seat, daily=bool(message.get("daily")))
                 return
             async with seat.lock:
                 said = seat.table.apply(message)
                 row = self._row(player, seat.table) if message["type"] != "view" else None
-            if row is not None:
-                keeper = self.server.keeper
-                assert keeper is not None
-                await keeper.save(row)
+                finished = seat.table.take_finished()
+            await self._keep(player, finished, row)
         except ProtocolError as error:
             await send(ws, {"type": "error", "message": str(error)})
             return
@@ -253,36 +270,82 @@ class PatienceRoom:
         for socket in [ws] if row is None else list(seat.sockets):
             await send(socket, reply)
 
-    @staticmethod
-    def _winnable(message: dict[str, Any]) -> bool:
-        """Whether a ``new`` message asks for a proven winnable deal (a :class:`ProtocolError` for a bad one)."""
-        winnable = message.get("winnable", False)
-        if type(winnable) is not bool:
-            raise ProtocolError("\"winnable\" must be true or false")
-        if winnable and (message.get("deal") is not None or message.get("daily")):
-            raise ProtocolError("a winnable deal is searched for: give \"winnable\" without \"deal\" or \"daily\"")
-        return winnable
+    async def _keep(self, player: str, finished: list[PlayedGame], row: dict[str, object] | None) -> None:
+        """Keep the games ``player`` finished in the statistics, then their table's ``row``."""
+        keeper = self.server.keeper
+        assert keeper is not None
+        if finished:
+            def count(store: ResultsStore) -> None:
+                for game in finished:
+                    record_played(store, game, player=player)
+            await keeper.call(count)
+        if row is not None:
+            await keeper.save(row)
 
-    async def _deal_winnable(self, player: str, seat: _Seat) -> None:
-        """Search for a proven winnable deal in one of the server's processes
-        (:func:`~cardtable.web.patience.find_winnable`), every table answered
-        meanwhile; until it is dealt the player's pages say so and the game
-        takes no move."""
+    async def _stats(self, player: str, description: Description) -> dict[str, Any]:
+        """The ``stats`` message: the player's record in the game under its rules, and in its daily deals."""
+        from cardtable.klondike.patience import game_key as store_key
+
+        keeper = self.server.keeper
+        assert keeper is not None
+        game, rules = store_key(description)
+        today = datetime.now().date()
+
+        def figures(store: ResultsStore) -> tuple[PlayStats, list[DailyStats]]:
+            return (game_stats(store, game, rules, description.title, player=player),
+                    daily_stats(store, today, player=player, game=game, rules=rules))
+
+        stats, dailies = await keeper.call(figures)
+        return {"type": "stats", "stats": stats.to_dict(),
+                "daily": None if not dailies else {**dailies[0].to_dict(), "variant": description.title}}
+
+    @staticmethod
+    def _searched(message: dict[str, Any]) -> bool:
+        """Whether a ``new`` message asks for a deal the solver searches for:
+        a proven winnable deal or the daily deal (a :class:`ProtocolError` for a bad one)."""
+        winnable, daily = message.get("winnable", False), message.get("daily", False)
+        for name, value in (("winnable", winnable), ("daily", daily)):
+            if type(value) is not bool:
+                raise ProtocolError(f"\"{name}\" must be true or false")
+        if winnable and (message.get("deal") is not None or daily):
+            raise ProtocolError("a winnable deal is searched for: give \"winnable\" without \"deal\" or \"daily\"")
+        if daily and message.get("deal") is not None:
+            raise ProtocolError("the daily deal has its own number: give \"deal\" or \"daily\", not both")
+        return bool(winnable or daily)
+
+    async def _find(self, description: Description, daily: date | None) -> str:
+        """The daily deal of ``daily`` (each day's found once), else a proven
+        winnable deal: searched in one of the server's processes."""
+        if daily is None:
+            proven = await self.server.search(winnable_game, secrets.randbelow(1 << 32), description)
+            return str(proven.seed)
+        key = (description.rules_key, daily.isoformat())
+        if key not in self._dailies:
+            found = await self.server.search(daily_game, daily, description)
+            self._dailies = {known: seed for known, seed in self._dailies.items() if known[1] == key[1]}
+            self._dailies[key] = str(found.seed)
+        return self._dailies[key]
+
+    async def _deal_searched(self, player: str, seat: _Seat, *, daily: bool) -> None:
+        """Search for a proven winnable deal, or the daily deal, in one of
+        the server's processes (:mod:`cardtable.solver.patience_deals`),
+        every table answered meanwhile; until it is dealt the player's pages
+        say so and the game takes no move."""
         seat.dealing = True
-        finding = f"Finding a winnable deal of {seat.table.description.title}\u2026"
+        description = seat.table.description
+        finding = f"Finding {'the daily deal' if daily else 'a winnable deal'} of {description.title}\u2026"
         for socket in list(seat.sockets):
             await send(socket, {"type": "dealing", "text": finding})
 
         async def deal() -> None:
-            description = seat.table.description
+            day = datetime.now().date() if daily else None
             try:
-                seed = await self.server.search(find_winnable, description, secrets.randbelow(1 << 32))
+                seed = await self._find(description, day)
                 async with seat.lock:
-                    said = seat.table.take(PatienceTable.deal(description, seed, winnable=True))
+                    said = seat.table.take(PatienceTable.deal(description, seed, daily=day, winnable=not daily))
                     row = self._row(player, seat.table)
-                keeper = self.server.keeper
-                assert keeper is not None
-                await keeper.save(row)
+                    finished = seat.table.take_finished()
+                await self._keep(player, finished, row)
             except CardtableError as error:  # none found, the search stopped, the store
                 seat.dealing = False
                 for socket in list(seat.sockets):

@@ -456,6 +456,7 @@ def test_a_game_won_through_the_page_counts_in_its_statistics(server: Served, br
     page.mouse.dblclick(*corner(page, card_at(page, game, line[-1].source)))  # the last card home, by hand
     page.wait_for_selector("#won:not([hidden])")
     page.get_by_role("button", name="Statistics").click()
+    page.wait_for_function("document.querySelector('#stats-rows td')?.textContent === '1'")  # the server's
     row = page.locator("#stats-rows tr").first
     assert [cell.text_content() for cell in row.locator("th, td").all()][:4] == ["Golf", "1", "1", "100%"]
     assert not errors, errors
@@ -495,5 +496,38 @@ def test_a_drag_with_a_finger_or_a_pen_lands(server: Served, browser: Any, point
     game.play(move)
     assert move.target is not None
     assert page.get_by_role("button", name=re.compile(rf"^{re.escape(game.pile(move.target)[-1].name())}, ")).count()
+    assert not errors, errors
+    context.close()
+
+
+def test_a_game_won_through_the_page_counts_in_the_games_statistics(server: Served, browser: Any) -> None:
+    from cardtable.solver.patience import solve_game
+
+    description = get("tripeaks")
+    game = PatienceGame.from_seed(description, 2)
+    line = solve_game(game, max_states=100_000)
+    assert line.result == "won" and len(line.moves) == 34  # a short line: 28 cards to the hole, 6 deals
+    context = browser.new_context(viewport=DESKTOP)
+    page, errors, frames = open_game(context, server.base, "/play/tripeaks?seed=2")
+    until(page, lambda: frames and last_view(frames)["deal"] == "2", "the deal the address names")
+    page.get_by_role("button", name="Statistics").click()  # none yet, read from the server
+    page.wait_for_function("document.querySelector('#stats-rows td')?.textContent === '0'")
+    page.keyboard.press("Escape")
+    for played, move in enumerate(line.moves, start=1):  # the solver's line, through the page's controls
+        if move.is_deal:
+            page.locator('.card[data-place="S"]').last.click()  # the stock's top card deals
+        else:
+            card_at(page, game, move.source).click()
+            target_of(page, game, move).click()
+        moves_shown(page, played)
+        game.play(move)
+    until(page, lambda: last_view(frames)["won"], "the game won")
+    page.get_by_role("button", name="Statistics").click()
+    page.wait_for_function("document.querySelector('#stats-rows td')?.textContent === '1'")
+    row = [cell.text_content() for cell in page.locator("#stats-rows tr").first.locator("th, td").all()]
+    assert row[:4] == ["TriPeaks", "1", "1", "100%"] and row[5] == "34" and row[6:] == ["1", "1"], row
+    assert page.locator("#stats-daily").text_content() == "No daily deal played yet."
+    stats = next(frame for frame in reversed(frames) if frame["type"] == "stats")["stats"]
+    assert (stats["played"], stats["won"], stats["fewest_moves"]) == (1, 1, 34)
     assert not errors, errors
     context.close()

@@ -24,8 +24,9 @@ from cardtable.klondike import Variant
 from cardtable.patience import Kind, PatienceGame, get, names
 from cardtable.patience.layout import table_layout
 from cardtable.solver.patience import solve_game
+from cardtable.solver.patience_deals import daily_game
 from cardtable.web.klondike import KlondikeDealer
-from cardtable.web.patience import PatienceTable, daily_seed
+from cardtable.web.patience import PatienceTable
 from cardtable.web.protocol import MAX_MESSAGE_BYTES, ProtocolError
 from cardtable.web.server import TableServer
 
@@ -147,10 +148,14 @@ def test_options_and_the_daily_deal(tmp_path: Path) -> None:
             async with session.ws_connect(f"{base}/play/pyramid/ws?options=three-passes") as ws:
                 table, view = await opened(ws)
                 assert table["applied"] == ["three-passes"] and view["passes"] == 3
-                daily = (await answer(ws, {"type": "new", "daily": True}))["view"]
+                dealing = await answer(ws, {"type": "new", "daily": True})
+                assert dealing == {"type": "dealing", "text": "Finding the daily deal of Pyramid\u2026"}
+                reply = await ws.receive_json(timeout=120)
+                daily = reply["view"]
                 rules = get("pyramid").with_options("three-passes")
-                assert daily["deal"] == str(daily_seed(rules, datetime.date.today()))
-                assert daily["daily"] == datetime.date.today().isoformat()
+                today = datetime.date.today()
+                assert daily["deal"] == str(daily_game(today, rules).seed)  # the deal 'deal --daily' gives
+                assert daily["daily"] == today.isoformat() and reply["said"] == f"The daily deal of {today}."
             async with session.ws_connect(f"{base}/play/pyramid/ws?options=nine-passes") as ws:
                 reply = await ws.receive_json(timeout=10)
                 assert reply["type"] == "error" and "no option 'nine-passes'" in reply["message"]
@@ -188,6 +193,45 @@ def test_a_winnable_deal_is_searched_for_in_a_process_and_proven(tmp_path: Path)
             assert solve_game(PatienceGame.from_seed(get("tripeaks"), view["deal"]), timeout=30).result == "won"
 
     serving(tmp_path, test)
+
+
+def test_a_won_game_and_a_game_left_count_in_the_players_statistics_in_the_store(tmp_path: Path) -> None:
+    from cardtable.runs.store import ResultsStore
+    from cardtable.sim.played import played_games
+
+    rules = get("golf")
+    won = solve_game(PatienceGame.from_seed(rules, 3), max_states=200_000)
+    assert won.result == "won"
+
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(f"{base}/play/golf/ws") as ws:
+            await opened(ws)
+            empty = await answer(ws, {"type": "stats"})
+            assert empty == {"type": "stats", "daily": None, "stats": {
+                "variant": "Golf", "played": 0, "won": 0, "win_rate": 0.0, "current_streak": 0, "best_streak": 0,
+                "best_seconds": None, "fewest_moves": None}}
+            assert (await answer(ws, {"type": "new", "deal": "5"}))["view"]["deal"] == "5"
+            assert (await answer(ws, {"type": "move", "move": "D"}))["type"] == "view"
+            await answer(ws, {"type": "new", "deal": "3"})  # the game left after a move: abandoned
+            for move in won.moves:
+                reply = await answer(ws, {"type": "move", "move": str(move)})
+            assert reply["view"]["won"] and reply["said"].endswith("You won!")
+            await answer(ws, {"type": "undo"})  # undone and won again: counted once
+            await answer(ws, {"type": "redo"})
+            stats = (await answer(ws, {"type": "stats"}))["stats"]
+            assert (stats["played"], stats["won"], stats["current_streak"], stats["fewest_moves"]) == \
+                (2, 1, 1, len(won.moves))
+
+    serving(tmp_path, test)
+    with ResultsStore(tmp_path / "store.db", create=False) as store:
+        assert played_games(store, game="golf") == []  # the terminal's person played none
+        player = store.select("played", ("player",), action="read")[0][0]
+        left, kept = played_games(store, player=player, game="golf", rules=rules.rules_key)
+    assert (left.start, left.result, left.moves, left.total) == ("5", "abandoned", 1, 52)
+    assert (kept.start, kept.result, kept.moves, kept.foundation) == ("3", "won", len(won.moves), 52)
+    from cardtable.patience.record import PatienceRecord
+
+    assert PatienceRecord.parse(kept.record or "").replay().moves == won.moves  # kept to review
 
 
 def test_a_frame_far_too_large_closes_the_socket_unread(tmp_path: Path) -> None:

@@ -51,9 +51,7 @@ function receive(reply) {
     game = reply.table;
     describeGame();
   } else if (reply.type === "view") {
-    const before = view;
     view = reply.view;
-    if (before && (before.deal !== view.deal || before.daily !== view.daily)) countLeft(before);
     table.dataset.state = "ready";
     delete table.dataset.finding;
     table.setAttribute("aria-busy", "false");
@@ -64,7 +62,6 @@ function receive(reply) {
       if (view.deal !== wanted) send({ type: "new", deal: wanted });
     }
     keepAddress();
-    countWon();
     render();
     if (reply.said) say(reply.said);
     if (!document.documentElement.dataset.drawn) performance.mark("cardtable:table-drawn");
@@ -75,7 +72,9 @@ function receive(reply) {
   } else if (reply.type === "hint") {
     say(reply.text);
     if (reply.move) showHint(reply.move);
-  } else if (reply.type === "dealing") {  // a winnable deal is searched for (null: the search failed)
+  } else if (reply.type === "stats") {
+    showStats(reply);
+  } else if (reply.type === "dealing") {  // a deal is searched for (null: the search failed)
     selected = null;
     if (reply.text) { table.dataset.finding = reply.text; say(reply.text); } else delete table.dataset.finding;
     table.setAttribute("aria-busy", reply.text ? "true" : "false");
@@ -391,72 +390,56 @@ function showHint(move) {
   pulse(marks);
 }
 
-// ----- statistics, kept in this browser for each game ------------------------------------------------------
+// ----- statistics: the server's (its results store); the last read kept in this browser for when it is away ------
 
 function statsKey() { return `cardtable.stats.${game.rules}`; }
 
-function readStats() {
-  const empty = { played: 0, won: 0, streak: 0, bestStreak: 0, bestSeconds: null, fewestMoves: null };
-  try { return { ...empty, ...JSON.parse(localStorage.getItem(statsKey()) || "{}") }; } catch { return empty; }
+function askStats() {
+  const rows = document.getElementById("stats-rows");
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    rows.innerHTML = '<tr><td colspan="8">Reading…</td></tr>';
+    document.getElementById("stats-daily").textContent = "";
+    statsDialog.showModal();
+    send({ type: "stats" });
+    return;
+  }
+  let kept = null;
+  try { kept = JSON.parse(localStorage.getItem(statsKey()) || "null"); } catch { kept = null; }
+  showStats(kept && kept.stats ? kept : null, true);
 }
 
-function writeStats(stats) {
-  try { localStorage.setItem(statsKey(), JSON.stringify(stats)); } catch { /* private mode: not kept */ }
-}
-
-// A game counts once: the deal and the time of its first move name it.
-function gameId(v) { return `${v.deal}|${v.started}`; }
-function counted(v) { try { return localStorage.getItem(`${statsKey()}.counted`) === gameId(v); } catch { return false; } }
-function markCounted(v) { try { localStorage.setItem(`${statsKey()}.counted`, gameId(v)); } catch { /* not kept */ } }
-
-function countWon() {
-  if (!game || !view.won || counted(view)) return;
-  const stats = readStats();
-  stats.played += 1;
-  stats.won += 1;
-  stats.streak += 1;
-  stats.bestStreak = Math.max(stats.bestStreak, stats.streak);
-  if (view.seconds !== null) stats.bestSeconds = stats.bestSeconds === null ? view.seconds : Math.min(stats.bestSeconds, view.seconds);
-  stats.fewestMoves = stats.fewestMoves === null ? view.moves : Math.min(stats.fewestMoves, view.moves);
-  writeStats(stats);
-  markCounted(view);
-}
-
-// A game left for another deal after a move (the view `left` shows it) counts as lost.
-function countLeft(left) {
-  if (!game || left.won || !left.moves || counted(left)) return;
-  const stats = readStats();
-  stats.played += 1;
-  stats.streak = 0;
-  writeStats(stats);
-  markCounted(left);
-}
-
-function showStats() {
-  const s = readStats();
+function showStats(reply, away = false) {
   const rows = document.getElementById("stats-rows");
   rows.textContent = "";
-  const row = document.createElement("tr");
-  const cells = [game.title, s.played, s.won, s.played ? `${Math.round((100 * s.won) / s.played)}%` : "–",
-    s.bestSeconds === null ? "–" : clock(s.bestSeconds), s.fewestMoves === null ? "–" : s.fewestMoves, s.streak,
-    s.bestStreak];
-  const names = [...statsDialog.querySelectorAll("thead th")].map((th) => th.textContent);
-  cells.forEach((value, i) => {
-    const cell = document.createElement(i === 0 ? "th" : "td");
-    if (i === 0) cell.scope = "row";
-    cell.textContent = String(value);
-    cell.dataset.label = names[i];
-    row.appendChild(cell);
-  });
-  rows.appendChild(row);
-  statsDialog.showModal();
-}
-
-statsDialog.addEventListener("close", () => {
-  if (statsDialog.returnValue === "reset" && window.confirm(`Forget your ${game.title} statistics?`)) {
-    try { localStorage.removeItem(statsKey()); } catch { /* not kept */ }
+  const note = document.getElementById("stats-daily");
+  if (!reply) {
+    rows.innerHTML = '<tr><td colspan="8">The server is away: no figures read yet.</td></tr>';
+    note.textContent = "";
+  } else {
+    const s = reply.stats;
+    const cells = [game.title, s.played, s.won, s.played ? `${Math.round(100 * s.win_rate)}%` : "–",
+      s.best_seconds === null ? "–" : clock(s.best_seconds), s.fewest_moves === null ? "–" : s.fewest_moves,
+      s.current_streak, s.best_streak];
+    const names = [...statsDialog.querySelectorAll("thead th")].map((th) => th.textContent);
+    const row = document.createElement("tr");
+    cells.forEach((value, i) => {
+      const cell = document.createElement(i === 0 ? "th" : "td");
+      if (i === 0) cell.scope = "row";
+      cell.textContent = String(value);
+      cell.dataset.label = names[i];
+      row.appendChild(cell);
+    });
+    rows.appendChild(row);
+    const d = reply.daily;
+    note.textContent = (d ? `Daily deals: ${d.days} played, ${d.days_won} won; days won in a row: `
+      + `${d.current_streak} now, ${d.best_streak} at best.` : "No daily deal played yet.")
+      + (away ? " (The server is away: your figures as last read.)" : "");
+    if (!away) {
+      try { localStorage.setItem(statsKey(), JSON.stringify(reply)); } catch { /* private mode: not kept */ }
+    }
   }
-});
+  if (!statsDialog.open) statsDialog.showModal();
+}
 
 // ----- the game's rules, options and other games of its family --------------------------------------------
 
@@ -530,7 +513,7 @@ dealDialog.addEventListener("close", () => {
 
 function act(action) {
   if (action === "help") { help.showModal(); return; }
-  if (action === "stats") { showStats(); return; }
+  if (action === "stats") { askStats(); return; }
   if (action === "settings") { settings.showModal(); return; }
   if (action === "choose") { dealDialog.querySelector("form").reset(); dealDialog.showModal(); return; }
   if (action === "deal") { deal(); return; }
