@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_helpers import run
+from cli_helpers import run, start
 
 
 def study_report(capsys: pytest.CaptureFixture[str], store: Path, *args: str) -> dict[str, Any]:
@@ -56,3 +56,20 @@ def interrupt_once_stored(process: subprocess.Popen[str], store: Path, signum: i
     assert process.returncode == 128 + signum, err
     assert "Traceback" not in err
     return out, err
+
+
+def carry_on(tmp_path: Path, command: tuple[str, ...], store: Path, deals: int) -> list[tuple[Any, ...]]:
+    """Run an interrupted study's ``command`` of ``deals`` deals again: it
+    solves only what the first run left, keeps the first run's rows as they
+    were and ends with every deal from 1 answered. The rows the first run
+    kept (for more checks of them)."""
+    before = study_rows(store)
+    kept = len(before)
+    process = start(tmp_path, *command)
+    out, err = process.communicate(timeout=300)
+    assert process.returncode == 0, err
+    report = json.loads(out)
+    assert (report["solved_now"], report["from_store"], report["pending"]) == (deals - kept, kept, 0)
+    after = study_rows(store)
+    assert after[:kept] == before and sorted(row[2] for row in after) == list(range(1, deals + 1))
+    return before

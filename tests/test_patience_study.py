@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from cli_helpers import run, start
-from study_helpers import interrupt_once_stored, stored_deals, study_report, study_rows
+from study_helpers import carry_on, interrupt_once_stored, stored_deals, study_report, study_rows
 
 from cardtable.klondike import Variant
 from cardtable.patience import PatienceGame, get
@@ -145,14 +145,7 @@ def test_a_killed_game_study_loses_no_finished_deal(tmp_path: Path, workers: int
     kept = stored_deals(store)
     assert 5 <= kept < 1000
     assert json.loads(out)["solved_now"] == kept
-    before = study_rows(store)
-    resumed = start(tmp_path, *command)
-    out, err = resumed.communicate(timeout=300)
-    assert resumed.returncode == 0, err
-    report = json.loads(out)
-    assert (report["solved_now"], report["from_store"], report["pending"]) == (1000 - kept, kept, 0)
-    after = study_rows(store)
-    assert after[:kept] == before and sorted(row[2] for row in after) == list(range(1, 1001))
+    carry_on(tmp_path, command, store, 1000)
 
 
 @pytest.mark.slow

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from cli_helpers import run, start
-from study_helpers import interrupt_once_stored, stored_deals, study_report, study_rows
+from study_helpers import carry_on, interrupt_once_stored, stored_deals, study_report, study_rows
 
 from cardtable.klondike import Position, Variant
 from cardtable.runs.store import SCHEMA_VERSION, ResultsStore
@@ -253,14 +253,7 @@ def test_an_interrupted_study_keeps_its_deals_and_carries_on(tmp_path: Path, wor
                                     "answered); run the same command to carry on")
     partial = json.loads(out)
     assert (partial["solved_now"], partial["pending"]) == (kept, 600 - kept)
-    before = study_rows(store)
-    resumed = start(tmp_path, *command)
-    out, err = resumed.communicate(timeout=300)
-    assert resumed.returncode == 0, err
-    report = json.loads(out)
-    assert (report["solved_now"], report["from_store"], report["pending"]) == (600 - kept, kept, 0)
-    after = study_rows(store)
-    assert after[:kept] == before and sorted(row[2] for row in after) == list(range(1, 601))
+    before = carry_on(tmp_path, command, store, 600)
     # The deals kept are the deals a fresh solve gives.
     seeds = [row[2] for row in before][:10]
     fresh = solve_batch([(str(seed), Position.from_seed(seed)) for seed in seeds], Variant.preset("thoughtful3"),
