@@ -80,7 +80,7 @@
 #include <string.h>
 
 #define P_MAXPILES 160
-#define P_CAP 104
+#define P_CAP 104 /* a multiple of 8 (p_group_key copies 8 bytes at a time) */
 #define P_ANYF 254
 #define P_NONE 255
 #define P_MAXMOVES 16384
@@ -116,6 +116,8 @@ typedef struct {
     uint64_t covers[P_MAXPILES][2];   /* tableau piles lying over each tableau pile */
     uint8_t build_list[52][52];       /* the cards the build rule lets go on each card */
     uint8_t build_n[52];
+    uint8_t onto_list[52][52];        /* the cards each card may be built on */
+    uint8_t onto_n[52];
     uint8_t kind_of[P_MAXPILES];
     int home_rank[P_MAXPILES];        /* a source's place among the sources to the foundations */
     int sources[P_MAXPILES], nsources;             /* by-source order (foundations last, when they give) */
@@ -197,6 +199,12 @@ static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
         for (int c = 0; c < 52; c++)
             if (r->build[onto][c]) r->build_list[onto][k++] = (uint8_t)c;
         r->build_n[onto] = (uint8_t)k;
+    }
+    for (int c = 0; c < 52; c++) {
+        int k = 0;
+        for (int onto = 0; onto < 52; onto++)
+            if (r->build[onto][c]) r->onto_list[c][k++] = (uint8_t)onto;
+        r->onto_n[c] = (uint8_t)k;
     }
     /* the sources, as the engine lists them */
     int ns = 0;
@@ -290,7 +298,8 @@ static int p_transfer(const PRules *r, PState *s, int a, int b, int n)
 {
     POp op = {OP_T, (uint8_t)a, (uint8_t)b, (uint8_t)n, s->down[a], s->down[b]};
     if (p_op(s, op)) return -1;
-    memcpy(&s->cards[b][s->len[b]], &s->cards[a][s->len[a] - n], (size_t)n);
+    if (n == 1) s->cards[b][s->len[b]] = s->cards[a][s->len[a] - 1];
+    else memcpy(&s->cards[b][s->len[b]], &s->cards[a][s->len[a] - n], (size_t)n);
     s->len[b] = (uint8_t)(s->len[b] + n);
     s->len[a] = (uint8_t)(s->len[a] - n);
     if (s->down[a] > s->len[a]) s->down[a] = s->len[a];
@@ -589,6 +598,21 @@ static void p_sort_u32(uint32_t *a, int n)
     }
 }
 
+/* The open tableau piles (of at most 64) that card c may be built on, as a
+ * set: through the cards c goes on when they are few, else pile by pile. */
+static inline uint64_t p_onto_piles(const PRules *r, const PState *s, const uint64_t *tops, const int *open_top,
+                                    int nopen, int c)
+{
+    uint64_t m = 0;
+    if (r->onto_n[c] <= nopen) {
+        for (int i = 0; i < r->onto_n[c]; i++) m |= tops[r->onto_list[c][i]];
+        return m;
+    }
+    for (int i = 0; i < nopen; i++)
+        if (r->build[p_top(s, open_top[i])][c]) m |= 1ULL << open_top[i];
+    return m;
+}
+
 static int p_moves(const PRules *r, const PState *s, uint32_t *out)
 {
     int T = r->ntab, nm = 0;
@@ -608,7 +632,8 @@ static int p_moves(const PRules *r, const PState *s, uint32_t *out)
         onto_pile = (long)(nfree + 1) << empty;
         onto_space = (long)(nfree + 1) << (empty > 0 ? empty - 1 : 0);
     }
-    /* the tableau piles that take cards: top card (face up), or spaces */
+    /* the tableau piles that take cards: top card (face up), or spaces; with
+     * at most 64 piles, also as a set of piles a top card (tops[card]) */
     int open_top[128], nopen = 0, spaces[128], nspace = 0;
     for (int p = 0; p < T; p++) {
         if (r->has_covers && p_covered(r, s, p)) continue;
@@ -617,6 +642,12 @@ static int p_moves(const PRules *r, const PState *s, uint32_t *out)
         } else if (space_ok) {
             spaces[nspace++] = p;
         }
+    }
+    int masks = T <= 64;
+    uint64_t tops[52];
+    if (masks) {
+        memset(tops, 0, sizeof tops);
+        for (int i = 0; i < nopen; i++) tops[p_top(s, open_top[i])] |= 1ULL << open_top[i];
     }
     /* the cards the foundations take */
     uint8_t home[52];
@@ -704,8 +735,13 @@ static int p_moves(const PRules *r, const PState *s, uint32_t *out)
 #define P_REACHES(t) (!r->nreach || kind != K_TABLEAU || p_in(allowed, nallowed, (t)))
         if (kind != K_TABLEAU || r->unit == U_ONE) {
             int cand[256], ncand = 0;
-            for (int i = 0; i < nopen; i++)
-                if (r->build[p_top(s, open_top[i])][top]) cand[ncand++] = open_top[i];
+            if (masks) {
+                uint64_t m = p_onto_piles(r, s, tops, open_top, nopen, top);
+                for (; m; m &= m - 1) cand[ncand++] = __builtin_ctzll(m);
+            } else {
+                for (int i = 0; i < nopen; i++)
+                    if (r->build[p_top(s, open_top[i])][top]) cand[ncand++] = open_top[i];
+            }
             if (nspace && !(kings_only && p_rank(top) != 13) && (r->pile_to_space || kind != K_TABLEAU || size > 1)) {
                 for (int i = 0; i < nspace; i++) cand[ncand++] = spaces[i];
                 for (int i = 1; i < ncand; i++) {
@@ -738,6 +774,13 @@ static int p_moves(const PRules *r, const PState *s, uint32_t *out)
                 int k = counts[ci];
                 if (k > onto_pile) continue;
                 int head = c[size - k];
+                if (masks) {
+                    for (uint64_t m = p_onto_piles(r, s, tops, open_top, nopen, head); m; m &= m - 1) {
+                        int t = __builtin_ctzll(m);
+                        if (P_REACHES(t)) keyed[nk++] = r->by_count ? (uint32_t)(k << 8 | t) : (uint32_t)(t << 8 | k);
+                    }
+                    continue;
+                }
                 for (int i = 0; i < nopen; i++) {
                     int t = open_top[i];
                     if (r->build[p_top(s, t)][head] && P_REACHES(t))
@@ -867,7 +910,9 @@ static int p_group_key(const PRules *r, const PState *s, int kind, uint8_t *o, u
             continue;
         }
         if (r->any_down) o[k++] = s->down[p];
-        memcpy(o + k, s->cards[p], (size_t)n);
+        /* 8 bytes at a time: a pile's array holds P_CAP (a multiple of 8)
+         * bytes, and o has room past any key (P_KEYMAX) */
+        for (int m = 0; m < n; m += 8) memcpy(o + k + m, s->cards[p] + m, 8);
         k += n;
     }
     return k;
