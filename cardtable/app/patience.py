@@ -163,7 +163,9 @@ class PatienceApp(App[None]):
     first; ``seconds`` is the time the game has already taken (a restored
     game's). ``saved`` is the autosave's game when another deal was asked for
     over it: the first move here leaves it (it counts as ``n`` counts a game
-    left), quitting first keeps it.
+    left), quitting first keeps it. ``daily`` is the date of the daily deal
+    the game is (``cardtable play NAME --daily``), kept with its result for
+    the daily figures.
     """
 
     CSS = """
@@ -190,10 +192,11 @@ class PatienceApp(App[None]):
 
     def __init__(self, game: PatienceGame, *, seed: int | str | None, books: PatienceBooks,
                  save_path: Path | None = None, ascii_only: bool = False, notice: str | None = None,
-                 seconds: float = 0.0, saved: PatienceRecord | None = None) -> None:
+                 seconds: float = 0.0, saved: PatienceRecord | None = None, daily: str | None = None) -> None:
         super().__init__()
         self.game = game
         self.seed = seed
+        self.daily = daily
         self.books = books
         self.save_path = save_path
         self.ascii_only = ascii_only
@@ -226,7 +229,7 @@ class PatienceApp(App[None]):
     def on_unmount(self) -> None:
         # The clock ran on since the last move: keep its time with the game.
         if self.game.moves and not self.game.is_won():
-            self.books.save(self.game, self.seed, self.clock.seconds())
+            self.books.save(self.game, self.seed, self.clock.seconds(), daily=self.daily)
 
     # ----- what is shown ---------------------------------------------------------------------------
 
@@ -245,7 +248,9 @@ class PatienceApp(App[None]):
                 parts.append(f"Pass {view.pass_number}{passes}")
         if d.redeals.count:
             parts.append(f"Redeals {d.redeals.count - game.redeals_used} left")
-        if self.seed is not None:
+        if self.daily is not None:
+            parts.append(f"Daily {self.daily}")
+        elif self.seed is not None:
             parts.append(f"Deal {self.seed}")
         return "  ".join(parts)
 
@@ -318,7 +323,7 @@ class PatienceApp(App[None]):
                 trouble = ""
                 if not self._counted:
                     self._counted = True
-                    trouble = self.books.count(game, self.seed, self.clock.seconds())
+                    trouble = self.books.count(game, self.seed, self.clock.seconds(), daily=self.daily)
                 self.books.clear()
                 self.message += trouble
                 self._show()
@@ -326,7 +331,7 @@ class PatienceApp(App[None]):
                 return
         else:
             self.clock.resume()
-            self.message += self.books.save(game, self.seed, self.clock.seconds())
+            self.message += self.books.save(game, self.seed, self.clock.seconds(), daily=self.daily)
             if game.outcome() is not None:
                 ways = "u undoes, n deals anew" if game.moves else "n deals anew"
                 self.message += f" No legal move is left: {ways}."
@@ -341,7 +346,8 @@ class PatienceApp(App[None]):
             left_game = record.replay()
         except CardtableError as error:  # restored before: its moves were legal then
             return f"{left}: it could not be counted ({error})."
-        trouble = self.books.count(left_game, record.seed, saved_seconds(record.headers))
+        trouble = self.books.count(left_game, record.seed, saved_seconds(record.headers),
+                                   daily=record.headers.get("Daily"))
         return f"{left}: it counts as a loss.{trouble}"
 
     def _win_screen(self) -> None:
@@ -672,10 +678,10 @@ class PatienceApp(App[None]):
         game = self.game
         counted = ""
         if game.moves and not game.is_won() and not self._counted:
-            trouble = self.books.count(game, self.seed, self.clock.seconds())
+            trouble = self.books.count(game, self.seed, self.clock.seconds(), daily=self.daily)
             counted = trouble or (" The game left counts as a loss." if self.books.store_path is not None else "")
         self.books.clear()
-        self.seed = deal
+        self.seed, self.daily = deal, None
         self.game = PatienceGame.from_seed(game.description, deal)
         self.clock = GameClock()
         self.held, self.hint_move, self._redo, self._counted = None, None, [], False

@@ -157,11 +157,12 @@ class PatienceBooks:
 
         return autosave.restore_with(self.autosave_path, read)
 
-    def save(self, game: PatienceGame, seed: int | str | None, seconds: float) -> str:
-        """Keep ``game`` (dealt from ``seed``) with the time it has taken."""
+    def save(self, game: PatienceGame, seed: int | str | None, seconds: float, *, daily: str | None = None) -> str:
+        """Keep ``game`` (dealt from ``seed``; the daily deal of ``daily``) with the time it has taken."""
         if self.autosave_path is None:
             return ""
-        record = PatienceRecord.from_game(game, seed, **{autosave.TIME_HEADER: f"{seconds:.1f}"})
+        headers = {autosave.TIME_HEADER: f"{seconds:.1f}", **({} if daily is None else {"Daily": daily})}
+        record = PatienceRecord.from_game(game, seed, **headers)
         try:
             self.autosave_path.parent.mkdir(parents=True, exist_ok=True)
             atomic_write_text(self.autosave_path, str(record))

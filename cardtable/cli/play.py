@@ -120,7 +120,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 #: The options of Klondike's that every patience game takes too.
-_PATIENCE_TAKES = ("no_autosave", "file")
+_PATIENCE_TAKES = ("no_autosave", "file", "daily", "date")
 
 
 def _refuse_others(args: argparse.Namespace) -> None:
@@ -287,9 +287,26 @@ def _patience_start(args: argparse.Namespace) -> tuple[PatienceGame, int | str |
     from cardtable.patience import PatienceGame, load
 
     description = load(args.game)
+    if getattr(args, "date", None) is not None and not getattr(args, "daily", False):
+        raise UsageError("--date goes with --daily: the daily deal of that date")
     if args.seed is None:
         return PatienceGame.from_seed(description, 0), None
     return PatienceGame.from_seed(description, args.seed), args.seed
+
+
+def _patience_daily(args: argparse.Namespace, game: PatienceGame) -> tuple[PatienceGame, int, str]:
+    """The day's deal of ``game``'s game (``--date``'s, else today's, in
+    local time): the one ``cardtable deal --game NAME --daily`` gives
+    (:func:`~cardtable.solver.patience_deals.daily_game`), its seed and its date."""
+    import datetime
+
+    from cardtable.patience import PatienceGame
+    from cardtable.solver.daily import parse_date
+    from cardtable.solver.patience_deals import daily_game
+
+    day = parse_date(args.date) if args.date is not None else datetime.date.today()
+    found = daily_game(day, game.description)
+    return PatienceGame.from_seed(game.description, found.seed), found.seed, day.isoformat()
 
 
 def _cmd_patience(args: argparse.Namespace) -> int:
@@ -309,7 +326,11 @@ def _cmd_patience(args: argparse.Namespace) -> int:
                           store_path=stats)
     notice: str | None = None
     seconds = 0.0
-    if args.file is not None:
+    daily: str | None = None
+    if args.daily:
+        game, seed, daily = _patience_daily(args, game)
+        notice = f"The daily deal of {game.description.title} for {daily} (deal {seed}). Press ? for the keys."
+    elif args.file is not None:
         game, seed = _patience_record(args.file, game)
         notice = (f"Game record {args.file}: {plural(len(game.moves), 'move')} played. "
                   "Press ? for the keys.")
@@ -319,6 +340,7 @@ def _cmd_patience(args: argparse.Namespace) -> int:
             game = record.replay()
             seed = _deal_of(record.seed)
             seconds = saved_seconds(record.headers)
+            daily = record.headers.get("Daily")
             notice = (f"Welcome back: your game of {game.description.title}, "
                       f"{plural(len(game.moves), 'move')}, is restored. Press ? for the keys.")
         else:
@@ -327,7 +349,7 @@ def _cmd_patience(args: argparse.Namespace) -> int:
             seed = secrets.randbelow(1_000_000)
             game = PatienceGame.from_seed(game.description, seed)
     saved = None
-    if args.seed is not None or args.file is not None:
+    if args.seed is not None or args.file is not None or args.daily:
         # A game is saved and another asked for: the app leaves the saved one at the first move here.
         saved, trouble = books.restore()
         notice = trouble or notice
@@ -335,7 +357,7 @@ def _cmd_patience(args: argparse.Namespace) -> int:
 
     return _run_app(PatienceApp(game, seed=seed, books=books, ascii_only=args.ascii, notice=notice,
                                 save_path=Path(args.save) if args.save is not None else None, seconds=seconds,
-                                saved=saved))
+                                saved=saved, daily=daily))
 
 
 def _patience_record(path: str, game: PatienceGame) -> tuple[PatienceGame, int | str | None]:

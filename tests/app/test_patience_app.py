@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -526,3 +527,33 @@ def test_a_description_file_plays_with_its_own_books(tmp_path: Path, captured: l
     app = captured[0]
     assert app.game.description.cells.count == 2
     assert app.books.autosave_path is not None and app.books.autosave_path.name == "file-two-cell-freecell-autosave.txt"
+
+
+def test_play_daily_deals_the_days_deal_and_its_result_counts_in_the_daily_figures(
+        captured: list[PatienceApp], capsys: pytest.CaptureFixture[str]) -> None:
+    import datetime
+
+    from cardtable.solver.patience_deals import daily_game
+
+    day = datetime.date(2026, 11, 28)
+    found = daily_game(day, get("golf"))
+    assert run(capsys, "play", "golf", "--daily", "--date", day.isoformat())[0] == 0
+    app = captured[0]
+    assert (app.seed, app.daily) == (found.seed, "2026-11-28") and "Daily 2026-11-28" in app.status_line()
+    assert app.game.key() == PatienceGame.from_seed(get("golf"), found.seed).key()
+
+    async def won(pilot: Pilot[None], app: PatienceApp) -> None:
+        for move in found.moves:
+            app.play(Move.parse(move))
+        assert app.game.is_won()
+
+    drive(app, won)
+    with ResultsStore(Path(os.environ["CARDTABLE_DATA"]) / "results.sqlite", create=False) as store:
+        (played,) = played_games(store, game="golf")
+    assert (played.daily, played.result, played.start) == ("2026-11-28", "won", str(found.seed))
+    code, out, _ = run(capsys, "stats", "--game", "golf", "--json")
+    figures = json.loads(out)
+    assert code == 0
+    assert (figures["played"], figures["won"], figures["daily_days"], figures["daily_won"]) == (1, 1, 1, 1)
+    code, out, err = run(capsys, "play", "golf", "--date", "2026-11-28")
+    assert code == 2 and "--date goes with --daily" in err
