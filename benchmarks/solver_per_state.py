@@ -1,7 +1,7 @@
 """The solver's cost a state: its main depth-first search alone, on known deals.
 
     python benchmarks/solver_per_state.py [--deals 300] [--start 6000000] [--draw 3] [--max-states 200000]
-                                          [--against PATH/_ccore*.so] [--rounds 3]
+                                          [--against PATH/_ccore*.so] [--rounds 3] [--with-path-rules]
     python benchmarks/solver_per_state.py --schedule RUN.jsonl [--against PATH/_ccore*.so] [--rounds 1]
     python benchmarks/solver_per_state.py --path-rules [--deals 300] [--start 6000000] [--draw 3] [--rounds 3]
 
@@ -19,6 +19,9 @@ alternating deal by deal for ``--rounds`` rounds, so that both see the same
 machine; the report gives each build's CPU and the ratio. The two must search
 the same states (the same moves in the same order): a difference is reported
 and the run exits 1, since the ratio would then mean nothing.
+``--with-path-rules`` runs the main search (both builds, with ``--against``)
+with the path rules on, so that two builds of the rules compare as two
+builds of the core do: they must leave out the same moves.
 
 ``--path-rules`` runs this checkout's main search with the path rules
 (``Search(..., path=True)``: the notes in ``cardtable/solver/klondike.h``)
@@ -194,6 +197,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, help="rounds with --against (default 3) or --schedule (default 1)")
     parser.add_argument("--path-rules", action="store_true",
                         help="this checkout's search with the path rules against without them, run alternately")
+    parser.add_argument("--with-path-rules", action="store_true",
+                        help="the main search with the path rules on (both builds, with --against)")
     parser.add_argument("--schedule", metavar="RUN.jsonl",
                         help="time the whole solve on the deals of a benchmarks/solver.py --lonelybot --jsonl run")
     args = parser.parse_args(argv)
@@ -209,8 +214,11 @@ def main(argv: list[str] | None = None) -> int:
                              ("--rounds", args.rounds, 1), ("--start", args.start, 0)):
         if value < low:
             parser.error(f"{name} must be at least {low}, not {value}")
-    if args.path_rules and (args.against is not None or args.schedule is not None):
-        parser.error("--path-rules compares this checkout with itself: not with --against or --schedule")
+    if args.path_rules and (args.against is not None or args.schedule is not None or args.with_path_rules):
+        parser.error("--path-rules compares this checkout with itself: not with --against, --schedule or "
+                     "--with-path-rules")
+    if args.with_path_rules and args.schedule is not None:
+        parser.error("--with-path-rules is for the main search alone: not with --schedule")
     if args.against is not None and not args.against.is_file():
         parser.error(f"--against: no such file: {args.against}")
     builds: list[tuple[str, ModuleType]] = [("this checkout", _ccore)]
@@ -228,7 +236,8 @@ def main(argv: list[str] | None = None) -> int:
     totals: list[tuple[int, int, int]] = []
     for r in range(rounds):
         for k, state in enumerate(deals):
-            done = _in_turn(builds, k, lambda core: _search(core, state, v, args.max_states))  # noqa: B023 (called at once)
+            done = _in_turn(builds, k, lambda core: _search(core, state, v, args.max_states,  # noqa: B023 (called at once)
+                                                            args.with_path_rules))
             for b, (_, _, _, seconds) in enumerate(done):
                 cpu[b] += seconds
             seen = [(status, states, tried) for status, states, tried, _ in done]
@@ -242,7 +251,8 @@ def main(argv: list[str] | None = None) -> int:
     won = sum(1 for t in totals if t[0] == _ccore.WON)
     lost = sum(1 for t in totals if t[0] == _ccore.EXHAUSTED)
     print(f"draw {args.draw}, seeds {args.start:,} to {args.start + args.deals - 1:,}, "
-          f"up to {args.max_states:,} states a deal: {won} won, {lost} lost, {args.deals - won - lost} undecided")
+          f"up to {args.max_states:,} states a deal{', the path rules on' if args.with_path_rules else ''}: "
+          f"{won} won, {lost} lost, {args.deals - won - lost} undecided")
     print(f"states {states:,}, moves tried {tried:,} ({tried / states:.2f} a state)")
     for (label, _), seconds in zip(builds, cpu, strict=True):
         per = seconds / rounds

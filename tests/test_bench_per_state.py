@@ -123,3 +123,29 @@ def test_the_path_rules_are_not_compared_with_another_build(script: ModuleType,
         script.main(["--path-rules", "--against", str(Path(_ccore.__file__))])
     assert stopped.value.code == 2
     assert "--path-rules compares this checkout with itself" in capsys.readouterr().err
+
+
+def test_two_builds_compare_with_the_path_rules_on(script: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+    # The same deals with the path rules on: fewer moves tried a state than with them off, each build alike.
+    args = ["--deals", "3", "--draw", "3", "--max-states", "4000", "--rounds", "1",
+            "--against", str(Path(_ccore.__file__))]
+    assert script.main(args) == 0
+    off = capsys.readouterr().out
+    assert script.main([*args, "--with-path-rules"]) == 0
+    on = capsys.readouterr().out
+    assert "the path rules on:" in on and "the path rules on" not in off
+    per_state = [float(out.split("moves tried ", 1)[1].split("(", 1)[1].split(" a state", 1)[0]) for out in (on, off)]
+    assert per_state[0] < per_state[1]
+    assert on.count("µs a state") == 2
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--path-rules", "--with-path-rules"], "--path-rules compares this checkout with itself"),
+    (["--with-path-rules", "--schedule", "run.jsonl"], "--with-path-rules is for the main search alone"),
+])
+def test_the_path_rules_options_are_refused_together(script: ModuleType, args: list[str], words: str,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        script.main(args)
+    assert stopped.value.code == 2
+    assert words in capsys.readouterr().err

@@ -831,12 +831,13 @@ static void expand(SearchObject *o, int d)
             o->pr_tmp[a] += (int32_t)(x % 251ULL);
         }
     }
-    sort_moves(o->mv_tmp, o->pr_tmp, n);
-    if (o->path && d > 0) {
+    if (o->path && d > 0) { /* before the sort, which is stable: the moves kept keep their order */
         const int32_t *list = o->b.mv + (size_t)(d - 1) * MAX_MOVES;
         int at = o->b.mi[d - 1] - 1;
-        n = path_prune(parent - STATE_SIZE, parent, list[at], list, o->b.nm[d - 1], at, o->mv_tmp, n, o->v);
+        n = path_prune(parent - STATE_SIZE, parent, list[at], list, o->b.nm[d - 1], at, o->mv_tmp, o->pr_tmp, n,
+                       o->v);
     }
+    sort_moves(o->mv_tmp, o->pr_tmp, n);
     if (o->v[V_WIDTH] > 0 && n > o->v[V_WIDTH])
         n = (int)o->v[V_WIDTH];
     memcpy(o->b.mv + (size_t)d * MAX_MOVES, o->mv_tmp, (size_t)n * sizeof(int32_t));

@@ -1079,12 +1079,13 @@ static inline int commute_card(const state_t *s, int32_t code)
 }
 
 /* The path rules (see the notes): leaves out of the moves mv[0..n) of state
- * s the moves that undo last (the move that made s from its parent p), move
- * what last moved on where p's moves list[0..nlist) would have moved it at
- * once, or commute with last and come before it (at index at of list) in
- * list; returns how many moves are kept, in their order. */
+ * s (with their priorities pr[0..n), when pr is not NULL) the moves that
+ * undo last (the move that made s from its parent p), move what last moved on
+ * where p's moves list[0..nlist) would have moved it at once, or commute with
+ * last and come before it (at index at of list) in list; returns how many
+ * moves are kept, in their order. */
 static int path_prune(const state_t *p, const state_t *s, int32_t last, const int32_t *list, int nlist, int at,
-                      int32_t *mv, int n, const int64_t *v)
+                      int32_t *mv, int32_t *pr, int n, const int64_t *v)
 {
     if (!plain_to_pile(last))
         return n;
@@ -1101,41 +1102,50 @@ static int path_prune(const state_t *p, const state_t *s, int32_t last, const in
     int touched = (1 << j) | (pile ? 1 << i : 0); /* the piles last reads or changes, a bit each */
     uint64_t safe = 0;
     int known = 0; /* safe is safe_next(p) */
-    /* with commute: the moves onto a pile alone that p tried before last, a bit for each card and target
-     * (a quick test before listed) */
-    uint64_t before[7] = {0};
+    /* The cards a move of s can be left out for, a bit each: the card last moved (undo, twice) and, with
+     * commute, the cards p tried before last (a move the commute rule takes is one of those moves). Most
+     * moves of s move none of them and are kept on this one test. */
+    uint64_t cards = (uint64_t)1 << base;
     if (commute)
         for (int k = 0; k < at; k++)
-            if (plain_to_pile(list[k])) {
-                int bit = ((list[k] >> 14) & 63) * NPILES + ((list[k] >> 4) & 15);
-                before[bit >> 6] |= (uint64_t)1 << (bit & 63);
-            }
+            cards |= (uint64_t)1 << ((list[k] >> 14) & 63);
     int kept = 0;
     for (int a = 0; a < n; a++) {
         int32_t code = mv[a];
-        int src = code & 15, dst = (code >> 4) & 15;
-        int out = 0;
-        if (!(code & (HOME_FLAG | FILL_FLAG | PAIR_FLAG)) && src == j && ((code >> 14) & 63) == base) {
-            if (dst == i) /* undo (a talon card never goes back to the talon) */
-                out = !turned;
-            else if (dst < NPILES || dst == LOC_FOUNDATION) /* twice */
-                out = listed(list, nlist, talon ? pack(SRC_TALON, dst, 1, base, (last >> 20) & 1)
-                                                : pack(i, dst, count, base, 0));
-        } else if (commute && plain_to_pile(code) && !((1 << dst) & touched) &&
-                   !((src < NPILES ? 1 << src : 0) & touched) && !(talon && src == SRC_TALON) &&
-                   !(back && src == LOC_FOUNDATION && SUIT[(code >> 14) & 63] == SUIT[base])) {
-            int bit = ((code >> 14) & 63) * NPILES + dst;
-            int e = (before[bit >> 6] >> (bit & 63)) & 1 ? commute_card(s, code) : -1;
-            if (e >= 0 && listed(list, at, code)) {
-                if (e < 64 && !known) {
-                    safe = safe_next(p, v);
-                    known = 1;
+        int card = (code >> 14) & 63;
+        if ((cards >> card) & 1 && !(code & (HOME_FLAG | FILL_FLAG | PAIR_FLAG))) {
+            /* (no rule takes a move that carries another) */
+            int src = code & 15, dst = (code >> 4) & 15, out = 0;
+            if (src == j && card == base) {
+                if (dst == i) /* undo (a talon card never goes back to the talon) */
+                    out = !turned;
+                else if (dst < NPILES || dst == LOC_FOUNDATION) /* twice */
+                    out = listed(list, nlist, talon ? pack(SRC_TALON, dst, 1, base, (last >> 20) & 1)
+                                                    : pack(i, dst, count, base, 0));
+            } else if (commute && dst < NPILES && !((1 << dst) & touched)) {
+                /* a move onto a pile that reads and changes none of last's piles, which the commute rule
+                 * takes (commute_card) when p tried it before last */
+                int e = -1;
+                if (src < NPILES)
+                    e = (1 << src) & touched ? -1 : commute_card(s, code);
+                else if (src == SRC_TALON)
+                    e = talon ? -1 : card;
+                else if (src == LOC_FOUNDATION)
+                    e = back && SUIT[card] == SUIT[base] ? -1 : 64;
+                if (e >= 0 && listed(list, at, code)) {
+                    if (e < 64 && !known) {
+                        safe = safe_next(p, v);
+                        known = 1;
+                    }
+                    out = e == 64 || !((safe >> e) & 1);
                 }
-                out = e == 64 || !((safe >> e) & 1);
             }
+            if (out)
+                continue;
         }
-        if (!out)
-            mv[kept++] = code;
+        if (pr)
+            pr[kept] = pr[a];
+        mv[kept++] = code;
     }
     return kept;
 }
