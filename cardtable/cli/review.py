@@ -1,4 +1,7 @@
-"""The ``review`` command: a played Klondike game weighed move by move.
+"""The ``review`` command: a played Klondike game weighed move by move; a
+played game of any other patience game weighed by the patience search
+(:mod:`cardtable.solver.patience_review`), from its record or from the
+results store (``--played NAME``).
 
 A thin face over :mod:`cardtable.bots.klondike.review`: it reads the record,
 weighs each position (with a progress bar on a terminal; in ``--workers``
@@ -34,7 +37,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "wins; the same game always gets the same figures), the move the expert would have "
                     "played, and, apart, the peek: the solver's verdict with every card known. The largest "
                     "drops are called out. The budget is counted in guesses and states, not seconds.")
-    p.add_argument("file", metavar="RECORD", help="a Klondike game record, text or JSON ('-' for stdin)")
+    p.add_argument("file", metavar="RECORD", nargs="?",
+                   help="a game record, text or JSON ('-' for stdin): Klondike's, weighed by the expert and the "
+                        "solver's peek, or any other patience game's, weighed by the patience search (every card "
+                        "known: shown once the game is over, or with --peek)")
+    p.add_argument("--played", metavar="NAME|FILE.json",
+                   help="instead of a record, your latest finished game of this patience game in the results "
+                        "store ('cardtable play NAME' keeps them), weighed by the patience search")
+    p.add_argument("--store", metavar="PATH", help="with --played: results store (default: the per-user data "
+                                                   "directory)")
     p.add_argument("--samples", type=samples, default=SAMPLES, metavar="N",
                    help=f"the expert's guessed deals at each position, 1 to {MAX_SAMPLES:,} (default {SAMPLES})")
     p.add_argument("--max-states", type=guess_states, default=MAX_STATES,
@@ -60,10 +71,28 @@ def _cmd_review(args: argparse.Namespace) -> int:
     from cardtable._files import read_text
     from cardtable.bots.klondike.review import PositionReview, build_review, review_positions
     from cardtable.cli import interruption
+    from cardtable.errors import RecordError
     from cardtable.klondike.record import KlondikeRecord
     from cardtable.solver import peek_verdict
 
-    record = KlondikeRecord.parse(read_text(args.file))
+    if (args.file is None) == (args.played is None):
+        raise UsageError("review a game record (RECORD) or your latest game of a patience game (--played NAME), "
+                         "one of them")
+    if args.played is not None:
+        return _review_patience(args, _latest_played(args), finished=True)
+    if args.store is not None:
+        raise UsageError("--store goes with --played: a record is read from its file")
+    text = read_text(args.file)
+    try:
+        record = KlondikeRecord.parse(text)
+    except RecordError as klondike_error:
+        from cardtable.patience.record import PatienceRecord
+
+        try:
+            other = PatienceRecord.parse(text)
+        except (RecordError, ValueError):
+            raise klondike_error from None
+        return _review_patience(args, other, finished=False)
     end = record.replay()  # a bad move is named before any work
     over = end.is_won() or end.outcome() is not None
     if args.peek and not args.verdict_states:
@@ -109,6 +138,64 @@ def _cmd_review(args: argparse.Namespace) -> int:
         what, status = interruption()
         print(f"cardtable: {what}: weighed {len(weighed)} of {len(record.moves) + 1} positions", file=sys.stderr)
         return status
+    return 0
+
+
+def _latest_played(args: argparse.Namespace) -> object:
+    """The record of the latest game of ``--played``'s game kept in the store (the terminal's person's)."""
+    from pathlib import Path
+
+    from cardtable.klondike.patience import game_key
+    from cardtable.patience import load
+    from cardtable.patience.record import PatienceRecord
+    from cardtable.runs.store import ResultsStore, default_store_path
+    from cardtable.sim.played import played_games
+
+    description = load(args.played)
+    path = Path(args.store or default_store_path())
+    game, rules = game_key(description)
+    if not path.exists():
+        raise UsageError(f"no game of {description.title} played yet ({path} does not exist)")
+    with ResultsStore(path, create=False) as store:
+        kept = [played for played in played_games(store, game=game, rules=rules) if played.record is not None]
+    if not kept:
+        raise UsageError(f"no game of {description.title} with its record in {path} yet")
+    return PatienceRecord.parse(kept[-1].record or "")
+
+
+def _review_patience(args: argparse.Namespace, record: object, *, finished: bool) -> int:
+    """Weigh a patience game's record with the patience search and print it
+    (``finished``: a game the store kept, over once it was left)."""
+    from cardtable.patience.record import PatienceRecord
+    from cardtable.solver.patience_review import has_hidden_cards, review_game
+
+    assert isinstance(record, PatienceRecord)
+    end = record.replay()  # a bad move is named before any work
+    if not (finished or end.is_won() or end.is_over() or args.peek) and has_hidden_cards(record.start()):
+        raise UsageError("the game is not over: its review, with every card known, would tell where the hidden "
+                         "cards lie (--peek reviews it all the same)")
+    if not args.verdict_states:
+        raise UsageError(f"--verdict-states 0 leaves out the search, which is the whole review of "
+                         f"{record.description.title}")
+    review = review_game(record, max_states=args.verdict_states)
+    if args.json:
+        print(json.dumps({**review.to_dict(), "title": record.description.title}, ensure_ascii=False))
+        return 0
+    rows = [("#", "move", "before", "after", "the search would")]
+    rows += [(str(move.number), move.move, move.before, move.after,
+              "the same" if move.best == move.move else move.best or "-") for move in review.moves]
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    lines = [f"{record.description.title}, deal {review.deal or 'from a position'}: the start is {review.start}"]
+    lines += ["  ".join(cell.rjust(width) if column == 0 else cell.ljust(width)
+                        for column, (cell, width) in enumerate(zip(row, widths, strict=True))).rstrip()
+              for row in rows]
+    thrown = review.thrown_away()
+    if thrown:
+        lines += ["", "Wins thrown away:", *[f"  {move.callout()}" for move in thrown[:args.drops or len(thrown)]]]
+    lines += ["", review.summary(),
+              f"won, lost, unknown: the patience search's verdict with every card known, within "
+              f"{review.max_states:,} states a position (--verdict-states)"]
+    print("\n".join(lines))
     return 0
 
 
