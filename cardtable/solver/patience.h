@@ -65,7 +65,9 @@
  * each pile holds the bottom cards it held when the search began, so the
  * key keeps only its length (and face-down count), black-hole-solver's
  * packing; a stock that no card goes back to keeps only its length too.
- * These lengths, and the hole's top card, are packed as bits.
+ * These lengths, and the hole's top card, are packed as bits. Where tableau
+ * piles keep their places, a pile's face-down cards are left out (only their
+ * count is kept): they are the bottom cards it held at the search's start.
  * Keys are only ever compared within one search.
  * The pass number is left out when passes are unlimited, the hole keeps only
  * its top card (only that card decides what it takes next), and a
@@ -867,6 +869,16 @@ static inline int p_sorted_group(const PRules *r, int kind)
     return kind == K_FOUNDATION || kind == K_CELL;
 }
 
+/* The face-down cards of a pile that the key leaves out: a tableau pile
+ * that keeps its place (the group is not sorted) holds under its face-up
+ * cards the bottom cards it held when the search began, all face down still
+ * (cards only ever go on top, and a face-down card leaves only once turned;
+ * a redeal turns every card up). */
+static inline int p_hidden(const PRules *r, int kind, int down)
+{
+    return kind == K_TABLEAU && !p_sorted_group(r, K_TABLEAU) ? down : 0;
+}
+
 /* One group of piles into o, in place order or sorted (an insertion sort of
  * pile numbers: the groups are small); the key's length. The piles of a
  * sorted group, in the key's order, go to places (when not NULL). */
@@ -910,10 +922,11 @@ static int p_group_key(const PRules *r, const PState *s, int kind, uint8_t *o, u
             continue;
         }
         if (r->any_down) o[k++] = s->down[p];
-        /* 8 bytes at a time: a pile's array holds P_CAP (a multiple of 8)
-         * bytes, and o has room past any key (P_KEYMAX) */
-        for (int m = 0; m < n; m += 8) memcpy(o + k + m, s->cards[p] + m, 8);
-        k += n;
+        int hide = p_hidden(r, kind, s->down[p]);
+        /* 8 bytes at a time: o has room past any key (P_KEYMAX), and the
+         * piles' arrays lie in one block */
+        for (int m = hide; m < n; m += 8) memcpy(o + k + m - hide, s->cards[p] + m, 8);
+        k += n - hide;
     }
     return k;
 }
@@ -1141,9 +1154,11 @@ static int p_decode(const PRules *r, const PState *root, const uint8_t *key, int
                 if (k >= n) return -1;
                 s->down[p] = key[k++];
             }
-            if (k + len > n || s->down[p] > len) return -1;
-            memcpy(s->cards[p], key + k, (size_t)len);
-            k += len;
+            int hide = p_hidden(r, kinds[j], s->down[p]);
+            if (k + len - hide > n || s->down[p] > len || hide > root->down[p]) return -1;
+            memcpy(s->cards[p], root->cards[p], (size_t)hide);
+            memcpy(s->cards[p] + hide, key + k, (size_t)(len - hide));
+            k += len - hide;
         }
         if (sorted) places += r->count[kinds[j]];
     }
