@@ -59,7 +59,7 @@ from cardtable.patience import PatienceGame
 from cardtable.patience.formats import to_pysol
 from cardtable.patience.registry import load
 from cardtable.patience.solvitaire import to_solvitaire
-from cardtable.solver.patience import core_of, move_of
+from cardtable.solver.patience import SEARCHES, core_of, move_of
 
 #: Where docs/peers.md builds black-hole-solver.
 BLACK_HOLE_SOLVE = "/root/peers/black-hole-build/black-hole-solve"
@@ -134,7 +134,7 @@ def ours(game_name: str, seeds: list[str], max_states: int, timeout: float) -> R
         game = PatienceGame.from_seed(description, seed)
         core = core_of(game)
         began = time.process_time()
-        status, _states, codes, memory = core.solve(max_states, timeout)
+        status, _states, codes, memory = core.solve(max_states, timeout, SEARCHES["hybrid"])
         runs.seconds.append(time.process_time() - began)
         runs.peak_kib = max(runs.peak_kib, memory // 1024)
         verdict = {"won": "won", "unwinnable": "unwinnable"}.get(status, "unknown")

@@ -7,18 +7,20 @@
  * make/undo and the canonical key are in patience.h, with the soundness
  * notes of the safe moves and of the symmetry the key uses.
  *
- * ``Core.solve(max_states, seconds, best_first=True)`` searches from the
- * position. After every move it first plays the safe moves to the
+ * ``Core.solve(max_states, seconds, search=2, first_states=-1)`` searches
+ * from the position. After every move it first plays the safe moves to the
  * foundations (patience.h), then looks the state up in a transposition table
  * of exact canonical keys (the key bytes themselves are kept and compared,
  * so two states never share an entry by accident). The best-first search
- * (the default) keeps each new state's position and expands the open state
- * that ``evaluate`` likes best; the depth-first search tries each state's
- * moves in the order of the positions they lead to (``evaluate``, then
- * ``priority``). Either one tries every move of every state it reaches
- * before it says "unwinnable", so that verdict is a proof, given that the
- * generator is the engine's (the differential tests); the heuristics only
- * decide what is tried first. The position is restored before ``solve``
+ * keeps each new state as a node and expands the open state that
+ * ``evaluate`` likes best; the depth-first search tries each state's moves in
+ * the order of the positions they lead to (``evaluate``, then ``priority``);
+ * the hybrid (the default) goes depth first for part of the budget, then
+ * hands its table and stack to the best-first search. Each one tries every
+ * move of every state it reaches before it says "unwinnable", so that
+ * verdict is a proof, given that the generator is the engine's (the
+ * differential tests); the heuristics only decide what is tried first. The
+ * position is restored before ``solve``
  * returns.
  */
 #define PY_SSIZE_T_CLEAN
@@ -435,6 +437,15 @@ static int priority(const PRules *r, const PState *s, uint32_t m)
 #ifndef W_DEPTH
 #define W_DEPTH 3
 #endif
+#ifndef W_MIXED
+#define W_MIXED 3
+#endif
+#ifndef W_STOCK
+#define W_STOCK 5
+#endif
+#ifndef DFS_SHARE
+#define DFS_SHARE 50
+#endif
 #ifndef ORDER_BY_VALUE
 #define ORDER_BY_VALUE 1
 #endif
@@ -468,11 +479,17 @@ static int evaluate(const PRules *r, const PState *s)
     }
     int depth[52];
     for (int c = 0; c < 52; c++) depth[c] = 64;
+    /* a pair the build allows but the run rule does not (Spider's builds out
+     * of suit) moves apart only: half a break */
+    int mixed = r->unit == U_RUN || r->unit == U_SUPERMOVE ? W_MIXED : 0;
     for (int p = 0; p < T; p++) {
         score += s->down[p] * 4;
         int n = s->len[p];
-        for (int k = s->down[p] + 1; k < n; k++)
-            if (!r->build[s->cards[p][k - 1]][s->cards[p][k]]) score += W_BREAK;
+        for (int k = s->down[p] + 1; k < n; k++) {
+            const uint8_t a = s->cards[p][k - 1], b = s->cards[p][k];
+            if (!r->build[a][b]) score += W_BREAK;
+            else if (!r->run[a][b]) score += mixed;
+        }
         for (int k = 0; k < n; k++) {
             int c = s->cards[p][k], d = n - 1 - k;
             if (d < depth[c]) depth[c] = d;
@@ -480,6 +497,10 @@ static int evaluate(const PRules *r, const PState *s)
         if (!n && r->fill == F_ANY) score -= W_EMPTY;
     }
     for (int i = 0; i < r->count[K_CELL]; i++) score += s->len[r->first[K_CELL] + i] * W_CELL;
+    /* a stock dealt onto the tableau: its cards will mostly land as breaks, so
+     * they count nearly as much already and a deal is not put off for the
+     * sake of the breaks it makes */
+    if (r->stock_to == S_TABLEAU && r->count[K_STOCK]) score += s->len[r->first[K_STOCK]] * W_STOCK;
     if (r->count[K_FOUNDATION] && !r->complete_runs) {
         int base = p_found_base(r, s), f0 = r->first[K_FOUNDATION];
         for (int i = 0; i < r->count[K_FOUNDATION]; i++) {
@@ -497,13 +518,17 @@ static int evaluate(const PRules *r, const PState *s)
     return score < 0 ? 0 : score;
 }
 
-typedef struct { int mstart, n, next, entry; } PFrame;
+/* A depth-first frame: its moves (x->moves from mstart), the next one to
+ * try, how many moves led to it, and (in the hybrid) its node record. */
+typedef struct { int mstart, n, next, entry; uint64_t at; } PFrame;
 
 enum { R_WON, R_EXHAUSTED, R_STATES, R_TIME, R_MEMORY, R_SIGNAL, R_BROKEN };
 
 typedef struct {
     PTable table;
     uint32_t *moves; size_t nmoves, capmoves;
+    uint16_t *midx;  /* each of moves' place in the generator's order */
+    int nodes;       /* the depth-first search keeps node records (the hybrid) */
     PFrame *frames; int nframes, capframes;
     uint32_t *path; int npath, cappath;
     uint8_t key[P_KEYMAX];
@@ -519,7 +544,7 @@ typedef struct {
 static void search_free(PSearch *x)
 {
     table_free(&x->table);
-    free(x->moves); free(x->frames); free(x->path);
+    free(x->moves); free(x->midx); free(x->frames); free(x->path);
     free(x->heap); free(x->root);
     if (x->scratch) p_state_free(x->scratch);
     free(x->scratch);
@@ -552,14 +577,22 @@ static int play_safe(const PRules *r, PState *s, PSearch *x)
     }
 }
 
-/* The state reached by the last `entry` moves: a win (1), seen (0, the moves
- * taken back), new (2, a frame pushed), or an error (<0). */
-static int enter(const PRules *r, PState *s, PSearch *x, int entry)
+static int add_record(const PRules *r, const PState *s, PSearch *x, uint64_t parent, int move, uint64_t *at);
+
+/* The state reached by the last `entry` moves, the generator's move number
+ * `move` of the state `parent` and the safe moves after it: a win (1), seen
+ * (0, the moves taken back), new (2, a frame pushed), or an error (<0). */
+static int enter(const PRules *r, PState *s, PSearch *x, int entry, uint64_t parent, int move)
 {
     if (p_is_won(r, s)) return 1;
-    int n = p_key(r, s, x->key);
-    uint64_t at;
-    int added = table_add(&x->table, x->key, n, NULL, 0, &at);
+    uint64_t at = 0;
+    int added;
+    if (x->nodes) {
+        added = add_record(r, s, x, parent, move, &at);
+    } else {
+        int n = p_key(r, s, x->key);
+        added = table_add(&x->table, x->key, n, NULL, 0, &at);
+    }
     if (added < 0) return -1;
     if (!added) {
         for (int i = 0; i < entry; i++) p_undo(r, s);
@@ -572,6 +605,9 @@ static int enter(const PRules *r, PState *s, PSearch *x, int entry)
         uint32_t *mv = realloc(x->moves, cap * sizeof *mv);
         if (!mv) return -1;
         x->moves = mv;
+        uint16_t *mi = realloc(x->midx, cap * sizeof *mi);
+        if (!mi) return -1;
+        x->midx = mi;
         x->capmoves = cap;
     }
     uint32_t *buf = move_buffer();
@@ -590,10 +626,13 @@ static int enter(const PRules *r, PState *s, PSearch *x, int entry)
         order[i] = value << 40 | (uint64_t)priority(r, s, buf[i]) << 32 | (uint64_t)i;
     }
     p_sort_u64(order, count);
-    for (int i = 0; i < count; i++) dst[i] = buf[order[i] & 0xFFFFFFFFu];
+    for (int i = 0; i < count; i++) {
+        dst[i] = buf[order[i] & 0xFFFFFFFFu];
+        x->midx[x->nmoves + (size_t)i] = (uint16_t)(order[i] & 0xFFFFu);
+    }
     if (x->nframes >= x->capframes && p_grow((void **)&x->frames, &x->capframes, x->nframes + 1, sizeof(PFrame)))
         return -1;
-    PFrame f = {(int)x->nmoves, count, 0, entry};
+    PFrame f = {(int)x->nmoves, count, 0, entry, at};
     x->frames[x->nframes++] = f;
     x->nmoves += (size_t)count;
     return 2;
@@ -604,7 +643,7 @@ static int search(const PRules *r, PState *s, PSearch *x, long long max_states, 
     long long ticks = 0;
     int safe = play_safe(r, s, x);
     if (safe < 0) return R_MEMORY;
-    int e = enter(r, s, x, safe);
+    int e = enter(r, s, x, safe, UINT64_MAX, 0);
     if (e < 0) return R_MEMORY;
     if (e == 1) return R_WON;
     while (x->nframes) {
@@ -621,11 +660,13 @@ static int search(const PRules *r, PState *s, PSearch *x, long long max_states, 
             if ((ticks & 65535) == 0 && PyErr_CheckSignals() < 0) return R_SIGNAL;
         }
         if (x->states >= max_states) return R_STATES;
-        uint32_t m = x->moves[f->mstart + f->next++];
+        uint32_t m = x->moves[f->mstart + f->next];
+        int move = x->midx[f->mstart + f->next++];
+        uint64_t parent = f->at;
         if (p_play(r, s, m) || path_push(x, m)) return R_MEMORY;
         int k = play_safe(r, s, x);
         if (k < 0) return R_MEMORY;
-        e = enter(r, s, x, 1 + k);
+        e = enter(r, s, x, 1 + k, parent, move);
         if (e < 0) return R_MEMORY;
         if (e == 1) return R_WON;
     }
@@ -720,7 +761,7 @@ static uint64_t node_parent(const PTable *t, uint64_t at, int *move)
 /* Key the position s, reached from node `parent` by its move number `move`
  * and the safe moves after it: 1 and a new node (in the table and the open
  * list), 0 seen, -1 out of memory. */
-static int add_node(const PRules *r, const PState *s, PSearch *x, uint64_t parent, int move)
+static int add_record(const PRules *r, const PState *s, PSearch *x, uint64_t parent, int move, uint64_t *at)
 {
     uint8_t places[P_MAXPILES], e[24 + 2 * P_MAXPILES];
     int n = p_key_places(r, s, x->key, places);
@@ -728,15 +769,26 @@ static int add_node(const PRules *r, const PState *s, PSearch *x, uint64_t paren
     size_t size = varint_put(e, parent == UINT64_MAX ? 0 : x->table.used - parent);
     size += varint_put(e + size, (uint64_t)move);
     size += (size_t)p_places_put(r, places, e + size);
-    uint64_t at;
-    int added = table_add(&x->table, x->key, n, e, size, &at);
-    if (added <= 0) return added;
+    return table_add(&x->table, x->key, n, e, size, at);
+}
+
+/* Put node `at` (position s) on the open list. */
+static int open_node(const PRules *r, const PState *s, PSearch *x, uint64_t at)
+{
     if (x->nheap >= x->capheap && p_grow_size((void **)&x->heap, &x->capheap, x->nheap + 1, sizeof *x->heap))
         return -1;
     uint64_t value = (uint64_t)evaluate(r, s);
     if (value > P_VALUE_MAX) value = P_VALUE_MAX;
     heap_push_raw(x->heap, x->nheap++, value << 40 | (P_OFFSET_MASK - at));
-    return 1;
+    return 0;
+}
+
+static int add_node(const PRules *r, const PState *s, PSearch *x, uint64_t parent, int move)
+{
+    uint64_t at;
+    int added = add_record(r, s, x, parent, move, &at);
+    if (added <= 0) return added;
+    return open_node(r, s, x, at) ? -1 : 1;
 }
 
 /* Rebuild node `at`'s position into s (patience.h's p_decode, from the
@@ -852,23 +904,27 @@ static int best_line(const PRules *r, PState *s, PSearch *x, uint64_t at, int la
     return status;
 }
 
-static int best_search(const PRules *r, PState *s, PSearch *x, long long max_states, double deadline)
+/* What the node records need before the first one: the search's root
+ * position (s), a spare position, and the keys' one length where they have
+ * one (taken after the root's safe moves, which the caller has played). */
+static int nodes_begin(const PRules *r, const PState *s, PSearch *x, const PState *root)
 {
-    long long ticks = 0;
-    x->npath = 0;
-    int nops = s->nops, nmarks = s->nmarks, nsnaps = s->nsnaps;
     x->root = calloc(1, sizeof *x->root);
     x->scratch = calloc(1, sizeof *x->scratch);
-    uint32_t *buf = malloc(P_MAXMOVES * sizeof *buf);
-    if (!x->root || !x->scratch || !buf) { free(buf); return R_MEMORY; }
-    p_copy_position(r, x->root, s);
-    int safe = play_safe(r, s, x);
-    if (safe < 0) { free(buf); return R_MEMORY; }
-    if (p_is_won(r, s)) { free(buf); return R_WON; }
+    if (!x->root || !x->scratch) return -1;
+    p_copy_position(r, x->root, root);
     if (r->key_fixed) x->table.fixed = p_key(r, s, x->key);
-    if (add_node(r, s, x, UINT64_MAX, 0) < 0) { free(buf); return R_MEMORY; }
-    x->states = 1;
-    for (int i = 0; i < safe; i++) p_undo(r, s);
+    return 0;
+}
+
+/* The best-first loop over the open nodes; s holds the root's position on
+ * entry and on return, its undo log as (nops, nmarks, nsnaps) say. */
+static int best_loop(const PRules *r, PState *s, PSearch *x, long long max_states, double deadline, int nops,
+                     int nmarks, int nsnaps)
+{
+    long long ticks = 0;
+    uint32_t *buf = malloc(P_MAXMOVES * sizeof *buf);
+    if (!buf) return R_MEMORY;
     int status = R_EXHAUSTED;
     while (x->nheap) {
         uint64_t node = P_OFFSET_MASK - (heap_pop(x->heap, &x->nheap) & P_OFFSET_MASK);
@@ -906,13 +962,78 @@ done:
     return status;
 }
 
+static int best_search(const PRules *r, PState *s, PSearch *x, long long max_states, double deadline)
+{
+    x->npath = 0;
+    int nops = s->nops, nmarks = s->nmarks, nsnaps = s->nsnaps;
+    PState *start = calloc(1, sizeof *start);
+    if (!start) return R_MEMORY;
+    p_copy_position(r, start, s);
+    int safe = play_safe(r, s, x);
+    int failed = safe < 0 || (!p_is_won(r, s) && nodes_begin(r, s, x, start));
+    free(start);
+    if (failed) return R_MEMORY;
+    if (p_is_won(r, s)) return R_WON;
+    if (add_node(r, s, x, UINT64_MAX, 0) < 0) return R_MEMORY;
+    x->states = 1;
+    for (int i = 0; i < safe; i++) p_undo(r, s);
+    return best_loop(r, s, x, max_states, deadline, nops, nmarks, nsnaps);
+}
+
+/* ---- the hybrid: depth first, then best first ----------------------------- */
+
+/* A depth-first search for `first` states of the budget (DFS_SHARE percent
+ * when negative), which finds the wins that lie along its ordered moves
+ * soonest, keeping each state as a node record; if it neither wins nor
+ * finishes, the best-first search takes over its table and its stack. Why
+ * nothing is lost: each state in the table is then either done (each of its
+ * moves led to a state in the table, which the depth-first search finished
+ * or which is on its stack) or on the stack, and every state on the stack
+ * goes on the open list; the best-first search expands every open node
+ * before it says "unwinnable", and a move to a state in the table is skipped
+ * by both searches alike. */
+static int hybrid_search(const PRules *r, PState *s, PSearch *x, long long max_states, long long first,
+                         double deadline)
+{
+    if (first < 0) first = max_states * DFS_SHARE / 100;
+    if (first < 1) first = 1;
+    int nops = s->nops, nmarks = s->nmarks, nsnaps = s->nsnaps;
+    /* the records' root: the position after the start's safe moves */
+    PState *start = calloc(1, sizeof *start);
+    if (!start) return R_MEMORY;
+    p_copy_position(r, start, s);
+    int safe = play_safe(r, s, x);
+    int failed = safe < 0 || nodes_begin(r, s, x, start);
+    free(start);
+    if (failed) return R_MEMORY;
+    for (int i = 0; i < safe; i++) p_undo(r, s);
+    x->npath = 0;
+    x->nodes = 1;
+    int status = search(r, s, x, first, deadline);
+    if (status != R_STATES || x->states >= max_states) return status;
+    /* hand the stack over, top down, taking its moves back */
+    for (int i = x->nframes - 1; i >= 0; i--) {
+        if (open_node(r, s, x, x->frames[i].at)) return R_MEMORY;
+        for (int j = 0; j < x->frames[i].entry; j++) p_undo(r, s);
+    }
+    x->nframes = 0;
+    x->nmoves = 0;
+    x->npath = 0;
+    return best_loop(r, s, x, max_states, deadline, nops, nmarks, nsnaps);
+}
+
 static PyObject *Core_solve(CoreObject *o, PyObject *args)
 {
     long long max_states;
     double seconds;
-    int best = 1;
-    if (!PyArg_ParseTuple(args, "Ld|p", &max_states, &seconds, &best)) return NULL;
+    long long first = -1;
+    int mode = 2;
+    if (!PyArg_ParseTuple(args, "Ld|iL", &max_states, &seconds, &mode, &first)) return NULL;
     if (!ready(o)) return NULL;
+    if (mode < 0 || mode > 2) {
+        PyErr_Format(PyExc_ValueError, "search %d: 0 (depth first), 1 (best first) or 2 (hybrid)", mode);
+        return NULL;
+    }
     PSearch *x = calloc(1, sizeof *x);
     if (!x) return PyErr_NoMemory();
     int bits = 16;
@@ -929,8 +1050,9 @@ static PyObject *Core_solve(CoreObject *o, PyObject *args)
     double start = now();
     int marks = o->state.nmarks;
     double deadline = seconds > 0 ? start + seconds : 0;
-    int status = best ? best_search(&o->rules, &o->state, x, max_states, deadline)
-                      : search(&o->rules, &o->state, x, max_states, deadline);
+    int status = mode == 2 ? hybrid_search(&o->rules, &o->state, x, max_states, first, deadline)
+        : mode == 1 ? best_search(&o->rules, &o->state, x, max_states, deadline)
+                    : search(&o->rules, &o->state, x, max_states, deadline);
     PyObject *line = NULL;
     if (status == R_WON) {
         line = PyList_New(x->npath);
@@ -939,7 +1061,7 @@ static PyObject *Core_solve(CoreObject *o, PyObject *args)
     }
     while (o->state.nmarks > marks) p_undo(&o->rules, &o->state);
     long long states = x->states;
-    size_t memory = x->table.cap + slot_bytes(&x->table, x->table.mask + 1) + x->capmoves * sizeof(uint32_t)
+    size_t memory = x->table.cap + slot_bytes(&x->table, x->table.mask + 1) + x->capmoves * (sizeof(uint32_t) + sizeof(uint16_t))
         + x->capheap * sizeof(uint64_t) + (x->root ? 2 * sizeof(PState) : 0)
         + (size_t)x->capframes * sizeof(PFrame) + (size_t)x->cappath * sizeof(uint32_t);
     search_free(x);
@@ -975,8 +1097,9 @@ static PyMethodDef Core_methods[] = {
      "was made with; position as position() gives it) and that position's own key, which equals key()."},
     {"is_won", (PyCFunction)Core_is_won, METH_NOARGS, "True when the game is won."},
     {"solve", (PyCFunction)Core_solve, METH_VARARGS,
-     "solve(max_states, seconds, best_first=True) -> (result, states, move codes, bytes used): "
-     "result is won, unwinnable, states or timeout (seconds <= 0: no limit)."},
+     "solve(max_states, seconds, search=2, first_states=-1) -> (result, states, move codes, bytes used): "
+     "result is won, unwinnable, states or timeout (seconds <= 0: no limit); search 0 is depth first, 1 best "
+     "first, 2 depth first for first_states states (negative: half the budget) then best first."},
     {NULL, NULL, 0, NULL},
 };
 

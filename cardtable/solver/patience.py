@@ -6,9 +6,10 @@ as 52 x 52 tables for the tableau's builds and runs, the foundations and the
 hole, the move unit, what fills a space, the stock, redeals, pairs, covers,
 reach and the win rule); the C core (:mod:`cardtable.solver._pcore`, on
 ``patience.h``) reads them, generates the engine's legal moves, plays and
-undoes them in place and searches best first (or depth first) with a
-transposition table of exact canonical keys. Its soundness notes (safe moves to the foundations,
-symmetry of piles and cells) are in ``cardtable/solver/patience.h``.
+undoes them in place and searches (depth first, then best first: see
+:func:`solve_game`) with a transposition table of exact canonical keys. Its
+soundness notes (safe moves to the foundations, symmetry of piles and cells)
+are in ``cardtable/solver/patience.h``.
 
 Like Klondike's solver it solves the full deal: face-down cards and the
 stock's order are known to it ("thoughtful" patience). Every winning line is
@@ -37,8 +38,8 @@ from cardtable.patience.engine import PatienceGame
 from cardtable.patience.moves import ANY_FOUNDATION, DEAL, RECYCLE, Move, Place
 from cardtable.solver import _pcore
 
-__all__ = ["DEFAULT_MAX_STATES", "TIMED_MAX_STATES", "PatienceSolveResult", "core_of", "move_of", "rules_blob",
-           "solve_game"]
+__all__ = ["DEFAULT_MAX_STATES", "SEARCHES", "TIMED_MAX_STATES", "PatienceSolveResult", "Search", "core_of", "move_of",
+           "rules_blob", "solve_game"]
 
 #: The state budget with neither a budget nor a time limit: the same answer
 #: on any machine. At some 60 to 120 bytes a state (the exact keys and the
@@ -58,6 +59,11 @@ _HEADER = _pcore.HEADER
 _MAX_REACH = 8
 
 Result = Literal["won", "unwinnable", "unknown"]
+#: The orders of the search: ``hybrid`` (depth first for part of the budget,
+#: then best first over the same table), ``best-first`` or ``depth-first``.
+Search = Literal["hybrid", "best-first", "depth-first"]
+#: Each search's code in the core.
+SEARCHES: dict[Search, int] = {"depth-first": 0, "best-first": 1, "hybrid": 2}
 
 
 def _fits(rule: Build) -> bytes:
@@ -197,7 +203,7 @@ def _check_budget(timeout: float | None, max_states: int | None) -> int:
 
 
 def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: int | None = None,
-               best_first: bool = True) -> PatienceSolveResult:
+               search: Search = "hybrid", first_states: int | None = None) -> PatienceSolveResult:
     """Decide whether ``game`` can be won from its position, every card known.
 
     ``timeout`` (seconds) and ``max_states`` bound the search; when one runs
@@ -208,18 +214,27 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
     refuses raises :class:`SolverError` (a bug in the core, never a verdict).
     ``game`` is left as it was.
 
-    ``best_first`` (the default) expands the most promising open state first
-    (cards home, cards under the next ones the foundations take, breaks in
-    the piles' builds, filled cells, face-down cards); otherwise the search is
-    depth first, each state's moves tried in that order. Both are
-    exhaustive: the verdicts are the same, the states and lines differ.
+    ``search`` orders the search. ``best-first`` expands the most promising
+    open state first (cards home, cards under the next ones the foundations
+    take, breaks in the piles' builds and runs, filled cells, face-down cards,
+    cards still to be dealt onto the tableau); ``depth-first`` follows each
+    state's moves in the order of the positions they lead to; ``hybrid`` (the
+    default) searches depth first for ``first_states`` states (half the
+    budget when ``None``), then hands its table and its stack to the best-first
+    search for the rest of the budget. All three are exhaustive: the verdicts
+    are the same, the states and lines differ.
     """
     budget = _check_budget(timeout, max_states)
+    if search not in SEARCHES:
+        raise SolverError(f"search must be one of {', '.join(SEARCHES)}, not {search!r}")
+    if first_states is not None and first_states < 0:
+        raise SolverError(f"first_states must be at least 0, not {first_states}")
     began = time.perf_counter()
     if game.is_won():
         return PatienceSolveResult("won", [], 0, time.perf_counter() - began)
     core = core_of(game)
-    status, states, codes, memory = core.solve(budget, timeout or 0.0, best_first)
+    first = -1 if first_states is None else first_states
+    status, states, codes, memory = core.solve(budget, timeout or 0.0, SEARCHES[search], first)
     seconds = time.perf_counter() - began
     if status == "won":
         moves = [move_of(game.description, code) for code in codes]

@@ -148,7 +148,35 @@ def test_verdicts_agree_with_a_plain_search_in_the_engine(variant: str, seed: in
     result = solve_game(game, max_states=500_000)
     assert result.decided
     assert result.result == _engine_search(game.clone(), 300_000)
-    assert solve_game(game, max_states=500_000, best_first=False).result == result.result
+    for search in ("best-first", "depth-first"):
+        assert solve_game(game, max_states=500_000, search=search).result == result.result
+    # the hybrid hands its stack to the best-first search after a few states: nothing is lost
+    for first in (1, 7, 60, 900):
+        handed = solve_game(game, max_states=500_000, first_states=first)
+        assert handed.result == result.result
+        assert handed.states <= 500_000
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("freecell", 2), ("bakers-game", 7), ("klondike", 2), ("yukon", 1)])
+def test_the_hybrid_wins_after_the_hand_over(variant: str, seed: int) -> None:
+    game = PatienceGame.from_seed(load(variant), seed)
+    best = solve_game(game, max_states=200_000, search="best-first")
+    assert best.result == "won"
+    # one state depth first (the start) hands everything over: the best-first search itself
+    assert solve_game(game, max_states=200_000, first_states=1).states == best.states
+    for first in (5, 40, 300):
+        result = solve_game(game, max_states=200_000, first_states=first)
+        assert result.result == "won" and result.replays(game)
+
+
+def test_search_and_its_first_states_are_checked() -> None:
+    game = PatienceGame.from_seed(get("freecell"), 1)
+    with pytest.raises(SolverError, match="search must be one of"):
+        solve_game(game, search="sideways")  # type: ignore[arg-type]
+    with pytest.raises(SolverError, match="first_states"):
+        solve_game(game, first_states=-1)
+    with pytest.raises(ValueError, match="search 3"):
+        core_of(game).solve(10, 0.0, 3)
 
 
 @given(st.sampled_from(VARIANTS), st.integers(0, 2**32))
@@ -175,9 +203,12 @@ def test_every_solution_replays_to_a_win(variant: str, seed: int) -> None:
 ])
 def test_best_first_lines_replay_from_rebuilt_positions(variant: str, seed: int, through: Move | None) -> None:
     game = PatienceGame.from_seed(load(variant), seed)
-    result = solve_game(game, max_states=20_000)
+    result = solve_game(game, max_states=20_000, search="best-first")
     assert result.result == "won" and result.replays(game)
     assert through is None or through in result.moves
+    # the hybrid's best-first half, from the depth-first search's records
+    handed = solve_game(game, max_states=20_000, first_states=50)
+    assert handed.result == "won" and handed.replays(game)
 
 
 def test_freecell_11982_is_proved_unwinnable() -> None:
