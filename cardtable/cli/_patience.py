@@ -164,7 +164,7 @@ def deal(args: argparse.Namespace, description: Description) -> int:
     from cardtable.patience.position import write_position
 
     _refuse_klondike_options(args, description, variant_default="draw1",
-                             extra=("--difficulty", "--solvitaire-seed"))
+                             extra=("--solvitaire-seed",))
     check_output(args.output)
     if args.date is not None and not args.daily:
         raise UsageError("--date goes with --daily")
@@ -175,10 +175,16 @@ def deal(args: argparse.Namespace, description: Description) -> int:
     if args.winnable and isinstance(args.seed, str):
         raise UsageError(f"--winnable takes a whole-number --seed, not {args.seed}: its candidates are "
                          f"{description.title}'s own deals")
-    if args.seed is None and args.file is None and not args.daily:
+    if args.difficulty is not None and (args.daily or args.winnable or args.file is not None
+                                        or isinstance(args.seed, str)):
+        raise UsageError("--difficulty goes with a whole-number --seed (the first deal of that grade from it) or "
+                         "alone (from a random seed), not with --daily, --winnable or --file")
+    if args.seed is None and args.file is None and not args.daily and args.difficulty is None:
         raise UsageError(f"say which deal of {description.title}: --seed N (or ms:N, pysol:N where the game "
-                         "has them), --file F or --daily")
-    if args.daily or args.winnable:
+                         "has them), --file F, --daily or --difficulty LEVEL")
+    if args.difficulty is not None:
+        game = _graded(args, description)
+    elif args.daily or args.winnable:
         game = _proven(args, description)
     elif args.seed is not None:
         game = _from_seed(description, args.seed)
@@ -199,6 +205,26 @@ def deal(args: argparse.Namespace, description: Description) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _graded(args: argparse.Namespace, description: Description) -> PatienceGame:
+    """The first deal of ``--difficulty``'s grade from ``--seed`` (else a
+    random seed), graded as Klondike's are (:func:`cardtable.sim.grade.game_of_grade`);
+    stderr says which seed it is and its grade."""
+    import secrets
+
+    from cardtable.patience import PatienceGame
+    from cardtable.sim.grade import check_level, game_of_grade
+
+    level = check_level(args.difficulty)
+    start = int(args.seed) if args.seed is not None else secrets.randbelow(1 << 32)
+    seed, grade = game_of_grade(start, level, description)
+    article = "an" if grade.level[0] in "aeiou" else "a"
+    print(f"cardtable: {article} {grade.level} deal of {description.title} (seed {seed}, {grade.points} difficulty "
+          f"points: the search proved it in {grade.solver_states:,} states, the greedy player "
+          f"{'won' if grade.greedy_won else 'lost'}, the quick expert won {grade.expert_wins} of "
+          f"{grade.expert_games})", file=sys.stderr)
+    return PatienceGame.from_seed(description, seed)
 
 
 def _proven(args: argparse.Namespace, description: Description) -> PatienceGame:

@@ -20,7 +20,13 @@ timed, so a grade is the same on every machine:
   with every card known).
 
 So a deal has 0 to ``EXPERT_GAMES + 2`` points: 0 is *easy*, 1-2 *medium*,
-3-4 *hard* and 5 or more *expert* (:func:`level_of`). Grading one draw-3
+3-4 *hard* and 5 or more *expert* (:func:`level_of`).
+
+Every other patience game is graded by the same signals and points
+(:func:`grade_game`, :func:`game_of_grade`): the patience search's proof
+(:func:`~cardtable.solver.patience.solve_game`, every card known), the
+patience greedy player and a quick patience expert
+(:data:`QUICK_PATIENCE_EXPERT`), each from the player's view. Grading one draw-3
 deal takes about a second of one core (the quick expert's games are most of
 it).
 
@@ -40,10 +46,13 @@ from cardtable.game import play_out
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
+from cardtable.patience.description import Description
+from cardtable.patience.engine import PatienceGame
 from cardtable.solver.search import solve
 
-__all__ = ["EXPERT_GAMES", "GRADE_STATE_BUDGET", "HARD_SEARCH", "LEVELS", "QUICK_EXPERT", "Grade", "check_level",
-           "deal_of_grade", "grade_deal", "grade_seed", "level_of"]
+__all__ = ["EXPERT_GAMES", "GRADE_STATE_BUDGET", "HARD_SEARCH", "LEVELS", "QUICK_EXPERT", "QUICK_PATIENCE_EXPERT",
+           "Grade", "check_level", "deal_of_grade", "game_of_grade", "grade_deal", "grade_game", "grade_seed",
+           "level_of"]
 
 #: The grades, easiest first.
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -129,8 +138,48 @@ def grade_deal(position: Position, variant: Variant) -> Grade | None:
     greedy_won = _play(position, variant, GreedyPlayer(), 0)
     expert = ExpertPlayer(**QUICK_EXPERT)
     wins = sum(_play(position, variant, expert, game) for game in range(EXPERT_GAMES))
-    points = (not greedy_won) + (EXPERT_GAMES - wins) + (proof.states > HARD_SEARCH)
-    return Grade(level_of(points), points, proof.states, greedy_won, wins, EXPERT_GAMES)
+    return _graded(proof.states, greedy_won, wins)
+
+
+def _graded(proof_states: int, greedy_won: bool, expert_wins: int) -> Grade:
+    """The grade of a deal proven winnable in ``proof_states`` states, by its players' results."""
+    points = (not greedy_won) + (EXPERT_GAMES - expert_wins) + (proof_states > HARD_SEARCH)
+    return Grade(level_of(points), points, proof_states, greedy_won, expert_wins, EXPERT_GAMES)
+
+
+#: The quick patience expert's options (:class:`cardtable.bots.patience.ExpertPlayer`): guesses a
+#: decision and states a guess.
+QUICK_PATIENCE_EXPERT: dict[str, int] = {"samples": 2, "max_states": 1000}
+#: The most moves a player makes in a graded game before it counts as lost (none of the games loops
+#: so long: a cap, not a rule).
+_MOST_MOVES = 5000
+
+
+def grade_game(game: PatienceGame) -> Grade | None:
+    """The grade of the deal of ``game`` (any patience game, at its start),
+    or None when the patience search cannot prove it winnable within
+    :data:`GRADE_STATE_BUDGET` states; the same signals and points as
+    Klondike's (see the module documentation).
+
+    >>> from cardtable.patience import get
+    >>> grade = grade_game(PatienceGame.from_seed(get("tripeaks"), 2))
+    >>> grade is not None and grade.level in LEVELS and grade.expert_games == EXPERT_GAMES
+    True
+    """
+    from cardtable.bots.patience import ExpertPlayer as PatienceExpert
+    from cardtable.bots.patience import GreedyPlayer as PatienceGreedy
+    from cardtable.solver.patience import solve_game
+
+    proof = solve_game(game, max_states=GRADE_STATE_BUDGET)
+    if proof.result != "won":
+        return None
+
+    def won(player: PatienceGreedy | PatienceExpert) -> bool:
+        return play_out(game.clone(), [player], max_actions=_MOST_MOVES).is_won()
+
+    greedy_won = won(PatienceGreedy(0))
+    wins = sum(won(PatienceExpert(seed, **QUICK_PATIENCE_EXPERT)) for seed in range(EXPERT_GAMES))
+    return _graded(proof.states, greedy_won, wins)
 
 
 def grade_seed(seed: int, variant: Variant) -> Grade | None:
@@ -143,13 +192,27 @@ def deal_of_grade(seed: int, level: str, variant: Variant,
     """The first deal seed at or after ``seed`` whose grade is ``level``, and
     its grade; the same every time for the same seed, level and rules.
     ``on_try(seed, grade)`` is told of each seed graded (for progress)."""
+    return _first_of_grade(seed, level, lambda candidate: grade_seed(candidate, variant), variant.describe(), on_try)
+
+
+def game_of_grade(seed: int, level: str, description: Description,
+                  on_try: Callable[[int, Grade | None], None] | None = None) -> tuple[int, Grade]:
+    """The first deal seed of a patience game at or after ``seed`` whose
+    grade (:func:`grade_game`) is ``level``, and its grade; the same every
+    time for the same seed, level and rules."""
+    return _first_of_grade(seed, level, lambda candidate: grade_game(PatienceGame.from_seed(description, candidate)),
+                           description.title, on_try)
+
+
+def _first_of_grade(seed: int, level: str, grade_of: Callable[[int], Grade | None], what: str,
+                    on_try: Callable[[int, Grade | None], None] | None) -> tuple[int, Grade]:
     level = check_level(level)
     if seed < 0:
         raise UsageError(f"seed must be >= 0, not {seed}")
     for candidate in range(seed, seed + _MAX_SEEDS):
-        grade = grade_seed(candidate, variant)
+        grade = grade_of(candidate)
         if on_try is not None:
             on_try(candidate, grade)
         if grade is not None and grade.level == level:
             return candidate, grade
-    raise SolverError(f"no {level} deal among the {_MAX_SEEDS} seeds from {seed} for {variant.describe()}")
+    raise SolverError(f"no {level} deal among the {_MAX_SEEDS} seeds from {seed} for {what}")

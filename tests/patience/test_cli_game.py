@@ -167,7 +167,7 @@ def test_simulate_a_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     (("simulate", "--game", "golf", "--seed", "ms:2"), "golf has no Microsoft deal numbers"),
     (("games", "golf", "-o", "x.txt"), "--output writes a bot's game"),
     (("deal", "--game", "golf", "--winnable"), "--winnable goes with --seed N"),
-    (("deal", "--game", "golf", "--seed", "1", "--difficulty", "easy"), "--difficulty goes with Klondike only"),
+    (("deal", "--game", "golf", "--file", "x.txt", "--difficulty", "easy"), "not with --daily, --winnable or --file"),
     (("simulate", "--game", "golf", "--deals", "x.txt"), "--deals goes with Klondike only"),
     (("compare", "random", "priority", "--game", "golf"), "Golf is played by random, greedy or expert"),
     (("compare", "random", "greedy", "--game", "golf", "--workers", "2"), "--workers goes with Klondike only"),
