@@ -5,8 +5,10 @@ everything: the engine (:class:`~cardtable.patience.PatienceGame`) decides
 what is legal and says why a move is not, the layout
 (:func:`~cardtable.patience.layout.table_layout`) where each pile lies, the
 rules in words (:func:`~cardtable.patience.words.rules_sections`) fill the help,
-and the greedy player (:mod:`cardtable.bots.patience`), reading only the
-player's view, gives the hints. No game is named here.
+and the ``expert`` (:func:`cardtable.bots.patience_hint.patience_hint`),
+reading only the player's view and the game's history, gives the hints, in a
+process of the app's own so the table stays live meanwhile. No game is
+named here.
 
 Keys name piles as the move notation does (:mod:`cardtable.patience.moves`):
 a pile's key picks up its top card, a second key puts it down there; the
@@ -23,10 +25,17 @@ game, counts in the game's statistics.
 
 from __future__ import annotations
 
+import asyncio
+import multiprocessing
+import os
 import re
 import secrets
+import signal
 import textwrap
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from functools import cache, partial
 from pathlib import Path
 from typing import ClassVar
 
@@ -45,6 +54,7 @@ from cardtable.app.patience_books import PatienceBooks, game_key, saved_seconds,
 from cardtable.app.patience_table import PatienceMarks, PatienceTable, PileSpot, hint_marks, pile_key
 from cardtable.app.screens import ScrollPage, TextScreen
 from cardtable.app.status import MessageLine, clock_text
+from cardtable.bots.patience_hint import HINT_SECONDS, PatienceHint, patience_hint
 from cardtable.cards import Card
 from cardtable.errors import CardtableError
 from cardtable.patience.description import Kind
@@ -55,6 +65,33 @@ from cardtable.patience.record import PatienceRecord
 from cardtable.patience.words import rules_sections
 
 __all__ = ["PatienceApp", "keys_help", "next_seed"]
+
+
+def _hint_helper(app: int) -> None:
+    """What the hint's process does first: leave Ctrl-C to the app (process
+    ``app``), and die with it should it be killed outright."""
+    from cardtable.runs.executor import die_with_parent
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(app)
+
+
+def _ready_for_processes() -> None:
+    """Start multiprocessing's resource tracker while the app's standard
+    error is still the terminal's: a process started later, while the app
+    has it captured, would hand the tracker a descriptor that is not one."""
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+
+
+@cache
+def _hint_process() -> ProcessPoolExecutor:
+    """The process the app's hints are searched in, made at the first hint: a
+    process, for the search holds the interpreter's lock, which the app needs
+    to draw and read keys meanwhile. Started afresh, not forked from the app's threads."""
+    return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=_hint_helper,
+                               initargs=(os.getpid(),))
 
 #: A card's name in the engine's words (``Kc``, ``Th``).
 _CARD_NAME = re.compile(r"\b[A2-9TJQK][cdhs]\b")
@@ -206,6 +243,8 @@ class PatienceApp(App[None]):
         self.clock = GameClock(seconds)
         self.held: _Held | None = None
         self.hint_move: Move | None = None
+        self._hinting = False  # a hint is being searched for
+        _ready_for_processes()
         self._redo: list[Move] = []
         self._typed = ""  # a pile number or a prefix (F, R) typed so far
         self._typed_timer: Timer | None = None
@@ -635,30 +674,47 @@ class PatienceApp(App[None]):
         self.message = "Back at the deal: y redoes the moves one by one."
         self._after_move()
 
-    def hint(self) -> Move | None:
-        """The greedy player's move from what the player sees, the player
-        having seen every position of this game so far (so it never sends
-        cards back where they were)."""
-        from cardtable.bots.patience import GreedyPlayer
-
-        game = self.game
-        player = GreedyPlayer()
-        replay = PatienceGame(game.description, *game.start, shuffle_seed=game.shuffle_seed)
-        for move in game.moves:
-            player.choose(replay.view())
-            replay.play(move)
-        return player.choose(replay.view())
-
     def action_hint(self) -> None:
-        """The greedy player's move, chosen from what the player sees."""
+        """The ``expert``'s move from what the player sees, searched in the hint's process."""
         self._end_number()
         self.held = None
-        move = self.hint() if not self.game.is_won() else None
-        if move is None:
-            self.message = "The game is won." if self.game.is_won() else "No hint: no move makes progress here."
+        if self.game.is_won():
+            self.message = "The game is won."
+        elif self._hinting:
+            self.message = "Still thinking about the last hint..."
         else:
-            self.hint_move = move
-            self.message = f"Hint: {move}, {self._move_words(move)}."
+            self._hinting = True
+            self.message = "Thinking..."
+            self.run_worker(self._find_hint(self.game.clone()), name="find_hint", group="hint", exclusive=True)
+        self._show()
+
+    async def _find_hint(self, game: PatienceGame) -> None:
+        """Ask the hint's process for ``game``'s hint (a copy, with its history) and show it,
+        unless the game moved on meanwhile."""
+        try:
+            found = await asyncio.get_running_loop().run_in_executor(
+                _hint_process(), partial(patience_hint, game, seconds=HINT_SECONDS))
+        except BrokenProcessPool:  # the process was killed: the next hint starts another
+            _hint_process.cache_clear()
+            self.message = "No hint: the search stopped; press x to try again."
+            return
+        except CardtableError as error:
+            self.message = f"No hint: {error}."
+            return
+        finally:
+            self._hinting = False
+        if (game.key(), game.moves) != (self.game.key(), self.game.moves):
+            self.message = "The game moved on meanwhile: press x again for a hint."
+            return
+        self._show_hint(found)
+
+    def _show_hint(self, found: PatienceHint) -> None:
+        if found.move is None:
+            self.message = "No hint: no move is left." if found.fallback is None else \
+                f"No hint: {found.describe()}; u undoes, n deals anew."
+        else:
+            self.hint_move = found.move
+            self.message = f"Hint: {found.move}, {found.describe()}."
         self._show()
 
     def action_new_game(self) -> None:

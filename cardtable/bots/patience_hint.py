@@ -45,12 +45,15 @@ from cardtable.patience.description import Kind
 from cardtable.patience.engine import PatienceGame, PatienceView
 from cardtable.patience.moves import Move, Place
 
-__all__ = ["HINT_SAMPLES", "HINT_STATES", "NO_GUESS_WON", "NO_PROGRESS", "OUT_OF_TIME", "PatienceHint", "SeenPosition",
-           "move_words", "patience_hint", "seen_position"]
+__all__ = ["HINT_SAMPLES", "HINT_SECONDS", "HINT_STATES", "NO_GUESS_WON", "NO_PROGRESS", "OUT_OF_TIME", "PatienceHint",
+           "SeenPosition", "move_words", "patience_hint", "seen_position"]
 
 #: The hint's budget: guessed deals, and the search states for each (a fraction of a second in most games).
 HINT_SAMPLES = 8
 HINT_STATES = 25_000
+#: The faces' cap on a hint's seconds: the budget above takes a fraction of a second, and only a much
+#: slower machine meets this cap (then the hint weighs the guesses it made, or falls back to the greedy move).
+HINT_SECONDS = 10.0
 
 #: A position as the player sees it (:func:`seen_position`).
 SeenPosition = tuple[tuple[tuple[int, tuple[str, ...]], ...], int, int]

@@ -31,7 +31,7 @@ import secrets
 import time
 from typing import Any, ClassVar
 
-from cardtable.bots.patience import GreedyPlayer
+from cardtable.bots.patience_hint import HINT_SAMPLES, HINT_SECONDS, HINT_STATES, patience_hint
 from cardtable.cards import RANK_NAMES, Card
 from cardtable.errors import CardtableError
 from cardtable.patience import Description, Kind, Move, PatienceGame, Place
@@ -43,7 +43,7 @@ from cardtable.patience.words import rules_sections
 from cardtable.sim.played import PlayedGame
 from cardtable.web.protocol import ProtocolError, unknown_type
 
-__all__ = ["PatienceTable", "game_key", "table_json"]
+__all__ = ["PatienceTable", "game_key", "hint_message", "table_json"]
 
 #: The longest move text a page may send (the longest real one, ``13+R12>H``, has 8 characters).
 _MAX_MOVE = 16
@@ -72,6 +72,29 @@ def _in_words(reason: str) -> str:
     """The engine's reason, its cards named in words (the engine names only
     cards the player sees: the moved card and the card it was to cover)."""
     return _CARD_IN_REASON.sub(lambda match: f"the {Card.parse(match.group(1)).name()}", reason)
+
+
+def hint_message(game: PatienceGame, *, samples: int = HINT_SAMPLES, max_states: int = HINT_STATES,
+                 seconds: float | None = HINT_SECONDS) -> dict[str, Any]:
+    """The ``hint`` message for ``game``: the ``expert``'s move from what the
+    player sees (:func:`~cardtable.bots.patience_hint.patience_hint`, with the
+    game's history, so it never sends cards back where they were), in words
+    that name only cards the player sees. A function of the game alone, so a
+    server process may run it.
+
+    >>> from cardtable.patience import get
+    >>> hint_message(PatienceGame.from_seed(get("golf"), 3), samples=2, max_states=500)["type"]
+    'hint'
+    """
+    try:
+        found = patience_hint(game, samples=samples, max_states=max_states, seconds=seconds)
+    except CardtableError as error:
+        return {"type": "hint", "move": None, "text": f"No hint: {error}."}
+    if found.move is None:
+        text = "No move is left: start again or deal anew." if found.fallback is None else \
+            f"No hint: {found.describe()}. Undo, start again or deal anew."
+        return {"type": "hint", "move": None, "text": text}
+    return {"type": "hint", "move": str(found.move), "text": f"Hint: {found.describe()}."}
 
 
 def table_json(description: Description) -> dict[str, Any]:
@@ -118,7 +141,7 @@ class PatienceTable:
     <cardtable.sim.played.PlayedGame.of_patience>`).
     """
 
-    #: The message types a patience table takes (``hint`` is the server's, :meth:`hint`).
+    #: The message types a patience table takes (``hint`` is the server's: :func:`hint_message` in its process).
     TYPES: ClassVar[tuple[str, ...]] = ("move", "undo", "redo", "new", "restart", "hint", "autofinish", "view")
 
     def __init__(self, game: PatienceGame, *, deal: str, daily: str | None = None, started: float | None = None,
@@ -360,13 +383,3 @@ class PatienceTable:
         self._redo.clear()
         return f"Auto-finish sent {played} card{'s' if played != 1 else ''} home." + \
             (" You won!" if self.game.is_won() else "")
-
-    def hint(self) -> dict[str, Any]:
-        """The ``greedy`` player's move from what the player sees (it reads
-        only the player's view), as a ``hint`` message naming only cards the
-        player sees."""
-        view = self.game.view()
-        move = GreedyPlayer(seed=len(view.legal_moves)).choose(view)
-        if move is None:
-            return {"type": "hint", "move": None, "text": "No move is left: start again or deal anew."}
-        return {"type": "hint", "move": str(move), "text": f"Hint: {self._describe(move)[:-1].lower()}."}

@@ -18,7 +18,8 @@ same move. The messages, each a JSON object as in the protocol::
                      {"type": "hint"} {"type": "view"} {"type": "stats"}
     from the server: {"type": "table", "table": {...}}   once: the game, its rules in words and its layout
                      {"type": "view", "view": {...}, "said": "..."}   after every change, to each page
-                     {"type": "hint", "move": "3>5" | null, "text": "..."}   to the page that asked
+                     {"type": "hint", "move": "3>5" | null, "text": "..."}   to the page that asked: the
+                                       expert's move from what the player sees (searched in a process)
                      {"type": "stats", "stats": {...}, "daily": {...} | null}   to the page that asked: the
                                        player's record in this game and its rules, and in its daily deals
                      {"type": "dealing", "text": "Finding..." | null}   a winnable deal or the daily deal is
@@ -62,7 +63,7 @@ from cardtable.runs.store import ResultsStore
 from cardtable.sim.played import DailyStats, PlayedGame, PlayStats, daily_stats, game_stats, record_played
 from cardtable.solver.patience_deals import daily_game, winnable_game
 from cardtable.web.kings_corner import Lender
-from cardtable.web.patience import PatienceTable, game_key, table_json
+from cardtable.web.patience import PatienceTable, game_key, hint_message, table_json
 from cardtable.web.protocol import (
     MAX_PAGES,
     ProtocolError,
@@ -103,6 +104,8 @@ class _Seat:
     sockets: set[web.WebSocketResponse] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     dealing: bool = False
+    #: True while the expert looks for a hint for this game (one at a time).
+    hinting: bool = False
 
 
 class PatienceRoom:
@@ -246,7 +249,7 @@ class PatienceRoom:
             if seat.dealing and message["type"] in _AFTER_THE_DEAL:
                 raise ProtocolError("a winnable deal is being found: this game takes no more moves")
             if message["type"] == "hint":
-                await send(ws, seat.table.hint())
+                self._hint(seat, ws)
                 return
             if message["type"] == "stats":
                 await send(ws, await self._stats(player, seat.table.description))
@@ -269,6 +272,31 @@ class PatienceRoom:
         reply: dict[str, Any] = {"type": "view", "view": seat.table.view(), "said": said}
         for socket in [ws] if row is None else list(seat.sockets):
             await send(socket, reply)
+
+    def _hint(self, seat: _Seat, ws: web.WebSocketResponse) -> None:
+        """Look for a hint in one of the server's processes (the ``expert``
+        searches for up to a second), every table answered meanwhile; the page
+        that asked gets it, unless the game changed meanwhile (then it is told so)."""
+        if seat.hinting:
+            raise ProtocolError("a hint is being looked for already")
+        seat.hinting = True
+        game = seat.table.game.clone()
+
+        async def find() -> None:
+            try:
+                reply = await self.server.search(hint_message, game)
+            except CardtableError as error:  # the search's process stopped
+                reply = {"type": "hint", "move": None, "text": f"No hint: {error}."}
+            finally:
+                seat.hinting = False
+            now = seat.table.game
+            if (now.key(), now.moves) != (game.key(), game.moves):
+                reply = {"type": "hint", "move": None, "text": "The game moved on meanwhile: ask again for a hint."}
+            await send(ws, reply)
+
+        task = asyncio.get_running_loop().create_task(find())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _keep(self, player: str, finished: list[PlayedGame], row: dict[str, object] | None) -> None:
         """Keep the games ``player`` finished in the statistics, then their table's ``row``."""

@@ -131,12 +131,20 @@ def test_an_illegal_move_says_the_engines_reason(tmp_path: Path, name: str) -> N
     drive(new_app(tmp_path, name), script)
 
 
+async def hinted(pilot: Pilot[None], app: PatienceApp) -> None:
+    """Ask for a hint and wait for the expert's answer from its process."""
+    await pilot.press("x")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 @pytest.mark.parametrize("name", GAMES)
-def test_a_hint_is_a_legal_move_chosen_from_the_view(tmp_path: Path, name: str) -> None:
+def test_a_hint_is_the_experts_legal_move_chosen_from_the_view(tmp_path: Path, name: str) -> None:
     async def script(pilot: Pilot[None], app: PatienceApp) -> None:
-        await pilot.press("x")
+        await hinted(pilot, app)
         assert app.hint_move is not None and app.hint_move in app.game.legal_moves()
-        assert app.message.startswith(f"Hint: {app.hint_move}")
+        assert app.message.startswith(f"Hint: {app.hint_move}, ")
+        assert "guess" in app.message or "winning line" in app.message or "greedy" in app.message
         assert app.table.marks.hinted or app.table.marks.hint_places
 
     drive(new_app(tmp_path, name), script)
@@ -146,10 +154,29 @@ def test_a_hint_never_sends_cards_back_where_they_were(tmp_path: Path) -> None:
     async def script(pilot: Pilot[None], app: PatienceApp) -> None:
         await pilot.press("4", "a")  # a player fresh to this position would take the card back: a>4
         assert app.game.moves == [Move.parse("4>a")]
-        await pilot.press("x")
+        await hinted(pilot, app)
         assert app.hint_move is not None and app.hint_move != Move.parse("a>4")
 
     drive(new_app(tmp_path, "freecell", 4), script)
+
+
+def test_the_table_stays_live_while_the_expert_thinks(tmp_path: Path) -> None:
+    """The hint is searched in a process: meanwhile the keys still work, a
+    second hint waits for the first, and a hint for a position left is not shown."""
+    async def script(pilot: Pilot[None], app: PatienceApp) -> None:
+        await pilot.press("x")
+        assert app.message == "Thinking..."
+        await pilot.press("x")
+        assert app.message == "Still thinking about the last hint..."
+        move = app.game.legal_moves()[0]
+        assert app.play(move)  # played while the expert thinks
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.hint_move is None and app.message == "The game moved on meanwhile: press x again for a hint."
+        await hinted(pilot, app)
+        assert app.hint_move in app.game.legal_moves()
+
+    drive(new_app(tmp_path, "yukon", 3), script)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -26,7 +26,7 @@ from cardtable.patience.layout import table_layout
 from cardtable.solver.patience import solve_game
 from cardtable.solver.patience_deals import daily_game
 from cardtable.web.klondike import KlondikeDealer
-from cardtable.web.patience import PatienceTable
+from cardtable.web.patience import PatienceTable, hint_message
 from cardtable.web.protocol import MAX_MESSAGE_BYTES, ProtocolError
 from cardtable.web.server import TableServer
 
@@ -272,9 +272,34 @@ def test_the_hint_reads_only_what_the_player_sees(name: str, seed: int, swap: st
     piles[p][i], piles[q][j] = piles[q][j], piles[p][i]
     other = PatienceGame(game.description, piles, game.down, shuffle_seed=game.shuffle_seed)
     assert other.view() == game.view()
-    first = PatienceTable(game, deal=str(seed)).hint()
-    assert first == PatienceTable(other, deal=str(seed)).hint()
+    first = hint_message(game, samples=2, max_states=500)
+    assert first == hint_message(other, samples=2, max_states=500)
     assert first["move"] is None or first["move"] in {str(move) for move in game.legal_moves()}
+    assert not CARD.search(first["text"])  # cards in words, and only cards in view
+
+
+def test_the_hint_is_the_experts_searched_in_a_process_and_one_at_a_time(tmp_path: Path) -> None:
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:
+            await (await session.get(f"{base}/play/yukon")).release()
+            async with session.ws_connect(f"{base}/play/yukon/ws") as ws:
+                await opened(ws)
+                view = (await answer(ws, {"type": "new", "deal": "3"}))["view"]
+                await ws.send_json({"type": "hint"})
+                refused = await answer(ws, {"type": "hint"})  # the table answers while the expert thinks
+                assert refused["type"] == "error" and "being looked for" in refused["message"]
+                hint = await ws.receive_json(timeout=60)
+                assert hint["type"] == "hint" and hint["move"] in view["legal"], hint
+                assert hint["text"].startswith("Hint: ") and "guess" in hint["text"]
+                # the game moves on while the expert thinks: the late hint is not shown
+                await ws.send_json({"type": "hint"})
+                moved = await answer(ws, {"type": "move", "move": hint["move"]})
+                assert moved["type"] == "view" and moved["view"]["moves"] == 1
+                late = await ws.receive_json(timeout=60)
+                assert late == {"type": "hint", "move": None,
+                                "text": "The game moved on meanwhile: ask again for a hint."}
+
+    serving(tmp_path, test)
 
 
 def test_a_table_refuses_a_deal_the_game_cannot_have() -> None:

@@ -518,6 +518,7 @@ function act(action) {
   if (action === "choose") { dealDialog.querySelector("form").reset(); dealDialog.showModal(); return; }
   if (action === "deal") { deal(); return; }
   selected = null;
+  if (action === "hint") say("Thinking\u2026");  // the expert weighs its guesses for up to a second
   send({ type: action });
 }
 
