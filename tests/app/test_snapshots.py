@@ -279,7 +279,9 @@ def test_spider_a_run_picked_up_is_highlighted(snap_compare: SnapCompare, tmp_pa
 @pytest.mark.parametrize("size", SIZES)
 def test_freecell_a_hint_lights_up_its_move(snap_compare: SnapCompare, tmp_path: Path,
                                             size: tuple[int, int]) -> None:
-    """FreeCell, Microsoft's deal 1: the hint's card and where it goes on green."""
+    """FreeCell, Microsoft's deal 1: the expert's move (every card is in view: its one search of the
+    deal wins) and its card and where it goes on green."""
     app = patience(tmp_path, "freecell", "ms:1")
     assert snap_compare(app, run_before=Seen().press("x"), terminal_size=size)
     assert app.hint_move is not None and app.message.startswith(f"Hint: {app.hint_move}")
+    assert "a winning line starts so" in app.message
