@@ -32,7 +32,12 @@ time a deal includes starting the program (Solvitaire's: CPU seconds, user
 and system). Every winning line of cardtable is replayed in the engine after
 it is timed (a failed replay stops the run).
 
+With ``--games N``, cardtable alone on deals 1 to N of cardtable's shuffle
+of every game of the registry, a row a game.
+
     python benchmarks/patience_solver.py --freecell 1-1000 --pysol 300 --solvitaire 100
+    python benchmarks/patience_solver.py --freecell none --pysol 0 --solvitaire 0 --games 10 \
+        --max-states 1000000 --timeout 30
     python benchmarks/patience_solver.py --freecell none --pysol 0 --solvitaire 100 --timeout 10 \
         --solvitaire-games black-hole,golf
 """
@@ -57,7 +62,7 @@ from _report import add_option, table, write_markdown
 
 from cardtable.patience import PatienceGame
 from cardtable.patience.formats import to_pysol
-from cardtable.patience.registry import load
+from cardtable.patience.registry import load, names
 from cardtable.patience.solvitaire import to_solvitaire
 from cardtable.solver.patience import SEARCHES, core_of, move_of
 
@@ -223,6 +228,18 @@ def compare_solvitaire(folder: str, deals: int, games: list[str], shipped: bool,
     return rows, notes
 
 
+GAME_HEADERS = ["game", "deals", "won", "unwinnable", "unknown", "median ms", "mean ms", "max ms", "peak MiB"]
+
+
+def every_game(deals: int, max_states: int, timeout: float) -> str:
+    """cardtable alone on deals 1 to ``deals`` of every game of the registry, a row a game."""
+    rows: list[list[object]] = []
+    for name in names():
+        row = ours(name, [str(n) for n in range(1, deals + 1)], max_states, timeout).row()
+        rows.append([name, row[2], *row[4:9], row[10], row[11]])
+    return table(GAME_HEADERS, rows)
+
+
 def disagreements(a: Runs, b: Runs) -> list[str]:
     """The deals both decided, with different verdicts."""
     return [seed for seed, verdict in a.verdicts.items()
@@ -238,6 +255,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-states", type=int, default=5_000_000, help="cardtable's budget a deal")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds a deal, for every solver")
     parser.add_argument("--black-hole-solve", default=BLACK_HOLE_SOLVE, metavar="PATH")
+    parser.add_argument("--games", type=int, default=0, metavar="N", help="cardtable alone on deals 1 to N of "
+                        "every game of the registry (default 0: none)")
     parser.add_argument("--solvitaire", type=int, default=100, metavar="N", help="cardtable's deals 1 to N of "
                         "each game against Solvitaire (default 100; 0 leaves them out)")
     parser.add_argument("--solvitaire-games", default=",".join(label for label, _, _ in SOLVITAIRE_GAMES),
@@ -265,7 +284,9 @@ def main(argv: list[str] | None = None) -> int:
         rows += more_rows
         notes += more_notes
 
-    text = table(HEADERS, rows)
+    text = table(HEADERS, rows) if rows else ""
+    if args.games:
+        text += ("\n\n" if text else "") + every_game(args.games, args.max_states, args.timeout)
     print(text)
     for note in notes:
         print(note)
