@@ -219,10 +219,12 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
     take, breaks in the piles' builds and runs, filled cells, face-down cards,
     cards still to be dealt onto the tableau); ``depth-first`` follows each
     state's moves in the order of the positions they lead to; ``hybrid`` (the
-    default) searches depth first for ``first_states`` states (half the
-    budget when ``None``), then hands its table and its stack to the best-first
-    search for the rest of the budget. All three are exhaustive: the verdicts
-    are the same, the states and lines differ.
+    default) searches depth first for ``first_states`` states, then hands its
+    table and its stack to the best-first search for the rest of the budget.
+    With ``first_states=None`` the depth-first part takes half the budget
+    where the deal has face-down cards or a stock and cards are built on the
+    tableau, and none elsewhere (the best-first search alone). All three are
+    exhaustive: the verdicts are the same, the states and lines differ.
     """
     budget = _check_budget(timeout, max_states)
     if search not in SEARCHES:
