@@ -1,6 +1,7 @@
-"""The rule variants of docs/winnability.md's table (``benchmarks/winnability/*.json``):
-each file is its game with exactly the rule the table says, that rule reaches the
-solver, and the study keeps the file's deals apart from the game's."""
+"""The rule variants in ``benchmarks/winnability/*.json`` (a game with Solvitaire's rule
+where it differs from the game's default, for docs/winnability.md and the benchmarks
+against Solvitaire): each file is its game with exactly the one rule listed here, that
+rule reaches the solver, and a study keeps the file's deals apart from the game's."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ CHANGES = {
     "canfield-solvitaire.json": ("canfield", ("tableau", "moves"), "run"),
     "fan-solvitaire.json": ("fan", ("foundations", "may-return"), True),
     "king-albert-solvitaire.json": ("king-albert", ("foundations", "may-return"), True),
+    "spider-solvitaire.json": ("spider", ("stock", "needs-no-empty-pile"), False),
+    "spiderette-solvitaire.json": ("spiderette", ("stock", "needs-no-empty-pile"), False),
 }
 
 
