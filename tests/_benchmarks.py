@@ -15,7 +15,11 @@ BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 def load_benchmark(name: str) -> ModuleType:
     """``benchmarks/NAME.py`` as the module ``NAME``, with ``benchmarks/`` on the
     path while it loads (the scripts import their siblings ``_report`` and
-    ``_peers``) and the module in :data:`sys.modules` (its dataclasses look it up)."""
+    ``_peers``) and the module in :data:`sys.modules` (its dataclasses look it up).
+    The path is put back as it was, whatever the script added to it: a
+    ``benchmarks/`` left on it would shadow test modules (``benchmarks/web.py``
+    before the ``web`` folder of the tests)."""
+    before = list(sys.path)
     sys.path.insert(0, str(BENCHMARKS))
     try:
         spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
@@ -25,4 +29,4 @@ def load_benchmark(name: str) -> ModuleType:
         spec.loader.exec_module(module)
         return module
     finally:
-        sys.path.remove(str(BENCHMARKS))
+        sys.path[:] = before

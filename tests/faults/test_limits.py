@@ -9,8 +9,8 @@ import signal
 from pathlib import Path
 
 import pytest
-from cli_helpers import run
-from test_signals import _interrupt, _start, _store_rows, _wait_for
+from cli_helpers import run, start
+from test_signals import _interrupt, _store_rows, _wait_for
 
 from cardtable._files import MAX_LINE_BYTES, MAX_TEXT_BYTES, read_text
 from cardtable.cli._options import MAX_STATES as CLI_MAX_STATES
@@ -182,7 +182,7 @@ def test_a_billion_games_start_at_once_in_little_memory(tmp_path: Path, args: tu
     """The blocks of a run are made as they are needed: a billion games (the
     engine's blocks of 50) start at once, stay small, and SIGTERM after the
     first stored block keeps it."""
-    process = _start(tmp_path, *args, "--games", str(10**9), "--workers", "1")
+    process = start(tmp_path, *args, "--games", str(10**9), "--workers", "1")
     try:
         _wait_for(lambda: any(played > 0 for _, _, played in _store_rows(tmp_path)), timeout=60)
         resident = _resident_mib(process.pid)
