@@ -41,6 +41,8 @@ def test_a_second_build_runs_on_the_same_deals(script: ModuleType, capsys: pytes
     (["--deals", "0"], "--deals must be at least 1, not 0"),
     (["--rounds", "0"], "--rounds must be at least 1, not 0"),
     (["--against", "/no/such/core.so"], "--against: no such file: /no/such/core.so"),
+    (["--path-rules", "--with-path-rules"], "--path-rules compares this checkout with itself"),
+    (["--with-path-rules", "--schedule", "run.jsonl"], "--with-path-rules is for the main search alone"),
 ])
 def test_bad_options_are_refused_before_any_work(script: ModuleType, args: list[str], words: str,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
@@ -137,15 +139,3 @@ def test_two_builds_compare_with_the_path_rules_on(script: ModuleType, capsys: p
     per_state = [float(out.split("moves tried ", 1)[1].split("(", 1)[1].split(" a state", 1)[0]) for out in (on, off)]
     assert per_state[0] < per_state[1]
     assert on.count("µs a state") == 2
-
-
-@pytest.mark.parametrize(("args", "words"), [
-    (["--path-rules", "--with-path-rules"], "--path-rules compares this checkout with itself"),
-    (["--with-path-rules", "--schedule", "run.jsonl"], "--with-path-rules is for the main search alone"),
-])
-def test_the_path_rules_options_are_refused_together(script: ModuleType, args: list[str], words: str,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as stopped:
-        script.main(args)
-    assert stopped.value.code == 2
-    assert words in capsys.readouterr().err
