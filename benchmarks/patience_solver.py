@@ -55,8 +55,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 from _peers import run_program, solve_solvitaire_file, time_program
 from _report import add_option, table, write_markdown
 

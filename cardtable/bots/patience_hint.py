@@ -44,6 +44,7 @@ from cardtable.errors import RulesError
 from cardtable.patience.description import Kind
 from cardtable.patience.engine import PatienceGame, PatienceView
 from cardtable.patience.moves import Move, Place
+from cardtable.patience.words import place_words
 
 __all__ = ["HINT_SAMPLES", "HINT_SECONDS", "HINT_STATES", "NO_GUESS_WON", "NO_PROGRESS", "OUT_OF_TIME", "PatienceHint",
            "SeenPosition", "move_words", "patience_hint", "seen_position"]
@@ -132,13 +133,6 @@ def _seed(view: PatienceView) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
 
 
-def _place_words(place: Place) -> str:
-    kind, number = place.kind, place.index + 1
-    return {Kind.TABLEAU: f"pile {number}", Kind.FOUNDATION: "a foundation" if place.index < 0 else
-            f"foundation {number}", Kind.CELL: f"cell {place}", Kind.RESERVE: f"reserve {number}",
-            Kind.STOCK: "the stock", Kind.WASTE: "the waste", Kind.HOLE: "the hole"}[kind]
-
-
 def move_words(view: PatienceView, move: Move) -> str:
     """``move`` in words before it is played, naming only face-up cards of ``view``.
 
@@ -167,8 +161,8 @@ def move_words(view: PatienceView, move: Move) -> str:
         where = f"onto the {onto[-1].name()} in pile {target.index + 1}" if onto else \
             f"to the empty pile {target.index + 1}"
     else:
-        where = f"to {_place_words(target)}"
-    return f"{head} from {_place_words(move.source)} {where}"
+        where = f"to {place_words(target, any_foundation='a foundation')}"
+    return f"{head} from {place_words(move.source)} {where}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,22 @@ from cardtable.patience.description import (
 )
 from cardtable.patience.moves import Place
 
-__all__ = ["built_words", "relation_words", "rules_lines", "rules_sections"]
+__all__ = ["built_words", "place_words", "relation_words", "rules_lines", "rules_sections"]
+
+
+def place_words(place: Place, *, any_foundation: str = "the foundations") -> str:
+    """A pile in words, as the faces' accessible names call it (``pile 3``,
+    ``cell a``, ``the stock``); ``any_foundation`` names a move's target "the
+    first foundation that takes the card".
+
+    >>> from cardtable.patience.description import Kind
+    >>> place_words(Place(Kind.TABLEAU, 2)), place_words(Place(Kind.FOUNDATION, -1), any_foundation="a foundation")
+    ('pile 3', 'a foundation')
+    """
+    kind, number = place.kind, place.index + 1
+    return {Kind.TABLEAU: f"pile {number}", Kind.FOUNDATION: any_foundation if place.index < 0 else
+            f"foundation {number}", Kind.CELL: f"cell {place}", Kind.RESERVE: f"reserve {number}",
+            Kind.STOCK: "the stock", Kind.WASTE: "the waste", Kind.HOLE: "the hole"}[kind]
 
 
 def rules_lines(d: Description) -> list[str]:

@@ -34,12 +34,12 @@ from typing import Any, ClassVar
 from cardtable.bots.patience_hint import HINT_SAMPLES, HINT_SECONDS, HINT_STATES, patience_hint
 from cardtable.cards import RANK_NAMES, Card
 from cardtable.errors import CardtableError
-from cardtable.patience import Description, Kind, Move, PatienceGame, Place
+from cardtable.patience import Description, Kind, Move, PatienceGame
 from cardtable.patience.description import Fill
 from cardtable.patience.engine import PatienceView
 from cardtable.patience.layout import table_layout
 from cardtable.patience.record import PatienceRecord, rules_name
-from cardtable.patience.words import rules_sections
+from cardtable.patience.words import place_words, rules_sections
 from cardtable.sim.played import PlayedGame
 from cardtable.web.protocol import ProtocolError, unknown_type
 
@@ -58,14 +58,6 @@ def game_key(description: Description) -> str:
     """The key of a player's saved game of ``description`` in the results
     store's ``web_games`` table: one saved game per game and its options."""
     return f"patience:{rules_name(description)}"
-
-
-def _place_words(place: Place) -> str:
-    """A pile in words, as the page's accessible names call it."""
-    kind, number = place.kind, place.index + 1
-    return {Kind.TABLEAU: f"pile {number}", Kind.FOUNDATION: "the foundations" if place.index < 0 else
-            f"foundation {number}", Kind.CELL: f"cell {place}", Kind.RESERVE: f"reserve {number}",
-            Kind.STOCK: "the stock", Kind.WASTE: "the waste", Kind.HOLE: "the hole"}[kind]
 
 
 def _in_words(reason: str) -> str:
@@ -361,7 +353,7 @@ class PatienceTable:
         head = cards[0].name().capitalize() + (f" and {len(cards) - 1} more" if len(cards) > 1 else "")
         if move.pair is not None:
             head += f" and the {game.pile(move.pair)[-1].name()}"
-        source = _place_words(move.source)
+        source = place_words(move.source)
         target = move.target
         if target.kind is Kind.TABLEAU:
             top = game.pile(target)
@@ -370,7 +362,7 @@ class PatienceTable:
             return f"{head} from {source} {onto}."
         if target.kind is Kind.FOUNDATION:
             return f"{head} from {source} to a foundation."
-        return f"{head} from {source} to {_place_words(target)}."
+        return f"{head} from {source} to {place_words(target)}."
 
     def _autofinish(self) -> str:
         """Send every card that can go to the foundations there, one after another."""
