@@ -289,6 +289,7 @@ def test_a_game_from_a_users_file_plays(tmp_path: Path, browser: Any) -> None:
         page.get_by_role("button", name="Deal", exact=True).click()
         moves_shown(page, 0)
         page.get_by_role("button", name="Statistics").click()
+        page.locator("#stats-rows tr th").first.wait_for()  # "Reading…" until the server's figures come
         row = page.locator("#stats-rows tr").first
         assert [cell.text_content() for cell in row.locator("th, td").all()][:4] == [
             "FreeCell with two cells", "1", "0", "0%"]

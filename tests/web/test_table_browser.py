@@ -23,6 +23,7 @@ import pytest
 from browser_helpers import chromium, free_port, screenshots, start_server, stop_servers, wait_for
 
 from cardtable.klondike import KlondikeRecord
+from cardtable.klondike.variant import PRESET_TITLES, PRESETS
 from cardtable.runs.store import ResultsStore
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -456,4 +457,34 @@ def test_a_new_visitor_who_reloads_before_the_first_move_sees_the_same_deal(serv
     assert page.evaluate("[...document.querySelectorAll('.card[data-card]')].map((c) => c.dataset.card).sort()") \
         == tops
     assert served.moves() == []
+    context.close()
+
+
+#: The page's first connection is refused (its address turned to a closed port); the ones after go through.
+_FIRST_SOCKET_REFUSED = """(() => {
+  const Real = window.WebSocket;
+  let first = true;
+  window.WebSocket = function (url, protocols) {
+    if (first) { first = false; url = "ws://127.0.0.1:9/ws"; }
+    return new Real(url, protocols);
+  };
+  window.WebSocket.prototype = Real.prototype;
+  Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+})();"""
+
+
+def test_the_new_game_dialog_opened_before_the_connection_gets_the_rule_sets(serve: Callable[..., Served],
+                                                                             browser: Any) -> None:
+    """A player quicker than the connection: the dialog asks for the named rule sets again once it is up."""
+    served = serve("klondike", "--seed", "7")
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.add_init_script(_FIRST_SOCKET_REFUSED)
+    page.goto(served.url)
+    page.locator('#table[data-state="connecting"]').wait_for(state="attached")  # the first try failed
+    page.get_by_role("button", name="New game").first.click()
+    rules = page.locator("dialog#deal").get_by_label("Rules")
+    wait_for(lambda: rules.locator("option").count() > 1, "the named rule sets in the dialog")
+    assert rules.locator("option").all_inner_texts()[1:] == [PRESET_TITLES[name] for name in PRESETS]
+    page.locator('#table[data-state="ready"]').wait_for(state="attached")
     context.close()

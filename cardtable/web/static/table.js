@@ -32,6 +32,8 @@ let dealing = null;       // while the server searches for a new deal: what the 
 function connect() {
   socket = new WebSocket(socketUrl("/ws"));
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+  // A dialog opened before the connection was up asked for the rule sets in vain: ask again now.
+  socket.addEventListener("open", () => { if (dealDialog.open && !rulesHad) send({ type: "rules" }); });
   socket.addEventListener("close", () => {
     table.dataset.state = "connecting";
     setTimeout(connect, 1000);
@@ -580,7 +582,7 @@ function celebrate() {
 
 // The new-game dialog: the rules (as now, or a named rule set), a deal number
 // or a random deal, only proven winnable deals or any, and a difficulty.
-let rulesAsked = false;
+let rulesHad = false; // the named rule sets came (they are asked for until they do)
 function chooseDeal() {
   const form = dealDialog.querySelector("form");
   form.reset();
@@ -590,10 +592,7 @@ function chooseDeal() {
     form.elements.winnable.checked = Boolean(view.winnable);
   }
   gradedMeansWinnable();
-  if (!rulesAsked) { // the named rule sets, asked for once
-    rulesAsked = true;
-    send({ type: "rules" });
-  }
+  if (!rulesHad) send({ type: "rules" });
   dealDialog.showModal();
 }
 
@@ -613,6 +612,8 @@ dealDialog.querySelector('select[name="difficulty"]').addEventListener("change",
 
 function showRules(rules) {
   const select = dealDialog.querySelector('select[name="rules"]');
+  if (rulesHad) return; // a second reply to a second asking
+  rulesHad = true;
   for (const rule of rules) {
     const option = document.createElement("option");
     option.value = rule.name;
