@@ -18,6 +18,13 @@ piles their numbers are typed (``1`` then ``9`` is pile 19; enter ends a
 number that could go on). The mouse clicks a card (and the cards on it),
 then a pile; a double click sends a card home; a drag moves cards.
 
+``n`` deals another deal, or the first deal of a difficulty from it on
+(:func:`cardtable.sim.grade.game_of_grade`, found in the search's process:
+the table takes no move meanwhile). ``V`` reviews the game so far move by
+move (:mod:`cardtable.app.patience_review`); ``P`` peeks: the face-down
+cards and the stock are shown, hints come from the real deal, and the game
+is marked as peeked in its record (the autosave's and the statistics').
+
 After every move the game is kept (:class:`~cardtable.app.patience_books.PatienceBooks`),
 so ``cardtable play GAME`` brings it back; a won game, or one left for a new
 game, counts in the game's statistics.
@@ -32,7 +39,7 @@ import re
 import secrets
 import signal
 import textwrap
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from functools import cache, partial
@@ -50,11 +57,13 @@ from textual.widgets import Static
 from cardtable._files import atomic_write_text, describe_error
 from cardtable._text import plural
 from cardtable.app.keeper import GameClock
+from cardtable.app.new_deal import CHECKING, DealChoice, NewDealScreen
 from cardtable.app.patience_books import PatienceBooks, game_key, saved_seconds, stats_lines
 from cardtable.app.patience_table import PatienceMarks, PatienceTable, PileSpot, hint_marks, pile_key
 from cardtable.app.screens import ScrollPage, TextScreen
 from cardtable.app.status import MessageLine, clock_text
 from cardtable.bots.patience_hint import HINT_SECONDS, PatienceHint, patience_hint
+from cardtable.bots.patience_review import REVIEW_SAMPLES, REVIEW_STATES
 from cardtable.cards import Card
 from cardtable.errors import CardtableError
 from cardtable.patience.description import Kind
@@ -63,6 +72,7 @@ from cardtable.patience.layout import table_layout
 from cardtable.patience.moves import ANY_FOUNDATION, DEAL, RECYCLE, Move, MoveError, Place
 from cardtable.patience.record import PatienceRecord
 from cardtable.patience.words import rules_sections
+from cardtable.solver.patience_review import REVIEW_STATES as PEEK_REVIEW_STATES
 
 __all__ = ["PatienceApp", "keys_help", "next_seed"]
 
@@ -166,7 +176,9 @@ def keys_help(game: PatienceGame) -> str:
               "  u, ctrl+z   undo            y, ctrl+y   redo       x   hint",
               *(["  A   auto-finish: every card that can go to the foundations goes"]
                 if d.foundations.count else []),
-              "  r   restart (y redoes)      n   new game (a deal)  s   save the record",
+              "  r   restart (y redoes)      n   new game (a deal, or a difficulty)",
+              "  V   review the game         P   peek: show the face-down cards (marked)",
+              "  s   save the record",
               "  t   statistics              ?   this help          q   quit (kept)",
               "Mouse: click a card (it takes the cards on it), then a pile; double-click",
               "sends a card home; drag cards where they go; click the stock to deal.", ""]
@@ -202,12 +214,14 @@ class PatienceApp(App[None]):
     over it: the first move here leaves it (it counts as ``n`` counts a game
     left), quitting first keeps it. ``daily`` is the date of the daily deal
     the game is (``cardtable play NAME --daily``), kept with its result for
-    the daily figures.
+    the daily figures. ``peeked`` says the player peeked at this game
+    before (a restored game's ``Peeked`` header).
     """
 
     CSS = """
     Screen { layout: vertical; }
     #status { height: 1; background: $primary-background; }
+    #peek { height: auto; max-height: 6; display: none; color: $warning; }
     #message { height: auto; max-height: 2; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -219,6 +233,8 @@ class PatienceApp(App[None]):
         Binding("n", "new_game", "new game", show=False),
         Binding("s", "save", "save", show=False),
         Binding("t", "stats", "statistics", show=False),
+        Binding("P", "peek", "peek", show=False),
+        Binding("V", "review", "review", show=False),
         Binding("question_mark", "help", "help", show=False),
         Binding("q", "quit", "quit", show=False),
         Binding("escape", "drop", "put back", show=False),
@@ -227,9 +243,15 @@ class PatienceApp(App[None]):
     #: What the player is told.
     message: var[str] = var("")
 
+    #: The review's budget (``V``): guesses and search states a position, and the peek's states.
+    review_samples = REVIEW_SAMPLES
+    review_states = REVIEW_STATES
+    review_peek_states = PEEK_REVIEW_STATES
+
     def __init__(self, game: PatienceGame, *, seed: int | str | None, books: PatienceBooks,
                  save_path: Path | None = None, ascii_only: bool = False, notice: str | None = None,
-                 seconds: float = 0.0, saved: PatienceRecord | None = None, daily: str | None = None) -> None:
+                 seconds: float = 0.0, saved: PatienceRecord | None = None, daily: str | None = None,
+                 peeked: bool = False) -> None:
         super().__init__()
         self.game = game
         self.seed = seed
@@ -249,6 +271,15 @@ class PatienceApp(App[None]):
         self._typed = ""  # a pile number or a prefix (F, R) typed so far
         self._typed_timer: Timer | None = None
         self._counted = False  # this game is in the statistics
+        #: Whether the face-down cards are shown now (``P``), and whether they were in this game.
+        self.peeking = False
+        self.peeked = peeked
+        #: The grade being searched for (the table takes no move meanwhile), and why the game's deals
+        #: cannot be graded (None: they can; CHECKING until known).
+        self.finding: str | None = None
+        self.grading: str | None = CHECKING
+        self._grading_asked = False
+        self._dialog: NewDealScreen | None = None
         self.message = notice or "Press ? for the keys and the rules."
         self._saved = saved
         if saved is not None:
@@ -260,6 +291,7 @@ class PatienceApp(App[None]):
         with Vertical():
             yield self.table
             yield PatienceStatus(self)
+            yield Static("", id="peek", markup=False)
             yield MessageLine(id="message").data_bind(text=PatienceApp.message)
 
     def on_mount(self) -> None:
@@ -268,7 +300,7 @@ class PatienceApp(App[None]):
     def on_unmount(self) -> None:
         # The clock ran on since the last move: keep its time with the game.
         if self.game.moves and not self.game.is_won():
-            self.books.save(self.game, self.seed, self.clock.seconds(), daily=self.daily)
+            self.books.save(self.game, self.seed, self.clock.seconds(), daily=self.daily, peeked=self.peeked)
 
     # ----- what is shown ---------------------------------------------------------------------------
 
@@ -305,6 +337,33 @@ class PatienceApp(App[None]):
         self.table.view = view
         for status in self.query(PatienceStatus):
             status.refresh_line()
+        for peek in self.query("#peek").results(Static):
+            peek.display = self.peeking
+            if self.peeking:
+                peek.update(self.peek_text())
+
+    def peek_text(self) -> str:
+        """What ``P`` shows: each pile's face-down cards (bottom to top) and the stock's (next card first)."""
+        game = self.game
+        parts = []
+        for pile in game.view().piles:
+            if not pile.face_down:
+                continue
+            hidden = game.pile(pile.place)[:pile.face_down]
+            if pile.place.kind is Kind.STOCK:
+                hidden = hidden[::-1]
+            names = " ".join(str(card) if self.ascii_only else card.symbol() for card in hidden)
+            where = "stock (next first)" if pile.place.kind is Kind.STOCK else _place_words(pile.place)
+            parts.append(f"{where}: {names}")
+        shown = "; ".join(parts) if parts else "no card is face down"
+        return f"Peek (P hides it): {shown}"
+
+    def _busy(self) -> bool:
+        """Whether a graded deal is being found: then the table takes no move, and says so."""
+        if self.finding is None:
+            return False
+        self.message = f"{self.finding} The table takes no move meanwhile."
+        return True
 
     def _pile(self, place: Place) -> PileView:
         return next(pile for pile in self.game.view().piles if pile.place == place)
@@ -362,7 +421,8 @@ class PatienceApp(App[None]):
                 trouble = ""
                 if not self._counted:
                     self._counted = True
-                    trouble = self.books.count(game, self.seed, self.clock.seconds(), daily=self.daily)
+                    trouble = self.books.count(game, self.seed, self.clock.seconds(), daily=self.daily,
+                                               peeked=self.peeked)
                 self.books.clear()
                 self.message += trouble
                 self._show()
@@ -370,9 +430,10 @@ class PatienceApp(App[None]):
                 return
         else:
             self.clock.resume()
-            self.message += self.books.save(game, self.seed, self.clock.seconds(), daily=self.daily)
+            self.message += self.books.save(game, self.seed, self.clock.seconds(), daily=self.daily,
+                                            peeked=self.peeked)
             if game.outcome() is not None:
-                ways = "u undoes, n deals anew" if game.moves else "n deals anew"
+                ways = "u undoes, n deals anew, V reviews" if game.moves else "n deals anew"
                 self.message += f" No legal move is left: {ways}."
         self._show()
 
@@ -386,7 +447,7 @@ class PatienceApp(App[None]):
         except CardtableError as error:  # restored before: its moves were legal then
             return f"{left}: it could not be counted ({error})."
         trouble = self.books.count(left_game, record.seed, saved_seconds(record.headers),
-                                   daily=record.headers.get("Daily"))
+                                   daily=record.headers.get("Daily"), peeked=record.headers.get("Peeked") == "yes")
         return f"{left}: it counts as a loss.{trouble}"
 
     def _win_screen(self) -> None:
@@ -396,7 +457,7 @@ class PatienceApp(App[None]):
                  f"and {clock_text(self.clock.seconds())}!", ""]
         if self.books.store_path is not None and not trouble:
             lines += stats_lines(stats, game.description.title)
-        lines += ["", "n: a new game, q: quit. Any key closes this."]
+        lines += ["", "n: a new game, V: review it, q: quit. Any key closes this."]
         self.push_screen(TextScreen("\n".join(lines)))
 
     # ----- picking up and putting down -----------------------------------------------------------
@@ -404,6 +465,8 @@ class PatienceApp(App[None]):
     def _choose(self, place: Place, depth: int = -1) -> None:
         """A key (``depth`` -1) or a click on a card of ``place``: pick up,
         or put down what is held."""
+        if self._busy():
+            return
         self.hint_move = None
         if place.kind is Kind.STOCK:
             self.held = None
@@ -478,6 +541,8 @@ class PatienceApp(App[None]):
 
     def send_home(self, place: Place) -> None:
         """A double click: the top card of ``place`` to a foundation, or to the hole."""
+        if self._busy():
+            return
         self.held = None
         d = self.game.description
         tries = []
@@ -505,6 +570,8 @@ class PatienceApp(App[None]):
 
     def on_patience_table_dragged(self, event: PatienceTable.Dragged) -> None:
         self._end_number()
+        if self._busy():
+            return
         self.held = None
         if event.source.place.kind is Kind.STOCK:
             self.message = "The stock is not dragged: click it to deal."
@@ -620,6 +687,8 @@ class PatienceApp(App[None]):
             self._show()
 
     def action_undo(self) -> None:
+        if self._busy():
+            return
         self._end_number()
         if not self.game.moves:
             self.message = "Nothing to undo."
@@ -631,6 +700,8 @@ class PatienceApp(App[None]):
         self._after_move()
 
     def action_redo(self) -> None:
+        if self._busy():
+            return
         self._end_number()
         if not self._redo:
             self.message = "Nothing to redo."
@@ -644,6 +715,8 @@ class PatienceApp(App[None]):
         another (:meth:`~cardtable.patience.PatienceGame.home_move`); each
         is undone on its own."""
         self._end_number()
+        if self._busy():
+            return
         self.held, self.hint_move = None, None
         game = self.game
         if not game.description.foundations.count:
@@ -663,6 +736,8 @@ class PatienceApp(App[None]):
         self._after_move()
 
     def action_restart(self) -> None:
+        if self._busy():
+            return
         """Back to the deal; every move can be redone."""
         self._end_number()
         if not self.game.moves:
@@ -675,8 +750,11 @@ class PatienceApp(App[None]):
         self._after_move()
 
     def action_hint(self) -> None:
-        """The ``expert``'s move from what the player sees, searched in the hint's process."""
+        """The ``expert``'s move from what the player sees (peeking: from the
+        real deal), searched in the hint's process."""
         self._end_number()
+        if self._busy():
+            return
         self.held = None
         if self.game.is_won():
             self.message = "The game is won."
@@ -685,15 +763,16 @@ class PatienceApp(App[None]):
         else:
             self._hinting = True
             self.message = "Thinking..."
-            self.run_worker(self._find_hint(self.game.clone()), name="find_hint", group="hint", exclusive=True)
+            self.run_worker(self._find_hint(self.game.clone(), self.peeking), name="find_hint", group="hint",
+                            exclusive=True)
         self._show()
 
-    async def _find_hint(self, game: PatienceGame) -> None:
+    async def _find_hint(self, game: PatienceGame, peek: bool = False) -> None:
         """Ask the hint's process for ``game``'s hint (a copy, with its history) and show it,
         unless the game moved on meanwhile."""
         try:
             found = await asyncio.get_running_loop().run_in_executor(
-                _hint_process(), partial(patience_hint, game, seconds=HINT_SECONDS))
+                _hint_process(), partial(patience_hint, game, seconds=HINT_SECONDS, peek=peek))
         except BrokenProcessPool:  # the process was killed: the next hint starts another
             _hint_process.cache_clear()
             self.message = "No hint: the search stopped; press x to try again."
@@ -718,31 +797,126 @@ class PatienceApp(App[None]):
         self._show()
 
     def action_new_game(self) -> None:
-        """Ask which deal to play next (enter: the next one), and deal it."""
-        from cardtable.app.new_deal import NewDealScreen
-
+        """Ask which deal to play next (enter: the next one; a difficulty: the
+        first deal of that grade from it on), and deal it."""
         self._end_number()
+        if self._busy():
+            return
+        dialog = NewDealScreen(self.game.description, next_seed(self.seed), self.grading)
 
-        def chosen(deal: int | str | None) -> None:
-            if deal is not None:
-                self.new_game(deal)
+        def chosen(choice: DealChoice | None) -> None:
+            if choice is None:
+                return
+            if choice.difficulty is None:
+                self.new_game(choice.deal)
+            else:
+                assert isinstance(choice.deal, int)
+                self.find_graded(choice.deal, choice.difficulty)
 
-        self.push_screen(NewDealScreen(self.game.description, next_seed(self.seed)), chosen)
+        self._dialog = dialog
+        self.push_screen(dialog, chosen)
+        if not self._grading_asked:
+            self._grading_asked = True
+            self.run_worker(self._check_grading(), name="grading", group="grading")
 
-    def new_game(self, deal: int | str) -> None:
-        """Deal ``deal``; a game left after a move counts as a loss."""
+    async def _check_grading(self) -> None:
+        """Ask the search's process whether the game's deals can be graded (once a game), and tell the dialog."""
+        from cardtable.sim.grade import why_ungradable
+
+        try:
+            self.grading = await asyncio.get_running_loop().run_in_executor(
+                _hint_process(), partial(why_ungradable, self.game.description))
+        except BrokenProcessPool:
+            _hint_process.cache_clear()
+            self._grading_asked = False
+            self.grading = "the search's process stopped; open this dialog again to check once more"
+        except CardtableError as error:
+            self.grading = str(error)
+        if self._dialog is not None and self._dialog in self.screen_stack:  # the dialog is still open
+            self._dialog.set_grading(self.grading)
+
+    def find_graded(self, seed: int, level: str) -> None:
+        """Find the first deal of grade ``level`` from ``seed`` on in the search's
+        process (the table takes no move meanwhile), then deal it."""
+        article = "an" if level[0] in "aeiou" else "a"
+        self.finding = f"Finding {article} {level} deal of {self.game.description.title} from deal {seed}..."
+        self.held, self.hint_move = None, None
+        self.message = self.finding
+        self._show()
+        self.run_worker(self._find_graded(seed, level), name="graded", group="graded", exclusive=True)
+
+    async def _find_graded(self, seed: int, level: str) -> None:
+        from cardtable.sim.grade import game_of_grade
+
+        try:
+            found, grade = await asyncio.get_running_loop().run_in_executor(
+                _hint_process(), partial(game_of_grade, seed, level, self.game.description))
+        except BrokenProcessPool:
+            _hint_process.cache_clear()
+            self.finding = None
+            self.message = "No graded deal: the search stopped; n tries again."
+            return
+        except CardtableError as error:
+            self.finding = None
+            self.message = f"No graded deal: {error}."
+            return
+        self.finding = None
+        self.new_game(found, graded=f"graded {grade.level} ({grade.points} difficulty points), proven winnable")
+
+    def new_game(self, deal: int | str, *, graded: str | None = None) -> None:
+        """Deal ``deal`` (``graded``: its grade in words); a game left after a move counts as a loss."""
         game = self.game
         counted = ""
         if game.moves and not game.is_won() and not self._counted:
-            trouble = self.books.count(game, self.seed, self.clock.seconds(), daily=self.daily)
+            trouble = self.books.count(game, self.seed, self.clock.seconds(), daily=self.daily,
+                                       peeked=self.peeked)
             counted = trouble or (" The game left counts as a loss." if self.books.store_path is not None else "")
         self.books.clear()
         self.seed, self.daily = deal, None
         self.game = PatienceGame.from_seed(game.description, deal)
         self.clock = GameClock()
         self.held, self.hint_move, self._redo, self._counted = None, None, [], False
-        self.message = f"New game of {game.description.title}: deal {deal}.{counted}"
+        self.peeking = self.peeked = False
+        grade = "" if graded is None else f", {graded}"
+        self.message = f"New game of {game.description.title}: deal {deal}{grade}.{counted}"
         self._show()
+
+    def action_peek(self) -> None:
+        """Show the face-down cards and the stock, or hide them again; hints come
+        from the real deal meanwhile. The game is marked as peeked from then on."""
+        self._end_number()
+        self.peeking = not self.peeking
+        if self.peeking:
+            first = not self.peeked
+            self.peeked = True
+            if first and self.game.moves and not self.game.is_won():
+                self.message = self.books.save(self.game, self.seed, self.clock.seconds(), daily=self.daily,
+                                               peeked=True)
+            self.message = ("Peek: on. The face-down cards are shown and hints read the real deal; this game is "
+                            "marked as peeked in its record. P: off.")
+        else:
+            self.message = "Peek: off. Hints come from what you see (the game stays marked as peeked). P: peek."
+        self._show()
+
+    def action_review(self) -> None:
+        """Review the game so far, move by move (:mod:`cardtable.app.patience_review`); the
+        peek's verdicts come with it only once the game is over, or while the player peeks."""
+        from cardtable.app.patience_review import PatienceReviewScreen
+
+        self._end_number()
+        game = self.game
+        if not game.moves:
+            self.message = "Nothing to review yet: play a move first."
+            return
+        over = game.is_won() or game.outcome() is not None
+        peek = self.review_peek_states if over or self.peeking else None
+        self.push_screen(PatienceReviewScreen(PatienceRecord.from_game(game, self.seed), self.review_executor(),
+                                              samples=self.review_samples, max_states=self.review_states,
+                                              peek_states=peek, ascii_only=self.ascii_only))
+
+    def review_executor(self) -> Executor:
+        """Where the review weighs its positions: the search's process."""
+        return _hint_process()
 
     def action_save(self) -> None:
         path = self.save_path if self.save_path is not None else Path.cwd() / \

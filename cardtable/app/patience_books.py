@@ -43,7 +43,10 @@ from cardtable.patience.registry import load
 if TYPE_CHECKING:
     from cardtable.sim.played import EarlierFigures, PlayStats
 
-__all__ = ["PatienceBooks", "earlier_figures_file", "game_key", "saved_seconds", "stats_lines"]
+__all__ = ["PEEKED_HEADER", "PatienceBooks", "earlier_figures_file", "game_key", "saved_seconds", "stats_lines"]
+
+#: The record header of a game whose face-down cards the player saw (``P`` in the app).
+PEEKED_HEADER = "Peeked"
 
 
 def saved_seconds(headers: dict[str, str]) -> float:
@@ -157,11 +160,14 @@ class PatienceBooks:
 
         return autosave.restore_with(self.autosave_path, read)
 
-    def save(self, game: PatienceGame, seed: int | str | None, seconds: float, *, daily: str | None = None) -> str:
-        """Keep ``game`` (dealt from ``seed``; the daily deal of ``daily``) with the time it has taken."""
+    def save(self, game: PatienceGame, seed: int | str | None, seconds: float, *, daily: str | None = None,
+             peeked: bool = False) -> str:
+        """Keep ``game`` (dealt from ``seed``; the daily deal of ``daily``; ``peeked`` at) with the time it
+        has taken."""
         if self.autosave_path is None:
             return ""
-        headers = {autosave.TIME_HEADER: f"{seconds:.1f}", **({} if daily is None else {"Daily": daily})}
+        headers = {autosave.TIME_HEADER: f"{seconds:.1f}", **({} if daily is None else {"Daily": daily}),
+                   **({PEEKED_HEADER: "yes"} if peeked else {})}
         record = PatienceRecord.from_game(game, seed, **headers)
         try:
             self.autosave_path.parent.mkdir(parents=True, exist_ok=True)
@@ -208,8 +214,9 @@ class PatienceBooks:
         except CardtableError as error:
             return game_stats(None, game, rules, label), f" Could not read the statistics: {error}."
 
-    def count(self, game: PatienceGame, deal: int | str | None, seconds: float, *, daily: str | None = None) -> str:
-        """Count a finished game (dealt from ``deal``; None: a position) in
+    def count(self, game: PatienceGame, deal: int | str | None, seconds: float, *, daily: str | None = None,
+              peeked: bool = False) -> str:
+        """Count a finished game (dealt from ``deal``; None: a position; ``peeked`` at: its record says so) in
         the store, taking the statistics file's figures into it first; the
         trouble, else ""."""
         from cardtable.runs.store import ResultsStore
@@ -218,7 +225,7 @@ class PatienceBooks:
         if self.store_path is None:
             return ""
         played = PlayedGame.of_patience(game, deal=None if deal is None else str(deal), seconds=seconds,
-                                        daily=daily)
+                                        daily=daily, peeked=peeked)
         earlier, trouble = self._earlier()
         try:
             with ResultsStore(self.store_path) as store:

@@ -14,7 +14,7 @@ from cardtable.patience.description import Kind
 from cardtable.patience.engine import PatienceGame, PatienceView
 from cardtable.patience.moves import Move
 
-__all__ = ["guess_deal", "solve_guess"]
+__all__ = ["guess_deal", "judge_guess", "solve_guess"]
 
 
 def guess_deal(view: PatienceView, rng: SplitMix64) -> PatienceGame:
@@ -43,3 +43,15 @@ def solve_guess(game: PatienceGame, max_states: int) -> list[Move] | None:
 
     result = solve_game(game, max_states=max_states)
     return list(result.moves) if result.result == "won" and result.moves else None
+
+
+def judge_guess(game: PatienceGame, max_states: int) -> tuple[str, list[Move]]:
+    """The search's word on a guessed deal within ``max_states`` states:
+    ``"won"`` with its winning line, ``"lost"`` (proven, no line), or
+    ``"unknown"`` when the budget ran out first."""
+    from cardtable.solver.patience import solve_game
+
+    result = solve_game(game, max_states=max_states)
+    if result.result == "won":
+        return "won", list(result.moves)
+    return ("lost" if result.result == "unwinnable" else "unknown"), []

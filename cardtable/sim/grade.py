@@ -50,9 +50,9 @@ from cardtable.patience.description import Description
 from cardtable.patience.engine import PatienceGame
 from cardtable.solver.search import solve
 
-__all__ = ["EXPERT_GAMES", "GRADE_STATE_BUDGET", "HARD_SEARCH", "LEVELS", "QUICK_EXPERT", "QUICK_PATIENCE_EXPERT",
-           "Grade", "check_level", "deal_of_grade", "game_of_grade", "grade_deal", "grade_game", "grade_seed",
-           "level_of"]
+__all__ = ["EXPERT_GAMES", "GRADE_PROBES", "GRADE_STATE_BUDGET", "HARD_SEARCH", "LEVELS", "QUICK_EXPERT",
+           "QUICK_PATIENCE_EXPERT", "Grade", "check_level", "deal_of_grade", "game_of_grade", "grade_deal",
+           "grade_game", "grade_seed", "level_of", "why_ungradable"]
 
 #: The grades, easiest first.
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -180,6 +180,40 @@ def grade_game(game: PatienceGame) -> Grade | None:
     greedy_won = won(PatienceGreedy(0))
     wins = sum(won(PatienceExpert(seed, **QUICK_PATIENCE_EXPERT)) for seed in range(EXPERT_GAMES))
     return _graded(proof.states, greedy_won, wins)
+
+
+#: The deals whose search runs out of budget before :func:`why_ungradable` gives up on a game, and the
+#: most deals it tries (a deal the search proves lost is cheap: it is passed over, as the grader does).
+GRADE_PROBES = 4
+_MOST_PROBES = 32
+
+
+def why_ungradable(description: Description) -> str | None:
+    """Why the deals of a patience game cannot be graded, or None when they
+    can: a deal is graded only once the search proves it winnable within
+    :data:`GRADE_STATE_BUDGET` states, and a game whose deals the search
+    seldom wins within it (the Spiders, Forty Thieves) would have its faces
+    search for a graded deal for ever. The probe tries deals 0, 1, 2, ... and
+    stops at the first proven winnable (so a game that can be graded costs
+    a search or two); it gives up once :data:`GRADE_PROBES` of them ran out of
+    budget, or none of the first 32 was won. The answer is the same on every machine.
+
+    >>> from cardtable.patience import get
+    >>> why_ungradable(get("tripeaks")) is None
+    True
+    """
+    from cardtable.solver.patience import solve_game
+
+    out_of_budget = 0
+    for seed in range(_MOST_PROBES):
+        result = solve_game(PatienceGame.from_seed(description, seed), max_states=GRADE_STATE_BUDGET).result
+        if result == "won":
+            return None
+        out_of_budget += result != "unwinnable"
+        if out_of_budget >= GRADE_PROBES:
+            return (f"the search proves none of deals 0 to {seed} of {description.title} winnable within "
+                    f"{GRADE_STATE_BUDGET:,} states, and a deal is graded only once proven winnable")
+    return f"the search proves none of deals 0 to {_MOST_PROBES - 1} of {description.title} winnable"
 
 
 def grade_seed(seed: int, variant: Variant) -> Grade | None:

@@ -150,7 +150,7 @@ class PlayedGame:
 
     @classmethod
     def of_patience(cls, game: PatienceGame, *, deal: str | None, seconds: float, daily: str | None = None,
-                    finished: str = "") -> PlayedGame:
+                    finished: str = "", peeked: bool = False) -> PlayedGame:
         """``game`` of any patience game as played from ``deal`` (its seed's
         text, as :meth:`PatienceGame.from_seed` reads it; None: from a
         position, which its record keeps), kept under its
@@ -160,7 +160,8 @@ class PlayedGame:
         A game of Klondike's rules (:func:`~cardtable.klondike.patience.variant_of`)
         is kept as Klondike's faces keep it, under its variant, so it counts
         in Klondike's statistics. Both faces of the patience games count
-        their finished games by it."""
+        their finished games by it. A game the player ``peeked`` at (saw its
+        face-down cards) has ``Peeked: yes`` in its record's headers."""
         from cardtable.klondike.patience import plain_preset, variant_of
         from cardtable.patience.record import PatienceRecord, rules_name
 
@@ -169,7 +170,7 @@ class PlayedGame:
         result = "abandoned" if outcome is None else "won" if outcome.is_win else "lost"
         fields = ("position" if deal is None else deal, result == "won", round(seconds, 3), len(game.moves),
                   game.foundation_cards(), finished, daily)
-        record = str(PatienceRecord.from_game(game, deal))
+        record = str(PatienceRecord.from_game(game, deal, **({"Peeked": "yes"} if peeked else {})))
         variant = variant_of(description)
         if variant is not None:
             preset = plain_preset(variant)
