@@ -40,6 +40,7 @@ from cardtable.patience.engine import PatienceView
 from cardtable.patience.layout import table_layout
 from cardtable.patience.record import PatienceRecord, rules_name
 from cardtable.patience.words import place_words, rules_sections
+from cardtable.sim.grade import LEVELS
 from cardtable.sim.played import PlayedGame
 from cardtable.web.protocol import ProtocolError, unknown_type
 
@@ -138,12 +139,14 @@ class PatienceTable:
 
     def __init__(self, game: PatienceGame, *, deal: str, daily: str | None = None, started: float | None = None,
                  won_after: float | None = None, redo: list[Move] | None = None, winnable: bool = False,
-                 counted: bool = False) -> None:
+                 counted: bool = False, grade: str | None = None) -> None:
         self.game = game
         self.deal_text = deal
         self.daily = daily
         #: The deal was proven winnable before it was dealt (:func:`find_winnable`).
         self.winnable = winnable
+        #: The deal's grade when it was dealt for one (:func:`cardtable.sim.grade.game_of_grade`), else None.
+        self.grade = grade
         self.started = started
         self.won_after = won_after
         self.counted = counted
@@ -152,11 +155,11 @@ class PatienceTable:
 
     @classmethod
     def deal(cls, description: Description, deal: str | None = None, *, daily: datetime.date | None = None,
-             winnable: bool = False) -> PatienceTable:
+             winnable: bool = False, grade: str | None = None) -> PatienceTable:
         """A new table: deal ``deal`` (a random one when None), or the day's
         deal (:func:`~cardtable.solver.patience_deals.daily_game`, the deal
         ``cardtable deal --game NAME --daily`` gives; found here unless
-        ``deal`` gives it); ``winnable`` says the deal was proven winnable."""
+        ``deal`` gives it); ``winnable`` says the deal was proven winnable, ``grade`` its grade."""
         if daily is not None and deal is None:
             from cardtable.solver.patience_deals import daily_game
 
@@ -167,7 +170,8 @@ class PatienceTable:
             game = PatienceGame.from_seed(description, deal)
         except CardtableError as error:
             raise ProtocolError(str(error)) from None
-        return cls(game, deal=deal, daily=None if daily is None else daily.isoformat(), winnable=winnable)
+        return cls(game, deal=deal, daily=None if daily is None else daily.isoformat(), winnable=winnable,
+                   grade=grade)
 
     @property
     def description(self) -> Description:
@@ -185,6 +189,8 @@ class PatienceTable:
             headers["Time"] = f"{self.won_after:.3f}"
         if self.winnable:
             headers["Winnable"] = "yes"
+        if self.grade is not None:
+            headers["Grade"] = self.grade
         if self.counted:
             headers["Counted"] = "yes"
         if self._redo:
@@ -204,7 +210,8 @@ class PatienceTable:
         redo = [Move.parse(text) for text in record.headers.get("Redo", "").split()][::-1]
         return cls(game, deal=record.seed, daily=record.headers.get("Daily"), started=started,
                    won_after=won_after if game.is_won() else None, redo=redo,
-                   winnable=record.headers.get("Winnable") == "yes", counted=record.headers.get("Counted") == "yes")
+                   winnable=record.headers.get("Winnable") == "yes", counted=record.headers.get("Counted") == "yes",
+                   grade=grade if (grade := record.headers.get("Grade")) in LEVELS else None)
 
     # ----- the view --------------------------------------------------------------------------------
 
@@ -237,6 +244,7 @@ class PatienceTable:
             "deal": self.deal_text,
             "daily": self.daily,
             "winnable": self.winnable,
+            "grade": self.grade,
             "started": self.started,
             "seconds": self.won_after,
         }
@@ -318,10 +326,13 @@ class PatienceTable:
         self._count()
         self.counted = False
         self.game, self.deal_text, self.daily, self.winnable = fresh.game, fresh.deal_text, fresh.daily, fresh.winnable
+        self.grade = fresh.grade
         self.started = self.won_after = None
         self._redo.clear()
         if self.daily is not None:
             return f"The daily deal of {self.daily}."
+        if self.grade is not None:
+            return f"Deal {self.deal_text}, graded {self.grade}: proven winnable."
         return f"Deal {self.deal_text}" + (": proven winnable." if self.winnable else ".")
 
     def _play(self, move: Move) -> str:

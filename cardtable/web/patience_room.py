@@ -15,6 +15,9 @@ same move. The messages, each a JSON object as in the protocol::
                      {"type": "undo"} {"type": "redo"} {"type": "restart"} {"type": "autofinish"}
                      {"type": "new"} / {"type": "new", "deal": "ms:11982"} / {"type": "new", "daily": true}
                      {"type": "new", "winnable": true}   a deal the solver wins (searched in a process)
+                     {"type": "new", "difficulty": "hard"} / {..., "deal": "7"}   the first deal of that grade
+                                       (from deal 7 on, else from a random one; searched in a process)
+                     {"type": "grading"}   whether the game's deals can be graded
                      {"type": "hint"} {"type": "view"} {"type": "stats"}
     from the server: {"type": "table", "table": {...}}   once: the game, its rules in words and its layout
                      {"type": "view", "view": {...}, "said": "..."}   after every change, to each page
@@ -22,7 +25,9 @@ same move. The messages, each a JSON object as in the protocol::
                                        expert's move from what the player sees (searched in a process)
                      {"type": "stats", "stats": {...}, "daily": {...} | null}   to the page that asked: the
                                        player's record in this game and its rules, and in its daily deals
-                     {"type": "dealing", "text": "Finding..." | null}   a winnable deal or the daily deal is
+                     {"type": "grading", "reason": null | "..."}   to the page that asked: null when the
+                                       game's deals can be graded, else why not (sim.grade.why_ungradable)
+                     {"type": "dealing", "text": "Finding..." | null}   a winnable, graded or daily deal is
                                        searched for (null: the search failed); meanwhile the game takes no move
                      {"type": "error", "message": "..."}   nothing changed (an illegal move: the reason)
 
@@ -60,6 +65,7 @@ from cardtable.errors import CardtableError
 from cardtable.patience import Description
 from cardtable.patience.record import rules_name
 from cardtable.runs.store import ResultsStore
+from cardtable.sim.grade import LEVELS, game_of_grade, why_ungradable
 from cardtable.sim.played import DailyStats, PlayedGame, PlayStats, daily_stats, game_stats, record_played
 from cardtable.solver.patience_deals import daily_game, winnable_game
 from cardtable.web.kings_corner import Lender
@@ -119,6 +125,8 @@ class PatienceRoom:
         self._tasks: set[asyncio.Task[None]] = set()
         #: The daily deals found today, by the game's rules and the day.
         self._dailies: dict[tuple[str, str], str] = {}
+        #: Why each game's deals cannot be graded (None: they can), by its rules, once asked.
+        self._grading: dict[str, str | None] = {}
         static = resources.files("cardtable.web").joinpath("static")
         self._page = static.joinpath("patience.html").read_text()
         self._chooser = static.joinpath("chooser.html").read_text()
@@ -254,8 +262,12 @@ class PatienceRoom:
             if message["type"] == "stats":
                 await send(ws, await self._stats(player, seat.table.description))
                 return
+            if message["type"] == "grading":
+                await send(ws, {"type": "grading", "reason": await self._ungradable(seat.table.description)})
+                return
             if message["type"] == "new" and self._searched(message):
-                await self._deal_searched(player, seat, daily=bool(message.get("daily")))
+                await self._deal_searched(player, seat, daily=bool(message.get("daily")),
+                                          graded=self._graded(message))
                 return
             async with seat.lock:
                 said = seat.table.apply(message)
@@ -327,6 +339,26 @@ class PatienceRoom:
         return {"type": "stats", "stats": stats.to_dict(),
                 "daily": None if not dailies else {**dailies[0].to_dict(), "variant": description.title}}
 
+    async def _ungradable(self, description: Description) -> str | None:
+        """Why ``description``'s deals cannot be graded (None: they can), probed once in a server process."""
+        key = description.rules_key
+        if key not in self._grading:
+            self._grading[key] = await self.server.search(why_ungradable, description)
+        return self._grading[key]
+
+    @staticmethod
+    def _graded(message: dict[str, Any]) -> tuple[str, int] | None:
+        """The grade a ``new`` message asks for and the seed to look from (None: no grade asked for)."""
+        level = message.get("difficulty")
+        if level is None:
+            return None
+        deal = message.get("deal")
+        if deal is None:
+            return level, secrets.randbelow(1 << 32)
+        if not isinstance(deal, str) or not deal.isdigit() or len(deal) > 20:
+            raise ProtocolError("a graded deal is looked for from a whole number: \"deal\" must be one, or absent")
+        return level, int(deal)
+
     @staticmethod
     def _searched(message: dict[str, Any]) -> bool:
         """Whether a ``new`` message asks for a deal the solver searches for:
@@ -335,15 +367,30 @@ class PatienceRoom:
         for name, value in (("winnable", winnable), ("daily", daily)):
             if type(value) is not bool:
                 raise ProtocolError(f"\"{name}\" must be true or false")
+        level = message.get("difficulty")
+        if level is not None:
+            if level not in LEVELS:
+                raise ProtocolError(f"\"difficulty\" must be one of {', '.join(LEVELS)}")
+            if winnable or daily:
+                raise ProtocolError("a graded deal is proven winnable already: give \"difficulty\" without "
+                                    "\"winnable\" or \"daily\"")
+            return True
         if winnable and (message.get("deal") is not None or daily):
             raise ProtocolError("a winnable deal is searched for: give \"winnable\" without \"deal\" or \"daily\"")
         if daily and message.get("deal") is not None:
             raise ProtocolError("the daily deal has its own number: give \"deal\" or \"daily\", not both")
         return bool(winnable or daily)
 
-    async def _find(self, description: Description, daily: date | None) -> str:
-        """The daily deal of ``daily`` (each day's found once), else a proven
-        winnable deal: searched in one of the server's processes."""
+    async def _find(self, description: Description, daily: date | None, graded: tuple[str, int] | None = None) -> str:
+        """The daily deal of ``daily`` (each day's found once), else the first
+        deal of the ``graded`` level from its seed on, else a proven winnable
+        deal: searched in one of the server's processes."""
+        if graded is not None:
+            reason = await self._ungradable(description)
+            if reason is not None:
+                raise ProtocolError(f"no graded deals of {description.title}: {reason}")
+            seed, _ = await self.server.search(game_of_grade, graded[1], graded[0], description)
+            return str(seed)
         if daily is None:
             proven = await self.server.search(winnable_game, secrets.randbelow(1 << 32), description)
             return str(proven.seed)
@@ -354,23 +401,29 @@ class PatienceRoom:
             self._dailies[key] = str(found.seed)
         return self._dailies[key]
 
-    async def _deal_searched(self, player: str, seat: _Seat, *, daily: bool) -> None:
+    async def _deal_searched(self, player: str, seat: _Seat, *, daily: bool,
+                             graded: tuple[str, int] | None = None) -> None:
         """Search for a proven winnable deal, or the daily deal, in one of
         the server's processes (:mod:`cardtable.solver.patience_deals`),
         every table answered meanwhile; until it is dealt the player's pages
         say so and the game takes no move."""
         seat.dealing = True
         description = seat.table.description
-        finding = f"Finding {'the daily deal' if daily else 'a winnable deal'} of {description.title}\u2026"
+        what = 'the daily deal' if daily else 'a winnable deal'
+        if graded is not None:
+            what = f"{'an' if graded[0][0] in 'aeiou' else 'a'} {graded[0]} deal"
+        finding = f"Finding {what} of {description.title}\u2026"
         for socket in list(seat.sockets):
             await send(socket, {"type": "dealing", "text": finding})
 
         async def deal() -> None:
             day = datetime.now().date() if daily else None
             try:
-                seed = await self._find(description, day)
+                seed = await self._find(description, day, graded)
                 async with seat.lock:
-                    said = seat.table.take(PatienceTable.deal(description, seed, daily=day, winnable=not daily))
+                    fresh = PatienceTable.deal(description, seed, daily=day, winnable=not daily,
+                                               grade=None if graded is None else graded[0])
+                    said = seat.table.take(fresh)
                     row = self._row(player, seat.table)
                     finished = seat.table.take_finished()
                 await self._keep(player, finished, row)

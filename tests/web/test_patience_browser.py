@@ -532,3 +532,20 @@ def test_a_game_won_through_the_page_counts_in_the_games_statistics(server: Serv
     assert (stats["played"], stats["won"], stats["fewest_moves"]) == (1, 1, len(line.moves))
     assert not errors, errors
     context.close()
+
+
+def test_the_new_game_dialog_deals_a_graded_deal(server: Served, browser: Any) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page, errors, frames = open_game(context, server.base, "/play/tripeaks?seed=2")
+    until(page, lambda: frames and last_view(frames)["deal"] == "2", "the deal the address names")
+    page.get_by_role("button", name="New game").first.click()
+    difficulty = page.get_by_label("Difficulty")
+    until(page, lambda: difficulty.is_enabled(), "the server's word that TriPeaks' deals can be graded")
+    difficulty.select_option("easy")
+    page.locator('#deal input[name="number"]').fill("6")
+    page.get_by_role("button", name="Deal", exact=True).click()
+    until(page, lambda: page.locator("#table[data-finding]").count() or last_view(frames)["grade"], "the search")
+    until(page, lambda: last_view(frames)["grade"] == "easy", "the graded deal")
+    assert page.locator("#st-deal").text_content() == f"Deal {last_view(frames)['deal']} (easy)"
+    assert not errors, errors
+    context.close()

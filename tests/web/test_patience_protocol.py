@@ -318,3 +318,47 @@ def test_auto_finish_sends_home_what_can_go_and_says_so_when_nothing_can() -> No
         table.apply({"type": "autofinish"})
     golf = PatienceTable.deal(get("golf"), "1")
     assert not golf.view()["canFinish"]
+
+
+@pytest.mark.slow
+def test_a_graded_deal_is_searched_for_in_a_process_and_the_game_takes_no_move_meanwhile(tmp_path: Path) -> None:
+    from cardtable.sim.grade import game_of_grade
+
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(f"{base}/play/tripeaks/ws") as ws:
+            await opened(ws)
+            assert await answer(ws, {"type": "grading"}) == {"type": "grading", "reason": None}
+            for bad, words in [({"type": "new", "difficulty": "tricky"}, '"difficulty" must be one of easy, medium'),
+                               ({"type": "new", "difficulty": "easy", "daily": True}, "proven winnable already"),
+                               ({"type": "new", "difficulty": "easy", "deal": "ms:4"}, "from a whole number")]:
+                reply = await answer(ws, bad)
+                assert reply["type"] == "error" and words in reply["message"], reply
+            await ws.send_json({"type": "new", "difficulty": "easy", "deal": "6"})
+            dealing = await ws.receive_json(timeout=10)
+            assert dealing == {"type": "dealing", "text": "Finding an easy deal of TriPeaks\u2026"}
+            refused = await answer(ws, {"type": "move", "move": "D"})
+            assert refused["type"] == "error" and "takes no more moves" in refused["message"]
+            reply = await ws.receive_json(timeout=120)
+            while reply["type"] != "view":
+                reply = await ws.receive_json(timeout=120)
+            seed, _ = game_of_grade(6, "easy", get("tripeaks"))
+            view = reply["view"]
+            assert view["deal"] == str(seed) and view["grade"] == "easy" and view["moves"] == 0
+            assert reply["said"] == f"Deal {seed}, graded easy: proven winnable."
+
+    serving(tmp_path, test)
+
+
+def test_a_game_whose_deals_cannot_be_graded_says_why() -> None:
+    from cardtable.web.patience_room import PatienceRoom
+
+    class Lent:
+        async def search(self, work: Callable[..., Any], *args: object) -> Any:
+            return work(*args)
+
+    async def main() -> tuple[str | None, str | None]:
+        room = PatienceRoom(Lent(), {})  # type: ignore[arg-type]
+        return await room._ungradable(get("russian-solitaire")), await room._ungradable(get("pyramid"))
+
+    gradable, pyramid = asyncio.run(main())
+    assert gradable is None and pyramid is not None and pyramid.startswith("the search proves none of deals 0 to")

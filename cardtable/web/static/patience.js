@@ -74,6 +74,8 @@ function receive(reply) {
     if (reply.move) showHint(reply.move);
   } else if (reply.type === "stats") {
     showStats(reply);
+  } else if (reply.type === "grading") {
+    showGrading(reply.reason);
   } else if (reply.type === "dealing") {  // a deal is searched for (null: the search failed)
     selected = null;
     if (reply.text) { table.dataset.finding = reply.text; say(reply.text); } else delete table.dataset.finding;
@@ -266,7 +268,7 @@ function status() {
   document.getElementById("st-moves").textContent = `Moves ${view.moves}`;
   document.getElementById("st-passes").textContent = view.passes === null ? "" : `Pass ${view.pass} of ${view.passes}`;
   document.getElementById("st-deal").textContent = (view.daily ? `Daily ${view.daily}` : `Deal ${view.deal}`)
-    + (view.winnable ? " (winnable)" : "");
+    + (view.grade ? ` (${view.grade})` : view.winnable ? " (winnable)" : "");
   tick();
 }
 
@@ -500,12 +502,27 @@ settings.addEventListener("close", () => {
   location.href = `/play/${encodeURIComponent(name)}${chosen.length ? `?${query}` : ""}`;
 });
 
+// Graded deals: offered once the server says the game's deals can be graded, else the dialog says why not.
+let grading;  // undefined: not asked yet; null: they can be graded; a string: why not
+function showGrading(reason) {
+  grading = reason;
+  const select = dealDialog.querySelector('select[name="difficulty"]');
+  const note = document.getElementById("grading-note");
+  select.disabled = reason !== null;
+  document.getElementById("difficulty-row").hidden = reason !== null;
+  note.textContent = reason === null
+    ? "A difficulty deals a deal of that grade (from the deal number on, if one is given): proven winnable, found in seconds."
+    : `No graded deals: ${reason}.`;
+}
+
 dealDialog.addEventListener("close", () => {
   selected = null;
   if (dealDialog.returnValue === "daily") { send({ type: "new", daily: true }); return; }
   if (dealDialog.returnValue !== "deal") return;
   const text = dealDialog.querySelector('input[name="number"]').value.trim();
   const winnable = dealDialog.querySelector('input[name="winnable"]').checked;
+  const difficulty = grading === null ? dealDialog.querySelector('select[name="difficulty"]').value : "";
+  if (difficulty) { send(text ? { type: "new", difficulty, deal: text } : { type: "new", difficulty }); return; }
   send(text ? { type: "new", deal: text } : winnable ? { type: "new", winnable: true } : { type: "new" });
 });
 
@@ -515,7 +532,12 @@ function act(action) {
   if (action === "help") { help.showModal(); return; }
   if (action === "stats") { askStats(); return; }
   if (action === "settings") { settings.showModal(); return; }
-  if (action === "choose") { dealDialog.querySelector("form").reset(); dealDialog.showModal(); return; }
+  if (action === "choose") {
+    dealDialog.querySelector("form").reset();
+    if (grading === undefined) send({ type: "grading" }); else showGrading(grading);
+    dealDialog.showModal();
+    return;
+  }
   if (action === "deal") { deal(); return; }
   selected = null;
   if (action === "hint") say("Thinking\u2026");  // the expert weighs its guesses for up to a second
