@@ -123,25 +123,69 @@ def rules_blob(description: Description, face_down: bool = True) -> bytes:
     return blob
 
 
-@cache
-def _places(description: Description) -> tuple[Place, ...]:
-    return tuple(Place(kind, i) for kind in _KIND_ORDER for i in range(description.count(kind)))
+@dataclass(frozen=True)
+class _Compiled:
+    """What a description compiles to once: its flat list of places, where
+    its stock lies, whether its deal lays cards face down, its rules blobs
+    (with and without face-down counts in the key), and the engine's move of
+    each core move code met so far (moves are immutable: one object a code)."""
+
+    places: tuple[Place, ...]
+    stock: int
+    deals_down: bool
+    blobs: tuple[bytes, bytes]
+    moves: dict[int, Move] = field(default_factory=dict)
+
+
+#: Compiled descriptions by identity: hashing a description (every field,
+#: every call) costs more than a deal's search in FreeCell, so a batch of
+#: deals of one game looks its rules up by the object itself.
+_COMPILED: dict[int, tuple[Description, _Compiled]] = {}
+_COMPILED_MAX = 64
+
+
+def _compiled(description: Description) -> _Compiled:
+    known = _COMPILED.get(id(description))
+    if known is not None and known[0] is description:
+        return known[1]
+    d = description
+    places = tuple(Place(kind, i) for kind in _KIND_ORDER for i in range(d.count(kind)))
+    compiled = _Compiled(places, places.index(Place(Kind.STOCK)) if d.stock.count else -1,
+                         any(any(step.face_down) for step in d.deal), (rules_blob(d, False), rules_blob(d, True)))
+    if len(_COMPILED) >= _COMPILED_MAX:
+        _COMPILED.clear()
+    _COMPILED[id(description)] = (description, compiled)
+    return compiled
 
 
 def core_of(game: PatienceGame) -> _pcore.Core:
     """The C core's copy of ``game``'s position (its rules compiled once a game)."""
-    d = game.description
-    stock = _places(d).index(Place(Kind.STOCK)) if d.stock.count else -1
+    compiled = _compiled(game.description)
+    stock = compiled.stock
     # the stock's cards are always face down; elsewhere face-down counts go into the key
-    face_down = any(any(step.face_down) for step in d.deal) or any(n for i, n in enumerate(game.down) if i != stock)
-    return _pcore.Core(rules_blob(d, face_down), [bytes(card.index for card in pile) for pile in game.piles],
-                       bytes(min(n, 255) for n in game.down), game.pass_number, game.redeals_used,
+    face_down = compiled.deals_down or any(n for i, n in enumerate(game.down) if i != stock)
+    return _pcore.Core(compiled.blobs[face_down], [bytes([card.index for card in pile]) for pile in game.piles],
+                       bytes([min(n, 255) for n in game.down]), game.pass_number, game.redeals_used,
                        game.shuffle_seed & (2**64 - 1))
 
 
 def move_of(description: Description, code: int) -> Move:
     """The engine's move for a core move code."""
-    places = _places(description)
+    return _moves_of(_compiled(description), [code])[0]
+
+
+def _moves_of(compiled: _Compiled, codes: list[int]) -> list[Move]:
+    known = compiled.moves
+    moves = []
+    for code in codes:
+        move = known.get(code)
+        if move is None:
+            move = known[code] = _move(compiled.places, code)
+        moves.append(move)
+    return moves
+
+
+def _move(places: tuple[Place, ...], code: int) -> Move:
     source, target, count, pair = code & 0xFF, (code >> 8) & 0xFF, (code >> 16) & 0xFF, code >> 24
     if target == _pcore.NONE:
         return DEAL
@@ -223,8 +267,13 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
     table and its stack to the best-first search for the rest of the budget.
     With ``first_states=None`` the depth-first part takes half the budget
     where the deal has face-down cards or a stock and cards are built on the
-    tableau, and none elsewhere (the best-first search alone). All three are
-    exhaustive: the verdicts are the same, the states and lines differ.
+    tableau, and none elsewhere (the best-first search alone); and where every
+    card is open and free cells hold cards (FreeCell, Baker's Game, Eight Off,
+    Seahaven Towers) the hybrid is preceded by quick depth-first scans, each
+    from scratch in a cheap move order of its own with a small budget, which
+    find most wins in a few hundred states (their states count in
+    ``states``). All are exhaustive: the verdicts are the same, the states
+    and lines differ.
     """
     budget = _check_budget(timeout, max_states)
     if search not in SEARCHES:
@@ -239,7 +288,7 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
     status, states, codes, memory = core.solve(budget, timeout or 0.0, SEARCHES[search], first)
     seconds = time.perf_counter() - began
     if status == "won":
-        moves = [move_of(game.description, code) for code in codes]
+        moves = _moves_of(_compiled(game.description), codes)
         result = PatienceSolveResult("won", moves, states, seconds, memory=memory)
         if not result.replays(game):
             raise SolverError(f"bug: the solver's winning line for {game.description.name} does not replay in "

@@ -211,6 +211,33 @@ def test_best_first_lines_replay_from_rebuilt_positions(variant: str, seed: int,
     assert handed.result == "won" and handed.replays(game)
 
 
+def test_the_quick_scans_win_freecell_deals_in_few_states() -> None:
+    # Microsoft deals 1-20: every one won within 2,500 states (the best-first search alone misses 1 and 5 there)
+    for number in range(1, 21):
+        game = PatienceGame.from_seed(get("freecell"), f"ms:{number}")
+        result = solve_game(game, max_states=2_500)
+        assert result.result == "won" and result.replays(game), number
+    for number in (1, 5):
+        game = PatienceGame.from_seed(get("freecell"), f"ms:{number}")
+        assert solve_game(game, max_states=2_500, search="best-first").result == "unknown"
+    # the scans keep to the budget and count their states in
+    result = solve_game(PatienceGame.from_seed(get("freecell"), "ms:1"), max_states=100)
+    assert (result.result, result.states) == ("unknown", 100)
+
+
+@pytest.mark.parametrize(("variant", "seed"), [
+    ("bakers-game", 1), ("bakers-game", 2), ("bakers-game", 4), ("eight-off", 2), ("seahaven-towers", 3),
+    ("seahaven-towers", 5),
+])
+def test_the_quick_scans_keep_the_verdicts(variant: str, seed: int) -> None:
+    # lost deals (Baker's Game 2 and 4, Seahaven Towers 3) are proved after the scans give up
+    game = PatienceGame.from_seed(load(variant), seed)
+    quick = solve_game(game, max_states=200_000)
+    best = solve_game(game, max_states=200_000, search="best-first")
+    assert quick.decided and quick.result == best.result
+    assert quick.result == "unwinnable" or quick.replays(game)
+
+
 def test_freecell_11982_is_proved_unwinnable() -> None:
     impossible = solve_game(PatienceGame.from_seed(get("freecell"), "ms:11982"), max_states=2_000_000)
     assert impossible.result == "unwinnable"
