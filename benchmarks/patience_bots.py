@@ -20,11 +20,18 @@ the CPU seconds the players took in that game (the work is spread over
 ``--workers`` processes in chunks of deals, so the figures do not hang on
 the machine's load, only the seconds do).
 
-``--checkpoint FILE`` appends each finished chunk to FILE (one JSON line) and
+``--checkpoint FILE`` appends each finished chunk to FILE (one JSON line:
+the game, the player, the deals, the games won, the CPU seconds, the move
+cap, the expert's budget and revision, and the commit the code was on) and
 skips the chunks FILE holds already, so a long run that was stopped goes on
-where it stopped; ``--table`` plays nothing and prints the table of what FILE
-holds, each player's deals counted from the first as far as they run without
-a gap (the deals actually played, for a run stopped at a deadline).
+where it stopped, on any machine; a chunk is reused only when it was played
+at the same cap, and the expert's at the same budget and
+:attr:`~cardtable.bots.patience.ExpertPlayer.revision`. The expert's run is
+kept in the repository (``benchmarks/checkpoints/patience_expert.jsonl``) so
+that it goes on across machines and days. ``--table`` plays nothing and
+prints the table of what FILE holds, each player's deals counted from the
+first as far as they run without a gap (the deals actually played, for a run
+stopped at a deadline).
 """
 
 from __future__ import annotations
@@ -47,13 +54,13 @@ from cardtable.stats import wilson
 #: Deals a chunk of work, by player: the expert's chunks are small, so a stopped run loses little.
 _CHUNK = {"random": 50, "greedy": 50, "expert": 5}
 
-# (game, player, first deal, deals, cap, samples, max_states)
-_Task = tuple[str, str, int, int, int, int, int]
+# (game, player, first deal, deals, cap, samples, max_states, commit)
+_Task = tuple[str, str, int, int, int, int, int, str]
 
 
 def play_chunk(task: _Task) -> dict[str, object]:
     """Play deals ``first..first+count-1`` of ``game`` with ``player``: the chunk's row of the checkpoint."""
-    game_name, player, first, count, cap, samples, max_states = task
+    game_name, player, first, count, cap, samples, max_states, commit = task
     description = load(game_name)
     won = 0
     start = time.process_time()
@@ -64,12 +71,15 @@ def play_chunk(task: _Task) -> dict[str, object]:
         play_out(game, [bot], max_actions=cap)
         won += game.is_won()
     return {"game": game_name, "player": player, "first": first, "count": count, "won": won,
-            "seconds": time.process_time() - start, **_budget(player, cap, samples, max_states)}
+            "seconds": round(time.process_time() - start, 3), **_budget(player, cap, samples, max_states),
+            "commit": commit}
 
 
 def _budget(player: str, cap: int, samples: int, max_states: int) -> dict[str, int]:
     """What a chunk's figures depend on besides its deals (a checkpoint's row is reused only when they agree)."""
-    return {"cap": cap, **({"samples": samples, "max_states": max_states} if player == "expert" else {})}
+    if player != "expert":
+        return {"cap": cap}
+    return {"cap": cap, "samples": samples, "max_states": max_states, "revision": ExpertPlayer.revision}
 
 
 def _read_checkpoint(path: str | None) -> list[dict[str, object]]:
@@ -132,8 +142,9 @@ def main(argv: list[str] | None = None) -> int:
         kept = {(r["game"], r["player"], r["first"], r["count"]) for r in rows
                 if r["player"] in budget and all(r.get(k) == v for k, v in budget[str(r["player"])].items())}
         # deal by deal across the games, so that a run stopped early has played every game alike
+        commit = _report.commit()  # once, before the checkpoint grows
         tasks = [(game, player, first, min(_CHUNK[player], deals[player] - first), args.cap, args.samples,
-                  args.max_states)
+                  args.max_states, commit)
                  for first in range(0, max(deals.values()), min(_CHUNK[p] for p in players))
                  for game in games for player in players
                  if first < deals[player] and first % _CHUNK[player] == 0]

@@ -52,11 +52,16 @@ from cardtable.bots.patience_hindsight import guess_deal, solve_guess
 from cardtable.cards import Card, SplitMix64, Suit
 from cardtable.errors import RulesError
 from cardtable.patience.description import Build, Description, Direction, Fill, Kind
-from cardtable.patience.engine import PatienceView, PileView
+from cardtable.patience.engine import PatienceGame, PatienceView, PileView
 from cardtable.patience.moves import Move, Place
 
-__all__ = ["LOOKAHEAD", "PLAYERS", "STALL", "ExpertPlayer", "GreedyPlayer", "RandomPlayer", "hole_continuation",
-           "make_player"]
+__all__ = ["LOOKAHEAD", "PLAYERS", "STALL", "VAIN_WAIT", "ExpertPlayer", "GreedyPlayer", "RandomPlayer",
+           "hole_continuation", "make_player"]
+
+#: After searches in vain the expert waits for new cards before it searches again: one after the
+#: first, two after the second, four after the third, ..., at most this many; and it searches when
+#: nothing is hidden any more.
+VAIN_WAIT = 8
 
 #: How many moves in a row without progress the greedy player makes before it stops.
 STALL = 400
@@ -373,15 +378,23 @@ class ExpertPlayer:
     agree with everything it sees (:meth:`~cardtable.patience.PatienceView.hidden_cards`,
     from its seeded generator), solves each guess with
     :func:`cardtable.solver.patience.solve_game` within ``max_states``
-    states, and plays the first move that wins the most guesses. It follows
-    that guess's winning line while no card is turned up or dealt and the
-    line's next move is legal, then guesses again. With no guess won it plays
-    the greedy player's moves until a card it has never seen comes into view
-    (turned up, or dealt from the stock for the first time) or a redeal lays
-    the cards out anew: until then it
-    knows nothing new, so it does not search again (a search that wins no
-    guess spends the whole budget, and the stock's cards come round again
-    and again in a game with redeals).
+    states, and plays the first move that wins the most guesses. Each guess
+    is first searched after the greedy player's move (the move a guess wins
+    is the first of whichever winning line the search happens to meet first;
+    among the moves that keep a guess winnable the greedy player's is the
+    better bet on the cards the guess got wrong), and only when that is not
+    won from the position itself; guessing stops as soon as the guesses left
+    cannot change the move. It follows the chosen guess's winning line while
+    no card is turned up or dealt and the line's next move is legal, then
+    guesses again. With no guess won it plays the greedy player's moves
+    until a card it has never seen comes into view (turned up, or dealt from
+    the stock for the first time) or a redeal lays the cards out anew: until
+    then it knows nothing new, so it does not search again (a search that
+    wins no guess spends the whole budget, and the stock's cards come round
+    again and again in a game with redeals). After searches in vain in a
+    row it waits for more new cards (1, 2, 4, ... up to :data:`VAIN_WAIT`)
+    before the next: a guess that many cards short of a win is seldom won
+    one card later.
 
     In a game with nothing hidden one guess is the deal itself, and it is
     searched once, with the whole budget of a decision (``samples *
@@ -390,6 +403,9 @@ class ExpertPlayer:
     """
 
     name = "expert"
+    #: Raised whenever a change makes the expert choose other moves at the same budget: a record of
+    #: its games (``benchmarks/patience_bots.py --checkpoint``) is reused only at the same revision.
+    revision = 2
 
     def __init__(self, seed: int = 0, samples: int = 6, max_states: int = 20_000) -> None:
         if samples < 1 or max_states < 1:
@@ -406,7 +422,7 @@ class ExpertPlayer:
         self._hidden = -1  # the hidden cards at the last search (-1: none yet)
         self._least = -1  # the fewest hidden cards seen in this game: fewer, a card never seen is in view
         self._redeals = 0  # the redeals used at the last search: one more shows a new layout
-        self._in_vain = False  # the last search won no guess
+        self._vain = 0  # the searches in a row that won no guess
 
     def choose(self, view: PatienceView) -> Move | None:
         """The move that wins the most guesses, or the greedy player's."""
@@ -417,27 +433,53 @@ class ExpertPlayer:
         hidden = sum(pile.face_down for pile in view.piles)
         if hidden == self._hidden and self._plan and self._plan[0] in legal:
             return self._plan.pop(0)
-        if self._in_vain and hidden >= self._least and view.redeals_used == self._redeals:
+        if self._vain and view.redeals_used == self._redeals and \
+                (hidden >= self._least or 0 < hidden > self._least - min(2 ** (self._vain - 1), VAIN_WAIT)):
             return fallback
         votes: dict[Move, int] = {}
         lines: dict[Move, list[Move]] = {}
         guesses, budget = (self.samples, self.max_states) if hidden else (1, self.samples * self.max_states)
-        for _ in range(guesses):
-            line = solve_guess(guess_deal(view, self._rng), budget)
+        for made in range(1, guesses + 1):
+            guess = guess_deal(view, self._rng)
+            line = _line_after(guess, fallback, budget) if hidden else None
+            line = line or solve_guess(guess, budget)
             if line:
                 first = line[0]
                 votes[first] = votes.get(first, 0) + 1
                 lines.setdefault(first, line)
+                if _decided(votes, guesses - made):
+                    break
         self._hidden = hidden
         self._least = hidden if self._least < 0 else min(self._least, hidden)
         self._redeals = view.redeals_used
-        self._in_vain = not votes
+        self._vain = 0 if votes else self._vain + 1
         if not votes:
             self._plan = []
             return fallback
-        move = max(votes, key=lambda m: votes[m])  # the first of the best, in the order they were found
+        most = max(votes.values())
+        # of the moves that win the most guesses, the greedy player's, else the first found
+        move = fallback if fallback is not None and votes.get(fallback) == most \
+            else next(m for m in votes if votes[m] == most)
         self._plan = lines[move][1:]
         return move
+
+
+def _line_after(guess: PatienceGame, move: Move | None, budget: int) -> list[Move] | None:
+    """A winning line of ``guess`` that starts with ``move``, or None when the
+    search finds none within ``budget`` states."""
+    if move is None:
+        return None
+    after = guess.clone()
+    after.play(move)
+    rest = [] if after.is_won() else solve_guess(after, budget)
+    return None if rest is None else [move, *rest]
+
+
+def _decided(votes: dict[Move, int], left: int) -> bool:
+    """Whether the move with the most ``votes`` keeps the lead whatever the
+    ``left`` guesses still to be made win (then they need not be made)."""
+    best, second = sorted([*votes.values(), 0], reverse=True)[:2]
+    return best > second + left
 
 
 #: The players by name.

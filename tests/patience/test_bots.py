@@ -15,7 +15,7 @@ from cardtable.cards import Card, SplitMix64
 from cardtable.game import play_out
 from cardtable.patience import Kind, PatienceGame, get, load, names
 from cardtable.patience.engine import PileView
-from cardtable.patience.moves import DEAL
+from cardtable.patience.moves import DEAL, Move
 
 
 @pytest.mark.parametrize("name", names())
@@ -198,25 +198,60 @@ def test_the_expert_searches_again_only_when_its_view_holds_something_new(monkey
     game = play_out(PatienceGame.from_seed(get("freecell"), 3), [ExpertPlayer(3, samples=4, max_states=500)],
                     max_actions=60)
     assert len(game.moves) == 60 and searched == [2000]
-    # Klondike: a search of 4 guesses at each card that comes into view for the first time (turned up,
-    # or dealt in the first pass through the stock), none while nothing new is seen
+    # Klondike: a search of 4 guesses (each tried after the greedy player's move, then from the
+    # position) when cards never seen before come into view (turned up, or dealt in the first pass
+    # through the stock): one after the first search in vain, two after the second, four after the
+    # third, ..., at most VAIN_WAIT; none while nothing new is seen
     searched.clear()
     game = PatienceGame.from_seed(get("klondike"), 3)
     player = ExpertPlayer(3, samples=4, max_states=500)
     expected: list[int] = []
     least = 10**6
-    for _ in range(150):
+    vain = 0
+    for _ in range(400):
         view = game.view()
         if len(view.legal_moves) > 1:  # a single move is played without a search
             now = sum(pile.face_down for pile in view.piles)
-            if now < least:  # nothing hidden left: the one deal there is, with the whole budget
-                expected += [500] * 4 if now else [2000]
-            least = min(least, now)
+            wait = min(2 ** (vain - 1), patience_bots.VAIN_WAIT) if vain else 1
+            if now < least and (now == 0 or now <= least - wait):
+                # nothing hidden left: the one deal there is, with the whole budget
+                expected += [500] * 8 if now else [2000]
+                least = now
+                vain += 1
         move = player.choose(view)
         if move is None:
             break
         game.play(move)
-    assert game.pass_number > 1 and len(expected) > 3 and searched == expected
+    assert game.pass_number > 1 and vain > 4 and searched == expected
+
+
+def test_the_expert_stops_guessing_when_the_rest_cannot_change_its_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    searched: list[PatienceGame] = []
+
+    def a_line(game: PatienceGame, max_states: int) -> list[Move]:
+        searched.append(game)
+        return [game.legal_moves()[0]]
+
+    monkeypatch.setattr(patience_bots, "solve_guess", a_line)
+    view = PatienceGame.from_seed(get("klondike"), 5).view()
+    # every guess won by a line that starts with the greedy player's move: after 4 of 6 the other
+    # 2 cannot outvote it
+    assert ExpertPlayer(5, samples=6, max_states=500).choose(view) == GreedyPlayer(5).choose(view)
+    assert len(searched) == 4
+
+
+def test_the_expert_tries_the_greedy_players_move_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    view = PatienceGame.from_seed(get("yukon"), 4).view()
+    greedy = GreedyPlayer(4).choose(view)
+    assert greedy is not None
+
+    def another_line(game: PatienceGame, max_states: int) -> list[Move]:
+        return [next(move for move in game.legal_moves() if move != greedy)]
+
+    monkeypatch.setattr(patience_bots, "solve_guess", another_line)
+    # every guess is won after the greedy player's move as well as by another line: the greedy
+    # player's move is played (the line the search happens to find first does not outvote it)
+    assert ExpertPlayer(4, samples=3, max_states=500).choose(view) == greedy
 
 
 def test_the_expert_plays_legal_moves_to_an_end_in_a_game_with_a_stock() -> None:
