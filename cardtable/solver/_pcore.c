@@ -373,20 +373,23 @@ static PyObject *Core_is_won(CoreObject *o, PyObject *unused)
 
 /* ---- the search ---------------------------------------------------------------- */
 
-/* Every copy of card x lies on a foundation (foundations of Aces up in suit). */
-static int home_all(const PRules *r, const PState *s, int x)
-{
-    int f0 = r->first[K_FOUNDATION], have = 0;
-    for (int i = 0; i < r->count[K_FOUNDATION]; i++) {
-        int f = f0 + i;
-        if (s->len[f] && p_suit(p_top(s, f)) == p_suit(x) && p_rank(p_top(s, f)) >= p_rank(x)) have++;
-    }
-    return have >= r->copies;
-}
-
-/* A safe move to the foundations here (see patience.h), or 0. */
+/* A safe move to the foundations here (see patience.h), or 0. With
+ * r->safe_ok the foundations build up in suit from Aces one rank at a time,
+ * so what lies on them is counted once: home[suit][rank], the foundations
+ * holding that card (a copy each); a card goes home when a foundation of
+ * its suit tops at the rank below (an Ace: when one is empty), as
+ * p_foundation_for finds. */
 static uint32_t safe_move(const PRules *r, const PState *s)
 {
+    uint8_t home[4][15];
+    memset(home, 0, sizeof home);
+    int f0 = r->first[K_FOUNDATION], empty = 0;
+    for (int i = 0; i < r->count[K_FOUNDATION]; i++) {
+        int f = f0 + i;
+        if (!s->len[f]) { empty = 1; continue; }
+        int top = p_top(s, f), suit = p_suit(top);
+        for (int k = p_rank(top); k >= 1; k--) home[suit][k]++;
+    }
     int kinds[4] = {K_TABLEAU, K_CELL, K_RESERVE, K_WASTE};
     for (int j = 0; j < 4; j++) {
         if (kinds[j] == K_WASTE && r->draw != 1) continue;
@@ -394,10 +397,13 @@ static uint32_t safe_move(const PRules *r, const PState *s)
             int p = r->first[kinds[j]] + i;
             if (!s->len[p] || s->down[p] >= s->len[p]) continue;
             if (kinds[j] == K_TABLEAU && p_covered(r, s, p)) continue;
-            int c = p_top(s, p);
-            if (p_foundation_for(r, s, c) < 0) continue;
+            int c = p_top(s, p), suit = p_suit(c), rank = p_rank(c);
+            if (rank == 1 ? !empty : home[suit][rank - 1] <= home[suit][rank]) continue;
             int ok = 1;
-            for (int k = 0; k < r->build_n[c] && ok; k++) ok = home_all(r, s, r->build_list[c][k]);
+            for (int k = 0; k < r->build_n[c] && ok; k++) {
+                int x = r->build_list[c][k];
+                ok = home[p_suit(x)][p_rank(x)] >= r->copies;
+            }
             if (ok) return p_code(p, P_ANYF, 1, P_NONE);
         }
     }
@@ -548,20 +554,25 @@ static int quick_eligible(const PRules *r)
         && r->safe_ok && r->ntab <= 64;
 }
 
-/* The first stage's budget for its scans. Where most cards take two cards
- * on them (FreeCell's alternate colours) winning lines are many: Microsoft
- * deals 1-200 took 1,913 states a deal with 20,000 states of scans, 3,508
- * with 4,000 and 4,869 best first alone. Where they take one (same suit:
- * Baker's Game, Eight Off, Seahaven Towers) a quarter of the deals or more
- * are lost, and what the scans spend on those is lost with them: 1,200
- * (deals 1-40, states a deal: Baker's Game 4,265 against 3,442 best first
- * alone, Eight Off 1,308 against 1,177, Seahaven Towers 13,230 against
- * 28,986 with two deals more decided). */
-static long long quick_budget(const PRules *r)
+/* Whether most cards take two cards on them (FreeCell's alternate colours)
+ * rather than one (same suit: Baker's Game, Eight Off, Seahaven Towers).
+ * Where they take two, winning lines are many: the scans take 20,000
+ * states in all (Microsoft deals 1-200: 1,913 states a deal, against 3,508
+ * with 4,000 and 4,869 best first alone), and a move into a cell ranks
+ * lower the more cells are in use, how deep the next cards stay counting
+ * once a card (1,588 states a deal; deals 201-600: 1,719 against 2,268).
+ * Where they take one, a quarter of the deals or more are lost, and what
+ * the scans spend on those is lost with them: 1,200 states (deals 1-40,
+ * states a deal: Baker's Game 4,265 against 3,442 best first alone, Eight
+ * Off 1,308 against 1,177, Seahaven Towers 13,230 against 28,986 with two
+ * deals more decided), and the depth twice a card and no weight of the
+ * cells in use (Seahaven Towers deals 1-100: 10,705 states a deal, all
+ * decided within 300,000; with FreeCell's weights 14,961, one undecided). */
+static int quick_wide(const PRules *r)
 {
     int builds = 0;
     for (int c = 0; c < 52; c++) builds += r->build_n[c];
-    return builds >= 80 ? QUICK_WIDE : QUICK_NARROW;
+    return builds >= 80;
 }
 
 /* Each move's rank (lower first) into order[i] as rank << 32 | tie << 16 |
@@ -574,8 +585,11 @@ static long long quick_budget(const PRules *r)
  * the ranks and shuffles the ties with its own seed, `salt` varying it from
  * state to state: deterministic, so a deal's line is the same every run. */
 static void quick_order(const PRules *r, const PState *s, const uint32_t *moves, int count, uint64_t *order,
-                        int scan, uint64_t salt)
+                        int scan, uint64_t salt, int wide)
 {
+    /* the weights of how deep the next cards stay, and of the cells in use
+     * against a move into a cell (quick_wide gives the figures) */
+    int w_near = wide ? 1 : 2, w_cells = wide ? 4 : 0;
     uint64_t mix = salt * 0x9E3779B97F4A7C15ULL ^ (uint64_t)scan * 0xD1B54A32D192ED03ULL;
     uint8_t soon[52];
     memset(soon, 0, sizeof soon);
@@ -599,6 +613,8 @@ static void quick_order(const PRules *r, const PState *s, const uint32_t *moves,
             if (soon[s->cards[p][k]]) { d = n - 1 - k; break; }
         deep[p] = d;
     }
+    int used = 0;
+    for (int i = 0; i < r->count[K_CELL]; i++) used += s->len[r->first[K_CELL] + i] > 0;
     for (int i = 0; i < count; i++) {
         uint32_t m = moves[i];
         int src = m & 0xFF, dst = (m >> 8) & 0xFF, n = (m >> 16) & 0xFF, rank;
@@ -610,8 +626,8 @@ static void quick_order(const PRules *r, const PState *s, const uint32_t *moves,
             int left = ks == K_TABLEAU ? deep[src] - n : 64;  /* cards left over it */
             int near = left < 0 ? 0 : left > 12 ? 12 : left;
             if (ks == K_CELL) rank = kd == K_TABLEAU && s->len[dst] ? 2 : 40;
-            else if (kd == K_CELL) rank = 12 + 2 * near;
-            else rank = 4 + 2 * near;
+            else if (kd == K_CELL) rank = 12 + w_near * near + w_cells * used;
+            else rank = 4 + w_near * near;
             if (kd == K_TABLEAU && !s->len[dst]) rank += n == size ? 80 : 20;
             if (ks == K_TABLEAU && n < size && r->build[s->cards[src][size - n - 1]][s->cards[src][size - n]])
                 rank += 50;
@@ -639,6 +655,7 @@ typedef struct {
     uint16_t *midx;  /* each of moves' place in the generator's order */
     int nodes;       /* the depth-first search keeps node records (the hybrid) */
     int quick;       /* the depth-first search orders moves by quick_order (the first stage): 1 + its scan */
+    int wide;        /* most cards take two cards on them (quick_wide) */
     PFrame *frames; int nframes, capframes;
     uint32_t *path; int npath, cappath;
     uint8_t key[P_KEYMAX];
@@ -726,7 +743,7 @@ static int enter(const PRules *r, PState *s, PSearch *x, int entry, uint64_t par
      * the move's own priority, then in the generator's order */
     uint32_t *dst = x->moves + x->nmoves;
     static _Thread_local uint64_t order[P_MAXMOVES];
-    if (x->quick) quick_order(r, s, buf, count, order, x->quick - 1, (uint64_t)x->states);
+    if (x->quick) quick_order(r, s, buf, count, order, x->quick - 1, (uint64_t)x->states, x->wide);
     for (int i = 0; i < count && !x->quick; i++) {
         uint64_t value = 0;
         if (ORDER_BY_VALUE) {
@@ -1168,10 +1185,11 @@ static PSearch *search_new(const PRules *r, long long max_states, int bits)
  * proved the deal lost (it drops none). On return *x holds the last scan
  * (its line when it won), *spent the states of the scans before it, and s
  * the position it was given when the budget ran out. */
-static int quick_stage(const PRules *r, PState *s, PSearch **x, long long max_states, long long limit,
-                       double deadline, long long *spent)
+static int quick_stage(const PRules *r, PState *s, PSearch **x, long long max_states, double deadline,
+                       long long *spent)
 {
-    int marks = s->nmarks;
+    int marks = s->nmarks, wide = quick_wide(r);
+    long long limit = wide ? QUICK_WIDE : QUICK_NARROW;
     *spent = 0;
     for (int scan = 0;; scan++) {
         long long budget = (long long)QUICK_FIRST << (scan / QUICK_PER), left = limit - *spent;
@@ -1184,6 +1202,7 @@ static int quick_stage(const PRules *r, PState *s, PSearch **x, long long max_st
             if (!(*x = search_new(r, budget, 10))) return R_MEMORY;
         }
         (*x)->quick = 1 + scan;
+        (*x)->wide = wide;
         int status = search(r, s, *x, budget, deadline);
         if (status != R_STATES) return status;
         while (s->nmarks > marks) p_undo(r, s);
@@ -1215,7 +1234,7 @@ static PyObject *Core_solve(CoreObject *o, PyObject *args)
     if (quick) {
         /* the quick first stage; when its budget runs out, the hybrid from
          * scratch on what is left of the budget */
-        status = quick_stage(&o->rules, &o->state, &x, max_states, quick_budget(&o->rules), deadline, &spent);
+        status = quick_stage(&o->rules, &o->state, &x, max_states, deadline, &spent);
         if (status == R_STATES && spent < max_states) {
             search_free(x);
             free(x);
