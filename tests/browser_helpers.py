@@ -40,6 +40,12 @@ def wait_for(condition: Callable[[], Any], what: str, timeout: float = 30.0) -> 
     pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}")
 
 
+def at_rest(page: Any) -> None:
+    """Wait until nothing on the page slides (a card to its place, a held card lifting): an element read
+    while it slides, after a new deal, a move or a pick, is not where a player sees it once it lies still."""
+    page.wait_for_function("document.getAnimations().every((a) => !(a instanceof CSSTransition))")
+
+
 @contextmanager
 def chromium() -> Iterator[Any]:
     """Debian's Chromium, headless, driven by Playwright (no browser is downloaded)."""

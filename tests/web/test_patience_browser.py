@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM, Served, chromium, serving
+from browser_helpers import CHROMIUM, Served, at_rest, chromium, serving
 
+from cardtable.cards import Card
 from cardtable.patience import Description, Kind, Move, PatienceGame, Place, get, names
 from cardtable.patience.words import rules_sections
+from cardtable.solver.patience import Search
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium")
 
@@ -67,6 +69,16 @@ def open_game(context: Any, base: str, path: str) -> tuple[Any, list[str], list[
     return page, errors, frames
 
 
+def open_deal(context: Any, base: str, name: str, seed: str) -> tuple[Any, list[str], list[dict[str, Any]]]:
+    """A page of ``name`` at deal ``seed`` once its cards lie still: the page first draws the view it is
+    sent (the player's game, or a new one), then asks for the address's deal, and its cards slide there."""
+    page, errors, frames = open_game(context, base, f"/play/{name}?seed={seed}")
+    until(page, lambda: frames and last_view(frames)["deal"] == seed, "the deal the address names")
+    page.wait_for_function(f"document.getElementById('st-deal').textContent === 'Deal {seed}'")
+    at_rest(page)
+    return page, errors, frames
+
+
 def until(page: Any, condition: Callable[[], Any], what: str) -> Any:
     """Poll ``condition`` while the page runs (Playwright hands over its events only while it is called)."""
     for _ in range(400):
@@ -81,26 +93,57 @@ def last_view(frames: list[dict[str, Any]]) -> dict[str, Any]:
     return next(frame["view"] for frame in reversed(frames) if frame["type"] == "view")
 
 
+#: The first point near an element's top-left corner, down its left edge, where the element is what the
+#: pointer would touch (the svg inside a card takes no pointer events): what shows of a card under a fan.
+_SHOWING = """(el) => {
+  const box = el.getBoundingClientRect();
+  const x = box.left + Math.min(8, box.width / 4);
+  for (let y = box.top + Math.min(4, box.height / 4); y < box.bottom; y += 1) {
+    if (document.elementFromPoint(x, y) === el) return [x, y];
+  }
+  return null;
+}"""
+
+
 def corner(page: Any, locator: Any) -> tuple[float, float]:
-    """A point near the top-left corner of an element: what shows of a card under a fan."""
-    box = locator.bounding_box()
-    return box["x"] + min(8, box["width"] / 4), box["y"] + min(8, box["height"] / 4)
+    """A point near the top-left corner of an element where it shows (of a card under a fan, the strip
+    above the next card), once the cards lie still."""
+    at_rest(page)
+    point = locator.evaluate(_SHOWING)
+    assert point is not None, f"{locator} does not show on the table"
+    return point[0], point[1]
 
 
 def card_at(page: Any, game: PatienceGame, place: Place, from_top: int = 1) -> Any:
-    card = game.pile(place)[-from_top]
-    return page.get_by_role("button", name=f"{card.name()}, {words(place)}", exact=True).first
+    """The card ``from_top`` of a pile by its accessible name, and by its place in the pile where two decks
+    put two copies of it there."""
+    card, shown = game.pile(place)[-from_top], len(game.pile(place)) - game.face_down(place)
+    named = page.get_by_role("button", name=f"{card.name()}, {words(place)}", exact=True)
+    return named.and_(page.locator(f'.card[data-index="{shown - from_top}"]'))
+
+
+def _target_place(game: PatienceGame, move: Move) -> tuple[Place, bool]:
+    """The pile a move's cards are dropped on (the first foundation for any), and whether its top card
+    shows (else the pile's own place is the target)."""
+    if move.pair is not None:
+        return move.pair, True
+    assert move.target is not None
+    place = Place(Kind.FOUNDATION, 0) if move.target.kind is Kind.FOUNDATION else move.target
+    return place, bool(game.pile(place)) and game.face_down(place) < len(game.pile(place))
 
 
 def target_of(page: Any, game: PatienceGame, move: Move) -> Any:
     """The element a move's cards are dropped on."""
-    if move.pair is not None:
-        return card_at(page, game, move.pair)
-    assert move.target is not None
-    place = Place(Kind.FOUNDATION, 0) if move.target.kind is Kind.FOUNDATION else move.target
-    if game.pile(place) and game.face_down(place) < len(game.pile(place)):
+    place, on_card = _target_place(game, move)
+    if on_card:
         return card_at(page, game, place)
     return page.get_by_role("button", name=re.compile(rf"^{re.escape(words(place))}\b")).first
+
+
+def top_of_target(game: PatienceGame, move: Move) -> Card | None:
+    """The card a move's cards are dropped on (None: a pile's place)."""
+    place, on_card = _target_place(game, move)
+    return game.pile(place)[-1] if on_card else None
 
 
 def draggable(game: PatienceGame) -> Move:
@@ -140,7 +183,7 @@ def drag(page: Any, source: Any, target: Any) -> None:
     page.mouse.move(x, y)
     page.mouse.down()
     box = target.bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 20), steps=10)
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 20), steps=5)
     page.mouse.up()
 
 
@@ -148,14 +191,61 @@ def moves_shown(page: Any, count: int) -> None:
     page.wait_for_function(f"document.getElementById('st-moves').textContent === 'Moves {count}'")
 
 
+def statistics(page: Any) -> list[str]:
+    """The Statistics dialog opened, and the game's row in it once the server's figures have come (it
+    says "Reading…" until then)."""
+    page.get_by_role("button", name="Statistics").click()
+    page.locator("#stats-rows tr th").first.wait_for()
+    return [cell.text_content() for cell in page.locator("#stats-rows tr").first.locator("th, td").all()]
+
+
+def finishes(game: PatienceGame) -> bool:
+    """Whether Auto-finish (every card that can go home, one after another) wins from here."""
+    copy = game.clone()
+    while (move := copy.home_move()) is not None:
+        copy.play(move)
+    return copy.is_won()
+
+
+def play_line(page: Any, game: PatienceGame, line: list[Move]) -> None:
+    """Play ``line`` from ``game``'s position (played along) through the page, as a player would: the
+    stock clicked, the other moves dragged with the mouse and tapped then tapped in turn, and Auto-finish
+    pressed once it wins. A card is not tapped again at once after a tap on it (that would be a double
+    tap, which sends it home)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    tapped: Card | None = None  # the card the last tap touched
+    for number, move in enumerate(line):
+        if game.home_move() is not None and finishes(game):
+            page.get_by_role("button", name="Auto-finish").click()
+            return
+        if move.is_deal or move.is_recycle:
+            stock = page.get_by_role("button", name=re.compile(r"^stock\b")).bounding_box()
+            page.mouse.click(stock["x"] + stock["width"] / 2, stock["y"] + stock["height"] / 2)
+        else:
+            source, target = card_at(page, game, move.source, move.count), target_of(page, game, move)
+            if number % 2 or game.pile(move.source)[-move.count] == tapped:
+                drag(page, source, target)
+            else:
+                page.mouse.click(*corner(page, source))
+                page.wait_for_selector(".card.selected")
+                tapped = top_of_target(game, move)
+                box = target.bounding_box()
+                page.mouse.click(box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 20))
+        game.play(move)
+        try:
+            moves_shown(page, game.view().moves_played)
+        except PlaywrightTimeout:
+            said = page.locator("#message").text_content()
+            pytest.fail(f"move {number + 1} of the line, {move}, did not land (the page says: {said})")
+
+
 @pytest.mark.parametrize("name", some_slow("freecell", "pyramid"))
 def test_a_game_played_with_the_mouse(server: Served, browser: Any, name: str) -> None:
     description = get(name)
     seed = seed_with_drag(name)
     context = browser.new_context(viewport=DESKTOP)
-    page, errors, frames = open_game(context, server.base, f"/play/{name}?seed={seed}")
-    until(page, lambda: frames and last_view(frames)["deal"] == seed, "the deal the address names")
-    page.wait_for_function(f"document.getElementById('st-deal').textContent === 'Deal {seed}'")
+    page, errors, frames = open_deal(context, server.base, name, seed)
     game = PatienceGame.from_seed(description, seed)
 
     # every pile is drawn, each with its accessible name
@@ -201,10 +291,7 @@ def test_a_game_played_with_the_mouse(server: Served, browser: Any, name: str) -
 def test_tap_then_tap_on_a_touch_phone(server: Served, browser: Any, name: str) -> None:
     seed = seed_with_drag(name)
     context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    page, errors, frames = open_game(context, server.base, f"/play/{name}?seed={seed}")
-    until(page, lambda: frames and last_view(frames)["deal"] == seed, "the deal the address names")
-    page.wait_for_function(f"document.getElementById('st-deal').textContent === 'Deal {seed}'")
-    page.wait_for_timeout(300)
+    page, errors, _ = open_deal(context, server.base, name, seed)
     game = PatienceGame.from_seed(get(name), seed)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # no sideways scrolling
     rights = page.locator(".card, .slot").evaluate_all("els => els.map(el => el.getBoundingClientRect().right)")
@@ -288,11 +375,7 @@ def test_a_game_from_a_users_file_plays(tmp_path: Path, browser: Any) -> None:
         page.get_by_role("button", name="New game").click()
         page.get_by_role("button", name="Deal", exact=True).click()
         moves_shown(page, 0)
-        page.get_by_role("button", name="Statistics").click()
-        page.locator("#stats-rows tr th").first.wait_for()  # "Reading…" until the server's figures come
-        row = page.locator("#stats-rows tr").first
-        assert [cell.text_content() for cell in row.locator("th, td").all()][:4] == [
-            "FreeCell with two cells", "1", "0", "0%"]
+        assert statistics(page)[:4] == ["FreeCell with two cells", "1", "0", "0%"]
         assert not errors, errors
         context.close()
     finally:
@@ -352,11 +435,10 @@ def test_pictures_of_six_games_with_every_card_on_the_screen(server: Served, bro
     phone = viewport is PHONE
     context = browser.new_context(viewport=viewport, has_touch=phone, is_mobile=phone)
     for name, seed in PICTURED.items():
-        page, errors, frames = open_game(context, server.base, f"/play/{name}?seed={seed}")
-        until(page, lambda seed=seed, frames=frames: frames and last_view(frames)["deal"] == seed, "the deal")
+        page, errors, frames = open_deal(context, server.base, name, seed)
         play_along(server.base, context, name, greedy_moves(name, seed, 12))
         until(page, lambda frames=frames: last_view(frames)["moves"] >= 1, "the moves on the page")
-        page.wait_for_timeout(400)
+        at_rest(page)
         boxes = page.locator(".card").evaluate_all(
             "cards => cards.map(card => card.getBoundingClientRect().toJSON())")
         for box in boxes:
@@ -378,8 +460,7 @@ def test_a_double_click_or_a_double_tap_sends_a_card_home(server: Served, browse
                       if move.target is not None and move.target.kind is Kind.HOLE)
     context = (browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True) if touch
                else browser.new_context(viewport=DESKTOP))
-    page, errors, frames = open_game(context, server.base, f"/play/golf?seed={seed}")
-    page.wait_for_function(f"document.getElementById('st-deal').textContent === 'Deal {seed}'")
+    page, errors, frames = open_deal(context, server.base, "golf", seed)
     game = PatienceGame.from_seed(description, seed)
     card = game.pile(move.source)[-1]
     where = corner(page, card_at(page, game, move.source))
@@ -398,8 +479,7 @@ def test_the_keyboard_alone_plays_a_move(server: Served, browser: Any) -> None:
     seed = "ms:11982"
     game = PatienceGame.from_seed(get("freecell"), seed)
     context = browser.new_context(viewport=DESKTOP)
-    page, errors, _ = open_game(context, server.base, f"/play/freecell?seed={seed}")
-    page.wait_for_function(f"document.getElementById('st-deal').textContent === 'Deal {seed}'")
+    page, errors, _ = open_deal(context, server.base, "freecell", seed)
     top = card_at(page, game, Place(Kind.TABLEAU, 0))
     top.focus()
     page.keyboard.press("Enter")
@@ -429,7 +509,8 @@ def test_settings_offer_the_games_own_options_and_apply_them(server: Served, bro
     wrap = next(option for option in description.options if option.name == "wrap")
     page.get_by_label(wrap.summary).check()
     page.locator("#options-apply").click()
-    page.wait_for_url("**/play/golf?options=wrap")
+    # the address then names the deal too, as soon as it comes (a wait for the bare address could miss it)
+    page.wait_for_url(re.compile(r"/play/golf\?options=wrap(&seed=[0-9]+)?$"))
     page.wait_for_selector("html[data-drawn=yes]")
     page.get_by_role("button", name="Help").click()
     help_text = page.locator("#help").inner_text()
@@ -448,18 +529,14 @@ def test_a_game_won_through_the_page_counts_in_its_statistics(server: Served, br
     line = solve_game(game.clone(), max_states=200_000).moves
     assert line and line[-1].target is not None and line[-1].target.kind is Kind.HOLE
     context = browser.new_context(viewport=DESKTOP)
-    page, errors, _ = open_game(context, server.base, f"/play/golf?seed={seed}")
-    page.wait_for_function(f"document.getElementById('st-deal').textContent === 'Deal {seed}'")
+    page, errors, _ = open_deal(context, server.base, "golf", seed)
     play_along(server.base, context, "golf", line[:-1])
     moves_shown(page, len(line) - 1)
     for move in line[:-1]:
         game.play(move)
     page.mouse.dblclick(*corner(page, card_at(page, game, line[-1].source)))  # the last card home, by hand
     page.wait_for_selector("#won:not([hidden])")
-    page.get_by_role("button", name="Statistics").click()
-    page.wait_for_function("document.querySelector('#stats-rows td')?.textContent === '1'")  # the server's
-    row = page.locator("#stats-rows tr").first
-    assert [cell.text_content() for cell in row.locator("th, td").all()][:4] == ["Golf", "1", "1", "100%"]
+    assert statistics(page)[:4] == ["Golf", "1", "1", "100%"]
     assert not errors, errors
     context.close()
 
@@ -472,8 +549,7 @@ def test_a_drag_with_a_finger_or_a_pen_lands(server: Served, browser: Any, point
     touch = pointer == "finger"
     context = (browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True) if touch
                else browser.new_context(viewport=DESKTOP))
-    page, errors, _ = open_game(context, server.base, f"/play/freecell?seed={seed}")
-    page.wait_for_function(f"document.getElementById('st-deal').textContent === 'Deal {seed}'")
+    page, errors, _ = open_deal(context, server.base, "freecell", seed)
     game = PatienceGame.from_seed(get("freecell"), seed)
     move = draggable(game)
     x, y = corner(page, card_at(page, game, move.source, move.count))
@@ -508,24 +584,13 @@ def test_a_game_won_through_the_page_counts_in_the_games_statistics(server: Serv
     game = PatienceGame.from_seed(description, 2)
     line = solve_game(game, max_states=100_000)
     assert line.result == "won"  # a short line: TriPeaks' 28 cards to the hole, and deals
-    context = browser.new_context(viewport=DESKTOP)
-    page, errors, frames = open_game(context, server.base, "/play/tripeaks?seed=2")
-    until(page, lambda: frames and last_view(frames)["deal"] == "2", "the deal the address names")
-    page.get_by_role("button", name="Statistics").click()  # none yet, read from the server
-    page.wait_for_function("document.querySelector('#stats-rows td')?.textContent === '0'")
+    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")  # no move waits for a slide
+    page, errors, frames = open_deal(context, server.base, "tripeaks", "2")
+    assert statistics(page)[:4] == ["TriPeaks", "0", "0", "–"]  # none yet, read from the server
     page.keyboard.press("Escape")
-    for played, move in enumerate(line.moves, start=1):  # the solver's line, through the page's controls
-        if move.is_deal:
-            page.locator('.card[data-place="S"]').last.click()  # the stock's top card deals
-        else:
-            card_at(page, game, move.source).click()
-            target_of(page, game, move).click()
-        moves_shown(page, played)
-        game.play(move)
+    play_line(page, game, line.moves)  # the solver's line, through the page's controls
     until(page, lambda: last_view(frames)["won"], "the game won")
-    page.get_by_role("button", name="Statistics").click()
-    page.wait_for_function("document.querySelector('#stats-rows td')?.textContent === '1'")
-    row = [cell.text_content() for cell in page.locator("#stats-rows tr").first.locator("th, td").all()]
+    row = statistics(page)
     assert row[:4] == ["TriPeaks", "1", "1", "100%"] and row[5] == str(len(line.moves)) and row[6:] == ["1", "1"], row
     assert page.locator("#stats-daily").text_content() == "No daily deal played yet."
     stats = next(frame for frame in reversed(frames) if frame["type"] == "stats")["stats"]
@@ -547,5 +612,39 @@ def test_the_new_game_dialog_deals_a_graded_deal(server: Served, browser: Any) -
     until(page, lambda: page.locator("#table[data-finding]").count() or last_view(frames)["grade"], "the search")
     until(page, lambda: last_view(frames)["grade"] == "easy", "the graded deal")
     assert page.locator("#st-deal").text_content() == f"Deal {last_view(frames)['deal']} (easy)"
+    assert not errors, errors
+    context.close()
+
+
+#: A deal of each of these games that the solver wins in a short line, and the order of search that finds
+#: it (Golf and TriPeaks are won by the tests above).
+WON: dict[str, tuple[str, Search]] = {
+    "freecell": ("17", "hybrid"), "spider-2-suits": ("73", "best-first"), "pyramid": ("40", "hybrid"),
+    "yukon": ("30", "best-first"), "canfield": ("21", "hybrid")}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(WON))
+def test_a_game_won_through_the_page_counts_1_played_1_won(server: Served, browser: Any, tmp_path: Path,
+                                                            name: str) -> None:
+    """The solver's winning line played through the page as a player plays (mouse drags, taps, the stock,
+    Auto-finish): the page shows the win, and the game's Statistics count it."""
+    from browser_helpers import screenshots
+
+    from cardtable.solver.patience import solve_game
+
+    description = get(name)
+    seed, search = WON[name]
+    game = PatienceGame.from_seed(description, seed)
+    line = solve_game(game, max_states=400_000, search=search)
+    assert line.result == "won", line.reason
+    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")  # no move waits for a slide
+    page, errors, frames = open_deal(context, server.base, name, seed)
+    play_line(page, game, line.moves)
+    page.wait_for_selector("#won:not([hidden])")
+    assert last_view(frames)["won"]
+    at_rest(page)
+    page.screenshot(path=str(screenshots(tmp_path) / f"won-{name}.png"))
+    assert statistics(page)[:4] == [description.title, "1", "1", "100%"]
     assert not errors, errors
     context.close()

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import chromium, free_port, screenshots, start_server, stop_servers, wait_for
+from browser_helpers import at_rest, chromium, free_port, screenshots, start_server, stop_servers, wait_for
 
 from cardtable.klondike import KlondikeRecord
 from cardtable.klondike.variant import PRESET_TITLES, PRESETS
@@ -352,7 +352,7 @@ def test_screenshots_of_a_game_in_play(serve: Callable[..., Served], browser: An
     assert max(b["y"] + b["height"] for b in boxes) <= viewport["height"]
     piles = [page.locator(f'[data-slot="p{p}"]').bounding_box() for p in (0, 6)]
     assert piles[1]["x"] + piles[1]["width"] - piles[0]["x"] > 0.6 * viewport["width"]
-    page.wait_for_timeout(400)  # the last move's animation has ended
+    at_rest(page)  # the last move's cards lie still
     page.screenshot(path=str(screenshots(tmp_path) / name))
     context.close()
 

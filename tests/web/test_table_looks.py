@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import chromium, free_port, start_server, stop_servers, wait_for
+from browser_helpers import at_rest, chromium, free_port, start_server, stop_servers, wait_for
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -71,7 +71,7 @@ def test_the_held_card_and_the_focused_card_look_different(url: str, browser: An
     wait_for(lambda: "Picked up six of diamonds" in page.locator("#message").inner_text(), "the six to be held")
     page.keyboard.press("ArrowLeft")
     assert four.evaluate(_LOOK)["focused"]
-    page.wait_for_timeout(300)  # the lift's transition has ended
+    at_rest(page)  # the held card is lifted
     held, focused = six.evaluate(_LOOK), four.evaluate(_LOOK)
 
     # The focus: a dashed ring, and the card stays where it lies.
@@ -92,7 +92,7 @@ def test_the_held_card_and_the_focused_card_look_different(url: str, browser: An
     assert both["focused"] and both["outline"] == "dashed" and ring(both["shadow"]) == held_ring
     # Esc puts it back: down again, no ring.
     page.keyboard.press("Escape")
-    page.wait_for_timeout(300)
+    at_rest(page)
     back = six.evaluate(_LOOK)
     assert ring(back["shadow"]) is None and abs(back["top"] - resting["top"]) < 1
     context.close()
