@@ -28,8 +28,8 @@ shipped build on Spider and Spiderette, whose disagreements are then its bug.
 cardtable's times are the compiled search's own (CPU seconds around
 ``Core.solve``), and its memory the bytes its tables took; the peers' times
 are whole processes (GNU time: wall, CPU, peak resident memory), so a peer's
-time a deal includes starting the program (Solvitaire's: CPU seconds, user
-and system). Every winning line of cardtable is replayed in the engine after
+time a deal includes starting the program (black-hole-solve's and
+Solvitaire's: CPU seconds, user and system). Every winning line of cardtable is replayed in the engine after
 it is timed (a failed replay stops the run).
 
 With ``--games N``, cardtable alone on deals 1 to N of cardtable's shuffle
@@ -55,7 +55,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from _peers import run_program, solve_solvitaire_file, time_program
+from _peers import run_measured, run_program, solve_solvitaire_file, time_program
 from _report import add_option, table, write_markdown
 
 from cardtable.patience import PatienceGame
@@ -152,16 +152,19 @@ def ours(game_name: str, seeds: list[str], max_states: int, timeout: float) -> R
 
 def black_hole_peer(binary: str, game_name: str, options: tuple[str, ...], seeds: list[str],
                     timeout: float, folder: str) -> Runs:
-    """black-hole-solve on each deal, one process a deal."""
+    """black-hole-solve on each deal, one process a deal: its CPU seconds
+    (user and system, its start included) and peak (GNU time)."""
     description = load(game_name)
     peer_game = "black_hole" if description.name == "black-hole" else "golf"
     runs = Runs("black-hole-solve " + " ".join(("--game", peer_game, *options)), game_name)
     for seed in seeds:
         board = Path(folder) / "board.txt"
         board.write_text(to_pysol(PatienceGame.from_seed(description, seed)) + "\n")
-        text, seconds, peak, killed, _ = run_program([binary, "--game", peer_game, *options, str(board)], timeout)
-        runs.seconds.append(seconds)
-        runs.peak_kib = max(runs.peak_kib, peak or 0)
+        text, measured, killed, _ = run_measured([binary, "--game", peer_game, *options, str(board)], timeout)
+        if measured is None:
+            raise RuntimeError("GNU time (/usr/bin/time, Debian's time) is needed to measure black-hole-solve")
+        runs.seconds.append(measured.cpu)
+        runs.peak_kib = max(runs.peak_kib, measured.peak_kib)
         first = text.strip().splitlines()[0] if text.strip() else ""
         runs.verdicts[seed] = "unknown" if killed else {"Solved!": "won", "Unsolved!": "unwinnable"}.get(first,
                                                                                                            "unknown")
@@ -349,8 +352,9 @@ def run_black_hole(args: argparse.Namespace, rows: list[list[object]], notes: li
                 differ = disagreements(mine, peer)
                 notes.append(f"{name}, PySolFC 1-{args.pysol}: {len(differ)} verdicts differ"
                              + (f" ({', '.join(differ[:10])})" if differ else "")
-                             + f"; mean time a deal cardtable / black-hole-solve = "
-                               f"{statistics.mean(mine.seconds) / statistics.mean(peer.seconds):.3f}")
+                             + f"; CPU seconds in all cardtable {sum(mine.seconds):.3f}, black-hole-solve "
+                               f"{sum(peer.seconds):.3f}: cardtable / black-hole-solve = "
+                               f"{sum(mine.seconds) / max(sum(peer.seconds), 1e-9):.3f}")
     elif args.pysol:
         notes.append(f"black-hole-solve not found at {binary} (docs/peers.md builds it): Black Hole and Golf left out")
 

@@ -18,7 +18,9 @@
  * ``evaluate`` likes best; the depth-first search tries each state's moves in
  * the order of the positions they lead to (``evaluate``, then ``priority``);
  * the hybrid (the default) goes depth first for part of the budget, then
- * hands its table and stack to the best-first search. Each one tries every
+ * hands its table and stack to the best-first search; where every move takes
+ * a top card to the hole (Black Hole, Golf) the default is the lengths search
+ * instead, depth first over the piles' lengths. Each one tries every
  * move of every state it reaches before it says "unwinnable", so that
  * verdict is a proof, given that the generator is the engine's (the
  * differential tests); the heuristics only decide what is tried first. The
@@ -1211,6 +1213,341 @@ static int quick_stage(const PRules *r, PState *s, PSearch **x, long long max_st
     }
 }
 
+/* ---- the lengths search: games whose every move is a top card to the hole -- */
+
+/* Where every move takes the top card of a tableau pile, or the stock's next
+ * card, to the hole (Black Hole, Golf: nothing goes onto the tableau, no
+ * foundations, cells, reserve, waste, covers or face-down cards), a position
+ * is the piles' lengths, the stock's and the hole's top card; and the hole's
+ * top card matters only through what the hole takes on it (its row of the
+ * rules' hole table: in Black Hole and Golf its rank), so cards with the
+ * same row are one class. Two positions with the same lengths and the same
+ * class have the same moves, and each move leads them to positions alike
+ * again (the card it plays is the same card): one of them is won if and
+ * only if the other is. So the key is the lengths and the class, packed in
+ * one word and kept up to date move by move; the table is a set of such
+ * words; the position is never rebuilt, and the search goes depth first, the
+ * winning line being the moves on its stack. The moves are generated here
+ * from the lengths, in the generator's order (p_moves: the tableau piles in
+ * order, then the deal); CARDTABLE_CHECK_KEYS plays every move in a real
+ * position too and aborts unless the two generators agree there. */
+
+typedef struct {
+    uint64_t key;   /* the position's packed key */
+    int top;        /* the hole's top card, 52 when empty */
+    int n, next;    /* its moves (pile numbers, ntab for the deal), in the order tried */
+    uint8_t moves[65];
+} LFrame;
+
+typedef struct {
+    int T, stock, hole, bits;
+    const PState *root;
+    uint8_t shift[66];       /* each tableau pile's length's bit offset; [T]: the stock's */
+    int cls_shift;
+    uint8_t cls[53];         /* each card's class (52: the empty hole) */
+    uint64_t takes[53];      /* by class: the cards the hole takes on it, as bits */
+    uint8_t len[66];
+    int left;                /* cards still to go for the win */
+    int stock_counts;        /* the stock's cards count for the win */
+    /* the set: open addressing, key + 1 in `width` bytes a slot, 0 empty */
+    uint8_t *slots;
+    size_t mask, count;
+    int width;
+    LFrame *frames;
+    int nframes, capframes;
+} LSearch;
+
+/* Whether the rules and the position s fit the lengths search. */
+static int lengths_fit(const PRules *r, const PState *s)
+{
+    if (!r->packed || r->count[K_HOLE] != 1 || r->hole_pairs || r->has_covers || r->nreach || r->complete_runs
+        || r->count[K_FOUNDATION] || r->count[K_CELL] || r->count[K_RESERVE] || r->count[K_WASTE] || r->redeals
+        || r->ntab > 64 || r->fill != F_NONE || (r->win != W_FOUNDATIONS && r->win != W_TABLEAU_EMPTY))
+        return 0;
+    if (r->count[K_STOCK] && (r->stock_to != S_HOLE || r->draw != 1 || r->needs_no_empty || !r->fixed_stock))
+        return 0;
+    for (int p = 0; p < r->ntab; p++)
+        if (s->down[p]) return 0;
+    return 1;
+}
+
+static inline uint64_t l_mix(uint64_t k)
+{
+    k ^= k >> 31;
+    k *= 0xBF58476D1CE4E5B9ULL;
+    k ^= k >> 29;
+    return k;
+}
+
+static inline uint64_t l_slot(const LSearch *l, const uint8_t *slots, size_t j)
+{
+    uint64_t v;
+    memcpy(&v, slots + j * (size_t)l->width, 8);
+    return l->width == 8 ? v : v & ((1ULL << (8 * l->width)) - 1);
+}
+
+static int l_grow(LSearch *l, size_t size)
+{
+    uint8_t *slots = calloc(size * (size_t)l->width + 8, 1);
+    if (!slots) return -1;
+    if (l->slots)
+        for (size_t i = 0; i <= l->mask; i++) {
+            uint64_t v = l_slot(l, l->slots, i);
+            if (!v) continue;
+            size_t j = l_mix(v - 1) & (size - 1);
+            while (l_slot(l, slots, j)) j = (j + 1) & (size - 1);
+            memcpy(slots + j * (size_t)l->width, &v, (size_t)l->width);
+        }
+    free(l->slots);
+    l->slots = slots;
+    l->mask = size - 1;
+    return 0;
+}
+
+/* 1: key is new (now in the set), 0: seen, -1: out of memory. */
+static int l_add(LSearch *l, uint64_t key)
+{
+    uint64_t v = key + 1;
+    size_t j = l_mix(key) & l->mask;
+    for (;;) {
+        uint64_t w = l_slot(l, l->slots, j);
+        if (!w) break;
+        if (w == v) return 0;
+        j = (j + 1) & l->mask;
+    }
+    memcpy(l->slots + j * (size_t)l->width, &v, (size_t)l->width);
+    if (++l->count * 4 >= (l->mask + 1) * 3 && l_grow(l, (l->mask + 1) * 2)) return -1;
+    return 1;
+}
+
+/* Set up the search from position s: 0, 1 when the key would not fit in a
+ * word (the caller takes the generic search), -1 out of memory. */
+static int lengths_begin(const PRules *r, const PState *s, LSearch *l, long long max_states)
+{
+    memset(l, 0, sizeof *l);
+    l->T = r->ntab;
+    l->stock = r->count[K_STOCK] ? r->first[K_STOCK] : -1;
+    l->hole = r->first[K_HOLE];
+    l->root = s;
+    int nb = 0;
+    for (int p = 0; p < l->T; p++) {
+        l->shift[p] = (uint8_t)nb;
+        nb += r->len_bits[p];
+        l->len[p] = s->len[p];
+        l->left += s->len[p];
+    }
+    l->shift[l->T] = (uint8_t)nb;
+    l->len[l->T] = l->stock >= 0 ? s->len[l->stock] : 0;
+    l->stock_counts = r->win == W_FOUNDATIONS;
+    if (l->stock >= 0) {
+        nb += r->len_bits[l->stock];
+        if (l->stock_counts) l->left += l->len[l->T];
+    }
+    /* the classes: cards whose rows of the hole table are the same */
+    uint8_t rows[53][52];
+    int ncls = 0;
+    for (int c = 0; c <= 52; c++) {
+        if (c < 52) memcpy(rows[c], r->hole[c], 52);
+        else memset(rows[c], 1, 52);
+        int same = -1;
+        for (int d = 0; d < c && same < 0; d++)
+            if (!memcmp(rows[d], rows[c], 52)) same = d;
+        if (same >= 0) {
+            l->cls[c] = l->cls[same];
+        } else {
+            l->cls[c] = (uint8_t)ncls;
+            uint64_t t = 0;
+            for (int x = 0; x < 52; x++) t |= (uint64_t)rows[c][x] << x;
+            l->takes[ncls++] = t;
+        }
+    }
+    int cb = 0;
+    while ((1 << cb) < ncls) cb++;
+    l->cls_shift = nb;
+    l->bits = nb + cb;
+    if (l->bits > 62) return 1;
+    l->width = (l->bits + 1 + 7) / 8;
+    size_t size = 1 << 16;
+    while (size < (1ULL << 22) && (long long)(size * 3 / 4) < max_states) size *= 2;
+    l->capframes = l->left + l->len[l->T] + 2;  /* a move a card, and the start */
+    l->frames = calloc((size_t)l->capframes, sizeof *l->frames);
+    if (!l->frames || l_grow(l, size)) return -1;
+    return 0;
+}
+
+static void lengths_free(LSearch *l)
+{
+    free(l->slots);
+    free(l->frames);
+}
+
+/* The key of the position the lengths and the hole's top card name. */
+static uint64_t l_key(const LSearch *l, int top)
+{
+    uint64_t key = (uint64_t)l->cls[top] << l->cls_shift;
+    for (int p = 0; p <= l->T; p++) key += (uint64_t)l->len[p] << l->shift[p];
+    return key;
+}
+
+static inline int l_card(const LSearch *l, int m)
+{
+    return m < l->T ? l->root->cards[m][l->len[m] - 1] : l->root->cards[l->stock][l->len[m] - 1];
+}
+
+/* The key after move m (card: the card it plays) from the position keyed `key`. */
+static inline uint64_t l_child(const LSearch *l, uint64_t key, int m, int card)
+{
+    return ((key - ((uint64_t)1 << l->shift[m])) & ~((uint64_t)0xFF << l->cls_shift))
+        | (uint64_t)l->cls[card] << l->cls_shift;
+}
+
+/* The moves of frame f (its key and top set) in the order they are tried:
+ * the move that leaves the most moves first (the cards on the piles' tops
+ * that the hole takes on its new top card, and the deal), then the later
+ * pile (the deal last of all). The generator's order is the tableau piles in
+ * order, then the deal. The order only decides which move is tried first,
+ * never whether one is. */
+static void l_moves(const LSearch *l, LFrame *f)
+{
+    uint64_t take = l->takes[l->cls[f->top]], tops = 0;
+    int n = 0;
+    for (int p = 0; p < l->T; p++)
+        if (l->len[p]) {
+            int c = l_card(l, p);
+            tops |= 1ULL << c;
+            if (take >> c & 1) f->moves[n++] = (uint8_t)p;
+        }
+    int deal = l->len[l->T] > 0;
+    f->next = 0;
+    int score[66];
+    for (int i = 0; i < n; i++) {
+        int p = f->moves[i], c = l_card(l, p);
+        uint64_t after = tops & ~(1ULL << c);
+        if (l->len[p] > 1) after |= 1ULL << l->root->cards[p][l->len[p] - 2];
+        score[i] = (__builtin_popcountll(l->takes[l->cls[c]] & after) + deal) << 7 | p;
+    }
+    for (int i = 1; i < n; i++) {
+        uint8_t x = f->moves[i];
+        int sx = score[i], j = i - 1;
+        while (j >= 0 && score[j] < sx) { f->moves[j + 1] = f->moves[j]; score[j + 1] = score[j]; j--; }
+        f->moves[j + 1] = x;
+        score[j + 1] = sx;
+    }
+    if (deal) f->moves[n++] = (uint8_t)l->T;
+    f->n = n;
+    /* the children's slots are fetched while the search goes on */
+    for (int i = 0; i < n; i++)
+        __builtin_prefetch(l->slots + (l_mix(l_child(l, f->key, f->moves[i], l_card(l, f->moves[i]))) & l->mask)
+                           * (size_t)l->width);
+}
+
+static uint32_t l_code(const LSearch *l, int m)
+{
+    return m < l->T ? p_code(m, l->hole, 1, P_NONE) : p_code(l->stock, P_NONE, 1, P_NONE);
+}
+
+/* The search from position s (left as it was); the winning line in x->path. */
+static int lengths_search(const PRules *r, PState *s, PSearch *x, LSearch *l, long long max_states, double deadline)
+{
+    long long ticks = 0;
+    int hole_len = s->len[l->hole];
+    LFrame *f = &l->frames[0];
+    f->top = hole_len ? p_top(s, l->hole) : 52;
+    f->key = l_key(l, f->top);
+    if (!l->left) return R_WON;
+    if (l_add(l, f->key) < 0) return R_MEMORY;
+    x->states = 1;
+    l_moves(l, f);
+    l->nframes = 1;
+#ifdef CARDTABLE_CHECK_KEYS
+    PState *check = calloc(1, sizeof *check);
+    if (!check) return R_MEMORY;
+    p_copy_position(r, check, s);
+#define L_CHECK(frame) do { \
+        uint32_t want[P_MAXMOVES], got[66]; \
+        int nw = p_moves(r, check, want), ng = 0; \
+        for (int p_ = 0; p_ <= l->T; p_++) \
+            for (int i_ = 0; i_ < (frame)->n; i_++) \
+                if ((frame)->moves[i_] == p_) got[ng++] = l_code(l, p_); \
+        if (nw != ng || memcmp(want, got, (size_t)ng * sizeof *got)) abort(); \
+    } while (0)
+    L_CHECK(f);
+#endif
+    int status = R_EXHAUSTED;
+    while (l->nframes) {
+        f = &l->frames[l->nframes - 1];
+        if (f->next >= f->n) {
+            l->nframes--;
+            if (l->nframes) {
+                LFrame *up = &l->frames[l->nframes - 1];
+                l->len[up->moves[up->next - 1]]++;
+                l->left += up->moves[up->next - 1] < l->T || l->stock_counts;
+#ifdef CARDTABLE_CHECK_KEYS
+                p_undo(r, check);
+#endif
+            }
+            continue;
+        }
+        if ((++ticks & 1023) == 0) {
+            if (deadline > 0 && now() > deadline) { status = R_TIME; break; }
+            if ((ticks & 65535) == 0 && PyErr_CheckSignals() < 0) { status = R_SIGNAL; break; }
+        }
+        if (x->states >= max_states) { status = R_STATES; break; }
+        int m = f->moves[f->next++];
+        int card = l_card(l, m);
+        uint64_t key = l_child(l, f->key, m, card);
+        int left = l->left - (m < l->T || l->stock_counts);
+        if (!left) {
+            x->npath = 0;
+            for (int d = 0; d < l->nframes; d++) {
+                LFrame *g = &l->frames[d];
+                if (path_push(x, l_code(l, g->moves[g->next - 1]))) { status = R_MEMORY; break; }
+            }
+            if (status != R_MEMORY) status = R_WON;
+            break;
+        }
+        int added = l_add(l, key);
+        if (added < 0) { status = R_MEMORY; break; }
+        if (!added) continue;
+        x->states++;
+        l->len[m]--;
+        l->left = left;
+        LFrame *g = &l->frames[l->nframes++];
+        g->key = key;
+        g->top = card;
+        l_moves(l, g);
+#ifdef CARDTABLE_CHECK_KEYS
+        if (p_play(r, check, l_code(l, m))) abort();
+        L_CHECK(g);
+#endif
+    }
+#ifdef CARDTABLE_CHECK_KEYS
+#undef L_CHECK
+    p_state_free(check);
+    free(check);
+#endif
+    return status;
+}
+
+/* Replay x->path in s, each move checked legal there (p_moves): R_WON when
+ * it wins, R_BROKEN when a move is not legal or the line does not win (a
+ * bug), R_MEMORY. */
+static int replay_line(const PRules *r, PState *s, PSearch *x)
+{
+    uint32_t *buf = malloc(P_MAXMOVES * sizeof *buf);
+    if (!buf) return R_MEMORY;
+    int status = R_WON;
+    for (int i = 0; i < x->npath && status == R_WON; i++) {
+        int count = p_moves(r, s, buf), legal = 0;
+        for (int j = 0; j < count && !legal; j++) legal = buf[j] == x->path[i];
+        if (!legal) status = R_BROKEN;
+        else if (p_play(r, s, x->path[i])) status = R_MEMORY;
+    }
+    if (status == R_WON && !p_is_won(r, s)) status = R_BROKEN;
+    free(buf);
+    return status;
+}
+
 static PyObject *Core_solve(CoreObject *o, PyObject *args)
 {
     long long max_states;
@@ -1227,11 +1564,23 @@ static PyObject *Core_solve(CoreObject *o, PyObject *args)
     int marks = o->state.nmarks;
     double deadline = seconds > 0 ? start + seconds : 0;
     long long spent = 0;  /* the states of the first stage, when it gave up */
-    int quick = mode == 2 && first < 0 && quick_eligible(&o->rules);
-    PSearch *x = search_new(&o->rules, quick ? QUICK_FIRST : max_states, quick ? 10 : 16);
-    if (!x) return PyErr_NoMemory();
+    LSearch lengths = {0};
+    int fit = mode == 2 && first < 0 && lengths_fit(&o->rules, &o->state)
+        ? lengths_begin(&o->rules, &o->state, &lengths, max_states) : 1;
+    int quick = fit == 1 && mode == 2 && first < 0 && quick_eligible(&o->rules);
+    /* the lengths search keeps its own set: x holds its line and count only */
+    PSearch *x = search_new(&o->rules, quick ? QUICK_FIRST : fit == 0 ? 1 : max_states, quick || fit == 0 ? 10 : 16);
+    if (!x) {
+        lengths_free(&lengths);
+        return PyErr_NoMemory();
+    }
     int status;
-    if (quick) {
+    if (fit < 0) {
+        status = R_MEMORY;
+    } else if (fit == 0) {
+        status = lengths_search(&o->rules, &o->state, x, &lengths, max_states, deadline);
+        if (status == R_WON) status = replay_line(&o->rules, &o->state, x);
+    } else if (quick) {
         /* the quick first stage; when its budget runs out, the hybrid from
          * scratch on what is left of the budget */
         status = quick_stage(&o->rules, &o->state, &x, max_states, deadline, &spent);
@@ -1257,6 +1606,8 @@ static PyObject *Core_solve(CoreObject *o, PyObject *args)
     size_t memory = x->table.cap + slot_bytes(&x->table, x->table.mask + 1) + x->capmoves * (sizeof(uint32_t) + sizeof(uint16_t))
         + x->capheap * sizeof(uint64_t) + (x->root ? 2 * sizeof(PState) : 0)
         + (size_t)x->capframes * sizeof(PFrame) + (size_t)x->cappath * sizeof(uint32_t);
+    if (fit == 0) memory += (lengths.mask + 1) * (size_t)lengths.width + (size_t)lengths.capframes * sizeof(LFrame);
+    lengths_free(&lengths);
     search_free(x);
     free(x);
     if (status == R_SIGNAL) {
@@ -1294,7 +1645,9 @@ static PyMethodDef Core_methods[] = {
      "result is won, unwinnable, states or timeout (seconds <= 0: no limit); search 0 is depth first, 1 best "
      "first, 2 depth first for first_states states (negative: half the budget where cards are face down or in a "
      "stock and built on the tableau, else one) then best first; with first_states negative, where every card "
-     "is open and cells hold cards, quick depth-first scans first (their states counted in)."},
+     "is open and cells hold cards, quick depth-first scans first (their states counted in), and where every "
+     "move takes a top card to the hole (Black Hole, Golf), the lengths search instead (depth first, the piles' "
+     "lengths and the hole's card's class as the key)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -272,8 +272,11 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
     Seahaven Towers) the hybrid is preceded by quick depth-first scans, each
     from scratch in a cheap move order of its own with a small budget, which
     find most wins in a few hundred states (their states count in
-    ``states``). All are exhaustive: the verdicts are the same, the states
-    and lines differ.
+    ``states``). Where every move takes a top card to the hole (Black Hole,
+    Golf), ``hybrid`` with ``first_states=None`` is the lengths search: depth
+    first, each position keyed by the piles' lengths and what the hole takes
+    on its top card, the move that leaves the most moves tried first. All
+    are exhaustive: the verdicts are the same, the states and lines differ.
     """
     budget = _check_budget(timeout, max_states)
     if search not in SEARCHES:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from cardtable.errors import SolverError
 from cardtable.patience import Move, PatienceGame, get
+from cardtable.patience.description import Kind
 from cardtable.patience.moves import DEAL
 from cardtable.patience.registry import load, names
 from cardtable.solver import _pcore
@@ -167,6 +168,71 @@ def test_the_hybrid_wins_after_the_hand_over(variant: str, seed: int) -> None:
     for first in (5, 40, 300):
         result = solve_game(game, max_states=200_000, first_states=first)
         assert result.result == "won" and result.replays(game)
+
+
+#: The games whose every move takes a top card to the hole: the default search
+#: is the lengths search there (the piles' lengths and the hole's class as the key).
+HOLE_ONLY = ("black-hole", "golf", "golf:queens-on-kings", "golf:queens-on-kings:wrap", "golf:wrap")
+
+
+def _down_to(variant: str, seed: int, cards: int, line: list[Move]) -> PatienceGame:
+    """A deal of ``variant`` played until at most ``cards`` cards are left out
+    of the hole (or no move is): along ``line`` while it lasts, then at random."""
+    game = PatienceGame.from_seed(load(variant), seed)
+    rng = random.Random(seed)
+    hole = game.index(game.places(Kind.HOLE)[0])
+    moves = iter(line)
+    while sum(len(pile) for i, pile in enumerate(game.piles) if i != hole) > cards and game.legal_moves():
+        game.play(next(moves, None) or rng.choice(game.legal_moves()))
+    return game
+
+
+@pytest.mark.parametrize("variant", HOLE_ONLY)
+def test_the_lengths_search_agrees_with_a_plain_search_in_the_engine(variant: str) -> None:
+    verdicts = set()
+    # along a winning line where the deal has one (a won position), and at random
+    lines = [solve_game(PatienceGame.from_seed(load(variant), seed), max_states=300_000).moves for seed in range(1, 11)]
+    for seed, line in [*enumerate(lines, 1), *((seed, []) for seed in range(1, 5))]:
+        game = _down_to(variant, seed, 16, line)
+        before = game.key()
+        result = solve_game(game, max_states=500_000)
+        assert game.key() == before
+        assert result.result == _engine_search(game.clone(), 300_000), (variant, seed)
+        best = solve_game(game, max_states=500_000, search="best-first")
+        assert best.result == result.result
+        if result.result == "won":
+            assert result.replays(game)
+        else:  # exhaustive both: never more positions than the key that keeps the hole's card
+            assert result.states <= best.states
+        verdicts.add(result.result)
+    assert verdicts == {"won", "unwinnable"}
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("golf", "pysol:7"), ("golf:queens-on-kings", "pysol:1")])
+def test_the_lengths_search_keeps_the_holes_rank_only(variant: str, seed: str) -> None:
+    # an unwinnable deal: both searches see every position, the lengths search
+    # fewer, as positions whose hole's top cards are of one rank are one to it
+    game = PatienceGame.from_seed(load(variant), seed)
+    lengths = solve_game(game, max_states=2_000_000)
+    best = solve_game(game, max_states=2_000_000, search="best-first")
+    assert lengths.result == best.result == "unwinnable"
+    assert lengths.states < best.states
+    # a first depth-first part asked for by name is the generic hybrid's
+    assert solve_game(game, max_states=2_000_000, first_states=1).states == best.states
+
+
+@pytest.mark.parametrize("variant", HOLE_ONLY)
+def test_the_lengths_search_wins_and_runs_out(variant: str) -> None:
+    for seed in range(1, 30):
+        game = PatienceGame.from_seed(load(variant), seed)
+        result = solve_game(game, max_states=300_000)
+        if result.result == "won":
+            assert result.replays(game) and result.states <= 300_000
+            break
+    else:
+        raise AssertionError(f"{variant}: no deal of 1 to 29 won within 300,000 states")
+    short = solve_game(PatienceGame.from_seed(load("black-hole"), "pysol:3"), max_states=50)
+    assert short.result == "unknown" and short.states == 50 and "state budget" in short.reason
 
 
 def test_search_and_its_first_states_are_checked() -> None:
