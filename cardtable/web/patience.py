@@ -29,9 +29,12 @@ import datetime
 import re
 import secrets
 import time
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any, ClassVar
 
 from cardtable.bots.patience_hint import HINT_SAMPLES, HINT_SECONDS, HINT_STATES, patience_hint
+from cardtable.bots.patience_review import REVIEW_SAMPLES, REVIEW_STATES, PlayReview, PositionChance, weigh_position
 from cardtable.cards import RANK_NAMES, Card
 from cardtable.errors import CardtableError
 from cardtable.patience import Description, Kind, Move, PatienceGame
@@ -44,7 +47,8 @@ from cardtable.sim.grade import LEVELS
 from cardtable.sim.played import PlayedGame
 from cardtable.web.protocol import ProtocolError, unknown_type
 
-__all__ = ["PatienceTable", "game_key", "hint_message", "table_json"]
+__all__ = ["PEEK_STATES", "REVIEW_SAMPLES", "REVIEW_STATES", "PatienceTable", "game_key", "hint_message",
+           "review_message", "table_json"]
 
 #: The longest move text a page may send (the longest real one, ``13+R12>H``, has 8 characters).
 _MAX_MOVE = 16
@@ -53,6 +57,8 @@ _MAX_DEAL = 32
 #: The most moves the table keeps to redo.
 _MAX_REDO = 10_000
 _CARD_IN_REASON = re.compile(r"\b(?:the )?([A2-9TJQK][cdhs])\b")
+#: The peek's budget (the search's verdict of each position, every card known), once the game is over.
+PEEK_STATES = 20_000
 
 
 def game_key(description: Description) -> str:
@@ -88,6 +94,46 @@ def hint_message(game: PatienceGame, *, samples: int = HINT_SAMPLES, max_states:
             f"No hint: {found.describe()}. Undo, start again or deal anew."
         return {"type": "hint", "move": None, "text": text}
     return {"type": "hint", "move": str(found.move), "text": f"Hint: {found.describe()}."}
+
+
+async def review_message(search: Callable[[Callable[[], Any]], Awaitable[Any]], game: PatienceGame, deal: str, *,
+                         progress: Callable[[int, int], Awaitable[None]], stopped: Callable[[], bool],
+                         samples: int = REVIEW_SAMPLES, max_states: int = REVIEW_STATES,
+                         peek_states: int = PEEK_STATES) -> dict[str, Any]:
+    """The ``review`` message of ``game`` (dealt from ``deal``): each position
+    weighed from the player's view (:func:`~cardtable.bots.patience_review.weigh_position`)
+    through ``search`` (a server process each), ``progress(done, total)``
+    awaited after each, stopped once ``stopped()`` says so; with the search's
+    verdicts every card known (:func:`~cardtable.solver.patience_review.review_game`)
+    only when the game is over. Its ``review`` is what the page's review dialog
+    draws: the positions' chances, the moves, the mistakes (``drops``) in words,
+    how the game ended, a ``note`` (the summary, with the positions the expert
+    could not estimate within its budget) and the ``peek`` (None while the game goes on)."""
+    record = PatienceRecord.from_game(game, deal)
+    total = len(record.moves) + 1
+    replay = record.start()
+    positions: list[PositionChance] = []
+    for index in range(total):
+        if index:
+            replay.play(record.moves[index - 1])
+        positions.append(await search(partial(weigh_position, replay.clone(), index=index, samples=samples,
+                                              max_states=max_states)))
+        await progress(len(positions), total)
+        if stopped():
+            break
+    review = PlayReview.of(record, positions, samples=samples, max_states=max_states)
+    outcome = game.outcome()
+    peek = None
+    if outcome is not None and review.complete:
+        from cardtable.solver.patience_review import review_game
+
+        verdicts = await search(partial(review_game, record, max_states=peek_states))
+        peek = " ".join([verdicts.summary(), *(move.callout() + "." for move in verdicts.thrown_away()[:3])])
+    ended = "unfinished" if outcome is None else "won" if outcome.is_win else "lost: no legal move is left"
+    return {"type": "review", "stopped": not review.complete, "review": {
+        **review.to_dict(), "outcome": ended, "note": review.summary(), "peek": peek,
+        "drops_title": "Your mistakes (moves not the expert's that cost the most of the chance):",
+        "drops": [{"number": move.number, "text": move.callout()} for move in review.mistakes()]}}
 
 
 def table_json(description: Description) -> dict[str, Any]:

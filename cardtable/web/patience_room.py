@@ -18,6 +18,7 @@ same move. The messages, each a JSON object as in the protocol::
                      {"type": "new", "difficulty": "hard"} / {..., "deal": "7"}   the first deal of that grade
                                        (from deal 7 on, else from a random one; searched in a process)
                      {"type": "grading"}   whether the game's deals can be graded
+                     {"type": "review"} {"type": "review-stop"}   weigh the game so far move by move / stop
                      {"type": "hint"} {"type": "view"} {"type": "stats"}
     from the server: {"type": "table", "table": {...}}   once: the game, its rules in words and its layout
                      {"type": "view", "view": {...}, "said": "..."}   after every change, to each page
@@ -27,6 +28,10 @@ same move. The messages, each a JSON object as in the protocol::
                                        player's record in this game and its rules, and in its daily deals
                      {"type": "grading", "reason": null | "..."}   to the page that asked: null when the
                                        game's deals can be graded, else why not (sim.grade.why_ungradable)
+                     {"type": "review-progress", "done": 3, "total": 41}   after each position weighed
+                     {"type": "review", "review": {...}, "stopped": false}   to the page that asked: the
+                                       expert's chance after each move from the player's view, the mistakes,
+                                       and the search's verdicts every card known once the game is over
                      {"type": "dealing", "text": "Finding..." | null}   a winnable, graded or daily deal is
                                        searched for (null: the search failed); meanwhile the game takes no move
                      {"type": "error", "message": "..."}   nothing changed (an illegal move: the reason)
@@ -69,7 +74,7 @@ from cardtable.sim.grade import LEVELS, game_of_grade, why_ungradable
 from cardtable.sim.played import DailyStats, PlayedGame, PlayStats, daily_stats, game_stats, record_played
 from cardtable.solver.patience_deals import daily_game, winnable_game
 from cardtable.web.kings_corner import Lender
-from cardtable.web.patience import PatienceTable, game_key, hint_message, table_json
+from cardtable.web.patience import PatienceTable, game_key, hint_message, review_message, table_json
 from cardtable.web.protocol import (
     MAX_PAGES,
     ProtocolError,
@@ -112,6 +117,8 @@ class _Seat:
     dealing: bool = False
     #: True while the expert looks for a hint for this game (one at a time).
     hinting: bool = False
+    #: Set to stop the review under way (None: none is).
+    review_stop: asyncio.Event | None = None
 
 
 class PatienceRoom:
@@ -262,6 +269,9 @@ class PatienceRoom:
             if message["type"] == "stats":
                 await send(ws, await self._stats(player, seat.table.description))
                 return
+            if message["type"] in ("review", "review-stop"):
+                self._review(seat, ws, message["type"])
+                return
             if message["type"] == "grading":
                 await send(ws, {"type": "grading", "reason": await self._ungradable(seat.table.description)})
                 return
@@ -307,6 +317,39 @@ class PatienceRoom:
             await send(ws, reply)
 
         task = asyncio.get_running_loop().create_task(find())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _review(self, seat: _Seat, ws: web.WebSocketResponse, kind: str) -> None:
+        """Review the game so far for the page that asked (:func:`~cardtable.web.patience.review_message`,
+        each position in one of the server's processes), or stop the review under way."""
+        if kind == "review-stop":
+            if seat.review_stop is not None:
+                seat.review_stop.set()
+            return
+        if seat.review_stop is not None:
+            raise ProtocolError("a review is under way already")
+        game = seat.table.game
+        if not game.moves:
+            raise ProtocolError("nothing to review yet: play a move first")
+        stop = seat.review_stop = asyncio.Event()
+
+        async def progress(done: int, total: int) -> None:
+            if not ws.closed:
+                await send(ws, {"type": "review-progress", "done": done, "total": total})
+
+        async def weigh() -> None:
+            try:
+                reply = await review_message(self.server.search, game.clone(), seat.table.deal_text,
+                                             progress=progress, stopped=lambda: stop.is_set() or ws.closed)
+            except CardtableError as error:  # the search's process stopped
+                reply = {"type": "error", "message": f"the review stopped: {error}"}
+            finally:
+                seat.review_stop = None
+            if not ws.closed:
+                await send(ws, reply)
+
+        task = asyncio.get_running_loop().create_task(weigh())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

@@ -648,3 +648,41 @@ def test_a_game_won_through_the_page_counts_1_played_1_won(server: Served, brows
     assert statistics(page)[:4] == [description.title, "1", "1", "100%"]
     assert not errors, errors
     context.close()
+
+
+def test_the_review_dialog_draws_the_experts_chance_of_a_game(server: Served, browser: Any) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page, errors, frames = open_game(context, server.base, "/play/tripeaks?seed=4")
+    until(page, lambda: frames and last_view(frames)["deal"] == "4", "the deal the address names")
+    page.keyboard.press("v")
+    until(page, lambda: page.locator("#review-text").text_content() == "Nothing to review yet: play a move first.",
+          "the review's word that no move was played")
+    page.get_by_role("button", name="Close").click()
+    for played in (1, 2):
+        page.locator('.card[data-place="S"]').last.click()  # the stock deals
+        moves_shown(page, played)
+    page.get_by_role("button", name="Review").first.click()
+    until(page, lambda: any(frame["type"] == "review" for frame in frames), "the review")
+    review = next(frame for frame in frames if frame["type"] == "review")["review"]
+    assert len(review["positions"]) == 3 and review["peek"] is None
+    page.wait_for_selector("#review-chart svg polyline")
+    text = page.locator("#review-text").text_content()
+    assert "2 moves: the expert's chance" in text and "Peek" not in text
+    assert not errors, errors
+    context.close()
+
+
+@pytest.mark.slow
+def test_the_new_game_dialog_says_why_spiderette_has_no_graded_deals(server: Served, browser: Any) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page, errors, _ = open_game(context, server.base, "/play/spiderette?seed=2")
+    page.get_by_role("button", name="New game").first.click()
+    note = page.locator("#grading-note")
+    for _ in range(600):  # the server's probe of four deals: seconds
+        if note.text_content().startswith("No graded deals"):
+            break
+        page.wait_for_timeout(100)
+    assert note.text_content().startswith("No graded deals: the search proves none of deals 0 to ")
+    assert not page.get_by_label("Difficulty").is_visible()
+    assert not errors, errors
+    context.close()

@@ -362,3 +362,70 @@ def test_a_game_whose_deals_cannot_be_graded_says_why() -> None:
 
     gradable, pyramid = asyncio.run(main())
     assert gradable is None and pyramid is not None and pyramid.startswith("the search proves none of deals 0 to")
+
+
+def test_the_review_weighs_each_position_from_the_players_view(tmp_path: Path) -> None:
+    from cardtable.bots.patience_review import REVIEW_SAMPLES, REVIEW_STATES, weigh_position
+
+    async def test(base: str) -> None:
+        async with aiohttp.ClientSession() as session, \
+                session.ws_connect(f"{base}/play/tripeaks/ws") as ws:
+            await opened(ws)
+            reply = await answer(ws, {"type": "review"})
+            assert reply == {"type": "error", "message": "nothing to review yet: play a move first"}
+            await ws.send_json({"type": "new", "deal": "4"})
+            view = (await ws.receive_json(timeout=10))["view"]
+            game = PatienceGame.from_seed(get("tripeaks"), "4")
+            seen: set[str] = {card for pile in view["piles"] for card in pile["up"]}
+            for _ in range(3):
+                move = next(m for m in game.legal_moves() if not m.is_recycle)
+                view = (await answer(ws, {"type": "move", "move": str(move)}))["view"]
+                game.play(move)
+                seen |= {card for pile in view["piles"] for card in pile["up"]}
+            await ws.send_json({"type": "review"})
+            await ws.send_json({"type": "review"})
+            done = []
+            again = await ws.receive_json(timeout=10)
+            while again["type"] == "review-progress":
+                done.append(again["done"])
+                again = await ws.receive_json(timeout=10)
+            assert again == {"type": "error", "message": "a review is under way already"}
+            reply = await ws.receive_json(timeout=120)
+            while reply["type"] == "review-progress":
+                done.append(reply["done"])
+                reply = await ws.receive_json(timeout=120)
+            assert reply["type"] == "review" and not reply["stopped"] and done == [1, 2, 3, 4]
+            review = reply["review"]
+            replay = PatienceGame.from_seed(game.description, "4")
+            expected = [weigh_position(replay.clone(), index=0, samples=REVIEW_SAMPLES, max_states=REVIEW_STATES)]
+            for index, move in enumerate(game.moves, start=1):
+                replay.play(move)
+                expected.append(weigh_position(replay.clone(), index=index, samples=REVIEW_SAMPLES,
+                                               max_states=REVIEW_STATES))
+            assert review["positions"] == [position.to_dict() for position in expected]
+            assert review["peek"] is None and review["outcome"] == "unfinished"  # mid-game: no peek
+            assert [move["move"] for move in review["moves"]] == [str(move) for move in game.moves]
+            # the review names only cards the player has seen
+            assert set(CARD.findall(str(review))) <= seen
+
+    serving(tmp_path, test)
+
+
+def test_the_review_of_a_game_over_adds_the_searchs_verdicts_every_card_known() -> None:
+    from cardtable.web.patience import review_message
+
+    async def search(work: Callable[[], Any]) -> Any:
+        return work()
+
+    async def progress(done: int, total: int) -> None:
+        pass
+
+    game = PatienceGame.from_seed(get("golf"), 4)
+    while game.outcome() is None:  # deal until the stock is out and no move is left: lost
+        game.play(next((m for m in game.legal_moves() if not m.is_deal), game.legal_moves()[0]))
+    going = game.clone()
+    going.undo()
+    over, on = (asyncio.run(review_message(search, each, "4", progress=progress, stopped=lambda: False, samples=2,
+                                           max_states=500, peek_states=2000)) for each in (game, going))
+    assert over["review"]["outcome"] == "lost: no legal move is left" and over["review"]["peek"]
+    assert on["review"]["outcome"] == "unfinished" and on["review"]["peek"] is None

@@ -6,6 +6,7 @@
 import { backSvg, cardElement, cardName, cardSvg, showCard, slotElement } from "./cards.js";
 import { focusToward, followPointer, pulse } from "./gestures.js";
 import { clock, gameSeconds, keepLooks, socketUrl } from "./looks.js";
+import { openReview, receiveReview } from "./review.js";
 
 const table = document.getElementById("table");
 const message = document.getElementById("message");
@@ -47,6 +48,7 @@ function send(payload) {
 function say(text) { message.textContent = text; }
 
 function receive(reply) {
+  if (receiveReview(reply)) return;
   if (reply.type === "table") {
     game = reply.table;
     describeGame();
@@ -509,7 +511,7 @@ function showGrading(reason) {
   const select = dealDialog.querySelector('select[name="difficulty"]');
   const note = document.getElementById("grading-note");
   select.disabled = reason !== null;
-  document.getElementById("difficulty-row").hidden = reason !== null;
+  document.getElementById("difficulty-row").style.display = reason === null ? "" : "none";  // the labels' CSS outranks hidden
   note.textContent = reason === null
     ? "A difficulty deals a deal of that grade (from the deal number on, if one is given): proven winnable, found in seconds."
     : `No graded deals: ${reason}.`;
@@ -531,6 +533,7 @@ dealDialog.addEventListener("close", () => {
 function act(action) {
   if (action === "help") { help.showModal(); return; }
   if (action === "stats") { askStats(); return; }
+  if (action === "review") { openReview(send, view ? view.moves : 0); return; }
   if (action === "settings") { settings.showModal(); return; }
   if (action === "choose") {
     dealDialog.querySelector("form").reset();
@@ -561,6 +564,7 @@ document.addEventListener("keydown", (event) => {
   else if (key === "a") act("autofinish");
   else if (key === "n") act("choose");
   else if (key === "t") act("stats");
+  else if (key === "v") act("review");
   else if (key === "d") act("deal");
   else if (key === "?") act("help");
   else if (key.startsWith("Arrow")) {  // a pile's place is a stop only while no card lies on it
@@ -579,5 +583,8 @@ document.addEventListener("keydown", (event) => {
 
 keepLooks(settings);
 window.addEventListener("resize", () => render());
+// The table's room changes without the window's too (the bar above it wraps onto a second line, or back,
+// as the status line's text changes): the cards are sized anew.
+new ResizeObserver(() => render()).observe(table);
 setInterval(tick, 1000);
 connect();

@@ -114,13 +114,15 @@ export function receiveReview(reply) {
     `${reply.stopped ? "Stopped. " : ""}${review.moves.length} moves weighed: ${percent(start.chance)} at the start, ` +
     `${percent(end.chance)} at the end (${review.samples} guesses a position); ${review.outcome}.`));
   if (review.drops.length) {
-    text.append(element("p", {}, "The largest drops:"));
+    text.append(element("p", {}, review.drops_title || "The largest drops:"));
     const list = element("ul", { class: "review-drops" });
     for (const drop of review.drops) list.append(element("li", {}, drop.text));
     text.append(list);
   } else if (review.moves.length) {
     text.append(element("p", {}, "No move that was not the expert's cost much of the chance."));
   }
+  if (review.note) text.append(element("p", { class: "note" }, review.note));
+  if (review.peek) text.append(element("p", { class: "note" }, `Peek (every card known): ${review.peek}`));
   if (end.verdict) text.append(element("p", { class: "note" }, `Peek (every card known): the last position is ${end.verdict}.`));
   return true;
 }
