@@ -938,5 +938,7 @@ class PatienceApp(App[None]):
         else:
             stats, trouble = self.books.stats()
             text = "\n".join(stats_lines(stats, title)) + (f"\n{trouble.strip()}" if trouble else "")
+            if peeked := self.books.peeked():
+                text += f"\n{plural(peeked, 'game')} of them peeked at (P showed the face-down cards)."
             text += f"\n\nKept in the results store {self.books.store_path} ('cardtable stats --game NAME')."
         self.push_screen(TextScreen(text + "\nAny key closes this."))

@@ -214,6 +214,21 @@ class PatienceBooks:
         except CardtableError as error:
             return game_stats(None, game, rules, label), f" Could not read the statistics: {error}."
 
+    def peeked(self) -> int:
+        """How many of the games kept in the store were peeked at (their records' ``Peeked`` header)."""
+        from cardtable.runs.store import ResultsStore
+        from cardtable.sim.played import played_games
+
+        if self.store_path is None or not self.store_path.exists():
+            return 0
+        game, rules = self._key()
+        mark = f'[{PEEKED_HEADER} "yes"]'
+        try:
+            with ResultsStore(self.store_path, create=False) as store:
+                return sum(mark in (played.record or "") for played in played_games(store, game=game, rules=rules))
+        except CardtableError:  # the statistics say what went wrong reading the store
+            return 0
+
     def count(self, game: PatienceGame, deal: int | str | None, seconds: float, *, daily: str | None = None,
               peeked: bool = False) -> str:
         """Count a finished game (dealt from ``deal``; None: a position; ``peeked`` at: its record says so) in

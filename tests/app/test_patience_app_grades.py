@@ -123,6 +123,15 @@ def test_peek_shows_the_face_down_cards_only_when_asked_and_marks_the_game(tmp_p
     with ResultsStore(tmp_path / "results.sqlite") as store:
         games = played_games(store, game="golf")
     assert len(games) == 1 and 'Peeked "yes"' in (games[0].record or "")
+    books = PatienceBooks(get("golf"), autosave_folder=tmp_path, store_path=tmp_path / "results.sqlite")
+    assert books.peeked() == 1
+
+    async def stats(pilot: Pilot[None], app: PatienceApp) -> None:
+        await pilot.press("t")
+        shown = str(app.screen.query_one(Static).render())
+        assert "1 played, 0 won" in shown and "1 game of them peeked at (P showed the face-down cards)." in shown
+
+    drive(new_app(tmp_path, "golf"), stats)
 
 
 def test_a_game_not_peeked_at_is_not_marked(tmp_path: Path) -> None:
@@ -136,6 +145,7 @@ def test_a_game_not_peeked_at_is_not_marked(tmp_path: Path) -> None:
     with ResultsStore(tmp_path / "results.sqlite") as store:
         games = played_games(store, game="golf")
     assert len(games) == 1 and "Peeked" not in (games[0].record or "")
+    assert PatienceBooks(get("golf"), autosave_folder=tmp_path, store_path=tmp_path / "results.sqlite").peeked() == 0
 
 
 def test_the_review_weighs_every_position_from_the_players_view(tmp_path: Path) -> None:
