@@ -386,10 +386,10 @@ class PatienceApp(App[None]):
         if move.is_recycle:
             return "turned the waste over"
         assert move.target is not None
-        cards = self._card_words(move.source, move.count)
-        if move.pair is not None:
-            cards += f" and {self._card_words(move.pair, 1)}"
-        return f"{cards} from {_place_words(move.source)} to {_place_words(move.target)}"
+        source = f"{self._card_words(move.source, move.count)} from {_place_words(move.source)}"
+        if move.pair is not None:  # two cards of two piles: each named with its own
+            source += f" and {self._card_words(move.pair, 1)} from {_place_words(move.pair)}"
+        return f"{source} to {_place_words(move.target)}"
 
     # ----- moves -------------------------------------------------------------------------------------
 

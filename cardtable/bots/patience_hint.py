@@ -153,8 +153,9 @@ def move_words(view: PatienceView, move: Move) -> str:
 
     cards = top(move.source, move.count)
     head = f"the {cards[0].name()}" + (f" and {plural(len(cards) - 1, 'card')} on it" if len(cards) > 1 else "")
-    if move.pair is not None:
-        head += f" and the {top(move.pair)[0].name()}"
+    source = place_words(move.source)
+    if move.pair is not None:  # two cards of two piles: each named with its own
+        source += f" and the {top(move.pair)[0].name()} from {place_words(move.pair)}"
     target = move.target
     if target.kind is Kind.TABLEAU:
         onto = piles[target]
@@ -162,7 +163,7 @@ def move_words(view: PatienceView, move: Move) -> str:
             f"to the empty pile {target.index + 1}"
     else:
         where = f"to {place_words(target, any_foundation='a foundation')}"
-    return f"{head} from {place_words(move.source)} {where}"
+    return f"{head} from {source} {where}"
 
 
 @dataclass(frozen=True, slots=True)

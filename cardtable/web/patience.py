@@ -408,9 +408,9 @@ class PatienceTable:
         assert move.target is not None
         cards = game.pile(move.source)[-move.count:]
         head = cards[0].name().capitalize() + (f" and {len(cards) - 1} more" if len(cards) > 1 else "")
-        if move.pair is not None:
-            head += f" and the {game.pile(move.pair)[-1].name()}"
         source = place_words(move.source)
+        if move.pair is not None:  # two cards of two piles: each named with its own
+            source += f" and the {game.pile(move.pair)[-1].name()} from {place_words(move.pair)}"
         target = move.target
         if target.kind is Kind.TABLEAU:
             top = game.pile(target)

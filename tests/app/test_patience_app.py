@@ -242,8 +242,12 @@ def test_a_pyramid_pair_and_a_king_go_to_the_hole(tmp_path: Path) -> None:
             await pilot.press("D")
             pair = next((m for m in app.game.legal_moves() if m.pair is not None), None)
         assert pair.pair is not None
+        first, second = (app.game.pile(place)[-1].symbol() for place in (pair.source, pair.pair))
         await pilot.press(*keys(app.game, pair.pair), *keys(app.game, pair.source))  # either order
         assert app.game.moves[-1] == pair
+        where = [f"pile {place}" if place.kind is Kind.TABLEAU else f"the {place.kind.value}"
+                 for place in (pair.source, pair.pair)]
+        assert app.message == f"{pair}: {first} from {where[0]} and {second} from {where[1]} to the hole."
 
     drive(new_app(tmp_path, "pyramid"), script)
 

@@ -302,6 +302,20 @@ def test_the_hint_is_the_experts_searched_in_a_process_and_one_at_a_time(tmp_pat
     serving(tmp_path, test)
 
 
+def test_a_pair_from_two_piles_names_each_cards_pile_in_the_message_and_the_hint() -> None:
+    from cardtable.bots.patience_hint import move_words
+
+    table = PatienceTable.deal(get("pyramid"), "40")
+    line = solve_game(table.game, max_states=100_000).moves
+    for move in line[:-1]:
+        table.apply({"type": "move", "move": str(move)})
+    assert str(line[-1]) == "1+W>H"  # the six of spades of pile 1 and the seven of hearts of the waste
+    assert move_words(table.game.view(), line[-1]) == \
+        "the six of spades from pile 1 and the seven of hearts from the waste to the hole"
+    assert table.apply({"type": "move", "move": "1+W>H"}) == \
+        "Six of spades from pile 1 and the seven of hearts from the waste to the hole. You won!"
+
+
 def test_a_table_refuses_a_deal_the_game_cannot_have() -> None:
     with pytest.raises(ProtocolError, match="no Microsoft deal numbers"):
         PatienceTable.deal(get("golf"), "ms:3")
