@@ -506,19 +506,15 @@ typedef struct {
     int8_t at[52];  /* a talon card's index in the talon (read for talon cards only) */
 } Parent;
 
-static void parent_setup(const int64_t *v, const state_t *p, uint64_t key, Parent *o)
+/* p's Parent, with key its key and seen what generate_known saw of it. */
+static void parent_setup(const int64_t *v, const state_t *p, uint64_t key, const Glimpse *seen, Parent *o)
 {
     o->key = key;
     o->safe = safe_next(p, v);
-    o->tops = 0;
-    o->downs = 0;
+    o->tops = seen->tops;
+    o->downs = seen->downs;
     o->wp = key_wp(v, p[WP], p[TLEN]);
     o->located = 0;
-    for (int i = 0; i < NPILES; i++) {
-        o->downs += p[DOWN + i];
-        if (p[LEN + i] > 0)
-            o->tops |= (uint64_t)1 << p[PILE_CAP * i + p[LEN + i] - 1];
-    }
 }
 
 /* pa's talon part (see Parent). */
@@ -802,6 +798,9 @@ static void reveal_first(const state_t *s, const int32_t *mv, int32_t *pr, int n
     }
 }
 
+static void expand_rest(SearchObject *o, int d, const state_t *parent, Parent *pa, int64_t base, int a0, int n,
+                        uint64_t mask);
+
 static void expand(SearchObject *o, int d)
 {
     const state_t *parent = o->b.states + (size_t)d * STATE_SIZE;
@@ -816,7 +815,8 @@ static void expand(SearchObject *o, int d)
         if (d > 0 && o->downs_at[d - 1] == downs)
             present = o->present_at[d - 1];
     }
-    int n = generate_known(parent, o->v, o->mv_tmp, o->pr_tmp, 0, &present);
+    Glimpse seen;
+    int n = generate_known(parent, o->v, o->mv_tmp, o->pr_tmp, 0, &present, &seen);
     if (known) {
         o->present_at[d] = present;
         o->downs_at[d] = (int8_t)downs;
@@ -851,13 +851,49 @@ static void expand(SearchObject *o, int d)
     }
     uint64_t mask = ((uint64_t)1 << o->b.table_bits) - 1;
     Parent pa;
-    if (o->x.on)
-        parent_setup(o->v, parent, o->b.dkey[d], &pa);
-    for (int a = 0; a < n; a++) {
+    if (o->x.on) {
+        /* (the arrays read into locals: the stores to kwon, a char type, would make the compiler read
+         * every pointer again after each one) */
+        const uint64_t *table = o->b.table;
+        const int32_t *moves = o->mv_tmp;
+        uint64_t *kh = o->b.kh + 2 * base;
+        int8_t *kwon = o->b.kwon + base;
+        parent_setup(o->v, parent, o->b.dkey[d], &seen, &pa);
+        int a = 0;
+        for (; a < n; a++) {
+            uint64_t key;
+            int won;
+            int lazy = lazy_key(&o->x, o->v, parent, &pa, moves[a], &key, &won);
+            if (!lazy)
+                break; /* made in full: this child and the rest, below */
+            uint64_t start = table_start(1, key); /* an exact key's start, worked out once */
+            kh[2 * a] = key;
+            kh[2 * a + 1] = start;
+            kwon[a] = (int8_t)(KID_LAZY | (won ? KID_WON : 0) | (lazy == LAZY_PLAY ? KID_PLAY : 0));
+#ifdef CARDTABLE_CHECK_KEYS
+            check_lazy(&o->x, o->v, parent, moves[a], key, won, lazy);
+#endif
+            if (!won)
+                __builtin_prefetch(&table[start & mask]);
+        }
+        if (a == n)
+            return;
+        expand_rest(o, d, parent, &pa, base, a, n, mask);
+        return;
+    }
+    expand_rest(o, d, parent, &pa, base, 0, n, mask);
+}
+
+/* expand's children from the a-th on (of n, the first at base in the child stack), where the
+ * lazy loop of expand stopped (all of them without exact keys). */
+static void expand_rest(SearchObject *o, int d, const state_t *parent, Parent *pa, int64_t base, int a0, int n,
+                        uint64_t mask)
+{
+    for (int a = a0; a < n; a++) {
         int64_t idx = base + a;
         int won, lazy;
         if (o->x.on &&
-            (lazy = lazy_key(&o->x, o->v, parent, &pa, o->mv_tmp[a], &o->b.kh[2 * idx], &won))) {
+            (lazy = lazy_key(&o->x, o->v, parent, pa, o->mv_tmp[a], &o->b.kh[2 * idx], &won))) {
             o->b.kwon[idx] = (int8_t)(KID_LAZY | (won ? KID_WON : 0) | (lazy == LAZY_PLAY ? KID_PLAY : 0));
             o->b.kh[2 * idx + 1] = table_start(1, o->b.kh[2 * idx]); /* an exact key's start, worked out once */
 #ifdef CARDTABLE_CHECK_KEYS
@@ -900,64 +936,72 @@ static int64_t run_search(SearchObject *o, int64_t budget)
     int64_t limit = o->states_seen + budget;
     int max_depth = MAX_DEPTH;
     int64_t full = ((int64_t)3 << o->b.table_bits) / 4; /* the table grows at 3/4 full */
+    /* The counters and the per-depth arrays in locals (the states are char arrays, and a store to one
+     * would make the compiler read every field of o again); the counters are written back on return. */
+    int64_t tried = o->tried, seen = o->states_seen, filled = o->filled;
+    int32_t *mi = o->b.mi;
+    const int32_t *nm = o->b.nm;
+    const int64_t *kbase = o->b.kbase;
+    int words = o->b.table_words, on = o->x.on;
+    int64_t status = RUNNING;
     for (;;) {
-        if (o->filled >= full) {
+        if (filled >= full) {
             if (!grow_table(o)) {
-                o->depth = d;
-                o->status = TABLE_FULL;
-                return TABLE_FULL;
+                status = TABLE_FULL;
+                break;
             }
             full = ((int64_t)3 << o->b.table_bits) / 4;
         }
-        if (o->b.mi[d] >= o->b.nm[d]) {
+        int a = mi[d];
+        if (a >= nm[d]) {
             d--;
             if (d < 0) {
-                o->status = EXHAUSTED;
-                o->depth = 0;
-                return EXHAUSTED;
+                status = EXHAUSTED;
+                d = 0;
+                break;
             }
             continue;
         }
-        int a = o->b.mi[d];
-        o->b.mi[d]++;
-        o->tried++;
+        mi[d] = a + 1;
+        tried++;
         state_t *child = o->b.states + (size_t)(d + 1) * STATE_SIZE;
         uint64_t h1, h2;
-        if (o->b.kbase[d] >= 0) { /* made when the state was expanded */
-            int64_t idx = o->b.kbase[d] + a;
-            if (o->b.kwon[idx] & KID_WON) {
-                if (o->b.kwon[idx] & KID_LAZY) /* Search_path reads the won state */
-                    make_lazy(o, d, a, child, o->b.kwon[idx]);
-                o->depth = d + 1;
-                o->status = WON;
-                return WON;
+        if (kbase[d] >= 0) { /* made when the state was expanded */
+            int64_t idx = kbase[d] + a;
+            int8_t kwon = o->b.kwon[idx];
+            const uint64_t *kh = o->b.kh + 2 * idx;
+            if (kwon & KID_WON) {
+                if (kwon & KID_LAZY) /* Search_path reads the won state */
+                    make_lazy(o, d, a, child, kwon);
+                d++;
+                status = WON;
+                break;
             }
-            if (!table_insert_from(o->b.table, o->b.table_bits, o->b.table_words, o->b.kh[2 * idx + o->x.on],
-                                   o->b.kh[2 * idx], o->b.kh[2 * idx + 1]))
+            if (!table_insert_from(o->b.table, o->b.table_bits, words, kh[on], kh[0], kh[1]))
                 continue;
-            if (o->b.kwon[idx] & KID_LAZY) /* made now that it is new */
-                make_lazy(o, d, a, child, o->b.kwon[idx]);
+            o->b.dkey[d + 1] = kh[0];
+            if (kwon & KID_LAZY) /* made now that it is new */
+                make_lazy(o, d, a, child, kwon);
             else
                 memcpy(child, o->b.kids + (size_t)idx * STATE_SIZE, STATE_SIZE);
-            o->b.dkey[d + 1] = o->b.kh[2 * idx];
-            if (!o->x.on) /* an exact key has no caches to fill */
+            if (!on) /* an exact key has no caches to fill */
                 hash_at(o, d + 1, &h1, &h2); /* fills the caches of depth d + 1 */
         } else {
             memcpy(child, child - STATE_SIZE, STATE_SIZE);
             apply_move(child, o->b.mv[(size_t)d * MAX_MOVES + a], o->v);
             autoplay(child, o->v, NULL, 0);
             if (trivially_won(child, o->v)) {
-                o->depth = d + 1;
-                o->status = WON;
-                return WON;
+                d++;
+                status = WON;
+                break;
             }
             hash_at(o, d + 1, &h1, &h2);
-            if (!table_insert(o->b.table, o->b.table_bits, o->b.table_words, h1, h2))
+            if (!table_insert(o->b.table, o->b.table_bits, words, h1, h2))
                 continue;
             o->b.dkey[d + 1] = h1;
         }
-        o->states_seen++;
-        o->filled++;
+        seen++;
+        filled++;
         if (d + 1 >= max_depth) {
             o->cut = 1;
             continue;
@@ -966,11 +1010,16 @@ static int64_t run_search(SearchObject *o, int64_t budget)
         if (d > o->peak)
             o->peak = d;
         expand(o, d);
-        if (o->states_seen >= limit) {
-            o->depth = d;
-            return RUNNING;
-        }
+        if (seen >= limit)
+            break;
     }
+    o->tried = tried;
+    o->states_seen = seen;
+    o->filled = filled;
+    o->depth = d;
+    if (status != RUNNING)
+        o->status = status;
+    return status;
 }
 
 static int read_params(PyObject *seq, int64_t *v)
@@ -1442,7 +1491,9 @@ static int64_t run_best(BestObject *o, int64_t budget)
         }
         materialize(o, x);
         const state_t *s = o->states + (size_t)dx * STATE_SIZE;
-        int n = generate(s, o->v, o->moves, o->prio, 0);
+        uint64_t present = 0;
+        Glimpse seen;
+        int n = generate_known(s, o->v, o->moves, o->prio, 0, &present, &seen);
         if (o->width > 0) {
             sort_moves(o->moves, o->prio, n);
             if (n > o->width)
@@ -1453,7 +1504,7 @@ static int64_t run_best(BestObject *o, int64_t budget)
          * its parent's (see lazy_key) is made only when the table has not seen it. */
         Parent pa;
         if (o->x.on)
-            parent_setup(o->v, s, exact_key(&o->x, o->v, s), &pa);
+            parent_setup(o->v, s, exact_key(&o->x, o->v, s), &seen, &pa);
         for (int a = 0; a < n; a++) {
             int32_t m = o->moves[a];
             uint64_t h1 = 0, h2 = 0;

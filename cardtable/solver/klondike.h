@@ -867,13 +867,21 @@ static inline int32_t talon_step(const state_t *s, int64_t limit)
     return -1;
 }
 
+/* What generate_known saw of a state on the way, for a caller that needs it too. */
+typedef struct {
+    uint64_t tops; /* the pile tops, a bit a card */
+    int downs;     /* the face-down cards */
+} Glimpse;
+
 /* Write the moves of s to mv (with priorities in pr, higher first); returns
  * how many. plain gives the engine's moves exactly (draw and recycle are
  * codes with source 8 and target 8, every empty pile a target); otherwise
  * talon moves are macros and only the first empty pile is a target, pruned
  * as the notes above say. *known is present_of(s), or 0 when not known; it
- * is set to present_of(s) when this worked it out (else left as it was). */
-static int generate_known(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr, int plain, uint64_t *known)
+ * is set to present_of(s) when this worked it out (else left as it was).
+ * *seen, when seen is not NULL, is set to what it saw of s (see Glimpse). */
+static int generate_known(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr, int plain, uint64_t *known,
+                          Glimpse *seen)
 {
     int n = 0;
     int64_t any_empty = v[V_ANY_EMPTY];
@@ -882,6 +890,8 @@ static int generate_known(const state_t *s, const int64_t *v, int32_t *mv, int32
     /* the cards some pile top takes (bit c for card c), a quick test before the tops lookup; and the
      * same as keys (bit key_of(c)), to find the runs with a move (below) */
     uint64_t fits = 0, taken = 0;
+    uint64_t at_top = 0; /* the pile tops, a bit a card */
+    int downs = 0;
     /* the next card of each foundation, a bit each: the cards that can go home */
     uint64_t home = 0;
     for (int suit = 0; suit < 4; suit++)
@@ -891,6 +901,7 @@ static int generate_known(const state_t *s, const int64_t *v, int32_t *mv, int32
         int m = s[LEN + i];
         if (m > 0) {
             int card = s[PILE_CAP * i + m - 1];
+            at_top |= (uint64_t)1 << card;
             if (RANK[card] > 1) {
                 int key = HOST_KEY[card];
                 tops[key] |= (uint8_t)(1 << i);
@@ -948,6 +959,7 @@ static int generate_known(const state_t *s, const int64_t *v, int32_t *mv, int32
     for (int i = 0; i < NPILES; i++) {
         int m = s[LEN + i];
         int down = s[DOWN + i];
+        downs += down;
         if (m == 0)
             continue;
         /* the runs whose lowest card some pile top or an empty pile takes: the face-up cards build down
@@ -1035,13 +1047,17 @@ static int generate_known(const state_t *s, const int64_t *v, int32_t *mv, int32
             n = add(mv, pr, n, step, 0);
     }
     *known = present;
+    if (seen) {
+        seen->tops = at_top;
+        seen->downs = downs;
+    }
     return n;
 }
 
 static int generate(const state_t *s, const int64_t *v, int32_t *mv, int32_t *pr, int plain)
 {
     uint64_t present = 0;
-    return generate_known(s, v, mv, pr, plain, &present);
+    return generate_known(s, v, mv, pr, plain, &present, NULL);
 }
 
 /* A move onto a pile (from a pile, the talon or a foundation) with no other
