@@ -245,10 +245,10 @@ def compare_solvitaire(folder: str, deals: int, games: list[str], shipped: bool,
 GAME_HEADERS = ["game", "deals", "won", "unwinnable", "unknown", "median ms", "mean ms", "max ms", "peak MiB"]
 
 
-def every_game(deals: int, max_states: int, timeout: float) -> str:
-    """cardtable alone on deals 1 to ``deals`` of every game of the registry, a row a game."""
+def every_game(deals: int, max_states: int, timeout: float, only: list[str] | None = None) -> str:
+    """cardtable alone on deals 1 to ``deals`` of every game of the registry (or of ``only``), a row a game."""
     rows: list[list[object]] = []
-    for name in names():
+    for name in only or names():
         row = ours(name, [str(n) for n in range(1, deals + 1)], max_states, timeout).row()
         rows.append([name, row[2], *row[4:9], row[10], row[11]])
     return table(GAME_HEADERS, rows)
@@ -271,6 +271,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--black-hole-solve", default=BLACK_HOLE_SOLVE, metavar="PATH")
     parser.add_argument("--games", type=int, default=0, metavar="N", help="cardtable alone on deals 1 to N of "
                         "every game of the registry (default 0: none)")
+    parser.add_argument("--only", default="", metavar="A,B", help="with --games, only these games of the "
+                        "registry (names or name:option variants)")
     parser.add_argument("--solvitaire", type=int, default=100, metavar="N", help="cardtable's deals 1 to N of "
                         "each game against Solvitaire (default 100; 0 leaves them out)")
     parser.add_argument("--solvitaire-games", default=",".join(label for label, _, _ in SOLVITAIRE_GAMES),
@@ -288,6 +290,12 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [name for name in games if name not in labels]
     if unknown:
         parser.error(f"--solvitaire-games: no game {unknown[0]!r} (the games: {', '.join(labels)})")
+    only = [name.strip() for name in args.only.split(",") if name.strip()]
+    for name in only:
+        try:
+            load(name)
+        except ValueError as error:
+            parser.error(f"--only: {error}")
     if args.freecell != "none":
         compare_fc_solve(args, rows, notes)
     run_black_hole(args, rows, notes)
@@ -300,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
 
     text = table(HEADERS, rows) if rows else ""
     if args.games:
-        text += ("\n\n" if text else "") + every_game(args.games, args.max_states, args.timeout)
+        text += ("\n\n" if text else "") + every_game(args.games, args.max_states, args.timeout, only)
     print(text)
     for note in notes:
         print(note)

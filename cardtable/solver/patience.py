@@ -247,7 +247,8 @@ def _check_budget(timeout: float | None, max_states: int | None) -> int:
 
 
 def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: int | None = None,
-               search: Search = "hybrid", first_states: int | None = None) -> PatienceSolveResult:
+               search: Search = "hybrid", first_states: int | None = None,
+               focus_states: int | None = None) -> PatienceSolveResult:
     """Decide whether ``game`` can be won from its position, every card known.
 
     ``timeout`` (seconds) and ``max_states`` bound the search; when one runs
@@ -277,18 +278,30 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
     first, each position keyed by the piles' lengths and what the hole takes
     on its top card, the move that leaves the most moves tried first. All
     are exhaustive: the verdicts are the same, the states and lines differ.
+
+    ``focus_states`` (the hybrid only) is the budget of its focused pass,
+    which runs the hybrid first without the sideways moves (a tableau move
+    that turns no card up, empties no pile and leaves its cards lying no
+    better, unless the card it uncovers can go home or take a run at once):
+    the best-first search then reopens every state that pass expanded and
+    goes on with every move in the same table, so the verdict is the same.
+    With ``None`` it is half the budget where the hybrid goes depth first and
+    ``first_states`` is ``None``, else 0 (no focused pass).
     """
     budget = _check_budget(timeout, max_states)
     if search not in SEARCHES:
         raise SolverError(f"search must be one of {', '.join(SEARCHES)}, not {search!r}")
     if first_states is not None and first_states < 0:
         raise SolverError(f"first_states must be at least 0, not {first_states}")
+    if focus_states is not None and focus_states < 0:
+        raise SolverError(f"focus_states must be at least 0, not {focus_states}")
     began = time.perf_counter()
     if game.is_won():
         return PatienceSolveResult("won", [], 0, time.perf_counter() - began)
     core = core_of(game)
     first = -1 if first_states is None else first_states
-    status, states, codes, memory = core.solve(budget, timeout or 0.0, SEARCHES[search], first)
+    focus = -1 if focus_states is None else focus_states
+    status, states, codes, memory = core.solve(budget, timeout or 0.0, SEARCHES[search], first, focus)
     seconds = time.perf_counter() - began
     if status == "won":
         moves = _moves_of(_compiled(game.description), codes)

@@ -235,12 +235,65 @@ def test_the_lengths_search_wins_and_runs_out(variant: str) -> None:
     assert short.result == "unknown" and short.states == 50 and "state budget" in short.reason
 
 
+#: Games where the hybrid goes depth first, so the focused pass runs by default.
+DEEP = ("klondike", "yukon", "russian-solitaire", "scorpion", "canfield", "spider-1-suit", "spider-2-suits",
+        "spiderette", "forty-thieves")
+
+
+@pytest.mark.parametrize(("variant", "seed"), [
+    ("russian-solitaire", 2), ("russian-solitaire", 5), ("yukon", 2), ("scorpion", 1), ("scorpion", 2),
+    ("klondike", 2),
+])
+def test_the_focused_pass_keeps_the_verdict(variant: str, seed: int) -> None:
+    game = PatienceGame.from_seed(load(variant), seed)
+    plain = solve_game(game, max_states=500_000, focus_states=0)
+    assert plain.decided
+    if variant == "russian-solitaire":
+        assert plain.result == _engine_search(game.clone(), 300_000)
+    # the focused pass ends after a few states, or finishes: the search after it reopens what it expanded
+    for focus in (1, 7, 60, 900, 500_000, None):
+        focused = solve_game(game, max_states=500_000, focus_states=focus)
+        assert focused.result == plain.result
+        assert focused.states <= 500_000
+        assert focused.result == "unwinnable" or focused.replays(game)
+
+
+def test_the_focused_pass_leaves_sideways_moves_out() -> None:
+    # Spider in two suits, deal 7: won within 300 states without the sideways moves (moves of a run
+    # from one card to another as good), lost in them for 20,000 states with every move
+    game = PatienceGame.from_seed(get("spider-2-suits"), 7)
+    focused = solve_game(game, max_states=20_000)
+    assert focused.result == "won" and focused.states < 1_000 and focused.replays(game)
+    assert solve_game(game, max_states=20_000, focus_states=0).result == "unknown"
+
+
+def test_the_focused_pass_with_the_whole_budget_says_unknown_not_unwinnable() -> None:
+    # Scorpion deal 1 is unwinnable; a focused pass can only find wins, so with the whole budget
+    # to it the search ends before a verdict
+    game = PatienceGame.from_seed(get("scorpion"), 1)
+    assert solve_game(game, max_states=100_000).result == "unwinnable"
+    assert solve_game(game, max_states=1_000, focus_states=1_000).result == "unknown"
+
+
+@given(st.sampled_from(DEEP), st.integers(0, 2**32), st.integers(0, 3_000))
+@settings(max_examples=40, deadline=None)
+def test_focused_solutions_replay_and_verdicts_agree(variant: str, seed: int, focus: int) -> None:
+    game = PatienceGame.from_seed(load(variant), seed)
+    focused = solve_game(game, max_states=3_000, focus_states=focus)
+    plain = solve_game(game, max_states=3_000, focus_states=0)
+    assert focused.result == "unwinnable" or focused.result == "unknown" or focused.replays(game)
+    if focused.decided and plain.decided:
+        assert focused.result == plain.result
+
+
 def test_search_and_its_first_states_are_checked() -> None:
     game = PatienceGame.from_seed(get("freecell"), 1)
     with pytest.raises(SolverError, match="search must be one of"):
         solve_game(game, search="sideways")  # type: ignore[arg-type]
     with pytest.raises(SolverError, match="first_states"):
         solve_game(game, first_states=-1)
+    with pytest.raises(SolverError, match="focus_states"):
+        solve_game(game, focus_states=-1)
     with pytest.raises(ValueError, match="search 3"):
         core_of(game).solve(10, 0.0, 3)
 
