@@ -1,16 +1,19 @@
 """A hint in any patience game from the player's view: what the ``expert``
 would play now, in words, and how many of its guesses it wins from here.
 
-:func:`patience_hint` does what the ``expert`` player
+:func:`patience_hint` guesses and searches as the ``expert`` player
 (:class:`~cardtable.bots.patience.ExpertPlayer`) does at a decision, with the
 game's history added: it deals the cards the player cannot see (the
 face-down cards and the stock) ``samples`` ways that agree with the view
 (:func:`~cardtable.bots.patience_hindsight.guess_deal`), solves each guess
 with the exact patience search
 (:func:`~cardtable.bots.patience_hindsight.solve_guess`) and gives the first
-move that wins the most guesses. The guesses are seeded by what the player
-sees, so the same table always gets the same hint. When no guess is won the
-hint is the ``greedy`` player's move, and it says so.
+move that wins the most guesses. Unlike the expert it searches each guess
+from the position alone (not first after the greedy player's move) and makes
+every guess, so that its count of guesses won is the move's own. The
+guesses are seeded by what the player sees, so the same table always gets
+the same hint. When no guess is won the hint is the ``greedy`` player's
+move, and it says so.
 
 A hint never leads back to a position the game has been in, as the player
 saw it (the piles' face-up cards and their face-down counts, the redeals
