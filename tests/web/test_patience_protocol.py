@@ -304,16 +304,21 @@ def test_the_hint_is_the_experts_searched_in_a_process_and_one_at_a_time(tmp_pat
 
 def test_a_pair_from_two_piles_names_each_cards_pile_in_the_message_and_the_hint() -> None:
     from cardtable.bots.patience_hint import move_words
+    from cardtable.patience import Place
 
     table = PatienceTable.deal(get("pyramid"), "40")
-    line = solve_game(table.game, max_states=100_000).moves
-    for move in line[:-1]:
-        table.apply({"type": "move", "move": str(move)})
-    assert str(line[-1]) == "1+W>H"  # the six of spades of pile 1 and the seven of hearts of the waste
-    assert move_words(table.game.view(), line[-1]) == \
-        "the six of spades from pile 1 and the seven of hearts from the waste to the hole"
-    assert table.apply({"type": "move", "move": "1+W>H"}) == \
-        "Six of spades from pile 1 and the seven of hearts from the waste to the hole. You won!"
+    while not (pairs := [move for move in table.game.legal_moves()
+                         if move.pair is not None and Kind.WASTE in (move.source.kind, move.pair.kind)]):
+        table.apply({"type": "move", "move": "D"})  # the stock, until the waste's card makes a pair
+    move = pairs[0]
+    assert move.pair is not None
+    first, second = (table.game.pile(place)[-1].name() for place in (move.source, move.pair))
+    where = ["the waste" if place == Place(Kind.WASTE) else f"pile {place.index + 1}"
+             for place in (move.source, move.pair)]
+    assert move_words(table.game.view(), move) == \
+        f"the {first} from {where[0]} and the {second} from {where[1]} to the hole"
+    assert table.apply({"type": "move", "move": str(move)}).startswith(
+        f"{first.capitalize()} from {where[0]} and the {second} from {where[1]} to the hole.")
 
 
 def test_a_table_refuses_a_deal_the_game_cannot_have() -> None:
