@@ -66,7 +66,7 @@ def test_fc_solve_agrees(number: int, tmp_path: Path) -> None:
 ])
 def test_black_hole_solver_agrees(variant: str, options: list[str], tmp_path: Path) -> None:
     board = tmp_path / "board.txt"
-    for number in range(1, 11):
+    for number in range(1, 21):
         game = PatienceGame.from_seed(load(variant), f"pysol:{number}")
         board.write_text(to_pysol(game) + "\n")
         done = subprocess.run([BLACK_HOLE_SOLVE, *options, str(board)], capture_output=True, text=True, timeout=300)
