@@ -553,10 +553,10 @@ static int evaluate(const PRules *r, const PState *s)
 #define QUICK_NARROW 1200
 #endif
 #ifndef QUICK_FIRST
-#define QUICK_FIRST 150
+#define QUICK_FIRST 100
 #endif
 #ifndef QUICK_PER
-#define QUICK_PER 4
+#define QUICK_PER 8
 #endif
 
 static int quick_eligible(const PRules *r)
@@ -577,13 +577,19 @@ static int quick_eligible(const PRules *r)
  * into a cell ranks lower the more cells are in use, how deep the next
  * cards stay counting once a card (deals 1-200: 1,588 states a deal with
  * 20,000 of scans, 1,373 with 100,000; deals 201-600: 1,719 against 2,268).
+ * The scans' budgets, in both: QUICK_FIRST states for the first QUICK_PER, doubled
+ * every QUICK_PER (deals 1-600, states a deal: 150 doubled every 4, 1,802;
+ * every 6, 1,724; every 8, 1,584; 100 every 8, 1,419; deals 601-1600, held
+ * out: 1,761, 1,625 and 1,548).
  * Where they take one, a quarter of the deals or more are lost, and what
  * the scans spend on those is lost with them: 1,200 states (deals 1-40,
  * states a deal: Baker's Game 4,265 against 3,442 best first alone, Eight
  * Off 1,308 against 1,177, Seahaven Towers 13,230 against 28,986 with two
  * deals more decided), and the depth twice a card and no weight of the
  * cells in use (Seahaven Towers deals 1-100: 10,705 states a deal, all
- * decided within 300,000; with FreeCell's weights 14,961, one undecided). */
+ * decided within 300,000; with FreeCell's weights 14,961, one undecided;
+ * with the scans' budgets below, 11,725, Baker's Game 4,189, Eight Off
+ * 1,371). */
 static int quick_wide(const PRules *r)
 {
     int builds = 0;
