@@ -116,6 +116,8 @@ def test_an_interrupt_stops_units_still_running_after_the_grace_and_leaves_no_wo
 
     units = [(0, 0.0), (1, 60.0), (2, 60.0)]
     seen: list[int] = []
+    # processes another test of this process started and keeps (the terminal app's hint process) are not this map's
+    before = set(multiprocessing.active_children())
     timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
     started = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
@@ -127,7 +129,7 @@ def test_an_interrupt_stops_units_still_running_after_the_grace_and_leaves_no_wo
             timer.cancel()
     assert seen == [0]
     assert time.monotonic() - started < 10
-    assert multiprocessing.active_children() == []
+    assert set(multiprocessing.active_children()) - before == set()
 
 
 def test_main_restores_the_sigterm_handler() -> None:
