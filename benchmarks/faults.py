@@ -163,6 +163,7 @@ class Soak:
         return job
 
     def start(self, job: Job) -> None:
+        job.unread.clear()  # a new command's output is read (a hung one's reader may have stopped)
         if job.run_id is not None and job.kind != "study":
             args = [job.kind, "--resume", str(job.run_id), "--no-progress"]
         else:

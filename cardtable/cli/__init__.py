@@ -246,8 +246,12 @@ def signals_deferred() -> Iterator[None]:
 
 
 def _on_terminate(signum: int, frame: FrameType | None) -> None:
-    global _terminated, _deferred
+    global _terminated, _deferred, _waking
+    if _waking:  # the last words' watch, waking the main thread out of a write it pointed at /dev/null
+        _waking = False
+        return
     _drop_blocked_stdout()
+    _watch_last_words(signum)
     if _deferring:
         _deferred = _deferred or signum
         return
@@ -305,6 +309,59 @@ def _send_again(signum: int, command: int) -> None:
     time.sleep(0.005)  # out of the finalizer or collection that dropped it, most likely
     if command == _command:  # that command still runs
         signal.raise_signal(signum)
+
+
+#: The watch of :func:`_watch_last_words` is on; the signal it sends only wakes the main thread.
+_watching = False
+_waking = False
+#: Seconds standard output may stay full, after a signal that ends the command, before it is dropped.
+LAST_WORDS_WAIT = 0.5
+
+
+def _watch_last_words(signum: int) -> None:
+    """After SIGTERM or SIGHUP, while the command says its last words: should
+    standard output (a pipe or socket) fill up and stay full for
+    :data:`LAST_WORDS_WAIT` seconds (its reader stopped reading after the
+    signal came), point it at /dev/null and wake the main thread out of its
+    write, so that the last words never wait on it (:func:`_drop_blocked_stdout`
+    covers a pipe already full when the signal comes)."""
+    global _watching
+    if _watching or not hasattr(signal, "pthread_kill"):
+        return
+    try:
+        fd = sys.stdout.fileno()
+        mode = os.fstat(fd).st_mode
+    except (OSError, ValueError, AttributeError):
+        return
+    if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
+        return
+    _watching = True
+    main, command = threading.main_thread().ident, _command
+
+    def watch() -> None:
+        global _watching, _waking
+        full_since: float | None = None
+        try:
+            while _command == command:
+                try:
+                    _, writable, _ = select.select([], [fd], [], 0)
+                except (OSError, ValueError):
+                    return
+                if writable:
+                    full_since = None
+                elif full_since is None:
+                    full_since = time.monotonic()
+                elif time.monotonic() - full_since >= LAST_WORDS_WAIT:
+                    _silence_stdout()
+                    _waking = True
+                    if main is not None:
+                        signal.pthread_kill(main, signum)
+                    return
+                time.sleep(0.05)
+        finally:
+            _watching = False
+
+    threading.Thread(target=watch, name="cardtable-last-words", daemon=True).start()
 
 
 def _drop_blocked_stdout() -> None:

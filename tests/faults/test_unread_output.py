@@ -122,3 +122,42 @@ def test_a_second_sigterm_is_acted_on(monkeypatch: pytest.MonkeyPatch) -> None:
         cli._on_terminate(signal.SIGTERM, None)
         held.append(True)
     assert held == [True]
+
+
+#: A command's shape reduced to its signal handling: SIGTERM's handler as :func:`cardtable.cli.main` installs it,
+#: and last words (a megabyte, far more than a pipe holds) said after the signal into a pipe that had room when
+#: it came.
+_LAST_WORDS_AFTER_THE_SIGNAL = """
+import signal, sys, time
+from cardtable import cli
+signal.signal(signal.SIGTERM, cli._on_terminate)
+try:
+    print("ready", file=sys.stderr, flush=True)
+    time.sleep(60)
+except KeyboardInterrupt:
+    sys.stdout.write("x" * 2**20)
+    sys.stdout.flush()
+    sys.exit(143)
+"""
+
+
+def test_last_words_that_fill_the_pipe_after_the_signal_do_not_wait_on_it() -> None:
+    """The pipe is empty when SIGTERM comes; the last words then fill it and nobody reads them: they are
+    dropped once the pipe stays full, and the command ends."""
+    read_end, write_end = os.pipe()
+    process = subprocess.Popen([sys.executable, "-c", _LAST_WORDS_AFTER_THE_SIGNAL], stdout=write_end,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    os.close(write_end)
+    try:
+        assert process.stderr is not None and process.stderr.readline() == "ready\n"
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=BOUND)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"still writing its last words {BOUND:g} s after SIGTERM") from None
+    finally:
+        os.close(read_end)
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+        _, stderr = process.communicate()
+    assert process.returncode == 143, stderr
