@@ -23,13 +23,9 @@ from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 
-from textual import events
-from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.screen import ModalScreen
-from textual.widgets import ProgressBar, Static
+from textual.widgets import Static
 
-from cardtable.app.review import chance_chart
+from cardtable.app.review import ChanceReviewScreen
 from cardtable.bots.patience_review import REVIEW_SAMPLES, REVIEW_STATES, PlayReview, PositionChance, weigh_position
 from cardtable.errors import CardtableError
 from cardtable.patience.record import PatienceRecord
@@ -37,43 +33,20 @@ from cardtable.patience.record import PatienceRecord
 __all__ = ["PatienceReviewScreen"]
 
 
-class PatienceReviewScreen(ModalScreen[None]):
+class PatienceReviewScreen(ChanceReviewScreen):
     """The review of ``record`` (see the module documentation), each position
     weighed in ``executor`` with ``samples`` guesses of ``max_states`` states,
     and the peek's verdicts (``peek_states`` a position) when given."""
 
-    DEFAULT_CSS = """
-    PatienceReviewScreen { align: center middle; }
-    PatienceReviewScreen > Vertical { width: 100%; max-width: 100; height: auto; max-height: 100%;
-                                      border: round $accent; background: $panel; padding: 0 1; }
-    PatienceReviewScreen Static { width: 100%; }
-    PatienceReviewScreen ProgressBar { width: 100%; }
-    """
-
     def __init__(self, record: PatienceRecord, executor: Executor, *, samples: int = REVIEW_SAMPLES,
                  max_states: int = REVIEW_STATES, peek_states: int | None = None, ascii_only: bool = False) -> None:
-        super().__init__()
-        self.record = record
+        super().__init__(record, f"Review of {record.description.title}", samples=samples, max_states=max_states,
+                         peek_states=peek_states, ascii_only=ascii_only)
+        self.record: PatienceRecord = record
         self.executor = executor
-        self.samples = samples
-        self.max_states = max_states
-        self.peek_states = peek_states
-        self.ascii_only = ascii_only
-        #: The positions weighed so far, the deal first.
         self.positions: list[PositionChance] = []
         #: The review once the weighing is done or stopped.
         self.review: PlayReview | None = None
-        self._over = False
-
-    def compose(self) -> ComposeResult:
-        total = len(self.record.moves) + 1
-        with Vertical():
-            yield Static(f"Review of {self.record.description.title}: the expert's chance to win, from what you saw "
-                         f"({total} positions)", id="review-title", markup=False)
-            yield ProgressBar(total=total, show_eta=False, id="review-progress")
-            yield Static(chance_chart([], ascii_only=self.ascii_only), id="review-chart", markup=False)
-            yield Static("Weighing...", id="review-drops", markup=False)
-            yield Static("Escape: stop", id="review-keys", markup=False)
 
     def on_mount(self) -> None:
         self.run_worker(self._weigh(), name="review", group="review", exclusive=True)
@@ -106,25 +79,11 @@ class PatienceReviewScreen(ModalScreen[None]):
             return
         self._finish(False, peek)
 
-    def _add(self, position: PositionChance) -> None:
-        self.positions.append(position)
-        self.query_one("#review-progress", ProgressBar).update(progress=len(self.positions))
-        self.query_one("#review-chart", Static).update(
-            chance_chart([each.chance for each in self.positions], ascii_only=self.ascii_only))
-        self.query_one("#review-drops", Static).update(
-            f"Weighing... {len(self.positions)} of {len(self.record.moves) + 1} positions")
-
-    def _finish(self, stopped: bool, peek: object = None) -> None:
-        if self._over:
-            return
-        self._over = True
-        self.query_one("#review-keys", Static).update("Escape or any key: close")
-        if not self.positions:
-            self.query_one("#review-drops", Static).update("Stopped before any position was weighed.")
-            return
+    def _conclusion(self, *extra: object) -> list[str]:
+        peek = extra[0] if extra else None
         review = PlayReview.of(self.record, self.positions, samples=self.samples, max_states=self.max_states)
         self.review = review
-        lines = ["Stopped." if stopped else "Done."]
+        lines = []
         mistakes = review.mistakes()
         if mistakes:
             lines.append("Your mistakes (moves not the expert's that cost the most of the chance):")
@@ -138,19 +97,4 @@ class PatienceReviewScreen(ModalScreen[None]):
             assert isinstance(peek, PatienceReview)
             lines.append(f"Peek (every card known): {peek.summary()}")
             lines += [f"  {move.callout()}" for move in peek.thrown_away()[:3]]
-        self.query_one("#review-drops", Static).update("\n".join(lines))
-
-    @property
-    def done(self) -> bool:
-        """Whether the weighing is over (finished or stopped)."""
-        return self._over
-
-    def on_key(self, event: events.Key) -> None:
-        event.stop()
-        if not self.done:
-            if event.key == "escape":
-                self.workers.cancel_group(self, "review")
-                self._finish(True)
-            return
-        self.workers.cancel_group(self, "review")
-        self.dismiss()
+        return lines

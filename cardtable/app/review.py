@@ -15,6 +15,7 @@ must not tell where the hidden cards lie.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from textual import events, work
 from textual.app import ComposeResult
@@ -33,7 +34,7 @@ from cardtable.bots.klondike.review import (
 )
 from cardtable.klondike import KlondikeRecord
 
-__all__ = ["BLOCKS", "ReviewScreen", "chance_chart"]
+__all__ = ["BLOCKS", "ChanceReviewScreen", "ReviewScreen", "chance_chart"]
 
 #: The eighths of a block, from empty to full, that draw the chart's columns.
 BLOCKS = " ▁▂▃▄▅▆▇█"
@@ -74,43 +75,101 @@ def chance_chart(chances: Sequence[float | None], *, width: int = 72, height: in
     return "\n".join(lines)
 
 
-class ReviewScreen(ModalScreen[None]):
-    """The review of ``record`` (see the module documentation), weighed with
-    ``samples`` guesses of ``max_states`` states a position, and the peek's
-    ``verdict`` when given."""
+class ChanceReviewScreen(ModalScreen[None]):
+    """What every game's review screen shares: a title, a progress bar, the
+    chart of the expert's chance growing a column a position (each position
+    has a ``chance``, None where not known), the words once the weighing is
+    over, and its keys (Escape stops the weighing; Escape again, or any key
+    once it is over, closes). A game's screen weighs the positions (calling
+    :meth:`_add` for each, then :meth:`_finish`) and says what they mean
+    (:meth:`_conclusion`)."""
 
     DEFAULT_CSS = """
-    ReviewScreen { align: center middle; }
-    ReviewScreen > Vertical { width: 100%; max-width: 100; height: auto; max-height: 100%;
-                              border: round $accent; background: $panel; padding: 0 1; }
-    ReviewScreen Static { width: 100%; }
-    ReviewScreen ProgressBar { width: 100%; }
+    ChanceReviewScreen { align: center middle; }
+    ChanceReviewScreen > Vertical { width: 100%; max-width: 100; height: auto; max-height: 100%;
+                                    border: round $accent; background: $panel; padding: 0 1; }
+    ChanceReviewScreen Static { width: 100%; }
+    ChanceReviewScreen ProgressBar { width: 100%; }
     """
 
-    def __init__(self, record: KlondikeRecord, *, samples: int = REVIEW_SAMPLES, max_states: int = REVIEW_STATES,
-                 peek_states: int | None = None, ascii_only: bool = False) -> None:
+    def __init__(self, record: Any, title: str, *, samples: int, max_states: int, peek_states: int | None,
+                 ascii_only: bool) -> None:
         super().__init__()
         self.record = record
+        self.title_words = title
         self.samples = samples
         self.max_states = max_states
         self.peek_states = peek_states
         self.ascii_only = ascii_only
         #: The positions weighed so far, the start first.
-        self.positions: list[PositionReview] = []
-        #: The review once the weighing is done or stopped (None: still weighing, or stopped before
-        #: any position was weighed).
-        self.review: GameReview | None = None
+        self.positions: list[Any] = []
         self._over = False
 
     def compose(self) -> ComposeResult:
         total = len(self.record.moves) + 1
         with Vertical():
-            yield Static(f"Review: the expert's chance to win, from what you saw ({total} positions)",
+            yield Static(f"{self.title_words}: the expert's chance to win, from what you saw ({total} positions)",
                          id="review-title", markup=False)
             yield ProgressBar(total=total, show_eta=False, id="review-progress")
             yield Static(chance_chart([], ascii_only=self.ascii_only), id="review-chart", markup=False)
             yield Static("Weighing...", id="review-drops", markup=False)
             yield Static("Escape: stop", id="review-keys", markup=False)
+
+    def _add(self, position: Any) -> None:
+        self.positions.append(position)
+        self.query_one("#review-progress", ProgressBar).update(progress=len(self.positions))
+        self.query_one("#review-chart", Static).update(
+            chance_chart([each.chance for each in self.positions], ascii_only=self.ascii_only))
+        self.query_one("#review-drops", Static).update(
+            f"Weighing... {len(self.positions)} of {len(self.record.moves) + 1} positions")
+
+    def _finish(self, stopped: bool, *extra: object) -> None:
+        """The weighing is over (``stopped`` before its end): the words, or
+        that nothing was weighed."""
+        if self._over:
+            return
+        self._over = True
+        self.query_one("#review-keys", Static).update("Escape or any key: close")
+        if not self.positions:
+            self.query_one("#review-drops", Static).update("Stopped before any position was weighed.")
+            return
+        lines = ["Stopped." if stopped else "Done.", *self._conclusion(*extra)]
+        self.query_one("#review-drops", Static).update("\n".join(lines))
+
+    def _conclusion(self, *extra: object) -> list[str]:
+        """The lines that say what the positions weighed mean (the game's own)."""
+        raise NotImplementedError
+
+    @property
+    def done(self) -> bool:
+        """Whether the weighing is over (finished or stopped)."""
+        return self._over
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        if not self.done:
+            if event.key == "escape":
+                self.workers.cancel_group(self, "review")
+                self._finish(True)
+            return
+        self.workers.cancel_group(self, "review")
+        self.dismiss()
+
+
+class ReviewScreen(ChanceReviewScreen):
+    """The review of ``record`` (see the module documentation), weighed with
+    ``samples`` guesses of ``max_states`` states a position, and the peek's
+    ``verdict`` when given."""
+
+    def __init__(self, record: KlondikeRecord, *, samples: int = REVIEW_SAMPLES, max_states: int = REVIEW_STATES,
+                 peek_states: int | None = None, ascii_only: bool = False) -> None:
+        super().__init__(record, "Review", samples=samples, max_states=max_states, peek_states=peek_states,
+                         ascii_only=ascii_only)
+        self.record: KlondikeRecord = record
+        self.positions: list[PositionReview] = []
+        #: The review once the weighing is done or stopped (None: still weighing, or stopped before
+        #: any position was weighed).
+        self.review: GameReview | None = None
 
     def on_mount(self) -> None:
         self._weigh()
@@ -132,26 +191,11 @@ class ReviewScreen(ModalScreen[None]):
                 return
         self.app.call_from_thread(self._finish, False)
 
-    def _add(self, position: PositionReview) -> None:
-        self.positions.append(position)
-        self.query_one("#review-progress", ProgressBar).update(progress=len(self.positions))
-        self.query_one("#review-chart", Static).update(
-            chance_chart([each.chance for each in self.positions], ascii_only=self.ascii_only))
-        self.query_one("#review-drops", Static).update(
-            f"Weighing... {len(self.positions)} of {len(self.record.moves) + 1} positions")
-
-    def _finish(self, stopped: bool) -> None:
-        if self._over:
-            return
-        self._over = True
-        if not self.positions:
-            self.query_one("#review-drops", Static).update("Stopped before any position was weighed.")
-            self.query_one("#review-keys", Static).update("Escape or any key: close")
-            return
+    def _conclusion(self, *extra: object) -> list[str]:
         review = build_review(self.record, self.positions, samples=self.samples, max_states=self.max_states,
                               unicode=not self.ascii_only)
         self.review = review
-        lines = ["Stopped." if stopped else "Done."]
+        lines = []
         drops = review.drops()
         if drops:
             lines.append("The largest drops:")
@@ -162,20 +206,4 @@ class ReviewScreen(ModalScreen[None]):
         last = review.positions[-1]
         if last.verdict is not None:
             lines.append(f"Peek (every card known): the last position weighed is {last.verdict}.")
-        self.query_one("#review-drops", Static).update("\n".join(lines))
-        self.query_one("#review-keys", Static).update("Escape or any key: close")
-
-    @property
-    def done(self) -> bool:
-        """Whether the weighing is over (finished or stopped)."""
-        return self._over
-
-    def on_key(self, event: events.Key) -> None:
-        event.stop()
-        if not self.done:
-            if event.key == "escape":
-                self.workers.cancel_group(self, "review")
-                self._finish(True)
-            return
-        self.workers.cancel_group(self, "review")
-        self.dismiss()
+        return lines
