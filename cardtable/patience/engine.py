@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cache
+from typing import Any
 
 from cardtable.cards import Card, SplitMix64, Suit
 from cardtable.errors import IllegalMoveError, RulesError
@@ -73,6 +74,10 @@ class PatienceOutcome(Enum):
 _Op = tuple[object, ...]
 
 
+#: Microsoft's deck before the shuffle: by rank, aces first, each rank clubs diamonds hearts spades.
+_MS_DECK = tuple(Card(rank, suit) for rank in range(1, 14) for suit in Suit)
+
+
 def ms_deal_order(number: int) -> list[Card]:
     """The 52 cards of Microsoft FreeCell deal ``number`` in the order they
     are dealt (card ``i`` to column ``i mod 8``), ``number`` from 1 to
@@ -90,7 +95,7 @@ def ms_deal_order(number: int) -> list[Card]:
         raise RulesError(f"a Microsoft deal number is 1 to {(1 << 33) - 1}, not {number}")
     state = number if number < 1 << 32 else number - (1 << 32)
     mask = (1 << 33) - 1
-    deck = [Card(rank, suit) for rank in range(1, 14) for suit in Suit]
+    deck = list(_MS_DECK)
     order = []
     while deck:
         state = (state * 214013 + 2531011) & mask
@@ -301,6 +306,62 @@ def _fit_lists(rule: Build) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(i for i, fits in enumerate(row) if fits) for row in _fit_table(rule))
 
 
+#: What a game reads of its description, worked out once a description
+#: (by identity: hashing a description, every field, costs more than a deal):
+#: see :func:`_shape_of`.
+_SHAPES: dict[int, tuple[Description, tuple[Any, ...]]] = {}
+_SHAPES_MAX = 64
+
+
+def _shape_of(description: Description) -> tuple[Any, ...]:
+    """The flat layout of a description's piles and what the engine reads of
+    its rules, in the order :class:`PatienceGame` keeps them: the first flat
+    index of each kind, the places, the moves built so far (shared by every
+    game of the description: moves are immutable), each kind's range, each
+    pile's kind, the rule tables, the sources, the sources to the
+    foundations, whether moves list by count, each kind's count, the plain
+    order of sources, what ``_legal_moves`` reads, the piles that turn a
+    card up."""
+    known = _SHAPES.get(id(description))
+    if known is not None and known[0] is description:
+        return known[1]
+    d = description
+    first: dict[Kind, int] = {}
+    kinds: list[Place] = []
+    for kind in _KIND_ORDER:
+        first[kind] = len(kinds)
+        kinds.extend(Place(kind, i) for i in range(d.count(kind)))
+    ranges = {kind: range(first[kind], first[kind] + d.count(kind)) for kind in _KIND_ORDER}
+    kind_of = tuple(place.kind for place in kinds)
+    sources = [*ranges[Kind.TABLEAU], *ranges[Kind.CELL], *ranges[Kind.RESERVE], *ranges[Kind.WASTE]]
+    if d.foundations.may_return:
+        sources.extend(ranges[Kind.FOUNDATION])
+    source_list = tuple(sources)
+    home_sources = tuple(source for source in sources if kind_of[source] is not Kind.FOUNDATION)
+    by_count = d.move_order is MoveOrder.FOUNDATIONS_FIRST
+    counts_of = {kind: d.count(kind) for kind in _KIND_ORDER}
+    # the order of sources when it does not hang on the foundations' cards
+    plain_sources = (*ranges[Kind.WASTE], *ranges[Kind.TABLEAU], *ranges[Kind.CELL],
+                     *ranges[Kind.RESERVE]) if by_count else source_list
+    home_rank = [0] * len(kinds)
+    for rank, source in enumerate(home_sources):
+        home_rank[source] = rank
+    plan = (d.tableau.count, tuple(ranges[Kind.CELL]), tuple(ranges[Kind.RESERVE]),
+            first[Kind.HOLE] if d.hole.count else -1, d.tableau.empty,
+            d.tableau.empty is Fill.KINGS, d.tableau.moves,
+            d.tableau.moves in (MoveUnit.RUN, MoveUnit.SUPERMOVE), d.tableau.covers is not None,
+            by_count, d.tableau.pile_to_space, d.tableau.reach is not None, d.hole_pairs,
+            tuple(home_rank), _rank_step(d))
+    flippable = (*ranges[Kind.TABLEAU], *ranges[Kind.RESERVE])
+    moves: dict[int, Move] = {}
+    shape = (first, kinds, moves, ranges, kind_of, _Rules.of(d), source_list, home_sources, by_count, counts_of,
+             plain_sources, plan, flippable)
+    if len(_SHAPES) >= _SHAPES_MAX:
+        _SHAPES.clear()
+    _SHAPES[id(description)] = (description, shape)
+    return shape
+
+
 class PatienceGame:
     """A game of patience under one description (see the module documentation).
 
@@ -321,11 +382,9 @@ class PatienceGame:
         #: What seeds the shuffle of a redeal (the deal's seed when dealt from one).
         self.shuffle_seed = shuffle_seed
         self.redeals_used = 0
-        self._first: dict[Kind, int] = {}
-        self._kinds: list[Place] = []
-        for kind in _KIND_ORDER:
-            self._first[kind] = len(self._kinds)
-            self._kinds.extend(Place(kind, i) for i in range(description.count(kind)))
+        (self._first, self._kinds, self._moves, self._ranges, self._kind_of, self._rules, self._source_list,
+         self._home_sources, self._by_count, self._counts_of, self._plain_sources, self._plan,
+         self._flippable) = _shape_of(description)
         if len(piles) != len(self._kinds) or len(down) != len(piles):
             raise RulesError(f"{description.name} has {len(self._kinds)} piles, not {len(piles)}")
         self.piles: list[list[Card]] = [list(p) for p in piles]
@@ -335,34 +394,6 @@ class PatienceGame:
         self.pass_number = 1
         self._stack: list[tuple[Move, list[_Op]]] = []
         self._legal: list[Move] | None = None  # legal_moves of this position, once asked
-        self._moves: dict[int, Move] = {}
-        self._ranges = {kind: range(self._first[kind], self._first[kind] + description.count(kind))
-                        for kind in _KIND_ORDER}
-        self._kind_of = tuple(place.kind for place in self._kinds)
-        self._rules = _Rules.of(description)
-        sources = [*self._ranges[Kind.TABLEAU], *self._ranges[Kind.CELL], *self._ranges[Kind.RESERVE],
-                   *self._ranges[Kind.WASTE]]
-        if description.foundations.may_return:
-            sources.extend(self._ranges[Kind.FOUNDATION])
-        self._source_list = tuple(sources)
-        self._home_sources = tuple(source for source in sources if self._kind_of[source] is not Kind.FOUNDATION)
-        self._by_count = description.move_order is MoveOrder.FOUNDATIONS_FIRST
-        self._counts_of = {kind: description.count(kind) for kind in _KIND_ORDER}
-        # the order of sources when it does not hang on the foundations' cards
-        self._plain_sources = (*self._ranges[Kind.WASTE], *self._ranges[Kind.TABLEAU], *self._ranges[Kind.CELL],
-                               *self._ranges[Kind.RESERVE]) if self._by_count else self._source_list
-        d = description
-        home_rank = [0] * len(self._kinds)
-        for rank, source in enumerate(self._home_sources):
-            home_rank[source] = rank
-        #: What _legal_moves reads of the description, in one tuple.
-        self._plan = (d.tableau.count, tuple(self._ranges[Kind.CELL]), tuple(self._ranges[Kind.RESERVE]),
-                      self._first[Kind.HOLE] if d.hole.count else -1, d.tableau.empty,
-                      d.tableau.empty is Fill.KINGS, d.tableau.moves,
-                      d.tableau.moves in (MoveUnit.RUN, MoveUnit.SUPERMOVE), d.tableau.covers is not None,
-                      self._by_count, d.tableau.pile_to_space, d.tableau.reach is not None, d.hole_pairs,
-                      tuple(home_rank), _rank_step(d))
-        self._flippable = (*self._ranges[Kind.TABLEAU], *self._ranges[Kind.RESERVE])
         self._fresh()
 
     def _fresh(self) -> None:
@@ -592,24 +623,49 @@ class PatienceGame:
             return cells, 0  # an empty pile that takes only some cards carries no run's middle
         return cells, sum(1 for p in range(self.description.tableau.count) if not self.piles[p])
 
-    def _takes(self, target: int, card: Card, count: int, free: tuple[int, int]) -> bool:
-        """True when tableau pile ``target`` takes ``count`` cards headed by
-        ``card``; ``free`` is what :meth:`_free` says."""
+    def _takes(self, target: int, card: Card, count: int) -> bool:
+        """True when tableau pile ``target`` takes ``count`` cards headed by ``card``."""
         cards = self.piles[target]
         tableau = self.description.tableau
         if cards:
-            if self.down[target] == len(cards) or not tableau.build.fits(card, cards[-1]):
+            if self.down[target] == len(cards) or not self._rules.build[cards[-1].index][card.index]:
                 return False
-            empty = free[1]
+            if count == 1 or tableau.moves is not MoveUnit.SUPERMOVE:
+                return True
+            cells, empty = self._free()
         else:
             fill = tableau.empty
             if fill is Fill.NONE or (fill is Fill.KINGS and card.rank != _RANKS):
                 return False
             if fill is Fill.RESERVE and any(self.piles[p] for p in self._range(Kind.RESERVE)):
                 return False
-            empty = max(free[1] - 1, 0)
+            if count == 1 or tableau.moves is not MoveUnit.SUPERMOVE:
+                return True
+            cells, empty = self._free()
+            empty = max(empty - 1, 0)
         # FreeCell's supermove: what the free cells and other empty piles carry one card at a time
-        return count == 1 or tableau.moves is not MoveUnit.SUPERMOVE or count <= (free[0] + 1) << empty
+        return count <= (cells + 1) << empty
+
+    def _carries(self, pile: int, count: int) -> bool:
+        """True when the top ``count`` cards of a pile may move together
+        (``count`` is among :meth:`_counts`)."""
+        cards = self.piles[pile]
+        up = len(cards) - self.down[pile]
+        if not up or count < 1:
+            return False
+        unit = self.description.tableau.moves
+        if unit is MoveUnit.ONE:
+            return count == 1
+        if unit is MoveUnit.PILE:
+            return up == len(cards) and count == len(cards)
+        if unit is MoveUnit.FACE_UP:
+            return count <= up
+        if count == 1:
+            return True
+        run = self._run_length(pile)
+        if unit is MoveUnit.WHOLE_PILE:
+            return run == len(cards) and count == run
+        return count <= run
 
     def _reach(self) -> dict[int, set[int]]:
         """For each tableau pile that holds cards, the piles it may move onto
@@ -879,69 +935,91 @@ class PatienceGame:
 
     def why_illegal(self, move: Move) -> str | None:
         """Why ``move`` may not be played now, or None when it may."""
+        return self._check(move)[0]
+
+    def _no_pile(self, place: Place) -> str:
+        return f"{self.description.title} has no pile {place}"
+
+    def _check(self, move: Move) -> tuple[str | None, int, int]:
+        """Why ``move`` may not be played now (None when it may) and, for a
+        move of cards from a pile to a pile checked here, its flat source and
+        target (for the foundations, the one that takes the card); -1 and -1
+        for the other moves and for a move found among the listed ones."""
         legal = self._legal
         if legal is not None:
             for known in legal:  # the listed moves are shared objects: identity first, no field compares
                 if known is move:
-                    return None
+                    return None, -1, -1
             if move in legal:
-                return None
-        if move.pair is not None or (move.target is not None and move.target.kind is Kind.HOLE
-                                     and self.description.hole_pairs is not None):
-            return None if move in self.legal_moves() else f"{move} is not a free card or pair that makes " \
-                f"{self.description.hole_pairs} here"
-        if move.is_deal:
+                return None, -1, -1
+        d = self.description
+        source_place, target_place = move.source, move.target
+        if move.pair is not None or (target_place is not None and target_place.kind is Kind.HOLE
+                                     and d.hole_pairs is not None):
+            return (None if move in self.legal_moves() else f"{move} is not a free card or pair that makes "
+                    f"{d.hole_pairs} here"), -1, -1
+        kind = source_place.kind
+        if kind is Kind.STOCK:  # the deal
             if self._may_deal():
-                return None
-            return "no redeal is left" if self.description.redeals.count else "the stock cannot deal now"
-        if move.is_recycle:
-            return None if self._may_recycle() else "the waste cannot be turned over now"
-        try:
-            source = self.index(move.source)
-            assert move.target is not None
-            if move.target != ANY_FOUNDATION:
-                self.index(move.target)
-        except IllegalMoveError as error:
-            return str(error)
+                return None, -1, -1
+            return ("no redeal is left" if d.redeals.count else "the stock cannot deal now"), -1, -1
+        assert target_place is not None
+        target_kind = target_place.kind
+        if target_kind is Kind.STOCK:  # the recycle
+            return (None if self._may_recycle() else "the waste cannot be turned over now"), -1, -1
+        counts, first = self._counts_of, self._first
+        if not 0 <= source_place.index < counts[kind]:
+            return self._no_pile(source_place), -1, -1
+        source = first[kind] + source_place.index
+        to_foundations = target_kind is Kind.FOUNDATION and target_place.index == -1
+        target = -1
+        if not to_foundations:
+            if not 0 <= target_place.index < counts[target_kind]:
+                return self._no_pile(target_place), -1, -1
+            target = first[target_kind] + target_place.index
         cards = self.piles[source]
         if not cards or self.down[source] == len(cards):
-            return f"pile {move.source} has no face-up card"
-        kind, target_kind = move.source.kind, move.target.kind
-        if kind is Kind.TABLEAU and self._covered(source):
-            return f"pile {move.source} lies under another pile"
-        if target_kind is Kind.TABLEAU and self._covered(self.index(move.target)):
-            return f"pile {move.target} lies under another pile"
-        reach = self.description.tableau.reach
+            return f"pile {source_place} has no face-up card", -1, -1
+        covers = self._plan[8]
+        if covers and kind is Kind.TABLEAU and self._covered(source):
+            return f"pile {source_place} lies under another pile", -1, -1
+        if covers and target_kind is Kind.TABLEAU and self._covered(target):
+            return f"pile {target_place} lies under another pile", -1, -1
+        reach = d.tableau.reach
         if (reach is not None and kind is Kind.TABLEAU and target_kind is Kind.TABLEAU
-                and self.index(move.target) not in self._reach().get(source, ())):
+                and target not in self._reach().get(source, ())):
             distances = " or ".join(map(str, sorted(reach)))
-            return f"pile {move.target} is not {distances} piles to the left of pile {move.source}"
-        if source not in self._sources():
-            return f"no card comes back from the {kind.value} in {self.description.title}"
-        if move.count > 1 and move.count not in self._counts(source):
-            return f"the top {move.count} cards of pile {move.source} do not move together"
-        card = cards[-move.count]
+            return f"pile {target_place} is not {distances} piles to the left of pile {source_place}", -1, -1
+        if source not in self._source_list:
+            return f"no card comes back from the {kind.value} in {d.title}", -1, -1
+        count = move.count
+        if count > 1 and not self._carries(source, count):
+            return f"the top {count} cards of pile {source_place} do not move together", -1, -1
+        card = cards[-count]
         if target_kind is Kind.FOUNDATION:
             if kind is Kind.FOUNDATION:
-                return "foundation to foundation is not a move"
-            ok = self._foundation_for(card) is not None
-            return None if ok else f"{card} does not go to a foundation now"
+                return "foundation to foundation is not a move", -1, -1
+            home = self._foundation_for(card)
+            if home is None:
+                return f"{card} does not go to a foundation now", -1, -1
+            return None, source, home if to_foundations else target
         if target_kind is Kind.HOLE:
-            return None if self._hole_takes(card) else f"{card} does not go to the hole now"
+            return (None, source, target) if self._hole_takes(card) else (f"{card} does not go to the hole now",
+                                                                           -1, -1)
         if target_kind is Kind.CELL:
-            if kind in (Kind.CELL, Kind.FOUNDATION):
-                return f"no {kind.value} card goes to a free cell"
-            return None if not self.piles[self.index(move.target)] else f"cell {move.target} is not free"
+            if kind is Kind.CELL or kind is Kind.FOUNDATION:
+                return f"no {kind.value} card goes to a free cell", -1, -1
+            return (None, source, target) if not self.piles[target] else (f"cell {target_place} is not free", -1, -1)
         if target_kind is Kind.TABLEAU:
-            if kind is Kind.TABLEAU and move.count not in self._counts(source):
-                return f"the top {move.count} cards of pile {move.source} do not move together"
-            if (kind is Kind.TABLEAU and move.count == len(cards) and not self.description.tableau.pile_to_space
-                    and not self.piles[self.index(move.target)]):
-                return f"moving all of pile {move.source} to an empty pile changes nothing"
-            if self._takes(self.index(move.target), card, move.count, self._free()):
-                return None
-            return f"{card} does not go on pile {move.target} now"
-        return f"nothing goes to the {target_kind.value}"
+            if kind is Kind.TABLEAU and not self._carries(source, count):
+                return f"the top {count} cards of pile {source_place} do not move together", -1, -1
+            if (kind is Kind.TABLEAU and count == len(cards) and not d.tableau.pile_to_space
+                    and not self.piles[target]):
+                return f"moving all of pile {source_place} to an empty pile changes nothing", -1, -1
+            if self._takes(target, card, count):
+                return None, source, target
+            return f"{card} does not go on pile {target_place} now", -1, -1
+        return f"nothing goes to the {target_kind.value}", -1, -1
 
     def is_legal(self, move: Move) -> bool:
         """True when ``move`` may be played now."""
@@ -965,7 +1043,7 @@ class PatienceGame:
     def play(self, move: Move) -> None:
         """Play ``move``; an illegal one raises :class:`IllegalMoveError` and
         changes nothing."""
-        reason = self.why_illegal(move)
+        reason, source, target = self._check(move)
         if reason is not None:
             raise IllegalMoveError(f"illegal move {move}: {reason}")
         d = self.description
@@ -973,12 +1051,14 @@ class PatienceGame:
         first = self._first
         to = move.target
         if to is not None and to.kind is not Kind.STOCK:  # the usual move: cards from a pile to a pile
-            source = self.index(move.source)
-            if to.index < 0:  # the foundations: the first that takes the card
-                target = self._foundation_for(self.piles[source][-1])
-                assert target is not None
-            else:
-                target = self.index(to)
+            if source < 0:  # a listed move: the check left its piles to find
+                source = self.index(move.source)
+                if to.index < 0:  # the foundations: the first that takes the card
+                    found = self._foundation_for(self.piles[source][-1])
+                    assert found is not None
+                    target = found
+                else:
+                    target = self.index(to)
             self._transfer(ops, source, target, move.count)
             if move.pair is not None:
                 self._transfer(ops, self.index(move.pair), target, 1)

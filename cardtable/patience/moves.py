@@ -33,7 +33,7 @@ Place(kind=<Kind.FOUNDATION: 'foundations'>, index=-1)
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cardtable._text import clip
 from cardtable.errors import NotationError
@@ -96,6 +96,8 @@ class Move:
     target: Place | None
     count: int = 1
     pair: Place | None = None
+    #: The move in the notation, written once (a solver prints lines of hundreds of moves).
+    _notation: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         reason = _why_impossible(self.source, self.target, self.count)
@@ -103,6 +105,13 @@ class Move:
             reason = _why_no_pair(self.source, self.target, self.count, self.pair)
         if reason:
             raise MoveError(f"Move({_text(self.source, self.target, self.count, self.pair)}): {reason}")
+        if self.source.kind is Kind.STOCK:
+            text = "D"
+        elif self.target is not None and self.target.kind is Kind.STOCK:
+            text = "R"
+        else:
+            text = _text(self.source, self.target, self.count, self.pair)
+        object.__setattr__(self, "_notation", text)
 
     @property
     def is_deal(self) -> bool:
@@ -142,11 +151,7 @@ class Move:
             raise MoveError(f"cannot read move {clip(text)}: {str(error).split(': ', 1)[1]}") from None
 
     def __str__(self) -> str:
-        if self.is_deal:
-            return "D"
-        if self.is_recycle:
-            return "R"
-        return _text(self.source, self.target, self.count, self.pair)
+        return self._notation
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
