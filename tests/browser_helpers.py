@@ -133,3 +133,25 @@ def serving(tmp_path: Path, kind: type[S]) -> Iterator[Callable[..., S]]:
 
     yield start
     stop_servers(started)
+
+
+#: The cards and pile places of the table that the "You won!" box overlaps, by their names.
+_UNDER_WON_BOX = """() => {
+  const box = document.getElementById("won").getBoundingClientRect();
+  return [...document.querySelectorAll("#table .card, #table .slot")].filter((el) => {
+    if (el.classList.contains("gone")) return false;
+    const r = el.getBoundingClientRect();
+    return r.left < box.right && box.left < r.right && r.top < box.bottom && box.top < r.bottom;
+  }).map((el) => el.getAttribute("aria-label") || el.className);
+}"""
+
+
+def under_won_box(page: Any) -> list[str]:
+    """What the shown "You won!" box hides of the table (its cards and pile places), once nothing on the
+    page moves any more; the box must lie inside the window too."""
+    page.locator("#won").wait_for(state="visible")
+    page.wait_for_function("document.getAnimations().every((a) => a.playState !== 'running')")
+    box = page.locator("#won").bounding_box()
+    size = page.viewport_size
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (box, size)
+    return list(page.evaluate(_UNDER_WON_BOX))

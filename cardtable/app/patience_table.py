@@ -196,14 +196,18 @@ class PatienceTable(PointerTable):
                 self._rows = _row_map(self.table_layout, gaps=False, sizes=sizes)
         if view is not None:
             piles = {pile.place: pile for pile in view.piles}
-            recycle = RECYCLE in view.legal_moves
+            # the empty stock's sign: turn the waste over now, or never again (a bare slot: nothing to turn yet)
+            if RECYCLE in view.legal_moves:
+                sign = "R" if canvas.ascii_only else "↻"
+            else:
+                sign = ("X" if canvas.ascii_only else "✕") if view.passes_left == 0 else "--"
             for placed in self.table_layout.piles:
-                self._draw(canvas, placed, piles[placed.place], view.description, recycle)
+                self._draw(canvas, placed, piles[placed.place], view.description, sign)
         self._hits = canvas.hits
         return canvas.picture()
 
     def _draw(self, canvas: Canvas, placed: PlacedPile, pile: PileView, description: Description,
-              recycle: bool) -> None:
+              stock_sign: str) -> None:
         place = placed.place
         x = 1 + round(placed.x * canvas.column)
         top = round(placed.y * ROWS_PER_UNIT)
@@ -212,7 +216,7 @@ class PatienceTable(PointerTable):
         y += 1
         cards: list[Card | None] = [None] * pile.face_down + list(pile.cards)
         if place.kind is Kind.STOCK:
-            self._draw_stock(canvas, x, y, pile, recycle)
+            self._draw_stock(canvas, x, y, pile, stock_sign)
         elif placed.fan is Fan.DOWN:
             bottom = round((placed.y + placed.height) * ROWS_PER_UNIT)
             last = placed.y + placed.height >= self._bottom - 1e-9
@@ -234,13 +238,13 @@ class PatienceTable(PointerTable):
         else:
             canvas.card(x, y, card, spot)
 
-    def _draw_stock(self, canvas: Canvas, x: int, y: int, pile: PileView, recycle: bool) -> None:
-        """The stock: a back with its count, or, empty, the sign to turn the waste over when that is legal."""
+    def _draw_stock(self, canvas: Canvas, x: int, y: int, pile: PileView, sign: str) -> None:
+        """The stock: a back with its count, or, empty, ``sign``: turn the waste over, no pass left, or none."""
         spot = PileSpot(pile.place)
         if len(pile):
             canvas.put(x, y, f"{canvas.back}{len(pile):>2} ".ljust(canvas.cell), canvas.mark(_BACK, spot, None), spot)
         else:
-            canvas.empty(x, y, ("R" if canvas.ascii_only else "↻") if recycle else "--", spot)
+            canvas.empty(x, y, sign, spot)
 
     def _draw_fanned_right(self, canvas: Canvas, x: int, y: int, placed: PlacedPile, cards: list[Card | None]) -> None:
         """A pile fanned to the right: its cards a few characters apart, the

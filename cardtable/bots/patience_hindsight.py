@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from cardtable.cards import SplitMix64
 from cardtable.patience.description import Kind
-from cardtable.patience.engine import PatienceGame, PatienceView
+from cardtable.patience.engine import PatienceGame, PatienceView, shows_turned
 from cardtable.patience.moves import Move
 
 __all__ = ["guess_deal", "judge_guess", "solve_guess"]
@@ -28,7 +28,8 @@ def guess_deal(view: PatienceView, rng: SplitMix64) -> PatienceGame:
             piles.append(rest)
             down.append(len(rest))
         else:
-            piles.append([*next(slot), *pile.cards])
+            cards = pile.cards[::-1] if shows_turned(view.description, pile.place.kind) else pile.cards
+            piles.append([*next(slot), *cards])
             down.append(pile.face_down)
     game = PatienceGame(view.description, piles, down)
     game.pass_number = view.pass_number

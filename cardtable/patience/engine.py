@@ -51,7 +51,7 @@ from cardtable.patience.description import (
 from cardtable.patience.moves import ANY_FOUNDATION, DEAL, RECYCLE, Move, Place
 
 __all__ = ["PYSOL_MAX", "PatienceGame", "PatienceOutcome", "PatienceView", "PileView", "deal_cards", "ms_deal_order",
-           "pysol_deal_order"]
+           "pysol_deal_order", "shows_turned"]
 
 #: The order of pile kinds in the engine's flat list of piles (and in legal_moves' sources).
 _KIND_ORDER = (Kind.TABLEAU, Kind.FOUNDATION, Kind.CELL, Kind.RESERVE, Kind.STOCK, Kind.WASTE, Kind.HOLE)
@@ -146,7 +146,8 @@ def pysol_deal_order(number: int) -> list[Card]:
 @dataclass(frozen=True, slots=True)
 class PileView:
     """A pile as the player sees it: its place, how many cards lie face down
-    and the face-up cards bottom to top (the stock shows only its count)."""
+    and the face-up cards bottom to top (the stock shows only its count), a
+    foundation of whole runs in its build direction (:func:`shows_turned`)."""
 
     place: Place
     face_down: int
@@ -174,6 +175,16 @@ class PatienceView:
         """Always seat 0: patience has one player."""
         return 0
 
+    @property
+    def passes_left(self) -> int | None:
+        """Passes through the stock still to come after this one (``None``:
+        no limit); 0 for a stock that deals elsewhere than to the waste, whose
+        cards never come back to it."""
+        stock = self.description.stock
+        if stock.to is not StockTo.WASTE:
+            return 0
+        return None if stock.passes is None else stock.passes - self.pass_number
+
     def legal_actions(self) -> list[Move]:
         """The legal moves, as a list (the shared interface's name)."""
         return list(self.legal_moves)
@@ -193,6 +204,17 @@ class PatienceView:
         cards = tuple(unseen)
         slots = tuple(pile.face_down for pile in self.piles if pile.place.kind is not Kind.STOCK)
         return HiddenCards(cards, slots)
+
+
+def shows_turned(description: Description, kind: Kind) -> bool:
+    """True when the player sees a pile of ``kind`` the other way up from
+    how its cards lie in the engine: foundations that take whole runs get
+    them King to Ace, as they lay on the tableau, and when they build up
+    they show the run as a foundation built up would, the King on top
+    (Spider, Scorpion); built down, they show the Ace on top."""
+    foundations = description.foundations
+    return (kind is Kind.FOUNDATION and foundations.complete_runs
+            and foundations.build.direction is Direction.UP)
 
 
 def deal_cards(description: Description, deck: Sequence[Card],
@@ -1217,7 +1239,10 @@ class PatienceGame:
         redeals used."""
         if player not in (None, 0):
             raise IllegalMoveError(f"patience has one player, seat 0, not seat {player}")
-        piles = tuple(PileView(place, self.down[i], tuple(self.piles[i][self.down[i]:]))
+        turned = shows_turned(self.description, Kind.FOUNDATION)
+        piles = tuple(PileView(place, self.down[i], tuple(self.piles[i][self.down[i]:][::-1]
+                                                          if turned and place.kind is Kind.FOUNDATION
+                                                          else self.piles[i][self.down[i]:]))
                       for i, place in enumerate(self._kinds))
         return PatienceView(self.description, piles, self.pass_number, tuple(self.legal_moves()),
                             len(self._stack), self.redeals_used)

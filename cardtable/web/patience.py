@@ -285,6 +285,7 @@ class PatienceTable:
             "canFinish": self.game.home_move() is not None,
             "pass": seen.pass_number,
             "passes": stock.passes if stock.count and stock.to.value == "waste" else None,
+            "passesLeft": seen.passes_left,
             "won": game.is_won(),
             "over": game.is_over(),
             "deal": self.deal_text,

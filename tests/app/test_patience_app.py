@@ -150,6 +150,39 @@ def test_a_hint_is_the_experts_legal_move_chosen_from_the_view(tmp_path: Path, n
     drive(new_app(tmp_path, name), script)
 
 
+def test_a_foundation_of_a_whole_run_shows_its_king(tmp_path: Path) -> None:
+    from patience_helpers import a_spider_run_gone_home
+
+    game = a_spider_run_gone_home()
+    books = PatienceBooks(game.description, autosave_folder=tmp_path, store_path=tmp_path / "results.sqlite")
+
+    async def script(pilot: Pilot[None], app: PatienceApp) -> None:
+        assert drawn_cards(app) == Counter({"5♠": 8, "K♠": 1})
+
+    drive(PatienceApp(game, seed=1, books=books), script)
+
+
+def test_the_empty_stock_says_no_pass_is_left_only_when_none_is(tmp_path: Path) -> None:
+    from patience_helpers import a_spider_run_gone_home, a_won_canfield
+
+    def stock_sign(game: PatienceGame) -> str:
+        signs: list[str] = []
+        books = PatienceBooks(game.description, autosave_folder=tmp_path, store_path=tmp_path / "results.sqlite")
+
+        async def script(pilot: Pilot[None], app: PatienceApp) -> None:
+            lines = app.table.render().plain.splitlines()
+            where = app.table.spot_position(PileSpot(Place(Kind.STOCK)))
+            assert where is not None
+            x, y = where  # the stock's key, and under it the empty stock's sign
+            signs.append(lines[y + 1][x:x + 4].strip())
+
+        drive(PatienceApp(game, seed=1, books=books), script)
+        return signs[0]
+
+    assert stock_sign(a_won_canfield()) == "--"  # passes unlimited, nothing to turn over: no sign
+    assert stock_sign(a_spider_run_gone_home()) == "✕"  # a stock dealt to the tableau never comes back
+
+
 def test_a_hint_never_sends_cards_back_where_they_were(tmp_path: Path) -> None:
     async def script(pilot: Pilot[None], app: PatienceApp) -> None:
         await pilot.press("4", "a")  # a player fresh to this position would take the card back: a>4

@@ -150,6 +150,24 @@ def test_spider_removes_a_complete_run_and_deals_only_with_no_empty_pile() -> No
     assert len(game.pile(Place(Kind.TABLEAU, 0))) == 12 and "D" in _moves(game)
 
 
+def test_a_foundation_of_whole_runs_shows_its_king_on_top_in_every_face() -> None:
+    from cardtable.bots.patience_hindsight import guess_deal
+    from cardtable.cards import SplitMix64
+    from cardtable.patience.render import render
+
+    for name, spaces in (("spider-1-suit", 10), ("spider", 10), ("scorpion", 7)):
+        description = get(name)
+        run = " ".join(f"{rank}s" for rank in "KQJT98765432")
+        game = _game(description, [run, "As", *(["5h"] * (spaces - 2))])
+        game.play(Move.parse("2>1"))
+        home = next(p for p in game.view().piles if p.place == Place(Kind.FOUNDATION, 0))
+        assert home.cards[-1] == Card.parse("Ks") and home.cards[0] == Card.parse("As"), name
+        assert "Ks" in render(game.view(), unicode=False) and "As" not in render(game.view(), unicode=False)
+        # a guess rebuilt from the view holds the run as the engine laid it
+        assert guess_deal(game.view(), SplitMix64(1)).pile(Place(Kind.FOUNDATION, 0)) == \
+            game.pile(Place(Kind.FOUNDATION, 0))
+
+
 def test_scorpion_deals_its_three_stock_cards_to_the_first_three_piles() -> None:
     game = PatienceGame.from_seed(get("scorpion"), 3)
     assert [game.face_down(p) for p in game.places(Kind.TABLEAU)] == [3, 3, 3, 3, 0, 0, 0]

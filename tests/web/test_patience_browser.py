@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM, Served, at_rest, chromium, serving
+from browser_helpers import CHROMIUM, Served, at_rest, chromium, serving, under_won_box
 
 from cardtable.cards import Card
 from cardtable.patience import Description, Kind, Move, PatienceGame, Place, get, names
@@ -536,6 +536,11 @@ def test_a_game_won_through_the_page_counts_in_its_statistics(server: Served, br
         game.play(move)
     page.mouse.dblclick(*corner(page, card_at(page, game, line[-1].source)))  # the last card home, by hand
     page.wait_for_selector("#won:not([hidden])")
+    assert under_won_box(page) == []
+    page.get_by_role("button", name="Close").click()  # the box goes, and stays gone when the table is drawn again
+    page.set_viewport_size(PHONE)
+    at_rest(page)
+    assert page.locator("#won").is_hidden()
     assert statistics(page)[:4] == ["Golf", "1", "1", "100%"]
     assert not errors, errors
     context.close()
@@ -644,7 +649,17 @@ def test_a_game_won_through_the_page_counts_1_played_1_won(server: Served, brows
     page.wait_for_selector("#won:not([hidden])")
     assert last_view(frames)["won"]
     at_rest(page)
+    assert under_won_box(page) == []
     page.screenshot(path=str(screenshots(tmp_path) / f"won-{name}.png"))
+    # the empty stock's sign: ✕ only when no pass is left (Canfield's are unlimited)
+    stock = page.locator('.slot[data-place="S"]')
+    if stock.count():
+        assert stock.evaluate("(el) => el.classList.contains('spent')") == (last_view(frames)["passesLeft"] == 0)
+    page.set_viewport_size(PHONE)  # the box moves with the table drawn again, and still hides nothing
+    at_rest(page)
+    assert under_won_box(page) == []
+    page.screenshot(path=str(screenshots(tmp_path) / f"won-{name}-phone.png"))
+    page.set_viewport_size(DESKTOP)
     assert statistics(page)[:4] == [description.title, "1", "1", "100%"]
     assert not errors, errors
     context.close()

@@ -339,6 +339,22 @@ def test_auto_finish_sends_home_what_can_go_and_says_so_when_nothing_can() -> No
     assert not golf.view()["canFinish"]
 
 
+def test_a_foundation_of_a_whole_run_shows_its_king() -> None:
+    from patience_helpers import a_spider_run_gone_home
+
+    piles = {pile["place"]: pile for pile in PatienceTable(a_spider_run_gone_home(), deal="1").view()["piles"]}
+    assert piles["F1"]["up"][-1] == "Ks" and piles["F1"]["up"][0] == "As"
+
+
+def test_the_view_counts_the_passes_left_for_the_empty_stocks_sign() -> None:
+    from patience_helpers import a_spider_run_gone_home, a_won_canfield
+
+    assert PatienceTable(a_won_canfield(), deal="1").view()["passesLeft"] is None  # unlimited
+    assert PatienceTable(a_spider_run_gone_home(), deal="1").view()["passesLeft"] == 0  # never turned over
+    forty = PatienceTable.deal(get("forty-thieves"), "1")  # one pass
+    assert forty.view()["passesLeft"] == 0
+
+
 @pytest.mark.slow
 def test_a_graded_deal_is_searched_for_in_a_process_and_the_game_takes_no_move_meanwhile(tmp_path: Path) -> None:
     from cardtable.sim.grade import game_of_grade

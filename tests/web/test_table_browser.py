@@ -20,7 +20,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import at_rest, chromium, free_port, screenshots, start_server, stop_servers, wait_for
+from browser_helpers import (
+    at_rest,
+    chromium,
+    free_port,
+    screenshots,
+    start_server,
+    stop_servers,
+    under_won_box,
+    wait_for,
+)
 
 from cardtable.klondike import KlondikeRecord
 from cardtable.klondike.variant import PRESET_TITLES, PRESETS
@@ -278,6 +287,13 @@ def test_a_whole_game_won_through_the_page(serve: Callable[..., Served], browser
     wait_for(lambda: served.moves() == line, "the winning move")
     page.locator("#won").wait_for(state="visible")
     assert "You won!" in page.locator("#message").inner_text()
+    assert under_won_box(page) == []
+    page.set_viewport_size(PHONE)  # drawn again for the phone: the box moves, and still hides nothing
+    assert under_won_box(page) == []
+    page.set_viewport_size(DESKTOP)
+    # unlimited passes: the empty stock says neither "turn over" (nothing to turn) nor "no pass left"
+    assert page.locator('[data-slot="stock"]').evaluate("(el) => [...el.classList].filter((c) => c !== 'slot'"
+                                                        " && c !== 'stock')") == []
     # The celebration: cards bouncing on a canvas, unless the player asked for reduced motion.
     cheer = page.locator("#cheer")
     if motion == "reduce":
@@ -397,8 +413,19 @@ def test_the_pass_through_the_stock_is_counted_from_one(serve: Callable[..., Ser
     for _ in range(8):  # three cards a draw: the whole stock of 24
         page.keyboard.press("d")
     wait_for(lambda: served.moves() == ["D"] * 8, "the stock to be drawn")
+    stock = page.locator('[data-slot="stock"]')
+    wait_for(lambda: stock.evaluate("(el) => el.classList.contains('recycle') && !el.classList.contains('spent')"),
+             "the sign to turn the waste over")
     page.keyboard.press("d")  # the waste turned over: the second pass
     wait_for(lambda: "Pass 2 of 3" in status.inner_text(), "the second pass to be shown")
+    for _ in range(9):  # the rest of the second pass, the waste turned over, the third pass
+        page.keyboard.press("d")
+    wait_for(lambda: "Pass 3 of 3" in status.inner_text(), "the third pass to be shown")
+    for _ in range(8):
+        page.keyboard.press("d")
+    wait_for(lambda: served.moves() == ["D"] * 8 + ["R"] + ["D"] * 8 + ["R"] + ["D"] * 8, "the last pass drawn")
+    wait_for(lambda: stock.evaluate("(el) => el.classList.contains('spent') && !el.classList.contains('recycle')"),
+             "the sign that no pass is left")
     context.close()
 
 

@@ -42,3 +42,19 @@ export function keepLooks(dialog) {
     });
   }
 }
+
+// The "You won!" box `box` of a table page: under the lowest card or pile place of `table` (read where they
+// come to rest, not where a sliding card is now), so that it hides none of them, as it does on a table
+// whose cards went home to its top row; with no room there above the message line `message`, at the foot
+// of the window, where its Close button takes it away. Called after each drawing and on a resize.
+export function placeWonBox(box, table, message) {
+  if (box.hidden) return;
+  let lowest = 0;
+  for (const el of table.querySelectorAll(".card, .slot")) {
+    if (el.classList.contains("gone") || el.style.top === "") continue;
+    lowest = Math.max(lowest, parseFloat(el.style.top) + el.offsetHeight);
+  }
+  const under = table.getBoundingClientRect().top + table.clientTop + lowest + 10;
+  const floor = Math.min(window.innerHeight, message.getBoundingClientRect().top) - 6;
+  box.style.top = `${Math.max(0, Math.min(under, floor - box.offsetHeight))}px`;
+}

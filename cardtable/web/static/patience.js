@@ -5,7 +5,7 @@
 // decides legality beyond choosing which move a gesture means.
 import { backSvg, cardElement, cardName, cardSvg, showCard, slotElement } from "./cards.js";
 import { focusToward, followPointer, pulse } from "./gestures.js";
-import { clock, gameSeconds, keepLooks, socketUrl } from "./looks.js";
+import { clock, gameSeconds, keepLooks, placeWonBox, socketUrl } from "./looks.js";
 import { openReview, receiveReview } from "./review.js";
 
 const table = document.getElementById("table");
@@ -206,7 +206,8 @@ function render() {
     const pile = pileOf(spot.place);
     const [x, y] = position(m, spot);
     const el = slot(spot.place, x, y, pileLabel(spot.place, pile));
-    el.classList.toggle("spent", kindOf(spot.place) === "stock" && !pile.down && !view.legal.includes("R"));
+    // ✕ once no pass is left; ↻ while the waste may turn over; a bare slot when it may later (nothing to turn now)
+    el.classList.toggle("spent", kindOf(spot.place) === "stock" && !pile.down && view.passesLeft === 0);
     el.classList.toggle("recycle", kindOf(spot.place) === "stock" && !pile.down && view.legal.includes("R"));
     el.classList.toggle("gone", kindOf(spot.place) === "tableau" && !game.spaceTakes && !pile.down && !pile.up.length);
     const base = 10 + order * 200;
@@ -251,7 +252,9 @@ function render() {
     if (!seen.has(key)) { el.remove(); elements.delete(key); }
   }
   status();
-  wonBox.hidden = !view.won;
+  if (!view.won) delete wonBox.dataset.closed;  // a box closed stays closed until the next win
+  wonBox.hidden = !view.won || "closed" in wonBox.dataset;
+  placeWonBox(wonBox, table, message);
   document.querySelector('[data-action="undo"]').disabled = !view.canUndo;
   document.querySelector('[data-action="redo"]').disabled = !view.canRedo;
   document.querySelector('[data-action="autofinish"]').disabled = !view.canFinish;
@@ -583,6 +586,10 @@ document.addEventListener("keydown", (event) => {
 
 keepLooks(settings);
 window.addEventListener("resize", () => render());
+wonBox.querySelector("[data-close-won]").addEventListener("click", () => {
+  wonBox.dataset.closed = "";
+  wonBox.hidden = true;
+});
 // The table's room changes without the window's too (the bar above it wraps onto a second line, or back,
 // as the status line's text changes): the cards are sized anew.
 new ResizeObserver(() => render()).observe(table);

@@ -4,7 +4,7 @@
 // beyond choosing which card a gesture means.
 import { SUIT_ORDER, backSvg, cardElement, cardName, cardSvg, parseCard, showCard, slotElement, suitSymbol } from "./cards.js";
 import { focusToward, followPointer, pulse } from "./gestures.js";
-import { clock, gameSeconds, keepLooks, socketUrl } from "./looks.js";
+import { clock, gameSeconds, keepLooks, placeWonBox, socketUrl } from "./looks.js";
 import { openReview, receiveReview } from "./review.js";
 
 const table = document.getElementById("table");
@@ -198,8 +198,9 @@ function render(before = null) {
   // The stock and the waste.
   const stock = slot("stock", "stock", pileX(m, 0), m.top,
     view.stock ? `stock, ${view.stock} cards: draw` : (canRecycle() ? "stock, empty: turn the waste over" : "stock, empty"));
-  stock.classList.toggle("recycle", !view.stock);
-  stock.classList.toggle("spent", !view.stock && !canRecycle());
+  // ✕ once no pass is left; ↻ while the waste may turn over; a bare slot when it may later (nothing to turn now)
+  stock.classList.toggle("recycle", !view.stock && canRecycle());
+  stock.classList.toggle("spent", !view.stock && view.passesLeft === 0);
   for (let i = 0; i < Math.min(view.stock, 3); i++) {
     place(keep(`stock-${i}`), backSvg(), pileX(m, 0) + i * 1.5, m.top - i * 1.5, 1 + i,
       { face: "down", stock: true });
@@ -262,7 +263,9 @@ function render(before = null) {
     if (!seen.has(key)) { el.remove(); elements.delete(key); }
   }
   status();
-  wonBox.hidden = !view.won;
+  if (!view.won) delete wonBox.dataset.closed;  // a box closed stays closed until the next win
+  wonBox.hidden = !view.won || "closed" in wonBox.dataset;
+  placeWonBox(wonBox, table, message);
   const undo = document.querySelector('[data-action="undo"]');
   undo.disabled = !view.canUndo;
   undo.title = view.canUndo || !view.undoRule || !view.moves ? "Undo (u)" : view.undoRule;
@@ -644,5 +647,9 @@ dealDialog.addEventListener("close", () => {
 keepLooks(settings);
 
 window.addEventListener("resize", () => render());
+wonBox.querySelector("[data-close-won]").addEventListener("click", () => {
+  wonBox.dataset.closed = "";
+  wonBox.hidden = true;
+});
 setInterval(tick, 1000);
 connect();
