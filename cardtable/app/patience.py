@@ -215,7 +215,9 @@ class PatienceApp(App[None]):
     left), quitting first keeps it. ``daily`` is the date of the daily deal
     the game is (``cardtable play NAME --daily``), kept with its result for
     the daily figures. ``peeked`` says the player peeked at this game
-    before (a restored game's ``Peeked`` header).
+    before (a restored game's ``Peeked`` header); ``grade`` is the
+    difficulty of a graded deal (a restored game's ``Grade`` header), shown
+    beside the deal number and kept in the autosave.
     """
 
     CSS = """
@@ -251,11 +253,12 @@ class PatienceApp(App[None]):
     def __init__(self, game: PatienceGame, *, seed: int | str | None, books: PatienceBooks,
                  save_path: Path | None = None, ascii_only: bool = False, notice: str | None = None,
                  seconds: float = 0.0, saved: PatienceRecord | None = None, daily: str | None = None,
-                 peeked: bool = False) -> None:
+                 peeked: bool = False, grade: str | None = None) -> None:
         super().__init__()
         self.game = game
         self.seed = seed
         self.daily = daily
+        self.grade = grade
         self.books = books
         self.save_path = save_path
         self.ascii_only = ascii_only
@@ -300,7 +303,7 @@ class PatienceApp(App[None]):
     def on_unmount(self) -> None:
         # The clock ran on since the last move: keep its time with the game.
         if self.game.moves and not self.game.is_won():
-            self.books.save(self.game, self.seed, self.clock.seconds(), daily=self.daily, peeked=self.peeked)
+            self._autosave()
 
     # ----- what is shown ---------------------------------------------------------------------------
 
@@ -322,8 +325,13 @@ class PatienceApp(App[None]):
         if self.daily is not None:
             parts.append(f"Daily {self.daily}")
         elif self.seed is not None:
-            parts.append(f"Deal {self.seed}")
+            parts.append(f"Deal {self.seed}" + ("" if self.grade is None else f" ({self.grade})"))
         return "  ".join(parts)
+
+    def _autosave(self) -> str:
+        """Keep the game in the autosave, with its clock, daily date, peek and grade; the trouble, else ""."""
+        return self.books.save(self.game, self.seed, self.clock.seconds(), daily=self.daily, peeked=self.peeked,
+                               grade=self.grade)
 
     def _show(self) -> None:
         """Draw the game, the marks and the status line anew."""
@@ -430,8 +438,7 @@ class PatienceApp(App[None]):
                 return
         else:
             self.clock.resume()
-            self.message += self.books.save(game, self.seed, self.clock.seconds(), daily=self.daily,
-                                            peeked=self.peeked)
+            self.message += self._autosave()
             if game.outcome() is not None:
                 ways = "u undoes, n deals anew, V reviews" if game.moves else "n deals anew"
                 self.message += f" No legal move is left: {ways}."
@@ -861,10 +868,12 @@ class PatienceApp(App[None]):
             self.message = f"No graded deal: {error}."
             return
         self.finding = None
-        self.new_game(found, graded=f"graded {grade.level} ({grade.points} difficulty points), proven winnable")
+        self.new_game(found, graded=f"graded {grade.level} ({grade.points} difficulty points), proven winnable",
+                      grade=grade.level)
 
-    def new_game(self, deal: int | str, *, graded: str | None = None) -> None:
-        """Deal ``deal`` (``graded``: its grade in words); a game left after a move counts as a loss."""
+    def new_game(self, deal: int | str, *, graded: str | None = None, grade: str | None = None) -> None:
+        """Deal ``deal`` (``graded``: its grade in words, ``grade`` its difficulty); a game left after a
+        move counts as a loss."""
         game = self.game
         counted = ""
         if game.moves and not game.is_won() and not self._counted:
@@ -872,7 +881,7 @@ class PatienceApp(App[None]):
                                        peeked=self.peeked)
             counted = trouble or (" The game left counts as a loss." if self.books.store_path is not None else "")
         self.books.clear()
-        self.seed, self.daily = deal, None
+        self.seed, self.daily, self.grade = deal, None, grade
         self.game = PatienceGame.from_seed(game.description, deal)
         self.clock = GameClock()
         self.held, self.hint_move, self._redo, self._counted = None, None, [], False
@@ -890,8 +899,7 @@ class PatienceApp(App[None]):
             first = not self.peeked
             self.peeked = True
             if first and self.game.moves and not self.game.is_won():
-                self.message = self.books.save(self.game, self.seed, self.clock.seconds(), daily=self.daily,
-                                               peeked=True)
+                self.message = self._autosave()
             self.message = ("Peek: on. The face-down cards are shown and hints read the real deal; this game is "
                             "marked as peeked in its record. P: off.")
         else:

@@ -43,10 +43,14 @@ from cardtable.patience.registry import load
 if TYPE_CHECKING:
     from cardtable.sim.played import EarlierFigures, PlayStats
 
-__all__ = ["PEEKED_HEADER", "PatienceBooks", "earlier_figures_file", "game_key", "saved_seconds", "stats_lines"]
+__all__ = ["GRADE_HEADER", "PEEKED_HEADER", "PatienceBooks", "earlier_figures_file", "game_key", "saved_seconds",
+           "stats_lines"]
 
 #: The record header of a game whose face-down cards the player saw (``P`` in the app).
 PEEKED_HEADER = "Peeked"
+#: The autosave's header that keeps a graded deal's difficulty (one of :data:`cardtable.sim.grade.LEVELS`),
+#: as the browser table's record does.
+GRADE_HEADER = "Grade"
 
 
 def saved_seconds(headers: dict[str, str]) -> float:
@@ -161,13 +165,13 @@ class PatienceBooks:
         return autosave.restore_with(self.autosave_path, read)
 
     def save(self, game: PatienceGame, seed: int | str | None, seconds: float, *, daily: str | None = None,
-             peeked: bool = False) -> str:
-        """Keep ``game`` (dealt from ``seed``; the daily deal of ``daily``; ``peeked`` at) with the time it
-        has taken."""
+             peeked: bool = False, grade: str | None = None) -> str:
+        """Keep ``game`` (dealt from ``seed``; the daily deal of ``daily``; ``peeked`` at; a graded deal of
+        difficulty ``grade``) with the time it has taken."""
         if self.autosave_path is None:
             return ""
         headers = {autosave.TIME_HEADER: f"{seconds:.1f}", **({} if daily is None else {"Daily": daily}),
-                   **({PEEKED_HEADER: "yes"} if peeked else {})}
+                   **({PEEKED_HEADER: "yes"} if peeked else {}), **({} if grade is None else {GRADE_HEADER: grade})}
         record = PatienceRecord.from_game(game, seed, **headers)
         try:
             self.autosave_path.parent.mkdir(parents=True, exist_ok=True)

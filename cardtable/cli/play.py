@@ -315,7 +315,7 @@ def _cmd_patience(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from cardtable._files import check_output
-    from cardtable.app.patience_books import PEEKED_HEADER, PatienceBooks, saved_seconds
+    from cardtable.app.patience_books import GRADE_HEADER, PEEKED_HEADER, PatienceBooks, saved_seconds
     from cardtable.runs.store import default_store_path
 
     game, seed = _patience_start(args)
@@ -328,6 +328,7 @@ def _cmd_patience(args: argparse.Namespace) -> int:
     seconds = 0.0
     daily: str | None = None
     peeked = False
+    grade: str | None = None
     if args.daily:
         game, seed, daily = _patience_daily(args, game)
         notice = f"The daily deal of {game.description.title} for {daily} (deal {seed}). Press ? for the keys."
@@ -343,6 +344,9 @@ def _cmd_patience(args: argparse.Namespace) -> int:
             seconds = saved_seconds(record.headers)
             daily = record.headers.get("Daily")
             peeked = record.headers.get(PEEKED_HEADER) == "yes"
+            from cardtable.sim.grade import LEVELS
+
+            grade = kept if (kept := record.headers.get(GRADE_HEADER)) in LEVELS else None
             notice = (f"Welcome back: your game of {game.description.title}, "
                       f"{plural(len(game.moves), 'move')}, is restored. Press ? for the keys.")
         else:
@@ -359,7 +363,7 @@ def _cmd_patience(args: argparse.Namespace) -> int:
 
     return _run_app(PatienceApp(game, seed=seed, books=books, ascii_only=args.ascii, notice=notice,
                                 save_path=Path(args.save) if args.save is not None else None, seconds=seconds,
-                                saved=saved, daily=daily, peeked=peeked))
+                                saved=saved, daily=daily, peeked=peeked, grade=grade))
 
 
 def _patience_record(path: str, game: PatienceGame) -> tuple[PatienceGame, int | str | None]:

@@ -20,7 +20,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Label
 
 from cardtable.app.new_deal import NewDealScreen
-from cardtable.app.patience import PatienceApp, keys_help
+from cardtable.app.patience import PatienceApp, PatienceStatus, keys_help
 from cardtable.app.patience_books import PatienceBooks
 from cardtable.app.patience_table import PatienceTable, PileSpot
 from cardtable.app.screens import ScrollPage, TextScreen
@@ -514,6 +514,28 @@ def test_play_game_deals_the_seed_then_the_autosave_brings_it_back(captured: lis
     again = captured[2]
     assert again.game.key() == first.game.key() and again.seed == "ms:11982"
     assert "restored" in again.message
+
+
+def test_a_graded_deal_keeps_its_grade_in_the_autosave(captured: list[PatienceApp],
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    async def graded(pilot: Pilot[None], app: PatienceApp) -> None:
+        app.new_game(9, graded="graded easy (3 difficulty points), proven winnable", grade="easy")  # as found
+        await pilot.pause()
+        app.play(app.game.legal_moves()[0])
+        await pilot.pause()
+        assert app.status_line().endswith("Deal 9 (easy)")
+
+    async def shown(pilot: Pilot[None], app: PatienceApp) -> None:
+        assert "Deal 9 (easy)" in str(app.query_one(PatienceStatus).render())
+
+    assert run(capsys, "play", "tripeaks", "--seed", "6")[0] == 0
+    drive(captured[0], graded)  # quit after a move of the graded deal
+    assert run(capsys, "play", "tripeaks")[0] == 0
+    again = captured[1]
+    assert again.seed == 9 and again.grade == "easy" and len(again.game.moves) == 1
+    drive(again, shown)
+    again.new_game(10)  # a deal of no grade: the grade goes
+    assert again.grade is None and again.status_line().endswith("Deal 10")
 
 
 def test_a_new_deal_over_a_saved_game_leaves_it_at_its_first_move(captured: list[PatienceApp],

@@ -66,6 +66,7 @@ def test_a_graded_deal_is_found_while_the_table_takes_no_move(tmp_path: Path) ->
         assert app.finding is None and app.seed == seed
         assert app.game.key() == PatienceGame.from_seed(get("tripeaks"), seed).key()
         assert f"deal {seed}, graded easy ({grade.points} difficulty points), proven winnable" in app.message
+        assert app.grade == "easy" and app.status_line().endswith(f"Deal {seed} (easy)")
         await pilot.press("D")
         assert app.game.moves  # the table takes moves again
 
