@@ -2667,6 +2667,53 @@ static PyObject *py_generate(PyObject *Py_UNUSED(self), PyObject *args)
     return list;
 }
 
+/* path_prune(parent, state, codes, at, params) -> [code, ...]: the moves of state (generate's, not plain) that
+ * the path rules keep when state was made from parent by codes[at], parent's moves tried in the order codes. */
+static PyObject *py_path_prune(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    PyObject *parent_obj, *state_obj, *codes_obj, *params;
+    int at;
+    if (!PyArg_ParseTuple(args, "OOOiO", &parent_obj, &state_obj, &codes_obj, &at, &params))
+        return NULL;
+    state_t p[STATE_SIZE], s[STATE_SIZE];
+    int64_t v[V_SIZE];
+    int32_t list[MAX_MOVES], mv[MAX_MOVES], pr[MAX_MOVES];
+    if (read_state(parent_obj, p) < 0 || read_state(state_obj, s) < 0 || read_params(params, v) < 0)
+        return NULL;
+    PyObject *fast = PySequence_Fast(codes_obj, "the parent's moves must be a sequence of move codes");
+    if (!fast)
+        return NULL;
+    Py_ssize_t nlist = PySequence_Fast_GET_SIZE(fast);
+    if (nlist > MAX_MOVES || at < 0 || at >= nlist) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "at must index the parent's moves (at most MAX_MOVES of them)");
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < nlist; k++) {
+        long code = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, k));
+        if (code == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+        list[k] = (int32_t)code;
+    }
+    Py_DECREF(fast);
+    int n = generate(s, v, mv, pr, 0);
+    n = path_prune(p, s, list[at], list, (int)nlist, at, mv, NULL, n, v);
+    PyObject *out = PyList_New(n);
+    if (!out)
+        return NULL;
+    for (int k = 0; k < n; k++) {
+        PyObject *code = PyLong_FromLong(mv[k]);
+        if (!code) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, k, code);
+    }
+    return out;
+}
+
 /* priority_choice(state, params, memory) -> (code, memory after it): one move of the priority strategy. */
 static PyObject *py_priority_choice(PyObject *Py_UNUSED(self), PyObject *args)
 {
@@ -2707,6 +2754,10 @@ static PyMethodDef module_methods[] = {
     {"generate", py_generate, METH_VARARGS,
      "generate(state, params, plain) -> [(code, priority), ...]: the moves of a state, unsorted (the "
      "priorities of the reveal-first order when params asks for it and plain is false)."},
+    {"path_prune", py_path_prune, METH_VARARGS,
+     "path_prune(parent, state, codes, at, params) -> [code, ...]: the moves of state (generate's, not plain) "
+     "that the path rules keep when state was made from parent by codes[at], parent's moves tried in the order "
+     "codes."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -323,20 +323,40 @@ static inline void shuffle_deck(uint64_t seed, int8_t *deck)
  *   time it is put there, with the parent P and the move a it came by. A
  *   move m of such a state S is left out when S + m is a state the search
  *   meets anyway:
- *   * *Undo*: a is a run moved between piles after which autoplay sent
- *     nothing home and under which no card was turned up; m moves that run
- *     straight back. S + m is P.
- *   * *Twice*: a is a run R moved from pile i to pile j after which autoplay
- *     sent nothing home; m moves R on from j to k (a pile or, R one card, its
- *     foundation), and P's list holds the move of R from i to k. S + m and
- *     P + (R from i to k) are one state: the same cards lie in the same
- *     places before autoplay, so autoplay leaves the same after.
- *   * *Commute*: a and m both move the whole face-up run of a pile with
- *     face-down cards (turning one up) onto a pile, the four piles apart;
- *     autoplay sent nothing home after a, and the card m turns up is not
- *     safe; and P's list holds m before a. Then Y = P + m was met before S,
- *     with no card sent home, and a is a move of G at Y (it reads only its
- *     two piles, which m left as they were), and Y + a is S + m.
+ *   * *Undo*: a is a run moved between piles, or a card sent home from a
+ *     pile top, after which autoplay sent nothing home and under which no
+ *     card was turned up; m moves that run (or brings that card) straight
+ *     back. S + m is P.
+ *   * *Twice*: a is a run R moved from pile i (or the talon) to pile j, or
+ *     one card R sent home from pile i or the talon, after which autoplay
+ *     sent nothing home; m moves R on from where a put it to k (a pile or,
+ *     R one card, its foundation), and P's list holds the move of R from i
+ *     to k. S + m and P + (R from i to k) are one state: the same cards lie
+ *     in the same places before autoplay, so autoplay leaves the same after.
+ *   * *Commute*: a and m are each one of: the whole face-up run of a pile
+ *     with face-down cards (turning one up) moved onto a pile; a talon card
+ *     onto a pile; a foundation card brought back onto a pile; a card sent
+ *     home from a pile top that is not its pile's last card, or from the
+ *     talon. Not both are talon cards' (a talon move moves the waste); the
+ *     piles they read or change are apart, and not both read one suit's
+ *     foundation. Autoplay sent nothing home after a (the foundations are
+ *     P's but for a's own card), and would send nothing home after m in P:
+ *     the card m turns up or puts at hand is not safe (with P's
+ *     foundations), and after a card m sends home no pile top of P + m is
+ *     safe with the foundations it leaves (not with a free talon, where
+ *     autoplay reads the talon too); when a brings a foundation card back,
+ *     that card is still not safe with m's card home. And P's list holds m
+ *     before a. Then Y = P + m was met before S, with no card sent home,
+ *     and Y + a is S + m: the same cards moved, the same raw state, so
+ *     autoplay leaves the same. And a is a move of G at Y: a run or a card
+ *     onto a pile reads only its own piles and the talon's reach, which m
+ *     left as they were (m is not a talon move when a is); a card sent home
+ *     reads its place and its foundation, which m did not change; a
+ *     foundation card brought back reads its target and whether it is
+ *     safe, which is checked. The pair rule and the free-talon rule read
+ *     builders elsewhere, but apply only with a free talon, where m sends
+ *     no card home; a card m sends home empties no pile, so the first empty
+ *     pile, the one a run or a king may go to, is P's.
  *   Why the search still finds a win (or, to the same end, every state it
  *   would meet without the rules): suppose it ends without one while some
  *   state of V has a line of G to a win, and take such an S with d(S)
@@ -1094,6 +1114,45 @@ static inline int commute_card(const state_t *s, int32_t code)
     return down > 0 && ((code >> 8) & 63) == s[LEN + src] - down ? s[PILE_CAP * src + down - 1] : -1;
 }
 
+/* Whether code is a plain move of one card home: a pile top's or a talon card's. */
+static inline int plain_home(int32_t code)
+{
+    int src = code & 15;
+    return !(code & (HOME_FLAG | FILL_FLAG | PAIR_FLAG)) && (src < NPILES || src == SRC_TALON) &&
+           ((code >> 4) & 15) == LOC_FOUNDATION;
+}
+
+/* Whether the commute rule (see the notes) takes the move of card home from
+ * pile src (or, src SRC_TALON, from the talon) out of p's moves: autoplay
+ * would send nothing home after it in p, whose pile tops are tops (a bit a
+ * card), and the last move of the path (a foundation card brought back,
+ * when back_card >= 0) is still one the search would make after it. */
+static inline int home_commutes(const state_t *p, int src, int card, int back_card, uint64_t tops, const int64_t *v)
+{
+    if (free_talon(v)) /* (autoplay would read the talon's cards too) */
+        return 0;
+    state_t found[4];
+    memcpy(found, p + FOUND, 4);
+    found[SUIT[card]]++;
+    if (src < NPILES) {
+        int len = p[LEN + src];
+        if (len < 2) /* it would empty its pile */
+            return 0;
+        tops = (tops & ~((uint64_t)1 << card)) | (uint64_t)1 << p[PILE_CAP * src + len - 2];
+    }
+    return !(safe_next_on(found, v) & tops) && (back_card < 0 || !is_safe_on(found, back_card, v));
+}
+
+/* The pile top cards of s, a bit a card. */
+static inline uint64_t top_cards(const state_t *s)
+{
+    uint64_t tops = 0;
+    for (int i = 0; i < NPILES; i++)
+        if (s[LEN + i] > 0)
+            tops |= (uint64_t)1 << s[PILE_CAP * i + s[LEN + i] - 1];
+    return tops;
+}
+
 /* The path rules (see the notes): leaves out of the moves mv[0..n) of state
  * s (with their priorities pr[0..n), when pr is not NULL) the moves that
  * undo last (the move that made s from its parent p), move what last moved on
@@ -1103,21 +1162,27 @@ static inline int commute_card(const state_t *s, int32_t code)
 static int path_prune(const state_t *p, const state_t *s, int32_t last, const int32_t *list, int nlist, int at,
                       int32_t *mv, int32_t *pr, int n, const int64_t *v)
 {
-    if (!plain_to_pile(last))
+    int home = plain_home(last);
+    if (!home && !plain_to_pile(last))
         return n;
     int i = last & 15, j = (last >> 4) & 15, count = (last >> 8) & 63, base = (last >> 14) & 63;
     int back = i == LOC_FOUNDATION, pile = i < NPILES, talon = i == SRC_TALON;
     /* A foundation card brought back never sends a card home (it makes no card safe, and is not safe); after
-     * the other moves, autoplay sent none home when the foundations are as they were. Then the card last
-     * left at hand was not safe (autoplay would have taken it), so last is a move the commute rule takes
-     * when it is a talon card's or turned a card up. */
-    if (!back && memcmp(p + FOUND, s + FOUND, 4) != 0)
+     * the other moves, autoplay sent none home when the foundations are as they were, but for the card last
+     * sent home. Then the card last left at hand was not safe (autoplay would have taken it), so last is a
+     * move the commute rule takes when it is a talon card's, a card's sent home or turned a card up. */
+    state_t found[4];
+    memcpy(found, p + FOUND, 4);
+    if (home)
+        found[SUIT[base]]++;
+    if (!back && memcmp(found, s + FOUND, 4) != 0)
         return n;
     int turned = pile && p[LEN + i] - count > 0 && p[DOWN + i] == p[LEN + i] - count; /* last turned a card up */
-    int commute = !pile || turned;
-    int touched = (1 << j) | (pile ? 1 << i : 0); /* the piles last reads or changes, a bit each */
-    uint64_t safe = 0;
-    int known = 0; /* safe is safe_next(p) */
+    int commute = !pile || turned || home;
+    /* the piles last reads or changes, a bit each */
+    int touched = (j < NPILES ? 1 << j : 0) | (pile ? 1 << i : 0);
+    uint64_t safe = 0, tops = 0;
+    int known = 0, topped = 0; /* safe is safe_next(p); tops is top_cards(p) */
     /* The cards a move of s can be left out for, a bit each: the card last moved (undo, twice) and, with
      * commute, the cards p tried before last (a move the commute rule takes is one of those moves). Most
      * moves of s move none of them and are kept on this one test. */
@@ -1138,16 +1203,24 @@ static int path_prune(const state_t *p, const state_t *s, int32_t last, const in
                 else if (dst < NPILES || dst == LOC_FOUNDATION) /* twice */
                     out = listed(list, nlist, talon ? pack(SRC_TALON, dst, 1, base, (last >> 20) & 1)
                                                     : pack(i, dst, count, base, 0));
-            } else if (commute && dst < NPILES && !((1 << dst) & touched)) {
-                /* a move onto a pile that reads and changes none of last's piles, which the commute rule
-                 * takes (commute_card) when p tried it before last */
+            } else if (commute && (dst < NPILES ? !((1 << dst) & touched) : dst == LOC_FOUNDATION)) {
+                /* a move onto a pile or home that reads and changes none of last's piles, which the commute
+                 * rule takes (commute_card, home_commutes) when p tried it before last */
                 int e = -1;
-                if (src < NPILES)
+                if (dst == LOC_FOUNDATION) {
+                    if ((src < NPILES && !((1 << src) & touched)) || (src == SRC_TALON && !talon)) {
+                        if (!topped) {
+                            tops = top_cards(p);
+                            topped = 1;
+                        }
+                        e = home_commutes(p, src, card, back ? base : -1, tops, v) ? 64 : -1;
+                    }
+                } else if (src < NPILES)
                     e = (1 << src) & touched ? -1 : commute_card(s, code);
                 else if (src == SRC_TALON)
                     e = talon ? -1 : card;
                 else if (src == LOC_FOUNDATION)
-                    e = back && SUIT[card] == SUIT[base] ? -1 : 64;
+                    e = (back || home) && SUIT[card] == SUIT[base] ? -1 : 64;
                 if (e >= 0 && listed(list, at, code)) {
                     if (e < 64 && !known) {
                         safe = safe_next(p, v);

@@ -28,6 +28,7 @@ import pytest
 from cardtable.cards import Card, Suit
 from cardtable.klondike import KlondikeGame, Move, Position, Variant
 from cardtable.klondike.moves import DRAW, FOUNDATION, RECYCLE, STOCK, WASTE, interned
+from cardtable.klondike.position import PILE_COUNT
 from cardtable.solver import _ccore
 from cardtable.solver._state import (
     DOWN,
@@ -39,9 +40,15 @@ from cardtable.solver._state import (
     PAIR_FLAG,
     PAIR_FOUNDATION,
     PAIR_SUIT_SHIFT,
+    PILE_CAP,
     SRC_TALON,
+    TALON,
+    TLEN,
+    V_DRAW,
     V_FILL,
     V_PAIR,
+    V_PASSES,
+    WP,
     decode,
     params,
     plain_move,
@@ -782,3 +789,93 @@ def test_the_path_rules_decide_as_without_them_on_2000_deals(variant: Variant) -
         if sum(decided.values()) >= 2_000:
             break
     assert sum(decided.values()) >= 2_000, decided
+
+
+def _played(state: bytes, code: int, v: tuple[int, ...]) -> bytes:
+    """The state after move ``code`` and autoplay."""
+    return _ccore.autoplay(_ccore.apply_move(state, code, v), v)[0]
+
+
+def _cards(state: bytes, v: tuple[int, ...]) -> bytes:
+    """What of ``state`` the search's key reads, up to twins: the bytes with the
+    places past each pile's and the talon's end cleared, and with a free talon
+    (draw 1, unlimited passes) the waste position too."""
+    out = bytearray(state)
+    for i in range(PILE_COUNT):
+        out[PILE_CAP * i + out[LEN + i]:PILE_CAP * (i + 1)] = bytes(PILE_CAP - out[LEN + i])
+    out[TALON + out[TLEN]:TALON + 52] = bytes(52 - out[TLEN])
+    if v[V_DRAW] == 1 and v[V_PASSES] == 0:
+        out[WP] = 0
+    return bytes(out)
+
+
+def _left_out_for(parent: bytes, codes: list[int], at: int, v: tuple[int, ...]) -> dict[str, int]:
+    """Check that each move the path rules leave out of ``parent``'s child by
+    ``codes[at]`` makes a state the search meets anyway, as the notes in
+    klondike.h claim of each rule: the parent (undo), the parent's child by one
+    of ``codes`` (twice), or the child of ``Y = parent + m`` (``m`` before
+    ``codes[at]`` in ``codes``, nothing sent home after it) by ``codes[at]``,
+    a move the search makes at ``Y`` (commute). Returns how many were left
+    out by each, and by commute around a card sent home."""
+    last = codes[at]
+    state = _played(parent, last, v)
+    whole = _core_moves(state, v, False)
+    kept = _ccore.path_prune(parent, state, codes, at, v)
+    assert set(kept) <= set(whole) and [m for m in whole if m in set(kept)] == kept
+    counts = {"undo": 0, "twice": 0, "commute": 0, "home": 0}
+    children = {_cards(_played(parent, code, v), v) for code in codes}
+    for m in set(whole) - set(kept):
+        made = _cards(_played(state, m, v), v)
+        if made == _cards(parent, v):
+            counts["undo"] += 1
+            continue
+        if made in children:
+            counts["twice"] += 1
+            continue
+        assert m in codes[:at], (last, m)
+        raw = _ccore.apply_move(parent, m, v)
+        assert _ccore.autoplay(raw, v)[1] == [], (last, m)  # nothing sent home after m
+        assert last in _core_moves(raw, v, False), (last, m)
+        assert _cards(_played(raw, last, v), v) == made, (last, m)
+        counts["commute"] += 1
+        counts["home"] += (m >> 4) & 15 == LOC_FOUNDATION or (last >> 4) & 15 == LOC_FOUNDATION
+    return counts
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=_name)
+def test_each_move_the_path_rules_leave_out_is_met_anyway(variant: Variant) -> None:
+    # The claim each path rule's proof rests on, checked move by move along random walks of the search's
+    # moves: a move left out makes the parent, a child of the parent, or the other order's state.
+    v = params(variant, wide=True)
+    rng = random.Random(variant.draw * 1009 + len(_name(variant)))
+    counts = {"undo": 0, "twice": 0, "commute": 0, "home": 0}
+    for seed in range(6):
+        state = _ccore.autoplay(state_bytes(Position.from_seed(4_300_000 + seed)), v)[0]
+        for _ in range(60):
+            codes = [code for code, _ in sorted(_ccore.generate(state, v, False), key=lambda cp: -cp[1])]
+            if not codes:
+                break
+            for at in range(len(codes)):
+                for rule, k in _left_out_for(state, codes, at, v).items():
+                    counts[rule] += k
+            state = _played(state, rng.choice(codes), v)
+    assert counts["undo"] + counts["twice"] + counts["commute"] > 0, counts
+
+
+def test_the_path_rules_commute_cards_sent_home() -> None:
+    # Cards sent home commute with the other moves the commute rule takes: along the same walks, some moves
+    # left out are of that kind, in draw 3 and in draw 1 with one pass (with a free talon autoplay sends home
+    # most talon cards that could go, and the rule does not send one home: see the notes).
+    for variant in (Variant(draw=3, passes=None, foundation_return=True), Variant(draw=1, passes=1)):
+        v = params(variant, wide=True)
+        rng = random.Random(1)
+        home = 0
+        for seed in range(4):
+            state = _ccore.autoplay(state_bytes(Position.from_seed(4_300_100 + seed)), v)[0]
+            for _ in range(60):
+                codes = [code for code, _ in sorted(_ccore.generate(state, v, False), key=lambda cp: -cp[1])]
+                if not codes:
+                    break
+                home += sum(_left_out_for(state, codes, at, v)["home"] for at in range(len(codes)))
+                state = _played(state, rng.choice(codes), v)
+        assert home > 0, variant
