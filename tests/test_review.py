@@ -12,11 +12,14 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cli_helpers import run
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardtable.bots.klondike.hint import expert_hint, seen_stock
 from cardtable.bots.klondike.review import GameReview, PositionReview, build_review, review_game, review_positions
@@ -358,3 +361,44 @@ def test_a_position_where_no_move_makes_progress_has_no_chance_and_no_drop() -> 
     last = review.positions[-1]
     assert (last.expert, last.chance, last.fallback) == (None, None, "no move makes progress")
     assert review.moves[-1].drop is None and review.drops() == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(marks=st.lists(st.tuples(st.one_of(st.none(), st.sampled_from([0.0, 0.125, 0.25, 0.5, 0.875, 1.0])),
+                                st.booleans()), min_size=1, max_size=6),
+       played=st.integers(0, 5))
+def test_klondikes_and_every_patience_games_reviews_read_their_positions_one_way(
+        marks: list[tuple[float | None, bool]], played: int) -> None:
+    """The two reviews share how a game's weighed positions become its moves (cardtable.bots.review): the
+    same chances and expert's moves give the same drops, the same calls of the expert's move, the same
+    costly moves and the same completeness, whatever was weighed (a review stopped early weighed fewer)."""
+    from cardtable.bots.patience_review import PlayReview, PositionChance
+    from cardtable.bots.review import MoveChances
+    from cardtable.patience import PatienceGame, get
+    from cardtable.patience.record import PatienceRecord
+
+    klondike = greedy_record(3, "draw1", played)
+    patience = PatienceGame.from_seed(get("freecell"), 3)
+    for _ in range(len(klondike.moves)):
+        patience.play(patience.legal_moves()[0])
+    patience_record = PatienceRecord.from_game(patience, 3)
+    weighed = marks[:len(klondike.moves) + 1]
+
+    def expert(moves: Sequence[Any], index: int, experts: bool) -> Any:
+        return moves[index] if experts and index < len(moves) else None
+
+    ours = GameReview(klondike, tuple(PositionReview(i, chance, 0, 8, expert(klondike.moves, i, mark), "")
+                                      for i, (chance, mark) in enumerate(weighed)),
+                      tuple("" for _ in klondike.moves), 8, 100, "unfinished")
+    theirs = PlayReview(patience_record, tuple(PositionChance(i, chance, 0, 0, 8, expert(patience.moves, i, mark), "")
+                                               for i, (chance, mark) in enumerate(weighed)),
+                        tuple("" for _ in patience.moves), 8, 100)
+    expected = [(number, None if before is None or after is None else before - after, experts)
+                for number, ((before, experts), (after, _)) in enumerate(pairwise(weighed), 1)]
+    for review in (ours, theirs):
+        assert all(isinstance(move, MoveChances) for move in review.moves)
+        assert [(move.number, move.drop, move.is_experts) for move in review.moves] == expected
+        assert review.complete == (len(weighed) == len(klondike.moves) + 1)
+    costly = [number for number, drop, experts in expected if not experts and drop is not None and drop >= 0.25]
+    assert [move.number for move in theirs.mistakes(0.25)] == costly
+    assert sorted(move.number for move in ours.drops(count=10, threshold=0.25)) == costly

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from cardtable._text import plural
 from cardtable.bots.patience_hindsight import guess_deal, judge_guess
 from cardtable.bots.patience_hint import HINT_SAMPLES, move_words, seen_position
+from cardtable.bots.review import MoveChances, all_weighed, costly, percent, weighed_moves
 from cardtable.cards import SplitMix64
 from cardtable.errors import RulesError
 from cardtable.patience.engine import PatienceGame, PatienceView
@@ -137,37 +138,16 @@ def review_positions(record: PatienceRecord, *, samples: int = REVIEW_SAMPLES,
         yield weigh_position(game, index=index, samples=samples, max_states=max_states)
 
 
-def _percent(chance: float | None) -> str:
-    return "?" if chance is None else f"{chance:.0%}"
-
-
 @dataclass(frozen=True, slots=True)
-class MoveReview:
+class MoveReview(MoveChances[Move, PositionChance]):
     """Move ``number`` (from 1) of a game, its ``words`` (naming only cards
-    the player saw), and the positions ``before`` and ``after`` it."""
-
-    number: int
-    move: Move
-    words: str
-    before: PositionChance
-    after: PositionChance
-
-    @property
-    def drop(self) -> float | None:
-        """How much the chance fell with this move (negative: it rose; None: a side is not known)."""
-        if self.before.chance is None or self.after.chance is None:
-            return None
-        return self.before.chance - self.after.chance
-
-    @property
-    def is_experts(self) -> bool:
-        """Whether the move is the one the expert would have played."""
-        return self.before.expert == self.move
+    the player saw), and the positions ``before`` and ``after`` it (the
+    drop and whether it was the expert's move: :class:`~cardtable.bots.review.MoveChances`)."""
 
     def callout(self) -> str:
         """The move in words with its chances: "move 12 (7♣ from pile 2 onto 8♥ in pile 4): 62% → 25%;
         the expert would move ..."."""
-        text = f"move {self.number} ({self.words}): {_percent(self.before.chance)} → {_percent(self.after.chance)}"
+        text = self.chances()
         if self.before.expert is not None and not self.is_experts:
             text += f"; the expert would play {self.before.expert_words}"
         return text
@@ -195,19 +175,16 @@ class PlayReview:
     @property
     def complete(self) -> bool:
         """Whether every position of the game was weighed."""
-        return len(self.positions) == len(self.record.moves) + 1
+        return all_weighed(self.record.moves, self.positions)
 
     @property
     def moves(self) -> tuple[MoveReview, ...]:
         """The moves whose positions before and after were both weighed."""
-        return tuple(MoveReview(number, move, self.words[number - 1], self.positions[number - 1],
-                                self.positions[number])
-                     for number, move in enumerate(self.record.moves[:max(0, len(self.positions) - 1)], 1))
+        return weighed_moves(self.record.moves, self.positions, self.words, MoveReview)
 
     def mistakes(self, threshold: float = DROP_THRESHOLD) -> list[MoveReview]:
         """The moves that were not the expert's and cost at least ``threshold`` of the chance, in order."""
-        return [move for move in self.moves
-                if not move.is_experts and move.drop is not None and move.drop >= threshold]
+        return costly(self.moves, threshold)
 
     def unknown(self) -> int:
         """How many positions weighed have no estimate (no guess decided within the budget)."""
@@ -220,8 +197,8 @@ class PlayReview:
             return "No position was weighed."
         first, last = self.positions[0], self.positions[-1]
         done = "" if self.complete else f" (stopped after {len(self.positions) - 1})"
-        text = (f"{plural(len(self.record.moves), 'move')}{done}: the expert's chance {_percent(first.chance)} "
-                f"at the deal, {_percent(last.chance)} at the end; "
+        text = (f"{plural(len(self.record.moves), 'move')}{done}: the expert's chance {percent(first.chance)} "
+                f"at the deal, {percent(last.chance)} at the end; "
                 f"{plural(len(self.mistakes()), 'mistake')}.")
         unknown = self.unknown()
         if unknown:

@@ -45,6 +45,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from cardtable.bots.klondike.hint import HINT_SAMPLES, HINT_STATES, expert_hint
+from cardtable.bots.review import MoveChances, all_weighed, costly, percent, weighed_moves
 from cardtable.errors import UsageError
 from cardtable.klondike.game import KlondikeGame
 from cardtable.klondike.moves import Move
@@ -117,33 +118,15 @@ class PositionReview:
 
 
 @dataclass(frozen=True, slots=True)
-class MoveReview:
+class MoveReview(MoveChances[Move, PositionReview]):
     """One move of the game (``number`` counts from 1) with the positions
-    before and after it."""
-
-    number: int
-    move: Move
-    words: str
-    before: PositionReview
-    after: PositionReview
-
-    @property
-    def drop(self) -> float | None:
-        """How much the estimated chance fell with this move (negative: it rose;
-        None when a side has no estimate)."""
-        if self.before.chance is None or self.after.chance is None:
-            return None
-        return self.before.chance - self.after.chance
-
-    @property
-    def is_experts(self) -> bool:
-        """Whether the player made the move the expert would have made."""
-        return self.before.expert == self.move
+    before and after it (the drop and whether it was the expert's move:
+    :class:`~cardtable.bots.review.MoveChances`)."""
 
     def callout(self) -> str:
         """The move's drop in words: "move 23 (7♣ from pile 2 onto 8♥ in pile 4):
         61% → 12%; the expert would draw 3 cards from the stock"."""
-        text = f"move {self.number} ({self.words}): {_percent(self.before.chance)} → {_percent(self.after.chance)}"
+        text = self.chances()
         if self.before.expert is not None and not self.is_experts:
             text += f"; the expert would {_verb(self.before.expert_words)}"
         return text
@@ -176,28 +159,25 @@ class GameReview:
     @property
     def complete(self) -> bool:
         """Whether every position of the game was weighed."""
-        return len(self.positions) == len(self.record.moves) + 1
+        return all_weighed(self.record.moves, self.positions)
 
     @property
     def moves(self) -> tuple[MoveReview, ...]:
         """The moves whose positions before and after were both weighed."""
-        return tuple(MoveReview(number, move, self.words[number - 1], self.positions[number - 1],
-                                self.positions[number])
-                     for number, move in enumerate(self.record.moves[:len(self.positions) - 1], 1))
+        return weighed_moves(self.record.moves, self.positions, self.words, MoveReview)
 
     def drops(self, count: int = 3, threshold: float = DROP_THRESHOLD) -> list[MoveReview]:
         """The ``count`` largest drops, largest first, of the moves that were not the
         expert's and cost at least ``threshold`` of the chance (ties: the earlier move)."""
-        fallen = [move for move in self.moves
-                  if not move.is_experts and move.drop is not None and move.drop >= threshold]
+        fallen = costly(self.moves, threshold)
         return sorted(fallen, key=lambda move: (-(move.drop or 0.0), move.number))[:count]
 
     def summary(self) -> str:
         """One line: the moves reviewed, the chance at the start and at the end, and the budget."""
         first, last = self.positions[0], self.positions[-1]
         done = "" if self.complete else f" (stopped after {len(self.positions) - 1} of them)"
-        return (f"{len(self.record.moves)} moves{done}: {_percent(first.chance)} at the start, "
-                f"{_percent(last.chance)} at the end; {self.outcome}; "
+        return (f"{len(self.record.moves)} moves{done}: {percent(first.chance)} at the start, "
+                f"{percent(last.chance)} at the end; {self.outcome}; "
                 f"{self.samples} guesses of {self.max_states:,} states a position")
 
     def to_dict(self) -> dict[str, object]:
@@ -315,10 +295,6 @@ def _judge(game: KlondikeGame, verdict: Verdict, last: tuple[str, Sequence[Move]
     if not game.legal_moves():
         return "lost", ()
     return verdict(game.position(), game.variant)
-
-
-def _percent(chance: float | None) -> str:
-    return "?" if chance is None else f"{chance:.0%}"
 
 
 def _verb(words: str) -> str:
