@@ -22,8 +22,9 @@ from cardtable.errors import CardtableError
 from cardtable.klondike import KlondikeGame, KlondikeRecord
 from cardtable.runs.store import default_store_path
 
-__all__ = ["AUTOSAVE_NAME", "BALANCE_NAME", "CUMULATIVE_HEADER", "TIME_HEADER", "autosave_path", "balance_path",
-           "clear", "read_balances", "restore", "restore_with", "save", "saved_seconds", "write_balances"]
+__all__ = ["AUTOSAVE_NAME", "BALANCE_NAME", "CUMULATIVE_HEADER", "GRADE_HEADER", "TIME_HEADER", "autosave_path",
+           "balance_path", "clear", "read_balances", "restore", "restore_with", "save", "saved_seconds",
+           "write_balances"]
 
 _R = TypeVar("_R")
 
@@ -39,6 +40,10 @@ TIME_HEADER = "Time"
 
 #: The autosave's header saying the Vegas balance is carried across games (``--cumulative``).
 CUMULATIVE_HEADER = "Cumulative"
+
+#: The autosave's header of a graded deal's difficulty (one of :data:`cardtable.sim.grade.LEVELS`), in
+#: the terminal apps' autosaves as in the browser tables' records.
+GRADE_HEADER = "Grade"
 
 
 def saved_seconds(record: KlondikeRecord) -> float:

@@ -34,6 +34,7 @@ from textual.reactive import var
 from cardtable._files import atomic_write_text, describe_error
 from cardtable._text import plural
 from cardtable.app.advisor import PEEK_LABEL, VERDICT_MAX_STATES, Advisor
+from cardtable.app.autosave import GRADE_HEADER
 from cardtable.app.keeper import Keeper, leave_saved, saved_notice
 from cardtable.app.pickup import Held, describe, held_cards, pick_up, put_down
 from cardtable.app.screens import TextScreen, show_page
@@ -81,6 +82,8 @@ class KlondikeApp(App[None]):
     clock stands until a move is played. ``saved`` is the autosave's game
     when a new game was asked for over it: the first move of this one leaves
     it (it counts as ``n`` counts a game left), quitting first keeps it.
+    ``grade`` is the difficulty of a graded deal (a restored game's ``Grade``
+    header), shown beside the seed and kept in the autosave.
     """
 
     TITLE = "cardtable: Klondike"
@@ -116,6 +119,8 @@ class KlondikeApp(App[None]):
     winnable: var[bool] = var(False)
     #: The date of the daily deal this game is (None: not a daily deal).
     daily: var[str | None] = var(None)
+    #: The difficulty of a graded deal (None: the deal was not asked for by its grade).
+    grade: var[str | None] = var(None)
     #: The cards picked up (None: none), the keyboard cursor and the move a hint lights up.
     held: var[Held | None] = var(None)
     cursor: var[Spot] = var(Spot(0))
@@ -133,12 +138,13 @@ class KlondikeApp(App[None]):
                  save_path: Path | None = None, autosave_path: Path | None = None,
                  stats_path: Path | None = None, ascii_only: bool = False, notice: str | None = None,
                  balance_path: Path | None = None, seconds: float = 0.0,
-                 saved: KlondikeRecord | None = None, daily: str | None = None) -> None:
+                 saved: KlondikeRecord | None = None, daily: str | None = None, grade: str | None = None) -> None:
         super().__init__()
         self.game = game
         self.seed = seed
         self.winnable = winnable
         self.daily = daily
+        self.grade = grade
         self.cursor = Spot(0, len(game.tableau[0]) - 1)
         #: The autosave's game, when this game was asked for over it: the first move here leaves it.
         self._saved = saved
@@ -158,7 +164,7 @@ class KlondikeApp(App[None]):
             yield self.table.data_bind(KlondikeApp.game, KlondikeApp.marks)
             yield StatusBar(self.game, self._keeper.seconds, id="status").data_bind(
                 KlondikeApp.game, KlondikeApp.seed, KlondikeApp.winnable, KlondikeApp.balance,
-                KlondikeApp.proven_lost, KlondikeApp.daily)
+                KlondikeApp.proven_lost, KlondikeApp.daily, KlondikeApp.grade)
             yield MessageLine(id="message").data_bind(text=KlondikeApp.message)
 
     def on_mount(self) -> None:
@@ -235,7 +241,8 @@ class KlondikeApp(App[None]):
             return {"Daily": self.daily}
         if self.seed is None:
             return {}
-        return {"Winnable" if self.winnable else "Seed": str(self.seed)}
+        return {"Winnable" if self.winnable else "Seed": str(self.seed),
+                **({} if self.grade is None else {GRADE_HEADER: self.grade})}
 
     def new_game(self, variant: Variant | None = None, number: int | None = None,
                  winnable: bool | None = None, *, daily: datetime.date | None = None,
@@ -259,17 +266,17 @@ class KlondikeApp(App[None]):
             from cardtable.solver.daily import daily_deal
 
             position = daily_deal(daily, variant).position
-            self.seed, self.winnable, self.daily = None, False, daily.isoformat()
+            self.seed, self.winnable, self.daily, self.grade = None, False, daily.isoformat(), None
             what = f"the daily deal of {self.daily}"
         elif difficulty is not None:
             from cardtable.sim.grade import deal_of_grade
 
             self.seed, _ = deal_of_grade(number, difficulty, variant)
-            self.winnable, self.daily = False, None
+            self.winnable, self.daily, self.grade = False, None, difficulty
             position = Position.from_seed(self.seed)
             what = f"seed {self.seed}, graded {difficulty}"
         else:
-            self.seed, self.daily = number, None
+            self.seed, self.daily, self.grade = number, None, None
             self.winnable = self.winnable if winnable is None else winnable
             if self.winnable:
                 from cardtable.solver import winnable_deal

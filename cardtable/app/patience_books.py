@@ -43,14 +43,11 @@ from cardtable.patience.registry import load
 if TYPE_CHECKING:
     from cardtable.sim.played import EarlierFigures, PlayStats
 
-__all__ = ["GRADE_HEADER", "PEEKED_HEADER", "PatienceBooks", "earlier_figures_file", "game_key", "saved_seconds",
+__all__ = ["PEEKED_HEADER", "PatienceBooks", "earlier_figures_file", "game_key", "saved_seconds",
            "stats_lines"]
 
 #: The record header of a game whose face-down cards the player saw (``P`` in the app).
 PEEKED_HEADER = "Peeked"
-#: The autosave's header that keeps a graded deal's difficulty (one of :data:`cardtable.sim.grade.LEVELS`),
-#: as the browser table's record does.
-GRADE_HEADER = "Grade"
 
 
 def saved_seconds(headers: dict[str, str]) -> float:
@@ -171,7 +168,8 @@ class PatienceBooks:
         if self.autosave_path is None:
             return ""
         headers = {autosave.TIME_HEADER: f"{seconds:.1f}", **({} if daily is None else {"Daily": daily}),
-                   **({PEEKED_HEADER: "yes"} if peeked else {}), **({} if grade is None else {GRADE_HEADER: grade})}
+                   **({PEEKED_HEADER: "yes"} if peeked else {}),
+                   **({} if grade is None else {autosave.GRADE_HEADER: grade})}
         record = PatienceRecord.from_game(game, seed, **headers)
         try:
             self.autosave_path.parent.mkdir(parents=True, exist_ok=True)

@@ -27,6 +27,8 @@ class StatusBar(Widget):
     winnable: reactive[bool] = reactive(False)
     #: The date of the daily deal the game is (None: not one).
     daily: reactive[str | None] = reactive(None)
+    #: The difficulty of a graded deal (None: not one).
+    grade: reactive[str | None] = reactive(None)
     #: Under Vegas scoring, the balance carried from game to game, this game's
     #: included (None: each game alone).
     balance: reactive[int | None] = reactive(None)
@@ -61,7 +63,8 @@ class StatusBar(Widget):
         if self.daily is not None:
             parts.append(f"Daily {self.daily}")
         elif self.seed is not None:
-            parts.append(f"{'Winnable #' if self.winnable else 'Seed '}{self.seed}")
+            parts.append(f"{'Winnable #' if self.winnable else 'Seed '}{self.seed}"
+                         + ("" if self.grade is None else f" ({self.grade})"))
         if self.proven_lost and not game.is_won():
             parts.append("Cannot be won")
         return "  ".join(parts)

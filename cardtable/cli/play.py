@@ -234,10 +234,12 @@ def _cmd_play(args: argparse.Namespace) -> int:
     seconds = 0.0
     stats_path = _stats_path(args)
     daily: str | None = None
+    grade: str | None = None
     if choice.asked:
         number, position, what = choose_deal(choice, args.seed, variant)
         game = KlondikeGame(position, variant)
         daily = choice.day.isoformat() if choice.day is not None else None
+        grade = choice.level if daily is None else None
         notice = f"New game: {what}, {variant.title}. Press ? for the keys."
         if daily is not None:
             number = None  # the daily deal is known by its date, not by a number to count on from
@@ -255,6 +257,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
             number = _header_number(record.headers.get("Winnable" if args.winnable else "Seed"))
             seconds = autosave.saved_seconds(record)
             args.cumulative = args.cumulative or autosave.CUMULATIVE_HEADER in record.headers
+            from cardtable.sim.grade import LEVELS
+
+            grade = kept if (kept := record.headers.get(autosave.GRADE_HEADER)) in LEVELS else None
             notice = f"Welcome back: your game of {plural(len(game.moves), 'move')} is restored. Press ? for the keys."
     if game is None:
         import secrets
@@ -278,7 +283,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return _run_app(KlondikeApp(game, seed=number, winnable=args.winnable, save_path=save_path,
                                 autosave_path=autosave_path, stats_path=stats_path, ascii_only=args.ascii,
                                 notice=notice, balance_path=autosave.balance_path() if args.cumulative else None,
-                                seconds=seconds, saved=saved, daily=daily))
+                                seconds=seconds, saved=saved, daily=daily, grade=grade))
 
 
 def _patience_start(args: argparse.Namespace) -> tuple[PatienceGame, int | str | None]:
@@ -315,7 +320,8 @@ def _cmd_patience(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from cardtable._files import check_output
-    from cardtable.app.patience_books import GRADE_HEADER, PEEKED_HEADER, PatienceBooks, saved_seconds
+    from cardtable.app.autosave import GRADE_HEADER
+    from cardtable.app.patience_books import PEEKED_HEADER, PatienceBooks, saved_seconds
     from cardtable.runs.store import default_store_path
 
     game, seed = _patience_start(args)

@@ -95,6 +95,7 @@ def test_the_dialog_deals_a_deal_of_the_difficulty_chosen(tmp_path: Path) -> Non
         # Deals 3 and 4 of seed-001 are medium and expert (tests/test_grades.py); 5 is the first easy one.
         assert app.seed == 5 and app.game.start == Position.from_seed(5)
         assert f"New game: seed 5, graded easy, {Variant.preset('seed-001').title}." in app.message
+        assert app.grade == "easy" and app.query_one(StatusBar).line().endswith("Seed 5 (easy)")
         await pilot.press("n")
         assert dialog.query_one("#difficulty", Select).value == "any"  # offered anew: any deal
 
@@ -124,3 +125,33 @@ def test_play_daily_starts_the_days_deal_and_the_autosave_keeps_its_date(
     assert run(capsys, "play")[0] == 0  # the autosave comes back, still the daily deal of its day
     restored = captured[1]
     assert restored.daily == "2026-01-06" and restored.game.moves == [DRAW]
+
+
+def test_a_graded_deal_keeps_its_grade_in_the_autosave(captured: list[KlondikeApp], monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    from cardtable.sim import grade
+
+    # Deals 3 and 4 of seed-001 are medium and expert, 5 is the first easy one (tests/test_grades.py, and the
+    # dialog's test above, search it): the grader's answer is given here, without its search.
+    easy = grade.Grade("easy", 0, 1_000, True, 8, 8)
+    monkeypatch.setattr(grade, "deal_of_grade", lambda seed, level, variant: (5, easy))
+    assert run(capsys, "play", "--variant", "seed-001", "--seed", "3", "--difficulty", "easy")[0] == 0
+    app = captured[0]
+    assert app.seed == 5 and app.grade == "easy"
+
+    async def script(pilot: Pilot[None], app: KlondikeApp) -> None:
+        assert app.query_one(StatusBar).line().endswith("Seed 5 (easy)")
+        await pilot.press("d")
+
+    drive(app, script)
+    assert run(capsys, "play")[0] == 0  # the autosave comes back with its grade
+    restored = captured[1]
+    assert restored.seed == 5 and restored.grade == "easy" and restored.game.moves == [DRAW]
+
+    async def shown(pilot: Pilot[None], app: KlondikeApp) -> None:
+        assert app.query_one(StatusBar).line().endswith("Seed 5 (easy)")
+        app.new_game(number=9)  # a deal of no grade: the grade goes
+        await pilot.pause()
+        assert app.grade is None and app.query_one(StatusBar).line().endswith("Seed 9")
+
+    drive(restored, shown)
