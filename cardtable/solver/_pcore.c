@@ -714,6 +714,15 @@ static int sideways(const PRules *r, const PState *s, uint32_t m)
     return !frees(r, s, under, src, dst);
 }
 
+/* A move the search leaves out: a foundation card taken back where none
+ * ever needs to be (patience.h, returns_idle), or a sideways move in the
+ * focused pass. */
+static inline int left_out(const PRules *r, const PState *s, uint32_t m, int focus)
+{
+    if (r->returns_idle && r->kind_of[m & 0xFF] == K_FOUNDATION) return 1;
+    return focus && sideways(r, s, m);
+}
+
 /* A depth-first frame: its moves (x->moves from mstart), the next one to
  * try, how many moves led to it, and (in the hybrid) its node record. */
 typedef struct { int mstart, n, next, entry; uint64_t at; } PFrame;
@@ -816,10 +825,14 @@ static int enter(const PRules *r, PState *s, PSearch *x, int entry, uint64_t par
      * the move's own priority, then in the generator's order */
     uint32_t *dst = x->moves + x->nmoves;
     static _Thread_local uint64_t order[P_MAXMOVES];
-    if (x->quick) quick_order(r, s, buf, count, order, x->quick - 1, (uint64_t)x->states, x->wide);
     int kept = 0;
+    if (x->quick) {
+        quick_order(r, s, buf, count, order, x->quick - 1, (uint64_t)x->states, x->wide);
+        for (int i = 0; i < count; i++)
+            if (!left_out(r, s, buf[order[i] & 0xFFFFu], 0)) order[kept++] = order[i];
+    }
     for (int i = 0; i < count && !x->quick; i++) {
-        if (x->focus && sideways(r, s, buf[i])) continue;
+        if (left_out(r, s, buf[i], x->focus)) continue;
         uint64_t value = 0;
         if (ORDER_BY_VALUE) {
             if (p_play(r, s, buf[i])) return -1;
@@ -828,7 +841,7 @@ static int enter(const PRules *r, PState *s, PSearch *x, int entry, uint64_t par
         }
         order[kept++] = value << 40 | (uint64_t)priority(r, s, buf[i]) << 32 | (uint64_t)i;
     }
-    if (!x->quick) count = kept;
+    count = kept;
     p_sort_u64(order, count);
     for (int i = 0; i < count; i++) {
         dst[i] = buf[order[i] & 0xFFFFu];
@@ -1144,7 +1157,7 @@ static int best_loop(const PRules *r, PState *s, PSearch *x, long long max_state
                 if (deadline > 0 && now() > deadline) { status = R_TIME; goto done; }
                 if ((ticks & 65535) == 0 && PyErr_CheckSignals() < 0) { status = R_SIGNAL; goto done; }
             }
-            if (x->focus && sideways(r, s, buf[i])) continue;
+            if (left_out(r, s, buf[i], x->focus)) continue;
             x->npath = 0;
             if (p_play(r, s, buf[i]) || path_push(x, buf[i])) { status = R_MEMORY; goto done; }
             int k = play_safe(r, s, x);

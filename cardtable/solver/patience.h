@@ -47,6 +47,33 @@
  * reserve offers, so those games (and a foundation that starts with the
  * first card dealt, Canfield, or takes complete runs, Spider) get none.
  *
+ * ---- Foundation cards that may come back (returns_idle) ------------------
+ * Where foundation cards may come back, the search never takes one back
+ * (and then makes the safe moves above, as if they never came back) when
+ *   (a) every card the tableau's build rule lets go on a card x is of x's
+ *       suit and of a lower rank (Fan's, Baker's Game's same-suit builds),
+ *   (b) one deck; the foundations as in (1); no complete-run rule, no hole,
+ *       no covers, no reach, no redeal, no stock dealing onto the tableau or
+ *       needing every pile filled, spaces not filled from a reserve, and the
+ *       game won with every card home.
+ * Why a position with a winning line L has one that takes nothing back: call
+ * a card "back" from the move that takes it off a foundation until it goes
+ * home again. A card z put on a back card x fits x by the build rule, so by
+ * (a) it is of x's suit and lower; it was home when x was (the foundation
+ * builds in suit from the Ace), so z is back too. So in every pile the back
+ * cards lie above the others. Let L' be L without the moves of back cards,
+ * and those cards left home: each pile of L' is L's less its back cards on
+ * top, and each move of L' is legal there. A move of cards that are not
+ * back takes in L' the same cards less the back ones on top of them: the
+ * same bottom card onto the same top card (a back card takes none of them)
+ * or into a space, fewer cards (a prefix of a run is a run; a move sized by
+ * free cells and spaces has at least as many in L', where no back card
+ * fills one), the whole pile exactly when it was. A card going home finds
+ * its foundation topped by the rank below, as in L: a card of its suit
+ * that is back and above it came off after it, so it would be back itself.
+ * The stock and the waste hold no back card, and by (b) nothing else reads
+ * the tableau. At L's end every card is home, as at L''s.
+ *
  * ---- Symmetry (the canonical key) ---------------------------------------
  * The key of a position sorts what no rule tells apart:
  *   - free cells, always (a move may go to any free cell; none is special);
@@ -124,6 +151,7 @@ typedef struct {
     int home_rank[P_MAXPILES];        /* a source's place among the sources to the foundations */
     int sources[P_MAXPILES], nsources;             /* by-source order (foundations last, when they give) */
     int plain[P_MAXPILES], nplain;                 /* foundations-first order, without foundations */
+    int returns_idle; /* foundation cards that may come back never need to (see the notes) */
     int safe_ok, sym_tab, sym_res, keep_pass, short_found, any_down, fixed_tab, fixed_stock;
     /* the bits of a fixed tableau pile's length (and of the stock's, when it
      * is fixed too) in the packed key: enough for its length at the start
@@ -223,7 +251,18 @@ static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
         for (int i = 0; i < r->count[pk[j]]; i++) r->plain[np++] = r->first[pk[j]] + i;
     r->nplain = np;
     /* what the header's soundness notes allow */
-    r->safe_ok = r->base == 1 && r->found_dir == D_UP && r->found_same && !r->found_wrap && !r->may_return
+    int in_suit_below = 1;  /* every card the build takes lies below it in its suit */
+    for (int onto = 0; onto < 52; onto++)
+        for (int k = 0; k < r->build_n[onto]; k++) {
+            int c = r->build_list[onto][k];
+            in_suit_below &= p_suit(c) == p_suit(onto) && p_rank(c) < p_rank(onto);
+        }
+    r->returns_idle = r->may_return && in_suit_below && r->copies == 1 && r->base == 1 && r->found_dir == D_UP
+        && r->found_same && !r->found_wrap && !r->complete_runs && r->count[K_HOLE] == 0 && r->fill != F_RESERVE
+        && r->stock_to != S_TABLEAU && !r->needs_no_empty && !r->redeals && !r->has_covers && r->nreach == 0
+        && r->win == W_FOUNDATIONS && r->count[K_FOUNDATION] > 0;
+    r->safe_ok = r->base == 1 && r->found_dir == D_UP && r->found_same && !r->found_wrap
+        && (!r->may_return || r->returns_idle)
         && !r->complete_runs && r->count[K_HOLE] == 0 && r->fill != F_RESERVE && r->count[K_FOUNDATION] > 0;
     r->sym_tab = !r->has_covers && r->nreach == 0 && r->stock_to != S_TABLEAU && r->redeals == 0;
     r->sym_res = r->fill != F_RESERVE;

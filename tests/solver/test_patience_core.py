@@ -7,6 +7,7 @@ engine, and "unwinnable" agrees with a plain search in the engine itself."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -16,6 +17,7 @@ from cardtable.errors import SolverError
 from cardtable.patience import Move, PatienceGame, get
 from cardtable.patience.description import Kind
 from cardtable.patience.moves import DEAL
+from cardtable.patience.position import read_position
 from cardtable.patience.registry import load, names
 from cardtable.solver import _pcore
 from cardtable.solver.patience import core_of, move_of, rules_blob, solve_game
@@ -156,6 +158,60 @@ def test_verdicts_agree_with_a_plain_search_in_the_engine(variant: str, seed: in
         handed = solve_game(game, max_states=500_000, first_states=first)
         assert handed.result == result.result
         assert handed.states <= 500_000
+
+
+#: Fan under Solvitaire's rules: foundation cards may come back.
+FAN_RETURNS = str(Path(__file__).parents[2] / "benchmarks" / "winnability" / "fan-solvitaire.json")
+#: Fan's foundations from Ace to Ten (spades to Nine), and 13 spaces.
+_FAN_HOME = ("F1:Ac2c3c4c5c6c7c8c9cTc F2:Ad2d3d4d5d6d7d8d9dTd F3:Ah2h3h4h5h6h7h8h9hTh F4:As2s3s4s5s6s7s8s9s "
+             + " ".join(f"{i}:" for i in range(6, 19)))
+
+
+@pytest.mark.parametrize(("piles", "verdict"), [
+    ("1:KcJdQc 2:KdJcQd", "unwinnable"),  # each Queen waits for the Jack under the other
+    ("1:KcJdQc 2:JcQdKd", "won"),         # the King of diamonds to a space lets Qd go onto it
+])
+def test_foundation_cards_that_need_never_come_back_are_left_home(piles: str, verdict: str) -> None:
+    # Same-suit builds: what a card takes lies below it in its own foundation, so a
+    # card taken back from the foundations never helps (patience.h, returns_idle).
+    # The search takes none back and plays the cards home at once, as in Fan, where
+    # they never come back: the same states. Taking them back is legal, and the
+    # engine's plain search, which does, agrees with the verdict (the slow test
+    # below for the unwinnable position).
+    text = f"{piles} 3:KhQhJh 4:JsTs 5:KsQs {_FAN_HOME}"
+    game = read_position(load(FAN_RETURNS), text)
+    assert any(move.source.kind is Kind.FOUNDATION for move in game.legal_moves())
+    result = solve_game(game, max_states=100_000)
+    no_return = solve_game(read_position(load("fan"), text), max_states=100_000)
+    assert result.result == no_return.result == verdict
+    assert result.states == no_return.states <= 2
+    if verdict == "won":
+        assert _engine_search(game.clone(), 300_000) == verdict
+
+
+@pytest.mark.slow
+def test_fans_proof_with_foundation_cards_left_home_is_the_engines() -> None:
+    # The engine's plain search takes every card back, into the 13 spaces in turn:
+    # some 50 s to the verdict the search above proves in one state.
+    game = read_position(load(FAN_RETURNS), f"1:KcJdQc 2:KdJcQd 3:KhQhJh 4:JsTs 5:KsQs {_FAN_HOME}")
+    assert _engine_search(game.clone(), 300_000) == "unwinnable"
+
+
+@pytest.mark.parametrize("seed", [2, 11, 12, 19])
+def test_fan_with_returns_agrees_with_a_plain_search_near_the_end(seed: int) -> None:
+    # Positions a dozen cards from the end of a won deal, after random moves
+    # (foundation cards taken back among them): the verdict is the engine's.
+    description = load(FAN_RETURNS)
+    line = solve_game(PatienceGame.from_seed(description, seed), max_states=300_000).moves
+    rng = random.Random(seed)
+    for _ in range(3):
+        game = PatienceGame.from_seed(description, seed)
+        moves = iter(line)
+        while sum(len(game.pile(place)) for place in game.places(Kind.TABLEAU)) > 12:
+            game.play(next(moves))
+        for _ in range(rng.randrange(4, 12)):
+            game.play(rng.choice(game.legal_moves()))
+        assert solve_game(game, max_states=300_000).result == _engine_search(game.clone(), 300_000), seed
 
 
 @pytest.mark.parametrize(("variant", "seed"), [("freecell", 2), ("bakers-game", 7), ("klondike", 2), ("yukon", 1)])
