@@ -43,11 +43,14 @@ export function keepLooks(dialog) {
   }
 }
 
-// The "You won!" box `box` of a table page: under the lowest card or pile place of `table` (read where they
-// come to rest, not where a sliding card is now), so that it hides none of them, as it does on a table
-// whose cards went home to its top row; with no room there above the message line `message`, at the foot
-// of the window, where its Close button takes it away. Called after each drawing and on a resize.
-export function placeWonBox(box, table, message) {
+// The "You won!" box `box` of a table page, drawn with the table: shown while the game is `won` (unless
+// its Close button took it away, until the next win), under the lowest card or pile place of `table`
+// (read where they come to rest, not where a sliding card is now), so that it hides none of them, as it
+// does on a table whose cards went home to its top row; with no room there above the message line
+// `message`, at the foot of the window, where its Close button takes it away.
+export function showWonBox(box, table, message, won) {
+  if (!won) delete box.dataset.closed;
+  box.hidden = !won || "closed" in box.dataset;
   if (box.hidden) return;
   let lowest = 0;
   for (const el of table.querySelectorAll(".card, .slot")) {
@@ -57,4 +60,12 @@ export function placeWonBox(box, table, message) {
   const under = table.getBoundingClientRect().top + table.clientTop + lowest + 10;
   const floor = Math.min(window.innerHeight, message.getBoundingClientRect().top) - 6;
   box.style.top = `${Math.max(0, Math.min(under, floor - box.offsetHeight))}px`;
+}
+
+// The won box's Close button (`[data-close-won]`): it hides the box until the next win.
+export function closeWonBox(box) {
+  box.querySelector("[data-close-won]").addEventListener("click", () => {
+    box.dataset.closed = "";
+    box.hidden = true;
+  });
 }

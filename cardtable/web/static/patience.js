@@ -5,7 +5,7 @@
 // decides legality beyond choosing which move a gesture means.
 import { backSvg, cardElement, cardName, cardSvg, showCard, slotElement } from "./cards.js";
 import { focusToward, followPointer, pulse } from "./gestures.js";
-import { clock, gameSeconds, keepLooks, placeWonBox, socketUrl } from "./looks.js";
+import { clock, closeWonBox, gameSeconds, keepLooks, showWonBox, socketUrl } from "./looks.js";
 import { openReview, receiveReview } from "./review.js";
 
 const table = document.getElementById("table");
@@ -252,9 +252,7 @@ function render() {
     if (!seen.has(key)) { el.remove(); elements.delete(key); }
   }
   status();
-  if (!view.won) delete wonBox.dataset.closed;  // a box closed stays closed until the next win
-  wonBox.hidden = !view.won || "closed" in wonBox.dataset;
-  placeWonBox(wonBox, table, message);
+  showWonBox(wonBox, table, message, view.won);
   document.querySelector('[data-action="undo"]').disabled = !view.canUndo;
   document.querySelector('[data-action="redo"]').disabled = !view.canRedo;
   document.querySelector('[data-action="autofinish"]').disabled = !view.canFinish;
@@ -586,10 +584,7 @@ document.addEventListener("keydown", (event) => {
 
 keepLooks(settings);
 window.addEventListener("resize", () => render());
-wonBox.querySelector("[data-close-won]").addEventListener("click", () => {
-  wonBox.dataset.closed = "";
-  wonBox.hidden = true;
-});
+closeWonBox(wonBox);
 // The table's room changes without the window's too (the bar above it wraps onto a second line, or back,
 // as the status line's text changes): the cards are sized anew.
 new ResizeObserver(() => render()).observe(table);

@@ -4,7 +4,7 @@
 // beyond choosing which card a gesture means.
 import { SUIT_ORDER, backSvg, cardElement, cardName, cardSvg, parseCard, showCard, slotElement, suitSymbol } from "./cards.js";
 import { focusToward, followPointer, pulse } from "./gestures.js";
-import { clock, gameSeconds, keepLooks, placeWonBox, socketUrl } from "./looks.js";
+import { clock, closeWonBox, gameSeconds, keepLooks, showWonBox, socketUrl } from "./looks.js";
 import { openReview, receiveReview } from "./review.js";
 
 const table = document.getElementById("table");
@@ -263,9 +263,7 @@ function render(before = null) {
     if (!seen.has(key)) { el.remove(); elements.delete(key); }
   }
   status();
-  if (!view.won) delete wonBox.dataset.closed;  // a box closed stays closed until the next win
-  wonBox.hidden = !view.won || "closed" in wonBox.dataset;
-  placeWonBox(wonBox, table, message);
+  showWonBox(wonBox, table, message, view.won);
   const undo = document.querySelector('[data-action="undo"]');
   undo.disabled = !view.canUndo;
   undo.title = view.canUndo || !view.undoRule || !view.moves ? "Undo (u)" : view.undoRule;
@@ -647,9 +645,6 @@ dealDialog.addEventListener("close", () => {
 keepLooks(settings);
 
 window.addEventListener("resize", () => render());
-wonBox.querySelector("[data-close-won]").addEventListener("click", () => {
-  wonBox.dataset.closed = "";
-  wonBox.hidden = true;
-});
+closeWonBox(wonBox);
 setInterval(tick, 1000);
 connect();
