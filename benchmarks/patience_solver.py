@@ -5,7 +5,9 @@ cardtable's search deal by deal against fc-solve's range solver with its
 tuned preset (``freecell-solver-range-parallel-solve FIRST LAST 1000 -l
 looking-glass``, which finds wins only), and the proof that deal 11982 is
 impossible against fc-solve's exhaustive scan (``fc-solve -m -p -t -sel
---method soft-dfs -to 01ABCDE``, every single-card move).
+--method soft-dfs -to 01ABCDE``, every single-card move). Its notes give
+cardtable's states a deal and where the whole batch's time goes, step by
+step (the deal, the core, the search, the line, the replay, the JSON line).
 
 Black Hole and Golf (PySolFC deals 1 to ``--pysol N``, default 300): against
 black-hole-solver's ``black-hole-solve`` (a complete search; docs/peers.md
@@ -62,7 +64,7 @@ from cardtable.patience import PatienceGame
 from cardtable.patience.formats import to_pysol
 from cardtable.patience.registry import load, names
 from cardtable.patience.solvitaire import to_solvitaire
-from cardtable.solver.patience import SEARCHES, core_of, move_of, solve_game
+from cardtable.solver.patience import SEARCHES, PatienceSolveResult, core_of, move_of, solve_game
 
 #: Where docs/peers.md builds black-hole-solver.
 BLACK_HOLE_SOLVE = "/root/peers/black-hole-build/black-hole-solve"
@@ -107,6 +109,7 @@ class Runs:
     verdicts: dict[str, str] = field(default_factory=dict)
     seconds: list[float] = field(default_factory=list)
     peak_kib: int = 0
+    states: list[int] = field(default_factory=list)
 
     def row(self, total_seconds: float | None = None) -> list[object]:
         counts = [sum(v == name for v in self.verdicts.values()) for name in ("won", "unwinnable", "unknown")]
@@ -137,8 +140,9 @@ def ours(game_name: str, seeds: list[str], max_states: int, timeout: float) -> R
         game = PatienceGame.from_seed(description, seed)
         core = core_of(game)
         began = time.process_time()
-        status, _states, codes, memory = core.solve(max_states, timeout, SEARCHES["hybrid"])
+        status, states, codes, memory = core.solve(max_states, timeout, SEARCHES["hybrid"])
         runs.seconds.append(time.process_time() - began)
+        runs.states.append(states)
         runs.peak_kib = max(runs.peak_kib, memory // 1024)
         verdict = {"won": "won", "unwinnable": "unwinnable"}.get(status, "unknown")
         if verdict == "won":
@@ -161,6 +165,36 @@ def whole_batch(game_name: str, seeds: list[str], max_states: int, timeout: floa
         counts[solve_game(PatienceGame.from_seed(description, seed), timeout=timeout,
                           max_states=max_states).result] += 1
     return time.process_time() - began, counts
+
+
+def batch_parts(game_name: str, seeds: list[str], max_states: int, timeout: float) -> dict[str, float]:
+    """Where the whole batch's time goes, CPU milliseconds a deal: the deal
+    dealt from its number, the core made from it, the search, the line
+    turned into the engine's moves, its replay in the engine and the JSON
+    line, each step as ``solve_game`` and ``solve --deals`` take it."""
+    description = load(game_name)
+    parts = dict.fromkeys(("deal", "core", "search", "line", "replay", "json"), 0.0)
+    for seed in seeds:
+        t0 = time.process_time()
+        game = PatienceGame.from_seed(description, seed)
+        t1 = time.process_time()
+        core = core_of(game)
+        t2 = time.process_time()
+        status, states, codes, _memory = core.solve(max_states, timeout, SEARCHES["hybrid"])
+        t3 = time.process_time()
+        won = status == "won"
+        result = PatienceSolveResult("won" if won else "unknown", [move_of(description, code) for code in codes],
+                                     states)
+        t4 = time.process_time()
+        if won and not result.replays(game):
+            raise AssertionError(f"{game_name} {seed}: the winning line does not win in the engine")
+        t5 = time.process_time()
+        json.dumps({"deal": seed, **result.to_dict(), "game": game_name})
+        t6 = time.process_time()
+        for name, a, b in (("deal", t0, t1), ("core", t1, t2), ("search", t2, t3), ("line", t3, t4),
+                           ("replay", t4, t5), ("json", t5, t6)):
+            parts[name] += 1000 * (b - a) / len(seeds)
+    return parts
 
 
 def black_hole_peer(binary: str, game_name: str, options: tuple[str, ...], seeds: list[str],
@@ -327,6 +361,13 @@ def compare_fc_solve(args: argparse.Namespace, rows: list[list[object]], notes: 
     mine = None if args.freecell_batch_only else ours("freecell", seeds, args.max_states, args.timeout)
     if mine is not None:
         rows.append(mine.row())
+        states = sorted(mine.states)
+        notes.append(f"FreeCell MS {first}-{last}: states a deal, mean {statistics.mean(states):,.0f}, median "
+                     f"{statistics.median(states):,.0f}, p90 {states[min(len(states) - 1, int(0.9 * len(states)))]:,}, "
+                     f"max {states[-1]:,}")
+        parts = batch_parts("freecell", seeds, args.max_states, args.timeout)
+        notes.append(f"FreeCell MS {first}-{last}, the whole batch step by step, CPU ms a deal: "
+                     + ", ".join(f"{name} {ms:.3f}" for name, ms in parts.items()))
     whole, counts = whole_batch("freecell", seeds, args.max_states, args.timeout)
     rows.append(["freecell", "cardtable, whole batch", len(seeds), counts["won"] + counts["unwinnable"],
                  counts["won"], counts["unwinnable"], counts["unknown"], "", f"{1000 * whole / len(seeds):.3f}", "",
