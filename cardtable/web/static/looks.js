@@ -44,22 +44,33 @@ export function keepLooks(dialog) {
 }
 
 // The "You won!" box `box` of a table page, drawn with the table: shown while the game is `won` (unless
-// its Close button took it away, until the next win), under the lowest card or pile place of `table`
-// (read where they come to rest, not where a sliding card is now), so that it hides none of them, as it
-// does on a table whose cards went home to its top row; with no room there above the message line
-// `message`, at the foot of the window, where its Close button takes it away.
+// its Close button took it away, until the next win), where it hides no card or pile place of `table`
+// (read where they come to rest, not where a sliding card is now): under the lowest of them, as on a
+// table whose cards went home to its top row, else in the highest gap between them that holds it (a
+// Pyramid won with its stock below); with no such room above the message line `message`, at the foot of
+// the window, where its Close button takes it away.
 export function showWonBox(box, table, message, won) {
   if (!won) delete box.dataset.closed;
   box.hidden = !won || "closed" in box.dataset;
   if (box.hidden) return;
-  let lowest = 0;
+  const origin = table.getBoundingClientRect();
+  const left = origin.left + table.clientLeft, top = origin.top + table.clientTop;
+  const boxes = [];
   for (const el of table.querySelectorAll(".card, .slot")) {
     if (el.classList.contains("gone") || el.style.top === "") continue;
-    lowest = Math.max(lowest, parseFloat(el.style.top) + el.offsetHeight);
+    const y = top + parseFloat(el.style.top), x = left + parseFloat(el.style.left);
+    boxes.push({ top: y, bottom: y + el.offsetHeight, left: x, right: x + el.offsetWidth });
   }
-  const under = table.getBoundingClientRect().top + table.clientTop + lowest + 10;
+  const width = box.getBoundingClientRect();
+  const height = box.offsetHeight;
   const floor = Math.min(window.innerHeight, message.getBoundingClientRect().top) - 6;
-  box.style.top = `${Math.max(0, Math.min(under, floor - box.offsetHeight))}px`;
+  const gap = 10;
+  const free = (y) => y >= 0 && y + height <= floor && boxes.every((b) =>
+    b.right <= width.left || width.right <= b.left || b.bottom <= y || y + height <= b.top);
+  const lowest = Math.max(top, ...boxes.map((b) => b.bottom + gap));
+  const gaps = [top + gap, ...boxes.map((b) => b.bottom + gap)].sort((a, b) => a - b);
+  const at = free(lowest) ? lowest : gaps.find(free);
+  box.style.top = `${at === undefined ? Math.max(0, floor - height) : at}px`;
 }
 
 // The won box's Close button (`[data-close-won]`): it hides the box until the next win.
