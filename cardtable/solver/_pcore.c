@@ -376,13 +376,20 @@ static PyObject *Core_is_won(CoreObject *o, PyObject *unused)
 /* ---- the search ---------------------------------------------------------------- */
 
 /* A safe move to the foundations here (see patience.h), or 0. With
- * r->safe_ok the foundations build up in suit from Aces one rank at a time,
- * so what lies on them is counted once: home[suit][rank], the foundations
- * holding that card (a copy each); a card goes home when a foundation of
- * its suit tops at the rank below (an Ace: when one is empty), as
- * p_foundation_for finds. */
+ * r->safe_ok the foundations build up in suit one rank at a time from the
+ * base rank (wrapping from King to Ace where the rules wrap), so what lies on
+ * them is counted once: home[suit][place], the foundations holding the card
+ * of that place from the base (1 for the base rank, 13 for the one below it;
+ * a copy each); a card goes home when a foundation of its suit tops at the
+ * place below (the base rank: when one is empty), as p_foundation_for finds.
+ * No move is safe while no foundation has set the base (Canfield's before the
+ * first card home). Where spaces are filled from the reserve and it holds
+ * cards, the reserve gives none and a tableau pile only one that leaves a
+ * card under it. */
 static uint32_t safe_move(const PRules *r, const PState *s)
 {
+    int base = p_found_base(r, s);
+    if (!base) return 0;
     uint8_t home[4][15];
     memset(home, 0, sizeof home);
     int f0 = r->first[K_FOUNDATION], empty = 0;
@@ -390,23 +397,27 @@ static uint32_t safe_move(const PRules *r, const PState *s)
         int f = f0 + i;
         if (!s->len[f]) { empty = 1; continue; }
         int top = p_top(s, f), suit = p_suit(top);
-        for (int k = p_rank(top); k >= 1; k--) home[suit][k]++;
+        for (int k = p_place(top, base); k >= 1; k--) home[suit][k]++;
     }
+    int refills = 0;  /* a pile that empties takes the reserve's next card */
+    for (int i = 0; i < r->count[K_RESERVE] && r->fill == F_RESERVE; i++) refills |= s->len[r->first[K_RESERVE] + i] > 0;
     int kinds[4] = {K_TABLEAU, K_CELL, K_RESERVE, K_WASTE};
     for (int j = 0; j < 4; j++) {
         if (kinds[j] == K_WASTE && r->draw != 1) continue;
+        if (kinds[j] == K_RESERVE && refills) continue;
         for (int i = 0; i < r->count[kinds[j]]; i++) {
             int p = r->first[kinds[j]] + i;
             if (!s->len[p] || s->down[p] >= s->len[p]) continue;
             if (kinds[j] == K_TABLEAU && p_covered(r, s, p)) continue;
-            int c = p_top(s, p), suit = p_suit(c), rank = p_rank(c);
-            if (rank == 1 ? !empty : home[suit][rank - 1] <= home[suit][rank]) continue;
+            if (kinds[j] == K_TABLEAU && refills && s->len[p] == 1) continue;
+            int c = p_top(s, p), suit = p_suit(c), place = p_place(c, base);
+            if (place == 1 ? !empty : home[suit][place - 1] <= home[suit][place]) continue;
             int ok = 1;
             for (int k = 0; k < r->build_n[c] && ok; k++) {
                 int x = r->build_list[c][k];
-                ok = home[p_suit(x)][p_rank(x)] >= r->copies;
+                ok = home[p_suit(x)][p_place(x, base)] >= r->copies;
             }
-            if (ok) return p_code(p, P_ANYF, 1, P_NONE);
+            if (ok && p_foundation_for(r, s, c) >= 0) return p_code(p, P_ANYF, 1, P_NONE);
         }
     }
     return 0;
@@ -564,7 +575,7 @@ static int evaluate(const PRules *r, const PState *s)
 static int quick_eligible(const PRules *r)
 {
     return r->count[K_CELL] > 0 && !r->any_down && !r->count[K_STOCK] && !r->fixed_tab && !r->count[K_HOLE]
-        && r->safe_ok && r->ntab <= 64;
+        && r->safe_ok && r->base == 1 && !r->found_wrap && r->ntab <= 64;
 }
 
 /* Whether most cards take two cards on them (FreeCell's alternate colours)

@@ -26,10 +26,12 @@
  * A card c on top of a tableau pile, a free cell, a reserve pile or (when
  * the stock deals one card at a time) the waste goes to the foundations at
  * once, as the only move from that position, when
- *   (1) the foundations start with Aces and build up in suit one rank at a
- *       time without wrapping (each holds its suit's Ace up to its top card),
- *   (2) foundation cards never come back, no complete-run rule, no hole, and
- *       spaces are not filled from a reserve, and
+ *   (1) the foundations build up in suit one rank at a time from a base rank
+ *       (the Ace, or the first card dealt to them, as Canfield's, once one is
+ *       home; wrapping from King to Ace where the rules wrap), so each holds
+ *       its suit's cards from the base up to its top card,
+ *   (2) foundation cards never come back (or never need to, below), no
+ *       complete-run rule, no hole, and
  *   (3) every card that the tableau's build rule lets go on c is on the
  *       foundations already, every copy of it.
  * Why this never turns a won position into a lost one: by (2) and (3) no
@@ -43,9 +45,18 @@
  * card dealt at a time the stock's order is the same without c, so the
  * waste only loses a card that covered others. Three at a time, taking c out
  * of the waste would change which cards later deals expose, so the waste is
- * left alone there; a space filled from the reserve changes what the
- * reserve offers, so those games (and a foundation that starts with the
- * first card dealt, Canfield, or takes complete runs, Spider) get none.
+ * left alone there.
+ * Where spaces are filled from the reserve (Canfield), a pile that empties
+ * takes the reserve's next card at once, so the line must empty the same
+ * piles at the same moves: while the reserve holds cards, c never comes from
+ * it (the card a space would take), nor from a tableau pile it is the only
+ * card of. From a
+ * pile [.., y, c] the pile empties in the line only once y has left, which it
+ * does under c (a run or whole pile carrying c, the same less c) or after c
+ * left, at the same move with c home; a pile c went to was a space only once
+ * the reserve was spent (a space takes nothing else while the reserve holds
+ * cards), after which nothing fills spaces. The games whose stock deals only
+ * while no pile is empty are left out there.
  *
  * ---- Foundation cards that may come back (returns_idle) ------------------
  * Where foundation cards may come back, the search never takes one back
@@ -261,9 +272,9 @@ static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
         && r->found_same && !r->found_wrap && !r->complete_runs && r->count[K_HOLE] == 0 && r->fill != F_RESERVE
         && r->stock_to != S_TABLEAU && !r->needs_no_empty && !r->redeals && !r->has_covers && r->nreach == 0
         && r->win == W_FOUNDATIONS && r->count[K_FOUNDATION] > 0;
-    r->safe_ok = r->base == 1 && r->found_dir == D_UP && r->found_same && !r->found_wrap
-        && (!r->may_return || r->returns_idle)
-        && !r->complete_runs && r->count[K_HOLE] == 0 && r->fill != F_RESERVE && r->count[K_FOUNDATION] > 0;
+    r->safe_ok = r->found_dir == D_UP && r->found_same && (!r->may_return || r->returns_idle)
+        && !r->complete_runs && r->count[K_HOLE] == 0 && r->count[K_FOUNDATION] > 0
+        && (r->fill != F_RESERVE || !r->needs_no_empty);
     r->sym_tab = !r->has_covers && r->nreach == 0 && r->stock_to != S_TABLEAU && r->redeals == 0;
     r->sym_res = r->fill != F_RESERVE;
     r->keep_pass = r->stock_to == S_WASTE && r->passes != 0;
@@ -368,6 +379,11 @@ static inline int p_covered(const PRules *r, const PState *s, int pile)
     }
     return 0;
 }
+
+/* Card c's place in a foundation that starts with rank `base` and builds up
+ * one rank at a time (wrapping from King to Ace): 1 for the base rank, 13 for
+ * the rank below it. */
+static inline int p_place(int c, int base) { return (p_rank(c) - base + 13) % 13 + 1; }
 
 /* The rank every foundation starts with; 0 when none is set yet. */
 static int p_found_base(const PRules *r, const PState *s)

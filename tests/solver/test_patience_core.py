@@ -197,21 +197,55 @@ def test_fans_proof_with_foundation_cards_left_home_is_the_engines() -> None:
     assert _engine_search(game.clone(), 300_000) == "unwinnable"
 
 
-@pytest.mark.parametrize("seed", [2, 11, 12, 19])
-def test_fan_with_returns_agrees_with_a_plain_search_near_the_end(seed: int) -> None:
+#: Canfield under Solvitaire's rules: runs move, not only whole piles.
+CANFIELD_RUNS = str(Path(__file__).parents[2] / "benchmarks" / "winnability" / "canfield-solvitaire.json")
+
+
+@pytest.mark.parametrize(("variant", "seed"), [
+    (FAN_RETURNS, 2), (FAN_RETURNS, 11), (FAN_RETURNS, 12), (FAN_RETURNS, 19),
+    ("canfield", 2), ("canfield", 8), (CANFIELD_RUNS, 5), (CANFIELD_RUNS, 15),
+])
+def test_safe_moves_agree_with_a_plain_search_near_the_end(variant: str, seed: int) -> None:
     # Positions a dozen cards from the end of a won deal, after random moves
-    # (foundation cards taken back among them): the verdict is the engine's.
-    description = load(FAN_RETURNS)
+    # (foundation cards taken back among them where the rules allow): the
+    # verdict is the engine's.
+    description = load(variant)
     line = solve_game(PatienceGame.from_seed(description, seed), max_states=300_000).moves
     rng = random.Random(seed)
     for _ in range(3):
         game = PatienceGame.from_seed(description, seed)
         moves = iter(line)
-        while sum(len(game.pile(place)) for place in game.places(Kind.TABLEAU)) > 12:
+        while sum(len(game.pile(place)) for place in game.places(Kind.FOUNDATION)) < 40:
             game.play(next(moves))
         for _ in range(rng.randrange(4, 12)):
             game.play(rng.choice(game.legal_moves()))
         assert solve_game(game, max_states=300_000).result == _engine_search(game.clone(), 300_000), seed
+
+
+def _canfield_home(hearts: int, spades: int) -> str:
+    """Canfield's foundations from the base Nine: clubs and diamonds whole,
+    hearts and spades ``hearts`` and ``spades`` cards high."""
+    order = "9TJQKA2345678"
+    return " ".join(f"F{i + 1}:" + "".join(rank + suit for rank in order[:count])
+                    for i, (suit, count) in enumerate(zip("cdhs", (13, 13, hearts, spades), strict=True)))
+
+
+@pytest.mark.parametrize("variant", ["canfield", CANFIELD_RUNS])
+def test_canfield_plays_safe_cards_home_from_its_base(variant: str) -> None:
+    # The foundations start with the first card home (a Nine here) and wrap from
+    # King to Ace: 8h, the last heart, takes only a black Seven, both home, so it
+    # goes home without branching, and 8s after it (the reserve is spent, so the
+    # pile it empties takes nothing). Won without a state searched.
+    home = _canfield_home(12, 12)
+    game = read_position(load(variant), f"1:8s8h 2: 3: 4: R1: {home} S: W:")
+    result = solve_game(game, max_states=1_000)
+    assert result.result == "won" and result.states == 0
+    # From the reserve, 8h would leave the next reserve card to fill the spaces:
+    # the search branches there (and 8s, alone in its pile, waits too).
+    game = read_position(load(variant), f"1:8s 2: 3: 4: R1:8h {home} S: W:")
+    result = solve_game(game, max_states=1_000)
+    assert result.result == "won" and result.states >= 1
+    assert _engine_search(game.clone(), 10_000) == "won"
 
 
 @pytest.mark.parametrize(("variant", "seed"), [("freecell", 2), ("bakers-game", 7), ("klondike", 2), ("yukon", 1)])
