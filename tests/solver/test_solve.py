@@ -433,3 +433,22 @@ def test_a_win_under_draw_one_proves_nothing_under_draw_three(seed: int) -> None
     position = Position.from_seed(seed)
     assert solve(position, Variant.preset("thoughtful1"), max_states=200_000).result == "won"
     assert solve(position, Variant.preset("thoughtful3"), max_states=500_000).result == "unwinnable"
+
+
+@pytest.mark.parametrize(("seed", "preset"), [(6_026_060, "thoughtful3"), (4_200_141, "thoughtful3"),
+                                              (2, "thoughtful1"), (5, "thoughtful3")])
+def test_the_path_rules_give_the_answer_of_solve_without_them(seed: int, preset: str) -> None:
+    # solve(path_rules=True): every depth-first search leaves out moves by the path rules; the answer is the
+    # one without them, a win still replays, and on a loss the main search tries fewer children a state.
+    from cardtable.solver.search import SearchSchedule
+
+    position, variant = Position.from_seed(seed), Variant.preset(preset)
+    schedules = [SearchSchedule(position, variant, max_states=400_000, path_rules=rules) for rules in (True, False)]
+    (pruned, whole) = (schedule.run() for schedule in schedules)
+    assert pruned.result == whole.result != "unknown"
+    assert pruned.result == solve(position, variant, max_states=400_000, path_rules=True).result
+    if pruned.result == "won":
+        assert _replays(position, variant, pruned.moves)
+    else:
+        with_rules, without = (schedule.main.core for schedule in schedules)
+        assert with_rules.tried / with_rules.states < without.tried / without.states
