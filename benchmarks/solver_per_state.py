@@ -28,7 +28,9 @@ builds of the core do: they must leave out the same moves.
 and without them, in turns deal by deal as ``--against`` does. The rules
 change which children a state tries, not the states a loss searches, so
 each side's states and moves tried a state are reported; the run exits 1 if
-a deal both decide gets two verdicts, or a loss two counts of states.
+a deal both decide gets two verdicts, or a loss two counts of states. The
+deals both searches prove lost (where the two trees are the same states and
+only the children a state differ) are reported again on their own.
 
 Instruction counts, which do not depend on what else the machine is doing,
 come from running this under ``valgrind --tool=callgrind`` with a small
@@ -163,16 +165,25 @@ def path_rules(deals: list[bytes], v: tuple[int, ...], start: int, budget: int, 
     sides = (True, False)
     cpu = [0.0, 0.0]
     totals = [[0, 0], [0, 0]]  # states and moves tried, with and without the rules
+    losses = [[0, 0, 0.0], [0, 0, 0.0]]  # the same and the CPU seconds, on the deals both prove lost
+    lost = 0
     for r in range(rounds):
         for k, state in enumerate(deals):
             order = sides if (k + r) % 2 == 0 else sides[::-1]
             done = {path: _search(_ccore, state, v, budget, path) for path in order}
+            (got, states, _, _), (want, states_without, _, _) = done[True], done[False]
+            both_lost = got == want == _ccore.EXHAUSTED
+            lost += both_lost and r == 0
             for b, path in enumerate(sides):
                 cpu[b] += done[path][3]
+                if both_lost:
+                    losses[b][2] += done[path][3]
                 if r == 0:
                     totals[b][0] += done[path][1]
                     totals[b][1] += done[path][2]
-            (got, states, _, _), (want, states_without, _, _) = done[True], done[False]
+                    if both_lost:
+                        losses[b][0] += done[path][1]
+                        losses[b][1] += done[path][2]
             decided = _ccore.RUNNING not in (got, want)
             if decided and (got != want or (got == _ccore.EXHAUSTED and states != states_without)):
                 print(f"seed {start + k}: the path rules changed the search: {done[True][:3]} against "
@@ -184,6 +195,11 @@ def path_rules(deals: list[bytes], v: tuple[int, ...], start: int, budget: int, 
         print(f"{label}: states {states:,}, moves tried {tried:,} ({tried / states:.2f} a state), "
               f"{per:.3f} CPU s a round, {per / states * 1e6:.3f} µs a state")
     print(f"ratio (with / without), CPU: {cpu[0] / cpu[1]:.3f}, moves tried: {totals[0][1] / totals[1][1]:.3f}")
+    if lost:
+        states = losses[0][0]
+        print(f"on the {lost} losses ({states:,} states, {states // lost:,} a deal): moves tried a state "
+              f"{losses[0][1] / states:.2f} with the rules, {losses[1][1] / states:.2f} without; "
+              f"{losses[0][2] / rounds / states * 1e6:.3f} and {losses[1][2] / rounds / states * 1e6:.3f} µs a state")
     return 0
 
 

@@ -5,6 +5,7 @@ under a second name, so the two must search alike)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -115,8 +116,20 @@ def test_the_path_rules_against_without_them(script: ModuleType, capsys: pytest.
     assert script.main(["--deals", "3", "--max-states", "2000", "--rounds", "1", "--path-rules"]) == 0
     out = capsys.readouterr().out
     assert "with the path rules: states" in out and "without them: states" in out
-    tried = float(out.rsplit("moves tried:", 1)[1])
+    tried = float(out.rsplit("moves tried:", 1)[1].split()[0])
     assert 0 < tried <= 1
+    assert "losses" not in out  # none of these three is proved lost within 2,000 states
+
+
+def test_the_losses_are_reported_on_their_own(script: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+    # Deals 6,000,020 and 6,000,021 of draw 3: a win and a loss of 1,502 states (the same with the rules)
+    assert script.main(["--start", "6000020", "--deals", "2", "--max-states", "3000", "--rounds", "1",
+                        "--path-rules"]) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert line.startswith("on the 1 losses (1,502 states, 1,502 a deal): moves tried a state ")
+    found = re.search(r"a state ([\d.]+) with the rules, ([\d.]+) without", line)
+    assert found is not None, line
+    assert 1 < float(found[1]) < float(found[2])
 
 
 def test_the_path_rules_are_not_compared_with_another_build(script: ModuleType,
