@@ -3,10 +3,21 @@
 # comparison (benchmarks/patience_solver.py --solvitaire) and its agreement test:
 #
 #   DEST/bin/solvitaire        as shipped
-#   DEST/bin/solvitaire-fixed  with its rules parser reading the key its presets
-#                              use, "only complete pile moves" (as shipped it reads
-#                              "complete piles", so its Spider games let single
-#                              cards go to the foundations)
+#   DEST/bin/solvitaire-fixed  with two fixes:
+#     - its rules parser reads the key its presets use, "only complete pile
+#       moves" (as shipped it reads "complete piles", so its Spider games let
+#       single cards go to the foundations);
+#     - its deal parser reads the filled cells of a deal, "cells": one card or
+#       "" a cell, as many as the preset has (Eight Off, Seahaven Towers). As
+#       shipped, deal_parser.cpp has a parse_cells that places them, but it
+#       reads an empty cell's "" as a card (the release build aborts: stoi's
+#       std::invalid_argument), and the deal schema it then validates the
+#       deal against has no "cells" key, so a deal with every cell filled is
+#       refused too ("additionalProperties: #/cells"). The fix adds the key to
+#       the schema (a list of cards and ""s, the schema's own
+#       "cardarraywithempty") and places only the filled cells; place_card
+#       keeps the cells in the solver's order, so which of them are filled
+#       does not matter.
 #
 #   benchmarks/build_solvitaire.sh [SOURCE [DEST]]
 #
@@ -24,6 +35,7 @@ SOURCE=${1:-https://github.com/thecharlieblake/Solvitaire}
 DEST=${2:-/root/peers/solvitaire}
 COMMIT=2815238fdb513239ce906a386cbac25619ecfaf7
 PARSER=src/main/input-output/input/json-parsing/rules_parser.cpp
+DEALS=src/main/input-output/input/json-parsing/deal_parser.cpp
 
 if [ ! -d "$DEST/src/.git" ]; then
     mkdir -p "$DEST"
@@ -54,7 +66,24 @@ build() {  # the release target, copied to DEST/bin/$1; the compiler's warnings 
 build solvitaire
 sed -i 's/"complete piles"/"only complete pile moves"/g' "$PARSER"
 grep -q '"only complete pile moves"' "$PARSER"
+DEALS="$DEALS" python3 - <<'PATCH'
+import os
+path = os.environ["DEALS"]
+text = open(path).read()
+edits = (  # (as shipped, fixed), each found exactly once
+    ('    "hole": {"$ref": "#/definitions/card"},\n',
+     '    "hole": {"$ref": "#/definitions/card"},\n'
+     '    "cells": {"$ref": "#/definitions/cardarraywithempty"},\n'),
+    ("            gs.place_card(*p.second, card(json_card->GetString()));\n",
+     "            if (json_card->GetStringLength() > 0) gs.place_card(*p.second, card(json_card->GetString()));\n"),
+)
+for old, new in edits:
+    if text.count(old) != 1:
+        raise SystemExit(f"build_solvitaire.sh: {path} does not hold once: {old.strip()}")
+    text = text.replace(old, new)
+open(path, "w").write(text)
+PATCH
 build solvitaire-fixed
-git checkout -q -- "$PARSER" CMakeLists.txt
+git checkout -q -- "$PARSER" "$DEALS" CMakeLists.txt
 "$DEST/bin/solvitaire" --version
 echo "built $DEST/bin/solvitaire and $DEST/bin/solvitaire-fixed"

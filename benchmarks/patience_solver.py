@@ -78,13 +78,15 @@ SOLVITAIRE_BIN = os.environ.get("SOLVITAIRE_BIN", "/root/peers/solvitaire/bin")
 _RULES = "benchmarks/winnability/"
 #: The games compared with Solvitaire: (label, cardtable's game or description
 #: file, Solvitaire's preset), each pair under the same rules (docs/patience-solver.md
-#: says where a game's default differs from the preset). Eight Off and Seahaven
-#: Towers are left out: Solvitaire's deal schema has no "cells" key.
+#: says where a game's default differs from the preset). Eight Off's and Seahaven
+#: Towers' deals fill cells: only ``solvitaire-fixed`` reads their "cells" key.
 SOLVITAIRE_GAMES = (
     ("black-hole", "black-hole", "black-hole"),
     ("golf", "golf:queens-on-kings", "golf"),
     ("bakers-game", "bakers-game", "bakers-game"),
     ("freecell", "freecell", "free-cell"),
+    ("eight-off", "eight-off", "eight-off"),
+    ("seahaven-towers", "seahaven-towers", "seahaven-towers"),
     ("streets-and-alleys", "streets-and-alleys", "streets-and-alleys"),
     ("beleaguered-castle", "beleaguered-castle", "beleaguered-castle"),
     ("king-albert", _RULES + "king-albert-solvitaire.json", "king-albert"),
@@ -233,6 +235,9 @@ def solvitaire_peer(binary: str, game_name: str, preset: str, seeds: list[str], 
         if not run.killed and run.status != 0:
             raise RuntimeError(f"{preset} deal {seed}: Solvitaire failed (exit status {run.status}): "
                                f"{run.output.strip()[-300:]}")
+        if not run.killed and not run.output.strip():  # it says why on its standard error, with status 0
+            raise RuntimeError(f"{preset} deal {seed}: Solvitaire printed no verdict: it refused the deal "
+                               f"file (run {binary} --type {preset} on it to see why)")
         runs.seconds.append(run.cpu_seconds)
         runs.peak_kib = max(runs.peak_kib, run.peak_kib or 0)
         runs.verdicts[seed] = run.result

@@ -131,6 +131,20 @@ def test_solvitaire_is_killed_at_the_bound_and_measured(tmp_path: Path) -> None:
     assert run.output.startswith("free-cell d.json\n")
 
 
+@pytest.mark.skipif(not Path(peers.TIME).exists(), reason="GNU time is not installed")
+def test_a_deal_solvitaire_refuses_stops_the_benchmark(tmp_path: Path) -> None:
+    """Solvitaire refuses a deal file on its standard error with status 0 (a
+    build that reads no "cells"): the run stops there rather than count it
+    undecided."""
+    bench = load_benchmark("patience_solver")
+    fake = tmp_path / "solvitaire-fixed"
+    fake.write_text("#!/bin/sh\necho '[error] Error parsing deal file: additionalProperties: #/cells' >&2\n",
+                    encoding="utf-8")
+    fake.chmod(0o755)
+    with pytest.raises(RuntimeError, match="eight-off deal 2: Solvitaire printed no verdict"):
+        bench.solvitaire_peer(str(fake), "eight-off", "eight-off", ["2"], 30, str(tmp_path))
+
+
 def test_run_measured_counts_the_childs_cpu_finely() -> None:
     burn = [sys.executable, "-c", "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.03: pass\n"
             "print('done')"]

@@ -11,8 +11,10 @@ every game that Solvitaire has a preset of (:data:`SOLVITAIRE_PRESETS`):
   foundation, each from its base card up; read, one list (or ``""``) per
   foundation is read too, as Solvitaire's ``--deal-only`` prints them;
 - ``"cells"``: one card per free cell, an empty cell as ``""`` (left out
-  when every cell is empty: Solvitaire's deal schema has no such key, so it
-  reads FreeCell's and Baker's Game's deals only without it);
+  when every cell is empty: Solvitaire's deal schema has no such key, so as
+  shipped it reads FreeCell's and Baker's Game's deals only without it, and
+  Eight Off's and Seahaven Towers' only in the fixed build of
+  benchmarks/build_solvitaire.sh);
 - ``"reserve"``: the reserve pile bottom first (Canfield) or, with several
   reserve piles, one card each (King Albert);
 - ``"stock"`` and ``"waste"``: bottom first, so the stock's last card is

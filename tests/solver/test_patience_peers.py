@@ -4,7 +4,8 @@ as fc-solve's exhaustive scan says), black-hole-solver on PySolFC's Black
 Hole and Golf deals under each of Golf's rule sets (where docs/peers.md's
 build is present), and Solvitaire on a few deals of each game it has a preset
 of, written as its deal JSON (where benchmarks/build_solvitaire.sh's build is
-present; ``SOLVITAIRE_BIN`` names its folder). The timings are in
+present; ``SOLVITAIRE_BIN`` names its folder; its fixed build reads the filled
+cells of Eight Off's and Seahaven Towers' deals). The timings are in
 benchmarks/patience_solver.py."""
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ bench = load_benchmark("patience_solver")
 SOLVITAIRE = Path(bench.SOLVITAIRE_BIN) / "solvitaire-fixed"
 #: cardtable's deals of each game that both solvers decide in well under a second.
 SOLVITAIRE_DEALS = {"black-hole": [1, 3], "golf": [2, 3], "bakers-game": [2, 3], "freecell": [1, 2],
-                    "streets-and-alleys": [2, 11], "beleaguered-castle": [1, 2], "king-albert": [1, 3],
-                    "klondike": [2, 3], "accordion": [2, 3]}
+                    "eight-off": [1, 2], "seahaven-towers": [2, 3], "streets-and-alleys": [2, 11],
+                    "beleaguered-castle": [1, 2], "king-albert": [1, 3], "klondike": [2, 3], "accordion": [2, 3]}
 
 
 def test_microsoft_deals_1_to_50_are_won_and_11982_is_not() -> None:
@@ -89,3 +90,32 @@ def test_solvitaire_agrees(label: str, game_name: str, preset: str, tmp_path: Pa
         assert done.returncode == 0, done.stderr
         theirs = {"solved": "won", "unsolvable": "unwinnable"}[done.stdout.strip().rsplit(",", 1)[-1].strip()]
         assert solve_game(game, max_states=5_000_000).result == theirs, (label, number)
+
+
+def _solvitaire_start(printed: str) -> tuple[list[str], list[list[str]]]:
+    """The cells (``""`` an empty one) and tableau piles (bottom card first) of
+    the first position Solvitaire prints without ``--classify``: the deal it
+    read, under ``Deal:`` or first under ``Solution:``."""
+    block = printed.split("===", 1)[0].splitlines()
+    cells_at, tableau_at = block.index("--- Cells ---------------"), block.index("--- Tableau Piles -------")
+    cells = ["" if card == "[]" else card for card in block[cells_at + 1].split("\t")]
+    rows = [line.split("\t") for line in block[tableau_at + 1:]]
+    width = len(rows[0])
+    piles = [[row[i] for row in rows if i < len(row) and row[i]] for i in range(width)]
+    return cells, piles
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not SOLVITAIRE.exists(), reason="Solvitaire is not built (benchmarks/build_solvitaire.sh)")
+@pytest.mark.parametrize("name", ["eight-off", "seahaven-towers"])
+def test_solvitaire_reads_the_filled_cells(name: str, tmp_path: Path) -> None:
+    # the fixed build reads "cells" (as shipped it aborts on an empty cell's "")
+    deal = tmp_path / "deal.json"
+    for number in (1, 2):
+        ours = to_solvitaire(PatienceGame.from_seed(load(name), number))
+        assert sum(map(bool, ours["cells"])) == {"eight-off": 4, "seahaven-towers": 2}[name]
+        deal.write_text(json.dumps(ours))
+        done = subprocess.run([str(SOLVITAIRE), "--type", name, "--timeout", "1", str(deal)], capture_output=True,
+                              text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        assert _solvitaire_start(done.stdout) == (ours["cells"], ours["tableau piles"]), (name, number)
