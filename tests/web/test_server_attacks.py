@@ -83,7 +83,9 @@ def test_a_deeply_nested_message_is_refused_in_one_line(serve) -> None:  # type:
 
 
 def test_a_page_that_drops_while_its_hint_is_searched_leaves_the_log_clean(serve) -> None:  # type: ignore[no-untyped-def]
-    served = serve("--seed", "7")
+    # Deal 11: the expert finds its opening hint in about half the time deal 7's takes, and each search still
+    # outlives its page.
+    served = serve("--seed", "11")
 
     async def attack() -> None:
         for _ in range(5):
