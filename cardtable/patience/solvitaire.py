@@ -10,7 +10,9 @@ every game that Solvitaire has a preset of (:data:`SOLVITAIRE_PRESETS`):
 - ``"foundations"``: one flat list of the foundations' cards, foundation by
   foundation, each from its base card up; read, one list (or ``""``) per
   foundation is read too, as Solvitaire's ``--deal-only`` prints them;
-- ``"cells"``: one card per free cell, an empty cell as ``""`` (left out
+- ``"cells"``: one card per free cell, an empty cell as ``""``; read, a cell
+  given as a list of at most one card is read too, as Solvitaire's
+  ``--deal-only`` prints them (left out
   when every cell is empty: Solvitaire's deal schema has no such key, so as
   shipped it reads FreeCell's and Baker's Game's deals only without it, and
   Eight Off's and Seahaven Towers' only in the fixed build of
@@ -203,6 +205,17 @@ def _cards(value: object, where: str) -> list[str]:
     return value
 
 
+def _cell(value: object, index: int) -> list[Card]:
+    """A free cell's card: a card, ``""`` (empty), or a list of at most one
+    card, as Solvitaire's ``--deal-only`` prints a cell."""
+    where = f"cell {index + 1}"
+    if isinstance(value, list):
+        if len(value) > 1:
+            raise SolvitaireError(f"{_WHERE}, {where}: {len(value)} cards, a cell holds one")
+        return [_card(text, where) for text in value]
+    return [] if value == "" else [_card(value, where)]
+
+
 def _split_foundations(d: Description, cards: list[Card]) -> list[list[Card]]:
     """A flat list of foundation cards cut into foundations: a card that does
     not build on the one before it (or a run of 13, with complete runs) begins
@@ -335,7 +348,7 @@ def from_solvitaire(description: Description, data: object) -> PatienceGame:
         if not isinstance(cells, list) or len(cells) not in (0, d.cells.count):
             count = len(cells) if isinstance(cells, list) else "no list of"
             raise SolvitaireError(f"{_WHERE}, cells: {count} cells, {d.title} has {d.cells.count}")
-        piles[Kind.CELL] = [[_card(c, f"cell {i + 1}")] if c != "" else [] for i, c in enumerate(cells)]
+        piles[Kind.CELL] = [_cell(c, i) for i, c in enumerate(cells)]
         piles[Kind.CELL] += [[] for _ in range(d.cells.count - len(cells))]
     if d.foundations.count:
         if "foundations" in data:

@@ -121,6 +121,17 @@ def test_foundations_as_one_list_a_foundation_are_read() -> None:
     assert from_solvitaire(get("klondike"), data).key() == flat.key()
 
 
+def test_cells_as_one_list_a_cell_are_read() -> None:
+    """Solvitaire's --deal-only prints a cell as a list of its card (or "")."""
+    game = PatienceGame.from_seed(get("eight-off"), 3)
+    data = to_solvitaire(game)
+    data["cells"] = [[card] if card else choice for card, choice in zip(data["cells"], ["", []] * 4, strict=True)]
+    assert from_solvitaire(get("eight-off"), data).key() == game.key()
+    data["cells"][0] = ["JH", "9D"]
+    with pytest.raises(SolvitaireError, match=r", cell 1: 2 cards, a cell holds one$"):
+        from_solvitaire(get("eight-off"), data)
+
+
 def _klondike() -> dict[str, Any]:
     return json.loads((FILES / "klondike-played.json").read_text(encoding="utf-8"))
 

@@ -22,6 +22,7 @@ from _benchmarks import load_benchmark
 from cardtable.patience import PatienceGame, get
 from cardtable.patience.formats import to_pysol
 from cardtable.patience.registry import load
+from cardtable.patience.solvitaire import loads as load_deal
 from cardtable.patience.solvitaire import to_solvitaire
 from cardtable.solver.patience import solve_game
 
@@ -119,3 +120,21 @@ def test_solvitaire_reads_the_filled_cells(name: str, tmp_path: Path) -> None:
                               text=True, timeout=300)
         assert done.returncode == 0, done.stderr
         assert _solvitaire_start(done.stdout) == (ours["cells"], ours["tableau piles"]), (name, number)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not SOLVITAIRE.exists(), reason="Solvitaire is not built (benchmarks/build_solvitaire.sh)")
+@pytest.mark.parametrize("name", ["eight-off", "seahaven-towers"])
+def test_solvitaires_own_deal_comes_back_through_cardtable(name: str, tmp_path: Path) -> None:
+    # its --deal-only JSON read by cardtable and written again is its deal, up to the order of
+    # the piles and of the cells (it prints them in its own order, the start as dealt)
+    deal = tmp_path / "deal.json"
+    for seed in (3, 4):
+        own = subprocess.run([str(SOLVITAIRE), "--type", name, "--deal-only", "--random", str(seed)],
+                             capture_output=True, text=True, timeout=300, check=True).stdout
+        deal.write_text(json.dumps(to_solvitaire(load_deal(load(name), own))))
+        starts = [subprocess.run([str(SOLVITAIRE), "--type", name, "--timeout", "1", *args], capture_output=True,
+                                 text=True, timeout=300, check=True).stdout for args in (["--random", str(seed)],
+                                                                                        [str(deal)])]
+        cells, piles = zip(*map(_solvitaire_start, starts), strict=True)
+        assert sorted(cells[0]) == sorted(cells[1]) and sorted(piles[0]) == sorted(piles[1]), (name, seed)
