@@ -57,13 +57,7 @@ from cardtable.solver._state import params, state_bytes
 from cardtable.solver.search import _START_BITS, _table_bits, line_moves
 
 #: Every variant the core plays, in the order the report lists them.
-VARIANTS = [
-    Variant(draw=draw, passes=passes, empty=empty, foundation_return=back)
-    for draw in (1, 3)
-    for passes in (None, 1, 3)
-    for empty in ("king", "any")
-    for back in (False, True)
-]
+VARIANTS = Variant.every()
 
 #: A search's verdict by its core status: "won", "unwinnable", or "unknown" (out of budget).
 VERDICTS = {_ccore.WON: "won", _ccore.EXHAUSTED: "unwinnable"}

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -26,12 +26,8 @@ from cardtable.klondike import (
 from cardtable.klondike.formats import moves_from_klondike_solver
 
 # Every combination of the rule options, each with one of the scorings.
-VARIANTS = [
-    Variant(draw=draw, passes=passes, empty=empty, foundation_return=back,
-            scoring=Scoring(kind=("none", "standard", "vegas")[i % 3]))
-    for i, (draw, passes, empty, back) in enumerate(
-        itertools.product((1, 3), (1, 3, None), ("king", "any"), (False, True)))
-]
+VARIANTS = [replace(variant, scoring=Scoring(kind=("none", "standard", "vegas")[i % 3]))
+            for i, variant in enumerate(Variant.every())]
 
 seeds = st.integers(min_value=0, max_value=2**64 - 1)
 variants = st.sampled_from(VARIANTS)

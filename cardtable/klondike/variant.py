@@ -413,6 +413,19 @@ class Variant:
         return variant
 
     @classmethod
+    def every(cls) -> list[Variant]:
+        """Every combination of the rules that decide play, 24 in all: draw 1
+        and 3, passes unlimited, 1 and 3, kings-only or any card to an empty
+        pile, and foundation cards kept home or let back (scoring left at its
+        default). The list the differential tests and benchmarks sweep.
+
+        >>> len(Variant.every()), Variant.every()[0].passes, Variant.every()[-1].foundation_return
+        (24, None, True)
+        """
+        return [cls(draw=draw, passes=passes, empty=empty, foundation_return=back)
+                for draw in (1, 3) for passes in (None, 1, 3) for empty in _EMPTY_RULES for back in (False, True)]
+
+    @classmethod
     def preset(cls, name: str) -> Variant:
         """A named preset, by its name (``seed-002``) or its player's name
         (:data:`PRESET_TITLES`: ``"Vegas (draw 1, one pass, classic table)"``;

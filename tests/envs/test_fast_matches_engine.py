@@ -125,8 +125,7 @@ def test_random_episodes_step_alike(variant: Variant, kwargs: dict[str, Any]) ->
 
 
 #: All 24 rule combinations (draw, passes, empty piles, foundation return).
-ALL_RULES = [(draw, passes, empty, back) for draw in (1, 3) for passes in (None, 1, 3) for empty in ("king", "any")
-             for back in (False, True)]
+ALL_RULES = [(v.draw, v.passes, v.empty, v.foundation_return) for v in Variant.every()]
 
 
 @pytest.mark.parametrize(("draw", "passes", "empty", "back"), ALL_RULES,

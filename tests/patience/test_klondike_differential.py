@@ -47,13 +47,7 @@ from cardtable.patience import Description, DescriptionError, Kind, Move, Patien
 from cardtable.solver import _ccore
 from cardtable.solver._state import params, plain_move, state_bytes
 
-VARIANTS = [
-    Variant(draw=draw, passes=passes, empty=empty, foundation_return=back)
-    for draw in (1, 3)
-    for passes in (None, 1, 3)
-    for empty in ("king", "any")
-    for back in (False, True)
-]
+VARIANTS = Variant.every()
 SLOW_CAP = 40  # the slow run's cap: 10,000 play-outs in under a minute on one core
 CAP = 120  # moves per play-out at most: with unlimited passes a random play-out may cycle for ever
 

@@ -220,8 +220,7 @@ def test_fast_path_matches_reference_on_any_deal(perm: list[int]) -> None:
 # ----- one move at a time, in every variant ------------------------------------------------
 
 #: All 24 rule combinations (draw, passes, empty piles, foundation return).
-EVERY_VARIANT = [Variant(draw=draw, passes=passes, empty=empty, foundation_return=back)
-                 for draw in (1, 3) for passes in (None, 1, 3) for empty in ("king", "any") for back in (False, True)]
+EVERY_VARIANT = Variant.every()
 
 
 def follow_the_bot(game: KlondikeGame, wander: int, follow: int, rng: random.Random) -> list[str]:

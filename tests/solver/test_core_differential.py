@@ -139,13 +139,7 @@ def _finish(game: KlondikeGame) -> None:
 
 GAMES = 40  # random games per variant; every other position met is checked
 
-VARIANTS = [
-    Variant(draw=draw, passes=passes, empty=empty, foundation_return=back)
-    for draw in (1, 3)
-    for passes in (None, 1, 3)
-    for empty in ("king", "any")
-    for back in (False, True)
-]
+VARIANTS = Variant.every()
 
 
 def _random_positions(variant: Variant, games: int, seed: int) -> list[KlondikeGame]:

@@ -5,8 +5,6 @@ another."""
 
 from __future__ import annotations
 
-import itertools
-
 from hypothesis import event, given
 from hypothesis import strategies as st
 
@@ -14,10 +12,7 @@ from cardtable.klondike import KlondikeGame, Move, Position, Variant
 from cardtable.solver import relaxation, solve
 from cardtable.solver.search import _BestSearch, _Search, _solution
 
-VARIANTS = [
-    Variant(draw=draw, passes=passes, empty=empty, foundation_return=back)
-    for draw, passes, empty, back in itertools.product((1, 3), (1, 3, None), ("king", "any"), (False, True))
-]
+VARIANTS = Variant.every()
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 variants = st.sampled_from(VARIANTS)
