@@ -137,7 +137,8 @@ def _finish(game: KlondikeGame) -> None:
             game.play(interned(WASTE, FOUNDATION))
 
 
-GAMES = 40  # random games per variant; every other position met is checked
+GAMES = 40  # random games per variant in the long sweep (slow); every other position met is checked
+QUICK_GAMES = 12  # the first of them, in the default suite (at least 15 positions a game in each variant)
 
 VARIANTS = Variant.every()
 
@@ -383,6 +384,13 @@ def _name(v: Variant) -> str:
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=_name)
 def test_core_matches_engine(variant: Variant) -> None:
+    # Every rule combination on the first QUICK_GAMES random games; the long sweep below plays GAMES.
+    _check_core_against_engine(variant, wide=False, games=QUICK_GAMES)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", VARIANTS, ids=_name)
+def test_core_matches_engine_on_40_games(variant: Variant) -> None:
     _check_core_against_engine(variant, wide=False, games=GAMES)
 
 
