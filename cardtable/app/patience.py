@@ -743,9 +743,9 @@ class PatienceApp(App[None]):
         self._after_move()
 
     def action_restart(self) -> None:
+        """Back to the deal; every move can be redone."""
         if self._busy():
             return
-        """Back to the deal; every move can be redone."""
         self._end_number()
         if not self.game.moves:
             self.message = "The game is at its deal."

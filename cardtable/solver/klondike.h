@@ -314,7 +314,8 @@ static inline void shuffle_deck(uint64_t seed, int8_t *deck)
  *   and colours of the face-up cards, kings lowest in their piles, the
  *   talon, the foundations), so it treats both layouts alike.
  * - *The path rules* (path_prune; the depth-first search with
- *   Search(..., path=True), off by default: docs/solver.md has what they
+ *   Search(..., path=True), and every depth-first search of
+ *   solve(..., path_rules=True); off by default: docs/solver.md has what they
  *   save and cost) read the move that made a state and its parent's list
  *   of moves. Let G be the graph of the search's moves (the
  *   moves generate() gives, each followed by autoplay: every rule above reads
