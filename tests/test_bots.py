@@ -205,7 +205,13 @@ def test_turns_stops_after_two_idle_passes_in_unlimited_variant() -> None:
 # ----- every bot, every variant ------------------------------------------------------------------
 
 
-@given(seed=st.integers(0, 2**32), name=st.sampled_from(sorted(STRATEGIES)),
+# The expert on a small budget (8 guessed deals of 2,000 states, its default 48 of 20,000): whether its
+# moves are legal and its games end does not depend on how deep it looks, and at full budget it took most
+# of this test's time.
+BOTS = sorted(name if name != "expert" else "expert samples=8 states=2000" for name in STRATEGIES)
+
+
+@given(seed=st.integers(0, 2**32), name=st.sampled_from(BOTS),
        variant=st.sampled_from(["seed-002", "seed-000", "seed-001", "draw1", "thoughtful1"]))
 def test_bots_only_make_legal_moves_and_finish(seed: int, name: str, variant: str) -> None:
     g = KlondikeGame.from_seed(seed, Variant.preset(variant))
