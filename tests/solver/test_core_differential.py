@@ -22,6 +22,7 @@ For each position reached by random play in the engine:
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import event, given, settings
@@ -856,6 +857,19 @@ def _left_out_for(parent: bytes, codes: list[int], at: int, v: tuple[int, ...]) 
     return counts
 
 
+def _walks(seeds: range, v: tuple[int, ...], rng: random.Random) -> Iterator[tuple[bytes, list[int]]]:
+    """Random walks of the search's moves, 60 moves at most from each seed's deal: each state on the way with
+    its moves in the order the search tries them (the walk goes on by one of them, chosen by ``rng``)."""
+    for seed in seeds:
+        state = _ccore.autoplay(state_bytes(Position.from_seed(seed)), v)[0]
+        for _ in range(60):
+            codes = [code for code, _ in sorted(_ccore.generate(state, v, False), key=lambda cp: -cp[1])]
+            if not codes:
+                break
+            yield state, codes
+            state = _played(state, rng.choice(codes), v)
+
+
 @pytest.mark.parametrize("variant", VARIANTS, ids=_name)
 def test_each_move_the_path_rules_leave_out_is_met_anyway(variant: Variant) -> None:
     # The claim each path rule's proof rests on, checked move by move along random walks of the search's
@@ -863,16 +877,10 @@ def test_each_move_the_path_rules_leave_out_is_met_anyway(variant: Variant) -> N
     v = params(variant, wide=True)
     rng = random.Random(variant.draw * 1009 + len(_name(variant)))
     counts = {"undo": 0, "twice": 0, "commute": 0, "home": 0}
-    for seed in range(6):
-        state = _ccore.autoplay(state_bytes(Position.from_seed(4_300_000 + seed)), v)[0]
-        for _ in range(60):
-            codes = [code for code, _ in sorted(_ccore.generate(state, v, False), key=lambda cp: -cp[1])]
-            if not codes:
-                break
-            for at in range(len(codes)):
-                for rule, k in _left_out_for(state, codes, at, v).items():
-                    counts[rule] += k
-            state = _played(state, rng.choice(codes), v)
+    for state, codes in _walks(range(4_300_000, 4_300_006), v, rng):
+        for at in range(len(codes)):
+            for rule, k in _left_out_for(state, codes, at, v).items():
+                counts[rule] += k
     assert counts["undo"] + counts["twice"] + counts["commute"] > 0, counts
 
 
@@ -884,12 +892,6 @@ def test_the_path_rules_commute_cards_sent_home() -> None:
         v = params(variant, wide=True)
         rng = random.Random(1)
         home = 0
-        for seed in range(4):
-            state = _ccore.autoplay(state_bytes(Position.from_seed(4_300_100 + seed)), v)[0]
-            for _ in range(60):
-                codes = [code for code, _ in sorted(_ccore.generate(state, v, False), key=lambda cp: -cp[1])]
-                if not codes:
-                    break
-                home += sum(_left_out_for(state, codes, at, v)["home"] for at in range(len(codes)))
-                state = _played(state, rng.choice(codes), v)
+        for state, codes in _walks(range(4_300_100, 4_300_104), v, rng):
+            home += sum(_left_out_for(state, codes, at, v)["home"] for at in range(len(codes)))
         assert home > 0, variant
