@@ -261,14 +261,21 @@ def column_width(width: int, columns: float = 7) -> int:
 
 
 def _draw_stock(canvas: Canvas, game: KlondikeGame) -> None:
-    """The stock: a back with the count, or the recycle mark when it is empty."""
+    """The stock: a back with the count; when it is empty, the recycle mark if
+    the waste can be turned over now, a cross if no pass is left, else a bare
+    slot (nothing to turn yet), as the patience table draws it."""
     spot = Spot(STOCK)
     if game.stock:
         text = f"{canvas.back}{len(game.stock):>2} ".ljust(canvas.cell)
         canvas.put(canvas.x(0), 0, text, canvas.mark(_BACK, spot, None), spot)
         return
-    again = game.passes_left is None or game.passes_left > 0
-    sign = ("R" if canvas.ascii_only else "↻") if again and game.waste else " "
+    passes_left = game.passes_left
+    if passes_left == 0:
+        sign = "X" if canvas.ascii_only else "✕"
+    elif game.waste:
+        sign = "R" if canvas.ascii_only else "↻"
+    else:
+        sign = " "
     canvas.empty(canvas.x(0), 0, sign, spot)
 
 

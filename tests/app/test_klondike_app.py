@@ -562,6 +562,35 @@ def test_a_stuck_game_says_so_and_offers_undo_or_a_new_game(tmp_path: Path) -> N
     drive(new_app(tmp_path, game), script)
 
 
+def test_the_empty_stock_shows_a_turn_over_a_cross_or_nothing(tmp_path: Path) -> None:
+    """The empty stock's slot says what a draw would do: turn the waste over
+    (a pass is left), nothing ever again (none is left), or nothing yet."""
+    def stock_slot(app: KlondikeApp) -> str:
+        return app.table.render().plain.splitlines()[0][:6]
+
+    seen: dict[str, list[str]] = {}
+    for name, passes, ascii_only in (("one", 1, False), ("two", 2, False), ("one-ascii", 1, True)):
+        async def script(pilot: Pilot[None], app: KlondikeApp, name: str = name) -> None:
+            seen[name] = [stock_slot(app)]
+            await pilot.press("d")  # the last stock card to the waste
+            seen[name].append(stock_slot(app))
+
+        game = KlondikeGame(_stuck_position(), Variant.preset("draw1").replace(passes=passes))
+        drive(new_app(tmp_path, game, ascii_only=ascii_only), script)
+    assert "░" in seen["one"][0] and "✕" not in seen["one"][0]
+    assert "✕" in seen["one"][1] and "↻" not in seen["one"][1]
+    assert "↻" in seen["two"][1] and "✕" not in seen["two"][1]
+    assert "X" in seen["one-ascii"][1]
+
+    stuck = _stuck_position()  # the ace and the three from the stock and waste on piles of their own
+    piles = (stuck.tableau[0], stuck.waste, stuck.stock, (), (), (), ())
+    empty = Position(piles, stuck.face_down, (), (), (0, 0, 0, 0), 1)
+    async def bare(pilot: Pilot[None], app: KlondikeApp) -> None:
+        assert not set(stock_slot(app)) & set("✕↻░")
+
+    drive(new_app(tmp_path, KlondikeGame(empty, Variant.preset("draw1"))), bare)
+
+
 def _stuck_position() -> Position:
     """Every card face down in pile 1 under a face-up 2c, the ace of clubs on
     the waste and the 3 of diamonds in the stock: drawing it buries the ace
