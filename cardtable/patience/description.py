@@ -125,7 +125,8 @@ class MoveUnit(StrEnum):
     them (Yukon); ``supermove``: a run no longer than the free cells and empty
     piles could carry one card at a time (FreeCell); ``whole-pile``: the top
     card, or the whole pile when it is one run; ``pile``: the whole pile
-    only, whatever it holds (Accordion).
+    only, whatever it holds, its top card being the one that must fit where
+    it goes (Accordion).
     """
 
     ONE = "one-card"

@@ -877,6 +877,9 @@ class PatienceGame:
                             for target, on in ranked:
                                 if build_fits[on.index][index]:
                                     keyed.append((count << 8) | target if by_count else (target << 8) | count)
+                elif unit is MoveUnit.PILE:  # the whole pile goes by its top card
+                    keyed = [((count << 8) | target) if by_count else ((target << 8) | count)
+                             for count in counts for target in takers.get(top, ())]
                 elif by_count:
                     keyed = [(count << 8) | target for count in counts if count <= onto_pile
                              for target in takers.get(cards[-count].index, ())]
@@ -885,7 +888,8 @@ class PatienceGame:
                              for target in takers.get(cards[-count].index, ())]
                 if spaces:
                     for count in counts:
-                        if (count <= onto_space and (not kings_only or cards[-count].rank == _RANKS)
+                        lead = cards[-1 if unit is MoveUnit.PILE else -count]
+                        if (count <= onto_space and (not kings_only or lead.rank == _RANKS)
                                 and (pile_to_space or count != size)):
                             keyed.extend(((count << 8) | target) if by_count else ((target << 8) | count)
                                          for target in spaces)
@@ -1017,7 +1021,9 @@ class PatienceGame:
         count = move.count
         if count > 1 and not self._carries(source, count):
             return f"the top {count} cards of pile {source_place} do not move together", -1, -1
-        card = cards[-count]
+        # the card that must fit: the moving cards' bottom one, but a whole
+        # pile (tableau.moves "pile") goes by its top card
+        card = cards[-1] if kind is Kind.TABLEAU and d.tableau.moves is MoveUnit.PILE else cards[-count]
         if target_kind is Kind.FOUNDATION:
             if kind is Kind.FOUNDATION:
                 return "foundation to foundation is not a move", -1, -1

@@ -287,7 +287,7 @@ def _moves(d: Description) -> str:
                              "and empty piles could carry it one card at a time: (free cells + 1) × 2 to the "
                              "power of the empty piles, half that when the run goes to an empty pile."),
         MoveUnit.WHOLE_PILE: "The top card moves, or the whole pile when it is one run.",
-        MoveUnit.PILE: "Only whole piles move, onto another pile.",
+        MoveUnit.PILE: "Only whole piles move, onto another pile, going by their top card.",
     }[t.moves]
     if t.reach:
         text += (f" A pile moves only onto the pile {' or the pile '.join(map(str, sorted(t.reach)))} places to "

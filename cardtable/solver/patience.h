@@ -830,7 +830,7 @@ static int p_moves(const PRules *r, const PState *s, uint32_t *out)
             for (int ci = 0; ci < ncount; ci++) {
                 int k = counts[ci];
                 if (k > onto_pile) continue;
-                int head = c[size - k];
+                int head = c[size - (r->unit == U_PILE ? 1 : k)];  /* a whole pile goes by its top card */
                 if (masks) {
                     for (uint64_t m = p_onto_piles(r, s, tops, open_top, nopen, head); m; m &= m - 1) {
                         int t = __builtin_ctzll(m);
@@ -847,7 +847,8 @@ static int p_moves(const PRules *r, const PState *s, uint32_t *out)
             if (nspace) {
                 for (int ci = 0; ci < ncount; ci++) {
                     int k = counts[ci];
-                    if (k <= onto_space && (!kings_only || p_rank(c[size - k]) == 13) && (r->pile_to_space || k != size))
+                    if (k <= onto_space && (!kings_only || p_rank(c[size - (r->unit == U_PILE ? 1 : k)]) == 13)
+                        && (r->pile_to_space || k != size))
                         for (int i = 0; i < nspace; i++)
                             if (P_REACHES(spaces[i]))
                                 keyed[nk++] = r->by_count ? (uint32_t)(k << 8 | spaces[i]) : (uint32_t)(spaces[i] << 8 | k);

@@ -276,9 +276,14 @@ def test_accordion_moves_a_pile_onto_the_first_or_third_to_its_left_on_a_match()
     game.play(Move.parse("4>1"))  # the gap closes: the 9d's next pile is now the Kd
     assert _moves(game) == {"5>3", "7>6"}
     assert game.why_illegal(Move.parse("6>3")) == "pile 3 is not 1 or 3 piles to the left of pile 6"
-    two = _game(accordion, ["5h", "5s 9s"] + [""] * 50)
+    # a pile goes by its top card, not the card at its bottom
+    two = _game(accordion, ["5h", "9s 5s"] + [""] * 50)
     assert _moves(two) == {"2>1:2"}
+    assert not _moves(_game(accordion, ["5h", "5s 9s"] + [""] * 50))
+    assert _game(accordion, ["5h", "5s 9s"] + [""] * 50).why_illegal(Move.parse("2>1:2")) == \
+        "9s does not go on pile 1 now"
     two.play(Move.parse("2>1:2"))
+    assert two.pile(Place(Kind.TABLEAU, 0)) == [Card.parse(c) for c in ("5h", "9s", "5s")]
     assert not two.is_won()  # a hand-made position short of 52 cards is never won
     won = _game(accordion, [" ".join(str(c) for c in accordion.cards.deck())] + [""] * 51)
     assert won.is_won() and won.returns() == (51.0,)
