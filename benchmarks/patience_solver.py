@@ -28,7 +28,11 @@ shipped build on Spider and Spiderette, whose disagreements are then its bug.
 ``--solvitaire-games`` picks games by their label (the first column).
 
 cardtable's times are the compiled search's own (CPU seconds around
-``Core.solve``), and its memory the bytes its tables took; the peers' times
+``Core.solve``), and its memory the bytes its tables took; a game of
+Klondike's rules (Klondike's row) is searched by Klondike's own core, as
+``solve_game`` and ``solve --game`` hand it over, and its time is the whole
+``solve_game`` call (the search, its line written out as the patience
+engine's moves and replayed there), its memory the searches' tables; the peers' times
 are whole processes (GNU time: wall, CPU, peak resident memory), so a peer's
 time a deal includes starting the program (black-hole-solve's and
 Solvitaire's: CPU seconds, user and system). Every winning line of cardtable is replayed in the engine after
@@ -60,6 +64,7 @@ from pathlib import Path
 from _peers import run_measured, run_program, solve_solvitaire_file, time_program
 from _report import add_option, table, write_markdown
 
+from cardtable.klondike.patience import variant_of
 from cardtable.patience import PatienceGame
 from cardtable.patience.formats import to_pysol
 from cardtable.patience.registry import load, names
@@ -138,8 +143,17 @@ def ours(game_name: str, seeds: list[str], max_states: int, timeout: float) -> R
     every winning line replayed in the engine afterwards."""
     description = load(game_name)
     runs = Runs("cardtable", game_name)
+    klondike = variant_of(description) is not None
     for seed in seeds:
         game = PatienceGame.from_seed(description, seed)
+        if klondike:  # Klondike's rules: solve_game hands the search to Klondike's core and replays the line
+            began = time.process_time()
+            result = solve_game(game, timeout=timeout, max_states=max_states)
+            runs.seconds.append(time.process_time() - began)
+            runs.states.append(result.states)
+            runs.peak_kib = max(runs.peak_kib, result.memory // 1024)
+            runs.verdicts[seed] = result.result
+            continue
         core = core_of(game)
         began = time.process_time()
         status, states, codes, memory = core.solve(max_states, timeout, SEARCHES["hybrid"])

@@ -42,7 +42,8 @@ def solve_guess(game: PatienceGame, max_states: int) -> list[Move] | None:
     None when the search finds none in its budget."""
     from cardtable.solver.patience import solve_game  # the compiled search: loaded when first asked
 
-    result = solve_game(game, max_states=max_states)
+    # the patience core for every game, Klondike's rules included: the players play as when they were measured
+    result = solve_game(game, max_states=max_states, core="patience")
     return list(result.moves) if result.result == "won" and result.moves else None
 
 
@@ -52,7 +53,7 @@ def judge_guess(game: PatienceGame, max_states: int) -> tuple[str, list[Move]]:
     ``"unknown"`` when the budget ran out first."""
     from cardtable.solver.patience import solve_game
 
-    result = solve_game(game, max_states=max_states)
+    result = solve_game(game, max_states=max_states, core="patience")
     if result.result == "won":
         return "won", list(result.moves)
     return ("lost" if result.result == "unwinnable" else "unknown"), []

@@ -72,8 +72,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_force_argument(p)
     p.add_argument("--game", metavar="NAME|FILE.json",
                    help="a patience game: a name ('cardtable games' lists them), with options after colons "
-                        "(golf:wrap), or a description file FILE.json, solved by the one patience search; without "
-                        "it, Klondike by its own core")
+                        "(golf:wrap), or a description file FILE.json, solved by the one patience search (a game "
+                        "of Klondike's rules, whatever its name, by Klondike's core); without it, Klondike by its "
+                        "own core")
     p.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
                    help="give up after this long (default 60, or none with --max-states: then the answers are "
                         "the same on any machine)")
@@ -264,12 +265,12 @@ def _solve(args: argparse.Namespace, deals: list[tuple[str, Position]], variant:
 def _cmd_solve(args: argparse.Namespace) -> int:
     check_force(args)
     if args.game not in (None, "klondike"):
-        from cardtable.cli._patience import patience_game
+        # every other game, Klondike's rules under another name included: the patience engine's
+        # deals, positions and moves; the search itself goes to Klondike's core where the rules are its own
         from cardtable.cli._patience_solve import solve as solve_patience
+        from cardtable.patience import load
 
-        description = patience_game(args)
-        assert description is not None
-        return solve_patience(args, description)
+        return solve_patience(args, load(args.game))
     if isinstance(args.seed, str):
         from cardtable.cli._patience import klondike_seed
 

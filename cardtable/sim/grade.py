@@ -170,7 +170,8 @@ def grade_game(game: PatienceGame) -> Grade | None:
     from cardtable.bots.patience import GreedyPlayer as PatienceGreedy
     from cardtable.solver.patience import solve_game
 
-    proof = solve_game(game, max_states=GRADE_STATE_BUDGET)
+    # the patience core for every game, Klondike's rules included: a grade measured stays the grade
+    proof = solve_game(game, max_states=GRADE_STATE_BUDGET, core="patience")
     if proof.result != "won":
         return None
 
@@ -206,7 +207,8 @@ def why_ungradable(description: Description) -> str | None:
 
     out_of_budget = 0
     for seed in range(_MOST_PROBES):
-        result = solve_game(PatienceGame.from_seed(description, seed), max_states=GRADE_STATE_BUDGET).result
+        result = solve_game(PatienceGame.from_seed(description, seed), max_states=GRADE_STATE_BUDGET,
+                            core="patience").result
         if result == "won":
             return None
         out_of_budget += result != "unwinnable"

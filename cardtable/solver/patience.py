@@ -16,6 +16,15 @@ stock's order are known to it ("thoughtful" patience). Every winning line is
 replayed in the rules engine (:class:`~cardtable.patience.PatienceGame`)
 before it is returned; a line the engine refuses is a bug and raises.
 
+A game whose description gives Klondike's rules, whatever it is called
+(:func:`~cardtable.klondike.patience.variant_of` reads its fields: draw 1
+or 3, any pass limit, kings or any card in a space, foundation cards
+coming back or not), is handed to Klondike's own compiled core
+(:func:`cardtable.solver.solve`), which decides far more of its deals in
+the same time; its line comes back as the patience engine's moves, played
+in the engine one by one. ``core="patience"`` keeps such a game on the
+patience core.
+
 >>> from cardtable.patience import PatienceGame, get
 >>> game = PatienceGame.from_seed(get("bakers-game"), 7)
 >>> result = solve_game(game, max_states=100_000)
@@ -29,7 +38,7 @@ import struct
 import time
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from cardtable.cards import Card
 from cardtable.errors import IllegalMoveError, SolverError
@@ -38,8 +47,11 @@ from cardtable.patience.engine import PatienceGame
 from cardtable.patience.moves import ANY_FOUNDATION, DEAL, RECYCLE, Move, Place
 from cardtable.solver import _pcore
 
-__all__ = ["DEFAULT_MAX_STATES", "SEARCHES", "TIMED_MAX_STATES", "PatienceSolveResult", "Search", "core_of", "move_of",
-           "rules_blob", "solve_game"]
+if TYPE_CHECKING:
+    from cardtable.klondike.variant import Variant
+
+__all__ = ["DEFAULT_MAX_STATES", "SEARCHES", "TIMED_MAX_STATES", "Core", "PatienceSolveResult", "Search", "core_of",
+           "move_of", "rules_blob", "solve_game"]
 
 #: The state budget with neither a budget nor a time limit: the same answer
 #: on any machine. At some 60 to 120 bytes a state (the exact keys and the
@@ -64,6 +76,10 @@ Result = Literal["won", "unwinnable", "unknown"]
 Search = Literal["hybrid", "best-first", "depth-first"]
 #: Each search's code in the core.
 SEARCHES: dict[Search, int] = {"depth-first": 0, "best-first": 1, "hybrid": 2}
+#: Which compiled core searches: ``auto``, Klondike's for a game of
+#: Klondike's rules and the patience core for every other; ``patience``,
+#: the patience core for every game.
+Core = Literal["auto", "patience"]
 
 
 def _fits(rule: Build) -> bytes:
@@ -248,7 +264,7 @@ def _check_budget(timeout: float | None, max_states: int | None) -> int:
 
 def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: int | None = None,
                search: Search = "hybrid", first_states: int | None = None,
-               focus_states: int | None = None) -> PatienceSolveResult:
+               focus_states: int | None = None, core: Core = "auto") -> PatienceSolveResult:
     """Decide whether ``game`` can be won from its position, every card known.
 
     ``timeout`` (seconds) and ``max_states`` bound the search; when one runs
@@ -287,6 +303,15 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
     goes on with every move in the same table, so the verdict is the same.
     With ``None`` it is half the budget where the hybrid goes depth first and
     ``first_states`` is ``None``, else 0 (no focused pass).
+
+    ``core``: with ``auto`` (the default), a game of Klondike's rules (see
+    the module's notes) is searched by Klondike's core, under the same
+    budgets; ``search``, ``first_states`` and ``focus_states`` order the
+    patience core's search only, so giving one for such a game raises
+    :class:`SolverError` unless ``core`` is ``patience``. What is defined by
+    a search within a state budget and must stay as it was picked (the
+    patience games' daily and winnable deals, their grades, the patience
+    players' guesses) asks for ``patience``.
     """
     budget = _check_budget(timeout, max_states)
     if search not in SEARCHES:
@@ -295,13 +320,24 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
         raise SolverError(f"first_states must be at least 0, not {first_states}")
     if focus_states is not None and focus_states < 0:
         raise SolverError(f"focus_states must be at least 0, not {focus_states}")
+    if core not in ("auto", "patience"):
+        raise SolverError(f"core must be auto or patience, not {core!r}")
     began = time.perf_counter()
     if game.is_won():
         return PatienceSolveResult("won", [], 0, time.perf_counter() - began)
-    core = core_of(game)
+    if core == "auto":
+        from cardtable.klondike.patience import variant_of
+
+        variant = variant_of(game.description)
+        if variant is not None:
+            if search != "hybrid" or first_states is not None or focus_states is not None:
+                raise SolverError(f"{game.description.title} has Klondike's rules, which Klondike's core searches: "
+                                  "search, first_states and focus_states order the patience core's search "
+                                  "(pass core='patience' for it)")
+            return _solve_klondike(game, variant, timeout, budget, began)
     first = -1 if first_states is None else first_states
     focus = -1 if focus_states is None else focus_states
-    status, states, codes, memory = core.solve(budget, timeout or 0.0, SEARCHES[search], first, focus)
+    status, states, codes, memory = core_of(game).solve(budget, timeout or 0.0, SEARCHES[search], first, focus)
     seconds = time.perf_counter() - began
     if status == "won":
         moves = _moves_of(_compiled(game.description), codes)
@@ -314,3 +350,30 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
         return PatienceSolveResult("unwinnable", [], states, seconds, memory=memory)
     reason = f"state budget of {budget:,} reached" if status == "states" else f"timeout after {timeout:g} s"
     return PatienceSolveResult("unknown", [], states, seconds, reason, memory)
+
+
+def _solve_klondike(game: PatienceGame, variant: Variant, timeout: float | None, budget: int,
+                    began: float) -> PatienceSolveResult:
+    """``game`` (of Klondike's rules, ``variant``) searched by Klondike's
+    core; a winning line is translated into the patience engine's moves
+    while it is played in a copy of ``game``, which must end won."""
+    from cardtable.klondike.patience import from_klondike_move, klondike_position
+    from cardtable.solver.search import solve
+
+    found = solve(klondike_position(game), variant, timeout=timeout, max_states=budget)
+    seconds = time.perf_counter() - began
+    if found.result != "won":
+        return PatienceSolveResult(found.result, [], found.states, seconds, found.reason, found.memory)
+    moves: list[Move] = []
+    copy = game.clone()
+    try:
+        for move in found.moves:
+            moves.append(from_klondike_move(copy, move))
+            copy.play(moves[-1])
+    except IllegalMoveError as error:
+        raise SolverError(f"bug: Klondike's core's winning line for {game.description.name} does not replay in "
+                          f"the engine at move {len(moves)} ({error})") from None
+    if not copy.is_won():
+        raise SolverError(f"bug: Klondike's core's winning line for {game.description.name} does not win in the "
+                          f"engine: {' '.join(map(str, moves))}")
+    return PatienceSolveResult("won", moves, found.states, time.perf_counter() - began, memory=found.memory)

@@ -91,7 +91,8 @@ def _first_won(description: Description, candidates: Iterable[int], what: str) -
             break
         tried = tries
         budget = min(PATIENCE_PROOF_STATES, PATIENCE_SEARCH_STATES - spent)
-        result = solve_game(PatienceGame.from_seed(description, seed), max_states=budget)
+        # the patience core for every game, Klondike's rules included: a deal picked by its budget stays picked
+        result = solve_game(PatienceGame.from_seed(description, seed), max_states=budget, core="patience")
         if result.result == "won":
             return ProvenDeal(seed, tries, result.states, tuple(str(move) for move in result.moves))
         spent += max(result.states, 1)

@@ -51,7 +51,8 @@ class SolveResult:
     was checked against the legal moves of the position it is played in, and
     the last position is won; see :func:`line_moves`), ``"unwinnable"`` (the
     search was exhaustive) or ``"unknown"`` (``reason`` says which budget ran
-    out). ``states`` counts the distinct states searched.
+    out). ``states`` counts the distinct states searched, ``memory`` the
+    bytes the searches' transposition tables took at the end.
     """
 
     result: Result
@@ -59,6 +60,7 @@ class SolveResult:
     states: int = 0
     seconds: float = 0.0
     reason: str = ""
+    memory: int = 0
 
     @property
     def decided(self) -> bool:
@@ -238,6 +240,11 @@ class _Search:
             self.step = min(self.step * 2, 200_000)
 
     @property
+    def table_bytes(self) -> int:
+        """The bytes its transposition table takes now."""
+        return int(self.core.table_size) * int(self.core.key_words) * 8
+
+    @property
     def won(self) -> bool:
         return self.status == _ccore.WON
 
@@ -328,6 +335,11 @@ class _Restarts:
     @property
     def states(self) -> int:
         return self.finished_states + self.current.states
+
+    @property
+    def table_bytes(self) -> int:
+        """The bytes the current run's table takes (the runs before it freed theirs)."""
+        return self.current.table_bytes
 
     @property
     def won(self) -> bool:
@@ -465,6 +477,11 @@ class SearchSchedule:
         return sum(search.states for search in self.searches)
 
     @property
+    def table_bytes(self) -> int:
+        """The bytes the transposition tables of every search take now."""
+        return sum(search.table_bytes for search in self.searches)
+
+    @property
     def left(self) -> int:
         """The states of the budget not yet used."""
         return self.budget - self.used
@@ -597,9 +614,10 @@ class SearchSchedule:
         search = self.finished or self.main
         if search.won:
             moves = _solution(self.state, self.variant, search.winning_path(), self.wide)
-            return SolveResult("won", moves, self.used, time.perf_counter() - self.began)
+            return SolveResult("won", moves, self.used, time.perf_counter() - self.began, memory=self.table_bytes)
         if search.exhausted:
-            return SolveResult("unwinnable", [], self.used, time.perf_counter() - self.began)
+            return SolveResult("unwinnable", [], self.used, time.perf_counter() - self.began,
+                               memory=self.table_bytes)
         main = self.main
         if main.reason == "time limit reached":
             reason = f"time limit of {self.timeout:g} s reached"
@@ -609,7 +627,7 @@ class SearchSchedule:
             reason = f"search paths longer than {_ccore.MAX_DEPTH} moves were cut"
         else:
             reason = "transposition table full"
-        return SolveResult("unknown", [], self.used, time.perf_counter() - self.began, reason)
+        return SolveResult("unknown", [], self.used, time.perf_counter() - self.began, reason, self.table_bytes)
 
 
 def solve(position: Position, variant: Variant, *, timeout: float | None = None,

@@ -152,10 +152,10 @@ def test_verdicts_agree_with_a_plain_search_in_the_engine(variant: str, seed: in
     assert result.decided
     assert result.result == _engine_search(game.clone(), 300_000)
     for search in ("best-first", "depth-first"):
-        assert solve_game(game, max_states=500_000, search=search).result == result.result
+        assert solve_game(game, max_states=500_000, search=search, core="patience").result == result.result
     # the hybrid hands its stack to the best-first search after a few states: nothing is lost
     for first in (1, 7, 60, 900):
-        handed = solve_game(game, max_states=500_000, first_states=first)
+        handed = solve_game(game, max_states=500_000, first_states=first, core="patience")
         assert handed.result == result.result
         assert handed.states <= 500_000
 
@@ -251,12 +251,12 @@ def test_canfield_plays_safe_cards_home_from_its_base(variant: str) -> None:
 @pytest.mark.parametrize(("variant", "seed"), [("freecell", 2), ("bakers-game", 7), ("klondike", 2), ("yukon", 1)])
 def test_the_hybrid_wins_after_the_hand_over(variant: str, seed: int) -> None:
     game = PatienceGame.from_seed(load(variant), seed)
-    best = solve_game(game, max_states=200_000, search="best-first")
+    best = solve_game(game, max_states=200_000, search="best-first", core="patience")
     assert best.result == "won"
     # one state depth first (the start) hands everything over: the best-first search itself
-    assert solve_game(game, max_states=200_000, first_states=1).states == best.states
+    assert solve_game(game, max_states=200_000, first_states=1, core="patience").states == best.states
     for first in (5, 40, 300):
-        result = solve_game(game, max_states=200_000, first_states=first)
+        result = solve_game(game, max_states=200_000, first_states=first, core="patience")
         assert result.result == "won" and result.replays(game)
 
 
@@ -288,7 +288,7 @@ def test_the_lengths_search_agrees_with_a_plain_search_in_the_engine(variant: st
         result = solve_game(game, max_states=500_000)
         assert game.key() == before
         assert result.result == _engine_search(game.clone(), 300_000), (variant, seed)
-        best = solve_game(game, max_states=500_000, search="best-first")
+        best = solve_game(game, max_states=500_000, search="best-first", core="patience")
         assert best.result == result.result
         if result.result == "won":
             assert result.replays(game)
@@ -304,11 +304,11 @@ def test_the_lengths_search_keeps_the_holes_rank_only(variant: str, seed: str) -
     # fewer, as positions whose hole's top cards are of one rank are one to it
     game = PatienceGame.from_seed(load(variant), seed)
     lengths = solve_game(game, max_states=2_000_000)
-    best = solve_game(game, max_states=2_000_000, search="best-first")
+    best = solve_game(game, max_states=2_000_000, search="best-first", core="patience")
     assert lengths.result == best.result == "unwinnable"
     assert lengths.states < best.states
     # a first depth-first part asked for by name is the generic hybrid's
-    assert solve_game(game, max_states=2_000_000, first_states=1).states == best.states
+    assert solve_game(game, max_states=2_000_000, first_states=1, core="patience").states == best.states
 
 
 @pytest.mark.parametrize("variant", HOLE_ONLY)
@@ -336,13 +336,13 @@ DEEP = ("klondike", "yukon", "russian-solitaire", "scorpion", "canfield", "spide
 ])
 def test_the_focused_pass_keeps_the_verdict(variant: str, seed: int) -> None:
     game = PatienceGame.from_seed(load(variant), seed)
-    plain = solve_game(game, max_states=500_000, focus_states=0)
+    plain = solve_game(game, max_states=500_000, focus_states=0, core="patience")
     assert plain.decided
     if variant == "russian-solitaire":
         assert plain.result == _engine_search(game.clone(), 300_000)
     # the focused pass ends after a few states, or finishes: the search after it reopens what it expanded
     for focus in (1, 7, 60, 900, 500_000, None):
-        focused = solve_game(game, max_states=500_000, focus_states=focus)
+        focused = solve_game(game, max_states=500_000, focus_states=focus, core="patience")
         assert focused.result == plain.result
         assert focused.states <= 500_000
         assert focused.result == "unwinnable" or focused.replays(game)
@@ -354,7 +354,7 @@ def test_the_focused_pass_leaves_sideways_moves_out() -> None:
     game = PatienceGame.from_seed(get("spider-2-suits"), 11)
     focused = solve_game(game, max_states=20_000)
     assert focused.result == "won" and focused.states < 1_000 and focused.replays(game)
-    assert solve_game(game, max_states=20_000, focus_states=0).result == "unknown"
+    assert solve_game(game, max_states=20_000, focus_states=0, core="patience").result == "unknown"
 
 
 def test_spider_in_four_suits_is_won_with_builds_out_of_suit_nearly_breaks() -> None:
@@ -370,15 +370,15 @@ def test_the_focused_pass_with_the_whole_budget_says_unknown_not_unwinnable() ->
     # to it the search ends before a verdict
     game = PatienceGame.from_seed(get("scorpion"), 1)
     assert solve_game(game, max_states=100_000).result == "unwinnable"
-    assert solve_game(game, max_states=1_000, focus_states=1_000).result == "unknown"
+    assert solve_game(game, max_states=1_000, focus_states=1_000, core="patience").result == "unknown"
 
 
 @given(st.sampled_from(DEEP), st.integers(0, 2**32), st.integers(0, 3_000))
 @settings(max_examples=40, deadline=None)
 def test_focused_solutions_replay_and_verdicts_agree(variant: str, seed: int, focus: int) -> None:
     game = PatienceGame.from_seed(load(variant), seed)
-    focused = solve_game(game, max_states=3_000, focus_states=focus)
-    plain = solve_game(game, max_states=3_000, focus_states=0)
+    focused = solve_game(game, max_states=3_000, focus_states=focus, core="patience")
+    plain = solve_game(game, max_states=3_000, focus_states=0, core="patience")
     assert focused.result == "unwinnable" or focused.result == "unknown" or focused.replays(game)
     if focused.decided and plain.decided:
         assert focused.result == plain.result
@@ -387,11 +387,11 @@ def test_focused_solutions_replay_and_verdicts_agree(variant: str, seed: int, fo
 def test_search_and_its_first_states_are_checked() -> None:
     game = PatienceGame.from_seed(get("freecell"), 1)
     with pytest.raises(SolverError, match="search must be one of"):
-        solve_game(game, search="sideways")  # type: ignore[arg-type]
+        solve_game(game, search="sideways", core="patience")  # type: ignore[arg-type]
     with pytest.raises(SolverError, match="first_states"):
-        solve_game(game, first_states=-1)
+        solve_game(game, first_states=-1, core="patience")
     with pytest.raises(SolverError, match="focus_states"):
-        solve_game(game, focus_states=-1)
+        solve_game(game, focus_states=-1, core="patience")
     with pytest.raises(ValueError, match="search 3"):
         core_of(game).solve(10, 0.0, 3)
 
@@ -420,11 +420,11 @@ def test_every_solution_replays_to_a_win(variant: str, seed: int) -> None:
 ])
 def test_best_first_lines_replay_from_rebuilt_positions(variant: str, seed: int, through: Move | None) -> None:
     game = PatienceGame.from_seed(load(variant), seed)
-    result = solve_game(game, max_states=20_000, search="best-first")
+    result = solve_game(game, max_states=20_000, search="best-first", core="patience")
     assert result.result == "won" and result.replays(game)
     assert through is None or through in result.moves
     # the hybrid's best-first half, from the depth-first search's records
-    handed = solve_game(game, max_states=20_000, first_states=50)
+    handed = solve_game(game, max_states=20_000, first_states=50, core="patience")
     assert handed.result == "won" and handed.replays(game)
 
 
@@ -441,7 +441,7 @@ def test_the_quick_scans_win_freecell_deals_in_few_states() -> None:
     for number in (1, 5):
         game = PatienceGame.from_seed(get("freecell"), f"ms:{number}")
         assert solve_game(game, max_states=3_000).result == "won"
-        assert solve_game(game, max_states=3_000, search="best-first").result == "unknown"
+        assert solve_game(game, max_states=3_000, search="best-first", core="patience").result == "unknown"
     # the scans keep to the budget and count their states in
     result = solve_game(PatienceGame.from_seed(get("freecell"), "ms:1"), max_states=100)
     assert (result.result, result.states) == ("unknown", 100)
@@ -455,7 +455,7 @@ def test_the_quick_scans_keep_the_verdicts(variant: str, seed: int) -> None:
     # lost deals (Baker's Game 2 and 4, Seahaven Towers 3) are proved after the scans give up
     game = PatienceGame.from_seed(load(variant), seed)
     quick = solve_game(game, max_states=200_000)
-    best = solve_game(game, max_states=200_000, search="best-first")
+    best = solve_game(game, max_states=200_000, search="best-first", core="patience")
     assert quick.decided and quick.result == best.result
     assert quick.result == "unwinnable" or quick.replays(game)
 
