@@ -638,6 +638,74 @@ static int p_is_won(const PRules *r, const PState *s)
     return home == r->total;
 }
 
+/* ---- the row of whole piles (the row search in _pcore.c) ----------------
+ * Where only whole piles move on the tableau, each going by its top card
+ * (unit U_PILE), spaces take nothing, no card is face down, one deck lies
+ * all on the tableau and nothing else is there (no foundations, cells,
+ * reserve, stock, waste or hole; no covers, redeal or complete runs), and
+ * the game is won with one pile (Accordion):
+ *  (1) A position's moves are read from the piles that hold cards, in
+ *      order, and from their top cards only: the build table on the two
+ *      tops, the reach counting only the piles that hold cards. A move puts
+ *      the moving pile's top card on the target's place in the row and
+ *      takes the moving pile out of the row; the game is won when one pile
+ *      is left. So two positions with the same row of top cards have the
+ *      same moves, each leading them to positions with the same row again:
+ *      one is won exactly when the other is, and the key is that row (its
+ *      length, then the cards).
+ *  (2) The top cards only ever lose one card at a time: a move leaves the
+ *      moving pile's top card on top and takes the target's top card out of
+ *      the row. Join two top cards when either fits on the other. A top
+ *      card b leaves the row only under a top card a that fits on it, so
+ *      joined to it; the graph only loses cards (and their edges), so a
+ *      group of top cards joined to each other (a connected component)
+ *      never loses its last card, which nothing joined to it is left to
+ *      cover. A position whose top cards form two groups or more keeps at
+ *      least two piles for ever: it is lost, and the search goes no further
+ *      from it (p_row_joined). One deck: each card is one top card.
+ */
+
+/* Whether the rules and the position s fit the row search (above). */
+static int p_row_fit(const PRules *r, const PState *s)
+{
+    if (r->unit != U_PILE || r->fill != F_NONE || r->win != W_ONE_PILE || r->has_covers || r->redeals
+        || r->complete_runs || r->copies != 1)
+        return 0;
+    for (int k = 0; k < K_KINDS; k++)
+        if (k != K_TABLEAU && r->count[k]) return 0;
+    int cards = 0;
+    for (int p = 0; p < r->ntab; p++) {
+        if (s->down[p]) return 0;
+        cards += s->len[p];
+    }
+    return cards == r->total;
+}
+
+/* The cards each card is joined to (either fits on the other), as bits. */
+static void p_row_joins(const PRules *r, uint64_t *join)
+{
+    for (int c = 0; c < 52; c++) {
+        join[c] = 0;
+        for (int x = 0; x < 52; x++)
+            if (x != c && (r->build[c][x] || r->build[x][c])) join[c] |= 1ULL << x;
+    }
+}
+
+/* Whether the top cards `tops` (bits) form one group: (2) above. */
+static inline int p_row_joined(const uint64_t *join, uint64_t tops)
+{
+    if (!tops) return 1;
+    uint64_t seen = tops & -tops, todo = seen;
+    while (todo) {
+        int c = __builtin_ctzll(todo);
+        todo &= todo - 1;
+        uint64_t more = join[c] & tops & ~seen;
+        seen |= more;
+        todo |= more;
+    }
+    return seen == tops;
+}
+
 /* ---- the move generator (the engine's legal_moves) ------------------------ */
 
 static inline uint32_t p_code(int src, int dst, int n, int pair)

@@ -292,8 +292,13 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
     ``states``). Where every move takes a top card to the hole (Black Hole,
     Golf), ``hybrid`` with ``first_states=None`` is the lengths search: depth
     first, each position keyed by the piles' lengths and what the hole takes
-    on its top card, the move that leaves the most moves tried first. All
-    are exhaustive: the verdicts are the same, the states and lines differ.
+    on its top card, the move that leaves the most moves tried first. Where
+    only whole piles move, each by its top card, every card lies in the
+    tableau's row and one pile wins (Accordion), it is the row search: depth
+    first, each position keyed by its row of top cards, going no further
+    from a position whose top cards fall into two groups that no card joins
+    (neither can ever cover the other's). All are exhaustive: the verdicts
+    are the same, the states and lines differ.
 
     ``focus_states`` (the hybrid only) is the budget of its focused pass,
     which runs the hybrid first without the sideways moves (a tableau move
