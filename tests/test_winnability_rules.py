@@ -1,7 +1,7 @@
 """The rule variants in ``benchmarks/winnability/*.json`` (a game with Solvitaire's rule
 where it differs from the game's default, for docs/winnability.md and the benchmarks
-against Solvitaire): each file is its game with exactly the one rule listed here, that
-rule reaches the solver, and a study keeps the file's deals apart from the game's."""
+against Solvitaire): each file is its game with exactly the rules listed here, they
+reach the solver, and a study keeps the file's deals apart from the game's."""
 
 from __future__ import annotations
 
@@ -12,20 +12,24 @@ from typing import Any
 
 import pytest
 
-from cardtable.patience import PatienceGame, get, load
+from cardtable.patience import Description, PatienceGame, get, load
 from cardtable.patience.description import Kind
 from cardtable.solver.patience import rules_blob, solve_game
 from cardtable.solver.patience_study import study_key
 
 HERE = Path(__file__).resolve().parent.parent / "benchmarks" / "winnability"
 
-#: Each file's game and the one rule it changes, as (path, value).
-CHANGES = {
-    "canfield-solvitaire.json": ("canfield", ("tableau", "moves"), "run"),
-    "fan-solvitaire.json": ("fan", ("foundations", "may-return"), True),
-    "king-albert-solvitaire.json": ("king-albert", ("foundations", "may-return"), True),
-    "spider-solvitaire.json": ("spider", ("stock", "needs-no-empty-pile"), False),
-    "spiderette-solvitaire.json": ("spiderette", ("stock", "needs-no-empty-pile"), False),
+#: Each file's game and the rules it changes, as {path: value}. Canfield's
+#: columns under Solvitaire's rules move any part of a built group and count
+#: ranks from the foundations' base without wrapping (a card of the rank below
+#: the base never goes on one of the base rank).
+CHANGES: dict[str, tuple[str, dict[tuple[str, ...], object]]] = {
+    "canfield-solvitaire.json": ("canfield", {("tableau", "moves"): "run", ("tableau", "build", "wrap"): False,
+                                              ("tableau", "build", "from-base"): True}),
+    "fan-solvitaire.json": ("fan", {("foundations", "may-return"): True}),
+    "king-albert-solvitaire.json": ("king-albert", {("foundations", "may-return"): True}),
+    "spider-solvitaire.json": ("spider", {("stock", "needs-no-empty-pile"): False}),
+    "spiderette-solvitaire.json": ("spiderette", {("stock", "needs-no-empty-pile"): False}),
 }
 
 
@@ -41,11 +45,15 @@ def test_every_variant_file_is_listed() -> None:
 
 
 @pytest.mark.parametrize("file", sorted(CHANGES))
-def test_a_variant_changes_one_rule_and_is_its_own_study(file: str) -> None:
-    game, path, value = CHANGES[file]
+def test_a_variant_changes_its_rules_and_is_its_own_study(file: str) -> None:
+    game, changes = CHANGES[file]
     variant, default = load(str(HERE / file)), get(game)
-    assert _differences(default.rules_json(), variant.rules_json()) == [path]
-    assert variant.rules_json()[path[0]][path[1]] == value
+    assert _differences(default.rules_json(), variant.rules_json()) == sorted(changes)
+    for path, value in changes.items():
+        data: Any = variant.rules_json()
+        for key in path:
+            data = data[key]
+        assert data == value
     assert study_key(variant) != study_key(default) and study_key(variant)[1] != study_key(default)[1]
     assert rules_blob(variant) != rules_blob(default)  # the rule reaches the solver's tables
 
@@ -84,3 +92,25 @@ def test_an_independent_search_agrees_with_the_solver_on_russian_solitaire_and_p
             assert mine == solve_game(PatienceGame.from_seed(get(game), seed), max_states=200_000).result
         assert "unwinnable" in verdicts
     assert check.check("russian-solitaire", 13, 100_000)[0] == "won"
+
+
+def test_solvitaire_canfield_never_puts_the_rank_below_the_base_on_the_base() -> None:
+    """Deal 60 (base 4): won where the columns wrap (a 3 goes on a 4), and
+    unwinnable when they count ranks from the base, as Solvitaire proves it."""
+    variant = load(str(HERE / "canfield-solvitaire.json"))
+    data = variant.to_json()
+    data["tableau"]["build"].update({"wrap": True, "from-base": False})
+    wrapping = Description.from_json(data)
+    game = PatienceGame.from_seed(variant, 60)
+    assert game.foundation_base == 4
+    assert solve_game(game, max_states=100_000).result == "unwinnable"
+    line = solve_game(PatienceGame.from_seed(wrapping, 60), max_states=100_000)
+    assert line.result == "won"
+    replay = PatienceGame.from_seed(wrapping, 60)
+    threes_on_fours = 0
+    for move in line.moves:
+        if move.source is not None and move.target is not None and move.target.kind is Kind.TABLEAU:
+            target, moved = replay.pile(move.target), replay.pile(move.source)[-move.count]
+            threes_on_fours += bool(target) and (moved.rank, target[-1].rank) == (3, 4)
+        replay.play(move)
+    assert threes_on_fours

@@ -223,15 +223,20 @@ class Layout:
 class Build:
     """What may go on a card: rank ``direction`` (with ``wrap``, King and Ace
     are one apart) and ``suit`` relation; a card of rank ``closed`` takes
-    nothing (Golf's King)."""
+    nothing (Golf's King). With ``from_base`` (a tableau's rule), ranks are
+    counted from the foundations' base rank: the base rank is the lowest and
+    the rank below it the highest (Solvitaire's Canfield: with base 5, a 4
+    goes on a 5 only with ``wrap``, never without; a King on an Ace, yes)."""
 
     direction: Direction = Direction.DOWN
     suit: SuitRule = SuitRule.ANY
     wrap: bool = False
     closed: int | None = None
+    from_base: bool = False
 
-    def fits(self, card: Card, onto: Card) -> bool:
-        """True when ``card`` may go on ``onto`` under this rule."""
+    def fits(self, card: Card, onto: Card, base: int = 1) -> bool:
+        """True when ``card`` may go on ``onto`` under this rule; ``base`` is
+        the foundations' base rank, which only a rule ``from_base`` reads."""
         if self.direction is Direction.NONE or onto.rank == self.closed:
             return False
         if self.direction is Direction.MATCH:
@@ -246,6 +251,8 @@ class Build:
         elif suit is SuitRule.ANY_BUT_SAME and card.suit == onto.suit:
             return False
         step = card.rank - onto.rank
+        if self.from_base:  # both ranks counted from the base: the step crossing it becomes 12 or -12
+            step = (card.rank - base) % 13 - (onto.rank - base) % 13
         if self.wrap and step in (12, -12):
             step = -1 if step == 12 else 1
         if self.direction is Direction.DOWN:
@@ -559,8 +566,11 @@ def _layout(layout: Layout) -> dict[str, Any]:
 
 
 def _build(build: Build) -> dict[str, Any]:
-    return {"direction": build.direction.value, "suit": build.suit.value, "wrap": build.wrap,
+    data = {"direction": build.direction.value, "suit": build.suit.value, "wrap": build.wrap,
             "closed": _rank_text(build.closed)}
+    if build.from_base:  # written only when set: the rules keys of the games without it stay as they were
+        data["from-base"] = True
+    return data
 
 
 def _write(d: Description) -> dict[str, Any]:
@@ -737,11 +747,12 @@ def _read_layout(value: object, path: str, default: Layout = Layout()) -> Layout
 
 
 def _read_build(value: object, path: str, default: Build = Build()) -> Build:
-    obj = _Object(value, path, ("direction", "suit", "wrap", "closed"))
+    obj = _Object(value, path, ("direction", "suit", "wrap", "closed", "from-base"))
     return Build(obj.get("direction", _enum(Direction), default.direction),
                  obj.get("suit", _enum(SuitRule), default.suit),
                  obj.get("wrap", _bool, default.wrap),
-                 obj.get("closed", _optional(_rank), default.closed))
+                 obj.get("closed", _optional(_rank), default.closed),
+                 obj.get("from-base", _bool, default.from_base))
 
 
 def _read_redeals(value: object, path: str) -> Redeals:
@@ -970,6 +981,17 @@ def _check(d: Description) -> None:
     if d.tableau.run is not None:
         _check_build(d.tableau.run, "tableau.run", cards)
     _check_build(d.foundations.build, "foundations.build", cards)
+    for path, build in (("foundations.build", d.foundations.build), ("hole.build", d.hole_build)):
+        if build.from_base:
+            raise DescriptionError(f"{path}.from-base: only the tableau's rules count ranks from the "
+                                   f"foundations' base")
+    if d.tableau.run_rule.from_base or d.tableau.build.from_base:
+        path = "tableau.build" if d.tableau.build.from_base else "tableau.run"
+        if not d.foundations.count:
+            raise DescriptionError(f"{path}.from-base: the game has no foundations to count ranks from")
+        if d.foundations.base is None and not any(step.to is Kind.FOUNDATION for step in d.deal):
+            raise DescriptionError(f"{path}.from-base: the foundations' base must be known from the deal "
+                                   f"(a base rank, or a card dealt to the foundations)")
     if d.hole.count:
         _check_build(d.hole_build, "hole.build", cards)
         if d.hole_build.direction is Direction.NONE and d.hole_pairs is None:

@@ -274,12 +274,12 @@ def deal_cards(description: Description, deck: Sequence[Card],
 
 
 @cache
-def _fit_table(rule: Build) -> tuple[bytes, ...]:
-    """``rule.fits`` for every pair of cards, by card index: row ``onto``,
-    column ``card``; a look-up instead of the rule's arithmetic in the
-    engine's hot loops."""
+def _fit_table(rule: Build, base: int = 1) -> tuple[bytes, ...]:
+    """``rule.fits`` for every pair of cards (the foundations' base rank
+    ``base``), by card index: row ``onto``, column ``card``; a look-up
+    instead of the rule's arithmetic in the engine's hot loops."""
     cards = [Card.from_index(i) for i in range(52)]
-    return tuple(bytes(rule.fits(card, onto) for card in cards) for onto in cards)
+    return tuple(bytes(rule.fits(card, onto, base) for card in cards) for onto in cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,9 +294,12 @@ class _Rules:
     hole_lists: tuple[tuple[int, ...], ...]
 
     @staticmethod
-    def of(description: Description) -> _Rules:
+    def of(description: Description, base: int = 1) -> _Rules:
+        """The tables of ``description`` whose foundations' base rank is
+        ``base`` (read by a tableau rule that counts ranks from it)."""
         d = description
-        return _Rules(_fit_lists(d.tableau.build), _fit_table(d.tableau.build), _fit_table(d.tableau.run_rule),
+        return _Rules(_fit_lists(d.tableau.build, base), _fit_table(d.tableau.build, base),
+                      _fit_table(d.tableau.run_rule, base),
                       _fit_table(d.foundations.build), _fit_lists(d.foundations.build), _fit_lists(d.hole_build))
 
 
@@ -313,6 +316,7 @@ def _rank_step(description: Description) -> int:
     tableau = description.tableau
     build, run = tableau.build, tableau.run_rule
     if (tableau.moves not in (MoveUnit.RUN, MoveUnit.SUPERMOVE) or build.wrap or run.wrap
+            or build.from_base or run.from_base
             or build.direction is not run.direction):
         return 0
     return {Direction.DOWN: 1, Direction.UP: -1}.get(build.direction, 0)
@@ -323,9 +327,9 @@ def _first_item(pair: tuple[int, Move]) -> int:
 
 
 @cache
-def _fit_lists(rule: Build) -> tuple[tuple[int, ...], ...]:
+def _fit_lists(rule: Build, base: int = 1) -> tuple[tuple[int, ...], ...]:
     """By card index ``onto``: the indices of the cards that ``rule`` lets go on it."""
-    return tuple(tuple(i for i, fits in enumerate(row) if fits) for row in _fit_table(rule))
+    return tuple(tuple(i for i, fits in enumerate(row) if fits) for row in _fit_table(rule, base))
 
 
 #: What a game reads of its description, worked out once a description
@@ -413,6 +417,9 @@ class PatienceGame:
         self.down: list[int] = list(down)
         self.start: tuple[tuple[tuple[Card, ...], ...], tuple[int, ...]] = (
             tuple(tuple(p) for p in self.piles), tuple(self.down))
+        if description.tableau.build.from_base or description.tableau.run_rule.from_base:
+            # the tableau counts ranks from the foundations' base, which the deal sets (see Build)
+            self._rules = _Rules.of(description, self.foundation_base or 1)
         self.pass_number = 1
         self._stack: list[tuple[Move, list[_Op]]] = []
         self._legal: list[Move] | None = None  # legal_moves of this position, once asked
@@ -608,8 +615,10 @@ class PatienceGame:
             return [1, run] if run == len(cards) and run > 1 else [1]
         return list(range(1, run + 1))
 
-    def _foundation_base(self) -> int | None:
-        """The rank every foundation starts with (None: not set yet)."""
+    @property
+    def foundation_base(self) -> int | None:
+        """The rank every foundation starts with (None: not set yet: no card
+        went to a foundation of a game whose base is the first card's rank)."""
         base = self.description.foundations.base
         if base is not None:
             return base
@@ -624,7 +633,7 @@ class PatienceGame:
         d = self.description.foundations
         if d.complete_runs:
             return None
-        base = self._foundation_base()
+        base = self.foundation_base
         fits = self._rules.home
         piles = self.piles
         for pile in self._ranges[Kind.FOUNDATION]:
@@ -709,7 +718,7 @@ class PatienceGame:
         d = self.description.foundations
         if d.complete_runs or not d.count:
             return frozenset()
-        base = self._foundation_base()
+        base = self.foundation_base
         fit_lists = self._rules.home_lists
         takes: set[int] = set()
         for pile in self._ranges[Kind.FOUNDATION]:

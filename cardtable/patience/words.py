@@ -50,7 +50,8 @@ def rules_lines(d: Description) -> list[str]:
     t, f, s = d.tableau, d.foundations, d.stock
     suits = "".join(suit.letter for suit in d.cards.suits)
     build = ("the same rank or suit" if t.build.direction is Direction.MATCH else
-             f"{t.build.direction.value} {t.build.suit.value}{' wrapping' if t.build.wrap else ''}")
+             f"{t.build.direction.value} {t.build.suit.value}{' wrapping' if t.build.wrap else ''}"
+             f"{' counting from the base' if t.build.from_base else ''}")
     reach = f"; onto the pile {' or '.join(map(str, sorted(t.reach)))} to the left" if t.reach else ""
     lines = [f"{d.title} ({d.name}, family {d.family}): {d.summary}",
              f"cards: {d.cards.decks} deck{'s' if d.cards.decks > 1 else ''} of suits {suits}",
@@ -125,6 +126,8 @@ def relation_words(build: Build) -> str:
     text = f"{rank} {suit}" if build.suit is not SuitRule.ANY else f"{rank}, {suit}"
     if build.closed:
         text += f"; nothing goes on a {_RANK_WORDS[build.closed]}"
+    if build.from_base:
+        text += ", ranks counted from the foundations' base (the base rank lowest)"
     return text
 
 
@@ -138,7 +141,8 @@ def built_words(build: Build) -> str:
     way = {Direction.DOWN: "down", Direction.UP: "up", Direction.EITHER: "up or down"}[build.direction]
     suit = {SuitRule.ALTERNATE: "in alternate colours", SuitRule.SAME: "in suit",
             SuitRule.ANY: "regardless of suit", SuitRule.ANY_BUT_SAME: "in any other suit"}[build.suit]
-    return f"built {way} {suit}" + (", King and Ace one rank apart" if build.wrap else "")
+    return (f"built {way} {suit}" + (", King and Ace one rank apart" if build.wrap else "")
+            + (", ranks counted from the foundations' base" if build.from_base else ""))
 
 
 def _pile_names(d: Description, kind: Kind) -> str:

@@ -82,19 +82,22 @@ SEARCHES: dict[Search, int] = {"depth-first": 0, "best-first": 1, "hybrid": 2}
 Core = Literal["auto", "patience"]
 
 
-def _fits(rule: Build) -> bytes:
-    """``rule.fits`` for every pair of card indices: row ``onto``, column ``card``."""
+def _fits(rule: Build, base: int = 1) -> bytes:
+    """``rule.fits`` for every pair of card indices (the foundations' base
+    rank ``base``): row ``onto``, column ``card``."""
     cards = [Card.from_index(i) for i in range(52)]
-    return bytes(rule.fits(card, onto) for onto in cards for card in cards)
+    return bytes(rule.fits(card, onto, base) for onto in cards for card in cards)
 
 
 @cache
-def rules_blob(description: Description, face_down: bool = True) -> bytes:
+def rules_blob(description: Description, face_down: bool = True, base: int = 1) -> bytes:
     """The description as the C core's tables (the layout ``patience.h``
     reads: a header of 32-bit fields, then the fit tables of the tableau's
     build, its run rule, the foundations and the hole, then the covers).
     ``face_down``: whether positions may hold face-down cards outside the
-    stock (their counts then go into the state key)."""
+    stock (their counts then go into the state key); ``base``: the
+    foundations' base rank, which a tableau rule that counts ranks from it
+    (``from_base``) reads."""
     d = description
     if len(d.tableau.reach or ()) > _MAX_REACH:
         raise SolverError(f"{d.name}: the solver takes at most {_MAX_REACH} reach distances")
@@ -131,7 +134,8 @@ def rules_blob(description: Description, face_down: bool = True) -> bytes:
     header[37] = _DIRECTIONS.index(d.hole_build.direction)
     header[38] = int(face_down)
     blob = struct.pack(f"<{_HEADER}i", *header)
-    blob += _fits(tableau.build) + _fits(tableau.run_rule) + _fits(foundations.build) + _fits(d.hole_build)
+    blob += (_fits(tableau.build, base) + _fits(tableau.run_rule, base) + _fits(foundations.build)
+             + _fits(d.hole_build))
     if tableau.covers is not None:
         for over in tableau.covers:
             mask = sum(1 << pile for pile in over)
@@ -144,13 +148,23 @@ class _Compiled:
     """What a description compiles to once: its flat list of places, where
     its stock lies, whether its deal lays cards face down, its rules blobs
     (with and without face-down counts in the key), and the engine's move of
-    each core move code met so far (moves are immutable: one object a code)."""
+    each core move code met so far (moves are immutable: one object a code).
+    ``from_base``: whether a tableau rule counts ranks from the foundations'
+    base, so that the blobs depend on the deal's base (see :meth:`blob`)."""
 
     places: tuple[Place, ...]
     stock: int
     deals_down: bool
     blobs: tuple[bytes, bytes]
+    from_base: bool = False
     moves: dict[int, Move] = field(default_factory=dict)
+
+    def blob(self, description: Description, face_down: bool, base: int | None) -> bytes:
+        """The rules blob of a position of ``description`` (the one this
+        compiles) with foundations based on ``base``."""
+        if self.from_base and base is not None and base != 1:
+            return rules_blob(description, face_down, base)
+        return self.blobs[face_down]
 
 
 #: Compiled descriptions by identity: hashing a description (every field,
@@ -167,7 +181,8 @@ def _compiled(description: Description) -> _Compiled:
     d = description
     places = tuple(Place(kind, i) for kind in _KIND_ORDER for i in range(d.count(kind)))
     compiled = _Compiled(places, places.index(Place(Kind.STOCK)) if d.stock.count else -1,
-                         any(any(step.face_down) for step in d.deal), (rules_blob(d, False), rules_blob(d, True)))
+                         any(any(step.face_down) for step in d.deal), (rules_blob(d, False), rules_blob(d, True)),
+                         d.tableau.build.from_base or d.tableau.run_rule.from_base)
     if len(_COMPILED) >= _COMPILED_MAX:
         _COMPILED.clear()
     _COMPILED[id(description)] = (description, compiled)
@@ -180,7 +195,8 @@ def core_of(game: PatienceGame) -> _pcore.Core:
     stock = compiled.stock
     # the stock's cards are always face down; elsewhere face-down counts go into the key
     face_down = compiled.deals_down or any(n for i, n in enumerate(game.down) if i != stock)
-    return _pcore.Core(compiled.blobs[face_down], [bytes([card.index for card in pile]) for pile in game.piles],
+    blob = compiled.blob(game.description, face_down, game.foundation_base)
+    return _pcore.Core(blob, [bytes([card.index for card in pile]) for pile in game.piles],
                        bytes([min(n, 255) for n in game.down]), game.pass_number, game.redeals_used,
                        game.shuffle_seed & (2**64 - 1))
 

@@ -8,9 +8,11 @@ from typing import Any
 
 import pytest
 
+from cardtable.cards import Card, Suit, new_deck
 from cardtable.errors import CardtableError
 from cardtable.patience import Description, DescriptionError, get, load, names
-from cardtable.patience.description import Direction, MoveUnit, SuitRule
+from cardtable.patience.description import Build, Direction, MoveUnit, SuitRule
+from cardtable.patience.position import read_position
 
 
 @pytest.mark.parametrize("name", names())
@@ -158,3 +160,60 @@ def test_the_docs_list_every_shipped_game() -> None:
     page = (Path(__file__).resolve().parents[2] / "docs" / "games.md").read_text(encoding="utf-8")
     listed = {line.split("`")[1] for line in page.splitlines() if line.startswith("| `") and "|" in line[3:]}
     assert set(names()) <= listed
+
+
+def _card(text: str) -> Card:
+    return Card.parse(text)
+
+
+def test_a_tableau_rule_from_the_base_counts_ranks_from_the_foundations_base() -> None:
+    plain = Build(Direction.DOWN, SuitRule.ALTERNATE)
+    counted = Build(Direction.DOWN, SuitRule.ALTERNATE, from_base=True)
+    # base 5: the 5 is the lowest rank, the 4 the highest; a 4 never goes on a 5
+    assert plain.fits(_card("4s"), _card("5h"), 5) and not counted.fits(_card("4s"), _card("5h"), 5)
+    assert counted.fits(_card("Ks"), _card("Ah"), 5) and not plain.fits(_card("Ks"), _card("Ah"), 5)
+    assert counted.fits(_card("3s"), _card("4h"), 5) and counted.fits(_card("5s"), _card("6h"), 5)
+    # with wrap, lowest and highest are one apart again: the plain wrapping rule
+    wrapping = Build(Direction.DOWN, SuitRule.ALTERNATE, wrap=True, from_base=True)
+    cards = [Card(rank, suit) for suit in Suit for rank in range(1, 14)]
+    for base in range(1, 14):
+        for card in cards:
+            for onto in cards:
+                assert wrapping.fits(card, onto, base) == Build(Direction.DOWN, SuitRule.ALTERNATE,
+                                                                 wrap=True).fits(card, onto)
+                assert counted.fits(card, onto, 1) == plain.fits(card, onto)
+
+
+def test_from_base_is_read_written_only_when_set_and_checked() -> None:
+    data = get("canfield").to_json()
+    assert "from-base" not in data["tableau"]["build"]  # the games without it keep their rules keys
+    data["tableau"]["build"]["from-base"] = True
+    description = Description.from_json(data)
+    assert description.tableau.build.from_base
+    assert Description.from_json(description.to_json()) == description
+    assert description.rules_key != get("canfield").rules_key
+    data["tableau"]["build"]["from-base"] = "yes"
+    assert _error(data) == "tableau.build.from-base: expected true or false, not a string"
+    data = get("canfield").to_json()
+    data["foundations"]["build"]["from-base"] = True
+    assert _error(data) == ("foundations.build.from-base: only the tableau's rules count ranks from the "
+                            "foundations' base")
+    data = get("klondike").to_json()
+    data["tableau"]["build"]["from-base"] = True
+    Description.from_json(data)  # Klondike's base is the Ace: counted from it, ranks are as they are
+    data["foundations"]["base"] = "first-card"
+    assert _error(data) == ("tableau.build.from-base: the foundations' base must be known from the deal "
+                            "(a base rank, or a card dealt to the foundations)")
+
+
+def test_the_engine_builds_from_the_deals_base() -> None:
+    data = get("canfield").to_json()
+    data["tableau"]["build"].update({"wrap": False, "from-base": True})
+    counted = Description.from_json(data)
+    shown = ["5h", "4s", "Ah", "Ks", "9c", "5c"]
+    rest = "".join(str(card) for card in new_deck() if str(card) not in shown)
+    text = f"1:5h 2:4s 3:Ah 4:Ks R1:9c F1:5c F2: F3: F4: S:{rest}/ W:"
+    plain_moves = {str(m) for m in read_position(get("canfield"), text).legal_moves()}
+    moves = {str(m) for m in read_position(counted, text).legal_moves()}
+    assert plain_moves - moves == {"2>1"}  # the 4 on the 5: the base rank is the lowest
+    assert "4>3" in moves and moves - plain_moves == set()  # a King on an Ace: in both

@@ -479,3 +479,12 @@ def test_budgets_are_checked_and_reported() -> None:
 def test_rules_blob_is_refused_when_cut_short() -> None:
     with pytest.raises(ValueError, match="too short"):
         _pcore.Core(rules_blob(get("freecell"))[:100], [], b"", 1, 0, 0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_core_moves_equal_the_engines_when_ranks_count_from_the_base(seed: int) -> None:
+    # Under Solvitaire's Canfield the columns count ranks from the deal's base:
+    # the core's tables are built for that base, move for move the engine's.
+    game = PatienceGame.from_seed(load(CANFIELD_RUNS), seed)
+    assert game.foundation_base not in (None, 1)
+    assert _play_out(CANFIELD_RUNS, seed, 150) > 30
