@@ -1,13 +1,14 @@
 """The solver's cost a state: its main depth-first search alone, on known deals.
 
-    python benchmarks/solver_per_state.py [--deals 300] [--start 6000000] [--draw 3] [--max-states 200000]
-                                          [--against PATH/_ccore*.so] [--rounds 3] [--with-path-rules]
+    python benchmarks/solver_per_state.py [--deals 300] [--start 6000000] [--draw 3] [--passes N]
+                                          [--max-states 200000] [--against PATH/_ccore*.so] [--rounds 3]
+                                          [--with-path-rules] [--lonelybot PATH/lonelybot-solve]
     python benchmarks/solver_per_state.py --schedule RUN.jsonl [--against PATH/_ccore*.so] [--rounds 1]
     python benchmarks/solver_per_state.py --path-rules [--deals 300] [--start 6000000] [--draw 3] [--rounds 3]
 
 Runs the compiled main search (:class:`cardtable.solver._ccore.Search`, the
-rules and options of ``solve``'s default: foundation return, unlimited passes,
-kings only in empty piles, ``wide``) from each deal's start for up to
+rules and options of ``solve``'s default: foundation return, unlimited passes
+unless ``--passes`` says how many, kings only in empty piles, ``wide``) from each deal's start for up to
 ``--max-states`` states, and reports the states, the moves tried, the CPU
 seconds and the microseconds a state. Nothing else of ``solve`` runs (no
 probes, no relaxed search, no line written out), so the figure is the cost
@@ -20,8 +21,20 @@ machine; the report gives each build's CPU and the ratio. The two must search
 the same states (the same moves in the same order): a difference is reported
 and the run exits 1, since the ratio would then mean nothing.
 ``--with-path-rules`` runs the main search (both builds, with ``--against``)
-with the path rules on, so that two builds of the rules compare as two
-builds of the core do: they must leave out the same moves.
+with the path rules on. Two builds of the rules may leave out different
+moves, so then the builds must only agree on each deal both decide (the
+same verdict, and on a loss the same states: the rules leave out only moves
+to states the search meets anyway), and each build's moves tried a state is
+reported.
+
+``--lonelybot`` runs lonelybot (its ``lonelybot-solve`` driver, which
+prints its states and table lookups: docs/peers.md) on each deal this
+checkout's search proves lost, in turns with the builds, for as many
+rounds; on those losses, where both programs must search their whole tree,
+the report sets each build's children a state (moves tried) and CPU
+nanoseconds a state beside lonelybot's (its table lookups a state, and the
+CPU of its whole process, start-up included, a state), with the ratio of
+each build's cost a state to lonelybot's.
 
 ``--path-rules`` runs this checkout's main search with the path rules
 (``Search(..., path=True)``: the notes in ``cardtable/solver/klondike.h``)
@@ -53,6 +66,8 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import resource
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -60,6 +75,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TypeVar
 
+from _peers import lonelybot_command, parse_lonelybot, parse_lonelybot_states, parse_lonelybot_visits, run_program
 from solver import p90
 from solver_tail import LONELYBOT_MODES, clock_key, read_run
 
@@ -74,6 +90,9 @@ T = TypeVar("T")
 
 #: What lonelybot's time is multiplied by to call a deal slow, and the time under which a slow deal is small.
 FACTOR, SMALL = 3.0, 0.010
+
+#: The seconds lonelybot may take on one loss before it is stopped (and the run with it).
+LONELYBOT_TIMEOUT = 120.0
 
 
 def _load(path: Path) -> ModuleType:
@@ -100,6 +119,21 @@ def _search(core: ModuleType, state: bytes, v: tuple[int, ...], budget: int,
     began = time.process_time()
     status = search.run(budget)
     return int(status), int(search.states), int(search.tried), time.process_time() - began
+
+
+def _lonelybot(binary: str, position: Position, draw: int) -> tuple[str, int, int, float]:
+    """(verdict, states, table lookups, CPU seconds of its whole process) of lonelybot on one deal."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    text, _, _, killed, _ = run_program(lonelybot_command(binary, position, draw), LONELYBOT_TIMEOUT,
+                                        gnu_time=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    states, visits = parse_lonelybot_states(text), parse_lonelybot_visits(text)
+    if killed or states is None or visits is None:
+        print(f"solver_per_state.py: --lonelybot: no states and lookups from {binary} (killed at "
+              f"{LONELYBOT_TIMEOUT:g} s, or not the lonelybot-solve driver)", file=sys.stderr)
+        raise SystemExit(2)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return parse_lonelybot(text)[0], states, visits, cpu
 
 
 def _solve(core: ModuleType, position: Position, variant: Variant) -> tuple[str, int, float]:
@@ -208,6 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, help="deals (default 300)")
     parser.add_argument("--start", type=int, help="first seed (default 6000000)")
     parser.add_argument("--draw", type=int, choices=(1, 3), help="draw 1 or 3 (default 3)")
+    parser.add_argument("--passes", type=int, help="passes through the stock (default unlimited)")
     parser.add_argument("--max-states", type=int, help="states a deal (default 200,000)")
     parser.add_argument("--against", type=Path, help="another build of the core to compare, run alternately")
     parser.add_argument("--rounds", type=int, help="rounds with --against (default 3) or --schedule (default 1)")
@@ -215,17 +250,21 @@ def main(argv: list[str] | None = None) -> int:
                         help="this checkout's search with the path rules against without them, run alternately")
     parser.add_argument("--with-path-rules", action="store_true",
                         help="the main search with the path rules on (both builds, with --against)")
+    parser.add_argument("--lonelybot", metavar="PATH",
+                        help="lonelybot's lonelybot-solve driver, run in turns on the deals this checkout proves lost")
     parser.add_argument("--schedule", metavar="RUN.jsonl",
                         help="time the whole solve on the deals of a benchmarks/solver.py --lonelybot --jsonl run")
     args = parser.parse_args(argv)
     if args.schedule is not None:
-        given = [name for name in ("deals", "start", "draw", "max_states") if getattr(args, name) is not None]
+        given = [name for name in ("deals", "start", "draw", "passes", "max_states") if getattr(args, name) is not None]
         if given:
             parser.error(f"--schedule takes its deals from the run: --{given[0].replace('_', '-')} is not for it")
     for name, default in (("deals", 300), ("start", 6_000_000), ("draw", 3), ("max_states", 200_000),
                           ("rounds", 1 if args.schedule else 3)):
         if getattr(args, name) is None:
             setattr(args, name, default)
+    if args.passes is not None and args.passes < 1:
+        parser.error(f"--passes must be at least 1, not {args.passes}")
     for name, value, low in (("--deals", args.deals, 1), ("--max-states", args.max_states, 1),
                              ("--rounds", args.rounds, 1), ("--start", args.start, 0)):
         if value < low:
@@ -235,6 +274,11 @@ def main(argv: list[str] | None = None) -> int:
                      "--with-path-rules")
     if args.with_path_rules and args.schedule is not None:
         parser.error("--with-path-rules is for the main search alone: not with --schedule")
+    if args.lonelybot is not None and (args.schedule is not None or args.path_rules or args.passes is not None):
+        parser.error("--lonelybot is for the main search alone with unlimited passes (lonelybot's game): not with "
+                     "--schedule, --path-rules or --passes")
+    if args.lonelybot is not None and not Path(args.lonelybot).is_file():
+        parser.error(f"--lonelybot: no such file: {args.lonelybot}")
     if args.against is not None and not args.against.is_file():
         parser.error(f"--against: no such file: {args.against}")
     builds: list[tuple[str, ModuleType]] = [("this checkout", _ccore)]
@@ -242,39 +286,90 @@ def main(argv: list[str] | None = None) -> int:
         builds.append((str(args.against), _load(args.against)))
     if args.schedule is not None:
         return schedule(args.schedule, builds, args.rounds)
-    variant = Variant(draw=args.draw, passes=None, foundation_return=True)
+    variant = Variant(draw=args.draw, passes=args.passes, foundation_return=True)
     v = params(variant, wide=True)
     deals = [state_bytes(Position.from_seed(seed)) for seed in range(args.start, args.start + args.deals)]
     if args.path_rules:
         return path_rules(deals, v, args.start, args.max_states, args.rounds)
-    rounds = args.rounds if args.against is not None else 1
+    rounds = args.rounds if args.against is not None or args.lonelybot is not None else 1
     cpu = [0.0] * len(builds)
+    deal_cpu = [[0.0] * args.deals for _ in builds]
     totals: list[tuple[int, int, int]] = []
+    tried_by = [[0] * args.deals for _ in builds]  # each build's moves tried on each deal
+    peer: dict[int, list[tuple[str, int, int, float]]] = {}  # lonelybot's runs on this checkout's losses
+
+    def run_peer(k: int) -> None:
+        peer.setdefault(k, []).append(_lonelybot(args.lonelybot, Position.from_seed(args.start + k), args.draw))
+
     for r in range(rounds):
         for k, state in enumerate(deals):
+            if k in peer and (k + r) % 2 == 1:  # lonelybot first on odd turns (its losses known from round 0)
+                run_peer(k)
             done = _in_turn(builds, k, lambda core: _search(core, state, v, args.max_states,  # noqa: B023 (called at once)
                                                             args.with_path_rules))
             for b, (_, _, _, seconds) in enumerate(done):
                 cpu[b] += seconds
+                deal_cpu[b][k] += seconds
             seen = [(status, states, tried) for status, states, tried, _ in done]
-            if len(set(seen)) > 1:
+            # with the path rules two builds may leave out different moves: the same verdict when both decide,
+            # the same states on a loss
+            decided = [(status, states if status == _ccore.EXHAUSTED else 0) for status, states, _ in seen
+                       if status != _ccore.RUNNING]
+            if len(set(decided) if args.with_path_rules else set(seen)) > 1:
                 print(f"seed {args.start + k}: the builds searched differently: {seen}", file=sys.stderr)
                 return 1
             if r == 0:
                 totals.append(seen[0])
+                for b, (_, _, tried) in enumerate(seen):
+                    tried_by[b][k] = tried
+            if args.lonelybot is not None and seen[0][0] == _ccore.EXHAUSTED and (r == 0 or (k + r) % 2 == 0):
+                run_peer(k)
     states = sum(t[1] for t in totals)
     tried = sum(t[2] for t in totals)
     won = sum(1 for t in totals if t[0] == _ccore.WON)
     lost = sum(1 for t in totals if t[0] == _ccore.EXHAUSTED)
-    print(f"draw {args.draw}, seeds {args.start:,} to {args.start + args.deals - 1:,}, "
+    print(f"draw {args.draw}{f', {args.passes} pass(es)' if args.passes else ''}, "
+          f"seeds {args.start:,} to {args.start + args.deals - 1:,}, "
           f"up to {args.max_states:,} states a deal{', the path rules on' if args.with_path_rules else ''}: "
           f"{won} won, {lost} lost, {args.deals - won - lost} undecided")
     print(f"states {states:,}, moves tried {tried:,} ({tried / states:.2f} a state)")
-    for (label, _), seconds in zip(builds, cpu, strict=True):
+    for (label, _), seconds, tries in zip(builds, cpu, tried_by, strict=True):
         per = seconds / rounds
-        print(f"{label}: {per:.3f} CPU s a round, {per / states * 1e6:.3f} µs a state")
+        print(f"{label}: {per:.3f} CPU s a round, {per / states * 1e6:.3f} µs a state"
+              + (f", {sum(tries) / states:.2f} moves tried a state" if args.with_path_rules else ""))
     if len(builds) == 2:
         print(f"ratio (this checkout / {builds[1][0]}): {cpu[0] / cpu[1]:.3f}")
+    if args.lonelybot is not None:
+        return _against_lonelybot(builds, peer, totals, tried_by, deal_cpu, rounds, args.start)
+    return 0
+
+
+def _against_lonelybot(builds: list[tuple[str, ModuleType]], peer: dict[int, list[tuple[str, int, int, float]]],
+                       totals: list[tuple[int, int, int]], tried_by: list[list[int]], deal_cpu: list[list[float]],
+                       rounds: int, start: int) -> int:
+    """The ``--lonelybot`` report on this checkout's losses (see the module notes); the exit status."""
+    losses = sorted(peer)
+    for k in losses:
+        if peer[k][0][0] != "unwinnable":
+            print(f"seed {start + k}: lonelybot says {peer[k][0][0]}, this checkout's search proves it lost",
+                  file=sys.stderr)
+            return 1
+    if not losses:
+        print("lonelybot: no loss decided within the budget to compare on")
+        return 0
+    ours = sum(totals[k][1] for k in losses)
+    theirs = sum(peer[k][0][1] for k in losses)
+    lookups = sum(peer[k][0][2] for k in losses)
+    their_ns = sum(sum(run[3] for run in peer[k]) / len(peer[k]) for k in losses) / theirs * 1e9
+    print(f"the {len(losses)} losses: states {ours:,} here, {theirs:,} lonelybot's; lonelybot: "
+          f"{lookups / theirs:.2f} children (table lookups) a state, {their_ns:.0f} ns a state (CPU, whole process)")
+    for b, (label, _) in enumerate(builds):
+        children = sum(tried_by[b][k] for k in losses) / ours
+        ns = sum(deal_cpu[b][k] for k in losses) / rounds / ours * 1e9
+        ratios = [deal_cpu[b][k] / rounds / totals[k][1] / (sum(run[3] for run in peer[k]) / len(peer[k])
+                                                             / peer[k][0][1]) for k in losses]
+        print(f"{label}: {children:.2f} children a state, {ns:.0f} ns a state; cost a state / lonelybot's: "
+              f"{ns / their_ns:.2f} over the losses, {statistics.median(ratios):.2f} the median deal")
     return 0
 
 

@@ -152,3 +152,51 @@ def test_two_builds_compare_with_the_path_rules_on(script: ModuleType, capsys: p
     per_state = [float(out.split("moves tried ", 1)[1].split("(", 1)[1].split(" a state", 1)[0]) for out in (on, off)]
     assert per_state[0] < per_state[1]
     assert on.count("µs a state") == 2
+
+
+def _driver(path: Path, verdict: str) -> Path:
+    """A stand-in for lonelybot's lonelybot-solve driver: whatever the deal, it prints ``verdict`` with 1,000
+    states and 1,800 table lookups."""
+    path.write_text(f"#!/bin/sh\necho 'Run in 1.0 ms'\necho '{verdict}'\necho 'States 1000'\necho 'Visits 1800'\n",
+                    encoding="utf-8")
+    path.chmod(0o755)
+    return path
+
+
+def test_lonelybot_is_set_beside_the_builds_on_the_losses(script: ModuleType, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    # Deals 6,000,020 and 6,000,021 of draw 3: a win and a loss of 1,502 states; the driver runs on the loss only
+    driver = _driver(tmp_path / "lonelybot-solve", "Impossible")
+    assert script.main(["--start", "6000020", "--deals", "2", "--max-states", "3000", "--rounds", "2",
+                        "--with-path-rules", "--against", str(Path(_ccore.__file__)), "--lonelybot", str(driver)]) == 0
+    out = capsys.readouterr().out
+    assert "the 1 losses: states 1,502 here, 1,000 lonelybot's; lonelybot: 1.80 children (table lookups) a state" in out
+    assert out.count("children a state, ") == 2 and out.count("cost a state / lonelybot's: ") == 2
+    assert out.count("moves tried a state") == 2
+
+
+def test_lonelybot_disagreeing_on_a_loss_stops_the_run(script: ModuleType, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    driver = _driver(tmp_path / "lonelybot-solve", "Solvable in 90 moves")
+    assert script.main(["--start", "6000021", "--deals", "1", "--max-states", "3000", "--rounds", "1",
+                        "--lonelybot", str(driver)]) == 1
+    assert "seed 6000021: lonelybot says won, this checkout's search proves it lost" in capsys.readouterr().err
+
+
+def test_limited_passes(script: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+    assert script.main(["--deals", "2", "--draw", "1", "--passes", "1", "--max-states", "2000"]) == 0
+    assert "draw 1, 1 pass(es), seeds 6,000,000 to 6,000,001" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--passes", "0"], "--passes must be at least 1, not 0"),
+    (["--lonelybot", "/no/such/driver"], "--lonelybot: no such file: /no/such/driver"),
+    (["--lonelybot", "/bin/sh", "--passes", "1"], "--lonelybot is for the main search alone with unlimited passes"),
+    (["--lonelybot", "/bin/sh", "--path-rules"], "--lonelybot is for the main search alone with unlimited passes"),
+])
+def test_bad_lonelybot_and_pass_options_are_refused(script: ModuleType, args: list[str], words: str,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        script.main(args)
+    assert stopped.value.code == 2
+    assert words in capsys.readouterr().err

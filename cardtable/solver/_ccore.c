@@ -194,18 +194,6 @@ static inline int pile_digit(const Exact *x, const state_t *s, int i, int down, 
     return len > 0 && s[PILE_CAP * i] == x->base[i] && RANK[x->base[i]] != 13;
 }
 
-/* The waste position as the exact key holds it (with unlimited passes, waste positions that reach
- * one another by drawing and recycling are one). */
-static inline int key_wp(const int64_t *v, int wp, int tlen)
-{
-    if (v[V_PASSES] != 0)
-        return wp;
-    if (v[V_DRAW] == 1 || wp == tlen)
-        return 0;
-    int draw = (int)v[V_DRAW];
-    return (draw == 3 ? wp % 3 : wp % draw) == 0 ? 0 : wp; /* a draw of 3 divides without a division */
-}
-
 /* The exact key of s plus one (0 marks an empty table slot). */
 static uint64_t exact_key(const Exact *x, const int64_t *v, const state_t *s)
 {

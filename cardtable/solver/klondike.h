@@ -32,6 +32,10 @@
 
 #include <string.h>
 
+#ifdef CARDTABLE_CHECK_KEYS
+#include <stdlib.h> /* abort */
+#endif
+
 enum {
     PILE_CAP = 52,
     NPILES = 7,
@@ -338,7 +342,8 @@ static inline void shuffle_deck(uint64_t seed, int8_t *deck)
  *     with face-down cards (turning one up) moved onto a pile; a talon card
  *     onto a pile; a foundation card brought back onto a pile; a card sent
  *     home from a pile top that is not its pile's last card, or from the
- *     talon. Not both are talon cards' (a talon move moves the waste); the
+ *     talon. Not both are talon cards' (a talon move moves the waste: but
+ *     see the talon commute below); the
  *     piles they read or change are apart, and not both read one suit's
  *     foundation. Autoplay sent nothing home after a (the foundations are
  *     P's but for a's own card), and would send nothing home after m in P:
@@ -358,6 +363,29 @@ static inline void shuffle_deck(uint64_t seed, int8_t *deck)
  *     builders elsewhere, but apply only with a free talon, where m sends
  *     no card home; a card m sends home empties no pile, so the first empty
  *     pile, the one a run or a king may go to, is P's.
+ *   * *Talon commute* (talon_commutes): a and m are both talon cards' moves,
+ *     each onto a pile or home, and all else is as for commute (the piles
+ *     apart, autoplay's tests, not with a free talon), but for the talon,
+ *     which is checked on the talon itself. Say a plays card c1 and m card
+ *     c2; P's list holds a move m' of c2 to where m plays it, before a (m'
+ *     may differ from m in its recycle flag: the talon before it is P's, not
+ *     S's). The talon of Y = P + m' (P's without c2, the waste position where
+ *     c2 was, the pass one on if m' recycles) reaches c1 by the search's
+ *     talon moves, drawing on or recycling once, and c1's move a' from there
+ *     (to where a plays it) leaves the waste position that m leaves from S as
+ *     the key holds it (key_wp) and, with limited passes, the same pass.
+ *     Then Y + a' and S + m hold the same key: both have taken c1 and c2 out
+ *     of P's talon, keeping the other cards in their order, and have put
+ *     the same cards in the same places on the piles and foundations; the
+ *     waste position and, with unlimited passes, the pass are read by no
+ *     rule of the search but the talon moves' reach, which the key's waste
+ *     position fixes (see the note on waste pointers above), so states with
+ *     one key are one state of G, with one d. And a' is a move of G at Y:
+ *     its target pile is not one m touched and its foundation not m's suit,
+ *     so it still takes c1, and the talon reach is what was checked; the
+ *     fill, pair and free-talon rules do not read talon cards here (the
+ *     last two apply with a free talon only). Y + a' is then S + m as the
+ *     key holds it, and the rest is commute's proof, with a' for a.
  *   Why the search still finds a win (or, to the same end, every state it
  *   would meet without the rules): suppose it ends without one while some
  *   state of V has a line of G to a win, and take such an S with d(S)
@@ -365,8 +393,9 @@ static inline void shuffle_deck(uint64_t seed, int8_t *deck)
  *   line from S. If the search tried m, S + m (with d one less) is in V. Left
  *   out by undo, S + m is P, in V. By twice, S + m = P + (R from i to k),
  *   which the search tried when it expanded P: in V. By commute, Y is in V,
- *   put there before S, and Y + a = S + m gives d(Y) <= d(S). Each case
- *   contradicts the choice of S. The rules change which moves a state tries,
+ *   put there before S, and Y + a = S + m gives d(Y) <= d(S) (by talon
+ *   commute, Y + a' = S + m, the same). Each case contradicts the choice
+ *   of S. The rules change which moves a state tries,
  *   never its key or what the table holds, so the twins, the exact key and
  *   the other rules above are unaffected; they need the whole list of P, so
  *   the best-first search (which expands states out of path order) does not
@@ -807,6 +836,18 @@ static int talon_reach(const state_t *s, const int64_t *v, uint64_t wanted, Reac
     return n;
 }
 
+/* The waste position as the state key holds it (with unlimited passes, waste positions that reach
+ * one another by drawing and recycling are one). */
+static inline int key_wp(const int64_t *v, int wp, int tlen)
+{
+    if (v[V_PASSES] != 0)
+        return wp;
+    if (v[V_DRAW] == 1 || wp == tlen)
+        return 0;
+    int draw = (int)v[V_DRAW];
+    return (draw == 3 ? wp % 3 : wp % draw) == 0 ? 0 : wp; /* a draw of 3 divides without a division */
+}
+
 /* The fill rule's moves (see the notes): each whole pile i of pending
  * ({i, the piles whose top takes its lowest card, its card count}), moved
  * onto each such pile j and followed at once by a king moved into pile i:
@@ -1144,6 +1185,79 @@ static inline int home_commutes(const state_t *p, int src, int card, int back_ca
     return !(safe_next_on(found, v) & tops) && (back_card < 0 || !is_safe_on(found, back_card, v));
 }
 
+/* Each card's place in s's talon, in where (by card); returns 1. */
+static inline int place_talon(const state_t *s, int8_t *where)
+{
+    for (int q = 0; q < s[TLEN]; q++)
+        where[s[TALON + q]] = (int8_t)q;
+    return 1;
+}
+
+/* The move of list[0..at) that plays the talon card of code to where code
+ * plays it, with either recycle flag (-1: none). */
+static inline int32_t listed_talon(const int32_t *list, int at, int32_t code)
+{
+    for (int k = 0; k < at; k++)
+        if ((list[k] & ~(1 << 20)) == (code & ~(1 << 20)))
+            return list[k];
+    return -1;
+}
+
+/* Whether two talon moves commute on the talon (see the notes, *talon
+ * commute*): last played talon card c1 at p, making s; m (code m_s at s)
+ * plays talon card c2, and list[0..at) (p's moves before last) holds m_p,
+ * the move of c2 to where m plays it (either recycle flag). The talon of
+ * Y = p + m_p reaches c1 (with or without a recycle), and c1's move from
+ * there leaves the waste position that s + m leaves, as the key holds it
+ * (key_wp), and, with limited passes, the same pass. where[card] is each
+ * card's place in p's talon. Not with a free talon (the pair and
+ * free-talon rules read the talon's cards). */
+static int talon_commutes(const state_t *p, const state_t *s, const int8_t *where, int c1, const int32_t *list,
+                          int at, int32_t m_s, const int64_t *v)
+{
+    int c2 = (m_s >> 14) & 63, tlen = p[TLEN], q1 = where[c1], q2 = where[c2];
+    /* c2's place in s's talon and c1's in Y's: the waste positions s + m and Y + c1's move leave */
+    int qa = q2 - (q2 > q1), qb = q1 - (q1 > q2);
+    if (key_wp(v, qa, tlen - 2) != key_wp(v, qb, tlen - 2))
+        return 0; /* (the cheap test first) */
+    int32_t m_p = listed_talon(list, at, m_s);
+    if (m_p < 0)
+        return 0;
+    /* Y's talon is p's without c2 (len cards), drawn up to where c2 was (q2), at pass py. The search's talon
+     * moves (talon_reach) reach there the waste top, every draw-th card on from the waste and the last card,
+     * and, recycling once when a pass is left, every draw-th card from the start and the last: c1 at qb,
+     * with a recycle only when not without. */
+    int draw = (int)v[V_DRAW], len = tlen - 1, recycle;
+    int py = p[PASS] + ((m_p >> 20) & 1);
+    py = py < PASS_CAP ? py : PASS_CAP;
+    if ((q2 > 0 && qb == q2 - 1) || (qb >= q2 && ((qb + 1 - q2) % draw == 0 || qb == len - 1)))
+        recycle = 0;
+    else if ((v[V_PASSES] == 0 || py < v[V_PASSES]) && ((qb + 1) % draw == 0 || qb == len - 1))
+        recycle = 1;
+    else
+        recycle = -1;
+#ifdef CARDTABLE_CHECK_KEYS
+    { /* the same as talon_reach says on Y's talon */
+        state_t y[STATE_SIZE];
+        int k = 0;
+        for (int q = 0; q < tlen; q++)
+            if (q != q2)
+                y[TALON + k++] = p[TALON + q];
+        y[TLEN] = (state_t)len;
+        y[WP] = (state_t)q2;
+        y[PASS] = (state_t)py;
+        Reach reach[2 * 52 + 1];
+        int nreach = talon_reach(y, v, (uint64_t)1 << c1, reach);
+        if (nreach > 1 || (nreach ? reach[0].q != qb || reach[0].recycle != recycle : recycle >= 0))
+            abort();
+    }
+#endif
+    if (recycle < 0)
+        return 0;
+    int pa = s[PASS] + ((m_s >> 20) & 1), pb = py + recycle;
+    return v[V_PASSES] == 0 || (pa < PASS_CAP ? pa : PASS_CAP) == (pb < PASS_CAP ? pb : PASS_CAP);
+}
+
 /* The pile top cards of s, a bit a card. */
 static inline uint64_t top_cards(const state_t *s)
 {
@@ -1184,6 +1298,9 @@ static int path_prune(const state_t *p, const state_t *s, int32_t last, const in
     int touched = (j < NPILES ? 1 << j : 0) | (pile ? 1 << i : 0);
     uint64_t safe = 0, tops = 0;
     int known = 0, topped = 0; /* safe is safe_next(p); tops is top_cards(p) */
+    /* two talon cards' moves can commute (talon_commutes), with where each card's place in p's talon */
+    int both_talon = talon && !free_talon(v), placed = 0;
+    int8_t where[52];
     /* The cards a move of s can be left out for, a bit each: the card last moved (undo, twice) and, with
      * commute, the cards p tried before last (a move the commute rule takes is one of those moves). Most
      * moves of s move none of them and are kept on this one test. */
@@ -1204,12 +1321,15 @@ static int path_prune(const state_t *p, const state_t *s, int32_t last, const in
                 else if (dst < NPILES || dst == LOC_FOUNDATION) /* twice */
                     out = listed(list, nlist, talon ? pack(SRC_TALON, dst, 1, base, (last >> 20) & 1)
                                                     : pack(i, dst, count, base, 0));
-            } else if (commute && (dst < NPILES ? !((1 << dst) & touched) : dst == LOC_FOUNDATION)) {
+            } else if (commute && (dst < NPILES ? !((1 << dst) & touched) : dst == LOC_FOUNDATION) &&
+                       (src != SRC_TALON || !talon ||
+                        (both_talon && (placed || (placed = place_talon(p, where))) &&
+                         talon_commutes(p, s, where, base, list, at, code, v)))) {
                 /* a move onto a pile or home that reads and changes none of last's piles, which the commute
                  * rule takes (commute_card, home_commutes) when p tried it before last */
                 int e = -1;
                 if (dst == LOC_FOUNDATION) {
-                    if ((src < NPILES && !((1 << src) & touched)) || (src == SRC_TALON && !talon)) {
+                    if ((src < NPILES && !((1 << src) & touched)) || src == SRC_TALON) {
                         if (!topped) {
                             tops = top_cards(p);
                             topped = 1;
@@ -1219,10 +1339,12 @@ static int path_prune(const state_t *p, const state_t *s, int32_t last, const in
                 } else if (src < NPILES)
                     e = (1 << src) & touched ? -1 : commute_card(s, code);
                 else if (src == SRC_TALON)
-                    e = talon ? -1 : card;
+                    e = card;
                 else if (src == LOC_FOUNDATION)
                     e = (back || home) && SUIT[card] == SUIT[base] ? -1 : 64;
-                if (e >= 0 && listed(list, at, code)) {
+                /* (two talon cards' moves: talon_commutes, above, found m in p's list, with either
+                 * recycle flag) */
+                if (e >= 0 && ((talon && src == SRC_TALON) || listed(list, at, code))) {
                     if (e < 64 && !known) {
                         safe = safe_next(p, v);
                         known = 1;

@@ -43,6 +43,7 @@ from cardtable.solver._state import (
     PAIR_FLAG,
     PAIR_FOUNDATION,
     PAIR_SUIT_SHIFT,
+    PASS,
     PILE_CAP,
     SRC_TALON,
     TALON,
@@ -813,15 +814,23 @@ def _played(state: bytes, code: int, v: tuple[int, ...]) -> bytes:
 
 def _cards(state: bytes, v: tuple[int, ...]) -> bytes:
     """What of ``state`` the search's key reads, up to twins: the bytes with the
-    places past each pile's and the talon's end cleared, and with a free talon
-    (draw 1, unlimited passes) the waste position too."""
+    places past each pile's and the talon's end cleared, and with unlimited
+    passes the pass cleared and the waste position as the key holds it (0 at
+    the talon's end or at a multiple of the draw, always with a draw of 1)."""
     out = bytearray(state)
     for i in range(PILE_COUNT):
         out[PILE_CAP * i + out[LEN + i]:PILE_CAP * (i + 1)] = bytes(PILE_CAP - out[LEN + i])
     out[TALON + out[TLEN]:TALON + 52] = bytes(52 - out[TLEN])
-    if v[V_DRAW] == 1 and v[V_PASSES] == 0:
-        out[WP] = 0
+    if v[V_PASSES] == 0:
+        out[PASS] = 0
+        if out[WP] == out[TLEN] or out[WP] % v[V_DRAW] == 0:
+            out[WP] = 0
     return bytes(out)
+
+
+#: A move code's recycle flag: two talon moves of one card to one place, one with a recycle and one without,
+#: make states the key holds as one with unlimited passes (the talon commute rule reads either).
+RECYCLE_FLAG = 1 << 20
 
 
 def _left_out_for(parent: bytes, codes: list[int], at: int, v: tuple[int, ...]) -> dict[str, int]:
@@ -830,15 +839,18 @@ def _left_out_for(parent: bytes, codes: list[int], at: int, v: tuple[int, ...]) 
     klondike.h claim of each rule: the parent (undo), the parent's child by one
     of ``codes`` (twice), or the child of ``Y = parent + m`` (``m`` before
     ``codes[at]`` in ``codes``, nothing sent home after it) by ``codes[at]``,
-    a move the search makes at ``Y`` (commute). Returns how many were left
-    out by each, and by commute around a card sent home."""
+    a move the search makes at ``Y`` (commute; when both are talon cards'
+    moves, ``m`` and ``codes[at]`` with either recycle flag). Returns how many
+    were left out by each, by commute around a card sent home, and by commute
+    of two talon cards' moves."""
     last = codes[at]
     state = _played(parent, last, v)
     whole = _core_moves(state, v, False)
     kept = _ccore.path_prune(parent, state, codes, at, v)
     assert set(kept) <= set(whole) and [m for m in whole if m in set(kept)] == kept
-    counts = {"undo": 0, "twice": 0, "commute": 0, "home": 0}
+    counts = {"undo": 0, "twice": 0, "commute": 0, "home": 0, "talon": 0}
     children = {_cards(_played(parent, code, v), v) for code in codes}
+    both_talon = last & 15 == SRC_TALON
     for m in set(whole) - set(kept):
         made = _cards(_played(state, m, v), v)
         if made == _cards(parent, v):
@@ -847,13 +859,17 @@ def _left_out_for(parent: bytes, codes: list[int], at: int, v: tuple[int, ...]) 
         if made in children:
             counts["twice"] += 1
             continue
-        assert m in codes[:at], (last, m)
-        raw = _ccore.apply_move(parent, m, v)
+        talon = both_talon and m & 15 == SRC_TALON
+        flags = (0, RECYCLE_FLAG) if talon else (0,)
+        listed = [m ^ f for f in flags if m ^ f in codes[:at]]
+        assert listed, (last, m)
+        raw = _ccore.apply_move(parent, listed[0], v)
         assert _ccore.autoplay(raw, v)[1] == [], (last, m)  # nothing sent home after m
-        assert last in _core_moves(raw, v, False), (last, m)
-        assert _cards(_played(raw, last, v), v) == made, (last, m)
+        again = [last ^ f for f in flags if last ^ f in _core_moves(raw, v, False)]
+        assert any(_cards(_played(raw, a, v), v) == made for a in again), (last, m)
         counts["commute"] += 1
         counts["home"] += (m >> 4) & 15 == LOC_FOUNDATION or (last >> 4) & 15 == LOC_FOUNDATION
+        counts["talon"] += talon
     return counts
 
 
@@ -876,7 +892,7 @@ def test_each_move_the_path_rules_leave_out_is_met_anyway(variant: Variant) -> N
     # moves: a move left out makes the parent, a child of the parent, or the other order's state.
     v = params(variant, wide=True)
     rng = random.Random(variant.draw * 1009 + len(_name(variant)))
-    counts = {"undo": 0, "twice": 0, "commute": 0, "home": 0}
+    counts = {"undo": 0, "twice": 0, "commute": 0, "home": 0, "talon": 0}
     for state, codes in _walks(range(4_300_000, 4_300_006), v, rng):
         for at in range(len(codes)):
             for rule, k in _left_out_for(state, codes, at, v).items():
@@ -895,3 +911,16 @@ def test_the_path_rules_commute_cards_sent_home() -> None:
         for state, codes in _walks(range(4_300_100, 4_300_104), v, rng):
             home += sum(_left_out_for(state, codes, at, v)["home"] for at in range(len(codes)))
         assert home > 0, variant
+
+
+def test_the_path_rules_commute_two_talon_moves() -> None:
+    # Two talon cards' moves commute when the talon after the other order keeps the same cards, reaches the
+    # card and leaves the waste position as the key holds it (and the pass, with limited passes): along the
+    # same walks, in draw 3 with unlimited passes and with three, some moves left out are of that kind.
+    for variant in (Variant(draw=3, passes=None, foundation_return=True), Variant(draw=3, passes=3)):
+        v = params(variant, wide=True)
+        rng = random.Random(2)
+        talon = 0
+        for state, codes in _walks(range(4_300_200, 4_300_210), v, rng):
+            talon += sum(_left_out_for(state, codes, at, v)["talon"] for at in range(len(codes)))
+        assert talon > 0, variant
