@@ -577,17 +577,23 @@ static int evaluate(const PRules *r, const PState *s)
  * there), as fc-solve's first scans do; those scans prove nothing when they
  * run out of moves, the later ones keep every move and prove as before.
  * Microsoft deals 1-2000, states a deal (mean, median): without either
- * 1,490 and 352; digs in the first scan, 1,358 and 252; and no plain move
- * into a cell there, 1,242 and 166; digs in the first 8 scans and no plain
- * move into a cell in the first, 1,091 and 184; in the first 8 both, 1,059
- * and 169 (deals 8001-32000: 1,233 against 1,686 without either, and no
- * deal over 100,000 states that was not before); digs in every scan hand
- * deals to the hybrid (1,690, deal 617 212,672 states). Baker's Game,
- * Eight Off and Seahaven Towers deals 1-100: 3,212, 597 and 10,311 against
- * 3,948, 1,369 and 11,725, the same verdicts. */
-#define P_DIG 253  /* a dig's target: the code is the pile, P_DIG, the cards over the card */
+ * 1,490 and 352; digs home in the first scan, 1,358 and 252; and no plain
+ * move into a cell there, 1,242 and 166; both in the first 8 scans, 1,059
+ * and 169; in the first 12, 16, 24 or 32, 917, 899, 906 and 934; digs in
+ * every scan hand deals to the hybrid (1,690, deal 617 212,672 states).
+ * With the digs onto a pile too (QUICK_PARENT cards deep at most, ranked
+ * QUICK_PARENT_RANK): 2 deep 706, 4 deep 641 (598 ranked 5, 627 ranked 8),
+ * 8 deep 548, any depth 557. Deals 8001-32000 and 1-8000: see
+ * docs/patience-solver.md; no deal goes over 100,000 states that did not. */
+#define P_DIG 253  /* a dig: the pile, P_DIG, the cards over the card, P_NONE (home) or the pile it goes onto */
 #ifndef QUICK_DIG_SCANS
-#define QUICK_DIG_SCANS 8
+#define QUICK_DIG_SCANS 16
+#endif
+#ifndef QUICK_PARENT
+#define QUICK_PARENT 8
+#endif
+#ifndef QUICK_PARENT_RANK
+#define QUICK_PARENT_RANK 5
 #endif
 
 static int quick_eligible(const PRules *r)
@@ -685,7 +691,7 @@ static void quick_order(const PRules *r, const PState *s, const uint32_t *moves,
             if (ks == K_TABLEAU && n < size && r->build[s->cards[src][size - n - 1]][s->cards[src][size - n]])
                 rank += 50;
         }
-        if (dst == P_DIG) rank = 1;
+        if (dst == P_DIG) rank = (m >> 24) == P_NONE ? 1 : QUICK_PARENT_RANK;
         uint64_t tie = 0;
         if (scan) {  /* the later scans: a seeded shuffle of equal ranks, and ranks blurred */
             uint64_t h = (mix ^ (uint64_t)i * 0xBF58476D1CE4E5B9ULL) * 0x94D049BB133111EBULL;
@@ -796,15 +802,20 @@ static int path_push(PSearch *x, uint32_t m)
     return 0;
 }
 
-/* A dig: the cards over a card the foundations take now moved off it one
- * move at a time (each a move of the generator: onto a tableau pile where
- * it builds, the most cards that go; else a card into a free cell; else into
- * a space; a card home where it goes), then that card home, as one move of
- * the first scans (fc-solve's first scans move "non-top stack cards to the
- * foundations" so). Its moves are worked out when it is tried and go on the
- * line one by one, so the engine replays them as any other. Where a scan
- * keeps every plain move beside the digs, its running out of moves is still
- * a proof: a dig only reaches sooner a position the plain moves reach.
+/* A dig: the cards over a card moved off it one move at a time (each a
+ * move of the generator: onto a tableau pile where it builds, the most cards
+ * that go; else a card into a free cell; else into a space; a card home where
+ * it goes), then that card home where the foundations take it now, or onto
+ * the top card of another tableau pile that it builds on (the pile the code
+ * names in its pair's place; the cards over it go anywhere but there), as
+ * one move of the first scans (fc-solve's first scans move "non-top stack
+ * cards to the foundations" and "stack cards to a parent on a different
+ * stack" so). A dig onto a pile takes a card that does not lie in a run on
+ * the card under it, QUICK_PARENT cards deep at most. Its moves are worked
+ * out when it is tried and go on the line one by one, so the engine replays
+ * them as any other. Where a scan keeps every plain move beside the digs,
+ * its running out of moves is still a proof: a dig only reaches sooner a
+ * position the plain moves reach.
  *
  * dig_likely: whether the cards over card kc of tableau pile p can be moved
  * off as dig_play moves them, worked out on the top cards alone (a filter
@@ -812,7 +823,7 @@ static int path_push(PSearch *x, uint32_t m)
  * first scan, 7,322 digs tried, none failing, against 57,205 tried and 87%
  * failing without it; dig_play makes the moves through the generator, and
  * gives up, taking them back, where one is missing). */
-static int dig_likely(const PRules *r, const PState *s, int p, int kc)
+static int dig_likely(const PRules *r, const PState *s, int p, int kc, int avoid)
 {
     int T = r->ntab, free = 0, spaces = 0, tops[128];
     for (int i = 0; i < r->count[K_CELL]; i++) free += !s->len[r->first[K_CELL] + i];
@@ -831,7 +842,7 @@ static int dig_likely(const PRules *r, const PState *s, int p, int kc)
         for (int h = j; h <= i && !done; h++) {
             if (i - h + 1 > cap) continue;
             for (int t = 0; t < T; t++)
-                if (t != p && tops[t] >= 0 && r->build[tops[t]][c[h]]) {
+                if (t != p && t != avoid && tops[t] >= 0 && r->build[tops[t]][c[h]]) {
                     tops[t] = c[i];
                     i = h - 1;
                     done = 1;
@@ -856,10 +867,17 @@ static int quick_digs(const PRules *r, const PState *s, uint32_t *out)
         int n = s->len[p];
         for (int k = n - 2; k >= 0; k--)
             if (p_foundation_for(r, s, s->cards[p][k]) >= 0) {
-                if (n - 1 - k <= 0xFF && dig_likely(r, s, p, k))
+                if (n - 1 - k <= 0xFF && dig_likely(r, s, p, k, -1))
                     out[nd++] = p_code(p, P_DIG, n - 1 - k, P_NONE);
                 break;
             }
+        for (int k = n - 2; k >= 0 && n - 1 - k <= QUICK_PARENT; k--) {
+            int c = s->cards[p][k];
+            if (k > 0 && r->run[s->cards[p][k - 1]][c]) continue;
+            for (int t = 0; t < r->ntab; t++)
+                if (t != p && s->len[t] && r->build[p_top(s, t)][c] && dig_likely(r, s, p, k, t))
+                    out[nd++] = p_code(p, P_DIG, n - 1 - k, t);
+        }
     }
     return nd;
 }
@@ -868,7 +886,7 @@ static int quick_digs(const PRules *r, const PState *s, uint32_t *out)
  * be made here (nothing played), -1 out of memory. */
 static int dig_play(const PRules *r, PState *s, PSearch *x, uint32_t m)
 {
-    int p = m & 0xFF, over = (m >> 16) & 0xFF, base = s->len[p] - over, played = 0;
+    int p = m & 0xFF, over = (m >> 16) & 0xFF, onto = m >> 24, base = s->len[p] - over, played = 0;
     static _Thread_local uint32_t buf[P_MAXMOVES];
     while (s->len[p] > base) {
         int n = p_moves(r, s, buf), best = -1, best_cat = 9, best_n = 0;
@@ -876,7 +894,7 @@ static int dig_play(const PRules *r, PState *s, PSearch *x, uint32_t m)
             uint32_t c = buf[i];
             if ((int)(c & 0xFF) != p || (c >> 24) != P_NONE) continue;
             int dst = (c >> 8) & 0xFF, k = (c >> 16) & 0xFF, cat;
-            if (k > s->len[p] - base) continue;
+            if (k > s->len[p] - base || dst == onto) continue;
             if (dst == P_ANYF) cat = 0;
             else if (r->kind_of[dst] == K_TABLEAU) cat = s->len[dst] ? 1 : 3;
             else if (r->kind_of[dst] == K_CELL) cat = 2;
@@ -887,7 +905,15 @@ static int dig_play(const PRules *r, PState *s, PSearch *x, uint32_t m)
         if (p_play(r, s, buf[best]) || path_push(x, buf[best])) return -1;
         played++;
     }
-    if (s->len[p] == base && base > 0 && p_foundation_for(r, s, p_top(s, p)) >= 0) {
+    if (s->len[p] == base && base > 0 && onto != P_NONE) {
+        uint32_t last = p_code(p, onto, 1, P_NONE);
+        int n = p_moves(r, s, buf), legal = 0;
+        for (int i = 0; i < n && !legal; i++) legal = buf[i] == last;
+        if (legal) {
+            if (p_play(r, s, last) || path_push(x, last)) return -1;
+            return played + 1;
+        }
+    } else if (s->len[p] == base && base > 0 && p_foundation_for(r, s, p_top(s, p)) >= 0) {
         uint32_t home = p_code(p, P_ANYF, 1, P_NONE);
         if (p_play(r, s, home) || path_push(x, home)) return -1;
         return played + 1;
