@@ -945,6 +945,29 @@ static int play_safe(const PRules *r, PState *s, PSearch *x)
 
 static int add_record(const PRules *r, const PState *s, PSearch *x, uint64_t parent, int move, uint64_t *at);
 
+/* A stock move: a deal, or the waste turned over into the stock. */
+static inline int stock_move(const PRules *r, uint32_t m)
+{
+    int src = m & 0xFF, dst = (m >> 8) & 0xFF;
+    if (dst == P_NONE) return r->count[K_STOCK] > 0;
+    return dst < P_MAXPILES && src < P_MAXPILES && r->kind_of[dst] == K_STOCK && r->kind_of[src] == K_WASTE;
+}
+
+/* Whether the position the search is at was reached by a stock move, where
+ * a deal waits for the waste (patience.h, deal_waits): the last move on the
+ * path. Its key gets this as a byte of its own. */
+static inline int dealt(const PRules *r, const PSearch *x)
+{
+    return r->deal_waits && x->npath && stock_move(r, x->path[x->npath - 1]);
+}
+
+/* A move the search leaves out after a stock move (patience.h, deal_waits):
+ * one that is neither a stock move nor from the waste. */
+static inline int waits(const PRules *r, uint32_t m, int after_deal)
+{
+    return after_deal && !stock_move(r, m) && r->kind_of[m & 0xFF] != K_WASTE;
+}
+
 /* The state reached by the last `entry` moves, the generator's move number
  * `move` of the state `parent` and the safe moves after it: a win (1), seen
  * (0, the moves taken back), new (2, a frame pushed), or an error (<0). */
@@ -957,6 +980,7 @@ static int enter(const PRules *r, PState *s, PSearch *x, int entry, uint64_t par
         added = add_record(r, s, x, parent, move, &at);
     } else {
         int n = p_key(r, s, x->key);
+        if (r->deal_waits) x->key[n++] = (uint8_t)dealt(r, x);
         added = table_add(&x->table, x->key, n, NULL, 0, &at);
     }
     if (added < 0) return -1;
@@ -982,7 +1006,7 @@ static int enter(const PRules *r, PState *s, PSearch *x, int entry, uint64_t par
      * the move's own priority, then in the generator's order */
     uint32_t *dst = x->moves + x->nmoves;
     static _Thread_local uint64_t order[P_MAXMOVES];
-    int kept = 0;
+    int kept = 0, after_deal = dealt(r, x);
     if (x->quick) {
         int digs = x->quick <= QUICK_DIG_SCANS;  /* and no plain move of a tableau card into a cell */
         if (digs) count += quick_digs(r, s, buf + count);
@@ -990,13 +1014,13 @@ static int enter(const PRules *r, PState *s, PSearch *x, int entry, uint64_t par
         for (int i = 0; i < count; i++) {
             uint32_t m = buf[order[i] & 0xFFFFu];
             int dst = (m >> 8) & 0xFF;
-            if (left_out(r, s, m, 0)) continue;
+            if (left_out(r, s, m, 0) || waits(r, m, after_deal)) continue;
             if (digs && dst < r->npiles && r->kind_of[dst] == K_CELL && r->kind_of[m & 0xFF] == K_TABLEAU) continue;
             order[kept++] = order[i];
         }
     }
     for (int i = 0; i < count && !x->quick; i++) {
-        if (left_out(r, s, buf[i], x->focus)) continue;
+        if (left_out(r, s, buf[i], x->focus) || waits(r, buf[i], after_deal)) continue;
         uint64_t value = 0;
         if (ORDER_BY_VALUE) {
             if (p_play(r, s, buf[i])) return -1;
@@ -1153,6 +1177,7 @@ static int add_record(const PRules *r, const PState *s, PSearch *x, uint64_t par
 {
     uint8_t places[P_MAXPILES], e[24 + 2 * P_MAXPILES];
     int n = p_key_places(r, s, x->key, places);
+    if (r->deal_waits) x->key[n++] = (uint8_t)dealt(r, x);
     /* the record will begin at the arena's end: its parent lies that far back */
     size_t size = varint_put(e, parent == UINT64_MAX ? 0 : x->table.used - parent);
     size += varint_put(e + size, (uint64_t)move);
@@ -1194,6 +1219,7 @@ static int node_load(const PRules *r, PState *s, PSearch *x, uint64_t at)
     uint64_t skip;
     uint8_t places[P_MAXPILES];
     p_places_get(r, varint_get(varint_get(k + n, &skip), &skip), places);
+    n -= r->deal_waits;  /* the byte after the position's key: reached by a stock move */
     if (p_decode(r, x->root, k, n, places, s)) return -1;
 #ifdef CARDTABLE_CHECK_KEYS
     {
@@ -1306,7 +1332,7 @@ static int nodes_begin(const PRules *r, const PState *s, PSearch *x, const PStat
     x->scratch = calloc(1, sizeof *x->scratch);
     if (!x->root || !x->scratch) return -1;
     p_copy_position(r, x->root, root);
-    if (r->key_fixed) x->table.fixed = p_key(r, s, x->key);
+    if (r->key_fixed) x->table.fixed = p_key(r, s, x->key) + r->deal_waits;
     return 0;
 }
 
@@ -1322,13 +1348,18 @@ static int best_loop(const PRules *r, PState *s, PSearch *x, long long max_state
     while (x->nheap) {
         uint64_t popped = heap_pop(x->heap, &x->nheap), node = P_OFFSET_MASK - (popped & P_OFFSET_MASK);
         if (node_load(r, s, x, node)) { status = R_BROKEN; goto done; }
-        int count = p_moves(r, s, buf);
+        int count = p_moves(r, s, buf), after_deal = 0;
+        if (r->deal_waits) {
+            int n;
+            const uint8_t *k = record_key(&x->table, node, &n);
+            after_deal = k[n - 1];
+        }
         for (int i = 0; i < count; i++) {
             if ((++ticks & 1023) == 0) {
                 if (deadline > 0 && now() > deadline) { status = R_TIME; goto done; }
                 if ((ticks & 65535) == 0 && PyErr_CheckSignals() < 0) { status = R_SIGNAL; goto done; }
             }
-            if (left_out(r, s, buf[i], x->focus)) continue;
+            if (left_out(r, s, buf[i], x->focus) || waits(r, buf[i], after_deal)) continue;
             x->npath = 0;
             if (p_play(r, s, buf[i]) || path_push(x, buf[i])) { status = R_MEMORY; goto done; }
             int k = play_safe(r, s, x);

@@ -85,6 +85,26 @@
  * The stock and the waste hold no back card, and by (b) nothing else reads
  * the tableau. At L's end every card is home, as at L''s.
  *
+ * ---- A deal waits for the waste (deal_waits) ------------------------------
+ * Where the stock deals to a waste more than one card at a time (so the
+ * waste gives no safe move above), the search, at a position reached by a
+ * stock move (a deal, or the waste turned over into the stock), makes only
+ * stock moves and moves from the waste; the key tells such a position from
+ * the same cards reached otherwise (a byte after the position's key).
+ * Why a position with a winning line has one of that form: a stock move D
+ * and a move X that neither comes from the waste nor is a stock move commute.
+ * X reads and changes no stock or waste card, and no rule of X's reads them
+ * (a move onto a pile or a foundation, a space filled from the reserve, the
+ * safe moves after X: they read the tableau, cells, reserve and
+ * foundations); D reads and changes only the stock, the waste and the pass
+ * count (the stock deals to a waste whatever the tableau holds). So D X
+ * (with X's safe moves) and X D reach the same position, each move legal,
+ * and no safe move follows D in either order (the position before D had
+ * none left; D changes nothing safe_move reads). Move each stock move of a
+ * winning line past every such X after it until a stock move or a move from
+ * the waste follows it: the line ends in the same position, wins, and every
+ * stock move in it is followed by one of the moves the search makes.
+ *
  * ---- Symmetry (the canonical key) ---------------------------------------
  * The key of a position sorts what no rule tells apart:
  *   - free cells, always (a move may go to any free cell; none is special);
@@ -163,6 +183,7 @@ typedef struct {
     int sources[P_MAXPILES], nsources;             /* by-source order (foundations last, when they give) */
     int plain[P_MAXPILES], nplain;                 /* foundations-first order, without foundations */
     int returns_idle; /* foundation cards that may come back never need to (see the notes) */
+    int deal_waits;   /* after a stock move only stock moves and moves from the waste (see the notes) */
     int safe_ok, sym_tab, sym_res, keep_pass, short_found, any_down, fixed_tab, fixed_stock;
     /* the bits of a fixed tableau pile's length (and of the stock's, when it
      * is fixed too) in the packed key: enough for its length at the start
@@ -275,6 +296,8 @@ static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
     r->safe_ok = r->found_dir == D_UP && r->found_same && (!r->may_return || r->returns_idle)
         && !r->complete_runs && r->count[K_HOLE] == 0 && r->count[K_FOUNDATION] > 0
         && (r->fill != F_RESERVE || !r->needs_no_empty);
+    r->deal_waits = r->stock_to == S_WASTE && r->draw > 1 && !r->needs_no_empty && r->count[K_STOCK] > 0
+        && r->count[K_WASTE] > 0;
     r->sym_tab = !r->has_covers && r->nreach == 0 && r->stock_to != S_TABLEAU && r->redeals == 0;
     r->sym_res = r->fill != F_RESERVE;
     r->keep_pass = r->stock_to == S_WASTE && r->passes != 0;

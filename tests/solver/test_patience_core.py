@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from cardtable.errors import SolverError
 from cardtable.patience import Move, PatienceGame, get
 from cardtable.patience.description import Kind
-from cardtable.patience.moves import DEAL
+from cardtable.patience.moves import DEAL, RECYCLE
 from cardtable.patience.position import read_position
 from cardtable.patience.registry import load, names
 from cardtable.solver import _pcore
@@ -492,3 +492,39 @@ def test_core_moves_equal_the_engines_when_ranks_count_from_the_base(seed: int) 
     game = PatienceGame.from_seed(load(CANFIELD_RUNS), seed)
     assert game.foundation_base not in (None, 1)
     assert _play_out(CANFIELD_RUNS, seed, 150) > 30
+
+
+def _stock_moves(game: PatienceGame) -> list[Move]:
+    return [move for move in game.legal_moves() if move in (DEAL, RECYCLE)]
+
+
+@pytest.mark.parametrize(("variant", "seed"), [
+    ("canfield", 2), ("canfield", 5), (CANFIELD_RUNS, 2), (CANFIELD_RUNS, 5), ("klondike:draw-3", 3),
+    ("klondike:draw-3", 5),
+])
+def test_a_deal_waits_for_the_waste_and_the_verdicts_stand(variant: str, seed: int) -> None:
+    # Where the stock deals three cards, a position reached by a stock move
+    # is searched with stock moves and moves from the waste only (patience.h,
+    # deal_waits): positions some cards from the end, after random moves with
+    # deals among them, get the verdict of a plain search in the engine.
+    description = load(variant)
+    line = solve_game(PatienceGame.from_seed(description, seed), max_states=300_000, core="patience").moves
+    rng = random.Random(seed)
+    for _ in range(3):
+        game = PatienceGame.from_seed(description, seed)
+        moves = iter(line)
+        while sum(len(game.pile(place)) for place in game.places(Kind.FOUNDATION)) < 38:
+            game.play(next(moves))
+        for _ in range(rng.randrange(4, 12)):
+            dealt = _stock_moves(game)
+            game.play(rng.choice(dealt if dealt and rng.random() < 0.5 else game.legal_moves()))
+        result = solve_game(game, max_states=300_000, core="patience")
+        assert result.result == _engine_search(game.clone(), 300_000), seed
+        assert result.result != "won" or result.replays(game)
+
+
+@pytest.mark.parametrize("seed", [4, 42, 100])
+def test_canfield_under_solvitaires_rules_is_proved_unwinnable_where_solvitaire_proves_it(seed: int) -> None:
+    # Solvitaire (canfield-arbitrary-built-moves) proves these deals unwinnable;
+    # so does the search, a deal waiting for the waste among its rules.
+    assert solve_game(PatienceGame.from_seed(load(CANFIELD_RUNS), seed), max_states=20_000).result == "unwinnable"
