@@ -823,14 +823,12 @@ static int path_push(PSearch *x, uint32_t m)
  * first scan, 7,322 digs tried, none failing, against 57,205 tried and 87%
  * failing without it; dig_play makes the moves through the generator, and
  * gives up, taking them back, where one is missing). */
-static int dig_likely(const PRules *r, const PState *s, int p, int kc, int avoid)
+typedef struct { int free, spaces, tops[128]; } PDigRoom;  /* free cells, spaces, top cards (-1: none) */
+
+static int dig_likely(const PRules *r, const PState *s, const PDigRoom *room0, int p, int kc, int avoid)
 {
-    int T = r->ntab, free = 0, spaces = 0, tops[128];
-    for (int i = 0; i < r->count[K_CELL]; i++) free += !s->len[r->first[K_CELL] + i];
-    for (int t = 0; t < T; t++) {
-        tops[t] = s->len[t] ? p_top(s, t) : -1;
-        spaces += !s->len[t] && r->fill == F_ANY;
-    }
+    int T = r->ntab, free = room0->free, spaces = room0->spaces, tops[128];
+    memcpy(tops, room0->tops, (size_t)T * sizeof *tops);
     const uint8_t *c = s->cards[p];
     int i = s->len[p] - 1;
     while (i > kc) {
@@ -862,21 +860,48 @@ static int dig_likely(const PRules *r, const PState *s, int p, int kc, int avoid
 
 static int quick_digs(const PRules *r, const PState *s, uint32_t *out)
 {
-    int nd = 0;
-    for (int p = 0; p < r->ntab; p++) {
+    int nd = 0, T = r->ntab;
+    PDigRoom room = {0};
+    for (int i = 0; i < r->count[K_CELL]; i++) room.free += !s->len[r->first[K_CELL] + i];
+    uint64_t on[52];  /* the tableau piles each card is the top card of (quick_eligible: 64 piles at most) */
+    memset(on, 0, sizeof on);
+    for (int t = 0; t < T; t++) {
+        room.tops[t] = s->len[t] ? p_top(s, t) : -1;
+        room.spaces += !s->len[t] && r->fill == F_ANY;
+        if (s->len[t]) on[p_top(s, t)] |= 1ULL << t;
+    }
+    /* the cards the foundations take (p_foundation_for's, at once) */
+    uint8_t home[52];
+    memset(home, 0, sizeof home);
+    int base = p_found_base(r, s), f0 = r->first[K_FOUNDATION];
+    for (int i = 0; i < r->count[K_FOUNDATION] && !r->complete_runs; i++) {
+        int f = f0 + i;
+        if (s->len[f]) {
+            const uint8_t *row = r->home[p_top(s, f)];
+            for (int c = 0; c < 52; c++) home[c] |= row[c];
+        } else if (base == 0) {
+            memset(home, 1, sizeof home);
+        } else {
+            for (int u = 0; u < 4; u++) home[u * 13 + base - 1] = 1;
+        }
+    }
+    for (int p = 0; p < T; p++) {
         int n = s->len[p];
         for (int k = n - 2; k >= 0; k--)
-            if (p_foundation_for(r, s, s->cards[p][k]) >= 0) {
-                if (n - 1 - k <= 0xFF && dig_likely(r, s, p, k, -1))
+            if (home[s->cards[p][k]]) {
+                if (n - 1 - k <= 0xFF && dig_likely(r, s, &room, p, k, -1))
                     out[nd++] = p_code(p, P_DIG, n - 1 - k, P_NONE);
                 break;
             }
         for (int k = n - 2; k >= 0 && n - 1 - k <= QUICK_PARENT; k--) {
             int c = s->cards[p][k];
             if (k > 0 && r->run[s->cards[p][k - 1]][c]) continue;
-            for (int t = 0; t < r->ntab; t++)
-                if (t != p && s->len[t] && r->build[p_top(s, t)][c] && dig_likely(r, s, p, k, t))
-                    out[nd++] = p_code(p, P_DIG, n - 1 - k, t);
+            uint64_t onto = 0;
+            for (int i = 0; i < r->onto_n[c]; i++) onto |= on[r->onto_list[c][i]];
+            for (onto &= ~(1ULL << p); onto; onto &= onto - 1) {
+                int t = __builtin_ctzll(onto);
+                if (dig_likely(r, s, &room, p, k, t)) out[nd++] = p_code(p, P_DIG, n - 1 - k, t);
+            }
         }
     }
     return nd;
