@@ -236,6 +236,7 @@ class _Scorer:
         # once a whole pass through the stock brought nothing, moves that only shift cards come first
         self.deal_score = _IDLE_DEAL if stock_idle else _DEAL
         self.d = view.description
+        self.base = view.foundation_base or 1  # what a tableau rule counting ranks from the base reads
         self.seen = seen
         self.index = {pile.place: i for i, pile in enumerate(view.piles)}
         self.piles = view.piles
@@ -254,10 +255,7 @@ class _Scorer:
         f = self.d.foundations
         if not f.count or f.complete_runs:
             return set()
-        base = f.base
-        if base is None:
-            started = [p.cards[0].rank for p in self.piles if p.place.kind is Kind.FOUNDATION and p.cards]
-            base = started[0] if started else None
+        base = self.view.foundation_base
         takes: set[Card] = set()
         for pile in self.piles:
             if pile.place.kind is not Kind.FOUNDATION:
@@ -320,13 +318,13 @@ class _Scorer:
             return _SWAP  # a whole pile into an empty one: only which pile is empty changes
         run = self.d.tableau.run_rule
         if onto.cards:
-            if run.fits(moved, onto.cards[-1]):
+            if run.fits(moved, onto.cards[-1], self.base):
                 score += 10 + self._run_below(onto)  # a longer run, the longer the better
         elif not turns_up:
             score += _INTO_SPACE
             if self.deal_waits and left + source.face_down > 0:
                 score += _LETS_DEAL
-        if kind is Kind.TABLEAU and left > 0 and run.fits(moved, source.cards[left - 1]) and not turns_up:
+        if kind is Kind.TABLEAU and left > 0 and run.fits(moved, source.cards[left - 1], self.base) and not turns_up:
             score += _BREAKS_RUN  # the cards already lie on a card they follow
         return score
 
@@ -335,7 +333,7 @@ class _Scorer:
         run = self.d.tableau.run_rule
         cards = pile.cards
         length = 1 if cards else 0
-        while length < len(cards) and run.fits(cards[-length], cards[-length - 1]):
+        while length < len(cards) and run.fits(cards[-length], cards[-length - 1], self.base):
             length += 1
         return length
 

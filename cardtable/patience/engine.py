@@ -185,6 +185,16 @@ class PatienceView:
             return 0
         return None if stock.passes is None else stock.passes - self.pass_number
 
+    @property
+    def foundation_base(self) -> int | None:
+        """The rank every foundation starts with, as the player sees it
+        (None: not set yet), which a tableau rule ``from_base`` reads."""
+        base = self.description.foundations.base
+        if base is not None:
+            return base
+        started = [pile.cards[0].rank for pile in self.piles if pile.place.kind is Kind.FOUNDATION and pile.cards]
+        return started[0] if started else None
+
     def legal_actions(self) -> list[Move]:
         """The legal moves, as a list (the shared interface's name)."""
         return list(self.legal_moves)

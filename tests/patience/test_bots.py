@@ -11,11 +11,12 @@ from hypothesis import strategies as st
 import cardtable.bots.patience as patience_bots
 from cardtable.bots.patience import ExpertPlayer, GreedyPlayer, hole_continuation, make_player
 from cardtable.bots.patience_hindsight import guess_deal
-from cardtable.cards import Card, SplitMix64
+from cardtable.cards import Card, SplitMix64, new_deck
 from cardtable.game import play_out
-from cardtable.patience import Kind, PatienceGame, get, load, names
+from cardtable.patience import Description, Kind, PatienceGame, get, load, names
 from cardtable.patience.engine import PileView
 from cardtable.patience.moves import DEAL, Move
+from cardtable.patience.position import read_position
 
 
 @pytest.mark.parametrize("name", names())
@@ -261,3 +262,18 @@ def test_the_expert_plays_legal_moves_to_an_end_in_a_game_with_a_stock() -> None
     for move in game.moves:
         replay.play(move)
     assert game.is_over() or len(game.moves) == 200
+
+
+def test_the_greedy_player_reads_runs_counted_from_the_base() -> None:
+    # Under Solvitaire's Canfield (ranks counted from the base, here 5) a 4
+    # on a 5 is no run: the scorer sees one card on top, not two.
+    variant = load("benchmarks/winnability/canfield-solvitaire.json")
+    data = variant.to_json()
+    data["tableau"]["build"].update({"wrap": True, "from-base": False})
+    wrapping = Description.from_json(data)
+    rest = "".join(str(card) for card in new_deck() if str(card) not in ("5h", "4s", "9c", "5c"))
+    text = f"1:5h4s 2: 3: 4: R1:9c F1:5c F2: F3: F4: S:{rest}/ W:"
+    counted, plain = (patience_bots._Scorer(read_position(d, text).view(), set()) for d in (variant, wrapping))
+    assert counted.view.foundation_base == 5
+    assert counted._run_below(counted.piles[0]) == 1
+    assert plain._run_below(plain.piles[0]) == 2
