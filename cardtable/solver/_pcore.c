@@ -143,24 +143,43 @@ static int table_grow(PTable *t)
     return 0;
 }
 
+/* The slot of `key` (hash h) in the table: *found 1 when it is there, else
+ * 0 and the empty slot it would take. */
+static size_t table_probe(const PTable *t, const uint8_t *key, int n, uint64_t h, int *found)
+{
+    uint64_t tag = h >> 56;
+    int shift = 8 * t->width;
+    size_t j = h & t->mask;
+    *found = 0;
+    for (;;) {
+        uint64_t v = slot_get(t, t->slots, j);
+        if (!v) return j;
+        if ((v >> shift) == tag) {
+            int m;
+            const uint8_t *k = record_key(t, slot_offset(t, v), &m);
+            if (m == n && !memcmp(k, key, (size_t)n)) { *found = 1; return j; }
+        }
+        j = (j + 1) & t->mask;
+    }
+}
+
+/* Whether `key` is in the table. */
+static int table_has(const PTable *t, const uint8_t *key, int n)
+{
+    int found;
+    table_probe(t, key, n, p_hash(key, n), &found);
+    return found;
+}
+
 /* 1: a new key, now stored with the `nextra` bytes of `extra` after it, its
  * record's offset in *at; 0: seen before; -1: out of memory. */
 static int table_add(PTable *t, const uint8_t *key, int n, const uint8_t *extra, size_t nextra, uint64_t *at)
 {
     uint64_t h = p_hash(key, n);
     uint64_t tag = h >> 56;
-    int shift = 8 * t->width;
-    size_t j = h & t->mask;
-    for (;;) {
-        uint64_t v = slot_get(t, t->slots, j);
-        if (!v) break;
-        if ((v >> shift) == tag) {
-            int m;
-            const uint8_t *k = record_key(t, slot_offset(t, v), &m);
-            if (m == n && !memcmp(k, key, (size_t)n)) return 0;
-        }
-        j = (j + 1) & t->mask;
-    }
+    int shift = 8 * t->width, found;
+    size_t j = table_probe(t, key, n, h, &found);
+    if (found) return 0;
     size_t head = t->fixed ? 0 : n < 255 ? 1 : 3, need = t->used + head + (size_t)n + nextra;
     if (need >= (1ULL << shift) - 1) return -1;
     if (need > t->cap) {  /* by an eighth: a large block grows in place (mremap) */
@@ -986,6 +1005,20 @@ static inline int dealt(const PRules *r, const PSearch *x)
     return r->deal_waits && x->npath && stock_move(r, x->path[x->npath - 1]);
 }
 
+/* Put the byte of a deal waiting for the waste after the position's key
+ * (n bytes) in x->key: its new length, or 0 where the position reached by a
+ * stock move was also reached otherwise (that one makes every move this one
+ * would, so this one is as good as seen). */
+static int key_dealt(const PRules *r, PSearch *x, int n)
+{
+    if (!r->deal_waits) return n;
+    x->key[n] = 0;
+    if (!dealt(r, x)) return n + 1;
+    if (table_has(&x->table, x->key, n + 1)) return 0;
+    x->key[n] = 1;
+    return n + 1;
+}
+
 /* A move the search leaves out after a stock move (patience.h, deal_waits):
  * one that is neither a stock move nor from the waste. */
 static inline int waits(const PRules *r, uint32_t m, int after_deal)
@@ -1004,9 +1037,8 @@ static int enter(const PRules *r, PState *s, PSearch *x, int entry, uint64_t par
     if (x->nodes) {
         added = add_record(r, s, x, parent, move, &at);
     } else {
-        int n = p_key(r, s, x->key);
-        if (r->deal_waits) x->key[n++] = (uint8_t)dealt(r, x);
-        added = table_add(&x->table, x->key, n, NULL, 0, &at);
+        int n = key_dealt(r, x, p_key(r, s, x->key));
+        added = n ? table_add(&x->table, x->key, n, NULL, 0, &at) : 0;
     }
     if (added < 0) return -1;
     if (!added) {
@@ -1201,8 +1233,8 @@ static uint64_t node_parent(const PTable *t, uint64_t at, int *move)
 static int add_record(const PRules *r, const PState *s, PSearch *x, uint64_t parent, int move, uint64_t *at)
 {
     uint8_t places[P_MAXPILES], e[24 + 2 * P_MAXPILES];
-    int n = p_key_places(r, s, x->key, places);
-    if (r->deal_waits) x->key[n++] = (uint8_t)dealt(r, x);
+    int n = key_dealt(r, x, p_key_places(r, s, x->key, places));
+    if (!n) return 0;
     /* the record will begin at the arena's end: its parent lies that far back */
     size_t size = varint_put(e, parent == UINT64_MAX ? 0 : x->table.used - parent);
     size += varint_put(e + size, (uint64_t)move);

@@ -104,6 +104,8 @@
  * winning line past every such X after it until a stock move or a move from
  * the waste follows it: the line ends in the same position, wins, and every
  * stock move in it is followed by one of the moves the search makes.
+ * A position reached by a stock move whose cards were also reached otherwise
+ * is taken as seen: the other one makes every move it would.
  *
  * ---- Symmetry (the canonical key) ---------------------------------------
  * The key of a position sorts what no rule tells apart:
