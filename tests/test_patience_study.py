@@ -31,7 +31,7 @@ from cardtable.solver.patience_study import (
     study_key,
 )
 from cardtable.solver.study import Budget
-from cardtable.solver.study_store import StudyDeal, studies
+from cardtable.solver.study_store import StudyDeal, add_study_deal, studies
 from cardtable.stats import wilson
 
 BUDGET = ("--max-states", "3000")
@@ -89,6 +89,23 @@ def test_the_key_follows_the_rules_not_the_words(tmp_path: Path) -> None:
 
     assert study_key(load(str(reworded))) == study_key(get("fan"))
     assert study_key(load(str(changed))) != study_key(get("fan"))
+
+
+def test_a_store_made_before_accordion_went_by_its_top_cards_is_not_reused(capsys: pytest.CaptureFixture[str],
+                                                                          tmp_path: Path) -> None:
+    """Deals studied when a pile moved whole went by its bottom card were
+    stored under Accordion's name and its rules key of then; the key has
+    changed with the engine's reading, so the study solves them again."""
+    store = tmp_path / "s.sqlite"
+    old_key = "sha256:e3338a0b0186d7e6"
+    assert study_key(get("accordion")) != ("accordion", old_key)
+    with ResultsStore(store) as opened:
+        for seed in (1, 2):
+            add_study_deal(opened, StudyDeal(old_key, seed, None, 3000, "unwinnable", 10, 0.01, game="accordion"))
+    report = study_report(capsys, store, "--game", "accordion", "--deals", "2", "--seed", "1", *BUDGET)
+    assert (report["solved_now"], report["from_store"]) == (2, 0)
+    again = study_report(capsys, store, "--game", "accordion", "--deals", "2", "--seed", "1", *BUDGET)
+    assert (again["solved_now"], again["from_store"]) == (0, 2)
 
 
 def test_retry_undecided_solves_again_what_a_weaker_search_left_open(capsys: pytest.CaptureFixture[str],

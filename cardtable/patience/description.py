@@ -47,6 +47,7 @@ from cardtable.errors import RulesError
 
 __all__ = [
     "NAMING_FIELDS",
+    "RULE_REVISIONS",
     "Build",
     "Cards",
     "DealOrder",
@@ -77,6 +78,22 @@ __all__ = [
 #: standard deal numbers are read, not how it is played
 #: (:meth:`Description.rules_json` leaves them out).
 NAMING_FIELDS = ("name", "title", "family", "description", "options", "applied", "deals", "pysol-deal")
+
+#: The engine's rule revisions: a field's value (``(section, field, value)``
+#: in the description's JSON form) whose reading by the engine changed while
+#: the description's words stayed the same, and the number of that reading
+#: (the first reading is revision 1 and has no entry). A description that
+#: uses a revised reading carries ``{"section.field": revision}`` under
+#: ``revisions`` in :meth:`Description.rules_json`, so its
+#: :attr:`~Description.rules_key` differs from the key of the game the
+#: engine played before, and the results store does not mix the two games'
+#: runs, studies and figures; every other description's rules JSON and key
+#: are as before.
+#:
+#: - ``tableau.moves: pile``, revision 2 (2026-11-29, after 0.1.0; Accordion):
+#:   a pile moved whole goes onto a pile when its *top* card fits there; the
+#:   engine and the compiled solver took the moving pile's bottom card before.
+RULE_REVISIONS: dict[tuple[str, str, str], int] = {("tableau", "moves", "pile"): 2}
 
 
 class DescriptionError(RulesError):
@@ -480,10 +497,27 @@ class Description:
         what names the game (:data:`NAMING_FIELDS`: its name, title, family,
         summary, options and the options applied) and without how standard
         deal numbers are read (``deals``, ``pysol-deal``), which decide which
-        deal a seed gives, not how it is played."""
+        deal a seed gives, not how it is played.
+
+        A description that uses a field the engine reads otherwise than it
+        once did (:data:`RULE_REVISIONS`) has ``revisions`` too: each such
+        field's ``section.field`` and the revision of its reading. No other
+        description has it, and :meth:`to_json` never writes it (it is no
+        field of a description, and :meth:`from_json` refuses it).
+
+        >>> from cardtable.patience.registry import get
+        >>> get("accordion").rules_json()["revisions"]
+        {'tableau.moves': 2}
+        >>> "revisions" in get("freecell").rules_json()
+        False
+        """
         data = self.to_json()
         for key in NAMING_FIELDS:
             del data[key]
+        revisions = {f"{section}.{name}": revision for (section, name, value), revision in RULE_REVISIONS.items()
+                     if isinstance(data.get(section), dict) and data[section].get(name) == value}
+        if revisions:
+            data["revisions"] = revisions
         return data
 
     @property
@@ -493,7 +527,14 @@ class Description:
         with its keys sorted. Two descriptions have the same key exactly
         when they play alike, whatever their names (a user's file of
         FreeCell with two cells has another key than FreeCell's). The
-        results store keys a game's runs and figures by its name and this key.
+        results store keys a game's runs, studies, played games and figures
+        by its name and this key.
+
+        When the engine's reading of a field changes (:data:`RULE_REVISIONS`),
+        the key of every description using that field changes with it, and
+        only theirs: Accordion's key changed when a pile moved whole began to
+        go by its top card, so figures and studied deals of the old reading
+        are not taken for the new game's.
 
         >>> from cardtable.patience.registry import get
         >>> get("freecell").rules_key  # doctest: +ELLIPSIS

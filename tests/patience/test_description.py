@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ import pytest
 from cardtable.cards import Card, Suit, new_deck
 from cardtable.errors import CardtableError
 from cardtable.patience import Description, DescriptionError, get, load, names
-from cardtable.patience.description import Build, Direction, MoveUnit, SuitRule
+from cardtable.patience.description import RULE_REVISIONS, Build, Direction, MoveUnit, SuitRule
 from cardtable.patience.position import read_position
 
 
@@ -217,3 +218,45 @@ def test_the_engine_builds_from_the_deals_base() -> None:
     moves = {str(m) for m in read_position(counted, text).legal_moves()}
     assert plain_moves - moves == {"2>1"}  # the 4 on the 5: the base rank is the lowest
     assert "4>3" in moves and moves - plain_moves == set()  # a King on an Ace: in both
+
+
+def _key_of(rules: dict[str, Any]) -> str:
+    text = json.dumps(rules, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return "sha256:" + hashlib.sha256(text.encode("ascii")).hexdigest()[:16]
+
+
+def test_a_revised_reading_changes_its_games_rules_key_and_no_other() -> None:
+    descriptions = [variant for name in names() for variant in
+                    (get(name), *(get(name).with_options(option.name) for option in get(name).options))]
+    revised = []
+    for description in descriptions:
+        rules = description.rules_json()
+        before = {key: value for key, value in rules.items() if key != "revisions"}
+        if "revisions" in rules:
+            revised.append(description.name)
+            assert description.rules_key != _key_of(before)
+        else:  # the key computed without the revision table: byte for byte as before
+            assert description.rules_key == _key_of(before), description.name
+    assert revised == ["accordion"]
+    # the keys as they were before the table (Accordion's: when its piles went by their bottom card)
+    assert get("accordion").rules_key != "sha256:e3338a0b0186d7e6"
+    assert _key_of({key: value for key, value in get("accordion").rules_json().items()
+                    if key != "revisions"}) == "sha256:e3338a0b0186d7e6"
+    assert (get("freecell").rules_key, get("klondike").rules_key) == ("sha256:9b92b64923c81aa9",
+                                                                      "sha256:9e82e62706e4b3f4")
+
+
+def test_rule_revisions_are_read_from_the_fields_and_never_written() -> None:
+    assert RULE_REVISIONS == {("tableau", "moves", "pile"): 2}
+    assert get("accordion").rules_json()["revisions"] == {"tableau.moves": 2}
+    data = get("accordion").to_json()
+    assert "revisions" not in data and Description.from_json(data) == get("accordion")
+    data["tableau"]["moves"] = "one-card"  # any game moving whole piles goes by the revised reading, and only those
+    assert "revisions" not in Description.from_json(data).rules_json()
+    data = get("golf").to_json()
+    data["tableau"]["moves"] = "pile"
+    assert Description.from_json(data).rules_json()["revisions"] == {"tableau.moves": 2}
+    data = get("accordion").to_json()
+    data["revisions"] = {"tableau.moves": 2}
+    with pytest.raises(DescriptionError, match="revisions"):
+        Description.from_json(data)
