@@ -891,19 +891,7 @@ static int quick_digs(const PRules *r, const PState *s, uint32_t *out)
     }
     /* the cards the foundations take (p_foundation_for's, at once) */
     uint8_t home[52];
-    memset(home, 0, sizeof home);
-    int base = p_found_base(r, s), f0 = r->first[K_FOUNDATION];
-    for (int i = 0; i < r->count[K_FOUNDATION] && !r->complete_runs; i++) {
-        int f = f0 + i;
-        if (s->len[f]) {
-            const uint8_t *row = r->home[p_top(s, f)];
-            for (int c = 0; c < 52; c++) home[c] |= row[c];
-        } else if (base == 0) {
-            memset(home, 1, sizeof home);
-        } else {
-            for (int u = 0; u < 4; u++) home[u * 13 + base - 1] = 1;
-        }
-    }
+    p_home_cards(r, s, home);
     for (int p = 0; p < T; p++) {
         int n = s->len[p];
         for (int k = n - 2; k >= 0; k--)
@@ -972,6 +960,16 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* A search's clock and Ctrl-C, looked at every 1,024 steps (signals every
+ * 65,536): R_TIME or R_SIGNAL when the search must stop, -1 to go on. */
+static int search_stop(long long *ticks, double deadline)
+{
+    if ((++*ticks & 1023) != 0) return -1;
+    if (deadline > 0 && now() > deadline) return R_TIME;
+    if ((*ticks & 65535) == 0 && PyErr_CheckSignals() < 0) return R_SIGNAL;
+    return -1;
 }
 
 /* Play the safe moves; how many, or -1. */
@@ -1117,10 +1115,8 @@ static int search(const PRules *r, PState *s, PSearch *x, long long max_states, 
             x->nframes--;
             continue;
         }
-        if ((++ticks & 1023) == 0) {
-            if (deadline > 0 && now() > deadline) return R_TIME;
-            if ((ticks & 65535) == 0 && PyErr_CheckSignals() < 0) return R_SIGNAL;
-        }
+        int stop = search_stop(&ticks, deadline);
+        if (stop >= 0) return stop;
         if (x->states >= max_states) return R_STATES;
         uint32_t m = x->moves[f->mstart + f->next];
         int move = x->midx[f->mstart + f->next++];
@@ -1412,10 +1408,8 @@ static int best_loop(const PRules *r, PState *s, PSearch *x, long long max_state
             after_deal = k[n - 1];
         }
         for (int i = 0; i < count; i++) {
-            if ((++ticks & 1023) == 0) {
-                if (deadline > 0 && now() > deadline) { status = R_TIME; goto done; }
-                if ((ticks & 65535) == 0 && PyErr_CheckSignals() < 0) { status = R_SIGNAL; goto done; }
-            }
+            int stop = search_stop(&ticks, deadline);
+            if (stop >= 0) { status = stop; goto done; }
             if (left_out(r, s, buf[i], x->focus) || waits(r, buf[i], after_deal)) continue;
             x->npath = 0;
             if (p_play(r, s, buf[i]) || path_push(x, buf[i])) { status = R_MEMORY; goto done; }
@@ -1910,10 +1904,8 @@ static int lengths_search(const PRules *r, PState *s, PSearch *x, LSearch *l, lo
             }
             continue;
         }
-        if ((++ticks & 1023) == 0) {
-            if (deadline > 0 && now() > deadline) { status = R_TIME; break; }
-            if ((ticks & 65535) == 0 && PyErr_CheckSignals() < 0) { status = R_SIGNAL; break; }
-        }
+        int stop = search_stop(&ticks, deadline);
+        if (stop >= 0) { status = stop; break; }
         if (x->states >= max_states) { status = R_STATES; break; }
         int m = f->moves[f->next++];
         int card = l_card(l, m);
@@ -2171,10 +2163,8 @@ static int row_search(const PRules *r, PState *s, PSearch *x, RSearch *w, long l
             }
             continue;
         }
-        if ((++ticks & 1023) == 0) {
-            if (deadline > 0 && now() > deadline) { status = R_TIME; break; }
-            if ((ticks & 65535) == 0 && PyErr_CheckSignals() < 0) { status = R_SIGNAL; break; }
-        }
+        int stop = search_stop(&ticks, deadline);
+        if (stop >= 0) { status = stop; break; }
         if (x->states >= max_states) { status = R_STATES; break; }
         uint16_t m = w->moves[f->mstart + f->next++];
         RFrame *g = &w->frames[w->nframes];

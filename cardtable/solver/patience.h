@@ -420,6 +420,28 @@ static int p_found_base(const PRules *r, const PState *s)
     return 0;
 }
 
+/* home[c] = 1 for each card c a foundation takes now (none where the
+ * foundations take whole runs): the card above a foundation's top, and on an
+ * empty foundation its base (any card while the base is still open). */
+static void p_home_cards(const PRules *r, const PState *s, uint8_t home[52])
+{
+    memset(home, 0, 52);
+    if (r->complete_runs || !r->count[K_FOUNDATION]) return;
+    int base = p_found_base(r, s), f0 = r->first[K_FOUNDATION];
+    for (int i = 0; i < r->count[K_FOUNDATION]; i++) {
+        int f = f0 + i;
+        if (s->len[f]) {
+            const uint8_t *row = r->home[p_top(s, f)];
+            for (int c = 0; c < 52; c++) home[c] |= row[c];
+        } else if (base == 0) {
+            memset(home, 1, 52);
+            return;
+        } else {
+            for (int u = 0; u < 4; u++) home[u * 13 + base - 1] = 1;
+        }
+    }
+}
+
 static int p_foundation_for(const PRules *r, const PState *s, int card)
 {
     if (r->complete_runs) return -1;
@@ -801,23 +823,7 @@ static int p_moves(const PRules *r, const PState *s, uint32_t *out)
     }
     /* the cards the foundations take */
     uint8_t home[52];
-    memset(home, 0, sizeof home);
-    if (!r->complete_runs && r->count[K_FOUNDATION]) {
-        int base = p_found_base(r, s);
-        int f0 = r->first[K_FOUNDATION];
-        for (int i = 0; i < r->count[K_FOUNDATION]; i++) {
-            int f = f0 + i;
-            if (s->len[f]) {
-                const uint8_t *row = r->home[p_top(s, f)];
-                for (int c = 0; c < 52; c++) home[c] |= row[c];
-            } else if (base == 0) {
-                memset(home, 1, sizeof home);
-                break;
-            } else {
-                for (int u = 0; u < 4; u++) home[u * 13 + base - 1] = 1;
-            }
-        }
-    }
+    p_home_cards(r, s, home);
     uint8_t hole_takes[52];
     int hole = r->count[K_HOLE] ? r->first[K_HOLE] : -1;
     memset(hole_takes, 0, sizeof hole_takes);
