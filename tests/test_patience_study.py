@@ -121,7 +121,7 @@ def test_retry_undecided_solves_again_what_a_weaker_search_left_open(capsys: pyt
         from cardtable.solver.study_store import add_study_deal
 
         add_study_deal(opened, StudyDeal(rules, 7, None, 3000, "unknown", 3000, 0.1,
-                                         "state budget of 3,000 reached", game=game))
+                                         "state budget of 3000 states reached", game=game))
     args = ("--game", "bakers-game", "--seed", "7", "--deals", "1", *BUDGET)
     plain = study_report(capsys, store, *args)
     assert (plain["solved_now"], plain["undecided"], plain["won"]) == (0, 1, 0)

@@ -217,6 +217,43 @@ def _moves_of(compiled: _Compiled, codes: list[int]) -> list[Move]:
     return moves
 
 
+def _replayed(game: PatienceGame, moves: list[Move]) -> list[Move] | None:
+    """``moves`` replayed from ``game`` (left as it is) with the free cells
+    named as a player would, where they win it; None where the engine
+    refuses a move or the line does not end won.
+
+    A card goes into the first empty cell. The core sorts the cells in its
+    keys (any cell is as good as another: a description gives them a count
+    and a layout, no rule of their own), so its line may put a card in cell
+    d while cell a is empty. Each move into a cell swaps the names of two
+    empty cells where it must, and every later move follows the new names,
+    so the renamed line plays the same positions."""
+    places = game.places(Kind.CELL)
+    names = list(range(len(places)))  # names[i]: the engine's cell for the core's cell i
+
+    def named(place: Place) -> Place:
+        return places[names[place.index]] if place.kind is Kind.CELL else place
+
+    copy = game.clone()
+    out = []
+    try:
+        for move in moves:
+            target = move.target
+            if target is not None and target.kind is Kind.CELL:
+                first = next((i for i, place in enumerate(places) if not copy.pile(place)), names[target.index])
+                if first < names[target.index]:
+                    other = names.index(first)
+                    names[target.index], names[other] = first, names[target.index]
+            if places and any(p is not None and p.kind is Kind.CELL for p in (move.source, target, move.pair)):
+                move = Move(named(move.source), None if target is None else named(target), move.count,
+                            None if move.pair is None else named(move.pair))
+            copy.play(move)
+            out.append(move)
+    except IllegalMoveError:
+        return None
+    return out if copy.is_won() else None
+
+
 def _move(places: tuple[Place, ...], code: int) -> Move:
     source, target, count, pair = code & 0xFF, (code >> 8) & 0xFF, (code >> 16) & 0xFF, code >> 24
     if target == _pcore.NONE:
@@ -286,7 +323,10 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
     ``timeout`` (seconds) and ``max_states`` bound the search; when one runs
     out the result is ``unknown``. With neither, the budget is
     :data:`DEFAULT_MAX_STATES` (the same answer on any machine); with a time
-    limit alone, :data:`TIMED_MAX_STATES` only caps memory. The winning
+    limit alone, :data:`TIMED_MAX_STATES` only caps memory (a game of
+    Klondike's rules, which Klondike's core searches, gets that core's
+    defaults instead: :data:`cardtable.solver.DEFAULT_MAX_STATES` and
+    :data:`cardtable.solver.TIMED_MAX_STATES`). The winning
     line is replayed in the engine before it is returned: a move the engine
     refuses raises :class:`SolverError` (a bug in the core, never a verdict).
     ``game`` is left as it was.
@@ -355,33 +395,36 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
                 raise SolverError(f"{game.description.title} has Klondike's rules, which Klondike's core searches: "
                                   "search, first_states and focus_states order the patience core's search "
                                   "(pass core='patience' for it)")
-            return _solve_klondike(game, variant, timeout, budget, began)
+            return _solve_klondike(game, variant, timeout, max_states, began)
     first = -1 if first_states is None else first_states
     focus = -1 if focus_states is None else focus_states
     status, states, codes, memory = core_of(game).solve(budget, timeout or 0.0, SEARCHES[search], first, focus)
     seconds = time.perf_counter() - began
     if status == "won":
         moves = _moves_of(_compiled(game.description), codes)
-        result = PatienceSolveResult("won", moves, states, seconds, memory=memory)
-        if not result.replays(game):
+        replayed = _replayed(game, moves)
+        if replayed is None:
             raise SolverError(f"bug: the solver's winning line for {game.description.name} does not replay in "
                               f"the engine: {' '.join(map(str, moves))}")
-        return result
+        return PatienceSolveResult("won", replayed, states, seconds, memory=memory)
     if status == "unwinnable":
         return PatienceSolveResult("unwinnable", [], states, seconds, memory=memory)
-    reason = f"state budget of {budget:,} reached" if status == "states" else f"timeout after {timeout:g} s"
+    reason = (f"state budget of {budget} states reached" if status == "states"
+              else f"time limit of {timeout:g} s reached")
     return PatienceSolveResult("unknown", [], states, seconds, reason, memory)
 
 
-def _solve_klondike(game: PatienceGame, variant: Variant, timeout: float | None, budget: int,
+def _solve_klondike(game: PatienceGame, variant: Variant, timeout: float | None, max_states: int | None,
                     began: float) -> PatienceSolveResult:
     """``game`` (of Klondike's rules, ``variant``) searched by Klondike's
-    core; a winning line is translated into the patience engine's moves
-    while it is played in a copy of ``game``, which must end won."""
+    core, under Klondike's own default budget where none is given (see
+    :func:`cardtable.solver.search.default_max_states`); a winning line is
+    translated into the patience engine's moves while it is played in a
+    copy of ``game``, which must end won."""
     from cardtable.klondike.patience import from_klondike_move, klondike_position
     from cardtable.solver.search import solve
 
-    found = solve(klondike_position(game), variant, timeout=timeout, max_states=budget)
+    found = solve(klondike_position(game), variant, timeout=timeout, max_states=max_states)
     seconds = time.perf_counter() - began
     if found.result != "won":
         return PatienceSolveResult(found.result, [], found.states, seconds, found.reason, found.memory)

@@ -125,6 +125,27 @@ def test_a_budget_that_runs_out_says_unknown_with_its_reason() -> None:
     game = PatienceGame.from_seed(load("klondike:draw-3:foundation-return"), 1)
     result = solve_game(game, max_states=500)
     assert result.result == "unknown" and "500" in result.reason and result.memory > 0
+    # the two cores word a budget that runs out alike
+    patience = solve_game(game, max_states=500, core="patience")
+    assert patience.reason == result.reason == "state budget of 500 states reached"
+
+
+def test_klondikes_rules_get_klondikes_default_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no budget given, Klondike's core searches under its own defaults
+    (20 million states, 40 million under a time limit), not the patience
+    core's 10 million; a budget given is passed on as it is."""
+    asked: list[int | None] = []
+    real = search.solve
+
+    def spy(*args: object, **kwargs: object) -> object:
+        asked.append(kwargs["max_states"])  # type: ignore[arg-type]
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(search, "solve", spy)
+    game = PatienceGame.from_seed(get("klondike"), 5)
+    solve_game(game)
+    solve_game(game, max_states=1_234)
+    assert asked == [None, 1_234]
 
 
 @pytest.mark.parametrize("seed", ["5", "pysol:7"])

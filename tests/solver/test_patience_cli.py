@@ -42,7 +42,7 @@ def test_a_budget_that_runs_out_says_unknown(capsys: pytest.CaptureFixture[str])
     code, out, _ = run(capsys, "solve", "--game", "spider", "--seed", "1", "--max-states", "100", "--json")
     assert code == 0
     assert json.loads(out)["result"] == "unknown"
-    assert json.loads(out)["reason"] == "state budget of 100 reached"
+    assert json.loads(out)["reason"] == "state budget of 100 states reached"
 
 
 def test_a_position_string_and_a_file_are_solved(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

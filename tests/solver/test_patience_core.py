@@ -476,8 +476,8 @@ def test_budgets_are_checked_and_reported() -> None:
     with pytest.raises(SolverError, match="timeout"):
         solve_game(game, timeout=0)
     result = solve_game(game, max_states=50)
-    assert (result.result, result.states, result.reason) == ("unknown", 50, "state budget of 50 reached")
-    assert result.to_dict()["reason"] == "state budget of 50 reached"
+    assert (result.result, result.states, result.reason) == ("unknown", 50, "state budget of 50 states reached")
+    assert result.to_dict()["reason"] == "state budget of 50 states reached"
 
 
 def test_rules_blob_is_refused_when_cut_short() -> None:
