@@ -386,16 +386,54 @@ static inline void shuffle_deck(uint64_t seed, int8_t *deck)
  *     fill, pair and free-talon rules do not read talon cards here (the
  *     last two apply with a free talon only). Y + a' is then S + m as the
  *     key holds it, and the rest is commute's proof, with a' for a.
+ *   * *Twin targets* (twin_prune; it reads S alone, not the path): m puts
+ *     a run, a talon card or a foundation card onto the top of pile t (or,
+ *     with the fill rule, the whole of a pile onto t, with the king that
+ *     fills that pile), and S's moves hold the same move m' onto a lower
+ *     pile t' that m takes nothing from, whose top is the twin of t's (the
+ *     same rank and colour). Then S + m and S + m' hold one key: before
+ *     autoplay the two layouts differ only in which of the two twins holds
+ *     the same cards, which the key forgets (the foundations, the talon and
+ *     each pile's face-down and lowest face-up cards are the same), and
+ *     autoplay from two layouts with one key leaves one key. For that, let
+ *     H1 and H2 be the cards autoplay sends home from layouts L1 and L2
+ *     with one key, and suppose some card of H1 is not in H2: take the
+ *     first such x that L1's autoplay sends, of rank r. Autoplay only raises
+ *     foundations, and a card it could send stays one it could send (still a
+ *     pile top or a free talon card, still next, and safety only grows with
+ *     the foundations), so when L2's autoplay stops, with F2 its
+ *     foundations, every card L1 sent before x is home; x is next and safe
+ *     on F2, and still out. A talon card would then be sent (with a free
+ *     talon, the only case that sends one), so x lies in a pile, face up,
+ *     and not on top: a card z of rank r - 1 and the other colour lies on
+ *     it. Under the rules' safe rule z would be home (the other colour's
+ *     foundations reach r - 1 on F2). Under the wide rule they reach r - 2,
+ *     so z is next, and safe (x's colour reaches r - 3 and z's twin r - 2):
+ *     not a top either, so a card w of rank r - 2 and x's colour lies on z:
+ *     not x's suit's, home below x, so the twin's, which reaches r - 3 and
+ *     no more with w out: w is next and safe too, and a card on it, of rank
+ *     r - 3 and the other colour, would be home. (Aces and twos are safe
+ *     with nothing home: nothing lies on an ace, and an ace on a two is
+ *     next and safe itself.) So H1 = H2. The same cards then leave the
+ *     same places as the key holds them: a card sent home is the lowest
+ *     face-up card of a pile in both layouts or in neither, and each pile
+ *     turns up the same card after it. So S + m is, for the search, the state
+ *     S + m', a move S tries or leaves out for the rules above (the move
+ *     onto the lower twin is never left out by this rule: a rank and
+ *     colour has two cards).
  *   Why the search still finds a win (or, to the same end, every state it
  *   would meet without the rules): suppose it ends without one while some
  *   state of V has a line of G to a win, and take such an S with d(S)
  *   least, and of those the first put in the table. Let m begin a shortest
- *   line from S. If the search tried m, S + m (with d one less) is in V. Left
+ *   line from S, one the twin rule does not leave out (when it leaves out
+ *   m, m' begins one, the same state). If the search tried m, S + m (with d one less) is in V. Left
  *   out by undo, S + m is P, in V. By twice, S + m = P + (R from i to k),
  *   which the search tried when it expanded P: in V. By commute, Y is in V,
  *   put there before S, and Y + a = S + m gives d(Y) <= d(S) (by talon
  *   commute, Y + a' = S + m, the same). Each case contradicts the choice
- *   of S. The rules change which moves a state tries,
+ *   of S. The twin rule leaves out only moves to a state a move the state
+ *   keeps (or leaves out by the other rules) makes, so a loss still meets
+ *   every state, with fewer lookups. The rules change which moves a state tries,
  *   never its key or what the table holds, so the twins, the exact key and
  *   the other rules above are unaffected; they need the whole list of P, so
  *   the best-first search (which expands states out of path order) does not
@@ -1268,15 +1306,67 @@ static inline uint64_t top_cards(const state_t *s)
     return tops;
 }
 
+/* The twin rule (see the notes, *twin targets*): leaves out of the moves
+ * mv[0..n) of state s (with their priorities pr[0..n), when pr is not NULL)
+ * each move onto a pile top when the same move onto a lower pile whose top is
+ * that top's twin (the same rank and colour) is among them: a run, talon card
+ * or foundation card onto a pile (no other move carried), or a whole pile
+ * moved with the fill rule's king. tops is top_cards(s). Returns how many
+ * moves are kept, in their order. */
+static int twin_prune(const state_t *s, uint64_t tops, int32_t *mv, int32_t *pr, int n)
+{
+    /* both twins on top (clubs and spades, suits 0 and 3; diamonds and hearts, 1 and 2), a bit a rank */
+    if (!(((tops & tops >> 39) | (tops >> 13 & tops >> 26)) & 0x1FFF)) /* most states */
+        return n;
+    int tk[NPILES]; /* each pile top's rank and colour (key_of), -1 for an empty pile */
+    uint32_t seen = 0, twins = 0;
+    for (int i = 0; i < NPILES; i++) {
+        int m = s[LEN + i];
+        tk[i] = m > 0 ? key_of(s[PILE_CAP * i + m - 1]) : -1;
+        if (tk[i] >= 0) {
+            twins |= seen & (uint32_t)1 << tk[i];
+            seen |= (uint32_t)1 << tk[i];
+        }
+    }
+    int kept = 0;
+    for (int a = 0; a < n; a++) {
+        int32_t code = mv[a], twin = -1;
+        int t = -1, src = code & 15, from = -1, shift = 4; /* the target, and the piles the move takes from */
+        if (code & FILL_FLAG) { /* the whole pile dst goes onto pile t, then the king fills dst from src */
+            t = (code >> FILL_SHIFT) & 7;
+            from = (code >> 4) & 15;
+            shift = FILL_SHIFT;
+        } else if (plain_to_pile(code)) {
+            t = (code >> 4) & 15;
+        }
+        if (t >= 0 && tk[t] >= 0 && ((twins >> tk[t]) & 1))
+            for (int j = 0; j < t; j++)
+                if (j != src && j != from && tk[j] == tk[t]) {
+                    twin = (code & ~((int32_t)(shift == 4 ? 15 : 7) << shift)) | (int32_t)j << shift;
+                    break;
+                }
+        /* the move onto the lower twin is never left out here (a rank and colour has two cards): it is
+         * among the moves kept so far or the moves not yet looked at */
+        if (twin >= 0 && (listed(mv, kept, twin) || listed(mv + a + 1, n - a - 1, twin)))
+            continue;
+        if (pr)
+            pr[kept] = pr[a];
+        mv[kept++] = code;
+    }
+    return kept;
+}
+
 /* The path rules (see the notes): leaves out of the moves mv[0..n) of state
  * s (with their priorities pr[0..n), when pr is not NULL) the moves that
  * undo last (the move that made s from its parent p), move what last moved on
  * where p's moves list[0..nlist) would have moved it at once, or commute with
  * last and come before it (at index at of list) in list; returns how many
- * moves are kept, in their order. */
-static int path_prune(const state_t *p, const state_t *s, int32_t last, const int32_t *list, int nlist, int at,
-                      int32_t *mv, int32_t *pr, int n, const int64_t *v)
+ * moves are kept, in their order; first twin_prune leaves out the moves onto
+ * a pile top whose twin takes the same move (s_tops is top_cards(s)). */
+static int path_prune(const state_t *p, const state_t *s, uint64_t s_tops, int32_t last, const int32_t *list,
+                      int nlist, int at, int32_t *mv, int32_t *pr, int n, const int64_t *v)
 {
+    n = twin_prune(s, s_tops, mv, pr, n);
     int home = plain_home(last);
     if (!home && !plain_to_pile(last))
         return n;

@@ -828,6 +828,44 @@ def _cards(state: bytes, v: tuple[int, ...]) -> bytes:
     return bytes(out)
 
 
+def _key_view(state: bytes, v: tuple[int, ...]) -> tuple[object, ...]:
+    """What of ``state`` the search's key holds, twins forgotten: ``_cards``'s
+    talon, waste position, pass and foundations, each pile's face-down cards
+    and lowest face-up card, and the face-up cards as a set (which of two
+    twins holds a run is not kept)."""
+    out = _cards(state, v)
+    piles, face_up = [], []
+    for i in range(PILE_COUNT):
+        n, down = out[LEN + i], out[DOWN + i]
+        cards = out[PILE_CAP * i:PILE_CAP * i + n]
+        piles.append((bytes(cards[:down]), cards[down] if n > down else -1))
+        face_up.extend(cards[down:])
+    return bytes(out[TALON:]), tuple(piles), tuple(sorted(face_up))
+
+
+def _twin_move(state: bytes, code: int) -> int | None:
+    """The move ``code`` onto the lowest other pile whose top is the twin (the
+    same rank and colour) of the top of the pile it goes to, or None: what the
+    twin rule of the path rules (``twin_prune`` in klondike.h) looks for."""
+    if code & FILL_FLAG:  # a whole pile onto a pile top, and a king into the pile it leaves
+        target, shift, width, away = (code >> FILL_SHIFT) & 7, FILL_SHIFT, 7, {code & 15, (code >> 4) & 15}
+    elif code & (HOME_FLAG | PAIR_FLAG) or (code >> 4) & 15 >= PILE_COUNT:
+        return None
+    else:
+        target, shift, width, away = (code >> 4) & 15, 4, 15, {code & 15}
+
+    def top(i: int) -> tuple[int, bool] | None:  # the pile top's rank and whether it is red
+        n = state[LEN + i]
+        return None if n == 0 else (state[PILE_CAP * i + n - 1] % 13, state[PILE_CAP * i + n - 1] // 13 in (1, 2))
+
+    if top(target) is None:
+        return None
+    for j in range(target):
+        if j not in away and top(j) == top(target):
+            return (code & ~(width << shift)) | (j << shift)
+    return None
+
+
 #: A move code's recycle flag: two talon moves of one card to one place, one with a recycle and one without,
 #: make states the key holds as one with unlimited passes (the talon commute rule reads either).
 RECYCLE_FLAG = 1 << 20
@@ -840,18 +878,25 @@ def _left_out_for(parent: bytes, codes: list[int], at: int, v: tuple[int, ...]) 
     of ``codes`` (twice), or the child of ``Y = parent + m`` (``m`` before
     ``codes[at]`` in ``codes``, nothing sent home after it) by ``codes[at]``,
     a move the search makes at ``Y`` (commute; when both are talon cards'
-    moves, ``m`` and ``codes[at]`` with either recycle flag). Returns how many
-    were left out by each, by commute around a card sent home, and by commute
-    of two talon cards' moves."""
+    moves, ``m`` and ``codes[at]`` with either recycle flag), or, as the key
+    holds it, the child by the same move onto the twin of its target's top, a
+    move of the child's too (twin). Returns how many were left out by each, by
+    commute around a card sent home, and by commute of two talon cards'
+    moves."""
     last = codes[at]
     state = _played(parent, last, v)
     whole = _core_moves(state, v, False)
     kept = _ccore.path_prune(parent, state, codes, at, v)
     assert set(kept) <= set(whole) and [m for m in whole if m in set(kept)] == kept
-    counts = {"undo": 0, "twice": 0, "commute": 0, "home": 0, "talon": 0}
+    counts = {"undo": 0, "twice": 0, "commute": 0, "home": 0, "talon": 0, "twin": 0}
     children = {_cards(_played(parent, code, v), v) for code in codes}
     both_talon = last & 15 == SRC_TALON
     for m in set(whole) - set(kept):
+        twin = _twin_move(state, m)
+        if twin is not None and twin in whole:
+            assert _key_view(_played(state, twin, v), v) == _key_view(_played(state, m, v), v), (last, m)
+            counts["twin"] += 1
+            continue
         made = _cards(_played(state, m, v), v)
         if made == _cards(parent, v):
             counts["undo"] += 1
@@ -892,7 +937,7 @@ def test_each_move_the_path_rules_leave_out_is_met_anyway(variant: Variant) -> N
     # moves: a move left out makes the parent, a child of the parent, or the other order's state.
     v = params(variant, wide=True)
     rng = random.Random(variant.draw * 1009 + len(_name(variant)))
-    counts = {"undo": 0, "twice": 0, "commute": 0, "home": 0, "talon": 0}
+    counts = {"undo": 0, "twice": 0, "commute": 0, "home": 0, "talon": 0, "twin": 0}
     for state, codes in _walks(range(4_300_000, 4_300_006), v, rng):
         for at in range(len(codes)):
             for rule, k in _left_out_for(state, codes, at, v).items():
@@ -924,3 +969,17 @@ def test_the_path_rules_commute_two_talon_moves() -> None:
         for state, codes in _walks(range(4_300_200, 4_300_210), v, rng):
             talon += sum(_left_out_for(state, codes, at, v)["talon"] for at in range(len(codes)))
         assert talon > 0, variant
+
+
+def test_the_path_rules_leave_out_moves_onto_twins() -> None:
+    # A move onto a pile top whose twin (the same rank and colour) is another pile's top makes, as the key
+    # holds it, the state the same move onto that pile makes: along the same walks, in draw 3 and in draw 1
+    # (kings only and any card in an empty pile), some moves left out are of that kind, each checked so.
+    for variant in (Variant(draw=3, passes=None, foundation_return=True), Variant(draw=1, passes=None),
+                    Variant(draw=3, passes=3, empty="any")):
+        v = params(variant, wide=True)
+        rng = random.Random(3)
+        twin = 0
+        for state, codes in _walks(range(4_300_300, 4_300_310), v, rng):
+            twin += sum(_left_out_for(state, codes, at, v)["twin"] for at in range(len(codes)))
+        assert twin > 0, variant
