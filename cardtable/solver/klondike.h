@@ -386,7 +386,7 @@ static inline void shuffle_deck(uint64_t seed, int8_t *deck)
  *     fill, pair and free-talon rules do not read talon cards here (the
  *     last two apply with a free talon only). Y + a' is then S + m as the
  *     key holds it, and the rest is commute's proof, with a' for a.
- *   * *Twin targets* (twin_prune; it reads S alone, not the path): m puts
+ *   * *Twin targets* (sibling_prune; it reads S alone, not the path): m puts
  *     a run, a talon card or a foundation card onto the top of pile t (or,
  *     with the fill rule, the whole of a pile onto t, with the king that
  *     fills that pile), and S's moves hold the same move m' onto a lower
@@ -421,19 +421,31 @@ static inline void shuffle_deck(uint64_t seed, int8_t *deck)
  *     S + m', a move S tries or leaves out for the rules above (the move
  *     onto the lower twin is never left out by this rule: a rank and
  *     colour has two cards).
+ *   * *A safe talon card onto a pile* (sibling_prune, S alone; not with a
+ *     free talon, where autoplay leaves no such card in the talon): m plays
+ *     a talon card c onto a pile, c is next on its foundation and safe (as
+ *     autoplay judges it), and S's moves hold m', c's move home from the
+ *     same place with the same recycle flag. The two leave the same talon,
+ *     waste position and pass, and S + m, before autoplay, is S + m' but
+ *     for c on top of its pile, where autoplay can send it home. Autoplay
+ *     ends where it would whatever the order it sends cards in (a card it
+ *     could send stays one it could send, as above, and nothing it does
+ *     takes a card away from a foundation), so it ends, from S + m, where it
+ *     does from S + m' once c is home: one state, byte for byte.
  *   Why the search still finds a win (or, to the same end, every state it
  *   would meet without the rules): suppose it ends without one while some
  *   state of V has a line of G to a win, and take such an S with d(S)
  *   least, and of those the first put in the table. Let m begin a shortest
- *   line from S, one the twin rule does not leave out (when it leaves out
- *   m, m' begins one, the same state). If the search tried m, S + m (with d one less) is in V. Left
+ *   line from S, one the two rules on S alone do not leave out (when one
+ *   leaves out m, m' begins one, the same state, and m' is not left out by
+ *   either). If the search tried m, S + m (with d one less) is in V. Left
  *   out by undo, S + m is P, in V. By twice, S + m = P + (R from i to k),
  *   which the search tried when it expanded P: in V. By commute, Y is in V,
  *   put there before S, and Y + a = S + m gives d(Y) <= d(S) (by talon
  *   commute, Y + a' = S + m, the same). Each case contradicts the choice
- *   of S. The twin rule leaves out only moves to a state a move the state
- *   keeps (or leaves out by the other rules) makes, so a loss still meets
- *   every state, with fewer lookups. The rules change which moves a state tries,
+ *   of S. The two rules on S alone leave out only moves to a state another
+ *   move of S makes (kept, or left out by the other rules), so a loss still
+ *   meets every state, with fewer lookups. The rules change which moves a state tries,
  *   never its key or what the table holds, so the twins, the exact key and
  *   the other rules above are unaffected; they need the whole list of P, so
  *   the best-first search (which expands states out of path order) does not
@@ -1306,17 +1318,23 @@ static inline uint64_t top_cards(const state_t *s)
     return tops;
 }
 
-/* The twin rule (see the notes, *twin targets*): leaves out of the moves
- * mv[0..n) of state s (with their priorities pr[0..n), when pr is not NULL)
- * each move onto a pile top when the same move onto a lower pile whose top is
- * that top's twin (the same rank and colour) is among them: a run, talon card
- * or foundation card onto a pile (no other move carried), or a whole pile
- * moved with the fill rule's king. tops is top_cards(s). Returns how many
- * moves are kept, in their order. */
-static int twin_prune(const state_t *s, uint64_t tops, int32_t *mv, int32_t *pr, int n)
+/* The sibling rules (see the notes, *twin targets* and *a safe talon card
+ * onto a pile*): leaves out of the moves mv[0..n) of state s (with their
+ * priorities pr[0..n), when pr is not NULL) each move onto a pile top when
+ * the same move onto a lower pile whose top is that top's twin (the same
+ * rank and colour) is among them: a run, talon card or foundation card onto
+ * a pile (no other move carried), or a whole pile moved with the fill rule's
+ * king; and each move of a talon card autoplay would send home onto a pile
+ * when its move home (the same recycle flag) is among them. tops is
+ * top_cards(s). Returns how many moves are kept, in their order. */
+static int sibling_prune(const state_t *s, uint64_t tops, int32_t *mv, int32_t *pr, int n, const int64_t *v)
 {
+    /* the talon cards autoplay would send home (with a free talon it has: none) */
+    uint64_t safe = 0;
+    if (!free_talon(v) && s[TLEN] > 0)
+        safe = safe_next(s, v);
     /* both twins on top (clubs and spades, suits 0 and 3; diamonds and hearts, 1 and 2), a bit a rank */
-    if (!(((tops & tops >> 39) | (tops >> 13 & tops >> 26)) & 0x1FFF)) /* most states */
+    if (!safe && !(((tops & tops >> 39) | (tops >> 13 & tops >> 26)) & 0x1FFF)) /* most states */
         return n;
     int tk[NPILES]; /* each pile top's rank and colour (key_of), -1 for an empty pile */
     uint32_t seen = 0, twins = 0;
@@ -1330,7 +1348,7 @@ static int twin_prune(const state_t *s, uint64_t tops, int32_t *mv, int32_t *pr,
     }
     int kept = 0;
     for (int a = 0; a < n; a++) {
-        int32_t code = mv[a], twin = -1;
+        int32_t code = mv[a], sib = -1;
         int t = -1, src = code & 15, from = -1, shift = 4; /* the target, and the piles the move takes from */
         if (code & FILL_FLAG) { /* the whole pile dst goes onto pile t, then the king fills dst from src */
             t = (code >> FILL_SHIFT) & 7;
@@ -1339,15 +1357,18 @@ static int twin_prune(const state_t *s, uint64_t tops, int32_t *mv, int32_t *pr,
         } else if (plain_to_pile(code)) {
             t = (code >> 4) & 15;
         }
-        if (t >= 0 && tk[t] >= 0 && ((twins >> tk[t]) & 1))
+        int card = (code >> 14) & 63;
+        if (src == SRC_TALON && t >= 0 && !(code & FILL_FLAG) && ((safe >> card) & 1))
+            sib = pack(SRC_TALON, LOC_FOUNDATION, 1, card, (code >> 20) & 1); /* (the other rule, the same test) */
+        else if (t >= 0 && tk[t] >= 0 && ((twins >> tk[t]) & 1))
             for (int j = 0; j < t; j++)
                 if (j != src && j != from && tk[j] == tk[t]) {
-                    twin = (code & ~((int32_t)(shift == 4 ? 15 : 7) << shift)) | (int32_t)j << shift;
+                    sib = (code & ~((int32_t)(shift == 4 ? 15 : 7) << shift)) | (int32_t)j << shift;
                     break;
                 }
-        /* the move onto the lower twin is never left out here (a rank and colour has two cards): it is
-         * among the moves kept so far or the moves not yet looked at */
-        if (twin >= 0 && (listed(mv, kept, twin) || listed(mv + a + 1, n - a - 1, twin)))
+        /* the move onto the lower twin, or home, is never left out here (a rank and colour has two cards):
+         * it is among the moves kept so far or the moves not yet looked at */
+        if (sib >= 0 && (listed(mv, kept, sib) || listed(mv + a + 1, n - a - 1, sib)))
             continue;
         if (pr)
             pr[kept] = pr[a];
@@ -1361,12 +1382,12 @@ static int twin_prune(const state_t *s, uint64_t tops, int32_t *mv, int32_t *pr,
  * undo last (the move that made s from its parent p), move what last moved on
  * where p's moves list[0..nlist) would have moved it at once, or commute with
  * last and come before it (at index at of list) in list; returns how many
- * moves are kept, in their order; first twin_prune leaves out the moves onto
- * a pile top whose twin takes the same move (s_tops is top_cards(s)). */
+ * moves are kept, in their order; first sibling_prune leaves out the moves
+ * whose child another move of s makes (s_tops is top_cards(s)). */
 static int path_prune(const state_t *p, const state_t *s, uint64_t s_tops, int32_t last, const int32_t *list,
                       int nlist, int at, int32_t *mv, int32_t *pr, int n, const int64_t *v)
 {
-    n = twin_prune(s, s_tops, mv, pr, n);
+    n = sibling_prune(s, s_tops, mv, pr, n, v);
     int home = plain_home(last);
     if (!home && !plain_to_pile(last))
         return n;
