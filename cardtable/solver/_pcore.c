@@ -442,12 +442,16 @@ static uint32_t safe_move(const PRules *r, const PState *s)
     return 0;
 }
 
+#define P_DIG 253  /* a dig: the pile, P_DIG, the cards over the card, P_NONE (home) or the pile it goes onto */
+#define P_MACRO 252  /* a stock macro move: the waste, its move's target, the stock moves before it, P_MACRO */
+
 /* How promising a move looks: 0 first. Within one priority the generator's
  * order stands. */
 enum { PRIORITIES = 10 };
 
 static int priority(const PRules *r, const PState *s, uint32_t m)
 {
+    if ((m >> 24) == P_MACRO) m = p_code(m & 0xFF, (m >> 8) & 0xFF, 1, P_NONE);  /* as its move from the waste */
     int src = m & 0xFF, dst = (m >> 8) & 0xFF, n = (m >> 16) & 0xFF;
     if (dst == P_NONE) return 6;
     if (dst == P_ANYF || (m >> 24) != P_NONE) return 0;
@@ -604,7 +608,6 @@ static int evaluate(const PRules *r, const PState *s)
  * QUICK_PARENT_RANK): 2 deep 706, 4 deep 641 (598 ranked 5, 627 ranked 8),
  * 8 deep 548, any depth 557. Deals 8001-32000 and 1-8000: see
  * docs/patience-solver.md; no deal goes over 100,000 states that did not. */
-#define P_DIG 253  /* a dig: the pile, P_DIG, the cards over the card, P_NONE (home) or the pile it goes onto */
 #ifndef QUICK_DIG_SCANS
 #define QUICK_DIG_SCANS 16
 #endif
@@ -995,6 +998,117 @@ static inline int stock_move(const PRules *r, uint32_t m)
     return dst < P_MAXPILES && src < P_MAXPILES && r->kind_of[dst] == K_STOCK && r->kind_of[src] == K_WASTE;
 }
 
+/* The engine's one stock move at s (a deal, else the waste turned over
+ * into the stock), or 0 where there is none. */
+static inline uint32_t next_stock_move(const PRules *r, const PState *s)
+{
+    if (p_may_deal(r, s)) return p_code(r->first[K_STOCK], P_NONE, 1, P_NONE);
+    if (p_may_recycle(r, s)) return p_code(r->first[K_WASTE], r->first[K_STOCK], 1, P_NONE);
+    return 0;
+}
+
+/* The moves the search makes at s, into out: the generator's; where stock
+ * macro moves are made (patience.h, stock_macros), the generator's less the
+ * stock moves, then the macro moves, k stock moves from 1 up, for each k the
+ * waste card's moves in the generator's order. A node's move number is its
+ * place in this list. With `values`, each macro move's gets the value
+ * (evaluate) of the position it leads to. s is played on and left as it
+ * was. The count, or -1 when memory runs out. */
+static int search_moves(const PRules *r, PState *s, uint32_t *out, int *values)
+{
+    int n = p_moves(r, s, out);
+    if (!r->stock_macros) return n;
+    int kept = 0, stocked = 0;
+    for (int i = 0; i < n; i++) {
+        if (stock_move(r, out[i])) stocked = 1;
+        else out[kept++] = out[i];
+    }
+    if (!stocked) return kept;
+    /* The stock moves are followed, not made: they only move cards between
+     * the stock and the waste, and the waste read from the bottom, then the
+     * stock from the top, is always this sequence (patience.h), so the
+     * waste's length names the cards of both. Its moves are those of its top
+     * card alone, which the generator lists with that card put on top of the
+     * waste in place of its own. */
+    int stock = r->first[K_STOCK], waste = r->first[K_WASTE], k = 0;
+    int in_waste = s->len[waste], in_stock = s->len[stock], pass = s->pass_number;
+    uint8_t seq[2 * P_CAP];
+    memcpy(seq, s->cards[waste], (size_t)in_waste);
+    for (int i = 0; i < in_stock; i++) seq[in_waste + i] = s->cards[stock][in_stock - 1 - i];
+    /* the waste's lengths reached so far: at most P_CAP + 1, so k stays
+     * within the count's byte */
+    uint8_t seen[P_CAP + 1] = {0};
+    seen[in_waste] = 1;
+    /* the cards that may have a move from the waste, a superset worked out
+     * once (the stock moves change nothing else): the foundations take it,
+     * or it may go on a tableau pile's top card, into a space or a free cell
+     * (covers and reach left aside); the generator lists the others' none */
+    uint8_t may[52];
+    p_home_cards(r, s, may);
+    int open = 0;
+    for (int i = 0; i < r->count[K_CELL] && !open; i++) open = !s->len[r->first[K_CELL] + i];
+    for (int p = 0; p < r->ntab && !open; p++) open = !s->len[p];
+    if (open) memset(may, 1, sizeof may);
+    for (int p = 0; p < r->ntab && !open; p++)
+        if (s->down[p] < s->len[p])
+            for (int i = 0, t = p_top(s, p); i < r->build_n[t]; i++) may[r->build_list[t][i]] = 1;
+    int length = s->len[waste], down = s->down[waste], top = length ? p_top(s, waste) : 0;
+    static _Thread_local uint32_t there[P_MAXMOVES];
+    for (;;) {
+        /* the engine's stock move (p_may_deal, p_may_recycle, p_play) */
+        if (in_stock) {
+            int dealt = r->draw < in_stock ? r->draw : in_stock;
+            in_waste += dealt;
+            in_stock -= dealt;
+        } else if (in_waste && (r->passes == 0 || pass < r->passes)) {
+            in_stock = in_waste;
+            in_waste = 0;
+            pass++;
+        } else {
+            break;
+        }
+        k++;
+        if (seen[in_waste]) break;  /* where it was before: the moves from here on repeat */
+        seen[in_waste] = 1;
+        if (!in_waste || !may[seq[in_waste - 1]]) continue;
+        if (length) s->cards[waste][length - 1] = seq[in_waste - 1];
+        else { s->cards[waste][0] = seq[in_waste - 1]; s->len[waste] = 1; }
+        s->down[waste] = 0;
+        int count = p_moves(r, s, there);
+        for (int i = 0; i < count && kept >= 0; i++) {
+            if ((int)(there[i] & 0xFF) != waste || stock_move(r, there[i])) continue;
+            if (values) {
+                if (p_play(r, s, there[i])) { kept = -1; break; }
+                values[kept] = evaluate(r, s);
+                p_undo(r, s);
+            }
+            out[kept++] = p_code(waste, (there[i] >> 8) & 0xFF, k, P_MACRO);
+        }
+        s->len[waste] = (uint8_t)length;
+        s->down[waste] = (uint8_t)down;
+        if (length) s->cards[waste][length - 1] = (uint8_t)top;
+        if (kept < 0) break;
+    }
+    return kept;
+}
+
+/* Play move m of search_moves at s, a macro move as its moves of the engine,
+ * each pushed on x->path unless x is NULL: how many moves, or -1 when memory
+ * runs out. */
+static int play_move(const PRules *r, PState *s, PSearch *x, uint32_t m)
+{
+    int k = 0;
+    if ((m >> 24) == P_MACRO) {
+        for (; k < (int)((m >> 16) & 0xFF); k++) {
+            uint32_t d = next_stock_move(r, s);
+            if (p_play(r, s, d) || (x && path_push(x, d))) return -1;
+        }
+        m = p_code(m & 0xFF, (m >> 8) & 0xFF, 1, P_NONE);
+    }
+    if (p_play(r, s, m) || (x && path_push(x, m))) return -1;
+    return k + 1;
+}
+
 /* Whether the position the search is at was reached by a stock move, where
  * a deal waits for the waste (patience.h, deal_waits): the last move on the
  * path. Its key gets this as a byte of its own. */
@@ -1056,7 +1170,9 @@ static int enter(const PRules *r, PState *s, PSearch *x, int entry, uint64_t par
         x->capmoves = cap;
     }
     uint32_t *buf = move_buffer();
-    int count = p_moves(r, s, buf);
+    static _Thread_local int macro_values[P_MAXMOVES];
+    int count = search_moves(r, s, buf, macro_values);
+    if (count < 0) return -1;
     /* best first: by the value of the position each move leads to, then by
      * the move's own priority, then in the generator's order */
     uint32_t *dst = x->moves + x->nmoves;
@@ -1077,10 +1193,13 @@ static int enter(const PRules *r, PState *s, PSearch *x, int entry, uint64_t par
     for (int i = 0; i < count && !x->quick; i++) {
         if (left_out(r, s, buf[i], x->focus) || waits(r, buf[i], after_deal)) continue;
         uint64_t value = 0;
-        if (ORDER_BY_VALUE) {
-            if (p_play(r, s, buf[i])) return -1;
+        if (ORDER_BY_VALUE && (buf[i] >> 24) == P_MACRO) {
+            value = (uint64_t)macro_values[i];
+        } else if (ORDER_BY_VALUE) {
+            int made = play_move(r, s, NULL, buf[i]);
+            if (made < 0) return -1;
             value = (uint64_t)evaluate(r, s);
-            p_undo(r, s);
+            while (made--) p_undo(r, s);
         }
         order[kept++] = value << 40 | (uint64_t)priority(r, s, buf[i]) << 32 | (uint64_t)i;
     }
@@ -1126,7 +1245,7 @@ static int search(const PRules *r, PState *s, PSearch *x, long long max_states, 
             made = dig_play(r, s, x, m);
             if (made < 0) return R_MEMORY;
             if (!made) continue;
-        } else if (p_play(r, s, m) || path_push(x, m)) {
+        } else if ((made = play_move(r, s, x, m)) < 0) {
             return R_MEMORY;
         }
         int k = play_safe(r, s, x);
@@ -1353,12 +1472,21 @@ static int best_line(const PRules *r, PState *s, PSearch *x, uint64_t at, int la
         int move = last;
         if (d) node_parent(&x->table, chain[d - 1], &move);
         c->nops = c->nmarks = c->nsnaps = 0;
-        if (node_load(r, c, x, chain[d]) || pile_map(r, c, s, map) || move >= p_moves(r, c, buf)) {
+        if (node_load(r, c, x, chain[d]) || pile_map(r, c, s, map)) {
+            status = R_BROKEN;
+            break;
+        }
+        int count = search_moves(r, c, buf, NULL);
+        if (count < 0) {
+            status = R_MEMORY;
+            break;
+        }
+        if (move >= count) {
             status = R_BROKEN;
             break;
         }
         int from = x->npath;
-        if (p_play(r, c, buf[move]) || path_push(x, buf[move]) || play_safe(r, c, x) < 0) {
+        if (play_move(r, c, x, buf[move]) < 0 || play_safe(r, c, x) < 0) {
             status = R_MEMORY;
             break;
         }
@@ -1401,7 +1529,8 @@ static int best_loop(const PRules *r, PState *s, PSearch *x, long long max_state
     while (x->nheap) {
         uint64_t popped = heap_pop(x->heap, &x->nheap), node = P_OFFSET_MASK - (popped & P_OFFSET_MASK);
         if (node_load(r, s, x, node)) { status = R_BROKEN; goto done; }
-        int count = p_moves(r, s, buf), after_deal = 0;
+        int count = search_moves(r, s, buf, NULL), after_deal = 0;
+        if (count < 0) { status = R_MEMORY; goto done; }
         if (r->deal_waits) {
             int n;
             const uint8_t *k = record_key(&x->table, node, &n);
@@ -1412,18 +1541,19 @@ static int best_loop(const PRules *r, PState *s, PSearch *x, long long max_state
             if (stop >= 0) { status = stop; goto done; }
             if (left_out(r, s, buf[i], x->focus) || waits(r, buf[i], after_deal)) continue;
             x->npath = 0;
-            if (p_play(r, s, buf[i]) || path_push(x, buf[i])) { status = R_MEMORY; goto done; }
+            int made = play_move(r, s, x, buf[i]);
+            if (made < 0) { status = R_MEMORY; goto done; }
             int k = play_safe(r, s, x);
             if (k < 0) { status = R_MEMORY; goto done; }
             if (p_is_won(r, s)) {
-                for (int j = 0; j <= k; j++) p_undo(r, s);
+                for (int j = 0; j < made + k; j++) p_undo(r, s);
                 p_copy_position(r, s, x->root);
                 status = best_line(r, s, x, node, i, buf);
                 goto done;
             }
             int added = add_node(r, s, x, node, i);
             if (added < 0) { status = R_MEMORY; goto done; }
-            for (int j = 0; j <= k; j++) p_undo(r, s);
+            for (int j = 0; j < made + k; j++) p_undo(r, s);
             if (added && ++x->states >= max_states && x->nheap) {
                 /* the node goes back on the open list: the focused pass's
                  * search goes on from it (widen) */
@@ -2230,26 +2360,35 @@ static PyObject *Core_solve(CoreObject *o, PyObject *args)
     long long max_states;
     double seconds;
     long long first = -1, focus = -1;
-    int mode = 2;
-    if (!PyArg_ParseTuple(args, "Ld|iLL", &max_states, &seconds, &mode, &first, &focus)) return NULL;
+    int mode = 2, macros = 1;
+    if (!PyArg_ParseTuple(args, "Ld|iLLp", &max_states, &seconds, &mode, &first, &focus, &macros)) return NULL;
     if (!ready(o)) return NULL;
     if (mode < 0 || mode > 2) {
         PyErr_Format(PyExc_ValueError, "search %d: 0 (depth first), 1 (best first) or 2 (hybrid)", mode);
         return NULL;
+    }
+    /* without the stock macro moves: the game's rules, the stock searched
+     * move by move (patience.h) */
+    static _Thread_local PRules plain;
+    const PRules *rules = &o->rules;
+    if (!macros && o->rules.stock_macros) {
+        plain = o->rules;
+        p_rules_stock(&plain, 0);
+        rules = &plain;
     }
     double start = now();
     int marks = o->state.nmarks;
     double deadline = seconds > 0 ? start + seconds : 0;
     long long spent = 0;  /* the states of the first stage, when it gave up */
     LSearch lengths = {0};
-    int fit = mode == 2 && first < 0 && lengths_fit(&o->rules, &o->state)
-        ? lengths_begin(&o->rules, &o->state, &lengths, max_states) : 1;
+    int fit = mode == 2 && first < 0 && lengths_fit(rules, &o->state)
+        ? lengths_begin(rules, &o->state, &lengths, max_states) : 1;
     RSearch row = {0};
-    int in_row = fit == 1 && mode == 2 && first < 0 && p_row_fit(&o->rules, &o->state);
-    if (in_row && row_begin(&o->rules, &o->state, &row)) fit = -1;
-    int quick = fit == 1 && !in_row && mode == 2 && first < 0 && quick_eligible(&o->rules);
+    int in_row = fit == 1 && mode == 2 && first < 0 && p_row_fit(rules, &o->state);
+    if (in_row && row_begin(rules, &o->state, &row)) fit = -1;
+    int quick = fit == 1 && !in_row && mode == 2 && first < 0 && quick_eligible(rules);
     /* the lengths search keeps its own set: x holds its line and count only */
-    PSearch *x = search_new(&o->rules, quick ? QUICK_FIRST : fit == 0 ? 1 : max_states, quick || fit == 0 ? 10 : 16);
+    PSearch *x = search_new(rules, quick ? QUICK_FIRST : fit == 0 ? 1 : max_states, quick || fit == 0 ? 10 : 16);
     if (!x) {
         lengths_free(&lengths);
         row_free(&row);
@@ -2259,26 +2398,26 @@ static PyObject *Core_solve(CoreObject *o, PyObject *args)
     if (fit < 0) {
         status = R_MEMORY;
     } else if (in_row) {
-        status = row_search(&o->rules, &o->state, x, &row, max_states, deadline);
-        if (status == R_WON) status = replay_line(&o->rules, &o->state, x);
+        status = row_search(rules, &o->state, x, &row, max_states, deadline);
+        if (status == R_WON) status = replay_line(rules, &o->state, x);
     } else if (fit == 0) {
-        status = lengths_search(&o->rules, &o->state, x, &lengths, max_states, deadline);
-        if (status == R_WON) status = replay_line(&o->rules, &o->state, x);
+        status = lengths_search(rules, &o->state, x, &lengths, max_states, deadline);
+        if (status == R_WON) status = replay_line(rules, &o->state, x);
     } else if (quick) {
         /* the quick first stage; when its budget runs out, the hybrid from
          * scratch on what is left of the budget */
-        status = quick_stage(&o->rules, &o->state, &x, max_states, deadline, &spent);
+        status = quick_stage(rules, &o->state, &x, max_states, deadline, &spent);
         if (status == R_STATES && spent < max_states) {
             search_free(x);
             free(x);
-            if (!(x = search_new(&o->rules, max_states - spent, 16))) return PyErr_NoMemory();
-            status = hybrid_search(&o->rules, &o->state, x, max_states - spent, 1, 0, deadline);
+            if (!(x = search_new(rules, max_states - spent, 16))) return PyErr_NoMemory();
+            status = hybrid_search(rules, &o->state, x, max_states - spent, 1, 0, deadline);
         }
     } else {
-        if (focus < 0) focus = first < 0 && goes_deep(&o->rules) ? max_states * FOCUS_SHARE / 100 : 0;
-        status = mode == 2 ? hybrid_search(&o->rules, &o->state, x, max_states, first, focus, deadline)
-            : mode == 1 ? best_search(&o->rules, &o->state, x, max_states, deadline)
-                        : search(&o->rules, &o->state, x, max_states, deadline);
+        if (focus < 0) focus = first < 0 && goes_deep(rules) ? max_states * FOCUS_SHARE / 100 : 0;
+        status = mode == 2 ? hybrid_search(rules, &o->state, x, max_states, first, focus, deadline)
+            : mode == 1 ? best_search(rules, &o->state, x, max_states, deadline)
+                        : search(rules, &o->state, x, max_states, deadline);
     }
     PyObject *line = NULL;
     if (status == R_WON) {
@@ -2286,7 +2425,7 @@ static PyObject *Core_solve(CoreObject *o, PyObject *args)
         if (line)
             for (int i = 0; i < x->npath; i++) PyList_SET_ITEM(line, i, PyLong_FromUnsignedLong(x->path[i]));
     }
-    while (o->state.nmarks > marks) p_undo(&o->rules, &o->state);
+    while (o->state.nmarks > marks) p_undo(rules, &o->state);
     long long states = spent + x->states;
     size_t memory = x->table.cap + slot_bytes(&x->table, x->table.mask + 1) + x->capmoves * (sizeof(uint32_t) + sizeof(uint16_t))
         + x->capheap * sizeof(uint64_t) + (x->root ? 2 * sizeof(PState) : 0)
@@ -2329,7 +2468,8 @@ static PyMethodDef Core_methods[] = {
      "was made with; position as position() gives it) and that position's own key, which equals key()."},
     {"is_won", (PyCFunction)Core_is_won, METH_NOARGS, "True when the game is won."},
     {"solve", (PyCFunction)Core_solve, METH_VARARGS,
-     "solve(max_states, seconds, search=2, first_states=-1, focus_states=-1) -> (result, states, move codes, "
+     "solve(max_states, seconds, search=2, first_states=-1, focus_states=-1, stock_macros=True) -> (result, "
+     "states, move codes, "
      "bytes used): "
      "result is won, unwinnable, states or timeout (seconds <= 0: no limit); search 0 is depth first, 1 best "
      "first, 2 depth first for first_states states (negative: half the budget where cards are face down or in a "
@@ -2340,7 +2480,9 @@ static PyMethodDef Core_methods[] = {
      "(Accordion), the row search (depth first, the row of top cards as the key). With focus_states "
      "> 0 the hybrid runs first without sideways moves for that many states, then best first with every move "
      "in the same table (negative: half the budget where the hybrid goes depth first and first_states is "
-     "negative, else 0)."},
+     "negative, else 0). Where the stock deals to a waste, stock_macros searches its moves as macro moves, "
+     "k stock moves then a move of the waste's card (the line holds the engine's moves); False: one stock "
+     "move at a time."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -107,6 +107,49 @@
  * A position reached by a stock move whose cards were also reached otherwise
  * is taken as seen: the other one makes every move it would.
  *
+ * ---- Stock macro moves (stock_macros) ------------------------------------
+ * Where the stock deals to a waste (any number of cards at a time, any pass
+ * limit; not where it deals only while no pile is empty, and no hole), the
+ * search makes no stock move on its own. In their place, for k = 1, 2, ...:
+ * the k-th position the stock moves reach (each a deal, or the waste turned
+ * over when the stock is empty and a pass is left: the engine's one stock
+ * move of each position), and each move of the waste's top card there, is one
+ * macro move "k stock moves, then that move", up to the first position whose
+ * stock and waste are as long as they were at the start or at a position
+ * before it (or none is reached). A macro
+ * goes on the line as its k + 1 moves of the engine; the positions between
+ * the stock moves are never states (Solvitaire's "k+" moves).
+ * Why the search stays exact. (i) The stock moves only ever move cards
+ * between the stock and the waste, one at a time, turning the waste over into
+ * the stock: the waste read from the bottom, then the stock from the top, is
+ * always the same sequence, so the lengths of the stock and the waste name
+ * their cards, and a stock that gets back to lengths it had is where it was
+ * then, its pass count the same (passes unlimited, and then not in the key)
+ * or higher; and the stock moves from there repeat those from then on. A
+ * position with a higher pass count and the same cards takes no move the
+ * other does not (the count only bounds the turning over), so a macro past
+ * that point would only reach a position an earlier k reaches, with no more
+ * moves open: leaving it out loses no win. (ii) As in deal_waits
+ * above, a stock move D commutes with each move X that neither comes from the
+ * waste nor is a stock move, and no safe move follows D; move each stock move
+ * of a winning line L past every such X after it: the line ends in the same
+ * position, each move legal, and every run of stock moves in it is followed
+ * by a move from the waste, or ends the line, where the position was won
+ * before it already (no rule of a win reads the stock or the waste: every
+ * card home, or the tableau emptied, or every card in one pile). So L is,
+ * moves dropped at its end, a sequence of moves other than stock moves and of
+ * "k stock moves then a move from the waste" (k by (i) within the macro's
+ * range, or shortened), each one the search makes. (iii) The search plays
+ * the safe moves after each of its moves; by their argument above the
+ * position after them keeps a winning line no longer than the one before. So
+ * by induction on the length of a shortest winning line, from every position
+ * the search reaches that has a winning line it reaches, by one of its moves,
+ * a position with a shorter one: the search, which tries every move of every
+ * state it keeps, finds a win if there is one, and running out of states
+ * still proves the deal unwinnable. Where the stock deals to a waste the
+ * search then keeps no position reached by a stock move, and deal_waits is
+ * off (the search without macros, `solve`'s stock_macros=0, has it).
+ *
  * ---- Symmetry (the canonical key) ---------------------------------------
  * The key of a position sorts what no rule tells apart:
  *   - free cells, always (a move may go to any free cell; none is special);
@@ -186,6 +229,7 @@ typedef struct {
     int plain[P_MAXPILES], nplain;                 /* foundations-first order, without foundations */
     int returns_idle; /* foundation cards that may come back never need to (see the notes) */
     int deal_waits;   /* after a stock move only stock moves and moves from the waste (see the notes) */
+    int stock_macros; /* stock moves searched as macro moves to each card the waste reaches (see the notes) */
     int safe_ok, sym_tab, sym_res, keep_pass, short_found, any_down, fixed_tab, fixed_stock;
     /* the bits of a fixed tableau pile's length (and of the stock's, when it
      * is fixed too) in the packed key: enough for its length at the start
@@ -215,6 +259,16 @@ static inline int p_suit(int c) { return c / 13; }
 static inline int p_top(const PState *s, int p) { return s->cards[p][s->len[p] - 1]; }
 
 /* Read the rules blob; 0 on success, else a message. */
+/* How the search treats the stock (see the notes): with `macros`, stock
+ * macro moves where the stock deals to a waste; else a deal waits for the
+ * waste where it deals more than one card at a time. */
+static void p_rules_stock(PRules *r, int macros)
+{
+    int waste = r->stock_to == S_WASTE && !r->needs_no_empty && r->count[K_STOCK] > 0 && r->count[K_WASTE] > 0;
+    r->stock_macros = macros && waste && r->count[K_HOLE] == 0;
+    r->deal_waits = waste && r->draw > 1 && !r->stock_macros;
+}
+
 static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
 {
     size_t need = P_HEADER * 4 + 4 * 52 * 52;
@@ -298,8 +352,7 @@ static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
     r->safe_ok = r->found_dir == D_UP && r->found_same && (!r->may_return || r->returns_idle)
         && !r->complete_runs && r->count[K_HOLE] == 0 && r->count[K_FOUNDATION] > 0
         && (r->fill != F_RESERVE || !r->needs_no_empty);
-    r->deal_waits = r->stock_to == S_WASTE && r->draw > 1 && !r->needs_no_empty && r->count[K_STOCK] > 0
-        && r->count[K_WASTE] > 0;
+    p_rules_stock(r, 1);
     r->sym_tab = !r->has_covers && r->nreach == 0 && r->stock_to != S_TABLEAU && r->redeals == 0;
     r->sym_res = r->fill != F_RESERVE;
     r->keep_pass = r->stock_to == S_WASTE && r->passes != 0;

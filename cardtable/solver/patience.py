@@ -317,7 +317,8 @@ def _check_budget(timeout: float | None, max_states: int | None) -> int:
 
 def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: int | None = None,
                search: Search = "hybrid", first_states: int | None = None,
-               focus_states: int | None = None, core: Core = "auto") -> PatienceSolveResult:
+               focus_states: int | None = None, core: Core = "auto",
+               stock_macros: bool = True) -> PatienceSolveResult:
     """Decide whether ``game`` can be won from its position, every card known.
 
     ``timeout`` (seconds) and ``max_states`` bound the search; when one runs
@@ -365,6 +366,13 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
     With ``None`` it is half the budget where the hybrid goes depth first and
     ``first_states`` is ``None``, else 0 (no focused pass).
 
+    ``stock_macros`` (the patience core only): where the stock deals to a
+    waste, the search makes no stock move on its own but one move of each
+    card the waste can reach, "turn the stock k times, then play the waste's
+    top card" (the positions between the turns are never states; the line
+    holds each of the engine's moves); with ``False`` it turns the stock one
+    move at a time. The verdicts are the same, the states and lines differ.
+
     ``core``: with ``auto`` (the default), a game of Klondike's rules (see
     the module's notes) is searched by Klondike's core, under the same
     budgets; ``search``, ``first_states`` and ``focus_states`` order the
@@ -398,7 +406,8 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
             return _solve_klondike(game, variant, timeout, max_states, began)
     first = -1 if first_states is None else first_states
     focus = -1 if focus_states is None else focus_states
-    status, states, codes, memory = core_of(game).solve(budget, timeout or 0.0, SEARCHES[search], first, focus)
+    status, states, codes, memory = core_of(game).solve(budget, timeout or 0.0, SEARCHES[search], first, focus,
+                                                        stock_macros)
     seconds = time.perf_counter() - began
     if status == "won":
         moves = _moves_of(_compiled(game.description), codes)

@@ -208,9 +208,11 @@ CANFIELD_RUNS = str(Path(__file__).parents[2] / "benchmarks" / "winnability" / "
 def test_safe_moves_agree_with_a_plain_search_near_the_end(variant: str, seed: int) -> None:
     # Positions a dozen cards from the end of a won deal, after random moves
     # (foundation cards taken back among them where the rules allow): the
-    # verdict is the engine's.
+    # verdict is the engine's. (The line that leads there is the one found
+    # with the stock turned move by move, for positions the engine's plain
+    # search decides within its budget.)
     description = load(variant)
-    line = solve_game(PatienceGame.from_seed(description, seed), max_states=300_000).moves
+    line = solve_game(PatienceGame.from_seed(description, seed), max_states=300_000, stock_macros=False).moves
     rng = random.Random(seed)
     for _ in range(3):
         game = PatienceGame.from_seed(description, seed)
@@ -503,12 +505,14 @@ def _stock_moves(game: PatienceGame) -> list[Move]:
     ("klondike:draw-3", 5),
 ])
 def test_a_deal_waits_for_the_waste_and_the_verdicts_stand(variant: str, seed: int) -> None:
-    # Where the stock deals three cards, a position reached by a stock move
-    # is searched with stock moves and moves from the waste only (patience.h,
-    # deal_waits): positions some cards from the end, after random moves with
-    # deals among them, get the verdict of a plain search in the engine.
+    # Where the stock deals three cards, the search without stock macro moves
+    # searches a position reached by a stock move with stock moves and moves
+    # from the waste only (patience.h, deal_waits): positions some cards from
+    # the end, after random moves with deals among them, get the verdict of a
+    # plain search in the engine.
     description = load(variant)
-    line = solve_game(PatienceGame.from_seed(description, seed), max_states=300_000, core="patience").moves
+    line = solve_game(PatienceGame.from_seed(description, seed), max_states=300_000, core="patience",
+                      stock_macros=False).moves
     rng = random.Random(seed)
     for _ in range(3):
         game = PatienceGame.from_seed(description, seed)
@@ -518,9 +522,13 @@ def test_a_deal_waits_for_the_waste_and_the_verdicts_stand(variant: str, seed: i
         for _ in range(rng.randrange(4, 12)):
             dealt = _stock_moves(game)
             game.play(rng.choice(dealt if dealt and rng.random() < 0.5 else game.legal_moves()))
-        result = solve_game(game, max_states=300_000, core="patience")
+        result = solve_game(game, max_states=300_000, core="patience", stock_macros=False)
         assert result.result == _engine_search(game.clone(), 300_000), seed
         assert result.result != "won" or result.replays(game)
+        # and so does the search with the stock macro moves (stock_macros)
+        macros = solve_game(game, max_states=300_000, core="patience")
+        assert macros.result == result.result, seed
+        assert macros.result != "won" or macros.replays(game)
 
 
 @pytest.mark.parametrize("seed", [4, 42, 100])
@@ -528,3 +536,85 @@ def test_canfield_under_solvitaires_rules_is_proved_unwinnable_where_solvitaire_
     # Solvitaire (canfield-arbitrary-built-moves) proves these deals unwinnable;
     # so does the search, a deal waiting for the waste among its rules.
     assert solve_game(PatienceGame.from_seed(load(CANFIELD_RUNS), seed), max_states=20_000).result == "unwinnable"
+
+
+#: Games whose stock deals to a waste, searched by the patience core: any
+#: number of cards a deal, any number of passes.
+STOCK_TO_WASTE = ["canfield", "canfield:draw-1", "canfield:three-passes", "canfield:draw-1:three-passes",
+                  CANFIELD_RUNS, "forty-thieves", "klondike", "klondike:draw-3:one-pass"]
+
+
+def _both_ways(game: PatienceGame, budget: int) -> tuple[str, str]:
+    """The verdicts of the search with the stock macro moves and without,
+    each winning line replayed in the engine."""
+    verdicts = []
+    for macros in (True, False):
+        result = solve_game(game, max_states=budget, core="patience", stock_macros=macros)
+        assert result.result != "won" or result.replays(game)
+        verdicts.append(result.result)
+    return verdicts[0], verdicts[1]
+
+
+@pytest.mark.parametrize("variant", STOCK_TO_WASTE)
+def test_stock_macro_moves_decide_as_the_stock_turned_move_by_move(variant: str) -> None:
+    # patience.h, stock_macros: the search makes "k stock moves, then a move
+    # of the waste's card" as one move; the verdicts are the plain search's.
+    description = load(variant)
+    decided = 0
+    for seed in range(1, 7):
+        macros, plain = _both_ways(PatienceGame.from_seed(description, seed), 20_000)
+        if "unknown" not in (macros, plain):
+            assert macros == plain, seed
+            decided += 1
+    assert decided or variant == "forty-thieves"
+
+
+@settings(max_examples=30, deadline=None)
+@given(variant=st.sampled_from(STOCK_TO_WASTE), seed=st.integers(1, 10_000), home=st.integers(20, 46),
+       turns=st.integers(0, 12), pick=st.randoms(use_true_random=False))
+def test_stock_macro_moves_decide_positions_as_the_stock_turned_move_by_move(variant: str, seed: int, home: int,
+                                                                               turns: int,
+                                                                               pick: random.Random) -> None:
+    # Positions from a deal played home some cards at random, the stock
+    # turned a few times among random moves (the pass count, the waste and
+    # the stock anywhere): the search with macro moves and the one without
+    # give one verdict where both decide.
+    game = PatienceGame.from_seed(load(variant), seed)
+    for _ in range(400):
+        moves = game.legal_moves()
+        if not moves or sum(len(game.pile(place)) for place in game.places(Kind.FOUNDATION)) >= home:
+            break
+        homeward = [move for move in moves if move.target is not None and move.target.kind is Kind.FOUNDATION]
+        game.play(pick.choice(homeward or moves))
+    for _ in range(turns):
+        moves = game.legal_moves()
+        if not moves:
+            break
+        dealt = _stock_moves(game)
+        game.play(pick.choice(dealt if dealt and pick.random() < 0.6 else moves))
+    macros, plain = _both_ways(game, 20_000)
+    if "unknown" not in (macros, plain):
+        assert macros == plain
+
+
+def test_stock_macro_moves_keep_no_position_between_turns_of_the_stock() -> None:
+    # Solvitaire's Canfield deal 4 is proved unwinnable in 3 states (43 with
+    # the stock turned move by move): the positions between deals are never
+    # states; deal 24, out of reach within 200,000 states move by move, is
+    # proved within it.
+    game = PatienceGame.from_seed(load(CANFIELD_RUNS), 4)
+    assert solve_game(game, max_states=1_000, core="patience").states < \
+        solve_game(game, max_states=1_000, core="patience", stock_macros=False).states
+    game = PatienceGame.from_seed(load(CANFIELD_RUNS), 24)
+    assert solve_game(game, max_states=200_000, core="patience").result == "unwinnable"
+    assert solve_game(game, max_states=200_000, core="patience", stock_macros=False).result == "unknown"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["canfield", CANFIELD_RUNS, "canfield:draw-1:three-passes",
+                                     "klondike:draw-3:one-pass"])
+def test_stock_macro_moves_decide_a_deal_range_as_the_stock_turned_move_by_move(variant: str) -> None:
+    description = load(variant)
+    for seed in range(1, 31):
+        macros, plain = _both_ways(PatienceGame.from_seed(description, seed), 200_000)
+        assert "unknown" in (macros, plain) or macros == plain, seed
