@@ -487,6 +487,9 @@ static int priority(const PRules *r, const PState *s, uint32_t m)
 #ifndef W_STOCK
 #define W_STOCK 5
 #endif
+#ifndef W_PASS
+#define W_PASS 64
+#endif
 #ifndef DFS_SHARE
 #define DFS_SHARE 50
 #endif
@@ -1079,7 +1082,9 @@ static int search_moves(const PRules *r, PState *s, uint32_t *out, int *values)
             if ((int)(there[i] & 0xFF) != waste || stock_move(r, there[i])) continue;
             if (values) {
                 if (p_play(r, s, there[i])) { kept = -1; break; }
-                values[kept] = evaluate(r, s);
+                /* where passes are counted, a macro that turns the
+                 * waste over spends one: tried after those that do not */
+                values[kept] = evaluate(r, s) + (r->passes && pass > s->pass_number ? W_PASS : 0);
                 p_undo(r, s);
             }
             out[kept++] = p_code(waste, (there[i] >> 8) & 0xFF, k, P_MACRO);
