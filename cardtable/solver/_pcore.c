@@ -439,6 +439,24 @@ static uint32_t safe_move(const PRules *r, const PState *s)
             if (ok && p_foundation_for(r, s, c) >= 0) return p_code(p, P_ANYF, 1, P_NONE);
         }
     }
+    if (r->settle_ok) {  /* a card onto a settled card (patience.h, settle_ok) */
+        uint8_t at[52];
+        memset(at, P_NONE, sizeof at);
+        for (int p = 0; p < r->ntab; p++)
+            if (s->len[p]) at[p_top(s, p)] = (uint8_t)p;
+        for (int p = 0; p < r->ntab; p++) {
+            int n = s->len[p];
+            if (!n) continue;
+            int t = p_top(s, p), c = r->settle_card[t];
+            if (c == P_NONE || at[c] == P_NONE) continue;
+            /* t alone: it builds on nothing (a move into a space only renames
+             * the pile); else on the one card it builds on, no space taking it */
+            int settled = n == 1 ? r->onto_n[t] == 0
+                                 : r->onto_n[t] == 1 && r->build[s->cards[p][n - 2]][t]
+                                       && !(r->fill == F_KINGS && p_rank(t) == 13);
+            if (settled) return p_code(at[c], p, 1, P_NONE);
+        }
+    }
     return 0;
 }
 
@@ -782,6 +800,47 @@ static inline int left_out(const PRules *r, const PState *s, uint32_t m, int foc
 {
     if (r->returns_idle && r->kind_of[m & 0xFF] == K_FOUNDATION) return 1;
     return focus && sideways(r, s, m);
+}
+
+/* A move the search skips because another move of the same position leads to
+ * the same key, so that the table would take it as seen: a move that only
+ * puts its cards in another empty pile of a group the key sorts. Such a move
+ * is exact to skip, not a pruning: the position it leads to has the key of a
+ * position the search has already keyed at that point, and the table would
+ * turn it away (the states, their order and the verdicts are the same; only
+ * the work of making and keying it is spared).
+ *   - A twin: the same cards (source and count) into an empty pile of the
+ *     same kind as an earlier move of the list did, where the key sorts that
+ *     kind's piles (free cells always; tableau piles where no rule looks at
+ *     a pile's place, patience.h's symmetry notes): the two positions differ
+ *     only in which empty pile took the cards, and the sorted key is the
+ *     same. Eight Off's cards into its free cells, five moves where one does.
+ *   - Idle: a whole pile of a sorted group moved into an empty pile of the
+ *     same group: the same multiset of piles as the position it leaves, whose
+ *     key is in the table (the search keys a position before it expands it).
+ *     Not where a space takes the reserve's next card (the pile it leaves is
+ *     filled again) nor where a position after a deal has a key of its own
+ *     (deal_waits: the byte the key gets would differ).
+ * moves[0..i) are the moves tried before moves[i] at this position. */
+static inline int empty_sorted(const PRules *r, const PState *s, int p)
+{
+    return p < r->npiles && !s->len[p] && p_sorted_group(r, r->kind_of[p]);
+}
+
+static int repeats(const PRules *r, const PState *s, const uint32_t *moves, int i)
+{
+    uint32_t m = moves[i];
+    int src = m & 0xFF, dst = (m >> 8) & 0xFF, n = (m >> 16) & 0xFF;
+    if ((m >> 24) != P_NONE || !empty_sorted(r, s, dst) || r->fill == F_RESERVE) return 0;
+    if (src < r->npiles && n == s->len[src] && r->kind_of[src] == r->kind_of[dst] && !r->deal_waits) return 1;
+    for (int j = i - 1; j >= 0; j--) {
+        uint32_t o = moves[j];
+        int odst = (o >> 8) & 0xFF;
+        if ((o & 0xFF) == (uint32_t)src && ((o >> 16) & 0xFF) == (uint32_t)n && (o >> 24) == P_NONE && odst != dst
+            && empty_sorted(r, s, odst) && r->kind_of[odst] == r->kind_of[dst])
+            return 1;
+    }
+    return 0;
 }
 
 /* A depth-first frame: its moves (x->moves from mstart), the next one to
@@ -1208,11 +1267,12 @@ static int enter(const PRules *r, PState *s, PSearch *x, int entry, uint64_t par
         }
         order[kept++] = value << 40 | (uint64_t)priority(r, s, buf[i]) << 32 | (uint64_t)i;
     }
-    count = kept;
-    p_sort_u64(order, count);
-    for (int i = 0; i < count; i++) {
-        dst[i] = buf[order[i] & 0xFFFFu];
-        x->midx[x->nmoves + (size_t)i] = (uint16_t)(order[i] & 0xFFFFu);
+    p_sort_u64(order, kept);
+    count = 0;
+    for (int i = 0; i < kept; i++) {
+        dst[count] = buf[order[i] & 0xFFFFu];
+        if (repeats(r, s, dst, count)) continue;  /* as tried: the first of twins stays */
+        x->midx[x->nmoves + (size_t)count++] = (uint16_t)(order[i] & 0xFFFFu);
     }
     if (x->nframes >= x->capframes && p_grow((void **)&x->frames, &x->capframes, x->nframes + 1, sizeof(PFrame)))
         return -1;
@@ -1544,7 +1604,7 @@ static int best_loop(const PRules *r, PState *s, PSearch *x, long long max_state
         for (int i = 0; i < count; i++) {
             int stop = search_stop(&ticks, deadline);
             if (stop >= 0) { status = stop; goto done; }
-            if (left_out(r, s, buf[i], x->focus) || waits(r, buf[i], after_deal)) continue;
+            if (left_out(r, s, buf[i], x->focus) || waits(r, buf[i], after_deal) || repeats(r, s, buf, i)) continue;
             x->npath = 0;
             int made = play_move(r, s, x, buf[i]);
             if (made < 0) { status = R_MEMORY; goto done; }

@@ -85,6 +85,40 @@
  * The stock and the waste hold no back card, and by (b) nothing else reads
  * the tableau. At L's end every card is home, as at L''s.
  *
+ * ---- A card onto a settled card (settle_ok) --------------------------------
+ * Call a tableau card t settled when it can never move but home: it lies on
+ * the only card it may be built on (and no space takes it), or at the bottom
+ * of its pile and it may be built on none (alone there, a move into a space
+ * only renames its pile: Fan's King). Where
+ *   (a) the safe moves above are made (safe_ok), from Aces, one deck, no
+ *       wrapping; the piles are the tableau and the foundations alone; one
+ *       card moves at a time; spaces take nothing or only Kings; no card face
+ *       down, no covers, reach or redeal, the game won with every card home;
+ *   (b) c is the one card the build rule lets go on t, one rank below t in
+ *       its suit, and t is the one card c may be built on (Fan's same-suit
+ *       builds),
+ * a top card c goes onto a settled top card t at once, as the only move.
+ * Why a position P with a winning line L (one that takes nothing back, by
+ * the notes above) has one that begins so: L' is the move of c onto t, then
+ * L less its moves of c but the one home, each move onto the cards where L
+ * has c made onto t's pile instead. Along L', the position is L's with c and
+ * the cards L put on it lying on t (in L nothing lies on t: c alone goes
+ * there), until L plays c home or onto t, after which the two are the same.
+ * Each move of L' is legal: it moves the same top card onto the same top
+ * card (one card a move, so nothing else counts); the pile L keeps c in has
+ * fewer cards in L', which only adds moves (a top card more, or a space,
+ * which L never fills while c is there); t never moves in L before c goes
+ * home (one alone that L moves to a space: the piles renamed, which no rule
+ * reads by (a)). Why the search stays complete: take
+ * psi(P) = the length of the shortest such line, plus the cards that are
+ * neither home nor settled. No move lessens those cards (a settled card
+ * stays so until it goes home), so L's first move lowers psi by one; a safe
+ * move home does not raise it (the line loses c's move home and c is home);
+ * nor does this move (one move more, c settled). So every position the search
+ * keeps that has a winning line has a move to one whose psi is lower, and
+ * psi >= 0. Fan under Solvitaire's rules, deals 1 to 20: see
+ * docs/patience-solver.md.
+ *
  * ---- A deal waits for the waste (deal_waits) ------------------------------
  * Where the stock deals to a waste more than one card at a time (so the
  * waste gives no safe move above), the search, at a position reached by a
@@ -228,6 +262,8 @@ typedef struct {
     int sources[P_MAXPILES], nsources;             /* by-source order (foundations last, when they give) */
     int plain[P_MAXPILES], nplain;                 /* foundations-first order, without foundations */
     int returns_idle; /* foundation cards that may come back never need to (see the notes) */
+    int settle_ok;    /* a card goes at once onto a settled card it alone builds on (see the notes) */
+    uint8_t settle_card[52]; /* the one card that builds on each card, one rank below in its suit; P_NONE */
     int deal_waits;   /* after a stock move only stock moves and moves from the waste (see the notes) */
     int stock_macros; /* stock moves searched as macro moves to each card the waste reaches (see the notes) */
     int safe_ok, sym_tab, sym_res, keep_pass, short_found, any_down, fixed_tab, fixed_stock;
@@ -352,6 +388,14 @@ static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
     r->safe_ok = r->found_dir == D_UP && r->found_same && (!r->may_return || r->returns_idle)
         && !r->complete_runs && r->count[K_HOLE] == 0 && r->count[K_FOUNDATION] > 0
         && (r->fill != F_RESERVE || !r->needs_no_empty);
+    r->settle_ok = r->safe_ok && r->base == 1 && !r->found_wrap && r->copies == 1 && r->unit == U_ONE
+        && (r->fill == F_NONE || r->fill == F_KINGS) && !r->any_down && !r->has_covers && r->nreach == 0
+        && !r->redeals && r->win == W_FOUNDATIONS && r->count[K_TABLEAU] == r->npiles - r->count[K_FOUNDATION];
+    for (int t = 0; t < 52; t++) {
+        int c = r->build_n[t] == 1 ? r->build_list[t][0] : -1;
+        r->settle_card[t] = c >= 0 && p_suit(c) == p_suit(t) && p_rank(c) + 1 == p_rank(t) && r->onto_n[c] == 1
+            ? (uint8_t)c : P_NONE;
+    }
     p_rules_stock(r, 1);
     r->sym_tab = !r->has_covers && r->nreach == 0 && r->stock_to != S_TABLEAU && r->redeals == 0;
     r->sym_res = r->fill != F_RESERVE;
@@ -364,6 +408,7 @@ static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
     r->fixed_tab = !builds && r->fill == F_NONE && r->stock_to != S_TABLEAU && !r->redeals;
     r->fixed_stock = !(r->stock_to == S_WASTE && r->passes != 1);
     if (r->fixed_tab) r->sym_tab = 0;
+    r->settle_ok = r->settle_ok && r->sym_tab;
     r->short_found = r->complete_runs || (r->found_same && (r->found_dir == D_UP || r->found_dir == D_DOWN));
     return NULL;
 }
