@@ -822,8 +822,8 @@ static void expand(SearchObject *o, int d)
     if (o->path && d > 0) { /* before the sort, which is stable: the moves kept keep their order */
         const int32_t *list = o->b.mv + (size_t)(d - 1) * MAX_MOVES;
         int at = o->b.mi[d - 1] - 1;
-        n = path_prune(parent - STATE_SIZE, parent, seen.tops, list[at], list, o->b.nm[d - 1], at, o->mv_tmp,
-                       o->pr_tmp, n, o->v);
+        n = path_prune(parent - STATE_SIZE, parent, &seen, list[at], list, o->b.nm[d - 1], at, o->mv_tmp, o->pr_tmp,
+                       n, o->v);
     }
     sort_moves(o->mv_tmp, o->pr_tmp, n);
     if (o->v[V_WIDTH] > 0 && n > o->v[V_WIDTH])
@@ -2687,7 +2687,8 @@ static PyObject *py_path_prune(PyObject *Py_UNUSED(self), PyObject *args)
     }
     Py_DECREF(fast);
     int n = generate(s, v, mv, pr, 0);
-    n = path_prune(p, s, top_cards(s), list[at], list, (int)nlist, at, mv, NULL, n, v);
+    Glimpse seen = {top_cards(s), ALL_CARDS, 0};
+    n = path_prune(p, s, &seen, list[at], list, (int)nlist, at, mv, NULL, n, v);
     PyObject *out = PyList_New(n);
     if (!out)
         return NULL;

@@ -981,8 +981,9 @@ static inline int32_t talon_step(const state_t *s, int64_t limit)
 
 /* What generate_known saw of a state on the way, for a caller that needs it too. */
 typedef struct {
-    uint64_t tops; /* the pile tops, a bit a card */
-    int downs;     /* the face-down cards */
+    uint64_t tops;       /* the pile tops, a bit a card */
+    uint64_t talon_home; /* the talon cards with a move home, a bit a card */
+    int downs;           /* the face-down cards */
 } Glimpse;
 
 /* Write the moves of s to mv (with priorities in pr, higher first); returns
@@ -1055,6 +1056,7 @@ static int generate_known(const state_t *s, const int64_t *v, int32_t *mv, int32
             if (s[LEN + i] > 0 && s[DOWN + i] == 0)
                 pc->wholes |= (uint64_t)1 << s[PILE_CAP * i];
     }
+    uint64_t talon_home = 0;
     if (plain) {
         if (wp > 0)
             n = talon_targets(s, v, mv, pr, n, wp - 1, 0, 0, 1, tops, &present, empty_mask, 0, NULL, home);
@@ -1064,9 +1066,11 @@ static int generate_known(const state_t *s, const int64_t *v, int32_t *mv, int32
         /* and the kings, for the fill rule's moves (fill_moves) */
         nreach = talon_reach(s, v, wanted | (fill && !empty_mask ? KINGS : 0), reach);
         for (int r = 0; r < nreach; r++)
-            if ((wanted >> s[TALON + reach[r].q]) & 1)
+            if ((wanted >> s[TALON + reach[r].q]) & 1) {
+                talon_home |= home & (uint64_t)1 << s[TALON + reach[r].q];
                 n = talon_targets(s, v, mv, pr, n, reach[r].q, reach[r].recycle, reach[r].cost, 0, tops, &present,
                                   empty_mask, hosting, pc, home);
+            }
     }
     for (int i = 0; i < NPILES; i++) {
         int m = s[LEN + i];
@@ -1161,6 +1165,7 @@ static int generate_known(const state_t *s, const int64_t *v, int32_t *mv, int32
     *known = present;
     if (seen) {
         seen->tops = at_top;
+        seen->talon_home = talon_home;
         seen->downs = downs;
     }
     return n;
@@ -1326,13 +1331,16 @@ static inline uint64_t top_cards(const state_t *s)
  * a pile (no other move carried), or a whole pile moved with the fill rule's
  * king; and each move of a talon card autoplay would send home onto a pile
  * when its move home (the same recycle flag) is among them. tops is
- * top_cards(s). Returns how many moves are kept, in their order. */
-static int sibling_prune(const state_t *s, uint64_t tops, int32_t *mv, int32_t *pr, int n, const int64_t *v)
+ * top_cards(s); talon_home holds at least the talon cards with a move home
+ * among them (the test is on those only). Returns how many moves are kept,
+ * in their order. */
+static int sibling_prune(const state_t *s, uint64_t tops, uint64_t talon_home, int32_t *mv, int32_t *pr, int n,
+                         const int64_t *v)
 {
-    /* the talon cards autoplay would send home (with a free talon it has: none) */
+    /* the talon cards with a move home that autoplay would send home (with a free talon it has: none) */
     uint64_t safe = 0;
-    if (!free_talon(v) && s[TLEN] > 0)
-        safe = safe_next(s, v);
+    if (talon_home && !free_talon(v))
+        safe = safe_next(s, v) & talon_home;
     /* both twins on top (clubs and spades, suits 0 and 3; diamonds and hearts, 1 and 2), a bit a rank */
     if (!safe && !(((tops & tops >> 39) | (tops >> 13 & tops >> 26)) & 0x1FFF)) /* most states */
         return n;
@@ -1383,11 +1391,12 @@ static int sibling_prune(const state_t *s, uint64_t tops, int32_t *mv, int32_t *
  * where p's moves list[0..nlist) would have moved it at once, or commute with
  * last and come before it (at index at of list) in list; returns how many
  * moves are kept, in their order; first sibling_prune leaves out the moves
- * whose child another move of s makes (s_tops is top_cards(s)). */
-static int path_prune(const state_t *p, const state_t *s, uint64_t s_tops, int32_t last, const int32_t *list,
+ * whose child another move of s makes (seen is what generate_known saw of s,
+ * or top_cards(s) with every card as talon_home). */
+static int path_prune(const state_t *p, const state_t *s, const Glimpse *seen, int32_t last, const int32_t *list,
                       int nlist, int at, int32_t *mv, int32_t *pr, int n, const int64_t *v)
 {
-    n = sibling_prune(s, s_tops, mv, pr, n, v);
+    n = sibling_prune(s, seen->tops, seen->talon_home, mv, pr, n, v);
     int home = plain_home(last);
     if (!home && !plain_to_pile(last))
         return n;
