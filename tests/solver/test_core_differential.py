@@ -952,56 +952,46 @@ def test_each_move_the_path_rules_leave_out_is_met_anyway(variant: Variant) -> N
     assert counts["undo"] + counts["twice"] + counts["commute"] > 0, counts
 
 
-def test_the_path_rules_commute_cards_sent_home() -> None:
-    # Cards sent home commute with the other moves the commute rule takes: along the same walks, some moves
-    # left out are of that kind, in draw 3 and in draw 1 with one pass (with a free talon autoplay sends home
-    # most talon cards that could go, and the rule does not send one home: see the notes).
-    for variant in (Variant(draw=3, passes=None, foundation_return=True), Variant(draw=1, passes=1)):
+def _left_out_along_walks(rule: str, variants: tuple[Variant, ...], seeds: range, rng_seed: int) -> None:
+    """Along random walks from ``seeds``, in each of ``variants``, some moves
+    the path rules leave out are left out by ``rule``, each checked to make
+    the child the kept move makes (``_left_out_for``)."""
+    for variant in variants:
         v = params(variant, wide=True)
-        rng = random.Random(1)
-        home = 0
-        for state, codes in _walks(range(4_300_100, 4_300_104), v, rng):
-            home += sum(_left_out_for(state, codes, at, v)["home"] for at in range(len(codes)))
-        assert home > 0, variant
+        rng = random.Random(rng_seed)
+        count = 0
+        for state, codes in _walks(seeds, v, rng):
+            count += sum(_left_out_for(state, codes, at, v)[rule] for at in range(len(codes)))
+        assert count > 0, (rule, variant)
+
+
+def test_the_path_rules_commute_cards_sent_home() -> None:
+    # Cards sent home commute with the other moves the commute rule takes, in draw 3 and in draw 1 with one
+    # pass (with a free talon autoplay sends home most talon cards that could go, and the rule does not send
+    # one home: see the notes).
+    _left_out_along_walks("home", (Variant(draw=3, passes=None, foundation_return=True), Variant(draw=1, passes=1)),
+                          range(4_300_100, 4_300_104), 1)
 
 
 def test_the_path_rules_commute_two_talon_moves() -> None:
     # Two talon cards' moves commute when the talon after the other order keeps the same cards, reaches the
-    # card and leaves the waste position as the key holds it (and the pass, with limited passes): along the
-    # same walks, in draw 3 with unlimited passes and with three, some moves left out are of that kind.
-    for variant in (Variant(draw=3, passes=None, foundation_return=True), Variant(draw=3, passes=3)):
-        v = params(variant, wide=True)
-        rng = random.Random(2)
-        talon = 0
-        for state, codes in _walks(range(4_300_200, 4_300_210), v, rng):
-            talon += sum(_left_out_for(state, codes, at, v)["talon"] for at in range(len(codes)))
-        assert talon > 0, variant
+    # card and leaves the waste position as the key holds it (and the pass, with limited passes): in draw 3
+    # with unlimited passes and with three.
+    _left_out_along_walks("talon", (Variant(draw=3, passes=None, foundation_return=True), Variant(draw=3, passes=3)),
+                          range(4_300_200, 4_300_210), 2)
 
 
 def test_the_path_rules_leave_out_moves_onto_twins() -> None:
     # A move onto a pile top whose twin (the same rank and colour) is another pile's top makes, as the key
-    # holds it, the state the same move onto that pile makes: along the same walks, in draw 3 and in draw 1
-    # (kings only and any card in an empty pile), some moves left out are of that kind, each checked so.
-    for variant in (Variant(draw=3, passes=None, foundation_return=True), Variant(draw=1, passes=None),
-                    Variant(draw=3, passes=3, empty="any")):
-        v = params(variant, wide=True)
-        rng = random.Random(3)
-        twin = 0
-        for state, codes in _walks(range(4_300_300, 4_300_310), v, rng):
-            twin += sum(_left_out_for(state, codes, at, v)["twin"] for at in range(len(codes)))
-        assert twin > 0, variant
+    # holds it, the state the same move onto that pile makes: in draw 3 and in draw 1 (kings only and any
+    # card in an empty pile).
+    _left_out_along_walks("twin", (Variant(draw=3, passes=None, foundation_return=True), Variant(draw=1, passes=None),
+                                   Variant(draw=3, passes=3, empty="any")), range(4_300_300, 4_300_310), 3)
 
 
 def test_the_path_rules_leave_out_a_safe_talon_card_onto_a_pile() -> None:
     # A talon card autoplay would send home, played onto a pile, is sent home by autoplay at once: the child
     # is the very state its move home makes (with a free talon autoplay takes such cards from the talon
-    # itself). Along the same walks, in draw 3 with unlimited passes and with three, and in draw 1 with one
-    # pass, some moves left out are of that kind, each checked so.
-    for variant in (Variant(draw=3, passes=None, foundation_return=True), Variant(draw=3, passes=3),
-                    Variant(draw=1, passes=1)):
-        v = params(variant, wide=True)
-        rng = random.Random(4)
-        safe = 0
-        for state, codes in _walks(range(4_300_400, 4_300_410), v, rng):
-            safe += sum(_left_out_for(state, codes, at, v)["safe"] for at in range(len(codes)))
-        assert safe > 0, variant
+    # itself). In draw 3 with unlimited passes and with three, and in draw 1 with one pass.
+    _left_out_along_walks("safe", (Variant(draw=3, passes=None, foundation_return=True), Variant(draw=3, passes=3),
+                                   Variant(draw=1, passes=1)), range(4_300_400, 4_300_410), 4)
