@@ -374,9 +374,10 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
     move at a time. The verdicts are the same, the states and lines differ.
 
     ``core``: with ``auto`` (the default), a game of Klondike's rules (see
-    the module's notes) is searched by Klondike's core, under the same
-    budgets; ``search``, ``first_states`` and ``focus_states`` order the
-    patience core's search only, so giving one for such a game raises
+    the module's notes) is searched by Klondike's core, under the budget
+    given (else that core's default); ``search``, ``first_states``,
+    ``focus_states`` and ``stock_macros=False`` order the patience core's
+    search only, so giving one for such a game raises
     :class:`SolverError` unless ``core`` is ``patience``. What is defined by
     a search within a state budget and must stay as it was picked (the
     patience games' daily and winnable deals, their grades, the patience
@@ -399,9 +400,10 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
 
         variant = variant_of(game.description)
         if variant is not None:
-            if search != "hybrid" or first_states is not None or focus_states is not None:
+            if search != "hybrid" or first_states is not None or focus_states is not None or not stock_macros:
                 raise SolverError(f"{game.description.title} has Klondike's rules, which Klondike's core searches: "
-                                  "search, first_states and focus_states order the patience core's search "
+                                  "search, first_states, focus_states and stock_macros order the patience core's "
+                                  "search "
                                   "(pass core='patience' for it)")
             return _solve_klondike(game, variant, timeout, max_states, began)
     first = -1 if first_states is None else first_states
