@@ -701,14 +701,16 @@ def test_stock_macro_moves_decide_positions_as_the_stock_turned_move_by_move(var
 def test_stock_macro_moves_keep_no_position_between_turns_of_the_stock() -> None:
     # Solvitaire's Canfield deal 4 is proved unwinnable in 3 states (43 with
     # the stock turned move by move): the positions between deals are never
-    # states; deal 24, out of reach within 200,000 states move by move, is
-    # proved within it.
+    # states; deal 24 is proved within 200,000 states, in fewer states than
+    # the search move by move takes (today it is out of that one's reach).
     game = PatienceGame.from_seed(load(CANFIELD_RUNS), 4)
     assert solve_game(game, max_states=1_000, core="patience").states < \
         solve_game(game, max_states=1_000, core="patience", stock_macros=False).states
     game = PatienceGame.from_seed(load(CANFIELD_RUNS), 24)
-    assert solve_game(game, max_states=200_000, core="patience").result == "unwinnable"
-    assert solve_game(game, max_states=200_000, core="patience", stock_macros=False).result == "unknown"
+    macros = solve_game(game, max_states=200_000, core="patience")
+    plain = solve_game(game, max_states=200_000, core="patience", stock_macros=False)
+    assert macros.result == "unwinnable"
+    assert plain.result == "unknown" or (plain.result == "unwinnable" and plain.states > macros.states)
 
 
 @pytest.mark.slow
