@@ -457,6 +457,29 @@ static uint32_t safe_move(const PRules *r, const PState *s)
             if (settled) return p_code(at[c], p, 1, P_NONE);
         }
     }
+    if (r->settle_kings) {  /* a card onto a settled King's pile (patience.h, settle_kings) */
+        uint8_t at[52];
+        memset(at, P_NONE, sizeof at);
+        int kinds[2] = {K_TABLEAU, K_CELL};
+        for (int j = 0; j < 2; j++)
+            for (int i = 0; i < r->count[kinds[j]]; i++) {
+                int p = r->first[kinds[j]] + i;
+                if (s->len[p]) at[p_top(s, p)] = (uint8_t)p;
+            }
+        int nc = r->count[K_CELL];
+        for (int p = 0; p < r->ntab; p++) {
+            int n = s->len[p];
+            if (!n || n < nc) continue;
+            int t = p_top(s, p), c = r->settle_card[t];
+            if (c == P_NONE || at[c] == P_NONE) continue;
+            /* more cards than the cells hold, or as many with c in a cell */
+            if (n == nc && r->kind_of[at[c]] != K_CELL) continue;
+            const uint8_t *x = s->cards[p];
+            int block = p_rank(x[0]) == 13;
+            for (int i = 1; i < n && block; i++) block = r->build[x[i - 1]][x[i]];
+            if (block) return p_code(at[c], p, 1, P_NONE);
+        }
+    }
     return 0;
 }
 

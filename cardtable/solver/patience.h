@@ -119,6 +119,71 @@
  * psi >= 0. Fan under Solvitaire's rules, deals 1 to 20: see
  * docs/patience-solver.md.
  *
+ * ---- A card onto a settled King's pile (settle_kings) ---------------------
+ * With free cells, or runs that move by them, a card on the one card it
+ * builds on may still have to move (into a cell, or in a run), and the notes
+ * above do not hold. A King's pile is one that holds from its bottom a King,
+ * then each rank below it in the King's suit in turn, up to its top card t;
+ * let m be its length, N the number of cells, and c the card one rank below
+ * t in its suit. Call a King's pile settled when c is home, or m > N, or
+ * m = N and c lies in a cell. Where
+ *   (a) the safe moves above are made (safe_ok), from Aces, one deck, no
+ *       wrapping; the piles are the tableau, the foundations and the cells;
+ *       one card moves at a time, or a run sized by the free cells; spaces
+ *       take nothing or only Kings (so no space sizes a run); no card face
+ *       down, no covers, reach or redeal, the game won with every card home;
+ *   (b) each card takes only the card one rank below it in its suit
+ *       (Seahaven Towers', Eight Off's builds), so that card goes on no other,
+ * a card c on top of a tableau pile or in a cell goes at once onto the top t
+ * of a settled King's pile, as the only move.
+ * Lemma: a position P with a winning line L (one that takes nothing back, by
+ * the notes above) has one no longer that moves no card of a settled pile
+ * but home. Take a settled pile B. By (b) a card of B goes only into a cell,
+ * onto the card one rank above it (a card of B) or, the King alone, into a
+ * space; onto a card of B goes only the card one rank below it: a card of B,
+ * or c onto t. So until L plays c home, B's cards lie in the cells and on one
+ * pile from its bottom up, the King and the ranks below it in turn (and on t,
+ * when t is there, what L put on it); that pile never empties, for B's cards
+ * would then all lie in the cells, and with them c if it began there (from a
+ * cell c goes only onto t or home): more cards than the N cells hold. A move
+ * of the pile's whole run from the King into a space only renames the pile,
+ * which no rule reads by (a). Let L1 be L without the moves of B's cards, the
+ * piles renamed where L renames B's, until L plays c home; then c home and
+ * B's m cards after it, one by one from the top (the foundation of their suit
+ * tops at the rank below each), then L without the moves of B's cards (if c
+ * is home in P, B's cards go home first). Until c goes home, L1's position is
+ * L's with B's cards back from the cells on B's pile, nothing on them but
+ * what lies on t in L: each move of L1 moves the same cards onto the same
+ * card or into a space as L's, with as many free cells (a run as much room)
+ * and the same spaces. After B goes home, L1's position is L's with B's
+ * cards home: nothing goes on a card of B but one of B once c is home, and
+ * the cells and spaces only gain, so each later move is legal; L plays B's
+ * m cards home in m moves of its own at least, so L1 is no longer, and wins.
+ * Each settled pile of P in turn (each step moves only that pile's cards).
+ * The rule: a position P, c and t as above (c is not home), L a winning line
+ * that moves no settled card but home (the lemma). L' is c onto t, then L
+ * less its moves of c but the one home, each move onto c made onto t's pile
+ * instead. Until L plays c home or onto t, the position along L' is L's with
+ * c, and the cards L put on it, lying on t (L does not move t, which goes
+ * home after c); after, the two are the same. Each move of L' is legal: c
+ * goes only into a cell (L' holds a card fewer in the cells, so each run has
+ * as much room), onto t (a run headed by c, already there in L': the same
+ * position), or home from its top, as in L; a move onto c is the same card
+ * onto the same card; no run holds c and the card under it (c goes only on
+ * t); c's old pile is shorter in L', a space at most, which only a King
+ * enters and which sizes no run; B is not moved. Why the search stays
+ * complete: psi(P) = the length of a shortest winning line plus the cards
+ * neither home nor in a settled pile. A move of no card of a settled pile
+ * but home keeps each settled pile settled (its top home: the rest is a
+ * settled pile whose c is home) and may settle others (c onto t: m + 1 > N;
+ * c into a cell; c home), so it never raises the count; by the lemma a
+ * shortest line makes only such moves, and its first move lowers psi by one;
+ * a safe move home does not raise psi (its line drops moves), nor does this
+ * move (one move more, c in a settled pile of m + 1 > N cards). So every
+ * position the search keeps that has a winning line has a move to one whose
+ * psi is lower, and psi >= 0. Seahaven Towers and Eight Off: see
+ * docs/patience-solver.md.
+ *
  * ---- A deal waits for the waste (deal_waits) ------------------------------
  * Where the stock deals to a waste more than one card at a time (so the
  * waste gives no safe move above), the search, at a position reached by a
@@ -263,6 +328,7 @@ typedef struct {
     int plain[P_MAXPILES], nplain;                 /* foundations-first order, without foundations */
     int returns_idle; /* foundation cards that may come back never need to (see the notes) */
     int settle_ok;    /* a card goes at once onto a settled card it alone builds on (see the notes) */
+    int settle_kings; /* the same onto the top of a settled King's pile, with free cells (see the notes) */
     uint8_t settle_card[52]; /* the one card that builds on each card, one rank below in its suit; P_NONE */
     int deal_waits;   /* after a stock move only stock moves and moves from the waste (see the notes) */
     int stock_macros; /* stock moves searched as macro moves to each card the waste reaches (see the notes) */
@@ -409,6 +475,16 @@ static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
     r->fixed_stock = !(r->stock_to == S_WASTE && r->passes != 1);
     if (r->fixed_tab) r->sym_tab = 0;
     r->settle_ok = r->settle_ok && r->sym_tab;
+    /* same-suit builds: each card takes only the one below it in its suit */
+    int one_below = 1;
+    for (int x = 0; x < 52; x++)
+        one_below &= r->build_n[x] == 0
+            || (r->build_n[x] == 1 && p_suit(r->build_list[x][0]) == p_suit(x)
+                && p_rank(r->build_list[x][0]) + 1 == p_rank(x));
+    r->settle_kings = !r->settle_ok && r->safe_ok && one_below && r->base == 1 && !r->found_wrap && r->copies == 1
+        && (r->unit == U_ONE || r->unit == U_SUPERMOVE) && (r->fill == F_NONE || r->fill == F_KINGS)
+        && !r->any_down && !r->has_covers && r->nreach == 0 && !r->redeals && r->win == W_FOUNDATIONS
+        && r->sym_tab && r->ntab + r->count[K_FOUNDATION] + r->count[K_CELL] == r->npiles;
     r->short_found = r->complete_runs || (r->found_same && (r->found_dir == D_UP || r->found_dir == D_DOWN));
     return NULL;
 }
