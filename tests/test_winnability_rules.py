@@ -19,6 +19,11 @@ from cardtable.solver.patience_study import study_key
 
 HERE = Path(__file__).resolve().parent.parent / "benchmarks" / "winnability"
 
+#: Solvitaire deals Fan's 52 cards a row at a time into its 18 fans: 16 of 3
+#: and two of 2 (Fan deals 17 of 3 and one of 1).
+_SOLVITAIRE_FAN_DEAL = [{"to": "tableau", "cards": [3] * 16 + [2, 2], "face-down": [0] * 18, "order": "rows",
+                         "card": None, "kings-to-bottom": False, "right-to-left": False, "face-down-first": False}]
+
 #: Each file's game and the rules it changes, as {path: value}. Canfield's
 #: columns under Solvitaire's rules move any part of a built group and count
 #: ranks from the foundations' base without wrapping (a card of the rank below
@@ -26,7 +31,7 @@ HERE = Path(__file__).resolve().parent.parent / "benchmarks" / "winnability"
 CHANGES: dict[str, tuple[str, dict[tuple[str, ...], object]]] = {
     "canfield-solvitaire.json": ("canfield", {("tableau", "moves"): "run", ("tableau", "build", "wrap"): False,
                                               ("tableau", "build", "from-base"): True}),
-    "fan-solvitaire.json": ("fan", {("foundations", "may-return"): True}),
+    "fan-solvitaire.json": ("fan", {("foundations", "may-return"): True, ("deal",): _SOLVITAIRE_FAN_DEAL}),
     "king-albert-solvitaire.json": ("king-albert", {("foundations", "may-return"): True}),
     "spider-solvitaire.json": ("spider", {("stock", "needs-no-empty-pile"): False}),
     "spiderette-solvitaire.json": ("spiderette", {("stock", "needs-no-empty-pile"): False}),

@@ -293,12 +293,17 @@ def test_empty_cells_are_left_out_as_solvitaires_schema_has_no_cells() -> None:
 
 
 def test_a_description_of_ones_own_is_written_for_the_preset_of_its_rules() -> None:
-    """benchmarks/winnability/fan-solvitaire.json is Fan with foundation cards
-    coming back, as Solvitaire's fan: it has no preset of its own name."""
+    """benchmarks/winnability/fan-solvitaire.json is Fan as Solvitaire's fan
+    deals and plays it (its 52 cards a row at a time into 18 fans, so 16 of 3
+    and two of 2; foundation cards coming back): it has no preset of its own
+    name, and is written for the preset of its rules."""
     fan = load(str(Path(__file__).parents[2] / "benchmarks" / "winnability" / "fan-solvitaire.json"))
     game = PatienceGame.from_seed(fan, 1)
     with pytest.raises(SolvitaireError, match="no preset of Fan"):
         to_solvitaire(game)
-    assert to_solvitaire(game, "fan") == to_solvitaire(PatienceGame.from_seed(get("fan"), 1))
+    data = to_solvitaire(game, "fan")
+    assert [len(pile) for pile in data["tableau piles"]] == [3] * 16 + [2, 2]
+    own = to_solvitaire(PatienceGame.from_seed(get("fan"), 1))
+    assert [len(pile) for pile in own["tableau piles"]] == [3] * 17 + [1]
     row = PatienceGame.from_seed(get("accordion"), 1)
     assert to_solvitaire(row, "accordion") == to_solvitaire(row) and "accordion" in to_solvitaire(row)
