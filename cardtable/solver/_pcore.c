@@ -458,26 +458,34 @@ static uint32_t safe_move(const PRules *r, const PState *s)
         }
     }
     if (r->settle_kings) {  /* a card onto a settled King's pile (patience.h, settle_kings) */
-        uint8_t at[52];
-        memset(at, P_NONE, sizeof at);
-        int kinds[2] = {K_TABLEAU, K_CELL};
-        for (int j = 0; j < 2; j++)
-            for (int i = 0; i < r->count[kinds[j]]; i++) {
-                int p = r->first[kinds[j]] + i;
-                if (s->len[p]) at[p_top(s, p)] = (uint8_t)p;
-            }
-        int nc = r->count[K_CELL];
+        int nc = r->count[K_CELL], c0 = r->first[K_CELL], room = 1;
+        if (r->unit == U_SUPERMOVE)  /* spaces take only Kings: none sizes a run */
+            for (int i = 0; i < nc; i++) room += !s->len[c0 + i];
         for (int p = 0; p < r->ntab; p++) {
             int n = s->len[p];
-            if (!n || n < nc) continue;
-            int t = p_top(s, p), c = r->settle_card[t];
-            if (c == P_NONE || at[c] == P_NONE) continue;
-            /* more cards than the cells hold, or as many with c in a cell */
-            if (n == nc && r->kind_of[at[c]] != K_CELL) continue;
+            if (!n || n < nc || p_rank(s->cards[p][0]) != 13) continue;
+            int c = r->settle_card[p_top(s, p)];
+            if (c == P_NONE) continue;
+            /* c in a cell; else on top of a tableau pile or heading a run
+             * there that the free cells move, with more cards in p than the
+             * cells hold */
+            int from = -1, k = 1;
+            for (int i = 0; i < nc && from < 0; i++)
+                if (s->len[c0 + i] && p_top(s, c0 + i) == c) from = c0 + i;
+            if (from < 0 && n > nc)
+                for (int q = 0; q < r->ntab && from < 0; q++) {
+                    int len = s->len[q];
+                    const uint8_t *y = s->cards[q];
+                    for (int j = 1; j <= room && j <= len; j++) {
+                        if (y[len - j] == c) { from = q; k = j; break; }
+                        if (j < len && !r->run[y[len - j - 1]][y[len - j]]) break;
+                    }
+                }
+            if (from < 0) continue;
             const uint8_t *x = s->cards[p];
-            int block = p_rank(x[0]) == 13;
+            int block = 1;
             for (int i = 1; i < n && block; i++) block = r->build[x[i - 1]][x[i]];
-            if (block) return p_code(at[c], p, 1, P_NONE);
+            if (block) return p_code(from, p, k, P_NONE);
         }
     }
     return 0;

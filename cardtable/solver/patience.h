@@ -134,8 +134,9 @@
  *       down, no covers, reach or redeal, the game won with every card home;
  *   (b) each card takes only the card one rank below it in its suit
  *       (Seahaven Towers', Eight Off's builds), so that card goes on no other,
- * a card c on top of a tableau pile or in a cell goes at once onto the top t
- * of a settled King's pile, as the only move.
+ * a card c in a cell or on top of a tableau pile, or heading there a run of
+ * k cards that the free cells move, goes at once (with the run) onto the top
+ * t of a settled King's pile, as the only move.
  * Lemma: a position P with a winning line L (one that takes nothing back, by
  * the notes above) has one no longer that moves no card of a settled pile
  * but home. Take a settled pile B. By (b) a card of B goes only into a cell,
@@ -161,28 +162,28 @@
  * m cards home in m moves of its own at least, so L1 is no longer, and wins.
  * Each settled pile of P in turn (each step moves only that pile's cards).
  * The rule: a position P, c and t as above (c is not home), L a winning line
- * that moves no settled card but home (the lemma). L' is c onto t, then L
- * less its moves of c but the one home, each move onto c made onto t's pile
- * instead. Until L plays c home or onto t, the position along L' is L's with
- * c, and the cards L put on it, lying on t (L does not move t, which goes
- * home after c); after, the two are the same. Each move of L' is legal: c
- * goes only into a cell (L' holds a card fewer in the cells, so each run has
- * as much room), onto t (a run headed by c, already there in L': the same
- * position), or home from its top, as in L; a move onto c is the same card
- * onto the same card; no run holds c and the card under it (c goes only on
- * t); c's old pile is shorter in L', a space at most, which only a King
- * enters and which sizes no run; B is not moved. Why the search stays
+ * that moves no settled card but home (the lemma). L' is c (with its run)
+ * onto t, then L less its moves of c but the one home, each move onto c made
+ * onto t's pile instead. Until L plays c home or onto t, the position along
+ * L' is L's with c, and the cards lying on it in L, lying on t (L does not
+ * move t, which goes home after c); after, the two are the same. Each move of
+ * L' is legal: c goes only into a cell (L' holds no more cards in the cells,
+ * so each run has as much room), onto t (a run headed by c, already there in
+ * L': the same position), or home from its top, as in L; a move onto c is the
+ * same card onto the same card; no run holds c and the card under it (c goes
+ * only on t); c's old pile is shorter in L', a space at most, which only a
+ * King enters and which sizes no run; B is not moved. Why the search stays
  * complete: psi(P) = the length of a shortest winning line plus the cards
- * neither home nor in a settled pile. A move of no card of a settled pile
- * but home keeps each settled pile settled (its top home: the rest is a
- * settled pile whose c is home) and may settle others (c onto t: m + 1 > N;
- * c into a cell; c home), so it never raises the count; by the lemma a
- * shortest line makes only such moves, and its first move lowers psi by one;
- * a safe move home does not raise psi (its line drops moves), nor does this
- * move (one move more, c in a settled pile of m + 1 > N cards). So every
- * position the search keeps that has a winning line has a move to one whose
- * psi is lower, and psi >= 0. Seahaven Towers and Eight Off: see
- * docs/patience-solver.md.
+ * neither home nor in a settled pile. A move of no card of a settled pile but
+ * home keeps each settled pile settled (its top home: the rest is a settled
+ * pile whose c is home) and may settle others (c onto t, with a run or not:
+ * more than N cards; c into a cell; c home), so it never raises the count; by
+ * the lemma a shortest line makes only such moves, and its first move lowers
+ * psi by one; a safe move home does not raise psi (its line drops moves), nor
+ * does this move (one move more, c and its run in a settled pile of m + k > N
+ * cards). So every position the search keeps that has a winning line has a
+ * move to one whose psi is lower, and psi >= 0. Seahaven Towers and Eight
+ * Off: see docs/patience-solver.md.
  *
  * ---- A deal waits for the waste (deal_waits) ------------------------------
  * Where the stock deals to a waste more than one card at a time (so the
