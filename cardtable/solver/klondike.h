@@ -342,16 +342,23 @@ static inline void shuffle_deck(uint64_t seed, int8_t *deck)
  *     with face-down cards (turning one up) moved onto a pile; a talon card
  *     onto a pile; a foundation card brought back onto a pile; a card sent
  *     home from a pile top that is not its pile's last card, or from the
- *     talon. Not both are talon cards' (a talon move moves the waste: but
- *     see the talon commute below); the
- *     piles they read or change are apart, and not both read one suit's
- *     foundation. Autoplay sent nothing home after a (the foundations are
+ *     talon; without a free talon, a fill step (the fill rule's whole pile
+ *     moved onto a pile top with the king that fills the pile it leaves: a
+ *     king lowest face up on face-down cards, turning one up, a talon king
+ *     or a foundation king brought back). Not both are talon cards' (a talon
+ *     move moves the waste: but see the talon commute below; a fill step
+ *     with a talon king counts as a talon card's move here); the
+ *     piles they read or change are apart (a fill step's: the pile it
+ *     empties and fills, the pile the whole pile goes onto and the king's
+ *     pile), and not both read one suit's foundation. Autoplay sent nothing home after a (the foundations are
  *     P's but for a's own card), and would send nothing home after m in P:
  *     the card m turns up or puts at hand is not safe (with P's
- *     foundations), and after a card m sends home no pile top of P + m is
+ *     foundations; a fill step's: the card its king's pile turns up, or a
+ *     talon king), and after a card m sends home no pile top of P + m is
  *     safe with the foundations it leaves (not with a free talon, where
  *     autoplay reads the talon too); when a brings a foundation card back,
- *     that card is still not safe with m's card home. And P's list holds m
+ *     that card is still not safe with m's card home (but see commute
+ *     through autoplay below). And P's list holds m
  *     before a. Then Y = P + m was met before S, with no card sent home,
  *     and Y + a is S + m: the same cards moved, the same raw state, so
  *     autoplay leaves the same. And a is a move of G at Y: a run or a card
@@ -359,10 +366,16 @@ static inline void shuffle_deck(uint64_t seed, int8_t *deck)
  *     left as they were (m is not a talon move when a is); a card sent home
  *     reads its place and its foundation, which m did not change; a
  *     foundation card brought back reads its target and whether it is
- *     safe, which is checked. The pair rule and the free-talon rule read
+ *     safe, which is checked; a fill step reads its three piles, its
+ *     king's place (its pile, the talon's reach, or its foundation, where it
+ *     is still not safe: checked as for a foundation card brought back) and
+ *     that no pile is empty, and neither move empties a pile (the fill step
+ *     fills the pile it empties in the same step; a fill step's king lies on
+ *     face-down cards). The pair rule and the free-talon rule read
  *     builders elsewhere, but apply only with a free talon, where m sends
- *     no card home; a card m sends home empties no pile, so the first empty
- *     pile, the one a run or a king may go to, is P's.
+ *     no card home and no fill step commutes; a card m sends home empties
+ *     no pile, so the first empty pile, the one a run or a king may go to,
+ *     is P's.
  *   * *Talon commute* (talon_commutes): a and m are both talon cards' moves,
  *     each onto a pile or home, and all else is as for commute (the piles
  *     apart, autoplay's tests, not with a free talon), but for the talon,
@@ -386,6 +399,24 @@ static inline void shuffle_deck(uint64_t seed, int8_t *deck)
  *     fill, pair and free-talon rules do not read talon cards here (the
  *     last two apply with a free talon only). Y + a' is then S + m as the
  *     key holds it, and the rest is commute's proof, with a' for a.
+ *   * *Commute through autoplay* (commutes_through_autoplay; not with a
+ *     free talon): a and m are as for commute or talon commute, all else as
+ *     there, but autoplay after m in P sends cards home (the card m turns up
+ *     or puts at hand is safe, or a pile top is after m's card home, or a's
+ *     foundation card becomes safe). Then m is still left out when
+ *     Y = P + m, after autoplay, keeps all a reads as P had it: autoplay took
+ *     no card from a's piles and emptied no pile, and a foundation card a
+ *     brings back is still on its foundation and not safe. Then a is a move
+ *     of G at Y (what it reads is P's, as in commute; the talon is not
+ *     autoplay's without a free talon, so a talon card's reach is the one
+ *     checked), and Y + a is S + m: before autoplay Y + a is the raw state
+ *     P + m + a (S + m's, the moves apart as in commute) with the cards
+ *     autoplay sent from Y already home, which autoplay could send there in
+ *     that order (each was a top that a does not cover, a covering only its
+ *     own target's top, and next and safe on the same foundations), and
+ *     autoplay ends where it would whatever the order it sends cards in (see
+ *     twin targets below). So Y + a and S + m are one state, Y is in V, put
+ *     there before S, and the proof below holds as for commute.
  *   * *Twin targets* (sibling_prune; it reads S alone, not the path): m puts
  *     a run, a talon card or a foundation card onto the top of pile t (or,
  *     with the fill rule, the whole of a pile onto t, with the king that
@@ -440,7 +471,8 @@ static inline void shuffle_deck(uint64_t seed, int8_t *deck)
  *   leaves out m, m' begins one, the same state, and m' is not left out by
  *   either). If the search tried m, S + m (with d one less) is in V. Left
  *   out by undo, S + m is P, in V. By twice, S + m = P + (R from i to k),
- *   which the search tried when it expanded P: in V. By commute, Y is in V,
+ *   which the search tried when it expanded P: in V. By commute (or commute
+ *   through autoplay), Y is in V,
  *   put there before S, and Y + a = S + m gives d(Y) <= d(S) (by talon
  *   commute, Y + a' = S + m, the same). Each case contradicts the choice
  *   of S. The two rules on S alone leave out only moves to a state another
@@ -1385,12 +1417,33 @@ static int sibling_prune(const state_t *s, uint64_t tops, uint64_t talon_home, i
     return kept;
 }
 
+/* Whether last (the move that made s from p, which sent nothing home) is still
+ * a move of the search at Y = p + m after autoplay, reading what it read at p,
+ * when autoplay after m sends cards home (see the notes, *commute through
+ * autoplay*): autoplay took no card from the piles last reads or changes
+ * (touched, a bit each) and emptied no pile, and a foundation card last
+ * brought back (back_card >= 0) is still on its foundation and not safe. Not
+ * with a free talon (autoplay would take talon cards too). */
+static int commutes_through_autoplay(const state_t *p, int32_t m, int touched, int back_card, const int64_t *v)
+{
+    state_t y[STATE_SIZE];
+    memcpy(y, p, STATE_SIZE);
+    apply_move(y, m, v);
+    state_t len[NPILES], found = back_card >= 0 ? y[FOUND + SUIT[back_card]] : 0;
+    memcpy(len, y + LEN, NPILES);
+    autoplay(y, v, NULL, 0);
+    for (int i = 0; i < NPILES; i++)
+        if (y[LEN + i] != len[i] && (((touched >> i) & 1) || y[LEN + i] == 0))
+            return 0;
+    return back_card < 0 || (y[FOUND + SUIT[back_card]] == found && !is_safe(y, back_card, v));
+}
+
 /* The path rules (see the notes): leaves out of the moves mv[0..n) of state
  * s (with their priorities pr[0..n), when pr is not NULL) the moves that
  * undo last (the move that made s from its parent p), move what last moved on
  * where p's moves list[0..nlist) would have moved it at once, or commute with
- * last and come before it (at index at of list) in list; returns how many
- * moves are kept, in their order; first sibling_prune leaves out the moves
+ * last (through autoplay too) and come before it (at index at of list) in
+ * list; returns how many moves are kept, in their order; first sibling_prune leaves out the moves
  * whose child another move of s makes (seen is what generate_known saw of s,
  * or top_cards(s) with every card as talon_home). */
 static int path_prune(const state_t *p, const state_t *s, const Glimpse *seen, int32_t last, const int32_t *list,
@@ -1398,7 +1451,10 @@ static int path_prune(const state_t *p, const state_t *s, const Glimpse *seen, i
 {
     n = sibling_prune(s, seen->tops, seen->talon_home, mv, pr, n, v);
     int home = plain_home(last);
-    if (!home && !plain_to_pile(last))
+    /* Without a free talon the fill rule's steps commute too, and moves commute through autoplay (with one,
+     * the free-talon rule reads the cards face up, and autoplay the talon's cards) */
+    int fill = (last & FILL_FLAG) && !free_talon(v);
+    if (!home && !fill && !plain_to_pile(last))
         return n;
     int i = last & 15, j = (last >> 4) & 15, count = (last >> 8) & 63, base = (last >> 14) & 63;
     int back = i == LOC_FOUNDATION, pile = i < NPILES, talon = i == SRC_TALON;
@@ -1412,14 +1468,16 @@ static int path_prune(const state_t *p, const state_t *s, const Glimpse *seen, i
         found[SUIT[base]]++;
     if (!back && memcmp(found, s + FOUND, 4) != 0)
         return n;
-    int turned = pile && p[LEN + i] - count > 0 && p[DOWN + i] == p[LEN + i] - count; /* last turned a card up */
+    /* last turned a card up (a fill step's king from a pile always does: it lay on face-down cards) */
+    int turned = pile && (fill || (p[LEN + i] - count > 0 && p[DOWN + i] == p[LEN + i] - count));
     int commute = !pile || turned || home;
-    /* the piles last reads or changes, a bit each */
-    int touched = (j < NPILES ? 1 << j : 0) | (pile ? 1 << i : 0);
+    /* the piles last reads or changes, a bit each (a fill step's: the pile it empties and fills, the pile the
+     * whole pile goes onto, and the king's pile) */
+    int touched = (j < NPILES ? 1 << j : 0) | (pile ? 1 << i : 0) | (fill ? 1 << ((last >> FILL_SHIFT) & 7) : 0);
     uint64_t safe = 0, tops = 0;
     int known = 0, topped = 0; /* safe is safe_next(p); tops is top_cards(p) */
     /* two talon cards' moves can commute (talon_commutes), with where each card's place in p's talon */
-    int both_talon = talon && !free_talon(v), placed = 0;
+    int both_talon = talon && !fill && !free_talon(v), placed = 0;
     int8_t where[52];
     /* The cards a move of s can be left out for, a bit each: the card last moved (undo, twice) and, with
      * commute, the cards p tried before last (a move the commute rule takes is one of those moves). Most
@@ -1432,10 +1490,33 @@ static int path_prune(const state_t *p, const state_t *s, const Glimpse *seen, i
     for (int a = 0; a < n; a++) {
         int32_t code = mv[a];
         int card = (code >> 14) & 63;
-        if ((cards >> card) & 1 && !(code & (HOME_FLAG | FILL_FLAG | PAIR_FLAG))) {
-            /* (no rule takes a move that carries another) */
+        int step = (code & FILL_FLAG) != 0; /* a fill step: the commute rule's alone */
+        if ((cards >> card) & 1 && !(code & (HOME_FLAG | PAIR_FLAG)) && (!step || (commute && !free_talon(v)))) {
+            /* (no rule takes a move that carries another, but for the fill step) */
             int src = code & 15, dst = (code >> 4) & 15, out = 0;
-            if (src == j && card == base) {
+            if (step) {
+                /* a fill step that reads and changes none of last's piles (nor the talon, when last is a
+                 * talon card's move, nor last's suit's foundation), which the commute rule takes when p tried
+                 * it before last and the card it leaves at hand (the card its king's pile turns up, or a
+                 * talon king) is not safe */
+                int e = -1, t = (code >> FILL_SHIFT) & 7;
+                if (!(((1 << dst) | (1 << t) | (src < NPILES ? 1 << src : 0)) & touched)) {
+                    if (src < NPILES)
+                        e = s[PILE_CAP * src + s[DOWN + src] - 1];
+                    else if (src == SRC_TALON)
+                        e = talon ? -1 : card;
+                    else
+                        e = (back || home) && SUIT[card] == SUIT[base] ? -1 : 64;
+                }
+                if (e >= 0 && listed(list, at, code)) {
+                    if (e < 64 && !known) {
+                        safe = safe_next(p, v);
+                        known = 1;
+                    }
+                    out = e == 64 || !((safe >> e) & 1) ||
+                          commutes_through_autoplay(p, code, touched, back ? base : -1, v);
+                }
+            } else if (src == j && card == base && !fill) {
                 if (dst == i) /* undo (a talon card never goes back to the talon) */
                     out = !turned;
                 else if (dst < NPILES || dst == LOC_FOUNDATION) /* twice */
@@ -1454,7 +1535,9 @@ static int path_prune(const state_t *p, const state_t *s, const Glimpse *seen, i
                             tops = top_cards(p);
                             topped = 1;
                         }
-                        e = home_commutes(p, src, card, back ? base : -1, tops, v) ? 64 : -1;
+                        /* (65: only through autoplay, when the card it leaves on top or a pile top is safe) */
+                        e = home_commutes(p, src, card, back ? base : -1, tops, v) ? 64
+                            : !free_talon(v) && (src == SRC_TALON || p[LEN + src] > 1) ? 65 : -1;
                     }
                 } else if (src < NPILES)
                     e = (1 << src) & touched ? -1 : commute_card(s, code);
@@ -1469,7 +1552,8 @@ static int path_prune(const state_t *p, const state_t *s, const Glimpse *seen, i
                         safe = safe_next(p, v);
                         known = 1;
                     }
-                    out = e == 64 || !((safe >> e) & 1);
+                    out = e == 64 || (e < 64 && !((safe >> e) & 1)) ||
+                          (!free_talon(v) && commutes_through_autoplay(p, code, touched, back ? base : -1, v));
                 }
             }
             if (out)

@@ -877,20 +877,22 @@ def _left_out_for(parent: bytes, codes: list[int], at: int, v: tuple[int, ...]) 
     ``codes[at]`` makes a state the search meets anyway, as the notes in
     klondike.h claim of each rule: the parent (undo), the parent's child by one
     of ``codes`` (twice), or the child of ``Y = parent + m`` (``m`` before
-    ``codes[at]`` in ``codes``, nothing sent home after it) by ``codes[at]``,
-    a move the search makes at ``Y`` (commute; when both are talon cards'
-    moves, ``m`` and ``codes[at]`` with either recycle flag), or, as the key
+    ``codes[at]`` in ``codes``, after autoplay) by ``codes[at]``, a move the
+    search makes at ``Y`` (commute; when both are talon cards' moves, ``m``
+    and ``codes[at]`` with either recycle flag), or, as the key
     holds it, the child by the same move onto the twin of its target's top, a
     move of the child's too (twin), or, for a talon card played onto a pile,
     the child by its move home (safe). Returns how many were left out by each,
-    by commute around a card sent home, and by commute of two talon cards'
-    moves."""
+    by commute around a card sent home, by commute of two talon cards' moves,
+    by commute with a fill step, and by commute through autoplay (cards sent
+    home at ``Y``)."""
     last = codes[at]
     state = _played(parent, last, v)
     whole = _core_moves(state, v, False)
     kept = _ccore.path_prune(parent, state, codes, at, v)
     assert set(kept) <= set(whole) and [m for m in whole if m in set(kept)] == kept
-    counts = {"undo": 0, "twice": 0, "commute": 0, "home": 0, "talon": 0, "twin": 0, "safe": 0}
+    counts = {"undo": 0, "twice": 0, "commute": 0, "home": 0, "talon": 0, "twin": 0, "safe": 0, "fill": 0,
+              "autoplay": 0}
     children = {_cards(_played(parent, code, v), v) for code in codes}
     both_talon = last & 15 == SRC_TALON
     for m in set(whole) - set(kept):
@@ -915,13 +917,14 @@ def _left_out_for(parent: bytes, codes: list[int], at: int, v: tuple[int, ...]) 
         flags = (0, RECYCLE_FLAG) if talon else (0,)
         listed = [m ^ f for f in flags if m ^ f in codes[:at]]
         assert listed, (last, m)
-        raw = _ccore.apply_move(parent, listed[0], v)
-        assert _ccore.autoplay(raw, v)[1] == [], (last, m)  # nothing sent home after m
-        again = [last ^ f for f in flags if last ^ f in _core_moves(raw, v, False)]
-        assert any(_cards(_played(raw, a, v), v) == made for a in again), (last, m)
+        y, sent = _ccore.autoplay(_ccore.apply_move(parent, listed[0], v), v)
+        again = [last ^ f for f in flags if last ^ f in _core_moves(y, v, False)]
+        assert any(_cards(_played(y, a, v), v) == made for a in again), (last, m)
         counts["commute"] += 1
         counts["home"] += (m >> 4) & 15 == LOC_FOUNDATION or (last >> 4) & 15 == LOC_FOUNDATION
         counts["talon"] += talon
+        counts["fill"] += bool((m | last) & FILL_FLAG)
+        counts["autoplay"] += bool(sent)
     return counts
 
 
@@ -944,7 +947,8 @@ def test_each_move_the_path_rules_leave_out_is_met_anyway(variant: Variant) -> N
     # moves: a move left out makes the parent, a child of the parent, or the other order's state.
     v = params(variant, wide=True)
     rng = random.Random(variant.draw * 1009 + len(_name(variant)))
-    counts = {"undo": 0, "twice": 0, "commute": 0, "home": 0, "talon": 0, "twin": 0, "safe": 0}
+    counts = {"undo": 0, "twice": 0, "commute": 0, "home": 0, "talon": 0, "twin": 0, "safe": 0, "fill": 0,
+              "autoplay": 0}
     for state, codes in _walks(range(4_300_000, 4_300_006), v, rng):
         for at in range(len(codes)):
             for rule, k in _left_out_for(state, codes, at, v).items():
@@ -995,3 +999,19 @@ def test_the_path_rules_leave_out_a_safe_talon_card_onto_a_pile() -> None:
     # itself). In draw 3 with unlimited passes and with three, and in draw 1 with one pass.
     _left_out_along_walks("safe", (Variant(draw=3, passes=None, foundation_return=True), Variant(draw=3, passes=3),
                                    Variant(draw=1, passes=1)), range(4_300_400, 4_300_410), 4)
+
+
+def test_the_path_rules_commute_fill_steps() -> None:
+    # A fill step (a whole pile onto a pile top and a king into the pile it leaves) commutes with the other
+    # moves the commute rule takes when the piles are apart: in draw 3 with unlimited passes and with three,
+    # and in draw 1 with one pass (not with a free talon: see the notes).
+    _left_out_along_walks("fill", (Variant(draw=3, passes=None, foundation_return=True), Variant(draw=3, passes=3),
+                                   Variant(draw=1, passes=1)), range(4_300_500, 4_300_530), 5)
+
+
+def test_the_path_rules_commute_through_autoplay() -> None:
+    # Two moves commute when autoplay after the one tried first sends cards home but leaves what the other
+    # reads as it was: the other order's state, after autoplay, is the same. In draw 3 with unlimited passes
+    # and with one, and in draw 1 with three passes.
+    _left_out_along_walks("autoplay", (Variant(draw=3, passes=None, foundation_return=True), Variant(draw=3, passes=1),
+                                       Variant(draw=1, passes=3)), range(4_300_600, 4_300_630), 6)
