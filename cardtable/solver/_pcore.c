@@ -405,6 +405,30 @@ static PyObject *Core_is_won(CoreObject *o, PyObject *unused)
  * first card home). Where spaces are filled from the reserve and it holds
  * cards, the reserve gives none and a tableau pile only one that leaves a
  * card under it. */
+/* The floor (patience.h, returns_floor): the lowest rank every foundation
+ * has reached, 0 while one is empty. */
+static int p_floor(const PRules *r, const PState *s)
+{
+    int m = 13, f0 = r->first[K_FOUNDATION];
+    for (int i = 0; i < r->count[K_FOUNDATION]; i++)
+        if (s->len[f0 + i] < m) m = s->len[f0 + i];
+    return m;
+}
+
+/* Whether card x, not home, never needs to lie on a card safe_deep sends
+ * home (patience.h, safe_deep): the card below it in its foundation is home,
+ * and so is every card the build lets go on x. */
+static int deep_ok(const PRules *r, uint8_t home[4][15], int x, int base)
+{
+    int place = p_place(x, base);
+    if (place == 1 || !home[p_suit(x)][place - 1]) return 0;
+    for (int k = 0; k < r->build_n[x]; k++) {
+        int y = r->build_list[x][k];
+        if (!home[p_suit(y)][p_place(y, base)]) return 0;
+    }
+    return 1;
+}
+
 static uint32_t safe_move(const PRules *r, const PState *s)
 {
     int base = p_found_base(r, s);
@@ -418,6 +442,7 @@ static uint32_t safe_move(const PRules *r, const PState *s)
         int top = p_top(s, f), suit = p_suit(top);
         for (int k = p_place(top, base); k >= 1; k--) home[suit][k]++;
     }
+    int floor = r->returns_floor ? p_floor(r, s) : -1;
     int refills = 0;  /* a pile that empties takes the reserve's next card */
     for (int i = 0; i < r->count[K_RESERVE] && r->fill == F_RESERVE; i++) refills |= s->len[r->first[K_RESERVE] + i] > 0;
     int kinds[4] = {K_TABLEAU, K_CELL, K_RESERVE, K_WASTE};
@@ -432,9 +457,11 @@ static uint32_t safe_move(const PRules *r, const PState *s)
             int c = p_top(s, p), suit = p_suit(c), place = p_place(c, base);
             if (place == 1 ? !empty : home[suit][place - 1] <= home[suit][place]) continue;
             int ok = 1;
-            for (int k = 0; k < r->build_n[c] && ok; k++) {
+            for (int k = 0; k < r->build_n[c] && ok && floor >= 0; k++)
+                ok = p_rank(r->build_list[c][k]) <= floor;
+            for (int k = 0; k < r->build_n[c] && ok && floor < 0; k++) {
                 int x = r->build_list[c][k];
-                ok = home[p_suit(x)][p_place(x, base)] >= r->copies;
+                ok = home[p_suit(x)][p_place(x, base)] >= r->copies || (r->safe_deep && deep_ok(r, home, x, base));
             }
             if (ok && p_foundation_for(r, s, c) >= 0) return p_code(p, P_ANYF, 1, P_NONE);
         }
@@ -825,11 +852,15 @@ static int sideways(const PRules *r, const PState *s, uint32_t m)
 }
 
 /* A move the search leaves out: a foundation card taken back where none
- * ever needs to be (patience.h, returns_idle), or a sideways move in the
+ * ever needs to be (patience.h, returns_idle; returns_floor: one at or
+ * below the floor), or a sideways move in the
  * focused pass. */
 static inline int left_out(const PRules *r, const PState *s, uint32_t m, int focus)
 {
     if (r->returns_idle && r->kind_of[m & 0xFF] == K_FOUNDATION) return 1;
+    if (r->returns_floor && (int)(m & 0xFF) < r->npiles && r->kind_of[m & 0xFF] == K_FOUNDATION
+        && s->len[m & 0xFF] <= p_floor(r, s))
+        return 1;
     return focus && sideways(r, s, m);
 }
 

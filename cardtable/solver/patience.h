@@ -85,6 +85,28 @@
  * The stock and the waste hold no back card, and by (b) nothing else reads
  * the tableau. At L's end every card is home, as at L''s.
  *
+ * ---- Foundation cards below the floor (returns_floor) ---------------------
+ * Where foundation cards may come back and (a) of returns_idle fails (King
+ * Albert under Solvitaire's rules: alternate colours), but every card the
+ * build lets go on a card x is of a lower rank than x, and (b) there holds,
+ * call the floor m the lowest rank every foundation has reached (0 while one
+ * is empty: with one deck each holds one suit from the Ace, so every card of
+ * rank m or lower is home). The search takes no card of rank m or lower back,
+ * and where each card the build lets go on a card c is of rank m or lower,
+ * c goes home as a safe move (every such card is home).
+ * Why a position with a winning line L has one L' that takes no such card
+ * back, no longer: call a card of rank m or lower that is off the
+ * foundations "back" (it was home at the position, so L took it back). A
+ * card put on a back card is of a lower rank, so m or lower: back too. So in
+ * every pile the back cards lie above the others, and the rest of
+ * returns_idle's argument holds word for word: L' is L without the moves of
+ * back cards, those left home; a card that is not back going home finds its
+ * foundation topped as in L (each holds every card of rank m or lower in
+ * both). Safe moves: from a position with a winning line, take L' as above;
+ * every card that goes on c is of rank m or lower, home, and stays home
+ * along L', so nothing is put on c before L' plays it home, and the
+ * argument of (1)-(3) holds for L'.
+ *
  * ---- A card onto a settled card (settle_ok) --------------------------------
  * Call a tableau card t settled when it can never move but home: it lies on
  * the only card it may be built on (and no space takes it), or at the bottom
@@ -250,6 +272,39 @@
  * search then keeps no position reached by a stock move, and deal_waits is
  * off (the search without macros, `solve`'s stock_macros=0, has it).
  *
+ * ---- Safe moves two ranks deep (safe_deep) ------------------------------
+ * Where a card takes two or more cards (any suit, alternate colours), (3)
+ * above waits for all of them. Where
+ *   (a) the safe moves are made (safe_ok), one deck, foundation cards never
+ *       come back; one card moves at a time; no reserve filling spaces, no
+ *       stock dealing onto the tableau or needing every pile filled, no
+ *       covers, reach, redeal or hole; the game won with every card home;
+ *   (b) every card x that the build lets go on c and that is not home has
+ *       the card below it in its foundation home (so x goes home at any time
+ *       until it does) and every card the build lets go on x home,
+ * c goes home at once as well (Beleaguered Castle's card once every card two
+ * ranks below it is home, Solvitaire's rule for builds regardless of suit).
+ * Why a position P with a winning line L has one from P with c home, L',
+ * shorter: call "early" each card x that L puts on c, from that move until
+ * L plays x home. L' is L less the moves of c and of early cards, and with
+ * each move of a card x onto c made as x's move home instead. Nothing ever
+ * goes on an early card (what the build lets go on it is home, and stays
+ * home), and nothing but an early card goes on c; so along L' the position
+ * is L's with c and the early cards home instead of on top of their piles
+ * (c under at most one early card). Each move of L' is legal: x's move home
+ * finds its foundation topped by the card below it (home at P, and x's
+ * foundation cannot grow past it while x is out); any other move takes the
+ * same top card (no early card lies under another card) onto the same top
+ * card or into a space (the target is neither c, whose cards are early ones,
+ * nor an early card), or home, where its foundation tops where L's does
+ * (one with c or an early card home that L lacks tops at the card below it
+ * in L, and only that card's own move, left out, goes there). A pile of L'
+ * lacks only top cards of L's: a space where L has c or early cards only
+ * adds moves (spaces take any card, the King or none: nothing reads them
+ * but a move into one, by (a)), and a card under c turns up sooner, which
+ * only adds moves too. L ends with every card home, so does L'; it lacks at
+ * least c's move home, so the search's completeness argument above holds.
+ *
  * ---- Symmetry (the canonical key) ---------------------------------------
  * The key of a position sorts what no rule tells apart:
  *   - free cells, always (a move may go to any free cell; none is special);
@@ -328,8 +383,10 @@ typedef struct {
     int sources[P_MAXPILES], nsources;             /* by-source order (foundations last, when they give) */
     int plain[P_MAXPILES], nplain;                 /* foundations-first order, without foundations */
     int returns_idle; /* foundation cards that may come back never need to (see the notes) */
+    int returns_floor; /* no foundation card at or below the floor comes back (see the notes) */
     int settle_ok;    /* a card goes at once onto a settled card it alone builds on (see the notes) */
     int settle_kings; /* the same onto the top of a settled King's pile, with free cells (see the notes) */
+    int safe_deep;    /* safe moves two ranks deep where a card takes several (see the notes) */
     uint8_t settle_card[52]; /* the one card that builds on each card, one rank below in its suit; P_NONE */
     int deal_waits;   /* after a stock move only stock moves and moves from the waste (see the notes) */
     int stock_macros; /* stock moves searched as macro moves to each card the waste reaches (see the notes) */
@@ -452,10 +509,21 @@ static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
         && r->found_same && !r->found_wrap && !r->complete_runs && r->count[K_HOLE] == 0 && r->fill != F_RESERVE
         && r->stock_to != S_TABLEAU && !r->needs_no_empty && !r->redeals && !r->has_covers && r->nreach == 0
         && r->win == W_FOUNDATIONS && r->count[K_FOUNDATION] > 0;
-    r->safe_ok = r->found_dir == D_UP && r->found_same && (!r->may_return || r->returns_idle)
+    int below = 1;  /* every card the build takes is of a lower rank */
+    for (int onto = 0; onto < 52; onto++)
+        for (int k = 0; k < r->build_n[onto]; k++) below &= p_rank(r->build_list[onto][k]) < p_rank(onto);
+    r->returns_floor = r->may_return && !in_suit_below && below && r->copies == 1 && r->base == 1
+        && r->found_dir == D_UP && r->found_same && !r->found_wrap && !r->complete_runs && r->count[K_HOLE] == 0
+        && r->fill != F_RESERVE && r->stock_to != S_TABLEAU && !r->needs_no_empty && !r->redeals && !r->has_covers
+        && r->nreach == 0 && r->win == W_FOUNDATIONS && r->count[K_FOUNDATION] > 0;
+    r->safe_ok = r->found_dir == D_UP && r->found_same && (!r->may_return || r->returns_idle || r->returns_floor)
         && !r->complete_runs && r->count[K_HOLE] == 0 && r->count[K_FOUNDATION] > 0
         && (r->fill != F_RESERVE || !r->needs_no_empty);
-    r->settle_ok = r->safe_ok && r->base == 1 && !r->found_wrap && r->copies == 1 && r->unit == U_ONE
+    r->safe_deep = r->safe_ok && !r->may_return && r->copies == 1 && r->unit == U_ONE && r->fill != F_RESERVE
+        && r->stock_to != S_TABLEAU && !r->needs_no_empty && !r->has_covers && r->nreach == 0 && !r->redeals
+        && r->win == W_FOUNDATIONS;
+    r->settle_ok = r->safe_ok && !r->returns_floor && r->base == 1 && !r->found_wrap && r->copies == 1
+        && r->unit == U_ONE
         && (r->fill == F_NONE || r->fill == F_KINGS) && !r->any_down && !r->has_covers && r->nreach == 0
         && !r->redeals && r->win == W_FOUNDATIONS && r->count[K_TABLEAU] == r->npiles - r->count[K_FOUNDATION];
     for (int t = 0; t < 52; t++) {
