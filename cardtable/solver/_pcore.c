@@ -457,11 +457,12 @@ static uint32_t safe_move(const PRules *r, const PState *s)
             int c = p_top(s, p), suit = p_suit(c), place = p_place(c, base);
             if (place == 1 ? !empty : home[suit][place - 1] <= home[suit][place]) continue;
             int ok = 1;
-            for (int k = 0; k < r->build_n[c] && ok && floor >= 0; k++)
-                ok = p_rank(r->build_list[c][k]) <= floor;
-            for (int k = 0; k < r->build_n[c] && ok && floor < 0; k++) {
+            for (int k = 0; k < r->build_n[c] && ok; k++) {
                 int x = r->build_list[c][k];
-                ok = home[p_suit(x)][p_place(x, base)] >= r->copies || (r->safe_deep && deep_ok(r, home, x, base));
+                if (floor >= 0)  /* every card of the floor's rank or lower is home */
+                    ok = p_rank(x) <= floor;
+                else
+                    ok = home[p_suit(x)][p_place(x, base)] >= r->copies || (r->safe_deep && deep_ok(r, home, x, base));
             }
             if (ok && p_foundation_for(r, s, c) >= 0) return p_code(p, P_ANYF, 1, P_NONE);
         }

@@ -499,23 +499,26 @@ static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
         for (int i = 0; i < r->count[pk[j]]; i++) r->plain[np++] = r->first[pk[j]] + i;
     r->nplain = np;
     /* what the header's soundness notes allow */
-    int in_suit_below = 1;  /* every card the build takes lies below it in its suit */
-    for (int onto = 0; onto < 52; onto++)
+    /* what the build takes, over every card: */
+    int below = 1;          /* each card it takes is of a lower rank */
+    int in_suit_below = 1;  /* ... and of its suit */
+    int one_below = 1;      /* ... and it takes at most one card, one rank below in its suit */
+    for (int onto = 0; onto < 52; onto++) {
+        one_below &= r->build_n[onto] <= 1;
         for (int k = 0; k < r->build_n[onto]; k++) {
             int c = r->build_list[onto][k];
+            below &= p_rank(c) < p_rank(onto);
             in_suit_below &= p_suit(c) == p_suit(onto) && p_rank(c) < p_rank(onto);
+            one_below &= p_suit(c) == p_suit(onto) && p_rank(c) + 1 == p_rank(onto);
         }
-    r->returns_idle = r->may_return && in_suit_below && r->copies == 1 && r->base == 1 && r->found_dir == D_UP
-        && r->found_same && !r->found_wrap && !r->complete_runs && r->count[K_HOLE] == 0 && r->fill != F_RESERVE
+    }
+    /* the rules both notes on foundation cards coming back ask for */
+    int returns_rules = r->may_return && r->copies == 1 && r->base == 1 && r->found_dir == D_UP && r->found_same
+        && !r->found_wrap && !r->complete_runs && r->count[K_HOLE] == 0 && r->fill != F_RESERVE
         && r->stock_to != S_TABLEAU && !r->needs_no_empty && !r->redeals && !r->has_covers && r->nreach == 0
         && r->win == W_FOUNDATIONS && r->count[K_FOUNDATION] > 0;
-    int below = 1;  /* every card the build takes is of a lower rank */
-    for (int onto = 0; onto < 52; onto++)
-        for (int k = 0; k < r->build_n[onto]; k++) below &= p_rank(r->build_list[onto][k]) < p_rank(onto);
-    r->returns_floor = r->may_return && !in_suit_below && below && r->copies == 1 && r->base == 1
-        && r->found_dir == D_UP && r->found_same && !r->found_wrap && !r->complete_runs && r->count[K_HOLE] == 0
-        && r->fill != F_RESERVE && r->stock_to != S_TABLEAU && !r->needs_no_empty && !r->redeals && !r->has_covers
-        && r->nreach == 0 && r->win == W_FOUNDATIONS && r->count[K_FOUNDATION] > 0;
+    r->returns_idle = returns_rules && in_suit_below;
+    r->returns_floor = returns_rules && !in_suit_below && below;
     r->safe_ok = r->found_dir == D_UP && r->found_same && (!r->may_return || r->returns_idle || r->returns_floor)
         && !r->complete_runs && r->count[K_HOLE] == 0 && r->count[K_FOUNDATION] > 0
         && (r->fill != F_RESERVE || !r->needs_no_empty);
@@ -544,12 +547,6 @@ static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
     r->fixed_stock = !(r->stock_to == S_WASTE && r->passes != 1);
     if (r->fixed_tab) r->sym_tab = 0;
     r->settle_ok = r->settle_ok && r->sym_tab;
-    /* same-suit builds: each card takes only the one below it in its suit */
-    int one_below = 1;
-    for (int x = 0; x < 52; x++)
-        one_below &= r->build_n[x] == 0
-            || (r->build_n[x] == 1 && p_suit(r->build_list[x][0]) == p_suit(x)
-                && p_rank(r->build_list[x][0]) + 1 == p_rank(x));
     r->settle_kings = !r->settle_ok && r->safe_ok && one_below && r->base == 1 && !r->found_wrap && r->copies == 1
         && (r->unit == U_ONE || r->unit == U_SUPERMOVE) && (r->fill == F_NONE || r->fill == F_KINGS)
         && !r->any_down && !r->has_covers && r->nreach == 0 && !r->redeals && r->win == W_FOUNDATIONS

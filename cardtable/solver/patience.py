@@ -403,8 +403,7 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
             if search != "hybrid" or first_states is not None or focus_states is not None or not stock_macros:
                 raise SolverError(f"{game.description.title} has Klondike's rules, which Klondike's core searches: "
                                   "search, first_states, focus_states and stock_macros order the patience core's "
-                                  "search "
-                                  "(pass core='patience' for it)")
+                                  "search (pass core='patience' for it)")
             return _solve_klondike(game, variant, timeout, max_states, began)
     first = -1 if first_states is None else first_states
     focus = -1 if focus_states is None else focus_states
