@@ -1141,6 +1141,7 @@ static inline uint32_t next_stock_move(const PRules *r, const PState *s)
  * was. The count, or -1 when memory runs out. */
 static int search_moves(const PRules *r, PState *s, uint32_t *out, int *values)
 {
+    if (r->pairs_stranded && p_stranded(r, s)) return 0;  /* lost (patience.h, pairs_stranded) */
     int n = p_moves(r, s, out);
     if (!r->stock_macros) return n;
     int kept = 0, stocked = 0;

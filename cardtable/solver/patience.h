@@ -305,6 +305,39 @@
  * only adds moves too. L ends with every card home, so does L'; it lacks at
  * least c's move home, so the search's completeness argument above holds.
  *
+ * ---- Cards stranded in a game of pairs (pairs_stranded) --------------------
+ * Where
+ *   (a) cards go to the hole in pairs whose ranks add up to N (a card of rank
+ *       N alone), which is then the only move into the hole, and no card
+ *       ever comes out of it;
+ *   (b) nothing ever goes onto a tableau pile (no build, no space filled,
+ *       no deal onto the tableau, no redeal), and there are no foundations
+ *       and no cells, so a tableau card leaves the tableau only for the hole;
+ *   (c) the game is won only with the tableau empty (tableau-empty, or
+ *       every card home),
+ * a position is lost when one tableau card c, of rank r other than N, can
+ * never find a partner: a card of rank N - r that is free at the same time
+ * as c. Call a tableau pile q tied to c's pile p when q is p, or q lies over
+ * p (through the covers, at any remove), or p lies over q. A card of a pile
+ * lying over p must leave before any card of p is free: every card of q
+ * does when q lies over p, and the cards above c in p itself do before c is
+ * free; so a card of a tied pile is never free at the same time as c. A
+ * card in the hole is gone for good by (a). So c has a partner only in a
+ * tableau pile not tied to its own, or in the stock, the waste or the
+ * reserve (taken as possible whatever their order). When it has none, c
+ * never leaves the tableau by (a) and (b), and no position after this one is
+ * won by (c): the search goes no further from it (p_stranded, before the
+ * position's moves). A rank with no partner rank (N - r outside 1..13)
+ * strands its cards the same way. Each pair takes two cards out for good,
+ * so a won line pairs every tableau card with a partner of its own: when k
+ * tableau cards of one rank have partners only out of the tableau, and
+ * fewer than k cards of the partner rank lie there, one of them is stranded
+ * too. Pyramid's deal 16 is lost both ways from the start: every Queen lies
+ * in the pyramid, in piles tied to the Ace of hearts' pile 8; and the Queens
+ * of piles 2, 3 and 26 are tied to every Ace of the pyramid, with one Ace in
+ * the stock for the three. The ties are worked out once
+ * from the covers (r->tied); the test is a pass over the piles a position.
+ *
  * ---- Symmetry (the canonical key) ---------------------------------------
  * The key of a position sorts what no rule tells apart:
  *   - free cells, always (a move may go to any free cell; none is special);
@@ -387,6 +420,8 @@ typedef struct {
     int settle_ok;    /* a card goes at once onto a settled card it alone builds on (see the notes) */
     int settle_kings; /* the same onto the top of a settled King's pile, with free cells (see the notes) */
     int safe_deep;    /* safe moves two ranks deep where a card takes several (see the notes) */
+    int pairs_stranded; /* a position with a tableau card no partner can ever meet is lost (see the notes) */
+    uint64_t tied[P_MAXPILES][2]; /* pairs_stranded: the tableau piles tied to each (see the notes) */
     uint8_t settle_card[52]; /* the one card that builds on each card, one rank below in its suit; P_NONE */
     int deal_waits;   /* after a stock move only stock moves and moves from the waste (see the notes) */
     int stock_macros; /* stock moves searched as macro moves to each card the waste reaches (see the notes) */
@@ -427,6 +462,36 @@ static void p_rules_stock(PRules *r, int macros)
     int waste = r->stock_to == S_WASTE && !r->needs_no_empty && r->count[K_STOCK] > 0 && r->count[K_WASTE] > 0;
     r->stock_macros = macros && waste && r->count[K_HOLE] == 0;
     r->deal_waits = waste && r->draw > 1 && !r->stock_macros;
+}
+
+/* The tableau piles tied to each (the notes on pairs_stranded): the pile
+ * itself, the piles lying over it at any remove, and those it lies under. */
+static void p_rules_ties(PRules *r)
+{
+    uint64_t over[P_MAXPILES][2]; /* the piles lying over each, at any remove */
+    for (int p = 0; p < r->ntab; p++) {
+        over[p][0] = r->has_covers ? r->covers[p][0] : 0;
+        over[p][1] = r->has_covers ? r->covers[p][1] : 0;
+    }
+    for (int grown = 1; grown;) {
+        grown = 0;
+        for (int p = 0; p < r->ntab; p++)
+            for (int q = 0; q < r->ntab; q++)
+                if ((over[p][q / 64] >> (q % 64)) & 1) {
+                    uint64_t a = over[p][0] | over[q][0], b = over[p][1] | over[q][1];
+                    grown |= a != over[p][0] || b != over[p][1];
+                    over[p][0] = a;
+                    over[p][1] = b;
+                }
+    }
+    for (int p = 0; p < r->ntab; p++) {
+        r->tied[p][0] = over[p][0];
+        r->tied[p][1] = over[p][1];
+        r->tied[p][p / 64] |= 1ULL << (p % 64);
+    }
+    for (int p = 0; p < r->ntab; p++)
+        for (int q = 0; q < r->ntab; q++)
+            if ((over[q][p / 64] >> (p % 64)) & 1) r->tied[p][q / 64] |= 1ULL << (q % 64);
 }
 
 static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
@@ -552,6 +617,9 @@ static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
         && !r->any_down && !r->has_covers && r->nreach == 0 && !r->redeals && r->win == W_FOUNDATIONS
         && r->sym_tab && r->ntab + r->count[K_FOUNDATION] + r->count[K_CELL] == r->npiles;
     r->short_found = r->complete_runs || (r->found_same && (r->found_dir == D_UP || r->found_dir == D_DOWN));
+    r->pairs_stranded = r->hole_pairs > 0 && r->count[K_HOLE] > 0 && r->count[K_FOUNDATION] == 0
+        && r->count[K_CELL] == 0 && r->fixed_tab && r->win != W_ONE_PILE;
+    if (r->pairs_stranded) p_rules_ties(r);
     return NULL;
 }
 
@@ -923,6 +991,32 @@ static int p_is_won(const PRules *r, const PState *s)
     for (int i = 0; i < r->count[K_FOUNDATION]; i++) home += s->len[r->first[K_FOUNDATION] + i];
     for (int i = 0; i < r->count[K_HOLE]; i++) home += s->len[r->first[K_HOLE] + i];
     return home == r->total;
+}
+
+/* Whether a tableau card of s can never meet a partner (the notes on
+ * pairs_stranded): the position is lost. */
+static int p_stranded(const PRules *r, const PState *s)
+{
+    uint64_t at[14][2] = {{0}}; /* the tableau piles holding a card of each rank */
+    int elsewhere[14] = {0};    /* the cards of each rank in the stock, the waste or the reserve */
+    for (int p = 0; p < r->ntab; p++)
+        for (int i = 0; i < s->len[p]; i++) at[p_rank(s->cards[p][i])][p / 64] |= 1ULL << (p % 64);
+    int kinds[3] = {K_STOCK, K_WASTE, K_RESERVE};
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < r->count[kinds[j]]; i++) {
+            int p = r->first[kinds[j]] + i;
+            for (int k = 0; k < s->len[p]; k++) elsewhere[p_rank(s->cards[p][k])]++;
+        }
+    int need[14] = {0}; /* the tableau cards of each rank whose partners are all out of the tableau */
+    for (int p = 0; p < r->ntab; p++)
+        for (int i = 0; i < s->len[p]; i++) {
+            int rank = p_rank(s->cards[p][i]), want = r->hole_pairs - rank;
+            if (rank == r->hole_pairs) continue;
+            if (want < 1 || want > 13) return 1;
+            if ((at[want][0] & ~r->tied[p][0]) || (at[want][1] & ~r->tied[p][1])) continue;
+            if (++need[rank] > elsewhere[want]) return 1;
+        }
+    return 0;
 }
 
 /* ---- the row of whole piles (the row search in _pcore.c) ----------------
