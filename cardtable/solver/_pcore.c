@@ -1100,13 +1100,27 @@ static int search_stop(long long *ticks, double deadline)
     return -1;
 }
 
+/* A card of rank N that goes alone to the hole at once (patience.h,
+ * lone_safe): the generator's move of the first free one, or 0. */
+static uint32_t lone_move(const PRules *r, const PState *s)
+{
+    int hole = r->first[K_HOLE];
+    for (int p = 0; p < r->ntab; p++)
+        if (s->len[p] > s->down[p] && p_rank(p_top(s, p)) == r->hole_pairs && !p_covered(r, s, p))
+            return p_code(p, hole, 1, P_NONE);
+    int w = r->first[K_WASTE];
+    if (r->lone_waste && s->len[w] > s->down[w] && p_rank(p_top(s, w)) == r->hole_pairs)
+        return p_code(w, hole, 1, P_NONE);
+    return 0;
+}
+
 /* Play the safe moves; how many, or -1. */
 static int play_safe(const PRules *r, PState *s, PSearch *x)
 {
     int k = 0;
-    if (!r->safe_ok) return 0;
+    if (!r->safe_ok && !r->lone_safe) return 0;
     for (;;) {
-        uint32_t m = safe_move(r, s);
+        uint32_t m = r->safe_ok ? safe_move(r, s) : lone_move(r, s);
         if (!m) return k;
         if (p_play(r, s, m) || path_push(x, m)) return -1;
         k++;

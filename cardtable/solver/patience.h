@@ -338,6 +338,22 @@
  * the stock for the three. The ties are worked out once
  * from the covers (r->tied); the test is a pass over the piles a position.
  *
+ * ---- A card that goes alone, at once (lone_safe) --------------------------
+ * Under (a) to (c) above, a free tableau card of rank N (Pyramid's King) goes
+ * to the hole at once, without branching; and so does one on top of the
+ * waste where the stock is never turned over again (one pass, no redeal).
+ * Why a position P with a winning line L has one from P with that card K in
+ * the hole: let L' be L less K's own move. K pairs with no card, so no move
+ * of L needs it; in the tableau it only covers cards, which it then covers
+ * no longer (a move needs its cards free: freer is still legal). In the
+ * waste, L' has L's waste less K at every step: the stock deals the same
+ * cards in the same order (it is never refilled from the waste), so the top
+ * card is L's wherever L's is not K, and a move from the waste that L makes
+ * finds the same card there (while K lies on top of L's waste, L makes none,
+ * K's own move aside). L' ends with the tableau as L's, emptied, and every
+ * other card where L has it, K in the hole: won by (c), one move shorter, so
+ * the search's completeness argument holds as for the safe moves.
+ *
  * ---- Symmetry (the canonical key) ---------------------------------------
  * The key of a position sorts what no rule tells apart:
  *   - free cells, always (a move may go to any free cell; none is special);
@@ -421,6 +437,8 @@ typedef struct {
     int settle_kings; /* the same onto the top of a settled King's pile, with free cells (see the notes) */
     int safe_deep;    /* safe moves two ranks deep where a card takes several (see the notes) */
     int pairs_stranded; /* a position with a tableau card no partner can ever meet is lost (see the notes) */
+    int lone_safe;      /* a free card of rank N goes alone to the hole at once (see the notes) */
+    int lone_waste;     /* ... from the waste's top too: the stock is never turned over again */
     uint64_t tied[P_MAXPILES][2]; /* pairs_stranded: the tableau piles tied to each (see the notes) */
     uint8_t settle_card[52]; /* the one card that builds on each card, one rank below in its suit; P_NONE */
     int deal_waits;   /* after a stock move only stock moves and moves from the waste (see the notes) */
@@ -620,6 +638,8 @@ static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
     r->pairs_stranded = r->hole_pairs > 0 && r->count[K_HOLE] > 0 && r->count[K_FOUNDATION] == 0
         && r->count[K_CELL] == 0 && r->fixed_tab && r->win != W_ONE_PILE;
     if (r->pairs_stranded) p_rules_ties(r);
+    r->lone_safe = r->pairs_stranded && r->hole_pairs >= 1 && r->hole_pairs <= 13;
+    r->lone_waste = r->lone_safe && r->count[K_WASTE] > 0 && r->stock_to == S_WASTE && r->passes == 1;
     return NULL;
 }
 
