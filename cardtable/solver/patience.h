@@ -339,13 +339,15 @@
  * from the covers (r->tied); the test is a pass over the piles a position.
  *
  * ---- A card that goes alone, at once (lone_safe) --------------------------
- * Under (a) to (c) above, a free tableau card of rank N (Pyramid's King) goes
- * to the hole at once, without branching; and so does one on top of the
- * waste where the stock is never turned over again (one pass, no redeal).
+ * Under (a) to (c) above, with no reach and a stock that deals whatever the
+ * tableau holds, a free tableau card of rank N (Pyramid's King) goes to the
+ * hole at once, without branching; and so does one on top of the waste
+ * where the stock is never turned over again (one pass, no redeal).
  * Why a position P with a winning line L has one from P with that card K in
  * the hole: let L' be L less K's own move. K pairs with no card, so no move
  * of L needs it; in the tableau it only covers cards, which it then covers
- * no longer (a move needs its cards free: freer is still legal). In the
+ * no longer (a move needs its cards free: freer is still legal), and no
+ * rule reads where the tableau's cards lie but the covers. In the
  * waste, L' has L's waste less K at every step: the stock deals the same
  * cards in the same order (it is never refilled from the waste), so the top
  * card is L's wherever L's is not K, and a move from the waste that L makes
@@ -638,7 +640,8 @@ static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
     r->pairs_stranded = r->hole_pairs > 0 && r->count[K_HOLE] > 0 && r->count[K_FOUNDATION] == 0
         && r->count[K_CELL] == 0 && r->fixed_tab && r->win != W_ONE_PILE;
     if (r->pairs_stranded) p_rules_ties(r);
-    r->lone_safe = r->pairs_stranded && r->hole_pairs >= 1 && r->hole_pairs <= 13;
+    r->lone_safe = r->pairs_stranded && r->hole_pairs >= 1 && r->hole_pairs <= 13 && r->nreach == 0
+        && !r->needs_no_empty;
     r->lone_waste = r->lone_safe && r->count[K_WASTE] > 0 && r->stock_to == S_WASTE && r->passes == 1;
     return NULL;
 }
