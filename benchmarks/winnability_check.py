@@ -2,6 +2,7 @@
 
     python benchmarks/winnability_check.py russian-solitaire --first 1 --deals 1000
     python benchmarks/winnability_check.py pyramid --first 1 --deals 200 --cap 3000000
+    python benchmarks/winnability_check.py tripeaks --first 1 --deals 500 --cap 3000000 --max-states 20000000
 
 Each game's rules are written here again, from PySolFC's and pagat's rule pages, apart
 from the description and the engine: only the deal (``PatienceGame.from_seed``) comes
@@ -16,6 +17,11 @@ deal one calls won and the other proves unwinnable is a disagreement (exit statu
 - Pyramid: a free card (none below it in the next row) or the waste's top is discarded
   when it is a King, or in a pair of two making 13; the stock turns one card at a time
   onto the waste, once; won when the pyramid is cleared.
+- TriPeaks: three peaks of 28 cards in four rows (3, 6, 9 and 10), each card but the base
+  row's lying under two of the next row; a free card goes to the hole when its rank is one
+  above or below the hole's top card, King and Ace next to each other; the stock turns one
+  card at a time onto the hole, once; won when the peaks are cleared. Every card is known to
+  the search (its face-down cards too).
 """
 
 from __future__ import annotations
@@ -42,7 +48,7 @@ S = TypeVar("S")
 
 SUITS = "cdhs"
 RED = "dh"
-GAMES = ("russian-solitaire", "yukon", "pyramid")
+GAMES = ("russian-solitaire", "yukon", "pyramid", "tripeaks")
 
 
 def _builds(card: Card, onto: Card, same_suit: bool) -> bool:
@@ -119,6 +125,32 @@ def pyramid(ranks: list[int], stock: list[int], cap: int) -> tuple[str, int]:
                    lambda state: _pyramid_next(state, ranks, stock), cap)
 
 
+#: The two cards lying over each of TriPeaks' 28 (rows of 3, 6, 9 and 10, left to right): a peak's
+#: two in the next row, then two neighbours each row down, the base row none.
+_TRIPEAKS_OVER = tuple(
+    [(3 + 2 * p, 4 + 2 * p) for p in range(3)]
+    + [(9 + k + k // 2, 10 + k + k // 2) for k in range(6)]
+    + [(18 + j, 19 + j) for j in range(9)]
+    + [() for _ in range(10)])
+TriPeaksState = tuple[int, int, int]
+
+
+def _tripeaks_next(state: TriPeaksState, ranks: list[int], stock: list[int]) -> Iterator[TriPeaksState]:
+    gone, left, top = state
+    for i in range(28):
+        free = not gone >> i & 1 and all(gone >> o & 1 for o in _TRIPEAKS_OVER[i])
+        if free and (abs(ranks[i] - top) == 1 or {ranks[i], top} == {1, 13}):
+            yield gone | 1 << i, left, ranks[i]
+    if left:
+        yield gone, left - 1, stock[left - 1]
+
+
+def tripeaks(ranks: list[int], stock: list[int], hole: int, cap: int) -> tuple[str, int]:
+    """Search a TriPeaks deal: the peaks' ranks row by row, the stock's bottom to top, the hole's rank."""
+    return _search((0, len(stock), hole), lambda state: state[0] == (1 << 28) - 1,
+                   lambda state: _tripeaks_next(state, ranks, stock), cap)
+
+
 def _search(start: S, won: Callable[[S], bool], following: Callable[[S], Iterable[S]], cap: int) -> tuple[str, int]:
     seen = {start}
     todo = [start]
@@ -141,6 +173,9 @@ def check(game: str, seed: int, cap: int) -> tuple[str, int]:
     if game == "pyramid":
         ranks = [dealt.piles[i][0].rank for i in range(28)]
         return pyramid(ranks, [card.rank for card in dealt.piles[28]], cap)
+    if game == "tripeaks":
+        ranks = [dealt.piles[i][0].rank for i in range(28)]
+        return tripeaks(ranks, [card.rank for card in dealt.piles[28]], dealt.piles[29][-1].rank, cap)
     piles = [[(card.rank, card.suit.name[0].lower()) for card in dealt.piles[i]] for i in range(7)]
     return yukon(piles, dealt.down[:7], game == "russian-solitaire", cap)
 
@@ -151,11 +186,12 @@ def main() -> int:
     parser.add_argument("game", choices=GAMES)
     parser.add_argument("--first", type=int, default=1)
     parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--seeds", type=int, nargs="+", help="check these deals instead of --first and --deals")
     parser.add_argument("--cap", type=int, default=1_000_000, help="states the independent search may keep")
     parser.add_argument("--max-states", type=int, default=200_000, help="the patience solver's budget")
     args = parser.parse_args()
     tally: Counter[tuple[str, str]] = Counter()
-    for seed in range(args.first, args.first + args.deals):
+    for seed in args.seeds or range(args.first, args.first + args.deals):
         mine, states = check(args.game, seed, args.cap)
         theirs = solve_game(PatienceGame.from_seed(get(args.game), seed), max_states=args.max_states).result
         tally[mine, theirs] += 1
