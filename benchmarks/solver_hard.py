@@ -38,6 +38,13 @@ from cardtable.solver import solve
 GOAL = 0.25  # seconds a deal, the batch's start-up included
 
 
+def _whole(text: str) -> int:
+    """A whole number of at least 1, for argparse (which reports the error, exit 2)."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"a whole number from 1 up, not {text!r}")
+    return int(text)
+
+
 def scan(draw: int, source: str, start: int, count: int, passes: int, timeout: float) -> list[dict[str, object]]:
     """The hard-leaning deals among ``count`` deals of one source, as rows."""
     variant = Variant.preset(f"thoughtful{draw}")
@@ -71,11 +78,11 @@ def batch(draw: int, lines: list[str], timeout: float, folder: Path) -> tuple[fl
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seeds", type=int, default=6_050_000, help="the first of cardtable's seeds scanned")
-    parser.add_argument("--solvitaire-seeds", type=int, default=1, help="the first of Solvitaire's seeds scanned")
-    parser.add_argument("--deals", type=int, default=1000, help="deals scanned from each source in each draw")
+    parser.add_argument("--seeds", type=_whole, default=6_050_000, help="the first of cardtable's seeds scanned")
+    parser.add_argument("--solvitaire-seeds", type=_whole, default=1, help="the first of Solvitaire's seeds scanned")
+    parser.add_argument("--deals", type=_whole, default=1000, help="deals scanned from each source in each draw")
     parser.add_argument("--draws", type=int, nargs="+", choices=(1, 3), default=[1, 3])
-    parser.add_argument("--passes", type=int, default=100_000, help="states a hard-leaning deal's search passes")
+    parser.add_argument("--passes", type=_whole, default=100_000, help="states a hard-leaning deal's search passes")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds a deal, as cardtable solve's default")
     parser.add_argument("--keep", type=Path, help="keep the batch files and answers in this folder")
     parser.add_argument("--markdown", type=Path, help="write the tables to this file too")
@@ -113,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
             say(f"| {draw} | 0 | | | | | {GOAL} | |")
             continue
         wall, cpu, answers = batch(draw, [str(row["line"]) for row in rows], args.timeout, folder)
-        same = sum(answer.get("result") == row["result"] for answer, row in zip(answers, rows, strict=False))
+        told = {str(answer.get("deal")): answer.get("result") for answer in answers}
+        same = sum(told.get(str(row["line"])) == row["result"] for row in rows)
         say(f"| {draw} | {len(rows)} | {wall:.2f} | {cpu:.2f} | {wall / len(rows):.3f} | {cpu / len(rows):.3f} | "
               f"{GOAL} | {same} of {len(rows)} |")
     (folder / "scan.json").write_text(json.dumps({str(draw): rows for draw, rows in found.items()}, indent=1))
@@ -124,4 +132,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    try:
+        raise SystemExit(main())
+    except KeyboardInterrupt:
+        print("solver_hard.py: stopped (the tables above are complete; the rest was not measured)", file=sys.stderr)
+        raise SystemExit(130) from None

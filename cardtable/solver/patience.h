@@ -640,7 +640,7 @@ static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
     r->pairs_stranded = r->hole_pairs > 0 && r->count[K_HOLE] > 0 && r->count[K_FOUNDATION] == 0
         && r->count[K_CELL] == 0 && r->fixed_tab && r->win != W_ONE_PILE;
     if (r->pairs_stranded) p_rules_ties(r);
-    r->lone_safe = r->pairs_stranded && r->hole_pairs >= 1 && r->hole_pairs <= 13 && r->nreach == 0
+    r->lone_safe = r->pairs_stranded && r->hole_pairs <= 13 && r->nreach == 0
         && !r->needs_no_empty;
     r->lone_waste = r->lone_safe && r->count[K_WASTE] > 0 && r->stock_to == S_WASTE && r->passes == 1;
     return NULL;
