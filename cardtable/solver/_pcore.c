@@ -1127,7 +1127,8 @@ static int play_safe(const PRules *r, PState *s, PSearch *x)
     }
 }
 
-static int add_record(const PRules *r, const PState *s, PSearch *x, uint64_t parent, int move, uint64_t *at);
+static int add_record(const PRules *r, const PState *s, PSearch *x, uint64_t parent, int move, uint64_t last,
+                      uint64_t *at);
 
 /* A stock move: a deal, or the waste turned over into the stock. */
 static inline int stock_move(const PRules *r, uint32_t m)
@@ -1289,7 +1290,7 @@ static int enter(const PRules *r, PState *s, PSearch *x, int entry, uint64_t par
     uint64_t at = 0;
     int added;
     if (x->nodes) {
-        added = add_record(r, s, x, parent, move, &at);
+        added = add_record(r, s, x, parent, move, 0, &at);
     } else {
         int n = key_dealt(r, x, p_key(r, s, x->key));
         added = n ? table_add(&x->table, x->key, n, NULL, 0, &at) : 0;
@@ -1448,9 +1449,12 @@ static uint64_t heap_pop(uint64_t *h, size_t *n)
  * (0 at the root; 7 bits a byte, low first, the top bit saying that more
  * follow: the parent is mostly a recent node), the move that leads there as
  * its place in the parent's moves (p_moves of the parent's rebuilt position;
- * the same varint; the safe moves after it follow from the position), and
- * where the piles of the groups the key sorts lie (p_places_put), so that
- * the position rebuilt is the one the search reached, piles in place. */
+ * the same varint; the safe moves after it follow from the position), where
+ * the commute rule holds (patience.h) that move again (target * piles +
+ * source + 1 when it is a single move after which no safe move was made,
+ * else 0; the same varint), and where the piles of the groups the key sorts lie
+ * (p_places_put), so that the position rebuilt is the one the search
+ * reached, piles in place. */
 static const uint8_t *node_payload(const PTable *t, uint64_t at)
 {
     int n;
@@ -1485,17 +1489,28 @@ static uint64_t node_parent(const PTable *t, uint64_t at, int *move)
     return back ? at - back : UINT64_MAX;
 }
 
+/* The move node `at` records for the commute rule (0: none). */
+static uint64_t node_last(const PTable *t, uint64_t at)
+{
+    uint64_t v;
+    const uint8_t *e = varint_get(varint_get(node_payload(t, at), &v), &v);
+    varint_get(e, &v);
+    return v;
+}
+
 /* Key the position s, reached from node `parent` by its move number `move`
  * and the safe moves after it: 1 and a new node (in the table and the open
  * list), 0 seen, -1 out of memory. */
-static int add_record(const PRules *r, const PState *s, PSearch *x, uint64_t parent, int move, uint64_t *at)
+static int add_record(const PRules *r, const PState *s, PSearch *x, uint64_t parent, int move, uint64_t last,
+                      uint64_t *at)
 {
-    uint8_t places[P_MAXPILES], e[24 + 2 * P_MAXPILES];
+    uint8_t places[P_MAXPILES], e[32 + 2 * P_MAXPILES];
     int n = key_dealt(r, x, p_key_places(r, s, x->key, places));
     if (!n) return 0;
     /* the record will begin at the arena's end: its parent lies that far back */
     size_t size = varint_put(e, parent == UINT64_MAX ? 0 : x->table.used - parent);
     size += varint_put(e + size, (uint64_t)move);
+    if (r->commute) size += varint_put(e + size, last);
     size += (size_t)p_places_put(r, places, e + size);
     int added = table_add(&x->table, x->key, n, e, size, at);
     if (added == 1 && x->focus) {
@@ -1516,10 +1531,10 @@ static int open_node(const PRules *r, const PState *s, PSearch *x, uint64_t at)
     return 0;
 }
 
-static int add_node(const PRules *r, const PState *s, PSearch *x, uint64_t parent, int move)
+static int add_node(const PRules *r, const PState *s, PSearch *x, uint64_t parent, int move, uint64_t last)
 {
     uint64_t at;
-    int added = add_record(r, s, x, parent, move, &at);
+    int added = add_record(r, s, x, parent, move, last, &at);
     if (added <= 0) return added;
     return open_node(r, s, x, at) ? -1 : 1;
 }
@@ -1533,7 +1548,9 @@ static int node_load(const PRules *r, PState *s, PSearch *x, uint64_t at)
     const uint8_t *k = record_key(&x->table, at, &n);
     uint64_t skip;
     uint8_t places[P_MAXPILES];
-    p_places_get(r, varint_get(varint_get(k + n, &skip), &skip), places);
+    const uint8_t *e = varint_get(varint_get(k + n, &skip), &skip);
+    if (r->commute) e = varint_get(e, &skip);
+    p_places_get(r, e, places);
     n -= r->deal_waits;  /* the byte after the position's key: reached by a stock move */
     if (p_decode(r, x->root, k, n, places, s)) return -1;
 #ifdef CARDTABLE_CHECK_KEYS
@@ -1660,6 +1677,29 @@ static int nodes_begin(const PRules *r, const PState *s, PSearch *x, const PStat
     return 0;
 }
 
+/* ---- the commute rule (patience.h) ------------------------------------------ */
+
+/* A single move: one card from a tableau pile, a cell or a reserve pile
+ * onto a tableau pile or into a cell. */
+static inline int single_move(const PRules *r, uint32_t m)
+{
+    int src = m & 0xFF, dst = (m >> 8) & 0xFF;
+    if ((m >> 24) != P_NONE || ((m >> 16) & 0xFF) != 1 || src >= r->npiles || dst >= r->npiles) return 0;
+    int ks = r->kind_of[src], kd = r->kind_of[dst];
+    return (ks == K_TABLEAU || ks == K_CELL || ks == K_RESERVE) && (kd == K_TABLEAU || kd == K_CELL);
+}
+
+/* A single move's order number (patience.h, commute): what the card goes
+ * onto (a card 0, a space 1, a cell 2) * 4096 + the card * 64 + that card
+ * (52 a space, 53 a cell); `made`: the move has been made, so the card lies
+ * on the target's top. */
+static inline int order_number(const PRules *r, const PState *s, int src, int dst, int made)
+{
+    int n = s->len[dst] - made, card = made ? s->cards[dst][n] : p_top(s, src);
+    int onto = r->kind_of[dst] == K_CELL ? 53 : n ? s->cards[dst][n - 1] : 52;
+    return (onto >= 52 ? onto - 51 : 0) * 4096 + card * 64 + onto;
+}
+
 /* The best-first loop over the open nodes; s holds the root's position on
  * entry and on return, its undo log as (nops, nmarks, nsnaps) say. */
 static int best_loop(const PRules *r, PState *s, PSearch *x, long long max_states, double deadline, int nops,
@@ -1674,6 +1714,14 @@ static int best_loop(const PRules *r, PState *s, PSearch *x, long long max_state
         if (node_load(r, s, x, node)) { status = R_BROKEN; goto done; }
         int count = search_moves(r, s, buf, NULL), after_deal = 0;
         if (count < 0) { status = R_MEMORY; goto done; }
+        /* the single move that made this node, for the commute rule */
+        int xsrc = -1, xdst = -1, xorder = 0;
+        uint64_t last = r->commute ? node_last(&x->table, node) : 0;
+        if (last) {
+            xsrc = (int)((last - 1) % (uint64_t)r->npiles);
+            xdst = (int)((last - 1) / (uint64_t)r->npiles);
+            xorder = order_number(r, s, xsrc, xdst, 1);
+        }
         if (r->deal_waits) {
             int n;
             const uint8_t *k = record_key(&x->table, node, &n);
@@ -1684,7 +1732,14 @@ static int best_loop(const PRules *r, PState *s, PSearch *x, long long max_state
             if (stop >= 0) { status = stop; goto done; }
             if (left_out(r, s, buf[i], x->focus) || waits(r, buf[i], after_deal) || repeats(r, s, buf, i)) continue;
             x->npath = 0;
-            int made = play_move(r, s, x, buf[i]);
+            uint32_t m = buf[i];
+            int single = r->commute && single_move(r, m), src = m & 0xFF, dst = (m >> 8) & 0xFF;
+            /* the commute rule's (1) and (2), once no safe move follows */
+            int drop = single && xsrc >= 0
+                       && ((src == xdst && dst == xsrc)
+                           || (src != xsrc && src != xdst && dst != xsrc && dst != xdst
+                               && order_number(r, s, src, dst, 0) < xorder));
+            int made = play_move(r, s, x, m);
             if (made < 0) { status = R_MEMORY; goto done; }
             int k = play_safe(r, s, x);
             if (k < 0) { status = R_MEMORY; goto done; }
@@ -1694,7 +1749,12 @@ static int best_loop(const PRules *r, PState *s, PSearch *x, long long max_state
                 status = best_line(r, s, x, node, i, buf);
                 goto done;
             }
-            int added = add_node(r, s, x, node, i);
+            int plain = single && made == 1 && k == 0;
+            if (drop && plain) {
+                p_undo(r, s);
+                continue;
+            }
+            int added = add_node(r, s, x, node, i, plain ? (uint64_t)dst * (uint64_t)r->npiles + (uint64_t)src + 1 : 0);
             if (added < 0) { status = R_MEMORY; goto done; }
             for (int j = 0; j < made + k; j++) p_undo(r, s);
             if (added && ++x->states >= max_states && x->nheap) {
@@ -1730,7 +1790,7 @@ static int best_search(const PRules *r, PState *s, PSearch *x, long long max_sta
     free(start);
     if (failed) return R_MEMORY;
     if (p_is_won(r, s)) return R_WON;
-    if (add_node(r, s, x, UINT64_MAX, 0) < 0) return R_MEMORY;
+    if (add_node(r, s, x, UINT64_MAX, 0, 0) < 0) return R_MEMORY;
     x->states = 1;
     for (int i = 0; i < safe; i++) p_undo(r, s);
     return best_loop(r, s, x, max_states, deadline, nops, nmarks, nsnaps);
@@ -2503,20 +2563,23 @@ static PyObject *Core_solve(CoreObject *o, PyObject *args)
     long long max_states;
     double seconds;
     long long first = -1, focus = -1;
-    int mode = 2, macros = 1;
-    if (!PyArg_ParseTuple(args, "Ld|iLLp", &max_states, &seconds, &mode, &first, &focus, &macros)) return NULL;
+    int mode = 2, macros = 1, commute = 1;
+    if (!PyArg_ParseTuple(args, "Ld|iLLpp", &max_states, &seconds, &mode, &first, &focus, &macros, &commute))
+        return NULL;
     if (!ready(o)) return NULL;
     if (mode < 0 || mode > 2) {
         PyErr_Format(PyExc_ValueError, "search %d: 0 (depth first), 1 (best first) or 2 (hybrid)", mode);
         return NULL;
     }
     /* without the stock macro moves: the game's rules, the stock searched
-     * move by move (patience.h) */
+     * move by move (patience.h); without the commute rule: every order of
+     * single moves tried */
     static _Thread_local PRules plain;
     const PRules *rules = &o->rules;
-    if (!macros && o->rules.stock_macros) {
+    if ((!macros && o->rules.stock_macros) || (!commute && o->rules.commute)) {
         plain = o->rules;
-        p_rules_stock(&plain, 0);
+        if (!macros && o->rules.stock_macros) p_rules_stock(&plain, 0);
+        if (!commute) plain.commute = 0;
         rules = &plain;
     }
     double start = now();
@@ -2611,7 +2674,8 @@ static PyMethodDef Core_methods[] = {
      "was made with; position as position() gives it) and that position's own key, which equals key()."},
     {"is_won", (PyCFunction)Core_is_won, METH_NOARGS, "True when the game is won."},
     {"solve", (PyCFunction)Core_solve, METH_VARARGS,
-     "solve(max_states, seconds, search=2, first_states=-1, focus_states=-1, stock_macros=True) -> (result, "
+     "solve(max_states, seconds, search=2, first_states=-1, focus_states=-1, stock_macros=True, commute=True) "
+     "-> (result, "
      "states, move codes, "
      "bytes used): "
      "result is won, unwinnable, states or timeout (seconds <= 0: no limit); search 0 is depth first, 1 best "
@@ -2625,7 +2689,8 @@ static PyMethodDef Core_methods[] = {
      "in the same table (negative: half the budget where the hybrid goes depth first and first_states is "
      "negative, else 0). Where the stock deals to a waste, stock_macros searches its moves as macro moves, "
      "k stock moves then a move of the waste's card (the line holds the engine's moves); False: one stock "
-     "move at a time."},
+     "move at a time. commute=False turns the commute rule off (patience.h): the best-first search then tries "
+     "single moves that commute in both orders; the verdict is the same."},
     {NULL, NULL, 0, NULL},
 };
 

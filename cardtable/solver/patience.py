@@ -318,7 +318,7 @@ def _check_budget(timeout: float | None, max_states: int | None) -> int:
 def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: int | None = None,
                search: Search = "hybrid", first_states: int | None = None,
                focus_states: int | None = None, core: Core = "auto",
-               stock_macros: bool = True) -> PatienceSolveResult:
+               stock_macros: bool = True, commute: bool = True) -> PatienceSolveResult:
     """Decide whether ``game`` can be won from its position, every card known.
 
     ``timeout`` (seconds) and ``max_states`` bound the search; when one runs
@@ -373,11 +373,20 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
     holds each of the engine's moves); with ``False`` it turns the stock one
     move at a time. The verdicts are the same, the states and lines differ.
 
+    ``commute`` (the patience core's best-first search): where single cards
+    move between open piles and cells and nothing else is read (one deck, no
+    face-down cards, stock, covers or reach: Beleaguered Castle, Streets and
+    Alleys, King Albert, Baker's Dozen, FreeCell, Baker's Game, La Belle
+    Lucie), two single moves of four different piles, after which no card
+    goes home by itself, are tried in one order only; with ``False`` in both.
+    The positions searched are the same set (an exhaustive search counts the
+    same states), only the order differs; the proof is in ``patience.h``.
+
     ``core``: with ``auto`` (the default), a game of Klondike's rules (see
     the module's notes) is searched by Klondike's core, under the budget
     given (else that core's default); ``search``, ``first_states``,
-    ``focus_states`` and ``stock_macros=False`` order the patience core's
-    search only, so giving one for such a game raises
+    ``focus_states``, ``stock_macros=False`` and ``commute=False`` order the
+    patience core's search only, so giving one for such a game raises
     :class:`SolverError` unless ``core`` is ``patience``. What is defined by
     a search within a state budget and must stay as it was picked (the
     patience games' daily and winnable deals, their grades, the patience
@@ -400,15 +409,16 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
 
         variant = variant_of(game.description)
         if variant is not None:
-            if search != "hybrid" or first_states is not None or focus_states is not None or not stock_macros:
+            if (search != "hybrid" or first_states is not None or focus_states is not None or not stock_macros
+                    or not commute):
                 raise SolverError(f"{game.description.title} has Klondike's rules, which Klondike's core searches: "
-                                  "search, first_states, focus_states and stock_macros order the patience core's "
-                                  "search (pass core='patience' for it)")
+                                  "search, first_states, focus_states, stock_macros and commute order the patience "
+                                  "core's search (pass core='patience' for it)")
             return _solve_klondike(game, variant, timeout, max_states, began)
     first = -1 if first_states is None else first_states
     focus = -1 if focus_states is None else focus_states
     status, states, codes, memory = core_of(game).solve(budget, timeout or 0.0, SEARCHES[search], first, focus,
-                                                        stock_macros)
+                                                        stock_macros, commute)
     seconds = time.perf_counter() - began
     if status == "won":
         moves = _moves_of(_compiled(game.description), codes)
