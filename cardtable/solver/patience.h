@@ -1478,9 +1478,19 @@ static int p_group_key(const PRules *r, const PState *s, int kind, uint8_t *o, u
             if (p_short_pile(r, p)) {
                 if (n) w |= (uint64_t)p_top(s, p) << 48;
             } else {
-                int shift = 48;
-                if (r->any_down) { w |= (uint64_t)s->down[p] << shift; shift -= 8; }
-                for (int m = 0; m < n && shift >= 0; m++, shift -= 8) w |= (uint64_t)s->cards[p][m] << shift;
+                /* the first cards, the first one highest: 7 bytes, or 6 after
+                 * the face-down count (read as one big-endian word) */
+                int room = 7;
+                if (r->any_down) { w |= (uint64_t)s->down[p] << 48; room = 6; }
+                int take = n < room ? n : room;
+                if (take) {
+                    uint64_t front;
+                    memcpy(&front, s->cards[p], 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+                    front = __builtin_bswap64(front);
+#endif
+                    w |= (front >> (64 - 8 * take)) << (8 * (room - take));
+                }
             }
             int j = i - 1;
             while (j >= 0 && (word[j] > w || (word[j] == w && p_pile_cmp(r, s, order[j], p) > 0))) {
