@@ -847,6 +847,22 @@ def test_stock_macro_moves_decide_as_the_stock_turned_move_by_move(variant: str)
     assert decided or variant == "forty-thieves"
 
 
+def _play_toward_home(game: PatienceGame, home: int, pick: random.Random, steps: int,
+                      homeward: float = 1.0) -> None:
+    """Play ``game`` at random for at most ``steps`` moves, until ``home``
+    cards are home or no move is left: a move home when there is one (with
+    the chance ``homeward``), else any move."""
+    for _ in range(steps):
+        moves = game.legal_moves()
+        if not moves or sum(len(game.pile(place)) for place in game.places(Kind.FOUNDATION)) >= home:
+            return
+        home_moves = [move for move in moves if move.target is not None and move.target.kind is Kind.FOUNDATION]
+        if home_moves and (homeward >= 1.0 or pick.random() < homeward):
+            game.play(pick.choice(home_moves))
+        else:
+            game.play(pick.choice(moves))
+
+
 @settings(max_examples=30, deadline=None)
 @given(variant=st.sampled_from(STOCK_TO_WASTE), seed=st.integers(1, 10_000), home=st.integers(20, 46),
        turns=st.integers(0, 12), pick=st.randoms(use_true_random=False))
@@ -858,12 +874,7 @@ def test_stock_macro_moves_decide_positions_as_the_stock_turned_move_by_move(var
     # the stock anywhere): the search with macro moves and the one without
     # give one verdict where both decide.
     game = PatienceGame.from_seed(load(variant), seed)
-    for _ in range(400):
-        moves = game.legal_moves()
-        if not moves or sum(len(game.pile(place)) for place in game.places(Kind.FOUNDATION)) >= home:
-            break
-        homeward = [move for move in moves if move.target is not None and move.target.kind is Kind.FOUNDATION]
-        game.play(pick.choice(homeward or moves))
+    _play_toward_home(game, home, pick, 400)
     for _ in range(turns):
         moves = game.legal_moves()
         if not moves:
@@ -1049,12 +1060,7 @@ def test_single_moves_that_commute_decide_positions_as_every_order_does(pair: tu
     # cards are home: one verdict both ways, and the same states in a proof.
     variant, search = pair
     game = PatienceGame.from_seed(load(variant), seed)
-    for _ in range(300):
-        moves = game.legal_moves()
-        if not moves or sum(len(game.pile(place)) for place in game.places(Kind.FOUNDATION)) >= home:
-            break
-        homeward = [move for move in moves if move.target is not None and move.target.kind is Kind.FOUNDATION]
-        game.play(pick.choice(homeward if homeward and pick.random() < 0.8 else moves))
+    _play_toward_home(game, home, pick, 300, homeward=0.8)
     kept, every = _commute_both_ways(game, 20_000, search)
     assert _commute_agrees(kept, every), (kept.result, kept.states, every.result, every.states)
 
