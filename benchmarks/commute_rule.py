@@ -36,7 +36,7 @@ from pathlib import Path
 from cardtable.errors import CardtableError
 from cardtable.patience import PatienceGame
 from cardtable.patience.registry import load
-from cardtable.solver.patience import SEARCHES, solve_game
+from cardtable.solver.patience import SEARCHES, Search, solve_game
 
 #: The games whose search the rule changes (its conditions in patience.h).
 GAMES = ("beleaguered-castle", "streets-and-alleys", "king-albert", "bakers-dozen", "bakers-game", "freecell",
@@ -58,13 +58,12 @@ def _whole(text: str) -> int:
     return int(text)
 
 
-def solve_both(game: PatienceGame, max_states: int, search: str, rule_first: bool) -> dict[str, object]:
+def solve_both(game: PatienceGame, max_states: int, search: Search, rule_first: bool) -> dict[str, object]:
     """One deal with the rule and without it: each search's result, states and CPU seconds."""
     row: dict[str, object] = {}
     for commute in (True, False) if rule_first else (False, True):
         began = time.process_time()
-        result = solve_game(game, max_states=max_states, search=search, core="patience",  # type: ignore[arg-type]
-                            commute=commute)
+        result = solve_game(game, max_states=max_states, search=search, core="patience", commute=commute)
         side = "with" if commute else "without"
         row[side] = result.result
         row[f"{side}_states"] = result.states

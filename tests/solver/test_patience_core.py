@@ -21,7 +21,7 @@ from cardtable.patience.moves import DEAL, RECYCLE
 from cardtable.patience.position import read_position
 from cardtable.patience.registry import load, names
 from cardtable.solver import _pcore
-from cardtable.solver.patience import PatienceSolveResult, core_of, move_of, rules_blob, solve_game
+from cardtable.solver.patience import PatienceSolveResult, Search, core_of, move_of, rules_blob, solve_game
 
 GAMES = names()
 VARIANTS = (*GAMES, *(f"{name}:{option.name}" for name in GAMES for option in get(name).options),
@@ -1002,15 +1002,18 @@ def test_foundation_cards_at_or_below_the_floor_stay_home_in_lost_endgames() -> 
 #: Games whose best-first search tries single moves that commute in one
 #: order (patience.h, commute), each with the search that reaches it: the
 #: quick scans of the games with cells decide most deals before it.
-COMMUTING = (("beleaguered-castle", "hybrid"), ("streets-and-alleys", "hybrid"), ("king-albert", "hybrid"),
-             ("bakers-dozen", "hybrid"), ("bakers-game", "best-first"), ("freecell", "best-first"),
-             ("la-belle-lucie", "hybrid"), (KING_ALBERT_RETURNS, "hybrid"))
+COMMUTING: tuple[tuple[str, Search], ...] = (
+    ("beleaguered-castle", "hybrid"), ("streets-and-alleys", "hybrid"), ("king-albert", "hybrid"),
+    ("bakers-dozen", "hybrid"), ("bakers-game", "best-first"), ("freecell", "best-first"),
+    ("la-belle-lucie", "hybrid"), (KING_ALBERT_RETURNS, "hybrid"))
 
 
-def _commute_both_ways(game: PatienceGame, max_states: int, search: str) -> tuple[PatienceSolveResult, ...]:
+def _commute_both_ways(game: PatienceGame, max_states: int,
+                       search: Search) -> tuple[PatienceSolveResult, PatienceSolveResult]:
     """The search with the commute rule and without it."""
-    return tuple(solve_game(game, max_states=max_states, search=search, core="patience",  # type: ignore[arg-type]
-                            commute=commute) for commute in (True, False))
+    kept, every = (solve_game(game, max_states=max_states, search=search, core="patience", commute=commute)
+                   for commute in (True, False))
+    return kept, every
 
 
 def _commute_agrees(kept: PatienceSolveResult, every: PatienceSolveResult) -> bool:
@@ -1022,7 +1025,7 @@ def _commute_agrees(kept: PatienceSolveResult, every: PatienceSolveResult) -> bo
 
 
 @pytest.mark.parametrize(("variant", "search"), COMMUTING)
-def test_single_moves_that_commute_keep_the_verdicts_and_every_state_of_a_proof(variant: str, search: str) -> None:
+def test_single_moves_that_commute_keep_the_verdicts_and_every_state_of_a_proof(variant: str, search: Search) -> None:
     description = load(variant)
     proofs = wins = 0
     for seed in range(1, 13):
@@ -1054,7 +1057,7 @@ def test_the_commute_rule_holds_only_where_single_moves_read_their_own_piles() -
 @settings(max_examples=30, deadline=None)
 @given(pair=st.sampled_from(COMMUTING), seed=st.integers(1, 10_000), home=st.integers(8, 40),
        pick=st.randoms(use_true_random=False))
-def test_single_moves_that_commute_decide_positions_as_every_order_does(pair: tuple[str, str], seed: int, home: int,
+def test_single_moves_that_commute_decide_positions_as_every_order_does(pair: tuple[str, Search], seed: int, home: int,
                                                                        pick: random.Random) -> None:
     # Positions from a deal played at random (home moves first) until some
     # cards are home: one verdict both ways, and the same states in a proof.
@@ -1067,7 +1070,7 @@ def test_single_moves_that_commute_decide_positions_as_every_order_does(pair: tu
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("variant", "search"), COMMUTING)
-def test_single_moves_that_commute_keep_the_verdicts_on_a_deal_range(variant: str, search: str) -> None:
+def test_single_moves_that_commute_keep_the_verdicts_on_a_deal_range(variant: str, search: Search) -> None:
     description = load(variant)
     for seed in range(13, 113):
         kept, every = _commute_both_ways(PatienceGame.from_seed(description, seed), 100_000, search)
