@@ -33,6 +33,8 @@ import sys
 import time
 from pathlib import Path
 
+import _report
+
 from cardtable.errors import CardtableError
 from cardtable.patience import PatienceGame
 from cardtable.patience.registry import load
@@ -41,6 +43,24 @@ from cardtable.solver.patience import SEARCHES, Search, solve_game
 #: The games whose search the rule changes (its conditions in patience.h).
 GAMES = ("beleaguered-castle", "streets-and-alleys", "king-albert", "bakers-dozen", "bakers-game", "freecell",
          "la-belle-lucie")
+
+
+#: The fields of a deal's line in ``--jsonl``, with their types.
+FIELDS: dict[str, type | tuple[type, ...]] = {
+    "game": str, "deal": int, "with": str, "without": str, "with_states": int, "without_states": int,
+    "with_cpu": (int, float), "without_cpu": (int, float)}
+
+
+def read_done(path: Path) -> dict[tuple[str, int], dict[str, object]]:
+    """The deals of a ``--jsonl`` file, by game and deal (a file not yet made has none); a line
+    that is not a deal's line of this benchmark is a :class:`UsageError` naming it."""
+    done: dict[tuple[str, int], dict[str, object]] = {}
+    if not path.exists():
+        return done
+    for number, row in _report.json_lines(str(path)):
+        _report.check_fields(row, FIELDS, f"{path}, line {number}")
+        done[(str(row["game"]), int(str(row["deal"])))] = row
+    return done
 
 
 def _range(text: str) -> range:
@@ -110,16 +130,10 @@ def main(argv: list[str] | None = None) -> int:
         descriptions = {name: load(name) for name in games}
     except CardtableError as error:
         parser.error(f"--games: {error}")
-    done: dict[tuple[str, int], dict[str, object]] = {}
-    if args.jsonl and args.jsonl.exists():
-        for number, line in enumerate(args.jsonl.read_text().splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-                done[(str(row["game"]), int(row["deal"]))] = row
-            except (ValueError, KeyError, TypeError):
-                parser.error(f"--jsonl {args.jsonl}: line {number} is not a deal's line of this benchmark")
+    try:
+        done = read_done(args.jsonl) if args.jsonl else {}
+    except CardtableError as error:
+        parser.error(f"--jsonl: {error}")
     out = args.jsonl.open("a") if args.jsonl else None
     print(f"# the commute rule, deals {args.deals.start}-{args.deals.stop - 1}, {args.max_states:,} states a "
           f"search, {args.search}")
