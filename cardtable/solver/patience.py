@@ -343,10 +343,11 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
     where the deal has face-down cards or a stock and cards are built on the
     tableau, and none elsewhere (the best-first search alone); and where every
     card is open and free cells hold cards (FreeCell, Baker's Game, Eight Off,
-    Seahaven Towers) the hybrid is preceded by quick depth-first scans, each
-    from scratch in a cheap move order of its own with a small budget, which
-    find most wins in a few hundred states (their states count in
-    ``states``). Where every move takes a top card to the hole (Black Hole,
+    Seahaven Towers) or most cards take two cards or more on them (Baker's
+    Dozen, Beleaguered Castle, Streets and Alleys, King Albert) the hybrid is
+    preceded by quick depth-first scans, each from scratch in a cheap move
+    order of its own with a small budget, which find most wins in a few
+    hundred states (their states count in ``states``). Where every move takes a top card to the hole (Black Hole,
     Golf), ``hybrid`` with ``first_states=None`` is the lengths search: depth
     first, each position keyed by the piles' lengths and what the hole takes
     on its top card, the move that leaves the most moves tried first. Where

@@ -1,0 +1,137 @@
+"""The patience core's quick scans against the best-first search alone, deal by deal, where no cells hold cards.
+
+    python benchmarks/quick_scans.py [--games bakers-dozen,beleaguered-castle ...] [--deals 1-100]
+                                     [--max-states 1000000] [--jsonl RUN.jsonl]
+
+Each deal of each game is solved twice in this one process by
+:func:`cardtable.solver.patience.solve_game`: by the default search, which in
+these games begins with the quick scans (depth-first scans from scratch, each
+in a cheap move order of its own and with a small budget, with digs; then the
+best-first search on the rest of the budget), and by the best-first search
+alone (``search="best-first"``), each up to ``--max-states`` states. The
+games are those with no free cells whose cards take two cards or more on
+them (builds regardless of suit or in alternate colours); the two runs of a
+deal take turns at going first. A deal both searches decide must get one
+verdict (a proof's states differ: the scans count in the default search's).
+Every winning line was replayed in the rules engine by ``solve_game`` itself.
+
+For each game the report gives the deals decided, won and proved unwinnable
+by each search, the disagreements (each listed: there should be none), the
+states in all, and the CPU seconds of the two in all with their ratio.
+``--jsonl`` writes a line a deal as it goes and, given again, skips the deals
+the file already has, so an interrupted run resumes where it stopped. The
+exit status is 1 when any deal disagrees, 2 on bad options, 130 on Ctrl-C
+(the lines written stay).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from commute_rule import _range, _whole, read_done
+
+from cardtable.errors import CardtableError
+from cardtable.patience import PatienceGame
+from cardtable.patience.registry import load
+from cardtable.solver.patience import Search, solve_game
+
+#: The games without cells whose default search now begins with the scans.
+GAMES = ("bakers-dozen", "beleaguered-castle", "streets-and-alleys", "king-albert")
+
+#: The two sides of a line (``with`` the scans, ``without`` them) and their searches.
+SIDES: dict[str, Search] = {"with": "hybrid", "without": "best-first"}
+
+
+def solve_both(game: PatienceGame, max_states: int, scans_first: bool) -> dict[str, object]:
+    """One deal by both searches: each one's result, states and CPU seconds."""
+    row: dict[str, object] = {}
+    for side in ("with", "without") if scans_first else ("without", "with"):
+        began = time.process_time()
+        result = solve_game(game, max_states=max_states, search=SIDES[side])
+        row[side] = result.result
+        row[f"{side}_states"] = result.states
+        row[f"{side}_cpu"] = round(time.process_time() - began, 5)
+    return row
+
+
+def disagrees(row: dict[str, object]) -> str | None:
+    """Why the two searches of a deal disagree, or None."""
+    if "unknown" in (row["with"], row["without"]) or row["with"] == row["without"]:
+        return None
+    return f"{row['with']} with the scans, {row['without']} best first alone"
+
+
+def report(game: str, rows: list[dict[str, object]]) -> str:
+    """The game's line of the table."""
+    def count(side: str, *results: str) -> int:
+        return sum(row[side] in results for row in rows)
+
+    wrong = sum(disagrees(row) is not None for row in rows)
+    states = [sum(int(str(row[f"{side}_states"])) for row in rows) for side in SIDES]
+    cpu = [sum(float(str(row[f"{side}_cpu"])) for row in rows) for side in SIDES]
+    ratio = f"{cpu[0] / cpu[1]:.2f}" if cpu[1] else "-"
+    return (f"| {game} | {len(rows)} | {count('with', 'won', 'unwinnable')} / "
+            f"{count('without', 'won', 'unwinnable')} | {count('with', 'won')} / {count('without', 'won')} | "
+            f"{count('with', 'unwinnable')} / {count('without', 'unwinnable')} | {wrong} | "
+            f"{states[0]:,} / {states[1]:,} | {cpu[0]:.2f} / {cpu[1]:.2f} | {ratio} |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", default=",".join(GAMES), help="games or description files, by commas")
+    parser.add_argument("--deals", type=_range, default=_range("1-100"), help="deal numbers, A-B")
+    parser.add_argument("--max-states", type=_whole, default=1_000_000, help="each search's budget of states")
+    parser.add_argument("--jsonl", type=Path, help="a line a deal, kept and resumed from")
+    args = parser.parse_args(argv)
+    games = [name for name in args.games.split(",") if name]
+    try:
+        descriptions = {name: load(name) for name in games}
+    except CardtableError as error:
+        parser.error(f"--games: {error}")
+    try:
+        done = read_done(args.jsonl) if args.jsonl else {}
+    except CardtableError as error:
+        parser.error(f"--jsonl: {error}")
+    out = args.jsonl.open("a") if args.jsonl else None
+    print(f"# the quick scans, deals {args.deals.start}-{args.deals.stop - 1}, {args.max_states:,} states a search")
+    print("| game | deals | decided with / without | won | unwinnable | disagree | states with / without "
+          "| CPU s with / without | ratio |")
+    print("|---|--:|---|---|---|--:|--:|--:|--:|")
+    wrong: list[str] = []
+    try:
+        for name in games:
+            rows = []
+            for deal in args.deals:
+                row = done.get((name, deal))
+                if row is None:
+                    game = PatienceGame.from_seed(descriptions[name], deal)
+                    row = {"game": name, "deal": deal,
+                           **solve_both(game, args.max_states, scans_first=deal % 2 == 1)}
+                    if out:
+                        out.write(json.dumps(row) + "\n")
+                        out.flush()
+                rows.append(row)
+                why = disagrees(row)
+                if why:
+                    wrong.append(f"{name} deal {deal}: {why}")
+            print(report(name, rows), flush=True)
+    finally:
+        if out:
+            out.close()
+    for line in wrong:
+        print(f"DISAGREES: {line}")
+    print(f"(load average {os.getloadavg()[0]:.1f})")
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    try:
+        raise SystemExit(main())
+    except KeyboardInterrupt:
+        print("quick_scans.py: stopped (the lines above and in --jsonl are complete)", file=sys.stderr)
+        raise SystemExit(130) from None
