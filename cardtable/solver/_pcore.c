@@ -753,8 +753,8 @@ static int quick_wide(const PRules *r)
  * i: cards to the foundations first; then moves that bring the cards the
  * foundations take next (or the ones after them) nearer the top, by how
  * deep those stay; a card out of a cell onto a pile; moves into cells after
- * moves onto piles; runs taken off the card they are built on, and moves
- * into spaces, last. Scan 0 keeps the generator's order among equal ranks;
+ * moves onto piles; runs taken off the card they are built on, cards back
+ * from the foundations, and moves into spaces, last. Scan 0 keeps the generator's order among equal ranks;
  * each later scan (fc-solve's presets run random-order scans in turn) blurs
  * the ranks and shuffles the ties with its own seed, `salt` varying it from
  * state to state: deterministic, so a deal's line is the same every run. */
@@ -799,7 +799,13 @@ static void quick_order(const PRules *r, const PState *s, const uint32_t *moves,
             int kd = r->kind_of[dst], size = s->len[src];
             int left = ks == K_TABLEAU ? deep[src] - n : 64;  /* cards left over it */
             int near = left < 0 ? 0 : left > 12 ? 12 : left;
-            if (ks == K_CELL) rank = kd == K_TABLEAU && s->len[dst] ? 2 : 40;
+            /* a card back from the foundations after every move but those
+             * into spaces (King Albert under Solvitaire's rules, deals 1-50
+             * under 2,000,000 states: 11,865,399 states against 12,697,872
+             * ranked as the worst move onto a pile, 12,168,017 best first
+             * alone; 46 decided each) */
+            if (ks == K_FOUNDATION) rank = 60;
+            else if (ks == K_CELL) rank = kd == K_TABLEAU && s->len[dst] ? 2 : 40;
             else if (kd == K_CELL) rank = 12 + w_near * near + w_cells * used;
             else rank = 4 + w_near * near;
             if (kd == K_TABLEAU && !s->len[dst]) rank += n == size ? 80 : 20;
