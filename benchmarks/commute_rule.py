@@ -31,6 +31,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import _report
@@ -117,14 +118,28 @@ def report(game: str, rows: list[dict[str, object]]) -> str:
             f"{states[0]:,} / {states[1]:,} | {cpu[0]:.2f} / {cpu[1]:.2f} | {ratio} |")
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", default=",".join(GAMES), help="games or description files, by commas")
-    parser.add_argument("--deals", type=_range, default=_range("1-200"), help="deal numbers, A-B")
-    parser.add_argument("--max-states", type=_whole, default=150_000, help="each search's budget of states")
-    parser.add_argument("--search", choices=tuple(SEARCHES), default="hybrid", help="the search's order")
+def paired_parser(doc: str | None, deals: str, max_states: int) -> argparse.ArgumentParser:
+    """The options of a benchmark that solves each deal two ways: ``--games``,
+    ``--deals``, ``--max-states`` and ``--jsonl`` (``GAMES`` of the caller
+    given as ``--games``'s default afterwards)."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", help="games or description files, by commas")
+    parser.add_argument("--deals", type=_range, default=_range(deals), help="deal numbers, A-B")
+    parser.add_argument("--max-states", type=_whole, default=max_states, help="each search's budget of states")
     parser.add_argument("--jsonl", type=Path, help="a line a deal, kept and resumed from")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def run_paired(parser: argparse.ArgumentParser, args: argparse.Namespace, header: tuple[str, ...],
+               solve: Callable[[PatienceGame, int], dict[str, object]],
+               why: Callable[[dict[str, object]], str | None],
+               line: Callable[[str, list[dict[str, object]]], str]) -> int:
+    """Each deal of each game of ``args`` solved both ways (``solve(game, deal)``
+    gives the two sides' fields) or read back from ``--jsonl``, the file written
+    a line a deal as it goes; ``header`` is the report's lines above its
+    table's rows (its title, the table's head), ``line`` a game's row and ``why`` a deal's disagreement. The exit
+    status: 1 when any deal disagrees, else 0 (``parser.error``, 2, on a game
+    or a ``--jsonl`` line it cannot read)."""
     games = [name for name in args.games.split(",") if name]
     try:
         descriptions = {name: load(name) for name in games}
@@ -135,11 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     except CardtableError as error:
         parser.error(f"--jsonl: {error}")
     out = args.jsonl.open("a") if args.jsonl else None
-    print(f"# the commute rule, deals {args.deals.start}-{args.deals.stop - 1}, {args.max_states:,} states a "
-          f"search, {args.search}")
-    print("| game | deals | decided with / without | unwinnable, same states | disagree | states with / without "
-          "| CPU s with / without | ratio |")
-    print("|---|--:|---|--:|--:|--:|--:|--:|")
+    for text in header:
+        print(text)
     wrong: list[str] = []
     try:
         for name in games:
@@ -147,24 +159,37 @@ def main(argv: list[str] | None = None) -> int:
             for deal in args.deals:
                 row = done.get((name, deal))
                 if row is None:
-                    game = PatienceGame.from_seed(descriptions[name], deal)
-                    row = {"game": name, "deal": deal,
-                           **solve_both(game, args.max_states, args.search, rule_first=deal % 2 == 1)}
+                    row = {"game": name, "deal": deal, **solve(PatienceGame.from_seed(descriptions[name], deal), deal)}
                     if out:
                         out.write(json.dumps(row) + "\n")
                         out.flush()
                 rows.append(row)
-                why = disagrees(row)
-                if why:
-                    wrong.append(f"{name} deal {deal}: {why}")
-            print(report(name, rows), flush=True)
+                reason = why(row)
+                if reason:
+                    wrong.append(f"{name} deal {deal}: {reason}")
+            print(line(name, rows), flush=True)
     finally:
         if out:
             out.close()
-    for line in wrong:
-        print(f"DISAGREES: {line}")
+    for text in wrong:
+        print(f"DISAGREES: {text}")
     print(f"(load average {os.getloadavg()[0]:.1f})")
     return 1 if wrong else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = paired_parser(__doc__, "1-200", 150_000)
+    parser.add_argument("--search", choices=tuple(SEARCHES), default="hybrid", help="the search's order")
+    parser.set_defaults(games=",".join(GAMES))
+    args = parser.parse_args(argv)
+    header = (f"# the commute rule, deals {args.deals.start}-{args.deals.stop - 1}, {args.max_states:,} states a "
+              f"search, {args.search}",
+              "| game | deals | decided with / without | unwinnable, same states | disagree | states with / without "
+              "| CPU s with / without | ratio |",
+              "|---|--:|---|--:|--:|--:|--:|--:|")
+    return run_paired(parser, args, header,
+                      lambda game, deal: solve_both(game, args.max_states, args.search, rule_first=deal % 2 == 1),
+                      disagrees, report)
 
 
 if __name__ == "__main__":

@@ -26,18 +26,12 @@ exit status is 1 when any deal disagrees, 2 on bad options, 130 on Ctrl-C
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
 import sys
 import time
-from pathlib import Path
 
-from commute_rule import _range, _whole, read_done
+from commute_rule import paired_parser, run_paired
 
-from cardtable.errors import CardtableError
 from cardtable.patience import PatienceGame
-from cardtable.patience.registry import load
 from cardtable.solver.patience import Search, solve_game
 
 #: The games without cells whose default search now begins with the scans.
@@ -82,51 +76,16 @@ def report(game: str, rows: list[dict[str, object]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", default=",".join(GAMES), help="games or description files, by commas")
-    parser.add_argument("--deals", type=_range, default=_range("1-100"), help="deal numbers, A-B")
-    parser.add_argument("--max-states", type=_whole, default=1_000_000, help="each search's budget of states")
-    parser.add_argument("--jsonl", type=Path, help="a line a deal, kept and resumed from")
+    parser = paired_parser(__doc__, "1-100", 1_000_000)
+    parser.set_defaults(games=",".join(GAMES))
     args = parser.parse_args(argv)
-    games = [name for name in args.games.split(",") if name]
-    try:
-        descriptions = {name: load(name) for name in games}
-    except CardtableError as error:
-        parser.error(f"--games: {error}")
-    try:
-        done = read_done(args.jsonl) if args.jsonl else {}
-    except CardtableError as error:
-        parser.error(f"--jsonl: {error}")
-    out = args.jsonl.open("a") if args.jsonl else None
-    print(f"# the quick scans, deals {args.deals.start}-{args.deals.stop - 1}, {args.max_states:,} states a search")
-    print("| game | deals | decided with / without | won | unwinnable | disagree | states with / without "
-          "| CPU s with / without | ratio |")
-    print("|---|--:|---|---|---|--:|--:|--:|--:|")
-    wrong: list[str] = []
-    try:
-        for name in games:
-            rows = []
-            for deal in args.deals:
-                row = done.get((name, deal))
-                if row is None:
-                    game = PatienceGame.from_seed(descriptions[name], deal)
-                    row = {"game": name, "deal": deal,
-                           **solve_both(game, args.max_states, scans_first=deal % 2 == 1)}
-                    if out:
-                        out.write(json.dumps(row) + "\n")
-                        out.flush()
-                rows.append(row)
-                why = disagrees(row)
-                if why:
-                    wrong.append(f"{name} deal {deal}: {why}")
-            print(report(name, rows), flush=True)
-    finally:
-        if out:
-            out.close()
-    for line in wrong:
-        print(f"DISAGREES: {line}")
-    print(f"(load average {os.getloadavg()[0]:.1f})")
-    return 1 if wrong else 0
+    header = (f"# the quick scans, deals {args.deals.start}-{args.deals.stop - 1}, {args.max_states:,} states a search",
+              "| game | deals | decided with / without | won | unwinnable | disagree | states with / without "
+              "| CPU s with / without | ratio |",
+              "|---|--:|---|---|---|--:|--:|--:|--:|")
+    return run_paired(parser, args, header,
+                      lambda game, deal: solve_both(game, args.max_states, scans_first=deal % 2 == 1),
+                      disagrees, report)
 
 
 if __name__ == "__main__":
