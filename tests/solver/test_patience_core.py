@@ -11,7 +11,7 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from cardtable.errors import SolverError
@@ -1089,6 +1089,30 @@ def test_single_moves_that_commute_decide_positions_as_every_order_does(pair: tu
     _play_toward_home(game, home, pick, 300, homeward=0.8)
     kept, every = _commute_both_ways(game, 20_000, search)
     assert _commute_agrees(kept, every), (kept.result, kept.states, every.result, every.states)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(variant=st.sampled_from(("bakers-dozen", "beleaguered-castle", "streets-and-alleys", "king-albert")),
+       seed=st.integers(1, 40), share=st.floats(0.0, 0.6), turns=st.integers(0, 3),
+       pick=st.randoms(use_true_random=False))
+def test_the_quick_scans_without_cells_decide_positions_as_best_first_does(variant: str, seed: int, share: float,
+                                                                           turns: int, pick: random.Random) -> None:
+    # Positions on a deal's winning line (a share of it played), then a few
+    # moves at random (won positions and lost ones): where both decide, the
+    # default search (quick scans first, whose scans prove a position lost
+    # when they run out of moves) and the best-first search alone give one
+    # verdict.
+    game = PatienceGame.from_seed(load(variant), seed)
+    line = solve_game(game, max_states=30_000, search="best-first")
+    assume(line.result == "won")
+    for move in line.moves[:int(share * len(line.moves))]:
+        game.play(move)
+    for _ in range(turns):
+        moves = game.legal_moves()
+        if moves:
+            game.play(pick.choice(moves))
+    scans, alone = (solve_game(game, max_states=20_000, search=search) for search in ("hybrid", "best-first"))
+    assert "unknown" in (scans.result, alone.result) or scans.result == alone.result, (scans, alone)
 
 
 @pytest.mark.slow
