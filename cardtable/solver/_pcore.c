@@ -667,9 +667,10 @@ static int evaluate(const PRules *r, const PState *s)
  * Albert): deals 1-100 under 1,000,000 states, decided with the scans and
  * without (best first alone), 90 and 69, 95 and 94, 90 and 87, 95 and 92,
  * the same proofs, in 0.36, 0.54, 0.83 and 0.84 of the CPU
- * (benchmarks/quick_scans.py). Where they take one and there are no cells (Fan, La Belle Lucie), the scans cost more
- * than they find (deals 1-100 under 150,000: Fan 308,505 states against
- * 218,063, the same verdicts; La Belle Lucie 95 won against 96). */
+ * (benchmarks/quick_scans.py). Where they take one and there are no
+ * cells (Fan, La Belle Lucie), the scans cost more than they find (deals
+ * 1-100 under 150,000: Fan 308,505 states against 218,063, the same
+ * verdicts; La Belle Lucie 95 won against 96). */
 #ifndef QUICK_WIDE
 #define QUICK_WIDE 100000
 #endif
@@ -754,8 +755,8 @@ static int quick_wide(const PRules *r)
  * foundations take next (or the ones after them) nearer the top, by how
  * deep those stay; a card out of a cell onto a pile; moves into cells after
  * moves onto piles; runs taken off the card they are built on, cards back
- * from the foundations, and moves into spaces, last. Scan 0 keeps the generator's order among equal ranks;
- * each later scan (fc-solve's presets run random-order scans in turn) blurs
+ * from the foundations, and moves into spaces, last. Scan 0 keeps the
+ * generator's order among equal ranks; each later scan (fc-solve's presets run random-order scans in turn) blurs
  * the ranks and shuffles the ties with its own seed, `salt` varying it from
  * state to state: deterministic, so a deal's line is the same every run. */
 static void quick_order(const PRules *r, const PState *s, const uint32_t *moves, int count, uint64_t *order,
@@ -1958,9 +1959,9 @@ static PSearch *search_new(const PRules *r, long long max_states, int bits)
  * Beleaguered Castle 92, Streets and Alleys 82, King Albert 84, Baker's
  * Dozen 85; every 4, 92, 85, 82 and 83; every 2, 91, 81, 81 and 83; every
  * scan, 91, 81, 82 and 82; every 2 from 1,000, 91, 82, 82 and 81). On
- * return *x holds the last scan
- * (its line when it won), *spent the states of the scans before it, and s
- * the position it was given when the budget ran out. */
+ * return *x holds the last scan (its line when it won), *spent the states
+ * of the scans before it, and s the position it was given when the budget
+ * ran out. */
 static int quick_stage(const PRules *r, PState *s, PSearch **x, long long max_states, double deadline,
                        long long *spent)
 {

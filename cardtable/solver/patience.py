@@ -347,10 +347,11 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
     Dozen, Beleaguered Castle, Streets and Alleys, King Albert) the hybrid is
     preceded by quick depth-first scans, each from scratch in a cheap move
     order of its own with a small budget, which find most wins in a few
-    hundred states (their states count in ``states``). Where every move takes a top card to the hole (Black Hole,
-    Golf), ``hybrid`` with ``first_states=None`` is the lengths search: depth
-    first, each position keyed by the piles' lengths and what the hole takes
-    on its top card, the move that leaves the most moves tried first. Where
+    hundred states (their states count in ``states``). Where every move
+    takes a top card to the hole (Black Hole, Golf), ``hybrid`` with
+    ``first_states=None`` is the lengths search: depth first, each position
+    keyed by the piles' lengths and what the hole takes on its top card, the
+    move that leaves the most moves tried first. Where
     only whole piles move, each by its top card, every card lies in the
     tableau's row and one pile wins (Accordion), it is the row search: depth
     first, each position keyed by its row of top cards, going no further
