@@ -26,57 +26,17 @@ disagrees, 2 on bad options, 130 on Ctrl-C (the lines written stay).
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
 import sys
 import time
-from collections.abc import Callable
-from pathlib import Path
 
-import _report
+from _paired import paired_parser, run_paired
 
-from cardtable.errors import CardtableError
 from cardtable.patience import PatienceGame
-from cardtable.patience.registry import load
 from cardtable.solver.patience import SEARCHES, Search, solve_game
 
 #: The games whose search the rule changes (its conditions in patience.h).
 GAMES = ("beleaguered-castle", "streets-and-alleys", "king-albert", "bakers-dozen", "bakers-game", "freecell",
          "la-belle-lucie")
-
-
-#: The fields of a deal's line in ``--jsonl``, with their types.
-FIELDS: dict[str, type | tuple[type, ...]] = {
-    "game": str, "deal": int, "with": str, "without": str, "with_states": int, "without_states": int,
-    "with_cpu": (int, float), "without_cpu": (int, float)}
-
-
-def read_done(path: Path) -> dict[tuple[str, int], dict[str, object]]:
-    """The deals of a ``--jsonl`` file, by game and deal (a file not yet made has none); a line
-    that is not a deal's line of this benchmark is a :class:`UsageError` naming it."""
-    done: dict[tuple[str, int], dict[str, object]] = {}
-    if not path.exists():
-        return done
-    for number, row in _report.json_lines(str(path)):
-        _report.check_fields(row, FIELDS, f"{path}, line {number}")
-        done[(str(row["game"]), int(str(row["deal"])))] = row
-    return done
-
-
-def _range(text: str) -> range:
-    """``A-B`` (or ``N``), deals A to B, for argparse (which reports the error, exit 2)."""
-    low, _, high = text.partition("-")
-    if not low.isdigit() or (high and not high.isdigit()) or int(low) < 1 or int(high or low) < int(low):
-        raise argparse.ArgumentTypeError(f"deals as A-B with 1 <= A <= B, not {text!r}")
-    return range(int(low), int(high or low) + 1)
-
-
-def _whole(text: str) -> int:
-    """A whole number of at least 1, for argparse (which reports the error, exit 2)."""
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"a whole number from 1 up, not {text!r}")
-    return int(text)
 
 
 def solve_both(game: PatienceGame, max_states: int, search: Search, rule_first: bool) -> dict[str, object]:
@@ -118,69 +78,9 @@ def report(game: str, rows: list[dict[str, object]]) -> str:
             f"{states[0]:,} / {states[1]:,} | {cpu[0]:.2f} / {cpu[1]:.2f} | {ratio} |")
 
 
-def paired_parser(doc: str | None, deals: str, max_states: int) -> argparse.ArgumentParser:
-    """The options of a benchmark that solves each deal two ways: ``--games``,
-    ``--deals``, ``--max-states`` and ``--jsonl`` (``GAMES`` of the caller
-    given as ``--games``'s default afterwards)."""
-    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", help="games or description files, by commas")
-    parser.add_argument("--deals", type=_range, default=_range(deals), help="deal numbers, A-B")
-    parser.add_argument("--max-states", type=_whole, default=max_states, help="each search's budget of states")
-    parser.add_argument("--jsonl", type=Path, help="a line a deal, kept and resumed from")
-    return parser
-
-
-def run_paired(parser: argparse.ArgumentParser, args: argparse.Namespace, header: tuple[str, ...],
-               solve: Callable[[PatienceGame, int], dict[str, object]],
-               why: Callable[[dict[str, object]], str | None],
-               line: Callable[[str, list[dict[str, object]]], str]) -> int:
-    """Each deal of each game of ``args`` solved both ways (``solve(game, deal)``
-    gives the two sides' fields) or read back from ``--jsonl``, the file written
-    a line a deal as it goes; ``header`` is the report's lines above its
-    table's rows (its title, the table's head), ``line`` a game's row and ``why`` a deal's disagreement. The exit
-    status: 1 when any deal disagrees, else 0 (``parser.error``, 2, on a game
-    or a ``--jsonl`` line it cannot read)."""
-    games = [name for name in args.games.split(",") if name]
-    try:
-        descriptions = {name: load(name) for name in games}
-    except CardtableError as error:
-        parser.error(f"--games: {error}")
-    try:
-        done = read_done(args.jsonl) if args.jsonl else {}
-    except CardtableError as error:
-        parser.error(f"--jsonl: {error}")
-    out = args.jsonl.open("a") if args.jsonl else None
-    for text in header:
-        print(text)
-    wrong: list[str] = []
-    try:
-        for name in games:
-            rows = []
-            for deal in args.deals:
-                row = done.get((name, deal))
-                if row is None:
-                    row = {"game": name, "deal": deal, **solve(PatienceGame.from_seed(descriptions[name], deal), deal)}
-                    if out:
-                        out.write(json.dumps(row) + "\n")
-                        out.flush()
-                rows.append(row)
-                reason = why(row)
-                if reason:
-                    wrong.append(f"{name} deal {deal}: {reason}")
-            print(line(name, rows), flush=True)
-    finally:
-        if out:
-            out.close()
-    for text in wrong:
-        print(f"DISAGREES: {text}")
-    print(f"(load average {os.getloadavg()[0]:.1f})")
-    return 1 if wrong else 0
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = paired_parser(__doc__, "1-200", 150_000)
+    parser = paired_parser(__doc__, GAMES, "1-200", 150_000)
     parser.add_argument("--search", choices=tuple(SEARCHES), default="hybrid", help="the search's order")
-    parser.set_defaults(games=",".join(GAMES))
     args = parser.parse_args(argv)
     header = (f"# the commute rule, deals {args.deals.start}-{args.deals.stop - 1}, {args.max_states:,} states a "
               f"search, {args.search}",

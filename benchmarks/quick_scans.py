@@ -29,7 +29,7 @@ from __future__ import annotations
 import sys
 import time
 
-from commute_rule import paired_parser, run_paired
+from _paired import paired_parser, run_paired
 
 from cardtable.patience import PatienceGame
 from cardtable.solver.patience import Search, solve_game
@@ -76,8 +76,7 @@ def report(game: str, rows: list[dict[str, object]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = paired_parser(__doc__, "1-100", 1_000_000)
-    parser.set_defaults(games=",".join(GAMES))
+    parser = paired_parser(__doc__, GAMES, "1-100", 1_000_000)
     args = parser.parse_args(argv)
     header = (f"# the quick scans, deals {args.deals.start}-{args.deals.stop - 1}, {args.max_states:,} states a search",
               "| game | deals | decided with / without | won | unwinnable | disagree | states with / without "

@@ -707,17 +707,6 @@ static int evaluate(const PRules *r, const PState *s)
 #define QUICK_PARENT_RANK 5
 #endif
 
-static int quick_wide(const PRules *r);
-
-/* Whether the default search begins with the quick scans: every card open
- * from the start (no face-down card, stock, fixed tableau or hole), the
- * foundations from Aces, and free cells or cards that take two on them. */
-static int quick_eligible(const PRules *r)
-{
-    return (r->count[K_CELL] > 0 || quick_wide(r)) && !r->any_down && !r->count[K_STOCK] && !r->fixed_tab && !r->count[K_HOLE]
-        && r->safe_ok && r->base == 1 && !r->found_wrap && r->ntab <= 64;
-}
-
 /* Whether most cards take two cards on them (FreeCell's alternate colours)
  * rather than one (same suit: Baker's Game, Eight Off, Seahaven Towers).
  * Where they take two, winning lines are many: the scans take 100,000
@@ -750,15 +739,25 @@ static int quick_wide(const PRules *r)
     return builds >= 80;
 }
 
+/* Whether the default search begins with the quick scans: every card open
+ * from the start (no face-down card, stock, fixed tableau or hole), the
+ * foundations from Aces, and free cells or cards that take two on them. */
+static int quick_eligible(const PRules *r)
+{
+    return (r->count[K_CELL] > 0 || quick_wide(r)) && !r->any_down && !r->count[K_STOCK] && !r->fixed_tab
+        && !r->count[K_HOLE] && r->safe_ok && r->base == 1 && !r->found_wrap && r->ntab <= 64;
+}
+
 /* Each move's rank (lower first) into order[i] as rank << 32 | tie << 16 |
  * i: cards to the foundations first; then moves that bring the cards the
  * foundations take next (or the ones after them) nearer the top, by how
  * deep those stay; a card out of a cell onto a pile; moves into cells after
  * moves onto piles; runs taken off the card they are built on, cards back
  * from the foundations, and moves into spaces, last. Scan 0 keeps the
- * generator's order among equal ranks; each later scan (fc-solve's presets run random-order scans in turn) blurs
- * the ranks and shuffles the ties with its own seed, `salt` varying it from
- * state to state: deterministic, so a deal's line is the same every run. */
+ * generator's order among equal ranks; each later scan (fc-solve's presets
+ * run random-order scans in turn) blurs the ranks and shuffles the ties with
+ * its own seed, `salt` varying it from state to state: deterministic, so a
+ * deal's line is the same every run. */
 static void quick_order(const PRules *r, const PState *s, const uint32_t *moves, int count, uint64_t *order,
                         int scan, uint64_t salt, int wide)
 {
