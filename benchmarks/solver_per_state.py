@@ -2,7 +2,7 @@
 
     python benchmarks/solver_per_state.py [--deals 300] [--start 6000000] [--draw 3] [--passes N]
                                           [--max-states 200000] [--against PATH/_ccore*.so] [--rounds 3]
-                                          [--with-path-rules] [--lonelybot PATH/lonelybot-solve]
+                                          [--with-path-rules | --pruning] [--lonelybot PATH/lonelybot-solve]
     python benchmarks/solver_per_state.py --schedule RUN.jsonl [--against PATH/_ccore*.so] [--rounds 1]
     python benchmarks/solver_per_state.py --path-rules [--deals 300] [--start 6000000] [--draw 3] [--rounds 3]
 
@@ -25,7 +25,10 @@ with the path rules on. Two builds of the rules may leave out different
 moves, so then the builds must only agree on each deal both decide (the
 same verdict, and on a loss the same states: the rules leave out only moves
 to states the search meets anyway), and each build's moves tried a state is
-reported.
+reported. ``--pruning`` compares two builds so with the path rules off: builds
+whose move generators leave out different moves (each one a move whose child
+another move of the state makes) must search the same states on a loss, not
+try the same moves.
 
 ``--lonelybot`` runs lonelybot (its ``lonelybot-solve`` driver, which
 prints its states and table lookups: docs/peers.md) on each deal this
@@ -250,6 +253,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="this checkout's search with the path rules against without them, run alternately")
     parser.add_argument("--with-path-rules", action="store_true",
                         help="the main search with the path rules on (both builds, with --against)")
+    parser.add_argument("--pruning", action="store_true",
+                        help="with --against: the builds may try different moves (the same verdicts and, on a "
+                             "loss, the same states)")
     parser.add_argument("--lonelybot", metavar="PATH",
                         help="lonelybot's lonelybot-solve driver, run in turns on the deals this checkout proves lost")
     parser.add_argument("--schedule", metavar="RUN.jsonl",
@@ -272,6 +278,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.path_rules and (args.against is not None or args.schedule is not None or args.with_path_rules):
         parser.error("--path-rules compares this checkout with itself: not with --against, --schedule or "
                      "--with-path-rules")
+    if args.pruning and (args.against is None or args.with_path_rules or args.path_rules):
+        parser.error("--pruning compares two builds of the main search: it needs --against, and not "
+                     "--with-path-rules or --path-rules")
     if args.with_path_rules and args.schedule is not None:
         parser.error("--with-path-rules is for the main search alone: not with --schedule")
     if args.lonelybot is not None and (args.schedule is not None or args.path_rules or args.passes is not None):
@@ -292,6 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.path_rules:
         return path_rules(deals, v, args.start, args.max_states, args.rounds)
     rounds = args.rounds if args.against is not None or args.lonelybot is not None else 1
+    lenient = args.with_path_rules or args.pruning  # the builds may try different moves
     cpu = [0.0] * len(builds)
     deal_cpu = [[0.0] * args.deals for _ in builds]
     totals: list[tuple[int, int, int]] = []
@@ -315,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
             # the same states on a loss
             decided = [(status, states if status == _ccore.EXHAUSTED else 0) for status, states, _ in seen
                        if status != _ccore.RUNNING]
-            if len(set(decided) if args.with_path_rules else set(seen)) > 1:
+            if len(set(decided) if lenient else set(seen)) > 1:
                 print(f"seed {args.start + k}: the builds searched differently: {seen}", file=sys.stderr)
                 return 1
             if r == 0:
@@ -336,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
     for (label, _), seconds, tries in zip(builds, cpu, tried_by, strict=True):
         per = seconds / rounds
         print(f"{label}: {per:.3f} CPU s a round, {per / states * 1e6:.3f} µs a state"
-              + (f", {sum(tries) / states:.2f} moves tried a state" if args.with_path_rules else ""))
+              + (f", {sum(tries) / states:.2f} moves tried a state" if lenient else ""))
     if len(builds) == 2:
         print(f"ratio (this checkout / {builds[1][0]}): {cpu[0] / cpu[1]:.3f}")
     if args.lonelybot is not None:

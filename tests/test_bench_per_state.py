@@ -38,12 +38,23 @@ def test_a_second_build_runs_on_the_same_deals(script: ModuleType, capsys: pytes
     assert 0 < ratio < 10
 
 
+def test_two_builds_that_prune_differently_report_their_moves(script: ModuleType,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    # --pruning: two builds may try different moves of a state, so each one's moves tried are reported
+    core = Path(_ccore.__file__)
+    assert script.main(["--deals", "3", "--max-states", "2000", "--rounds", "1", "--against", str(core),
+                        "--pruning"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("moves tried a state") == 2  # each build's
+
+
 @pytest.mark.parametrize(("args", "words"), [
     (["--deals", "0"], "--deals must be at least 1, not 0"),
     (["--rounds", "0"], "--rounds must be at least 1, not 0"),
     (["--against", "/no/such/core.so"], "--against: no such file: /no/such/core.so"),
     (["--path-rules", "--with-path-rules"], "--path-rules compares this checkout with itself"),
     (["--with-path-rules", "--schedule", "run.jsonl"], "--with-path-rules is for the main search alone"),
+    (["--pruning"], "--pruning compares two builds of the main search: it needs --against"),
 ])
 def test_bad_options_are_refused_before_any_work(script: ModuleType, args: list[str], words: str,
                                                   capsys: pytest.CaptureFixture[str]) -> None:

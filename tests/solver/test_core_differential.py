@@ -206,19 +206,43 @@ def _host_at_hand(game: KlondikeGame, card: object) -> bool:
     return (card.rank - 1, 1 - card.colour) in wanted  # type: ignore[attr-defined]
 
 
-def _pruned(game: KlondikeGame, move: Move, wide: bool = False) -> bool:
+def _onto_higher_twin(game: KlondikeGame, move: Move) -> bool:
+    """The move puts a waste card, a foundation card or a pile's whole face-up
+    run onto a pile top whose twin (the same rank and colour) tops a lower
+    pile that the move takes nothing from: the same move there makes a child
+    of the same key, and the search makes that one only."""
+    target = move.target
+    if not 0 <= target <= 6 or not game.tableau[target]:
+        return False
+    if 0 <= move.source <= 6 and move.count < len(game.tableau[move.source]) - game.face_down[move.source]:
+        return False  # part of a run, moved so that the card it uncovers goes home: a move of its own
+    top = game.tableau[target][-1]
+    return any(game.tableau[j] and game.tableau[j][-1].rank == top.rank and game.tableau[j][-1].colour == top.colour
+               for j in range(target) if j != move.source)
+
+
+def _pruned(game: KlondikeGame, move: Move, wide: bool = False, twins: bool = True) -> bool:
     """Moves the search leaves out by its documented rules: a partial run
     moved onto a pile when the card it uncovers cannot go home; a whole pile
     emptied with kings only and no king ready; a foundation card brought back
     that autoplay would send straight home; with a free talon (draw 1,
     unlimited passes), a waste card put on the tableau that nothing could
-    use."""
+    use, and else a waste card put on the tableau that autoplay would send
+    straight home; and (``twins``) a move onto the higher of two twin pile
+    tops."""
+    if twins and _onto_higher_twin(game, move):
+        return True
     if move.source == FOUNDATION:
         return _safe(game, game.foundation[move.suit], move.suit, wide)
     if move.source == WASTE and move.target != FOUNDATION:
         free = game.variant.draw == 1 and game.variant.passes is None
         if _pairs(game, wide) and game.tableau[move.target] and not _built_from_talon(game, game.waste[-1]):
             return True  # the pair rule: only with the move that builds on it (see _pair_macros)
+        card = game.waste[-1]
+        safe = _safe(game, card.rank, card.suit, True) if wide else \
+            game.variant.safe_to_foundation(card, game.foundation)
+        if not free and game.foundation[card.suit] + 1 == card.rank and safe:
+            return True  # it goes home only: onto a pile autoplay would send it home at once
         return free and not _host_at_hand(game, game.waste[-1])
     if 0 <= move.source <= 6 and move.target != FOUNDATION and game.tableau[move.target]:
         pile = game.tableau[move.source]
@@ -265,7 +289,8 @@ def _pair_macros(game: KlondikeGame, wide: bool) -> set[tuple[object, ...]]:
             placed = g.clone()
             placed.play(move)
             for builder in placed.legal_moves():
-                if builder.target != move.target or _pruned(placed, builder, wide):
+                # (the pair's two moves are one step: the builder goes onto the card just placed)
+                if builder.target != move.target or _pruned(placed, builder, wide, twins=False):
                     continue
                 if 0 <= builder.source <= 6:
                     out.add(("pair", str(card), move.target, builder.source, builder.count))
@@ -872,6 +897,24 @@ def _twin_move(state: bytes, code: int) -> int | None:
 RECYCLE_FLAG = 1 << 20
 
 
+def _a_move_of_g(state: bytes, code: int, v: tuple[int, ...]) -> bool:
+    """Whether ``code`` is a move of the graph the path rules' proof reads at
+    ``state``: one generate() gives, or one it leaves out by a rule on the
+    state alone (onto the higher of two twin tops; a safe talon card onto a
+    pile) whose child, as the key holds it, the kept move makes."""
+    moves = _core_moves(state, v, False)
+    if code in moves:
+        return True
+    twin = _twin_move(state, code)
+    if twin is not None and twin in moves and \
+            _key_view(_played(state, twin, v), v) == _key_view(_played(state, code, v), v):
+        return True
+    if code & 15 == SRC_TALON and (code >> 4) & 15 < PILE_COUNT and not code & (FILL_FLAG | PAIR_FLAG | HOME_FLAG):
+        home = pack(SRC_TALON, LOC_FOUNDATION, 1, (code >> 14) & 63, (code >> 20) & 1)
+        return home in moves and _cards(_played(state, home, v), v) == _cards(_played(state, code, v), v)
+    return False
+
+
 def _left_out_for(parent: bytes, codes: list[int], at: int, v: tuple[int, ...]) -> dict[str, int]:
     """Check that each move the path rules leave out of ``parent``'s child by
     ``codes[at]`` makes a state the search meets anyway, as the notes in
@@ -918,7 +961,7 @@ def _left_out_for(parent: bytes, codes: list[int], at: int, v: tuple[int, ...]) 
         listed = [m ^ f for f in flags if m ^ f in codes[:at]]
         assert listed, (last, m)
         y, sent = _ccore.autoplay(_ccore.apply_move(parent, listed[0], v), v)
-        again = [last ^ f for f in flags if last ^ f in _core_moves(y, v, False)]
+        again = [last ^ f for f in flags if _a_move_of_g(y, last ^ f, v)]
         assert any(_cards(_played(y, a, v), v) == made for a in again), (last, m)
         counts["commute"] += 1
         counts["home"] += (m >> 4) & 15 == LOC_FOUNDATION or (last >> 4) & 15 == LOC_FOUNDATION
@@ -985,20 +1028,66 @@ def test_the_path_rules_commute_two_talon_moves() -> None:
                           range(4_300_200, 4_300_210), 2)
 
 
-def test_the_path_rules_leave_out_moves_onto_twins() -> None:
-    # A move onto a pile top whose twin (the same rank and colour) is another pile's top makes, as the key
-    # holds it, the state the same move onto that pile makes: in draw 3 and in draw 1 (kings only and any
-    # card in an empty pile).
-    _left_out_along_walks("twin", (Variant(draw=3, passes=None, foundation_return=True), Variant(draw=1, passes=None),
-                                   Variant(draw=3, passes=3, empty="any")), range(4_300_300, 4_300_310), 3)
+def _top(state: bytes, i: int) -> tuple[int, bool] | None:
+    """Pile i's top card's rank index and whether it is red, or None for an empty pile."""
+    n = state[LEN + i]
+    return None if n == 0 else (state[PILE_CAP * i + n - 1] % 13, state[PILE_CAP * i + n - 1] // 13 in (1, 2))
 
 
-def test_the_path_rules_leave_out_a_safe_talon_card_onto_a_pile() -> None:
+def _onto_pile(code: int) -> bool:
+    """A run, a talon card or a foundation card onto a pile, with no other move in the code."""
+    return not code & (HOME_FLAG | PAIR_FLAG | FILL_FLAG) and (code >> 4) & 15 < PILE_COUNT
+
+
+def test_the_search_moves_go_onto_the_lower_of_two_twins() -> None:
+    # A move onto a pile top whose twin (the same rank and colour) tops a lower pile that the move takes
+    # nothing from makes, as the key holds it, the state the same move onto that lower pile makes:
+    # generate() gives only that one, in every search (klondike.h, *twin targets*). In draw 3 and in draw 1
+    # (kings only and any card in an empty pile).
+    for variant in (Variant(draw=3, passes=None, foundation_return=True), Variant(draw=1, passes=None),
+                    Variant(draw=3, passes=3, empty="any")):
+        v = params(variant, wide=True)
+        higher = 0
+        for state, codes in _walks(range(4_300_300, 4_300_310), v, random.Random(3)):
+            for code in filter(_onto_pile, codes):
+                src, dst = code & 15, (code >> 4) & 15
+                assert _twin_move(state, code) is None, code  # never onto the higher twin
+                if _top(state, dst) is None:
+                    continue
+                for j in range(dst + 1, PILE_COUNT):
+                    if j != src and _top(state, j) == _top(state, dst):
+                        left = (code & ~(15 << 4)) | (j << 4)
+                        assert left not in codes
+                        assert _key_view(_played(state, left, v), v) == _key_view(_played(state, code, v), v)
+                        higher += 1
+        assert higher > 0, variant
+
+
+def test_a_safe_talon_card_goes_home_only() -> None:
     # A talon card autoplay would send home, played onto a pile, is sent home by autoplay at once: the child
-    # is the very state its move home makes (with a free talon autoplay takes such cards from the talon
-    # itself). In draw 3 with unlimited passes and with three, and in draw 1 with one pass.
-    _left_out_along_walks("safe", (Variant(draw=3, passes=None, foundation_return=True), Variant(draw=3, passes=3),
-                                   Variant(draw=1, passes=1)), range(4_300_400, 4_300_410), 4)
+    # is the very state its move home makes, and generate() gives the move home only (klondike.h, *a safe
+    # talon card onto a pile*); a talon card that is not safe keeps its moves onto piles. Not with a free
+    # talon, where autoplay takes such cards from the talon itself. In draw 3 with unlimited passes and with
+    # three, and in draw 1 with one pass.
+    for variant in (Variant(draw=3, passes=None, foundation_return=True), Variant(draw=3, passes=3),
+                    Variant(draw=1, passes=1)):
+        v = params(variant, wide=True)
+        safe = kept = 0
+        for state, codes in _walks(range(4_300_400, 4_300_410), v, random.Random(4)):
+            for home in codes:
+                if home & 15 != SRC_TALON or (home >> 4) & 15 != LOC_FOUNDATION:
+                    continue
+                card = (home >> 14) & 63
+                fits = (card % 13 + 1, card // 13 not in (1, 2))  # its pile top: a rank higher, the other colour
+                for t in range(PILE_COUNT):
+                    if _top(state, t) != fits or any(_top(state, j) == fits for j in range(t)):
+                        continue  # (the lower of two twins only: the rule above)
+                    onto = pack(SRC_TALON, t, 1, card, (home >> 20) & 1)
+                    same = _cards(_played(state, onto, v), v) == _cards(_played(state, home, v), v)
+                    assert (onto in codes) != same, (onto, home)
+                    safe += same
+                    kept += not same
+        assert safe > 0 and kept > 0, (variant, safe, kept)
 
 
 def test_the_path_rules_commute_fill_steps() -> None:
