@@ -755,14 +755,15 @@ static int quick_eligible(const PRules *r)
  * prove only when one of them runs out of moves, and the best-first search
  * proves in fewer states: waiting for the scans' 100,000 states, the median
  * deal of Streets and Alleys and King Albert took four to five times the
- * states of the best-first search alone. In turns, a deal costs at most about twice what the quicker of
- * the two takes, and the scans go on for half the budget instead of 100,000
- * states (deals 1-100 under 1,000,000 states, decided in turns / after the
- * scans: Baker's Dozen 94 / 90, Beleaguered Castle 95 / 95, Streets and
- * Alleys 94 / 90, King Albert 95 / 95, in 41.4 million states against 48.7;
- * a proof or a best-first win that needs more than half the budget is lost
- * to it: 3 proofs and 3 wins of the 400 deals). Where cells hold cards
- * nearly every deal is won, most by the scans, and the hybrid waits. */
+ * states of the best-first search alone. In turns, a deal costs at most
+ * about twice what the quicker of the two takes, and the scans go on for
+ * half the budget instead of 100,000 states (deals 1-100 under 1,000,000
+ * states, decided in turns / after the scans: Baker's Dozen 94 / 90,
+ * Beleaguered Castle 95 / 95, Streets and Alleys 94 / 90, King Albert 95 /
+ * 95, in 41.4 million states against 48.7; a proof or a best-first win that
+ * needs more than half the budget is lost to it: 3 proofs and 3 wins of the
+ * 400 deals). Where cells hold cards nearly every deal is won, most by the
+ * scans, and the hybrid waits. */
 static int quick_turns(const PRules *r)
 {
     return !r->count[K_CELL];
