@@ -4,20 +4,20 @@
 One deal (``--seed N|ms:N|pysol:N``, ``--deal`` a position string,
 ``--file`` a position, PySol board, Solvitaire JSON or game record) prints
 its verdict; ``--deals FILE`` solves one deal a line (a seed, ``ms:N``,
-``pysol:N`` or a position string of the game) and prints one JSON line a
-deal as each is decided, so that an interrupted batch keeps every line
-printed (and, with ``--output``, writes them).
+``pysol:N`` or a position string of the game) as Klondike's batches do
+(``cardtable.cli.solve``): on ``--workers`` processes or a ``--cluster``,
+each deal kept in the results store as it is solved (unless
+``--no-store``), the rows printed (or written to ``--output``) in deal
+order, an interrupted batch finished with ``solve --resume RUN``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import TYPE_CHECKING
 
-from cardtable._text import plural
-from cardtable.cli._options import interrupted, result_line, solve_timeout
+from cardtable.cli._options import result_line, solve_timeout
 from cardtable.errors import CardtableError, UsageError
 
 if TYPE_CHECKING:
@@ -25,8 +25,8 @@ if TYPE_CHECKING:
 
 __all__ = ["solve"]
 
-#: What ``solve --game`` does not take (Klondike's batch store and workers).
-_KLONDIKE_ONLY = ("--resume", "--cluster", "--store", "--no-store", "--workers", "--no-progress")
+#: What one deal does not take: a batch's store, processes and progress.
+_BATCH_ONLY = ("--cluster", "--store", "--no-store", "--workers", "--no-progress")
 
 
 def _game_of(description: Description, text: str, where: str) -> PatienceGame:
@@ -43,15 +43,22 @@ def _game_of(description: Description, text: str, where: str) -> PatienceGame:
         raise UsageError(f"{where}: {error}") from None
 
 
-def solve(args: argparse.Namespace, description: Description) -> int:
-    """``solve --game``: one deal, or a batch with ``--deals``."""
+def refuse_options(args: argparse.Namespace, description: Description) -> None:
+    """Klondike's rule options have no meaning for another game: refused in one line."""
     from cardtable.cli._patience import _refuse_klondike_options
 
-    _refuse_klondike_options(args, description, variant_default="draw1", extra=_KLONDIKE_ONLY)
-    if args.deals is not None:
-        return _batch(args, description)
+    _refuse_klondike_options(args, description, variant_default="draw1")
+
+
+def solve(args: argparse.Namespace, description: Description) -> int:
+    """``solve --game`` of one deal (a batch, ``--deals``, is Klondike's
+    batch command with the game's description: ``cardtable.cli.solve``)."""
+    refuse_options(args, description)
     if args.output is not None:
         raise UsageError("--output is for batches (--deals FILE): one deal is printed")
+    for flag in _BATCH_ONLY:
+        if getattr(args, flag.removeprefix("--").replace("-", "_"), None) not in (None, False):
+            raise UsageError(f"{flag} is for batches (--deals FILE): one deal is solved here")
     from cardtable.solver.patience import solve_game
 
     if args.seed is not None:
@@ -83,49 +90,18 @@ def _from_file(path: str, description: Description) -> PatienceGame:
     return _read_layout(description, text)
 
 
-def _deal_lines(path: str) -> list[tuple[int, str]]:
-    """The deals of a batch file, with their line numbers (blank lines and
-    ``#`` comments skipped)."""
+def read_game_lines(path: str, description: Description) -> list[tuple[str, PatienceGame]]:
+    """The deals of a batch file, one a line (a seed, ``ms:N``, ``pysol:N``
+    or a position string; blank lines and ``#`` comments skipped), each with
+    its label and its game; a bad line is a :class:`UsageError` naming the
+    file and the line."""
     from cardtable._files import read_text
 
     deals = []
     for number, line in enumerate(read_text(path).splitlines(), 1):
         text = line.strip()
         if text and not text.startswith("#"):
-            deals.append((number, text))
+            deals.append((text, _game_of(description, text, f"{path}, line {number}")))
     if not deals:
         raise UsageError(f"{path}: no deals (one a line: a number, ms:N, pysol:N or a position string)")
     return deals
-
-
-def _batch(args: argparse.Namespace, description: Description) -> int:
-    """Every deal of ``--deals``, one JSON line each as it is decided; Ctrl-C
-    keeps the lines printed (and writes them to ``--output``)."""
-    from cardtable._files import atomic_write_text, check_outputs
-    from cardtable.solver.patience import solve_game
-
-    check_outputs({"--output": args.output}, {"--deals": args.deals})
-    lines = _deal_lines(args.deals)
-    games = [(text, _game_of(description, text, f"{args.deals}, line {number}")) for number, text in lines]
-    timeout = solve_timeout(args)
-    rows: list[str] = []
-    counts = {"won": 0, "unwinnable": 0, "unknown": 0}
-    stopped = False
-    try:
-        for text, game in games:
-            result = solve_game(game, timeout=timeout, max_states=args.max_states)
-            row = json.dumps({"deal": text, **result.to_dict(), "game": description.name})
-            rows.append(row)
-            counts[result.result] += 1
-            if args.output is None:
-                print(row, flush=True)
-    except KeyboardInterrupt:
-        stopped = True
-    if args.output is not None:
-        atomic_write_text(args.output, "".join(row + "\n" for row in rows))
-    summary = ", ".join(f"{count:,} {name}" for name, count in counts.items())
-    print(f"{description.title}: {plural(len(rows), 'deal')} solved: {summary}", file=sys.stderr)
-    if stopped:
-        return interrupted(f"kept the {len(rows):,} of {len(games):,} deals solved", "")
-    return 0
-

@@ -45,7 +45,10 @@ from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from cardtable.klondike.game import KlondikeGame
+    from cardtable.patience import Description
     from cardtable.runs.executor import Executor
     from cardtable.runs.stored import StoredRun
 
@@ -129,60 +132,98 @@ def _deal_number(text: str) -> int | str:
 _RESUME_OPTIONS = ("resume", "cluster", "cluster_timeout", "workers", "store", "no_progress")
 
 
-def _digest(deals: list[tuple[str, Position]]) -> str:
+def _digest(deals: Sequence[tuple[str, object]]) -> str:
     import hashlib
 
     return hashlib.sha256("\n".join(f"{label}\t{position}" for label, position in deals).encode()).hexdigest()
 
 
-def _resume_batch(args: argparse.Namespace) -> tuple[StoredRun, list[tuple[str, Position]]]:
-    """Take up a stored batch: its options go back into ``args``; returns
-    the run and its deals."""
+def _game_argument(name: str) -> str:
+    """``--game`` as a stored run keeps it: a registry name (with its
+    options) as given, a description file by its absolute path."""
+    return os.path.abspath(name) if name.lower().endswith(".json") else name
 
-    from cardtable._files import check_outputs, read_deals_file
+
+def _read_deals(path: str, description: Description | None) -> list[tuple[str, Any]]:
+    """The deals of a batch file: Klondike's positions, or the games of a patience game's description."""
+    from cardtable._files import read_deals_file
+
+    if description is None:
+        return list(read_deals_file(path))
+    from cardtable.cli._patience_solve import read_game_lines
+
+    return list(read_game_lines(path, description))
+
+
+def _deals_text(deals: Sequence[tuple[str, Any]], description: Description | None) -> list[tuple[str, str]]:
+    """Each deal's label and position as text, what the digest of a batch's deals reads."""
+    if description is None:
+        return [(label, str(position)) for label, position in deals]
+    from cardtable.patience.position import write_position
+
+    return [(label, write_position(game)) for label, game in deals]
+
+
+def _resume_batch(args: argparse.Namespace) -> tuple[StoredRun, list[tuple[str, Any]], Description | None]:
+    """Take up a stored batch: its options go back into ``args``; returns
+    the run, its deals and, for a patience game's batch, its description."""
+
+    from cardtable._files import check_outputs
     from cardtable.runs.store import store_files
 
-    deals: list[tuple[str, Position]] = []
+    deals: list[tuple[str, Any]] = []
+    description: Description | None = None
 
     def fit(params: dict[str, Any]) -> None:
-        nonlocal deals
+        nonlocal deals, description
         args.deals, args.output = params["deals"], params["output"]
         args.timeout, args.max_states = params["timeout"], params["max_states"]
         check_outputs({"--output": args.output}, {"--deals": args.deals}, store=store_files(store_path(args)))
-        deals = read_deals_file(str(args.deals))
-        if _digest(deals) != params["deals_digest"]:
+        if "game" in params:
+            from cardtable.patience import load
+
+            description = load(str(params["game"]))
+        deals = _read_deals(str(args.deals), description)
+        if _digest(_deals_text(deals, description)) != params["deals_digest"]:
             raise UsageError(f"{args.deals}: the deals file changed since run {args.resume} started; "
                              "it cannot be finished with other deals")
 
     stored: StoredRun = take_up_run(args, "solve", "solves", _RESUME_OPTIONS, fit)
-    return stored, deals
+    return stored, deals, description
 
 
-def _start_batch(args: argparse.Namespace, variant: Variant, deals: list[tuple[str, Position]],
-                 timeout: float | None) -> StoredRun:
+def _start_batch(args: argparse.Namespace, variant: Variant | None, description: Description | None,
+                 deals: Sequence[tuple[str, Any]], timeout: float | None) -> StoredRun:
     """Record a new batch, with the options that finish it."""
     from cardtable.runs.stored import StoredRun
 
     deals_file = os.path.abspath(args.deals) if args.deals != "-" else "-"
     params: dict[str, object] = {
-        "variant": variant.options(), "deals": deals_file, "deals_digest": _digest(deals),
+        "deals": deals_file, "deals_digest": _digest(_deals_text(deals, description)),
         "timeout": timeout, "max_states": args.max_states,
         "output": os.path.abspath(args.output) if args.output not in (None, "-") else args.output}
-    game, rules = variant.game_key
+    if description is not None:
+        params["game"] = _game_argument(args.game)
+        shown = description.name if params["game"] != args.game else args.game  # `runs` lists it as the variant
+        game, rules, options = description.name, description.rules_key, {"name": shown, "game": params["game"]}
+    else:
+        assert variant is not None
+        params["variant"] = options = variant.options()
+        game, rules = variant.game_key
     return StoredRun.start(store_path(args), table="solves", kind="solve", game=game, rules=rules, strategy="solver",
-                           variant=variant.options(), seed=None, deals_file=deals_file, units=len(deals),
-                           params=params)
+                           variant=options, seed=None, deals_file=deals_file, units=len(deals), params=params)
 
 
-def _cmd_batch(args: argparse.Namespace, variant: Variant | None) -> int:
-    """Solve every deal of the file (or finish a stored batch). Every solved
-    deal is stored as it arrives. Interrupted (Ctrl-C, SIGTERM), it keeps the
-    rows solved so far (the output file is written with them, empty when
-    none finished), says how many and how to finish, and returns 130 (143
-    for SIGTERM)."""
+def _cmd_batch(args: argparse.Namespace, variant: Variant | None, description: Description | None = None) -> int:
+    """Solve every deal of the file (or finish a stored batch), Klondike's
+    or, with ``description``, a patience game's. Every solved deal is
+    stored as it arrives. Interrupted (Ctrl-C, SIGTERM), it keeps the rows
+    solved so far (the output file is written with them, empty when none
+    finished), says how many and how to finish, and returns 130 (143 for
+    SIGTERM)."""
     import json
 
-    from cardtable._files import atomic_write_text, check_outputs, read_deals_file
+    from cardtable._files import atomic_write_text, check_outputs
     from cardtable.runs.cluster import open_executor
     from cardtable.runs.store import store_files
     from cardtable.solver import summarize_solves
@@ -190,16 +231,17 @@ def _cmd_batch(args: argparse.Namespace, variant: Variant | None) -> int:
 
     stored: StoredRun | None = None
     if args.resume is not None:
-        stored, deals = _resume_batch(args)
-        variant = Variant.from_options(dict(stored.params["variant"]))
+        stored, deals, description = _resume_batch(args)
+        if description is None:
+            variant = Variant.from_options(dict(stored.params["variant"]))
         timeout = args.timeout
     else:
         # Before the work, not after it; the output is never the deals file or the store.
         check_outputs({"--output": args.output}, {"--deals": args.deals},
                       store=None if args.no_store else store_files(store_path(args)))
-        deals = read_deals_file(args.deals)
+        deals = _read_deals(args.deals, description)
         timeout = solve_timeout(args)
-    assert variant is not None
+    assert variant is not None or description is not None
     with ExitStack() as stack:
         if stored is not None:  # marked interrupted should anything below fail
             stack.enter_context(stored)
@@ -208,13 +250,14 @@ def _cmd_batch(args: argparse.Namespace, variant: Variant | None) -> int:
         if args.cluster is not None:
             quiet_cluster_logs()
         if stored is None and not args.no_store:
-            stored = stack.enter_context(_start_batch(args, variant, deals, timeout))
+            stored = stack.enter_context(_start_batch(args, variant, description, deals, timeout))
         done = dict(from_store_row(row) for row in stored.units()) if args.resume is not None and stored else {}
         hint = resume_hint(stored, "solve", args)
         with hinted(hint):
-            rows, stopped = _solve(args, deals, variant, timeout, executor, stored, done)
+            rows, stopped = _solve(args, deals, variant, description, timeout, executor, stored, done)
             ordered = [rows[index] for index in sorted(rows)]
-            text = "".join(json.dumps(row) + "\n" for row in ordered)
+            game = {} if description is None else {"game": description.name}  # as one deal's JSON says
+            text = "".join(json.dumps({**row, **game}) + "\n" for row in ordered)
             try:
                 if args.output:
                     atomic_write_text(args.output, text)  # a full disk: the run stays interrupted, every row stored
@@ -234,13 +277,15 @@ def _cmd_batch(args: argparse.Namespace, variant: Variant | None) -> int:
     return 0
 
 
-def _solve(args: argparse.Namespace, deals: list[tuple[str, Position]], variant: Variant, timeout: float | None,
-           executor: Executor, stored: StoredRun | None,
+def _solve(args: argparse.Namespace, deals: Sequence[tuple[str, Any]], variant: Variant | None,
+           description: Description | None, timeout: float | None, executor: Executor, stored: StoredRun | None,
            done: dict[int, dict[str, object]]) -> tuple[dict[int, dict[str, object]], bool]:
-    """Solve the deals ``done`` lacks, storing each row as it arrives;
-    every row by deal index, and whether Ctrl-C (or SIGTERM) stopped it."""
+    """Solve the deals ``done`` lacks (Klondike's under ``variant``, or a
+    patience game's), storing each row as it arrives; every row by deal
+    index, and whether Ctrl-C (or SIGTERM) stopped it."""
     from cardtable.solver import solve_batch
     from cardtable.solver.batch import store_row
+    from cardtable.solver.patience_batch import solve_patience_batch
 
     rows = dict(done)
     label = "solving" + (f" (run {stored.id if stored else None}, {len(done):,} stored)" if done else "")
@@ -255,8 +300,13 @@ def _solve(args: argparse.Namespace, deals: list[tuple[str, Position]], variant:
             advance(1)
 
         try:
-            solve_batch(deals, variant, timeout=timeout, max_states=args.max_states, executor=executor, done=done,
-                        on_solved=keep)
+            if description is not None:
+                solve_patience_batch(deals, description, timeout=timeout, max_states=args.max_states,
+                                     executor=executor, done=done, on_solved=keep)
+            else:
+                assert variant is not None
+                solve_batch(deals, variant, timeout=timeout, max_states=args.max_states, executor=executor,
+                            done=done, on_solved=keep)
         except KeyboardInterrupt:
             return rows, True
     return rows, False
@@ -264,19 +314,24 @@ def _solve(args: argparse.Namespace, deals: list[tuple[str, Position]], variant:
 
 def _cmd_solve(args: argparse.Namespace) -> int:
     check_force(args)
+    if args.resume is not None:  # the run says its game
+        return _cmd_batch(args, None)
     if args.game not in (None, "klondike"):
         # every other game, Klondike's rules under another name included: the patience engine's
         # deals, positions and moves; the search itself goes to Klondike's core where the rules are its own
+        from cardtable.cli._patience_solve import refuse_options
         from cardtable.cli._patience_solve import solve as solve_patience
         from cardtable.patience import load
 
-        return solve_patience(args, load(args.game))
+        description = load(args.game)
+        if args.deals is not None:  # a batch, as Klondike's
+            refuse_options(args, description)
+            return _cmd_batch(args, None, description)
+        return solve_patience(args, description)
     if isinstance(args.seed, str):
         from cardtable.cli._patience import klondike_seed
 
         klondike_seed(args.seed)
-    if args.resume is not None:
-        return _cmd_batch(args, None)
     variant = variant_from_args(args)
     if args.deals is not None:
         return _cmd_batch(args, variant)

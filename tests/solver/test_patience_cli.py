@@ -4,10 +4,14 @@ game, one deal or a batch, every winning line replayed, bad input in one line.""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import sqlite3
+import time
 from pathlib import Path
 
 import pytest
-from cli_helpers import run
+from cli_helpers import run, start
 
 from cardtable.patience import Move, PatienceGame, get
 from cardtable.patience.registry import load
@@ -66,7 +70,105 @@ def test_batch_prints_one_json_line_a_deal(capsys: pytest.CaptureFixture[str], t
     assert [(row["deal"], row["result"]) for row in rows] == [("ms:1", "won"), ("ms:11982", "unwinnable"),
                                                                ("5", "won")]
     assert _replays("freecell", "5", rows[2]["moves"])
-    assert "3 deals solved: 2 won, 1 unwinnable, 0 unknown" in err
+    assert all(row["game"] == "freecell" for row in rows)
+    assert "3 deals: 2 won, 1 unwinnable, 0 unknown" in err
+
+
+def test_a_batch_on_two_processes_gives_the_same_rows(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    deals = tmp_path / "deals.txt"
+    deals.write_text("".join(f"{n}\n" for n in range(1, 9)))
+    rows = []
+    for workers in ("1", "2"):
+        code, out, _ = run(capsys, "solve", "--game", "beleaguered-castle", "--deals", str(deals), "--max-states",
+                           "50000", "--workers", workers, "--no-progress", "--no-store")
+        assert code == 0
+        rows.append([{k: v for k, v in json.loads(line).items() if k != "seconds"} for line in out.splitlines()])
+    assert rows[0] == rows[1] and [row["deal"] for row in rows[0]] == [str(n) for n in range(1, 9)]
+
+
+def test_an_interrupted_batch_is_stored_and_finished_with_resume(capsys: pytest.CaptureFixture[str],
+                                                                 tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # As Klondike's: every deal solved is kept in the results store; --resume solves only the others, with
+    # the run's own game, budget and output.
+    deals = tmp_path / "deals.txt"
+    deals.write_text("ms:1\nms:2\nms:3\n")
+    output, store = tmp_path / "out.jsonl", tmp_path / "results.sqlite"
+    real = patience_solver.solve_game
+    calls: list[PatienceGame] = []
+
+    def stopping(game: PatienceGame, **kwargs: object) -> patience_solver.PatienceSolveResult:
+        calls.append(game)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(game, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(patience_solver, "solve_game", stopping)
+    code, _, err = run(capsys, "solve", "--game", "freecell", "--deals", str(deals), "--output", str(output),
+                       "--store", str(store), "--max-states", "100000")
+    assert code == 130
+    assert [json.loads(line)["deal"] for line in output.read_text().splitlines()] == ["ms:1", "ms:2"]
+    assert "kept the 2 of 3 deals solved" in err and "cardtable solve --resume 1" in err
+    monkeypatch.setattr(patience_solver, "solve_game", real)
+    code, _, err = run(capsys, "solve", "--resume", "1", "--store", str(store), "--no-progress")
+    assert code == 0
+    rows = [json.loads(line) for line in output.read_text().splitlines()]
+    assert [(row["deal"], row["result"], row["game"]) for row in rows] == [
+        ("ms:1", "won", "freecell"), ("ms:2", "won", "freecell"), ("ms:3", "won", "freecell")]
+    assert _replays("freecell", "ms:3", rows[2]["moves"])
+    assert "2 deals were stored, 1 solved now" in err
+    deals.write_text("ms:1\nms:2\nms:4\n")  # a run is taken up with its own deals only
+    code, _, err = run(capsys, "solve", "--resume", "1", "--store", str(store))
+    assert code == 2 and "the deals file changed since run 1 started" in err
+
+
+def _solves(store: Path) -> int:
+    """How many deals of batches ``store`` holds (0 while it is not there or is being made)."""
+    if not store.is_file():
+        return 0
+    try:
+        with sqlite3.connect(f"{store.as_uri()}?mode=ro", uri=True) as db:
+            return int(db.execute("SELECT COUNT(*) FROM solves").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signalled_batch_process_loses_no_deal_it_solved(tmp_path: Path, signum: int) -> None:
+    deals = tmp_path / "deals.txt"
+    deals.write_text("".join(f"{n}\n" for n in range(1, 301)))
+    store = tmp_path / "data" / "results.sqlite"
+    process = start(tmp_path, "solve", "--game", "golf", "--deals", str(deals), "--max-states", "20000",
+                    "--output", "out.jsonl", "--no-progress")
+    deadline = time.monotonic() + 60
+    while _solves(store) < 5:
+        assert process.poll() is None and time.monotonic() < deadline, "the batch never got under way"
+        time.sleep(0.02)
+    os.killpg(process.pid, signum)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 128 + signum and "Traceback" not in err, err
+    kept = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert 5 <= len(kept) == _solves(store) < 300
+    assert "finish it with 'cardtable solve --resume 1" in err
+    process = start(tmp_path, "solve", "--resume", "1", "--no-progress")
+    _, err = process.communicate(timeout=300)
+    assert process.returncode == 0, err
+    rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert [row["deal"] for row in rows] == [str(n) for n in range(1, 301)] and rows[:len(kept)] == kept
+    assert f"{len(kept)} deals were stored, {300 - len(kept)} solved now" in err
+
+
+@pytest.mark.slow
+def test_a_batch_on_a_dask_cluster_gives_the_same_rows(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    deals = tmp_path / "deals.txt"
+    deals.write_text("".join(f"{n}\n" for n in range(1, 11)))
+    rows = []
+    for where in (("--workers", "1"), ("--cluster", "local", "--workers", "2")):
+        code, out, _ = run(capsys, "solve", "--game", "golf", "--deals", str(deals), "--max-states", "50000",
+                           "--no-progress", "--no-store", *where)
+        assert code == 0
+        rows.append([{k: v for k, v in json.loads(line).items() if k != "seconds"} for line in out.splitlines()])
+    assert rows[0] == rows[1] and len(rows[0]) == 10
 
 
 def test_an_interrupted_batch_keeps_the_lines_solved(capsys: pytest.CaptureFixture[str], tmp_path: Path,
@@ -94,7 +196,9 @@ def test_an_interrupted_batch_keeps_the_lines_solved(capsys: pytest.CaptureFixtu
 @pytest.mark.parametrize(("args", "message"), [
     (["--seed", "ms:3"], "Klondike has no ms:N deal numbers"),
     (["--game", "freecell", "--seed", "3", "--draw", "3"], "--draw is a Klondike option"),
-    (["--game", "freecell", "--seed", "3", "--workers", "2"], "--workers goes with Klondike only"),
+    (["--game", "freecell", "--seed", "3", "--workers", "2"], "--workers is for batches (--deals FILE)"),
+    (["--game", "freecell", "--seed", "3", "--no-store"], "--no-store is for batches (--deals FILE)"),
+    (["--game", "freecell", "--resume", "1"], "--game cannot be given with it"),
     (["--game", "golf", "--seed", "ms:3"], "golf has no Microsoft deal numbers"),
     (["--game", "freecel", "--seed", "3"], "unknown game 'freecel'"),
     (["--game", "freecell", "--deal", "nonsense"], "--deal: "),
