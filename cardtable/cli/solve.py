@@ -102,13 +102,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="The expert's next move, from what the player sees: it guesses the hidden cards, "
                     "solves its guesses and says how many of them it wins from here. The same table "
                     "always gets the same hint. --peek asks the solver instead, with every card known.")
-    p.add_argument("file", metavar="FILE", help="a game record or layout ('-' for stdin)")
+    p.add_argument("file", metavar="FILE",
+                   help="a game record (Klondike's or any patience game's) or layout ('-' for stdin)")
+    p.add_argument("--game", metavar="NAME|FILE.json", default=None,
+                   help="a patience game, for a layout of it (a position string or PySol board); a patience "
+                        "game's record names its game")
     p.add_argument("--peek", action="store_true",
                    help="peek: the solver's verdict with every card known (the next move of a winning line)")
     p.add_argument("--samples", type=samples, default=None, metavar="N",
-                   help=f"the expert's guessed deals, 1 to {MAX_SAMPLES:,} (default 96)")
+                   help=f"the expert's guessed deals, 1 to {MAX_SAMPLES:,} (default 96; 8 in a patience game)")
     p.add_argument("--max-states", type=max_states, default=None, metavar="N",
-                   help="state budget: of the search of each guess (default 50,000), or of the peek's search")
+                   help="state budget: of the search of each guess (default 50,000; 25,000 in a patience "
+                        "game), or of the peek's search")
     p.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
                    help="time bound: the expert falls back to a quick greedy move when it runs out "
                         "(default none), the peek searches this long (default 10)")
@@ -370,11 +375,15 @@ def _cmd_hint(args: argparse.Namespace) -> int:
     import json
 
     from cardtable._files import read_text
+    from cardtable.cli._patience import is_patience_record
     from cardtable.klondike.formats import load_start
     from cardtable.klondike.game import KlondikeGame
 
+    text = read_text(args.file)
+    if args.game not in (None, "klondike") or is_patience_record(text):
+        return _patience_hint(args, text)
     variant = variant_from_args(args)
-    position, record = load_start(read_text(args.file))
+    position, record = load_start(text)
     refuse_rule_flags(args, record, args.file)
     game = record.replay() if record is not None else KlondikeGame(position, variant)
     if args.peek:
@@ -395,6 +404,41 @@ def _cmd_hint(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"hint": "expert", **found.to_dict()}))
     elif found.move is None:  # no legal move is left, or none makes progress
+        print(f"{found.describe().capitalize()}.")
+    else:
+        print(f"{found.move}: {found.describe()}")
+    return 0
+
+
+def _patience_hint(args: argparse.Namespace, text: str) -> int:
+    """``hint`` in a patience game: the expert's move from the player's view
+    (:func:`~cardtable.bots.patience_hint.patience_hint`, the hint of the
+    terminal app and the browser table), or with ``--peek`` the next move of
+    a winning line of the real deal. The position is a record's last one, or
+    a layout of ``--game``."""
+    import json
+
+    from cardtable.bots.patience_hint import HINT_SAMPLES, HINT_STATES, patience_hint
+    from cardtable.cli._patience import _read_layout, _record, _refuse_klondike_options, is_patience_record
+    from cardtable.patience import load
+
+    description = None if args.game in (None, "klondike") else load(args.game)
+    if is_patience_record(text):
+        game = _record(text, description).replay()
+    elif description is None:  # (a patience record names its game; a layout does not)
+        raise UsageError("a layout of a patience game needs --game NAME")
+    else:
+        game = _read_layout(description, text)
+    _refuse_klondike_options(args, game.description, variant_default="draw1")
+    if args.peek and args.samples is not None:
+        raise UsageError("--samples: the peek does not guess; leave out --samples or --peek")
+    samples = 1 if args.peek else args.samples or HINT_SAMPLES
+    budget = args.max_states or (HINT_SAMPLES * HINT_STATES if args.peek else HINT_STATES)
+    found = patience_hint(game, samples=samples, max_states=budget, seconds=args.timeout, peek=args.peek)
+    if args.json:
+        print(json.dumps({"hint": "peek" if args.peek else "expert", "game": game.description.name,
+                          **found.to_dict()}))
+    elif found.move is None:
         print(f"{found.describe().capitalize()}.")
     else:
         print(f"{found.move}: {found.describe()}")

@@ -216,3 +216,55 @@ def test_a_bad_line_of_a_batch_is_named(capsys: pytest.CaptureFixture[str], tmp_
     code, out, err = run(capsys, "solve", "--game", "freecell", "--deals", str(deals))
     assert code == 2 and out == ""
     assert f"{deals}, line 3: " in err
+
+
+def test_hint_reads_a_patience_record_and_gives_the_faces_hint(capsys: pytest.CaptureFixture[str],
+                                                                tmp_path: Path) -> None:
+    # `hint RECORD` of any patience game: the expert's move from the player's view, the one the terminal
+    # app and the browser table give (the same guesses: the same table always gets the same hint).
+    from cardtable.bots.patience_hint import patience_hint
+    from cardtable.patience.record import PatienceRecord
+
+    game = PatienceGame.from_seed(get("spider-1-suit"), 3)
+    game.play(game.legal_moves()[0])
+    record = tmp_path / "game.txt"
+    record.write_text(str(PatienceRecord.from_game(game, seed=3)))
+    code, out, _ = run(capsys, "hint", str(record), "--json", "--samples", "2", "--max-states", "3000")
+    assert code == 0
+    data = json.loads(out)
+    expected = patience_hint(game, samples=2, max_states=3000)
+    assert (data["hint"], data["game"], data["samples"]) == ("expert", "spider-1-suit", 2)
+    assert data["move"] == str(expected.move) and data["wins"] == expected.wins
+    code, out, _ = run(capsys, "hint", str(record), "--samples", "2", "--max-states", "3000")
+    assert code == 0 and out.startswith(f"{expected.move}: ")
+
+
+def test_hint_peeks_at_a_patience_layout_and_its_move_starts_a_win(capsys: pytest.CaptureFixture[str],
+                                                                    tmp_path: Path) -> None:
+    from cardtable.patience.position import write_position
+
+    layout = tmp_path / "deal.txt"
+    layout.write_text(write_position(PatienceGame.from_seed(get("freecell"), "ms:5")) + "\n")
+    code, out, _ = run(capsys, "hint", str(layout), "--game", "freecell", "--peek", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["hint"] == "peek" and data["fallback"] is None
+    game = PatienceGame.from_seed(get("freecell"), "ms:5")
+    game.play(Move.parse(data["move"]))
+    assert patience_solver.solve_game(game, max_states=200_000).result == "won"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--game", "freecell", "--draw", "3"], "--draw is a Klondike option"),
+    (["--game", "golf"], "position"),
+    (["--game", "freecell", "--peek", "--samples", "2"], "--samples: the peek does not guess"),
+])
+def test_a_bad_patience_hint_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str],
+                                         message: str) -> None:
+    from cardtable.patience.position import write_position
+
+    layout = tmp_path / "deal.txt"
+    layout.write_text(write_position(PatienceGame.from_seed(get("freecell"), "ms:5")) + "\n")
+    code, _, err = run(capsys, "hint", str(layout), *args)
+    assert code == 2
+    assert message in err and len(err.strip().splitlines()) == 1
