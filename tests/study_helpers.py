@@ -31,13 +31,14 @@ def study_rows(store: Path) -> list[tuple[Any, ...]]:
                                " ORDER BY rowid"))
 
 
-def stored_deals(store: Path) -> int:
-    """How many study deals ``store`` holds (0 while it is not there or is being created)."""
+def stored_deals(store: Path, table: str = "study_deals") -> int:
+    """How many deals ``store`` holds in ``table`` (a study's, or ``solves``: a batch's), 0 while it is not
+    there or is being created."""
     if not store.is_file():
         return 0
     try:
         with sqlite3.connect(f"{store.as_uri()}?mode=ro", uri=True) as db:
-            return int(db.execute("SELECT COUNT(*) FROM study_deals").fetchone()[0])
+            return int(db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
     except sqlite3.OperationalError:  # being created right now
         return 0
 

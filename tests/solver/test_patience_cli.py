@@ -6,16 +6,33 @@ from __future__ import annotations
 import json
 import os
 import signal
-import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from cli_helpers import run, start
+from study_helpers import stored_deals
 
 from cardtable.patience import Move, PatienceGame, get
 from cardtable.patience.registry import load
 from cardtable.solver import patience as patience_solver
+
+
+def _stop_at_call(monkeypatch: pytest.MonkeyPatch, stop: int) -> Callable[..., patience_solver.PatienceSolveResult]:
+    """Make the patience search's ``stop``-th call raise KeyboardInterrupt (Ctrl-C in the middle of a
+    batch); the real search is returned."""
+    real = patience_solver.solve_game
+    calls: list[PatienceGame] = []
+
+    def stopping(game: PatienceGame, **kwargs: object) -> patience_solver.PatienceSolveResult:
+        calls.append(game)
+        if len(calls) == stop:
+            raise KeyboardInterrupt
+        return real(game, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(patience_solver, "solve_game", stopping)
+    return real
 
 
 def _replays(game: str, seed: str, moves: list[str]) -> bool:
@@ -94,16 +111,7 @@ def test_an_interrupted_batch_is_stored_and_finished_with_resume(capsys: pytest.
     deals = tmp_path / "deals.txt"
     deals.write_text("ms:1\nms:2\nms:3\n")
     output, store = tmp_path / "out.jsonl", tmp_path / "results.sqlite"
-    real = patience_solver.solve_game
-    calls: list[PatienceGame] = []
-
-    def stopping(game: PatienceGame, **kwargs: object) -> patience_solver.PatienceSolveResult:
-        calls.append(game)
-        if len(calls) == 3:
-            raise KeyboardInterrupt
-        return real(game, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(patience_solver, "solve_game", stopping)
+    real = _stop_at_call(monkeypatch, 3)
     code, _, err = run(capsys, "solve", "--game", "freecell", "--deals", str(deals), "--output", str(output),
                        "--store", str(store), "--max-states", "100000")
     assert code == 130
@@ -122,17 +130,6 @@ def test_an_interrupted_batch_is_stored_and_finished_with_resume(capsys: pytest.
     assert code == 2 and "the deals file changed since run 1 started" in err
 
 
-def _solves(store: Path) -> int:
-    """How many deals of batches ``store`` holds (0 while it is not there or is being made)."""
-    if not store.is_file():
-        return 0
-    try:
-        with sqlite3.connect(f"{store.as_uri()}?mode=ro", uri=True) as db:
-            return int(db.execute("SELECT COUNT(*) FROM solves").fetchone()[0])
-    except sqlite3.OperationalError:
-        return 0
-
-
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_a_signalled_batch_process_loses_no_deal_it_solved(tmp_path: Path, signum: int) -> None:
     deals = tmp_path / "deals.txt"
@@ -141,14 +138,14 @@ def test_a_signalled_batch_process_loses_no_deal_it_solved(tmp_path: Path, signu
     process = start(tmp_path, "solve", "--game", "golf", "--deals", str(deals), "--max-states", "20000",
                     "--output", "out.jsonl", "--no-progress")
     deadline = time.monotonic() + 60
-    while _solves(store) < 5:
+    while stored_deals(store, "solves") < 5:
         assert process.poll() is None and time.monotonic() < deadline, "the batch never got under way"
         time.sleep(0.02)
     os.killpg(process.pid, signum)
     _, err = process.communicate(timeout=30)
     assert process.returncode == 128 + signum and "Traceback" not in err, err
     kept = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
-    assert 5 <= len(kept) == _solves(store) < 300
+    assert 5 <= len(kept) == stored_deals(store, "solves") < 300
     assert "finish it with 'cardtable solve --resume 1" in err
     process = start(tmp_path, "solve", "--resume", "1", "--no-progress")
     _, err = process.communicate(timeout=300)
@@ -176,16 +173,7 @@ def test_an_interrupted_batch_keeps_the_lines_solved(capsys: pytest.CaptureFixtu
     deals = tmp_path / "deals.txt"
     deals.write_text("ms:1\nms:2\nms:3\n")
     output = tmp_path / "out.jsonl"
-    real = patience_solver.solve_game
-    calls = []
-
-    def stopping(game: PatienceGame, **kwargs: object) -> patience_solver.PatienceSolveResult:
-        calls.append(game)
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-        return real(game, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(patience_solver, "solve_game", stopping)
+    _stop_at_call(monkeypatch, 2)
     code, _, err = run(capsys, "solve", "--game", "freecell", "--deals", str(deals), "--output", str(output))
     assert code == 130
     rows = [json.loads(line) for line in output.read_text().splitlines()]
