@@ -28,7 +28,7 @@ import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from cardtable.klondike.position import Position
 from cardtable.klondike.variant import Variant
@@ -36,7 +36,10 @@ from cardtable.runs.executor import Executor, LocalExecutor
 from cardtable.solver.search import check_budget, solve
 from cardtable.stats import wilson
 
-__all__ = ["CLUSTER_CHUNK", "SolveSummary", "from_store_row", "solve_batch", "store_row", "summarize_solves"]
+__all__ = ["CLUSTER_CHUNK", "SolveSummary", "from_store_row", "run_deals", "solve_batch", "store_row",
+           "summarize_solves"]
+
+T = TypeVar("T")
 
 
 #: Deals a unit on a cluster: a Dask task costs a few milliseconds to hand
@@ -85,21 +88,39 @@ def solve_batch(
     ``on_solved`` with its deal index and the row. A KeyboardInterrupt
     reaches the caller after both have been given every row that finished.
     """
-    executor = executor or LocalExecutor(workers)
+    if max_states is not None:
+        check_budget(max_states)  # before any worker starts
+
+    def solved(index: int, row: dict[str, object]) -> None:
+        if on_result is not None:
+            on_result(row)
+        if on_solved is not None:
+            on_solved(index, row)
+
+    return run_deals(deals, partial(_solve_chunk, variant, timeout, max_states),
+                     executor=executor or LocalExecutor(workers), done=done, on_solved=solved, chunk=chunk)
+
+
+def run_deals(deals: Sequence[T], task: Callable[[list[tuple[int, T]]], list[tuple[int, dict[str, object]]]], *,
+              executor: Executor, done: Mapping[int, dict[str, object]] | None = None,
+              on_solved: Callable[[int, dict[str, object]], None] | None = None,
+              chunk: int | None = None) -> list[dict[str, object]]:
+    """The loop of a batch, whatever its game: the deals ``done`` lacks go to
+    ``executor`` ``chunk`` at a time (default: one on local processes,
+    :data:`CLUSTER_CHUNK` on any other executor), each unit a list of
+    ``(index, deal)`` that ``task`` turns into ``(index, row)`` pairs;
+    ``on_solved`` is called with each new row as it arrives, and the rows
+    come back in deal order, ``done``'s among them."""
     if chunk is None:
         chunk = 1 if isinstance(executor, LocalExecutor) else CLUSTER_CHUNK
     if chunk < 1:
         raise ValueError(f"chunk must be at least 1, not {chunk}")
-    if max_states is not None:
-        check_budget(max_states)  # before any worker starts
     rows = dict(done or {})
     todo = [index for index in range(len(deals)) if index not in rows]
     units = [[(index, deals[index]) for index in todo[first:first + chunk]] for first in range(0, len(todo), chunk)]
-    for solved in executor.map(partial(_solve_chunk, variant, timeout, max_states), units):
+    for solved in executor.map(task, units):
         for index, row in solved:
             rows[index] = row
-            if on_result is not None:
-                on_result(row)
             if on_solved is not None:
                 on_solved(index, row)
     return [rows[index] for index in sorted(rows)]

@@ -28,7 +28,7 @@ from functools import partial
 from cardtable.patience.description import Description
 from cardtable.patience.engine import PatienceGame
 from cardtable.runs.executor import Executor, LocalExecutor
-from cardtable.solver.batch import CLUSTER_CHUNK
+from cardtable.solver.batch import run_deals
 
 __all__ = ["solve_patience_batch"]
 
@@ -64,25 +64,13 @@ def solve_patience_batch(
     ``max_states`` bound each search; the deals run on ``executor``
     (default: ``workers`` local processes), ``chunk`` deals a unit (one on
     local processes, :data:`~cardtable.solver.batch.CLUSTER_CHUNK` on any
-    other executor); ``done`` maps deal indices to rows already solved,
+    other executor: :func:`~cardtable.solver.batch.run_deals`); ``done`` maps deal indices to rows already solved,
     which are not solved again; ``on_solved`` is called with each new row's
     deal index and the row as it arrives. A KeyboardInterrupt reaches the
     caller after ``on_solved`` has been given every row that finished.
     """
     from cardtable.patience.position import write_position
 
-    executor = executor or LocalExecutor(workers)
-    if chunk is None:
-        chunk = 1 if isinstance(executor, LocalExecutor) else CLUSTER_CHUNK
-    if chunk < 1:
-        raise ValueError(f"chunk must be at least 1, not {chunk}")
-    rows = dict(done or {})
-    todo = [(index, (deals[index][0], write_position(deals[index][1]))) for index in range(len(deals))
-            if index not in rows]
-    units = [todo[first:first + chunk] for first in range(0, len(todo), chunk)]
-    for solved in executor.map(partial(_solve_chunk, description, timeout, max_states), units):
-        for index, row in solved:
-            rows[index] = row
-            if on_solved is not None:
-                on_solved(index, row)
-    return [rows[index] for index in sorted(rows)]
+    texts = [(label, write_position(game)) for label, game in deals]
+    return run_deals(texts, partial(_solve_chunk, description, timeout, max_states),
+                     executor=executor or LocalExecutor(workers), done=done, on_solved=on_solved, chunk=chunk)
