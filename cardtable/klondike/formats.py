@@ -402,7 +402,27 @@ def read_layout(text: str) -> Position:
     if kind == "record":
         raise DealError("this is a game record, not a layout")
     _refuse_json_scalar(text)
+    _refuse_patience_position(text)
     return Position.from_deal(text.removeprefix("\ufeff"))
+
+
+_PATIENCE_PILE = re.compile(r"(?:\d+|[A-Z]\d*|[a-z]):\S*")
+
+
+def _refuse_patience_position(text: str) -> None:
+    """Refuse another patience game's position string (its piles named, as
+    ``1:Ks/4sJh 2:9s ... F1: S:8d7c/``), which no Klondike layout is (none
+    holds a colon), naming what it is rather than its first card.
+
+    >>> _refuse_patience_position("1:Ah 2:Kd/Qs F1: S:")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cardtable.klondike.position.DealError: not a Klondike layout: a patience game's position string ...
+    """
+    tokens = text.removeprefix("\ufeff").split()
+    if len(tokens) >= 2 and sum(bool(_PATIENCE_PILE.fullmatch(token)) for token in tokens) >= 2:
+        raise DealError(f"not a Klondike layout: a patience game's position string ({clip(text.strip())}); "
+                        "name its game to read it (--game NAME)")
 
 
 def _refuse_json_scalar(text: str) -> None:

@@ -127,6 +127,20 @@ def test_a_json_scalar_is_not_a_layout(capsys: pytest.CaptureFixture[str], tmp_p
     assert "unknown card" not in err
 
 
+@pytest.mark.parametrize("command", [("solve", "--file"), ("hint",), ("show",)])
+def test_a_patience_position_string_asks_for_its_game(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                      command: tuple[str, ...]) -> None:
+    # Another game's position string given to a Klondike command says what it is and how to read it, not
+    # that its first card is unknown.
+    from cardtable.patience import PatienceGame, get
+    from cardtable.patience.position import write_position
+
+    (tmp_path / "deal.txt").write_text(write_position(PatienceGame.from_seed(get("freecell"), "ms:5")) + "\n")
+    code, _, err = run(capsys, *command, str(tmp_path / "deal.txt"))
+    _one_line_error(code, err, "not a Klondike layout: a patience game's position string")
+    assert "--game NAME" in err and "unknown card" not in err
+
+
 @pytest.mark.parametrize(("args", "says"), [
     (("solve", "--seed", "9" * 5000), "seed is out of range: it must be at most 18446744073709551615"),
     (("solve", "--seed", "-" + "9" * 5000), "seed is out of range: it must be at least 0"),
