@@ -1969,6 +1969,17 @@ static int hybrid_search(const PRules *r, PState *s, PSearch *x, long long max_s
     return best_loop(r, s, x, max_states, deadline, nops, nmarks, nsnaps);
 }
 
+/* The hybrid's turn in quick_turns' schedule: on in `turns` until it holds
+ * `goal` states (begun by the first turn: the hybrid with one state depth
+ * first, whose root it keeps; then its best-first loop, from where it
+ * stopped); the undo log's marks as they were when the scans began. */
+static int turn(const PRules *r, PState *s, PSearch *turns, long long goal, double deadline, int nops, int nmarks,
+                int nsnaps)
+{
+    return turns->root ? best_loop(r, s, turns, goal, deadline, nops, nmarks, nsnaps)
+                       : hybrid_search(r, s, turns, goal, 1, 0, deadline);
+}
+
 /* The bytes a search's tables and stacks hold. */
 static size_t search_bytes(const PSearch *x)
 {
@@ -2024,7 +2035,7 @@ static int quick_stage(const PRules *r, PState *s, PSearch **x, PSearch *turns, 
     /* in turns, the scans go on for as long as the budget lasts: half of it each */
     long long limit = turns ? max_states : wide ? QUICK_WIDE : QUICK_NARROW;
     *spent = 0;
-    int nops = s->nops, nsnaps = s->nsnaps, begun = 0;
+    int nops = s->nops, nsnaps = s->nsnaps;
     for (int scan = 0;; scan++) {
         long long budget = (long long)QUICK_FIRST << (scan / QUICK_PER), left = limit - *spent;
         long long room = max_states - *spent - (turns ? turns->states : 0);
@@ -2051,9 +2062,7 @@ static int quick_stage(const PRules *r, PState *s, PSearch **x, PSearch *turns, 
         long long goal = turns->states + took;
         if (goal > max_states - *spent) goal = max_states - *spent;
         if (goal <= turns->states) return R_STATES;
-        status = begun ? best_loop(r, s, turns, goal, deadline, nops, marks, nsnaps)
-                       : hybrid_search(r, s, turns, goal, 1, 0, deadline);
-        begun = 1;
+        status = turn(r, s, turns, goal, deadline, nops, marks, nsnaps);
         if (status != R_STATES) {
             *by_turns = 1;
             return status;
@@ -2727,9 +2736,7 @@ static PyObject *Core_solve(CoreObject *o, PyObject *args)
             if (by_turns || status == R_STATES) {
                 spent += x->states;
                 if (!by_turns && max_states - spent > turns->states)
-                    status = turns->root ? best_loop(rules, &o->state, turns, max_states - spent, deadline, nops,
-                                                     marks, nsnaps)
-                                         : hybrid_search(rules, &o->state, turns, max_states - spent, 1, 0, deadline);
+                    status = turn(rules, &o->state, turns, max_states - spent, deadline, nops, marks, nsnaps);
                 other = search_bytes(x);
                 search_free(x);
                 free(x);
