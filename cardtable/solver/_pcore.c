@@ -1160,7 +1160,8 @@ static uint32_t lone_move(const PRules *r, const PState *s)
     return 0;
 }
 
-/* Play the safe moves; how many, or -1. */
+/* Play the safe moves (each pushed on x->path unless x is NULL); how many,
+ * or -1. */
 static int play_safe(const PRules *r, PState *s, PSearch *x)
 {
     int k = 0;
@@ -1168,7 +1169,7 @@ static int play_safe(const PRules *r, PState *s, PSearch *x)
     for (;;) {
         uint32_t m = r->safe_ok ? safe_move(r, s) : lone_move(r, s);
         if (!m) return k;
-        if (p_play(r, s, m) || path_push(x, m)) return -1;
+        if (p_play(r, s, m) || (x && path_push(x, m))) return -1;
         k++;
     }
 }
@@ -1298,6 +1299,77 @@ static int play_move(const PRules *r, PState *s, PSearch *x, uint32_t m)
     return k + 1;
 }
 
+/* ---- the commute rule (patience.h) ------------------------------------------ */
+
+/* A move the commute rule reads (patience.h, commute): a single move, one
+ * card from a tableau pile, a cell or a reserve pile onto a tableau pile or
+ * into a cell; or, where a group's move reads its own two piles alone
+ * (r->commute_groups), a group of cards from a tableau pile onto one. */
+static inline int commute_move(const PRules *r, uint32_t m)
+{
+    int src = m & 0xFF, dst = (m >> 8) & 0xFF, n = (m >> 16) & 0xFF;
+    if ((m >> 24) != P_NONE || n < 1 || src >= r->npiles || dst >= r->npiles) return 0;
+    int ks = r->kind_of[src], kd = r->kind_of[dst];
+    if (n > 1) return r->commute_groups && ks == K_TABLEAU && kd == K_TABLEAU;
+    return (ks == K_TABLEAU || ks == K_CELL || ks == K_RESERVE) && (kd == K_TABLEAU || kd == K_CELL);
+}
+
+/* A commute move's order number (patience.h, commute): what its card goes
+ * onto (a card 0, a space 1, a cell 2) * 4096 + the card (a group's lowest)
+ * * 64 + that card (52 a space, 53 a cell); `made`: the move of n cards has
+ * been made, so they lie on the target's top. */
+static inline int order_number(const PRules *r, const PState *s, int src, int dst, int n, int made)
+{
+    int below = s->len[dst] - (made ? n : 0);
+    int card = made ? s->cards[dst][below] : s->cards[src][s->len[src] - n];
+    int onto = r->kind_of[dst] == K_CELL ? 53 : below ? s->cards[dst][below - 1] : 52;
+    return (onto >= 52 ? onto - 51 : 0) * 4096 + card * 64 + onto;
+}
+
+/* The record of a commute move m that made a position, for the rule (0:
+ * none): 1 + source + piles * (target + piles * (2 * (cards - 1) +
+ * whether it turned a card up)), the first two alone for a single move of
+ * a game without face-down cards, as before groups were read. `turned`:
+ * the move turned a card up; `made`, `safe`: the moves it made, and the safe
+ * moves after it (the rule reads a move after which none was made). */
+static inline uint64_t commute_record(const PRules *r, uint32_t m, int made, int safe, int turned)
+{
+    if (!r->commute || made != 1 || safe || !commute_move(r, m)) return 0;
+    uint64_t P = (uint64_t)r->npiles, n = (m >> 16) & 0xFF;
+    return 1 + (m & 0xFF) + P * (((m >> 8) & 0xFF) + P * (2 * (n - 1) + (uint64_t)(turned != 0)));
+}
+
+/* The commute rule at a node: the move x that made it (its record), as
+ * what the rule compares each move y with. */
+typedef struct {
+    int src, dst, n, turned, order; /* src < 0: no record */
+} Commuter;
+
+static inline void commuter_read(const PRules *r, const PState *s, uint64_t last, Commuter *c)
+{
+    *c = (Commuter){-1, -1, 0, 0, 0};
+    if (!last) return;
+    uint64_t P = (uint64_t)r->npiles, v = last - 1;
+    c->src = (int)(v % P);
+    c->dst = (int)(v / P % P);
+    v /= P * P;
+    c->n = (int)(v / 2) + 1;
+    c->turned = (int)(v % 2);
+    c->order = order_number(r, s, c->src, c->dst, c->n, 1);
+}
+
+/* Whether the rule drops move y at the node, should no safe move follow it:
+ * (1) y takes x's cards straight back (x turned no card up), or (2) the
+ * piles of y and x are four and y's order number is below x's. */
+static inline int commute_drops(const PRules *r, const PState *s, const Commuter *c, uint32_t y)
+{
+    if (c->src < 0 || !commute_move(r, y)) return 0;
+    int src = y & 0xFF, dst = (y >> 8) & 0xFF, n = (y >> 16) & 0xFF;
+    if (src == c->dst && dst == c->src) return n == c->n && !c->turned;
+    return src != c->src && src != c->dst && dst != c->src && dst != c->dst
+           && order_number(r, s, src, dst, n, 0) < c->order;
+}
+
 /* Whether the position the search is at was reached by a stock move, where
  * a deal waits for the waste (patience.h, deal_waits): the last move on the
  * path. Its key gets this as a byte of its own. */
@@ -1329,14 +1401,19 @@ static inline int waits(const PRules *r, uint32_t m, int after_deal)
 
 /* The state reached by the last `entry` moves, the generator's move number
  * `move` of the state `parent` and the safe moves after it: a win (1), seen
- * (0, the moves taken back), new (2, a frame pushed), or an error (<0). */
-static int enter(const PRules *r, PState *s, PSearch *x, int entry, uint64_t parent, int move)
+ * (0, the moves taken back), new (2, a frame pushed), or an error (<0).
+ * `last`: the commute rule's record of the move (commute_record), kept with
+ * the node for the best-first search, which reads it when the node is handed
+ * over open; the depth-first search itself drops no move by it (dropped
+ * there, a move waits for the whole subtree of the move before it: Yukon's
+ * deals 1-200 at 200,000 states, 141 decided against 146). */
+static int enter(const PRules *r, PState *s, PSearch *x, int entry, uint64_t parent, int move, uint64_t last)
 {
     if (p_is_won(r, s)) return 1;
     uint64_t at = 0;
     int added;
     if (x->nodes) {
-        added = add_record(r, s, x, parent, move, 0, &at);
+        added = add_record(r, s, x, parent, move, last, &at);
     } else {
         int n = key_dealt(r, x, p_key(r, s, x->key));
         added = n ? table_add(&x->table, x->key, n, NULL, 0, &at) : 0;
@@ -1412,7 +1489,7 @@ static int search(const PRules *r, PState *s, PSearch *x, long long max_states, 
     long long ticks = 0;
     int safe = play_safe(r, s, x);
     if (safe < 0) return R_MEMORY;
-    int e = enter(r, s, x, safe, UINT64_MAX, 0);
+    int e = enter(r, s, x, safe, UINT64_MAX, 0, 0);
     if (e < 0) return R_MEMORY;
     if (e == 1) return R_WON;
     while (x->nframes) {
@@ -1430,7 +1507,7 @@ static int search(const PRules *r, PState *s, PSearch *x, long long max_states, 
         uint32_t m = x->moves[f->mstart + f->next];
         int move = x->midx[f->mstart + f->next++];
         uint64_t parent = f->at;
-        int made = 1;
+        int made = 1, src = m & 0xFF, down = src < r->npiles ? s->down[src] : 0;
         if (((m >> 8) & 0xFF) == P_DIG) {
             made = dig_play(r, s, x, m);
             if (made < 0) return R_MEMORY;
@@ -1440,7 +1517,8 @@ static int search(const PRules *r, PState *s, PSearch *x, long long max_states, 
         }
         int k = play_safe(r, s, x);
         if (k < 0) return R_MEMORY;
-        e = enter(r, s, x, made + k, parent, move);
+        e = enter(r, s, x, made + k, parent, move,
+                  commute_record(r, m, made, k, src < r->npiles && s->down[src] < down));
         if (e < 0) return R_MEMORY;
         if (e == 1) return R_WON;
     }
@@ -1496,9 +1574,10 @@ static uint64_t heap_pop(uint64_t *h, size_t *n)
  * follow: the parent is mostly a recent node), the move that leads there as
  * its place in the parent's moves (p_moves of the parent's rebuilt position;
  * the same varint; the safe moves after it follow from the position), where
- * the commute rule holds (patience.h) that move again (target * piles +
- * source + 1 when it is a single move after which no safe move was made,
- * else 0; the same varint), and where the piles of the groups the key sorts lie
+ * the commute rule holds (patience.h) that move again (commute_record: the
+ * move's piles, cards and whether it turned a card up, when it is a move the
+ * rule reads after which no safe move was made, else 0; the same varint),
+ * and where the piles of the groups the key sorts lie
  * (p_places_put), so that the position rebuilt is the one the search
  * reached, piles in place. */
 static const uint8_t *node_payload(const PTable *t, uint64_t at)
@@ -1723,29 +1802,6 @@ static int nodes_begin(const PRules *r, const PState *s, PSearch *x, const PStat
     return 0;
 }
 
-/* ---- the commute rule (patience.h) ------------------------------------------ */
-
-/* A single move: one card from a tableau pile, a cell or a reserve pile
- * onto a tableau pile or into a cell. */
-static inline int single_move(const PRules *r, uint32_t m)
-{
-    int src = m & 0xFF, dst = (m >> 8) & 0xFF;
-    if ((m >> 24) != P_NONE || ((m >> 16) & 0xFF) != 1 || src >= r->npiles || dst >= r->npiles) return 0;
-    int ks = r->kind_of[src], kd = r->kind_of[dst];
-    return (ks == K_TABLEAU || ks == K_CELL || ks == K_RESERVE) && (kd == K_TABLEAU || kd == K_CELL);
-}
-
-/* A single move's order number (patience.h, commute): what the card goes
- * onto (a card 0, a space 1, a cell 2) * 4096 + the card * 64 + that card
- * (52 a space, 53 a cell); `made`: the move has been made, so the card lies
- * on the target's top. */
-static inline int order_number(const PRules *r, const PState *s, int src, int dst, int made)
-{
-    int n = s->len[dst] - made, card = made ? s->cards[dst][n] : p_top(s, src);
-    int onto = r->kind_of[dst] == K_CELL ? 53 : n ? s->cards[dst][n - 1] : 52;
-    return (onto >= 52 ? onto - 51 : 0) * 4096 + card * 64 + onto;
-}
-
 /* The best-first loop over the open nodes; s holds the root's position on
  * entry and on return, its undo log as (nops, nmarks, nsnaps) say. */
 static int best_loop(const PRules *r, PState *s, PSearch *x, long long max_states, double deadline, int nops,
@@ -1769,14 +1825,9 @@ static int best_loop(const PRules *r, PState *s, PSearch *x, long long max_state
         if (node_load(r, s, x, node)) { status = R_BROKEN; goto done; }
         int count = search_moves(r, s, buf, NULL), after_deal = 0;
         if (count < 0) { status = R_MEMORY; goto done; }
-        /* the single move that made this node, for the commute rule */
-        int xsrc = -1, xdst = -1, xorder = 0;
-        uint64_t last = r->commute ? node_last(&x->table, node) : 0;
-        if (last) {
-            xsrc = (int)((last - 1) % (uint64_t)r->npiles);
-            xdst = (int)((last - 1) / (uint64_t)r->npiles);
-            xorder = order_number(r, s, xsrc, xdst, 1);
-        }
+        /* the move that made this node, for the commute rule */
+        Commuter commuter;
+        commuter_read(r, s, r->commute ? node_last(&x->table, node) : 0, &commuter);
         if (r->deal_waits) {
             int n;
             const uint8_t *k = record_key(&x->table, node, &n);
@@ -1788,12 +1839,9 @@ static int best_loop(const PRules *r, PState *s, PSearch *x, long long max_state
             if (left_out(r, s, buf[i], x->focus) || waits(r, buf[i], after_deal) || repeats(r, s, buf, i)) continue;
             x->npath = 0;
             uint32_t m = buf[i];
-            int single = r->commute && single_move(r, m), src = m & 0xFF, dst = (m >> 8) & 0xFF;
+            int src = m & 0xFF, down = src < r->npiles ? s->down[src] : 0;
             /* the commute rule's (1) and (2), once no safe move follows */
-            int drop = single && xsrc >= 0
-                       && ((src == xdst && dst == xsrc)
-                           || (src != xsrc && src != xdst && dst != xsrc && dst != xdst
-                               && order_number(r, s, src, dst, 0) < xorder));
+            int drop = commute_drops(r, s, &commuter, m);
             int made = play_move(r, s, x, m);
             if (made < 0) { status = R_MEMORY; goto done; }
             int k = play_safe(r, s, x);
@@ -1804,12 +1852,12 @@ static int best_loop(const PRules *r, PState *s, PSearch *x, long long max_state
                 status = best_line(r, s, x, node, i, buf);
                 goto done;
             }
-            int plain = single && made == 1 && k == 0;
-            if (drop && plain) {
+            uint64_t last = commute_record(r, m, made, k, src < r->npiles && s->down[src] < down);
+            if (drop && last) {
                 p_undo(r, s);
                 continue;
             }
-            int added = add_node(r, s, x, node, i, plain ? (uint64_t)dst * (uint64_t)r->npiles + (uint64_t)src + 1 : 0);
+            int added = add_node(r, s, x, node, i, last);
             if (added < 0) { status = R_MEMORY; goto done; }
             for (int j = 0; j < made + k; j++) p_undo(r, s);
             if (added && ++x->states >= max_states && x->nheap) {

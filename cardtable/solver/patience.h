@@ -356,40 +356,52 @@
  * other card where L has it, K in the hole: won by (c), one move shorter, so
  * the search's completeness argument holds as for the safe moves.
  *
- * ---- Single moves that commute, tried in one order (commute) -------------
- * A single move here is one card from the top of a tableau pile, a free
- * cell or a reserve pile onto a tableau pile or into a free cell; its piles
- * are its source and its target. Its order number ranks it by what it goes
- * onto (a card first, then a space, then a cell), then by the card that
- * moves, then by the card it goes onto (every space counts as one target
- * and every cell as one: two moves of one number are never dropped for each
- * other, since the rule below needs a lower number). Of two moves the
- * search keeps the order that makes the lower one first: a move onto a card
- * before one into a space or a cell, so the position between them, which
- * the best-first search must reach first, holds fewer cards apart (on deals
- * 1-200 at 150,000 states, one or two more deals decided in Beleaguered
- * Castle, Streets and Alleys and King Albert than by the moving card
- * first). Where
- *   (a) one deck; no face-down cards; no stock, waste or hole; no covers and
+ * ---- Moves that commute, tried in one order (commute) --------------------
+ * A commute move here is a single move, one card from the top of a tableau
+ * pile, a free cell or a reserve pile onto a tableau pile or into a free
+ * cell; or, where the move unit is a run or any face-up cards (a group's
+ * size never bounded by free cells or spaces: commute_groups, Yukon's and
+ * Russian Solitaire's), a group move, a tableau pile's top n cards onto a
+ * tableau pile. Its piles are its source and its target; where the move
+ * uncovers a face-down card, the engine turns it up as part of the move.
+ * Its order number ranks it by what it goes onto (a card first, then a
+ * space, then a cell), then by the card that moves (a group's lowest,
+ * which names the group: it and the cards over it in its pile), then by the
+ * card it goes onto (every space counts as one target and every cell as
+ * one: two moves of one number are never dropped for each other, since the
+ * rule below needs a lower number). Of two moves the search keeps the order
+ * that makes the lower one first: a move onto a card before one into a
+ * space or a cell, so the position between them, which the best-first
+ * search must reach first, holds fewer cards apart (on deals 1-200 at
+ * 150,000 states, one or two more deals decided in Beleaguered Castle,
+ * Streets and Alleys and King Albert than by the moving card first). Where
+ *   (a) one deck; face-down cards, if any, in tableau piles alone, turned up
+ *       by the engine when uncovered; no stock, waste or hole; no covers and
  *       no reach; spaces not filled from the reserve; no complete runs
  *       going home; the game won with every card home; and no settled-card
  *       move can ever be made (settle_ok with no settle card, as in builds
  *       regardless of suit, and no settle_kings),
- * two facts hold. (L1) Whether a single move is legal, and the moves that
- * the generator lists for it, depend on its two piles alone (the source's
- * top card; the target's top card, or that it is a space or a free cell):
- * nothing else is read, by (a). (L2) Whether a position has a safe move
- * depends on each pile's top card and the foundations alone: every safe
- * move left under (a) is a pile's top card going home, judged by the
+ * two facts hold. (L1) Whether a commute move is legal, the moves that the
+ * generator lists for it, and what it does (the cards it moves, the card it
+ * turns up) depend on its two piles alone (the source's cards; the
+ * target's top card, or that it is a space or a free cell): nothing else is
+ * read, by (a) and the unit (a single card always may move; a group's size
+ * is bounded by its source pile alone). (L2) Whether a position has a safe
+ * move depends on each pile's top card and the foundations alone: every
+ * safe move left under (a) is a pile's top card going home, judged by the
  * foundations (and the floor, which they give).
- * The best-first search records with a node the move x that first reached
- * it from its parent V, when x is a single move after which no safe move
- * was made (the node's position is then V.x itself), and nothing otherwise.
- * Expanding a node T = V.x with x recorded, it plays each move y as ever,
- * and the safe moves after it; it drops the result, uncounted and unkeyed,
- * when y is a single move, no safe move followed it, and either
- *   (1) y takes x's card straight back where it came from (T.y is V, a
- *       node already), or
+ * The search records with a node the move x that first reached it from its
+ * parent V (its piles, its number of cards and whether it turned a card
+ * up), when x is a commute move after which no safe move was made (the
+ * node's position is then V.x itself), and nothing otherwise (the
+ * hybrid's depth-first part records it too, for the nodes it hands over).
+ * Expanding a node T = V.x with x recorded, the best-first search plays
+ * each move y as ever, and the safe moves after it, and drops the result,
+ * uncounted and unkeyed, when y is a commute move, no safe move followed
+ * it, and either
+ *   (1) y takes x's cards straight back where they came from (the same
+ *       number of cards) and x turned no card up (T.y is V, a node
+ *       already), or
  *   (2) y's piles and x's are four different piles and y's order number is
  *       below x's.
  * Claim: with the search run to its end, for every node U and every move y
@@ -403,19 +415,27 @@
  * founded). If y is not dropped at U, its result
  * is made then or was made before. If it is dropped by (1), its result is
  * V. If by (2): U = V.x. By (L1), y was legal at V (its piles are the same
- * there) and the generator listed it (or, into another space or cell, a
- * move to the same key); x is legal after y, and V.x.y = V.y.x. V.y has no
+ * there, and so is the group it moves) and the generator listed it (or,
+ * into another space or cell, a move to the same key); x is legal after y,
+ * and V.x.y = V.y.x (each changes its own two piles alone, the card it
+ * turns up included). V.y has no
  * safe move: by (L2) one would move a pile's top card home from a pile that
  * is not one of x's, which lies the same in V.x.y (where, checked, none is
  * made), or from one of x's piles, which is not one of y's and lies the
  * same in V (which has none, being a node). So the result of y at V is V.y
  * itself: a node W by the claim at (V, y), V being made before U (it is
- * U's parent) and y's number the same. At W, x (or the same card onto the
+ * U's parent) and y's number the same. At W, x (or the same cards onto the
  * same card, space or cell, where W's piles lie in another order) is
  * listed by (L1), and W.x = V.x.y has no safe move: a node by the claim
  * at (W, x), whose order number is above y's. The measure falls at each
  * step, which ends the induction. The search made the nodes without the
- * rule by the same closure from the root, so no node is missing. Tested:
+ * rule by the same closure from the root, so no node is missing. The claim
+ * reads the search at its end, not the order it expanded its nodes in: the
+ * depth-first part expands each node it makes with every move (a node left
+ * on its stack is opened again, and the best-first search reads its
+ * record), and a node the focused pass expanded without its sideways moves
+ * is expanded again with every move (widen), the rule reading its record
+ * again. Tested:
  * tests/solver/test_patience_core.py runs the search with and without it
  * (`solve(..., commute=False)`): the same verdicts, and the same states on
  * every deal proved unwinnable (an exhaustive search counts every node).
@@ -505,7 +525,8 @@ typedef struct {
     int pairs_stranded; /* a position with a tableau card no partner can ever meet is lost (see the notes) */
     int lone_safe;      /* a free card of rank N goes alone to the hole at once (see the notes) */
     int lone_waste;     /* ... from the waste's top too: the stock is never turned over again */
-    int commute;        /* single moves that commute tried in one order (see the notes) */
+    int commute;        /* moves that commute tried in one order (see the notes) */
+    int commute_groups; /* ... groups of cards too: their moves read their own two piles alone */
     uint64_t tied[P_MAXPILES][2]; /* pairs_stranded: the tableau piles tied to each (see the notes) */
     uint8_t settle_card[52]; /* the one card that builds on each card, one rank below in its suit; P_NONE */
     int deal_waits;   /* after a stock move only stock moves and moves from the waste (see the notes) */
@@ -703,9 +724,10 @@ static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
         && r->sym_tab && r->ntab + r->count[K_FOUNDATION] + r->count[K_CELL] == r->npiles;
     int settles = 0;
     for (int t = 0; t < 52 && r->settle_ok; t++) settles |= r->settle_card[t] != P_NONE;
-    r->commute = r->copies == 1 && !r->any_down && !r->count[K_STOCK] && !r->count[K_WASTE] && !r->count[K_HOLE]
+    r->commute = r->copies == 1 && !r->count[K_STOCK] && !r->count[K_WASTE] && !r->count[K_HOLE]
         && !r->has_covers && r->nreach == 0 && r->fill != F_RESERVE && !r->complete_runs && r->win == W_FOUNDATIONS
         && !settles && !r->settle_kings;
+    r->commute_groups = r->commute && (r->unit == U_RUN || r->unit == U_FACE_UP);
     r->short_found = r->complete_runs || (r->found_same && (r->found_dir == D_UP || r->found_dir == D_DOWN));
     r->pairs_stranded = r->hole_pairs > 0 && r->count[K_HOLE] > 0 && r->count[K_FOUNDATION] == 0
         && r->count[K_CELL] == 0 && r->fixed_tab && r->win != W_ONE_PILE;
