@@ -1331,10 +1331,11 @@ static inline int order_number(const PRules *r, const PState *s, int src, int ds
  * whether it turned a card up)), the first two alone for a single move of
  * a game without face-down cards, as before groups were read. `turned`:
  * the move turned a card up; `made`, `safe`: the moves it made, and the safe
- * moves after it (the rule reads a move after which none was made). */
-static inline uint64_t commute_record(const PRules *r, uint32_t m, int made, int safe, int turned)
+ * moves after it (the rule reads a move after which none was made); `kept`:
+ * its cards lie on the target after it (no complete run took them home). */
+static inline uint64_t commute_record(const PRules *r, uint32_t m, int made, int safe, int turned, int kept)
 {
-    if (!r->commute || made != 1 || safe || !commute_move(r, m)) return 0;
+    if (!r->commute || made != 1 || safe || !kept || !commute_move(r, m)) return 0;
     uint64_t P = (uint64_t)r->npiles, n = (m >> 16) & 0xFF;
     return 1 + (m & 0xFF) + P * (((m >> 8) & 0xFF) + P * (2 * (n - 1) + (uint64_t)(turned != 0)));
 }
@@ -1507,7 +1508,8 @@ static int search(const PRules *r, PState *s, PSearch *x, long long max_states, 
         uint32_t m = x->moves[f->mstart + f->next];
         int move = x->midx[f->mstart + f->next++];
         uint64_t parent = f->at;
-        int made = 1, src = m & 0xFF, down = src < r->npiles ? s->down[src] : 0;
+        int made = 1, src = m & 0xFF, down = src < r->npiles ? s->down[src] : 0, dst = (m >> 8) & 0xFF;
+        int held = dst < r->npiles ? s->len[dst] + (int)((m >> 16) & 0xFF) : -1;
         if (((m >> 8) & 0xFF) == P_DIG) {
             made = dig_play(r, s, x, m);
             if (made < 0) return R_MEMORY;
@@ -1518,7 +1520,8 @@ static int search(const PRules *r, PState *s, PSearch *x, long long max_states, 
         int k = play_safe(r, s, x);
         if (k < 0) return R_MEMORY;
         e = enter(r, s, x, made + k, parent, move,
-                  commute_record(r, m, made, k, src < r->npiles && s->down[src] < down));
+                  commute_record(r, m, made, k, src < r->npiles && s->down[src] < down,
+                                 dst < r->npiles && s->len[dst] == held));
         if (e < 0) return R_MEMORY;
         if (e == 1) return R_WON;
     }
@@ -1839,7 +1842,8 @@ static int best_loop(const PRules *r, PState *s, PSearch *x, long long max_state
             if (left_out(r, s, buf[i], x->focus) || waits(r, buf[i], after_deal) || repeats(r, s, buf, i)) continue;
             x->npath = 0;
             uint32_t m = buf[i];
-            int src = m & 0xFF, down = src < r->npiles ? s->down[src] : 0;
+            int src = m & 0xFF, down = src < r->npiles ? s->down[src] : 0, dst = (m >> 8) & 0xFF;
+            int held = dst < r->npiles ? s->len[dst] + (int)((m >> 16) & 0xFF) : -1;
             /* the commute rule's (1) and (2), once no safe move follows */
             int drop = commute_drops(r, s, &commuter, m);
             int made = play_move(r, s, x, m);
@@ -1852,7 +1856,8 @@ static int best_loop(const PRules *r, PState *s, PSearch *x, long long max_state
                 status = best_line(r, s, x, node, i, buf);
                 goto done;
             }
-            uint64_t last = commute_record(r, m, made, k, src < r->npiles && s->down[src] < down);
+            uint64_t last = commute_record(r, m, made, k, src < r->npiles && s->down[src] < down,
+                                           dst < r->npiles && s->len[dst] == held);
             if (drop && last) {
                 p_undo(r, s);
                 continue;

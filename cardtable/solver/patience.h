@@ -376,29 +376,34 @@
  * 150,000 states, one or two more deals decided in Beleaguered Castle,
  * Streets and Alleys and King Albert than by the moving card first). Where
  *   (a) one deck; face-down cards, if any, in tableau piles alone, turned up
- *       by the engine when uncovered; no stock, waste or hole; no covers and
- *       no reach; spaces not filled from the reserve; no complete runs
- *       going home; the game won with every card home; and no settled-card
- *       move can ever be made (settle_ok with no settle card, as in builds
- *       regardless of suit, and no settle_kings),
+ *       by the engine when uncovered; no waste or hole, and a stock, if
+ *       any, dealing onto the tableau; no covers and no reach; spaces not
+ *       filled from the reserve; the game won with every card home; and no
+ *       settled-card move can ever be made (settle_ok with no settle card,
+ *       as in builds regardless of suit, and no settle_kings). A complete
+ *       run going home (Spiderette's, Scorpion's) goes by the engine from
+ *       the pile where a move completed it, as part of that move; the rule
+ *       reads no such move (below: its cards do not stay on its target),
  * two facts hold. (L1) Whether a commute move is legal, the moves that the
  * generator lists for it, and what it does (the cards it moves, the card it
  * turns up) depend on its two piles alone (the source's cards; the
  * target's top card, or that it is a space or a free cell): nothing else is
  * read, by (a) and the unit (a single card always may move; a group's size
- * is bounded by its source pile alone). (L2) Whether a position has a safe
+ * is bounded by its source pile alone); a stock deal is no commute move,
+ * and no commute move reads the stock. (L2) Whether a position has a safe
  * move depends on each pile's top card and the foundations alone: every
  * safe move left under (a) is a pile's top card going home, judged by the
  * foundations (and the floor, which they give).
  * The search records with a node the move x that first reached it from its
  * parent V (its piles, its number of cards and whether it turned a card
- * up), when x is a commute move after which no safe move was made (the
- * node's position is then V.x itself), and nothing otherwise (the
+ * up), when x is a commute move whose cards stay on its target and after
+ * which no safe move was made (the node's position is then V.x itself),
+ * and nothing otherwise (the
  * hybrid's depth-first part records it too, for the nodes it hands over).
  * Expanding a node T = V.x with x recorded, the best-first search plays
  * each move y as ever, and the safe moves after it, and drops the result,
- * uncounted and unkeyed, when y is a commute move, no safe move followed
- * it, and either
+ * uncounted and unkeyed, when y is a commute move, its cards stay on its
+ * target, no safe move followed it, and either
  *   (1) y takes x's cards straight back where they came from (the same
  *       number of cards) and x turned no card up (T.y is V, a node
  *       already), or
@@ -418,7 +423,8 @@
  * there, and so is the group it moves) and the generator listed it (or,
  * into another space or cell, a move to the same key); x is legal after y,
  * and V.x.y = V.y.x (each changes its own two piles alone, the card it
- * turns up included). V.y has no
+ * turns up included; each one's cards stay on its target in either order,
+ * as its target lies the same). V.y has no
  * safe move: by (L2) one would move a pile's top card home from a pile that
  * is not one of x's, which lies the same in V.x.y (where, checked, none is
  * made), or from one of x's piles, which is not one of y's and lies the
@@ -724,8 +730,8 @@ static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
         && r->sym_tab && r->ntab + r->count[K_FOUNDATION] + r->count[K_CELL] == r->npiles;
     int settles = 0;
     for (int t = 0; t < 52 && r->settle_ok; t++) settles |= r->settle_card[t] != P_NONE;
-    r->commute = r->copies == 1 && !r->count[K_STOCK] && !r->count[K_WASTE] && !r->count[K_HOLE]
-        && !r->has_covers && r->nreach == 0 && r->fill != F_RESERVE && !r->complete_runs && r->win == W_FOUNDATIONS
+    r->commute = r->copies == 1 && (!r->count[K_STOCK] || r->stock_to == S_TABLEAU) && !r->count[K_WASTE]
+        && !r->count[K_HOLE] && !r->has_covers && r->nreach == 0 && r->fill != F_RESERVE && r->win == W_FOUNDATIONS
         && !settles && !r->settle_kings;
     r->commute_groups = r->commute && (r->unit == U_RUN || r->unit == U_FACE_UP);
     r->short_found = r->complete_runs || (r->found_same && (r->found_dir == D_UP || r->found_dir == D_DOWN));

@@ -1051,14 +1051,15 @@ def test_foundation_cards_at_or_below_the_floor_stay_home_in_lost_endgames() -> 
 #: Games whose searches try moves that commute in one order (patience.h,
 #: commute), each with the search that reaches it: the quick scans (games
 #: with free cells, or whose cards take two cards or more on them) decide
-#: most deals before the best-first search; Yukon and Russian Solitaire move
-#: groups of face-up cards over face-down ones, and the hybrid's depth-first
-#: part reads the rule too.
+#: most deals before the best-first search; Yukon, Russian Solitaire and
+#: Scorpion move groups over face-down cards (Scorpion with a stock that
+#: deals onto the tableau, and complete runs going home), searched by the
+#: hybrid, whose best-first part reads the rule.
 COMMUTING: tuple[tuple[str, Search], ...] = (
     ("beleaguered-castle", "best-first"), ("streets-and-alleys", "best-first"), ("king-albert", "best-first"),
     ("bakers-dozen", "best-first"), ("bakers-game", "best-first"), ("freecell", "best-first"),
     ("la-belle-lucie", "hybrid"), (KING_ALBERT_RETURNS, "best-first"), ("yukon", "hybrid"), ("yukon", "best-first"),
-    ("russian-solitaire", "hybrid"))
+    ("russian-solitaire", "hybrid"), ("scorpion", "hybrid"))
 
 
 def _commute_both_ways(game: PatienceGame, max_states: int,
@@ -1119,6 +1120,20 @@ def test_group_moves_over_face_down_cards_commute_too() -> None:
     assert kept.result == every.result == "unwinnable" and kept.states == every.states == 10_195
     kept, every = _commute_both_ways(PatienceGame.from_seed(yukon, 8), 30_000, "best-first")
     assert (kept.result, every.result) == ("won", "unknown") and kept.states < 1_000
+
+
+def test_groups_commute_beside_a_stock_dealing_onto_the_tableau() -> None:
+    # Spiderette deals its stock onto the tableau and sends complete runs
+    # home; a move whose run went home is never recorded nor dropped. Deal
+    # 80 is proved unwinnable in 22,382 states either way; deal 10 is won
+    # both ways, in other orders; deal 95 the same way both ways.
+    spiderette = load("spiderette")
+    kept, every = _commute_both_ways(PatienceGame.from_seed(spiderette, 80), 60_000, "hybrid")
+    assert kept.result == every.result == "unwinnable" and kept.states == every.states == 22_382
+    kept, every = _commute_both_ways(PatienceGame.from_seed(spiderette, 10), 60_000, "hybrid")
+    assert kept.result == every.result == "won" and kept.states != every.states
+    kept, every = _commute_both_ways(PatienceGame.from_seed(spiderette, 95), 60_000, "hybrid")
+    assert kept.result == every.result == "won"
 
 
 @settings(max_examples=30, deadline=None)
