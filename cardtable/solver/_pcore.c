@@ -1160,8 +1160,7 @@ static uint32_t lone_move(const PRules *r, const PState *s)
     return 0;
 }
 
-/* Play the safe moves (each pushed on x->path unless x is NULL); how many,
- * or -1. */
+/* Play the safe moves; how many, or -1. */
 static int play_safe(const PRules *r, PState *s, PSearch *x)
 {
     int k = 0;
@@ -1169,7 +1168,7 @@ static int play_safe(const PRules *r, PState *s, PSearch *x)
     for (;;) {
         uint32_t m = r->safe_ok ? safe_move(r, s) : lone_move(r, s);
         if (!m) return k;
-        if (p_play(r, s, m) || (x && path_push(x, m))) return -1;
+        if (p_play(r, s, m) || path_push(x, m)) return -1;
         k++;
     }
 }
@@ -1326,18 +1325,35 @@ static inline int order_number(const PRules *r, const PState *s, int src, int ds
     return (onto >= 52 ? onto - 51 : 0) * 4096 + card * 64 + onto;
 }
 
-/* The record of a commute move m that made a position, for the rule (0:
+/* What commute_record reads of move m at s before it is made: its source's
+ * face-down cards, and the length its target has after it if its cards
+ * stay there. */
+typedef struct {
+    int down, held;
+} CommuteBefore;
+
+static inline CommuteBefore commute_before(const PRules *r, const PState *s, uint32_t m)
+{
+    int src = m & 0xFF, dst = (m >> 8) & 0xFF;
+    return (CommuteBefore){src < r->npiles ? s->down[src] : 0,
+                           dst < r->npiles ? s->len[dst] + (int)((m >> 16) & 0xFF) : -1};
+}
+
+/* The record of a commute move m that made the position s, for the rule (0:
  * none): 1 + source + piles * (target + piles * (2 * (cards - 1) +
  * whether it turned a card up)), the first two alone for a single move of
- * a game without face-down cards, as before groups were read. `turned`:
- * the move turned a card up; `made`, `safe`: the moves it made, and the safe
- * moves after it (the rule reads a move after which none was made); `kept`:
- * its cards lie on the target after it (no complete run took them home). */
-static inline uint64_t commute_record(const PRules *r, uint32_t m, int made, int safe, int turned, int kept)
+ * a game without face-down cards, as before groups were read. `made`,
+ * `safe`: the moves it made, and the safe moves after it (the rule reads a
+ * move after which none was made, and whose cards stay on its target: no
+ * complete run took them home); `before`: commute_before of m. */
+static inline uint64_t commute_record(const PRules *r, const PState *s, uint32_t m, int made, int safe,
+                                      CommuteBefore before)
 {
-    if (!r->commute || made != 1 || safe || !kept || !commute_move(r, m)) return 0;
-    uint64_t P = (uint64_t)r->npiles, n = (m >> 16) & 0xFF;
-    return 1 + (m & 0xFF) + P * (((m >> 8) & 0xFF) + P * (2 * (n - 1) + (uint64_t)(turned != 0)));
+    if (!r->commute || made != 1 || safe || !commute_move(r, m)) return 0;
+    int src = m & 0xFF, dst = (m >> 8) & 0xFF;
+    if (s->len[dst] != before.held) return 0;
+    uint64_t P = (uint64_t)r->npiles, n = (m >> 16) & 0xFF, turned = s->down[src] < before.down;
+    return 1 + (uint64_t)src + P * ((uint64_t)dst + P * (2 * (n - 1) + turned));
 }
 
 /* The commute rule at a node: the move x that made it (its record), as
@@ -1508,8 +1524,8 @@ static int search(const PRules *r, PState *s, PSearch *x, long long max_states, 
         uint32_t m = x->moves[f->mstart + f->next];
         int move = x->midx[f->mstart + f->next++];
         uint64_t parent = f->at;
-        int made = 1, src = m & 0xFF, down = src < r->npiles ? s->down[src] : 0, dst = (m >> 8) & 0xFF;
-        int held = dst < r->npiles ? s->len[dst] + (int)((m >> 16) & 0xFF) : -1;
+        int made = 1;
+        CommuteBefore before = commute_before(r, s, m);
         if (((m >> 8) & 0xFF) == P_DIG) {
             made = dig_play(r, s, x, m);
             if (made < 0) return R_MEMORY;
@@ -1519,9 +1535,7 @@ static int search(const PRules *r, PState *s, PSearch *x, long long max_states, 
         }
         int k = play_safe(r, s, x);
         if (k < 0) return R_MEMORY;
-        e = enter(r, s, x, made + k, parent, move,
-                  commute_record(r, m, made, k, src < r->npiles && s->down[src] < down,
-                                 dst < r->npiles && s->len[dst] == held));
+        e = enter(r, s, x, made + k, parent, move, commute_record(r, s, m, made, k, before));
         if (e < 0) return R_MEMORY;
         if (e == 1) return R_WON;
     }
@@ -1842,8 +1856,7 @@ static int best_loop(const PRules *r, PState *s, PSearch *x, long long max_state
             if (left_out(r, s, buf[i], x->focus) || waits(r, buf[i], after_deal) || repeats(r, s, buf, i)) continue;
             x->npath = 0;
             uint32_t m = buf[i];
-            int src = m & 0xFF, down = src < r->npiles ? s->down[src] : 0, dst = (m >> 8) & 0xFF;
-            int held = dst < r->npiles ? s->len[dst] + (int)((m >> 16) & 0xFF) : -1;
+            CommuteBefore before = commute_before(r, s, m);
             /* the commute rule's (1) and (2), once no safe move follows */
             int drop = commute_drops(r, s, &commuter, m);
             int made = play_move(r, s, x, m);
@@ -1856,8 +1869,7 @@ static int best_loop(const PRules *r, PState *s, PSearch *x, long long max_state
                 status = best_line(r, s, x, node, i, buf);
                 goto done;
             }
-            uint64_t last = commute_record(r, m, made, k, src < r->npiles && s->down[src] < down,
-                                           dst < r->npiles && s->len[dst] == held);
+            uint64_t last = commute_record(r, s, m, made, k, before);
             if (drop && last) {
                 p_undo(r, s);
                 continue;
