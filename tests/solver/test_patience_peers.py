@@ -5,7 +5,9 @@ Hole and Golf deals under each of Golf's rule sets (where docs/peers.md's
 build is present), and Solvitaire on a few deals of each game it has a preset
 of, written as its deal JSON (where benchmarks/build_solvitaire.sh's build is
 present; ``SOLVITAIRE_BIN`` names its folder; its fixed build reads the filled
-cells of Eight Off's and Seahaven Towers' deals). The timings are in
+cells of Eight Off's and Seahaven Towers' deals and plays Spider's rules, and
+from positions of Spiderette and Spider with one stock deal left it reaches
+as many positions as the engine's moves do). The timings are in
 benchmarks/patience_solver.py."""
 
 from __future__ import annotations
@@ -138,3 +140,77 @@ def test_solvitaires_own_deal_comes_back_through_cardtable(name: str, tmp_path: 
                                                                                         [str(deal)])]
         cells, piles = zip(*map(_solvitaire_start, starts), strict=True)
         assert sorted(cells[0]) == sorted(cells[1]) and sorted(piles[0]) == sorted(piles[1]), (name, seed)
+
+
+def _reachable(game: PatienceGame, deals: int) -> int:
+    """How many positions (the start's included) the engine's moves reach
+    from ``game`` with at most ``deals`` more deals from the stock (``D``)."""
+    seen = {game.key()}
+    frontier = [(game, 0)]
+    while frontier:
+        after = []
+        for position, dealt in frontier:
+            for move in position.legal_moves():
+                more = dealt + (str(move) == "D")
+                if more > deals:
+                    continue
+                child = position.clone()
+                child.play(move)
+                if child.key() not in seen:
+                    seen.add(child.key())
+                    after.append((child, more))
+        frontier = after
+    return len(seen)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not SOLVITAIRE.exists(), reason="Solvitaire is not built (benchmarks/build_solvitaire.sh)")
+@pytest.mark.parametrize(("label", "number", "dealt"),
+                         [("spiderette", 5, 1), ("spiderette", 8, 1), ("spiderette", 11, 0), ("spider", 9, 3)])
+def test_solvitaire_reaches_the_positions_cardtable_does_in_spider_games(label: str, number: int, dealt: int,
+                                                                         tmp_path: Path) -> None:
+    # A differential test of the two move generators: from a position with one deal left in the
+    # stock (cardtable's deal, the stock's first `dealt` deals made, the stock cut to its next
+    # deal in Solvitaire's JSON), neither wins, so Solvitaire's search visits every position its
+    # moves reach, and its count of unique states is the engine's count of reachable positions.
+    # The fixed build plays Spider's rules (build_solvitaire.sh); the build with the parser's fix
+    # alone reaches 289, 7,771, 3,678 and 779 of these (runs go only onto their own suit there).
+    # Equal counts also say that no complete run forms from these positions: Solvitaire may leave
+    # one on the tableau, where cardtable sends it home at once.
+    game_name, preset = next((name, preset) for game, name, preset in bench.SOLVITAIRE_GAMES if game == label)
+    description = load(game_name)
+    game = PatienceGame.from_seed(description, number)
+    for _ in range(dealt):
+        game.play(next(move for move in game.legal_moves() if str(move) == "D"))
+    data = to_solvitaire(game, preset)
+    data["stock"] = data["stock"][-description.tableau.count:]
+    deal = tmp_path / "deal.json"
+    deal.write_text(json.dumps(data))
+    done = subprocess.run([str(SOLVITAIRE), "--type", preset, str(deal)], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    verdict = done.stdout.split("Solution Type: ", 1)[1].split()[0]
+    states = int(done.stdout.split("Unique States Searched: ", 1)[1].split()[0])
+    assert verdict == "unsolvable"
+    assert _reachable(game, 1) == states, (label, number, dealt)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not SOLVITAIRE.exists(), reason="Solvitaire is not built (benchmarks/build_solvitaire.sh)")
+@pytest.mark.parametrize("number", [80, 16])
+def test_solvitaire_proves_spiderette_deals_in_cardtables_states(number: int, tmp_path: Path) -> None:
+    # Two whole deals that neither wins: Solvitaire's search visits every position it reaches,
+    # and cardtable's proof keys as many, in each of its searches (the moves its pruning leaves
+    # out reach positions that the moves it keeps reach too).
+    game_name = next(name for label, name, _ in bench.SOLVITAIRE_GAMES if label == "spiderette")
+    game = PatienceGame.from_seed(load(game_name), number)
+    deal = tmp_path / "deal.json"
+    deal.write_text(json.dumps(to_solvitaire(game, "spiderette")))
+    done = subprocess.run([str(SOLVITAIRE), "--type", "spiderette", str(deal)], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("Solution Type: ", 1)[1].split()[0] == "unsolvable"
+    states = int(done.stdout.split("Unique States Searched: ", 1)[1].split()[0])
+    for search in ("hybrid", "depth-first", "best-first"):
+        proof = solve_game(game, max_states=2_000_000, search=search)
+        assert (proof.result, proof.states) == ("unwinnable", states), (number, search)
