@@ -142,6 +142,18 @@ def test_solvitaires_own_deal_comes_back_through_cardtable(name: str, tmp_path: 
         assert sorted(cells[0]) == sorted(cells[1]) and sorted(piles[0]) == sorted(piles[1]), (name, seed)
 
 
+def _solvitaire_search(preset: str, data: dict[str, object], tmp_path: Path) -> tuple[str, int]:
+    """Solvitaire's verdict (``solved``, ``unsolvable``) on a deal JSON, and
+    how many unique states its search visited."""
+    deal = tmp_path / "deal.json"
+    deal.write_text(json.dumps(data))
+    done = subprocess.run([str(SOLVITAIRE), "--type", preset, str(deal)], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    verdict = done.stdout.split("Solution Type: ", 1)[1].split()[0]
+    return verdict, int(done.stdout.split("Unique States Searched: ", 1)[1].split()[0])
+
+
 def _reachable(game: PatienceGame, deals: int) -> int:
     """How many positions (the start's included) the engine's moves reach
     from ``game`` with at most ``deals`` more deals from the stock (``D``)."""
@@ -184,13 +196,7 @@ def test_solvitaire_reaches_the_positions_cardtable_does_in_spider_games(label: 
         game.play(next(move for move in game.legal_moves() if str(move) == "D"))
     data = to_solvitaire(game, preset)
     data["stock"] = data["stock"][-description.tableau.count:]
-    deal = tmp_path / "deal.json"
-    deal.write_text(json.dumps(data))
-    done = subprocess.run([str(SOLVITAIRE), "--type", preset, str(deal)], capture_output=True, text=True,
-                          timeout=300)
-    assert done.returncode == 0, done.stderr
-    verdict = done.stdout.split("Solution Type: ", 1)[1].split()[0]
-    states = int(done.stdout.split("Unique States Searched: ", 1)[1].split()[0])
+    verdict, states = _solvitaire_search(preset, data, tmp_path)
     assert verdict == "unsolvable"
     assert _reachable(game, 1) == states, (label, number, dealt)
 
@@ -204,13 +210,8 @@ def test_solvitaire_proves_spiderette_deals_in_cardtables_states(number: int, tm
     # out reach positions that the moves it keeps reach too).
     game_name = next(name for label, name, _ in bench.SOLVITAIRE_GAMES if label == "spiderette")
     game = PatienceGame.from_seed(load(game_name), number)
-    deal = tmp_path / "deal.json"
-    deal.write_text(json.dumps(to_solvitaire(game, "spiderette")))
-    done = subprocess.run([str(SOLVITAIRE), "--type", "spiderette", str(deal)], capture_output=True, text=True,
-                          timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split("Solution Type: ", 1)[1].split()[0] == "unsolvable"
-    states = int(done.stdout.split("Unique States Searched: ", 1)[1].split()[0])
+    verdict, states = _solvitaire_search("spiderette", to_solvitaire(game, "spiderette"), tmp_path)
+    assert verdict == "unsolvable"
     for search in ("hybrid", "depth-first", "best-first"):
         proof = solve_game(game, max_states=2_000_000, search=search)
         assert (proof.result, proof.states) == ("unwinnable", states), (number, search)
