@@ -86,25 +86,16 @@ sed -i 's/"complete piles"/"only complete pile moves"/g' "$PARSER"
 grep -q '"only complete pile moves"' "$PARSER"
 DEALS="$DEALS" python3 - <<'PATCH'
 import os
-path = os.environ["DEALS"]
-text = open(path).read()
-edits = (  # (as shipped, fixed), each found exactly once
-    ('    "hole": {"$ref": "#/definitions/card"},\n',
-     '    "hole": {"$ref": "#/definitions/card"},\n'
-     '    "cells": {"$ref": "#/definitions/cardarraywithempty"},\n'),
-    ("            gs.place_card(*p.second, card(json_card->GetString()));\n",
-     "            if (json_card->GetStringLength() > 0) gs.place_card(*p.second, card(json_card->GetString()));\n"),
-)
-for old, new in edits:
-    if text.count(old) != 1:
-        raise SystemExit(f"build_solvitaire.sh: {path} does not hold once: {old.strip()}")
-    text = text.replace(old, new)
-open(path, "w").write(text)
-PATCH
-python3 - <<'PATCH'
-base = "src/main/game/search-state/"
+search = "src/main/game/search-state/"
 edits = {  # path: ((as shipped, fixed), ...), each found exactly once
-    base + "game_state.legal_moves.cpp": (
+    os.environ["DEALS"]: (  # the deal's filled cells
+        ('    "hole": {"$ref": "#/definitions/card"},\n',
+         '    "hole": {"$ref": "#/definitions/card"},\n'
+         '    "cells": {"$ref": "#/definitions/cardarraywithempty"},\n'),
+        ("            gs.place_card(*p.second, card(json_card->GetString()));\n",
+         "            if (json_card->GetStringLength() > 0) gs.place_card(*p.second, card(json_card->GetString()));\n"),
+    ),
+    search + "game_state.legal_moves.cpp": (  # Spider's rules
         ("        if (is_next_built_group_card(piles[add_ref].top_card(),  piles[rem_ref][r])) {\n",
          "        if (is_next_tableau_card(piles[add_ref].top_card(),  piles[rem_ref][r])) {\n"),
         ("                    && !(piles[t_from].size() == 1 && piles[to].empty())) {\n",
@@ -115,7 +106,7 @@ edits = {  # path: ((as shipped, fixed), ...), each found exactly once
          "                                       piles[tab_pr].size() > rules.max_rank\n"
          "                                       && piles[tab_pr][rules.max_rank].is_face_down());\n"),
     ),
-    base + "game_state.dominance_moves.cpp": (
+    search + "game_state.dominance_moves.cpp": (
         ("    if (piles[pr].size() != rules.max_rank) return false;\n",
          "    if (piles[pr].size() < rules.max_rank) return false;\n"),
     ),
