@@ -142,6 +142,12 @@ def test_solvitaires_own_deal_comes_back_through_cardtable(name: str, tmp_path: 
         assert sorted(cells[0]) == sorted(cells[1]) and sorted(piles[0]) == sorted(piles[1]), (name, seed)
 
 
+def _solvitaire_game(label: str) -> tuple[str, str]:
+    """The cardtable game and the Solvitaire preset the benchmark pairs under
+    ``label`` (:data:`SOLVITAIRE_GAMES` of benchmarks/patience_solver.py)."""
+    return next((name, preset) for game, name, preset in bench.SOLVITAIRE_GAMES if game == label)
+
+
 def _solvitaire_search(preset: str, data: dict[str, object], tmp_path: Path) -> tuple[str, int]:
     """Solvitaire's verdict (``solved``, ``unsolvable``) on a deal JSON, and
     how many unique states its search visited."""
@@ -156,14 +162,14 @@ def _solvitaire_search(preset: str, data: dict[str, object], tmp_path: Path) -> 
 
 def _reachable(game: PatienceGame, deals: int) -> int:
     """How many positions (the start's included) the engine's moves reach
-    from ``game`` with at most ``deals`` more deals from the stock (``D``)."""
+    from ``game`` with at most ``deals`` more deals from the stock."""
     seen = {game.key()}
     frontier = [(game, 0)]
     while frontier:
         after = []
         for position, dealt in frontier:
             for move in position.legal_moves():
-                more = dealt + (str(move) == "D")
+                more = dealt + move.is_deal
                 if more > deals:
                     continue
                 child = position.clone()
@@ -189,11 +195,11 @@ def test_solvitaire_reaches_the_positions_cardtable_does_in_spider_games(label: 
     # alone reaches 289, 7,771, 3,678 and 779 of these (runs go only onto their own suit there).
     # Equal counts also say that no complete run forms from these positions: Solvitaire may leave
     # one on the tableau, where cardtable sends it home at once.
-    game_name, preset = next((name, preset) for game, name, preset in bench.SOLVITAIRE_GAMES if game == label)
+    game_name, preset = _solvitaire_game(label)
     description = load(game_name)
     game = PatienceGame.from_seed(description, number)
     for _ in range(dealt):
-        game.play(next(move for move in game.legal_moves() if str(move) == "D"))
+        game.play(next(move for move in game.legal_moves() if move.is_deal))
     data = to_solvitaire(game, preset)
     data["stock"] = data["stock"][-description.tableau.count:]
     verdict, states = _solvitaire_search(preset, data, tmp_path)
@@ -208,9 +214,9 @@ def test_solvitaire_proves_spiderette_deals_in_cardtables_states(number: int, tm
     # Two whole deals that neither wins: Solvitaire's search visits every position it reaches,
     # and cardtable's proof keys as many, in each of its searches (the moves its pruning leaves
     # out reach positions that the moves it keeps reach too).
-    game_name = next(name for label, name, _ in bench.SOLVITAIRE_GAMES if label == "spiderette")
+    game_name, preset = _solvitaire_game("spiderette")
     game = PatienceGame.from_seed(load(game_name), number)
-    verdict, states = _solvitaire_search("spiderette", to_solvitaire(game, "spiderette"), tmp_path)
+    verdict, states = _solvitaire_search(preset, to_solvitaire(game, preset), tmp_path)
     assert verdict == "unsolvable"
     for search in ("hybrid", "depth-first", "best-first"):
         proof = solve_game(game, max_states=2_000_000, search=search)
