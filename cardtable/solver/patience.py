@@ -369,7 +369,11 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
     the best-first search then reopens every state that pass expanded and
     goes on with every move in the same table, so the verdict is the same.
     With ``None`` it is half the budget where the hybrid goes depth first and
-    ``first_states`` is ``None``, else 0 (no focused pass).
+    ``first_states`` is ``None``, else 0 (no focused pass). That default also
+    keeps the probe: the hybrid gets 95% of the budget, and when that runs
+    out the last 5% go to a plain depth-first search from scratch with every
+    move, which finds some wins the focused pass hides (a win or, run to its
+    end, "unwinnable"; else ``unknown``, the budget spent).
 
     ``stock_macros`` (the patience core only): where the stock deals to a
     waste, the search makes no stock move on its own but one move of each

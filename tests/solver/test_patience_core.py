@@ -662,6 +662,48 @@ def test_focused_solutions_replay_and_verdicts_agree(variant: str, seed: int, fo
         assert focused.result == plain.result
 
 
+def test_the_probe_wins_what_the_focused_hybrid_leaves_undecided() -> None:
+    # Spider in one suit, deal 42, 200,000 states: the hybrid with its focused pass (half the budget,
+    # as the default was before the probe) leaves it undecided; by default the hybrid gets 95% of the
+    # budget, and the probe, depth first from scratch with every move, wins it in the last 5%
+    game = PatienceGame.from_seed(get("spider-1-suit"), 42)
+    focused = solve_game(game, max_states=200_000, focus_states=100_000, core="patience")
+    assert focused.result == "unknown" and focused.states == 200_000
+    probed = solve_game(game, max_states=200_000, core="patience")
+    assert probed.result == "won" and probed.replays(game)
+    alone = solve_game(game, max_states=10_000, search="depth-first", core="patience")
+    assert alone.result == "won"
+    assert probed.states == 190_000 + alone.states
+    assert probed.moves == alone.moves
+
+
+def test_the_probe_runs_only_when_the_default_hybrid_runs_out_of_states() -> None:
+    # Yukon deal 2 is proved unwinnable by the hybrid well within its 95%: the probe never starts,
+    # and the proof takes the states it takes with the focused pass's share given outright
+    game = PatienceGame.from_seed(get("yukon"), 2)
+    probed = solve_game(game, max_states=200_000, core="patience")
+    assert probed.result == "unwinnable"
+    assert probed.states == solve_game(game, max_states=200_000, focus_states=95_000, core="patience").states
+    # a search told its focused states, or searching best first, has no probe
+    for kwargs in ({"focus_states": 100_000}, {"search": "best-first"}):
+        told = solve_game(PatienceGame.from_seed(get("spider-1-suit"), 42), max_states=200_000,
+                          core="patience", **kwargs)  # type: ignore[arg-type]
+        assert told.result == "unknown" and told.states == 200_000
+
+
+@given(st.sampled_from(DEEP), st.integers(0, 2**32), st.integers(20, 4_000))
+@settings(max_examples=40, deadline=None)
+def test_probed_verdicts_agree_with_the_plain_search(variant: str, seed: int, budget: int) -> None:
+    # the default search (the hybrid, then the probe) against the hybrid without the focused pass
+    game = PatienceGame.from_seed(load(variant), seed)
+    probed = solve_game(game, max_states=budget, core="patience")
+    plain = solve_game(game, max_states=budget, focus_states=0, core="patience")
+    assert probed.states <= budget
+    assert probed.result == "unwinnable" or probed.result == "unknown" or probed.replays(game)
+    if probed.decided and plain.decided:
+        assert probed.result == plain.result
+
+
 def test_search_and_its_first_states_are_checked() -> None:
     game = PatienceGame.from_seed(get("freecell"), 1)
     with pytest.raises(SolverError, match="search must be one of"):

@@ -1,0 +1,99 @@
+"""The patience core's depth-first probe against the hybrid alone, deal by deal, where the focused pass runs.
+
+    python benchmarks/depth_probe.py [--games spider-1-suit,yukon ...] [--deals 1-100]
+                                     [--max-states 1000000] [--jsonl RUN.jsonl]
+
+Each deal of each game is solved twice in this one process by
+:func:`cardtable.solver.patience.solve_game`: by the default search, which in
+these games is the hybrid with its focused pass on 95% of the budget, then,
+when that runs out, the probe (a plain depth-first search from scratch with
+every move) on the last 5%; and by the hybrid alone on the whole budget, its
+focused pass given half of it (``focus_states``), which is the default search
+as it was before the probe. The games are those whose hybrid goes depth first
+(face-down cards or a stock, cards built on the tableau); the two runs of a
+deal take turns at going first. A deal both searches decide must get one
+verdict. Every winning line was replayed in the rules engine by
+``solve_game`` itself.
+
+For each game the report gives the deals decided, won and proved unwinnable
+by each search, the disagreements (each listed: there should be none), the
+states in all, and the CPU seconds of the two in all with their ratio.
+``--jsonl`` writes a line a deal as it goes and, given again, skips the deals
+the file already has, so an interrupted run resumes where it stopped. The
+exit status is 1 when any deal disagrees, 2 on bad options, 130 on Ctrl-C
+(the lines written stay).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from _paired import paired_parser, run_paired
+
+from cardtable.patience import PatienceGame
+from cardtable.solver.patience import solve_game
+
+#: The games whose hybrid goes depth first, so the focused pass and the probe run by default.
+GAMES = ("spider-1-suit", "spider-2-suits", "spiderette", "yukon", "russian-solitaire", "scorpion", "canfield")
+
+
+def solve_both(game: PatienceGame, max_states: int, probe_first: bool) -> dict[str, object]:
+    """One deal by both searches: each one's result, states and CPU seconds."""
+    row: dict[str, object] = {}
+    for side in ("with", "without") if probe_first else ("without", "with"):
+        began = time.process_time()
+        focus = None if side == "with" else max_states // 2
+        result = solve_game(game, max_states=max_states, focus_states=focus, core="patience")
+        row[side] = result.result
+        row[f"{side}_states"] = result.states
+        row[f"{side}_cpu"] = round(time.process_time() - began, 5)
+    return row
+
+
+def disagrees(row: dict[str, object]) -> str | None:
+    """Why the two searches of a deal disagree, or None."""
+    if "unknown" in (row["with"], row["without"]) or row["with"] == row["without"]:
+        return None
+    return f"{row['with']} with the probe, {row['without']} by the hybrid alone"
+
+
+def report(game: str, rows: list[dict[str, object]]) -> str:
+    """The game's line of the table."""
+    def count(side: str, *results: str) -> int:
+        return sum(row[side] in results for row in rows)
+
+    def only(side: str, other: str) -> str:
+        deals = [str(row["deal"]) for row in rows if row[side] != "unknown" and row[other] == "unknown"]
+        return ", ".join(deals) or "-"
+
+    wrong = sum(disagrees(row) is not None for row in rows)
+    states = [sum(int(str(row[f"{side}_states"])) for row in rows) for side in ("with", "without")]
+    cpu = [sum(float(str(row[f"{side}_cpu"])) for row in rows) for side in ("with", "without")]
+    ratio = f"{cpu[0] / cpu[1]:.3f}" if cpu[1] else "-"
+    return (f"| {game} | {len(rows)} | {count('with', 'won', 'unwinnable')} / "
+            f"{count('without', 'won', 'unwinnable')} | {count('with', 'won')} / {count('without', 'won')} | "
+            f"{count('with', 'unwinnable')} / {count('without', 'unwinnable')} | {only('with', 'without')} | "
+            f"{only('without', 'with')} | {wrong} | {states[0]:,} / {states[1]:,} | {cpu[0]:.2f} / {cpu[1]:.2f} | "
+            f"{ratio} |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = paired_parser(__doc__, GAMES, "1-100", 1_000_000)
+    args = parser.parse_args(argv)
+    header = (f"# the depth-first probe, deals {args.deals.start}-{args.deals.stop - 1}, "
+              f"{args.max_states:,} states a search",
+              "| game | deals | decided with / without | won | unwinnable | decided only with | decided only "
+              "without | disagree | states with / without | CPU s with / without | ratio |",
+              "|---|--:|---|---|---|---|---|--:|--:|--:|--:|")
+    return run_paired(parser, args, header,
+                      lambda game, deal: solve_both(game, args.max_states, probe_first=deal % 2 == 1),
+                      disagrees, report)
+
+
+if __name__ == "__main__":
+    try:
+        raise SystemExit(main())
+    except KeyboardInterrupt:
+        print("depth_probe.py: stopped (the lines above and in --jsonl are complete)", file=sys.stderr)
+        raise SystemExit(130) from None
