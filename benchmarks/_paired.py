@@ -1,12 +1,14 @@
 """What the benchmarks that solve each deal two ways share (``commute_rule.py``,
-``quick_scans.py``): their options, their ``--jsonl`` file of a line a deal
-(written as they go, read back to resume) and their loop over the games' deals."""
+``quick_scans.py``, ``depth_probe.py``): their options, their ``--jsonl`` file
+of a line a deal (written as they go, read back to resume), their loop over the
+games' deals, a deal's two solves timed and the totals of a game's deals."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -15,11 +17,34 @@ import _report
 from cardtable.errors import CardtableError
 from cardtable.patience import PatienceGame
 from cardtable.patience.registry import load
+from cardtable.solver.patience import PatienceSolveResult
 
 #: The fields of a deal's line in ``--jsonl``, with their types.
 FIELDS: dict[str, type | tuple[type, ...]] = {
     "game": str, "deal": int, "with": str, "without": str, "with_states": int, "without_states": int,
     "with_cpu": (int, float), "without_cpu": (int, float)}
+
+
+def solve_sides(solves: dict[str, Callable[[], PatienceSolveResult]], first: str) -> dict[str, object]:
+    """A deal's line: each side's result, states and CPU seconds, ``solves``
+    giving each side's solve; the side ``first`` is solved first (the two take
+    turns from deal to deal, so that neither always finds the caches warm)."""
+    row: dict[str, object] = {}
+    for side in sorted(solves, key=lambda side: side != first):
+        began = time.process_time()
+        result = solves[side]()
+        row[side] = result.result
+        row[f"{side}_states"] = result.states
+        row[f"{side}_cpu"] = round(time.process_time() - began, 5)
+    return row
+
+
+def totals(rows: list[dict[str, object]]) -> tuple[list[int], list[float], str]:
+    """The states and CPU seconds of a game's deals in all, ``with`` then
+    ``without``, and the ratio of the CPU (``-`` when ``without`` took none)."""
+    states = [sum(int(str(row[f"{side}_states"])) for row in rows) for side in ("with", "without")]
+    cpu = [sum(float(str(row[f"{side}_cpu"])) for row in rows) for side in ("with", "without")]
+    return states, cpu, f"{cpu[0] / cpu[1]:.3f}" if cpu[1] else "-"
 
 
 def read_done(path: Path) -> dict[tuple[str, int], dict[str, object]]:

@@ -27,9 +27,8 @@ disagrees, 2 on bad options, 130 on Ctrl-C (the lines written stay).
 from __future__ import annotations
 
 import sys
-import time
 
-from _paired import paired_parser, run_paired
+from _paired import paired_parser, run_paired, solve_sides, totals
 
 from cardtable.patience import PatienceGame
 from cardtable.solver.patience import SEARCHES, Search, solve_game
@@ -41,15 +40,10 @@ GAMES = ("beleaguered-castle", "streets-and-alleys", "king-albert", "bakers-doze
 
 def solve_both(game: PatienceGame, max_states: int, search: Search, rule_first: bool) -> dict[str, object]:
     """One deal with the rule and without it: each search's result, states and CPU seconds."""
-    row: dict[str, object] = {}
-    for commute in (True, False) if rule_first else (False, True):
-        began = time.process_time()
-        result = solve_game(game, max_states=max_states, search=search, core="patience", commute=commute)
-        side = "with" if commute else "without"
-        row[side] = result.result
-        row[f"{side}_states"] = result.states
-        row[f"{side}_cpu"] = round(time.process_time() - began, 5)
-    return row
+    return solve_sides({
+        side: lambda commute=commute: solve_game(game, max_states=max_states, search=search, core="patience",
+                                                 commute=commute)
+        for side, commute in (("with", True), ("without", False))}, "with" if rule_first else "without")
 
 
 def disagrees(row: dict[str, object]) -> str | None:
@@ -71,9 +65,7 @@ def report(game: str, rows: list[dict[str, object]]) -> str:
     proofs = sum(row["with"] == row["without"] == "unwinnable" and row["with_states"] == row["without_states"]
                  for row in rows)
     wrong = sum(disagrees(row) is not None for row in rows)
-    states = [sum(int(str(row[f"{side}_states"])) for row in rows) for side in ("with", "without")]
-    cpu = [sum(float(str(row[f"{side}_cpu"])) for row in rows) for side in ("with", "without")]
-    ratio = f"{cpu[0] / cpu[1]:.2f}" if cpu[1] else "-"
+    states, cpu, ratio = totals(rows)
     return (f"| {game} | {len(rows)} | {count('with')} / {count('without')} | {proofs} | {wrong} | "
             f"{states[0]:,} / {states[1]:,} | {cpu[0]:.2f} / {cpu[1]:.2f} | {ratio} |")
 

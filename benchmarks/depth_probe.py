@@ -27,9 +27,8 @@ exit status is 1 when any deal disagrees, 2 on bad options, 130 on Ctrl-C
 from __future__ import annotations
 
 import sys
-import time
 
-from _paired import paired_parser, run_paired
+from _paired import paired_parser, run_paired, solve_sides, totals
 
 from cardtable.patience import PatienceGame
 from cardtable.solver.patience import solve_game
@@ -40,15 +39,10 @@ GAMES = ("spider-1-suit", "spider-2-suits", "spiderette", "yukon", "russian-soli
 
 def solve_both(game: PatienceGame, max_states: int, probe_first: bool) -> dict[str, object]:
     """One deal by both searches: each one's result, states and CPU seconds."""
-    row: dict[str, object] = {}
-    for side in ("with", "without") if probe_first else ("without", "with"):
-        began = time.process_time()
-        focus = None if side == "with" else max_states // 2
-        result = solve_game(game, max_states=max_states, focus_states=focus, core="patience")
-        row[side] = result.result
-        row[f"{side}_states"] = result.states
-        row[f"{side}_cpu"] = round(time.process_time() - began, 5)
-    return row
+    return solve_sides({
+        "with": lambda: solve_game(game, max_states=max_states, core="patience"),
+        "without": lambda: solve_game(game, max_states=max_states, focus_states=max_states // 2, core="patience"),
+    }, "with" if probe_first else "without")
 
 
 def disagrees(row: dict[str, object]) -> str | None:
@@ -68,9 +62,7 @@ def report(game: str, rows: list[dict[str, object]]) -> str:
         return ", ".join(deals) or "-"
 
     wrong = sum(disagrees(row) is not None for row in rows)
-    states = [sum(int(str(row[f"{side}_states"])) for row in rows) for side in ("with", "without")]
-    cpu = [sum(float(str(row[f"{side}_cpu"])) for row in rows) for side in ("with", "without")]
-    ratio = f"{cpu[0] / cpu[1]:.3f}" if cpu[1] else "-"
+    states, cpu, ratio = totals(rows)
     return (f"| {game} | {len(rows)} | {count('with', 'won', 'unwinnable')} / "
             f"{count('without', 'won', 'unwinnable')} | {count('with', 'won')} / {count('without', 'won')} | "
             f"{count('with', 'unwinnable')} / {count('without', 'unwinnable')} | {only('with', 'without')} | "

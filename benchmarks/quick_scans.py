@@ -27,9 +27,8 @@ exit status is 1 when any deal disagrees, 2 on bad options, 130 on Ctrl-C
 from __future__ import annotations
 
 import sys
-import time
 
-from _paired import paired_parser, run_paired
+from _paired import paired_parser, run_paired, solve_sides, totals
 
 from cardtable.patience import PatienceGame
 from cardtable.solver.patience import Search, solve_game
@@ -43,14 +42,8 @@ SIDES: dict[str, Search] = {"with": "hybrid", "without": "best-first"}
 
 def solve_both(game: PatienceGame, max_states: int, scans_first: bool) -> dict[str, object]:
     """One deal by both searches: each one's result, states and CPU seconds."""
-    row: dict[str, object] = {}
-    for side in ("with", "without") if scans_first else ("without", "with"):
-        began = time.process_time()
-        result = solve_game(game, max_states=max_states, search=SIDES[side])
-        row[side] = result.result
-        row[f"{side}_states"] = result.states
-        row[f"{side}_cpu"] = round(time.process_time() - began, 5)
-    return row
+    return solve_sides({side: lambda search=search: solve_game(game, max_states=max_states, search=search)
+                        for side, search in SIDES.items()}, "with" if scans_first else "without")
 
 
 def disagrees(row: dict[str, object]) -> str | None:
@@ -66,9 +59,7 @@ def report(game: str, rows: list[dict[str, object]]) -> str:
         return sum(row[side] in results for row in rows)
 
     wrong = sum(disagrees(row) is not None for row in rows)
-    states = [sum(int(str(row[f"{side}_states"])) for row in rows) for side in SIDES]
-    cpu = [sum(float(str(row[f"{side}_cpu"])) for row in rows) for side in SIDES]
-    ratio = f"{cpu[0] / cpu[1]:.2f}" if cpu[1] else "-"
+    states, cpu, ratio = totals(rows)
     return (f"| {game} | {len(rows)} | {count('with', 'won', 'unwinnable')} / "
             f"{count('without', 'won', 'unwinnable')} | {count('with', 'won')} / {count('without', 'won')} | "
             f"{count('with', 'unwinnable')} / {count('without', 'unwinnable')} | {wrong} | "
