@@ -2836,11 +2836,12 @@ static PyObject *Core_solve(CoreObject *o, PyObject *args)
             status = hybrid_search(rules, &o->state, x, max_states - spent, 1, 0, deadline);
         }
     } else {
-        /* the probe's share of the budget, where the focused pass runs by
-         * default (see hybrid_search's notes): kept back from the hybrid */
-        long long probe = mode == 2 && focus < 0 && first < 0 && goes_deep(rules) ? max_states * PROBE_SHARE / 100 : 0;
+        /* where the focused pass runs by default, the probe's share of the
+         * budget is kept back from the hybrid (see hybrid_search's notes) */
+        int focus_by_default = focus < 0 && first < 0 && goes_deep(rules);
+        long long probe = mode == 2 && focus_by_default ? max_states * PROBE_SHARE / 100 : 0;
         long long budget = max_states - probe;
-        if (focus < 0) focus = first < 0 && goes_deep(rules) ? budget * FOCUS_SHARE / 100 : 0;
+        if (focus < 0) focus = focus_by_default ? budget * FOCUS_SHARE / 100 : 0;
         status = mode == 2 ? hybrid_search(rules, &o->state, x, budget, first, focus, deadline)
             : mode == 1 ? best_search(rules, &o->state, x, max_states, deadline)
                         : search(rules, &o->state, x, max_states, deadline);
