@@ -1,13 +1,16 @@
 """What the benchmarks that solve each deal two ways share (``commute_rule.py``,
-``quick_scans.py``, ``depth_probe.py``): their options, their ``--jsonl`` file
-of a line a deal (written as they go, read back to resume), their loop over the
-games' deals, a deal's two solves timed and the totals of a game's deals."""
+``quick_scans.py``, ``depth_probe.py``, ``through_spaces.py``): their options,
+their ``--jsonl`` file of a line a deal (written as they go, read back to
+resume), their loop over the games' deals, a deal's two solves timed, the
+totals of a game's deals, the table of the deals only one side decides, and
+the line of a run stopped by Ctrl-C."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -45,6 +48,46 @@ def totals(rows: list[dict[str, object]]) -> tuple[list[int], list[float], str]:
     states = [sum(int(str(row[f"{side}_states"])) for row in rows) for side in ("with", "without")]
     cpu = [sum(float(str(row[f"{side}_cpu"])) for row in rows) for side in ("with", "without")]
     return states, cpu, f"{cpu[0] / cpu[1]:.3f}" if cpu[1] else "-"
+
+
+def disagreement(row: dict[str, object], with_: str, without: str) -> str | None:
+    """Why the two sides of a deal disagree (each decided, with opposite
+    verdicts), or None; ``with_`` and ``without`` name the two sides' searches."""
+    if "unknown" in (row["with"], row["without"]) or row["with"] == row["without"]:
+        return None
+    return f"{row['with']} {with_}, {row['without']} {without}"
+
+
+#: The head of the table of ``only_report``.
+ONLY_HEAD = ("| game | deals | decided with / without | won | unwinnable | decided only with | decided only "
+             "without | disagree | states with / without | CPU s with / without | ratio |",
+             "|---|--:|---|---|---|---|---|--:|--:|--:|--:|")
+
+
+def only_report(game: str, rows: list[dict[str, object]], why: Callable[[dict[str, object]], str | None]) -> str:
+    """A game's row of ``ONLY_HEAD``'s table: the deals decided, won and proved
+    unwinnable by each side, the deals only one side decides (by number), the
+    deals ``why`` finds disagreeing, and the states and CPU of each side."""
+    def count(side: str, *results: str) -> int:
+        return sum(row[side] in results for row in rows)
+
+    def only(side: str, other: str) -> str:
+        deals = [str(row["deal"]) for row in rows if row[side] != "unknown" and row[other] == "unknown"]
+        return ", ".join(deals) or "-"
+
+    wrong = sum(why(row) is not None for row in rows)
+    states, cpu, ratio = totals(rows)
+    return (f"| {game} | {len(rows)} | {count('with', 'won', 'unwinnable')} / "
+            f"{count('without', 'won', 'unwinnable')} | {count('with', 'won')} / {count('without', 'won')} | "
+            f"{count('with', 'unwinnable')} / {count('without', 'unwinnable')} | {only('with', 'without')} | "
+            f"{only('without', 'with')} | {wrong} | {states[0]:,} / {states[1]:,} | {cpu[0]:.2f} / {cpu[1]:.2f} | "
+            f"{ratio} |")
+
+
+def stopped(name: str) -> None:
+    """Ctrl-C's line on standard error (the lines written stay), and exit 130."""
+    print(f"{name}: stopped (the lines above and in --jsonl are complete)", file=sys.stderr)
+    raise SystemExit(130) from None
 
 
 def read_done(path: Path) -> dict[tuple[str, int], dict[str, object]]:

@@ -26,9 +26,7 @@ exit status is 1 when any deal disagrees, 2 on bad options, 130 on Ctrl-C
 
 from __future__ import annotations
 
-import sys
-
-from _paired import paired_parser, run_paired, solve_sides, totals
+from _paired import ONLY_HEAD, disagreement, only_report, paired_parser, run_paired, solve_sides, stopped
 
 from cardtable.patience import PatienceGame
 from cardtable.solver.patience import solve_game
@@ -47,37 +45,19 @@ def solve_both(game: PatienceGame, max_states: int, probe_first: bool) -> dict[s
 
 def disagrees(row: dict[str, object]) -> str | None:
     """Why the two searches of a deal disagree, or None."""
-    if "unknown" in (row["with"], row["without"]) or row["with"] == row["without"]:
-        return None
-    return f"{row['with']} with the probe, {row['without']} by the hybrid alone"
+    return disagreement(row, "with the probe", "by the hybrid alone")
 
 
 def report(game: str, rows: list[dict[str, object]]) -> str:
     """The game's line of the table."""
-    def count(side: str, *results: str) -> int:
-        return sum(row[side] in results for row in rows)
-
-    def only(side: str, other: str) -> str:
-        deals = [str(row["deal"]) for row in rows if row[side] != "unknown" and row[other] == "unknown"]
-        return ", ".join(deals) or "-"
-
-    wrong = sum(disagrees(row) is not None for row in rows)
-    states, cpu, ratio = totals(rows)
-    return (f"| {game} | {len(rows)} | {count('with', 'won', 'unwinnable')} / "
-            f"{count('without', 'won', 'unwinnable')} | {count('with', 'won')} / {count('without', 'won')} | "
-            f"{count('with', 'unwinnable')} / {count('without', 'unwinnable')} | {only('with', 'without')} | "
-            f"{only('without', 'with')} | {wrong} | {states[0]:,} / {states[1]:,} | {cpu[0]:.2f} / {cpu[1]:.2f} | "
-            f"{ratio} |")
+    return only_report(game, rows, disagrees)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = paired_parser(__doc__, GAMES, "1-100", 1_000_000)
     args = parser.parse_args(argv)
     header = (f"# the depth-first probe, deals {args.deals.start}-{args.deals.stop - 1}, "
-              f"{args.max_states:,} states a search",
-              "| game | deals | decided with / without | won | unwinnable | decided only with | decided only "
-              "without | disagree | states with / without | CPU s with / without | ratio |",
-              "|---|--:|---|---|---|---|---|--:|--:|--:|--:|")
+              f"{args.max_states:,} states a search", *ONLY_HEAD)
     return run_paired(parser, args, header,
                       lambda game, deal: solve_both(game, args.max_states, probe_first=deal % 2 == 1),
                       disagrees, report)
@@ -87,5 +67,4 @@ if __name__ == "__main__":
     try:
         raise SystemExit(main())
     except KeyboardInterrupt:
-        print("depth_probe.py: stopped (the lines above and in --jsonl are complete)", file=sys.stderr)
-        raise SystemExit(130) from None
+        stopped("depth_probe.py")

@@ -521,6 +521,7 @@ static uint32_t safe_move(const PRules *r, const PState *s)
 
 #define P_DIG 253  /* a dig: the pile, P_DIG, the cards over the card, P_NONE (home) or the pile it goes onto */
 #define P_MACRO 252  /* a stock macro move: the waste, its move's target, the stock moves before it, P_MACRO */
+#define P_SUPER 251  /* a sequence moved through spaces: its pile, its target, its cards, P_SUPER */
 
 /* How promising a move looks: 0 first. Within one priority the generator's
  * order stands. */
@@ -1196,6 +1197,107 @@ static inline uint32_t next_stock_move(const PRules *r, const PState *s)
     return 0;
 }
 
+/* ---- sequences moved through spaces (patience.h, through_spaces) -----------
+
+ * Where a space takes any card, there are no cells, and the unit the rules
+ * move is one card or a run of one suit (Spider, Spiderette, Forty Thieves),
+ * a sequence that builds down but holds m such units (Spider's 9 of spades
+ * on a 10, under the 8-7 of hearts) moves onto a card it builds on, or into
+ * a space, through the other spaces, when m <= 2^e with e of them free:
+ * the top units go into a space by the same means, the rest onto the
+ * target, then the top units onto them. A player counts that as one move;
+ * the search's best-first order would have to take every step of it, each
+ * position on the way looking worse (a space filled) than the one before.
+ * The search lists each such move (m of 2 or more) besides the engine's, as
+ * a move of its own (P_SUPER), and makes it as the engine's moves it stands
+ * for (super_play), which are what its lines hold. It adds moves only: every
+ * move of the engine is still made, so a search that runs to its end is as
+ * exhaustive as before. */
+
+/* Whether a and b (b on a) are two units of a sequence the rules move apart. */
+static inline int super_break(const PRules *r, int a, int b)
+{
+    return r->unit == U_ONE || !r->run[a][b];
+}
+
+/* The sequences moved through spaces at s, appended to out[0..n): the new count. */
+static int super_moves(const PRules *r, const PState *s, uint32_t *out, int n)
+{
+    int T = r->ntab, empty = 0, first_space = -1;
+    for (int p = 0; p < T; p++)
+        if (!s->len[p]) {
+            empty++;
+            if (first_space < 0) first_space = p;
+        }
+    if (!empty) return n;
+    int one_space = p_sorted_group(r, K_TABLEAU);  /* the key sorts the piles: one space is all */
+    for (int p = 0; p < T; p++) {
+        int len = s->len[p], up = len - s->down[p], units = 1;
+        for (int k = 1; k < up && k < 255; k++) {
+            int a = s->cards[p][len - 1 - k], b = s->cards[p][len - k];
+            if (!r->build[a][b]) break;
+            units += super_break(r, a, b);
+            if (units < 2) continue;
+            if (units > (1 << empty)) break;  /* no target takes it */
+            /* only moves that gain: the pile's last face-up card goes (a card
+             * turned up, or a space), or the sequence joins a run of its suit
+             * where it lies on no such run now */
+            int clears = k + 1 == up, under = clears ? -1 : s->cards[p][len - 2 - k];
+            int joined = under >= 0 && !super_break(r, under, a);
+            for (int q = 0; q < T && n < P_MAXMOVES; q++) {
+                if (q == p) continue;
+                int free = empty;
+                if (!s->len[q]) {
+                    if (!clears || k + 1 == len || (one_space && q != first_space)) continue;
+                    free--;
+                } else if (s->down[q] >= s->len[q] || !r->build[p_top(s, q)][a]) {
+                    continue;
+                } else if (!clears && (joined || super_break(r, p_top(s, q), a))) {
+                    continue;
+                }
+                if (units <= (1 << free)) out[n++] = p_code(p, q, k + 1, P_SUPER);
+            }
+        }
+    }
+    return n;
+}
+
+/* Units lo..hi-1 of unit[] (unit[0] the top one, each its cards) onto `to`
+ * from `from`, through the spaces temps[0..nt): the engine's moves, played
+ * and pushed on x->path (unless x is NULL), counted in *made. */
+static int super_steps(const PRules *r, PState *s, PSearch *x, const int *unit, int lo, int hi, int from, int to,
+                       const int *temps, int nt, int *made)
+{
+    if (hi - lo == 1) {
+        uint32_t m = p_code(from, to, unit[lo], P_NONE);
+        if (p_play(r, s, m) || (x && path_push(x, m))) return -1;
+        ++*made;
+        return 0;
+    }
+    int half = 1 << (nt - 1), a = hi - lo - 1 < half ? hi - lo - 1 : half;
+    if (super_steps(r, s, x, unit, lo, lo + a, from, temps[0], temps + 1, nt - 1, made)) return -1;
+    if (super_steps(r, s, x, unit, lo + a, hi, from, to, temps + 1, nt - 1, made)) return -1;
+    return super_steps(r, s, x, unit, lo, lo + a, temps[0], to, temps + 1, nt - 1, made);
+}
+
+/* Make the P_SUPER move m at s as the engine's moves: how many, or -1. */
+static int super_play(const PRules *r, PState *s, PSearch *x, uint32_t m)
+{
+    int src = m & 0xFF, dst = (m >> 8) & 0xFF, n = (m >> 16) & 0xFF, len = s->len[src];
+    int unit[P_CAP], nu = 0, size = 1, temps[P_MAXPILES], nt = 0, made = 0;
+    for (int k = 1; k < n; k++) {
+        if (super_break(r, s->cards[src][len - 1 - k], s->cards[src][len - k])) {
+            unit[nu++] = size;
+            size = 0;
+        }
+        size++;
+    }
+    unit[nu++] = size;
+    for (int q = 0; q < r->ntab; q++)
+        if (q != src && q != dst && !s->len[q]) temps[nt++] = q;
+    return super_steps(r, s, x, unit, 0, nu, src, dst, temps, nt, &made) ? -1 : made;
+}
+
 /* The moves the search makes at s, into out: the generator's; where stock
  * macro moves are made (patience.h, stock_macros), the generator's less the
  * stock moves, then the macro moves, k stock moves from 1 up, for each k the
@@ -1207,6 +1309,7 @@ static int search_moves(const PRules *r, PState *s, uint32_t *out, int *values)
 {
     if (r->pairs_stranded && p_stranded(r, s)) return 0;  /* lost (patience.h, pairs_stranded) */
     int n = p_moves(r, s, out);
+    if (r->through_spaces) n = super_moves(r, s, out, n);
     if (!r->stock_macros) return n;
     int kept = 0, stocked = 0;
     for (int i = 0; i < n; i++) {
@@ -1290,6 +1393,7 @@ static int search_moves(const PRules *r, PState *s, uint32_t *out, int *values)
 static int play_move(const PRules *r, PState *s, PSearch *x, uint32_t m)
 {
     int k = 0;
+    if ((m >> 24) == P_SUPER) return super_play(r, s, x, m);
     if ((m >> 24) == P_MACRO) {
         for (; k < (int)((m >> 16) & 0xFF); k++) {
             uint32_t d = next_stock_move(r, s);
@@ -2753,8 +2857,9 @@ static PyObject *Core_solve(CoreObject *o, PyObject *args)
     long long max_states;
     double seconds;
     long long first = -1, focus = -1;
-    int mode = 2, macros = 1, commute = 1;
-    if (!PyArg_ParseTuple(args, "Ld|iLLpp", &max_states, &seconds, &mode, &first, &focus, &macros, &commute))
+    int mode = 2, macros = 1, commute = 1, spaces = 1;
+    if (!PyArg_ParseTuple(args, "Ld|iLLppp", &max_states, &seconds, &mode, &first, &focus, &macros, &commute,
+                          &spaces))
         return NULL;
     if (!ready(o)) return NULL;
     if (mode < 0 || mode > 2) {
@@ -2763,13 +2868,15 @@ static PyObject *Core_solve(CoreObject *o, PyObject *args)
     }
     /* without the stock macro moves: the game's rules, the stock searched
      * move by move (patience.h); without the commute rule: every order of
-     * single moves tried */
+     * single moves tried; without the moves through spaces: the engine's
+     * moves alone */
     static _Thread_local PRules plain;
     const PRules *rules = &o->rules;
-    if ((!macros && o->rules.stock_macros) || (!commute && o->rules.commute)) {
+    if ((!macros && o->rules.stock_macros) || (!commute && o->rules.commute) || (!spaces && o->rules.through_spaces)) {
         plain = o->rules;
         if (!macros && o->rules.stock_macros) p_rules_stock(&plain, 0);
         if (!commute) plain.commute = 0;
+        if (!spaces) plain.through_spaces = 0;
         rules = &plain;
     }
     double start = now();
@@ -2901,7 +3008,8 @@ static PyMethodDef Core_methods[] = {
      "was made with; position as position() gives it) and that position's own key, which equals key()."},
     {"is_won", (PyCFunction)Core_is_won, METH_NOARGS, "True when the game is won."},
     {"solve", (PyCFunction)Core_solve, METH_VARARGS,
-     "solve(max_states, seconds, search=2, first_states=-1, focus_states=-1, stock_macros=True, commute=True) "
+     "solve(max_states, seconds, search=2, first_states=-1, focus_states=-1, stock_macros=True, commute=True, "
+     "through_spaces=True) "
      "-> (result, "
      "states, move codes, "
      "bytes used): "
@@ -2920,7 +3028,9 @@ static PyMethodDef Core_methods[] = {
      "scratch with every move when the hybrid's states run out). Where the stock deals to a waste, stock_macros searches its moves as macro moves, "
      "k stock moves then a move of the waste's card (the line holds the engine's moves); False: one stock "
      "move at a time. commute=False turns the commute rule off (patience.h): the best-first search then tries "
-     "single moves that commute in both orders; the verdict is the same."},
+     "single moves that commute in both orders; the verdict is the same. through_spaces=False leaves out the "
+     "search's moves of a sequence through spaces (where spaces take any card and there are no cells: Spider, "
+     "Forty Thieves): the engine's moves alone; the verdict is the same."},
     {NULL, NULL, 0, NULL},
 };
 

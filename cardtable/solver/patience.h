@@ -532,6 +532,7 @@ typedef struct {
     int lone_safe;      /* a free card of rank N goes alone to the hole at once (see the notes) */
     int lone_waste;     /* ... from the waste's top too: the stock is never turned over again */
     int commute;        /* moves that commute tried in one order (see the notes) */
+    int through_spaces; /* the search's moves of a sequence through spaces (_pcore.c, super_moves) */
     int commute_groups; /* ... groups of cards too: their moves read their own two piles alone */
     uint64_t tied[P_MAXPILES][2]; /* pairs_stranded: the tableau piles tied to each (see the notes) */
     uint8_t settle_card[52]; /* the one card that builds on each card, one rank below in its suit; P_NONE */
@@ -734,6 +735,8 @@ static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
         && !r->count[K_HOLE] && !r->has_covers && r->nreach == 0 && r->fill != F_RESERVE && r->win == W_FOUNDATIONS
         && !settles && !r->settle_kings;
     r->commute_groups = r->commute && (r->unit == U_RUN || r->unit == U_FACE_UP);
+    r->through_spaces = (r->unit == U_RUN || r->unit == U_ONE) && r->fill == F_ANY && !r->count[K_CELL]
+        && !r->has_covers && (r->any_down || r->count[K_STOCK]);
     r->short_found = r->complete_runs || (r->found_same && (r->found_dir == D_UP || r->found_dir == D_DOWN));
     r->pairs_stranded = r->hole_pairs > 0 && r->count[K_HOLE] > 0 && r->count[K_FOUNDATION] == 0
         && r->count[K_CELL] == 0 && r->fixed_tab && r->win != W_ONE_PILE;

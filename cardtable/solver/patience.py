@@ -318,7 +318,8 @@ def _check_budget(timeout: float | None, max_states: int | None) -> int:
 def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: int | None = None,
                search: Search = "hybrid", first_states: int | None = None,
                focus_states: int | None = None, core: Core = "auto",
-               stock_macros: bool = True, commute: bool = True) -> PatienceSolveResult:
+               stock_macros: bool = True, commute: bool = True,
+               through_spaces: bool = True) -> PatienceSolveResult:
     """Decide whether ``game`` can be won from its position, every card known.
 
     ``timeout`` (seconds) and ``max_states`` bound the search; when one runs
@@ -391,11 +392,21 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
     The positions searched are the same set (an exhaustive search counts the
     same states), only the order differs; the proof is in ``patience.h``.
 
+    ``through_spaces`` (the patience core): where a space takes any card and
+    there are no cells, and the rules move one card or a run of one suit at
+    a time (Spider, Spider in one or two suits, Spiderette, Forty Thieves), a
+    sequence that builds down but holds several such units, moved onto a card
+    it builds on or into a space through the other spaces, is one move of
+    the search (its line holds each of the engine's moves), where it gains:
+    it turns a card up or leaves a space, or joins a run of its suit; with
+    ``False`` the engine's moves alone. The moves of the engine are all
+    still made, so the verdicts are the same; the states and lines differ.
+
     ``core``: with ``auto`` (the default), a game of Klondike's rules (see
     the module's notes) is searched by Klondike's core, under the budget
     given (else that core's default); ``search``, ``first_states``,
-    ``focus_states``, ``stock_macros=False`` and ``commute=False`` order the
-    patience core's search only, so giving one for such a game raises
+    ``focus_states``, ``stock_macros=False``, ``commute=False`` and
+    ``through_spaces=False`` order the patience core's search only, so giving one for such a game raises
     :class:`SolverError` unless ``core`` is ``patience``. What is defined by
     a search within a state budget and must stay as it was picked (the
     patience games' daily and winnable deals, their grades, the patience
@@ -419,15 +430,15 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
         variant = variant_of(game.description)
         if variant is not None:
             if (search != "hybrid" or first_states is not None or focus_states is not None or not stock_macros
-                    or not commute):
+                    or not commute or not through_spaces):
                 raise SolverError(f"{game.description.title} has Klondike's rules, which Klondike's core searches: "
-                                  "search, first_states, focus_states, stock_macros and commute order the patience "
-                                  "core's search (pass core='patience' for it)")
+                                  "search, first_states, focus_states, stock_macros, commute and through_spaces "
+                                  "order the patience core's search (pass core='patience' for it)")
             return _solve_klondike(game, variant, timeout, max_states, began)
     first = -1 if first_states is None else first_states
     focus = -1 if focus_states is None else focus_states
     status, states, codes, memory = core_of(game).solve(budget, timeout or 0.0, SEARCHES[search], first, focus,
-                                                        stock_macros, commute)
+                                                        stock_macros, commute, through_spaces)
     seconds = time.perf_counter() - began
     if status == "won":
         moves = _moves_of(_compiled(game.description), codes)

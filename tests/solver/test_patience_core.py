@@ -704,6 +704,62 @@ def test_probed_verdicts_agree_with_the_plain_search(variant: str, seed: int, bu
         assert probed.result == plain.result
 
 
+#: Games where a space takes any card and there are no cells, so the search moves a sequence of
+#: units through spaces (the Spiders of two and four suits, Spiderette, Forty Thieves).
+THROUGH_SPACES = ("spider", "spider-2-suits", "spiderette", "forty-thieves")
+
+
+def test_a_sequence_moves_through_spaces_as_one_move() -> None:
+    # Spider in two suits, deal 4: won in a few hundred states where a sequence of runs of one suit
+    # moves onto a card it builds on through the spaces as one move of the search; the engine's moves
+    # alone, each step looking worse than the last, leave it undecided at 20,000 states
+    game = PatienceGame.from_seed(get("spider-2-suits"), 4)
+    spaces = solve_game(game, max_states=20_000, core="patience")
+    assert spaces.result == "won" and spaces.states < 1_000 and spaces.replays(game)
+    alone = solve_game(game, max_states=20_000, core="patience", through_spaces=False)
+    assert alone.result == "unknown" and alone.states == 20_000
+
+
+def test_moves_through_spaces_leave_a_proof_its_states() -> None:
+    # the moves are the engine's moves made in a row, so they reach no position the engine's moves do
+    # not: a search run to its end keys the same positions (Spiderette's deals 80 and 16, unwinnable)
+    for seed, states in ((80, 22_382), (16, 218_216)):
+        game = PatienceGame.from_seed(get("spiderette"), seed)
+        for spaces in (True, False):
+            result = solve_game(game, max_states=300_000, core="patience", through_spaces=spaces)
+            assert (result.result, result.states) == ("unwinnable", states), (seed, spaces)
+
+
+def test_moves_through_spaces_change_nothing_where_the_rules_do_not_fit() -> None:
+    # cells (FreeCell), spaces for Kings only (Klondike, Yukon), one run of one suit only (Spider in
+    # one suit): the same search either way
+    for name, seed in (("freecell", 1), ("klondike", 2), ("yukon", 3), ("spider-1-suit", 1)):
+        game = PatienceGame.from_seed(get(name), seed)
+        spaces, alone = (solve_game(game, max_states=20_000, core="patience", through_spaces=flag)
+                         for flag in (True, False))
+        assert (spaces.result, spaces.states, spaces.moves) == (alone.result, alone.states, alone.moves), name
+
+
+@given(st.sampled_from(THROUGH_SPACES), st.integers(0, 2**32), st.integers(0, 60), st.integers(20, 3_000))
+@settings(max_examples=40, deadline=None)
+def test_moves_through_spaces_keep_the_verdicts(variant: str, seed: int, walk: int, budget: int) -> None:
+    # from a deal or a position some random moves into it: every win replays, and a deal both ways
+    # decide gets one verdict
+    game = PatienceGame.from_seed(load(variant), seed)
+    chance = random.Random(seed)
+    for _ in range(walk):
+        moves = game.legal_moves()
+        if not moves:
+            break
+        game.play(chance.choice(moves))
+    spaces = solve_game(game, max_states=budget, core="patience")
+    alone = solve_game(game, max_states=budget, core="patience", through_spaces=False)
+    assert spaces.states <= budget
+    assert spaces.result != "won" or spaces.replays(game)
+    if spaces.decided and alone.decided:
+        assert spaces.result == alone.result
+
+
 def test_search_and_its_first_states_are_checked() -> None:
     game = PatienceGame.from_seed(get("freecell"), 1)
     with pytest.raises(SolverError, match="search must be one of"):

@@ -1,0 +1,41 @@
+"""benchmarks/through_spaces.py: the default search (with the moves of a
+sequence through spaces) and the engine's moves alone give one verdict, deal
+by deal, and the report names the deals only one of them decides."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import ModuleType
+
+import pytest
+
+Loader = Callable[[str], ModuleType]
+
+
+@pytest.fixture
+def script(load_benchmark: Loader) -> ModuleType:
+    return load_benchmark("through_spaces")
+
+
+def _rows(out: str) -> dict[str, list[str]]:
+    """The report's table rows by game: the cells after the name."""
+    return {cells[0]: cells[1:] for line in out.splitlines() if line.startswith("| ") and not line.startswith("| game")
+            for cells in [[cell.strip() for cell in line.strip("|").split("|")]]}
+
+
+def test_deals_of_every_game_get_one_verdict(script: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+    assert script.main(["--deals", "1-3", "--max-states", "5000"]) == 0
+    rows = _rows(capsys.readouterr().out)
+    assert sorted(rows) == sorted(script.GAMES)
+    for game, (deals, _decided, _won, _lost, _with, _without, disagree, *_rest) in rows.items():
+        assert deals == "3" and disagree == "0", game
+
+
+def test_the_deal_only_the_moves_through_spaces_win_is_named(script: ModuleType,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    # Spider in two suits, deal 4, 20,000 states: won with the moves through spaces, undecided without
+    assert script.main(["--games", "spider-2-suits", "--deals", "4", "--max-states", "20000"]) == 0
+    deals, decided, won, _lost, only_with, only_without, disagree, states, *_rest = _rows(
+        capsys.readouterr().out)["spider-2-suits"]
+    assert (deals, decided, won, only_with, only_without, disagree) == ("1", "1 / 0", "1 / 0", "4", "-", "0")
+    assert states == "156 / 20,000"
