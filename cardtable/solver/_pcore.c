@@ -1208,11 +1208,17 @@ static inline uint32_t next_stock_move(const PRules *r, const PState *s)
  * target, then the top units onto them. A player counts that as one move;
  * the search's best-first order would have to take every step of it, each
  * position on the way looking worse (a space filled) than the one before.
- * The search lists each such move (m of 2 or more) besides the engine's, as
- * a move of its own (P_SUPER), and makes it as the engine's moves it stands
- * for (super_play), which are what its lines hold. It adds moves only: every
- * move of the engine is still made, so a search that runs to its end is as
- * exhaustive as before. */
+ * The search lists each such move (m of 2 or more) that gains besides the
+ * engine's, as a move of its own (P_SUPER): the sequence is the pile's last
+ * face-up cards (a card turned up, or a space left), or, in Spider's games,
+ * its lowest card joins a run of its suit where it lies on none now (every
+ * such move listed: deals 1-20 at 1,000,000 states, Spider in two suits 13
+ * won and Spiderette 9, against 15 and 12 without the moves; kept to those
+ * that gain, 16 and 14). It makes the move as the engine's moves it stands
+ * for (super_play), which are what its lines hold. It adds moves only and
+ * reaches no position the engine's moves do not: every move of the engine
+ * is still made, so a search that runs to its end keys the same positions
+ * and is as exhaustive as before (benchmarks/through_spaces.py). */
 
 /* Whether a and b (b on a) are two units of a sequence the rules move apart. */
 static inline int super_break(const PRules *r, int a, int b)

@@ -398,7 +398,8 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
     sequence that builds down but holds several such units, moved onto a card
     it builds on or into a space through the other spaces, is one move of
     the search (its line holds each of the engine's moves), where it gains:
-    it turns a card up or leaves a space, or joins a run of its suit; with
+    it turns a card up or leaves a space, or (in Spider's games) joins a run
+    of its suit; with
     ``False`` the engine's moves alone. The moves of the engine are all
     still made, so the verdicts are the same; the states and lines differ.
 
