@@ -84,6 +84,27 @@ def only_report(game: str, rows: list[dict[str, object]], why: Callable[[dict[st
             f"{ratio} |")
 
 
+def only_main(argv: list[str] | None, doc: str | None, games: Sequence[str], title: str,
+              sides: Callable[[PatienceGame, int], dict[str, Callable[[], PatienceSolveResult]]],
+              labels: tuple[str, str]) -> int:
+    """The whole of a benchmark whose table is ``ONLY_HEAD``'s: its options
+    (deals 1-100 and 1,000,000 states by default), then each deal solved by
+    ``sides(game, max_states)``'s two solves, ``with`` first on odd deals;
+    ``labels`` name the two sides' searches in a disagreement, ``title`` the
+    report."""
+    parser = paired_parser(doc, games, "1-100", 1_000_000)
+    args = parser.parse_args(argv)
+
+    def why(row: dict[str, object]) -> str | None:
+        return disagreement(row, *labels)
+
+    header = (f"# {title}, deals {args.deals.start}-{args.deals.stop - 1}, {args.max_states:,} states a search",
+              *ONLY_HEAD)
+    return run_paired(parser, args, header,
+                      lambda game, deal: solve_sides(sides(game, args.max_states), "with" if deal % 2 else "without"),
+                      why, lambda game, rows: only_report(game, rows, why))
+
+
 def stopped(name: str) -> None:
     """Ctrl-C's line on standard error (the lines written stay), and exit 130."""
     print(f"{name}: stopped (the lines above and in --jsonl are complete)", file=sys.stderr)

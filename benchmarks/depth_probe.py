@@ -26,41 +26,26 @@ exit status is 1 when any deal disagrees, 2 on bad options, 130 on Ctrl-C
 
 from __future__ import annotations
 
-from _paired import ONLY_HEAD, disagreement, only_report, paired_parser, run_paired, solve_sides, stopped
+from collections.abc import Callable
+
+from _paired import only_main, stopped
 
 from cardtable.patience import PatienceGame
-from cardtable.solver.patience import solve_game
+from cardtable.solver.patience import PatienceSolveResult, solve_game
 
 #: The games whose hybrid goes depth first, so the focused pass and the probe run by default.
 GAMES = ("spider-1-suit", "spider-2-suits", "spiderette", "yukon", "russian-solitaire", "scorpion", "canfield")
 
 
-def solve_both(game: PatienceGame, max_states: int, probe_first: bool) -> dict[str, object]:
-    """One deal by both searches: each one's result, states and CPU seconds."""
-    return solve_sides({
-        "with": lambda: solve_game(game, max_states=max_states, core="patience"),
-        "without": lambda: solve_game(game, max_states=max_states, focus_states=max_states // 2, core="patience"),
-    }, "with" if probe_first else "without")
-
-
-def disagrees(row: dict[str, object]) -> str | None:
-    """Why the two searches of a deal disagree, or None."""
-    return disagreement(row, "with the probe", "by the hybrid alone")
-
-
-def report(game: str, rows: list[dict[str, object]]) -> str:
-    """The game's line of the table."""
-    return only_report(game, rows, disagrees)
+def sides(game: PatienceGame, max_states: int) -> dict[str, Callable[[], PatienceSolveResult]]:
+    """A deal's two solves: with the probe (the default), and by the hybrid alone."""
+    return {"with": lambda: solve_game(game, max_states=max_states, core="patience"),
+            "without": lambda: solve_game(game, max_states=max_states, focus_states=max_states // 2,
+                                          core="patience")}
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = paired_parser(__doc__, GAMES, "1-100", 1_000_000)
-    args = parser.parse_args(argv)
-    header = (f"# the depth-first probe, deals {args.deals.start}-{args.deals.stop - 1}, "
-              f"{args.max_states:,} states a search", *ONLY_HEAD)
-    return run_paired(parser, args, header,
-                      lambda game, deal: solve_both(game, args.max_states, probe_first=deal % 2 == 1),
-                      disagrees, report)
+    return only_main(argv, __doc__, GAMES, "the depth-first probe", sides, ("with the probe", "by the hybrid alone"))
 
 
 if __name__ == "__main__":

@@ -25,41 +25,26 @@ bad options, 130 on Ctrl-C (the lines written stay).
 
 from __future__ import annotations
 
-from _paired import ONLY_HEAD, disagreement, only_report, paired_parser, run_paired, solve_sides, stopped
+from collections.abc import Callable
+
+from _paired import only_main, stopped
 
 from cardtable.patience import PatienceGame
-from cardtable.solver.patience import solve_game
+from cardtable.solver.patience import PatienceSolveResult, solve_game
 
 #: The games where a space takes any card and there are no cells.
 GAMES = ("spider", "spider-2-suits", "spider-1-suit", "spiderette", "forty-thieves")
 
 
-def solve_both(game: PatienceGame, max_states: int, spaces_first: bool) -> dict[str, object]:
-    """One deal by both searches: each one's result, states and CPU seconds."""
-    return solve_sides({
-        "with": lambda: solve_game(game, max_states=max_states, core="patience"),
-        "without": lambda: solve_game(game, max_states=max_states, core="patience", through_spaces=False),
-    }, "with" if spaces_first else "without")
-
-
-def disagrees(row: dict[str, object]) -> str | None:
-    """Why the two searches of a deal disagree, or None."""
-    return disagreement(row, "with the moves through spaces", "by the engine's moves alone")
-
-
-def report(game: str, rows: list[dict[str, object]]) -> str:
-    """The game's line of the table."""
-    return only_report(game, rows, disagrees)
+def sides(game: PatienceGame, max_states: int) -> dict[str, Callable[[], PatienceSolveResult]]:
+    """A deal's two solves: with the moves through spaces (the default), and with the engine's moves alone."""
+    return {"with": lambda: solve_game(game, max_states=max_states, core="patience"),
+            "without": lambda: solve_game(game, max_states=max_states, core="patience", through_spaces=False)}
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = paired_parser(__doc__, GAMES, "1-100", 1_000_000)
-    args = parser.parse_args(argv)
-    header = (f"# sequences moved through spaces, deals {args.deals.start}-{args.deals.stop - 1}, "
-              f"{args.max_states:,} states a search", *ONLY_HEAD)
-    return run_paired(parser, args, header,
-                      lambda game, deal: solve_both(game, args.max_states, spaces_first=deal % 2 == 1),
-                      disagrees, report)
+    return only_main(argv, __doc__, GAMES, "sequences moved through spaces", sides,
+                     ("with the moves through spaces", "by the engine's moves alone"))
 
 
 if __name__ == "__main__":

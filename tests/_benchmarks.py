@@ -30,3 +30,10 @@ def load_benchmark(name: str) -> ModuleType:
         return module
     finally:
         sys.path[:] = before
+
+
+def table_rows(out: str) -> dict[str, list[str]]:
+    """The rows of the Markdown table a benchmark printed, by their first cell
+    (a game's name): the cells after it; the table's head and rule left out."""
+    return {cells[0]: cells[1:] for line in out.splitlines() if line.startswith("| ") and not line.startswith("| game")
+            for cells in [[cell.strip() for cell in line.strip("|").split("|")]]}

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from types import ModuleType
 
 import pytest
+from _benchmarks import table_rows
 
 Loader = Callable[[str], ModuleType]
 
@@ -17,15 +18,10 @@ def script(load_benchmark: Loader) -> ModuleType:
     return load_benchmark("depth_probe")
 
 
-def _rows(out: str) -> dict[str, list[str]]:
-    """The report's table rows by game: the cells after the name."""
-    return {cells[0]: cells[1:] for line in out.splitlines() if line.startswith("| ") and not line.startswith("| game")
-            for cells in [[cell.strip() for cell in line.strip("|").split("|")]]}
-
 
 def test_deals_of_every_game_get_one_verdict(script: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
     assert script.main(["--deals", "1-3", "--max-states", "20000"]) == 0
-    rows = _rows(capsys.readouterr().out)
+    rows = table_rows(capsys.readouterr().out)
     assert sorted(rows) == sorted(script.GAMES)
     for game, (deals, _decided, _won, _lost, _with, _without, disagree, *_rest) in rows.items():
         assert deals == "3" and disagree == "0", game
@@ -34,7 +30,7 @@ def test_deals_of_every_game_get_one_verdict(script: ModuleType, capsys: pytest.
 def test_the_deal_the_probe_wins_is_named(script: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
     # Spider in one suit, deal 42, 200,000 states: undecided by the hybrid alone, won by the probe
     assert script.main(["--games", "spider-1-suit", "--deals", "42", "--max-states", "200000"]) == 0
-    deals, decided, won, _lost, only_with, only_without, disagree, states, *_rest = _rows(
+    deals, decided, won, _lost, only_with, only_without, disagree, states, *_rest = table_rows(
         capsys.readouterr().out)["spider-1-suit"]
     assert (deals, decided, won, only_with, only_without, disagree) == ("1", "1 / 0", "1 / 0", "42", "-", "0")
     assert states == "196,227 / 200,000"

@@ -10,6 +10,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from _benchmarks import table_rows
 
 Loader = Callable[[str], ModuleType]
 
@@ -19,15 +20,10 @@ def script(load_benchmark: Loader) -> ModuleType:
     return load_benchmark("quick_scans")
 
 
-def _rows(out: str) -> dict[str, list[str]]:
-    """The report's table rows by game: the cells after the name."""
-    return {cells[0]: cells[1:] for line in out.splitlines() if line.startswith("| ") and not line.startswith("| game")
-            for cells in [[cell.strip() for cell in line.strip("|").split("|")]]}
-
 
 def test_deals_of_every_game_get_one_verdict(script: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
     assert script.main(["--deals", "1-6", "--max-states", "20000"]) == 0
-    rows = _rows(capsys.readouterr().out)
+    rows = table_rows(capsys.readouterr().out)
     assert sorted(rows) == sorted(script.GAMES)
     for game, (deals, decided, _won, _lost, disagree, *_rest) in rows.items():
         assert deals == "6" and disagree == "0", game
@@ -45,8 +41,8 @@ def test_a_run_resumes_where_its_file_stops(script: ModuleType, tmp_path: Path,
     log.write_text("\n".join(lines[:2]) + "\n")
     assert script.main(args) == 0
     # the verdicts and states are the same whether read back or solved anew (CPU differs)
-    again = _rows(capsys.readouterr().out)
-    assert again["beleaguered-castle"][:6] == _rows(first)["beleaguered-castle"][:6]
+    again = table_rows(capsys.readouterr().out)
+    assert again["beleaguered-castle"][:6] == table_rows(first)["beleaguered-castle"][:6]
     assert [json.loads(line)["deal"] for line in log.read_text().splitlines()] == [1, 2, 3]
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from types import ModuleType
 
 import pytest
+from _benchmarks import table_rows
 
 Loader = Callable[[str], ModuleType]
 
@@ -17,15 +18,10 @@ def script(load_benchmark: Loader) -> ModuleType:
     return load_benchmark("through_spaces")
 
 
-def _rows(out: str) -> dict[str, list[str]]:
-    """The report's table rows by game: the cells after the name."""
-    return {cells[0]: cells[1:] for line in out.splitlines() if line.startswith("| ") and not line.startswith("| game")
-            for cells in [[cell.strip() for cell in line.strip("|").split("|")]]}
-
 
 def test_deals_of_every_game_get_one_verdict(script: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
     assert script.main(["--deals", "1-3", "--max-states", "5000"]) == 0
-    rows = _rows(capsys.readouterr().out)
+    rows = table_rows(capsys.readouterr().out)
     assert sorted(rows) == sorted(script.GAMES)
     for game, (deals, _decided, _won, _lost, _with, _without, disagree, *_rest) in rows.items():
         assert deals == "3" and disagree == "0", game
@@ -35,7 +31,7 @@ def test_the_deal_only_the_moves_through_spaces_win_is_named(script: ModuleType,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     # Spider in two suits, deal 4, 20,000 states: won with the moves through spaces, undecided without
     assert script.main(["--games", "spider-2-suits", "--deals", "4", "--max-states", "20000"]) == 0
-    deals, decided, won, _lost, only_with, only_without, disagree, states, *_rest = _rows(
+    deals, decided, won, _lost, only_with, only_without, disagree, states, *_rest = table_rows(
         capsys.readouterr().out)["spider-2-suits"]
     assert (deals, decided, won, only_with, only_without, disagree) == ("1", "1 / 0", "1 / 0", "4", "-", "0")
     assert states == "156 / 20,000"
