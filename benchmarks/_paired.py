@@ -50,12 +50,18 @@ def totals(rows: list[dict[str, object]]) -> tuple[list[int], list[float], str]:
     return states, cpu, f"{cpu[0] / cpu[1]:.3f}" if cpu[1] else "-"
 
 
-def disagreement(row: dict[str, object], with_: str, without: str) -> str | None:
+def disagreement(row: dict[str, object], with_: str, without: str, *, proofs_alike: bool = False) -> str | None:
     """Why the two sides of a deal disagree (each decided, with opposite
-    verdicts), or None; ``with_`` and ``without`` name the two sides' searches."""
-    if "unknown" in (row["with"], row["without"]) or row["with"] == row["without"]:
+    verdicts; with ``proofs_alike``, also both unwinnable in different counts
+    of states, where the two searches key the same positions), or None;
+    ``with_`` and ``without`` name the two sides' searches."""
+    if "unknown" in (row["with"], row["without"]):
         return None
-    return f"{row['with']} {with_}, {row['without']} {without}"
+    if row["with"] != row["without"]:
+        return f"{row['with']} {with_}, {row['without']} {without}"
+    if proofs_alike and row["with"] == "unwinnable" and row["with_states"] != row["without_states"]:
+        return f"unwinnable in {row['with_states']} states {with_}, {row['without_states']} {without}"
+    return None
 
 
 #: The head of the table of ``only_report``.
@@ -86,17 +92,18 @@ def only_report(game: str, rows: list[dict[str, object]], why: Callable[[dict[st
 
 def only_main(argv: list[str] | None, doc: str | None, games: Sequence[str], title: str,
               sides: Callable[[PatienceGame, int], dict[str, Callable[[], PatienceSolveResult]]],
-              labels: tuple[str, str]) -> int:
+              labels: tuple[str, str], *, proofs_alike: bool = False) -> int:
     """The whole of a benchmark whose table is ``ONLY_HEAD``'s: its options
     (deals 1-100 and 1,000,000 states by default), then each deal solved by
     ``sides(game, max_states)``'s two solves, ``with`` first on odd deals;
-    ``labels`` name the two sides' searches in a disagreement, ``title`` the
-    report."""
+    ``labels`` name the two sides' searches in a disagreement (and
+    ``proofs_alike`` counts proofs in different states as one, see
+    :func:`disagreement`), ``title`` the report."""
     parser = paired_parser(doc, games, "1-100", 1_000_000)
     args = parser.parse_args(argv)
 
     def why(row: dict[str, object]) -> str | None:
-        return disagreement(row, *labels)
+        return disagreement(row, *labels, proofs_alike=proofs_alike)
 
     header = (f"# {title}, deals {args.deals.start}-{args.deals.stop - 1}, {args.max_states:,} states a search",
               *ONLY_HEAD)

@@ -26,9 +26,7 @@ disagrees, 2 on bad options, 130 on Ctrl-C (the lines written stay).
 
 from __future__ import annotations
 
-import sys
-
-from _paired import paired_parser, run_paired, solve_sides, totals
+from _paired import disagreement, paired_parser, run_paired, solve_sides, stopped, totals
 
 from cardtable.patience import PatienceGame
 from cardtable.solver.patience import SEARCHES, Search, solve_game
@@ -48,13 +46,7 @@ def solve_both(game: PatienceGame, max_states: int, search: Search, rule_first: 
 
 def disagrees(row: dict[str, object]) -> str | None:
     """Why the two searches of a deal disagree, or None."""
-    if "unknown" in (row["with"], row["without"]):
-        return None
-    if row["with"] != row["without"]:
-        return f"{row['with']} with the rule, {row['without']} without"
-    if row["with"] == "unwinnable" and row["with_states"] != row["without_states"]:
-        return f"unwinnable in {row['with_states']} states with the rule, {row['without_states']} without"
-    return None
+    return disagreement(row, "with the rule", "without", proofs_alike=True)
 
 
 def report(game: str, rows: list[dict[str, object]]) -> str:
@@ -88,5 +80,4 @@ if __name__ == "__main__":
     try:
         raise SystemExit(main())
     except KeyboardInterrupt:
-        print("commute_rule.py: stopped (the lines above and in --jsonl are complete)", file=sys.stderr)
-        raise SystemExit(130) from None
+        stopped("commute_rule.py")

@@ -26,9 +26,7 @@ exit status is 1 when any deal disagrees, 2 on bad options, 130 on Ctrl-C
 
 from __future__ import annotations
 
-import sys
-
-from _paired import paired_parser, run_paired, solve_sides, totals
+from _paired import disagreement, paired_parser, run_paired, solve_sides, stopped, totals
 
 from cardtable.patience import PatienceGame
 from cardtable.solver.patience import Search, solve_game
@@ -48,9 +46,7 @@ def solve_both(game: PatienceGame, max_states: int, scans_first: bool) -> dict[s
 
 def disagrees(row: dict[str, object]) -> str | None:
     """Why the two searches of a deal disagree, or None."""
-    if "unknown" in (row["with"], row["without"]) or row["with"] == row["without"]:
-        return None
-    return f"{row['with']} with the scans, {row['without']} best first alone"
+    return disagreement(row, "with the scans", "best first alone")
 
 
 def report(game: str, rows: list[dict[str, object]]) -> str:
@@ -82,5 +78,4 @@ if __name__ == "__main__":
     try:
         raise SystemExit(main())
     except KeyboardInterrupt:
-        print("quick_scans.py: stopped (the lines above and in --jsonl are complete)", file=sys.stderr)
-        raise SystemExit(130) from None
+        stopped("quick_scans.py")

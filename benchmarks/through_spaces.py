@@ -11,7 +11,9 @@ single cards in Forty Thieves) moved onto a card it builds on or into a space
 through the other spaces, as one move; and by the same search without those
 moves (``through_spaces=False``). The games are those where a space takes
 any card and there are no cells; the two runs of a deal take turns at going
-first. A deal both searches decide must get one verdict. Every winning line
+first. A deal both searches decide must get one verdict, and a deal both
+prove unwinnable the same count of states (the moves reach no position the
+engine's moves do not, so both key the same positions). Every winning line
 was replayed in the rules engine by ``solve_game`` itself.
 
 For each game the report gives the deals decided, won and proved unwinnable
@@ -44,7 +46,7 @@ def sides(game: PatienceGame, max_states: int) -> dict[str, Callable[[], Patienc
 
 def main(argv: list[str] | None = None) -> int:
     return only_main(argv, __doc__, GAMES, "sequences moved through spaces", sides,
-                     ("with the moves through spaces", "by the engine's moves alone"))
+                     ("with the moves through spaces", "by the engine's moves alone"), proofs_alike=True)
 
 
 if __name__ == "__main__":

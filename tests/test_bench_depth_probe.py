@@ -18,7 +18,6 @@ def script(load_benchmark: Loader) -> ModuleType:
     return load_benchmark("depth_probe")
 
 
-
 def test_deals_of_every_game_get_one_verdict(script: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
     assert script.main(["--deals", "1-3", "--max-states", "20000"]) == 0
     rows = table_rows(capsys.readouterr().out)

@@ -35,3 +35,13 @@ def test_the_deal_only_the_moves_through_spaces_win_is_named(script: ModuleType,
         capsys.readouterr().out)["spider-2-suits"]
     assert (deals, decided, won, only_with, only_without, disagree) == ("1", "1 / 0", "1 / 0", "4", "-", "0")
     assert states == "156 / 20,000"
+
+
+def test_proofs_in_different_states_disagree(load_benchmark: Loader) -> None:
+    # the moves reach no position the engine's moves do not: two proofs of one deal key the same positions
+    paired = load_benchmark("_paired")
+    row: dict[str, object] = {"with": "unwinnable", "without": "unwinnable", "with_states": 10, "without_states": 12}
+    assert paired.disagreement(row, "a", "b") is None
+    assert paired.disagreement(row, "a", "b", proofs_alike=True) == "unwinnable in 10 states a, 12 b"
+    assert paired.disagreement({**row, "without_states": 10}, "a", "b", proofs_alike=True) is None
+    assert paired.disagreement({**row, "without": "won"}, "a", "b") == "unwinnable a, won b"

@@ -532,8 +532,8 @@ typedef struct {
     int lone_safe;      /* a free card of rank N goes alone to the hole at once (see the notes) */
     int lone_waste;     /* ... from the waste's top too: the stock is never turned over again */
     int commute;        /* moves that commute tried in one order (see the notes) */
-    int through_spaces; /* the search's moves of a sequence through spaces (_pcore.c, super_moves) */
     int commute_groups; /* ... groups of cards too: their moves read their own two piles alone */
+    int through_spaces; /* the search's moves of a sequence through spaces (_pcore.c, super_moves) */
     uint64_t tied[P_MAXPILES][2]; /* pairs_stranded: the tableau piles tied to each (see the notes) */
     uint8_t settle_card[52]; /* the one card that builds on each card, one rank below in its suit; P_NONE */
     int deal_waits;   /* after a stock move only stock moves and moves from the waste (see the notes) */

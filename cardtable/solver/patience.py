@@ -394,21 +394,22 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
 
     ``through_spaces`` (the patience core): where a space takes any card and
     there are no cells, and the rules move one card or a run of one suit at
-    a time (Spider, Spider in one or two suits, Spiderette, Forty Thieves), a
-    sequence that builds down but holds several such units, moved onto a card
-    it builds on or into a space through the other spaces, is one move of
-    the search (its line holds each of the engine's moves), where it gains:
-    it turns a card up or leaves a space, or (in Spider's games) joins a run
-    of its suit; with
-    ``False`` the engine's moves alone. The moves of the engine are all
-    still made, so the verdicts are the same; the states and lines differ.
+    a time (Spider in two and four suits, Spiderette, Forty Thieves; in one
+    suit every sequence is one run), a sequence that builds down but holds
+    several such units, moved onto a card it builds on or into a space
+    through the other spaces, is one move of the search (its line holds each
+    of the engine's moves), where it gains: it turns a card up or leaves a
+    space, or (in Spider's games) joins a run of its suit. With ``False``,
+    the engine's moves alone. The engine's moves are all still made and the
+    new ones reach no other position, so the verdicts are the same (a proof
+    counts the same states); the states and lines of a win differ.
 
     ``core``: with ``auto`` (the default), a game of Klondike's rules (see
     the module's notes) is searched by Klondike's core, under the budget
     given (else that core's default); ``search``, ``first_states``,
     ``focus_states``, ``stock_macros=False``, ``commute=False`` and
-    ``through_spaces=False`` order the patience core's search only, so giving one for such a game raises
-    :class:`SolverError` unless ``core`` is ``patience``. What is defined by
+    ``through_spaces=False`` order the patience core's search only, so
+    giving one for such a game raises :class:`SolverError` unless ``core`` is ``patience``. What is defined by
     a search within a state budget and must stay as it was picked (the
     patience games' daily and winnable deals, their grades, the patience
     players' guesses) asks for ``patience``.
