@@ -16,6 +16,15 @@ deal. Golf runs under each of the three rule sets both programs have: the
 default (nothing on a King, no wrapping), ``golf:queens-on-kings``
 (``--queens-on-kings``) and ``golf:queens-on-kings:wrap`` (``--wrap-ranks``).
 
+Baker's Game, Eight Off and Seahaven Towers (PySolFC deals 1 to ``--fc-solve
+N``, default 100; fc-solve plays them by PySolFC's numbers): against fc-solve's
+exhaustive scan under its own rules for each game (``fc-solve --game
+bakers_game|eight_off|seahaven_towers -m -p -t -sel --method soft-dfs -to
+01ABCDE``, every single-card move, so that "could not solve" is a proof), one
+process a deal, killed at the time bound or at ``--fc-solve-memory`` GiB
+(default 4); its verdicts compared deal by deal. ``--fc-solve-games`` picks
+some of the three.
+
 Solvitaire (cardtable's deals 1 to ``--solvitaire N``, default 100, of
 each game below): against Solvitaire's presets of the same rules, each deal
 written as Solvitaire's deal JSON (``solvitaire --type PRESET --classify
@@ -41,10 +50,11 @@ it is timed (a failed replay stops the run).
 With ``--games N``, cardtable alone on deals 1 to N of cardtable's shuffle
 of every game of the registry, a row a game.
 
-    python benchmarks/patience_solver.py --freecell 1-1000 --pysol 300 --solvitaire 100
-    python benchmarks/patience_solver.py --freecell none --pysol 0 --solvitaire 0 --games 10 \
+    python benchmarks/patience_solver.py --freecell 1-1000 --pysol 300 --fc-solve 100 --solvitaire 100
+    python benchmarks/patience_solver.py --freecell none --pysol 0 --fc-solve 1000 --solvitaire 0 --timeout 60
+    python benchmarks/patience_solver.py --freecell none --pysol 0 --fc-solve 0 --solvitaire 0 --games 10 \
         --max-states 1000000 --timeout 30
-    python benchmarks/patience_solver.py --freecell none --pysol 0 --solvitaire 100 --timeout 10 \
+    python benchmarks/patience_solver.py --freecell none --pysol 0 --fc-solve 0 --solvitaire 100 --timeout 10 \
         --solvitaire-games black-hole,golf
 """
 
@@ -103,6 +113,12 @@ SOLVITAIRE_GAMES = (
     ("spiderette", _RULES + "spiderette-solvitaire.json", "spiderette"),
     ("spider", _RULES + "spider-solvitaire.json", "spider"),
 )
+#: The games compared with fc-solve's exhaustive scan: cardtable's game and fc-solve's ``--game``.
+FC_SOLVE_GAMES = (("bakers-game", "bakers_game"), ("eight-off", "eight_off"),
+                  ("seahaven-towers", "seahaven_towers"))
+#: fc-solve's exhaustive scan: every single-card move, depth first, with the
+#: limits shown (-sel), so that "I could not solve this game" is a proof.
+FC_SOLVE_EXHAUSTIVE = ("-m", "-p", "-t", "-sel", "--method", "soft-dfs", "-to", "01ABCDE")
 #: The presets whose rules the shipped build's parser bug changes.
 SOLVITAIRE_PARSER_BUG = ("spider", "spiderette")
 
@@ -234,6 +250,72 @@ def black_hole_peer(binary: str, game_name: str, options: tuple[str, ...], seeds
     return runs
 
 
+def fc_solve_verdict(text: str) -> str:
+    """fc-solve's verdict from what its exhaustive scan printed: ``won``,
+    ``unwinnable`` (it ran out of moves: with ``-sel`` a limit that stopped
+    it says so instead) or ``unknown``."""
+    if "This game is solveable" in text:
+        return "won"
+    if "I could not solve this game" in text:
+        return "unwinnable"
+    return "unknown"
+
+
+def fc_solve_peer(binary: str, game_name: str, peer_game: str, seeds: list[str], timeout: float,
+                  folder: str, memory_gib: float) -> Runs:
+    """fc-solve's exhaustive scan (``--game peer_game``) on each deal, one
+    process a deal, killed at ``timeout`` seconds and held to ``memory_gib``
+    GiB of address space (``prlimit --as``: its scan keeps every state, and
+    on some Seahaven Towers deals grows past 20 GiB in two minutes; a deal
+    that reaches the bound crashes it and is counted unknown): its CPU
+    seconds (user and system, its start included) and peak (GNU time)."""
+    description = load(game_name)
+    runs = Runs(f"fc-solve --game {peer_game} soft-dfs -to 01ABCDE", game_name)
+    board = Path(folder) / "board.txt"
+    limit = ["prlimit", f"--as={int(memory_gib * 2**30)}"] if shutil.which("prlimit") else []
+    for seed in seeds:
+        board.write_text(to_pysol(PatienceGame.from_seed(description, seed)) + "\n")
+        text, measured, killed, _ = run_measured([*limit, binary, "--game", peer_game, *FC_SOLVE_EXHAUSTIVE,
+                                                  str(board)], timeout)
+        if measured is None:
+            raise RuntimeError("GNU time (/usr/bin/time, Debian's time) is needed to measure fc-solve")
+        runs.seconds.append(measured.cpu)
+        runs.peak_kib = max(runs.peak_kib, measured.peak_kib)
+        runs.verdicts[seed] = "unknown" if killed else fc_solve_verdict(text)
+    return runs
+
+
+def compare_fc_solve_games(folder: str, deals: int, games: list[str], max_states: int,
+                           timeout: float, memory_gib: float) -> tuple[list[list[object]], list[str]]:
+    """The section of fc-solve's other games: both solvers on PySolFC deals 1
+    to ``deals`` of each game in ``games``; the table's rows and the notes."""
+    rows: list[list[object]] = []
+    notes: list[str] = []
+    binary = shutil.which("fc-solve")
+    if binary is None:
+        return rows, ["fc-solve not found (Debian freecell-solver-bin): its games left out"]
+    seeds = [f"pysol:{n}" for n in range(1, deals + 1)]
+    for game_name, peer_game in FC_SOLVE_GAMES:
+        if game_name not in games:
+            continue
+        mine = ours(game_name, seeds, max_states, timeout)
+        peer = fc_solve_peer(binary, game_name, peer_game, seeds, timeout, folder, memory_gib)
+        rows += [mine.row(), peer.row()]
+        differ = disagreements(mine, peer)
+        decided = [sum(v != "unknown" for v in runs.verdicts.values()) for runs in (mine, peer)]
+        both = [i for i, seed in enumerate(seeds) if "unknown" not in (mine.verdicts[seed], peer.verdicts[seed])]
+        slowest = max(range(len(seeds)), key=lambda i: peer.seconds[i])
+        notes.append(f"{game_name}, PySolFC 1-{deals}, against fc-solve's exhaustive scan: {len(differ)} verdicts "
+                     f"differ" + (f" ({', '.join(differ[:10])})" if differ else "")
+                     + f"; decided {decided[0]} / {decided[1]}; CPU seconds in all cardtable "
+                       f"{sum(mine.seconds):.3f}, fc-solve {sum(peer.seconds):.3f} (on the {len(both)} deals both "
+                       f"decided {sum(mine.seconds[i] for i in both):.3f} and {sum(peer.seconds[i] for i in both):.3f})"
+                       f"; fc-solve's slowest deal {seeds[slowest]} ({peer.verdicts[seeds[slowest]]}, "
+                       f"{peer.seconds[slowest]:.2f} s)")
+        print(notes[-1], file=sys.stderr, flush=True)
+    return rows, notes
+
+
 def solvitaire_peer(binary: str, game_name: str, preset: str, seeds: list[str], timeout: float,
                     folder: str) -> Runs:
     """Solvitaire's ``preset`` on each deal of ``game_name``, one process a
@@ -331,6 +413,14 @@ def main(argv: list[str] | None = None) -> int:
                         "every game of the registry (default 0: none)")
     parser.add_argument("--only", default="", metavar="A,B", help="with --games, only these games of the "
                         "registry (names or name:option variants)")
+    parser.add_argument("--fc-solve", type=int, default=100, metavar="N", help="PySolFC deals 1 to N of Baker's "
+                        "Game, Eight Off and Seahaven Towers against fc-solve's exhaustive scan (default 100; 0 "
+                        "leaves them out)")
+    parser.add_argument("--fc-solve-games", default=",".join(name for name, _ in FC_SOLVE_GAMES), metavar="A,B",
+                        help="the games against fc-solve's exhaustive scan (default all: "
+                        + ", ".join(name for name, _ in FC_SOLVE_GAMES) + ")")
+    parser.add_argument("--fc-solve-memory", type=float, default=4.0, metavar="GIB", help="the address space "
+                        "each fc-solve process may take, in GiB (default 4: its exhaustive scan keeps every state)")
     parser.add_argument("--solvitaire", type=int, default=100, metavar="N", help="cardtable's deals 1 to N of "
                         "each game against Solvitaire (default 100; 0 leaves them out)")
     parser.add_argument("--solvitaire-games", default=",".join(label for label, _, _ in SOLVITAIRE_GAMES),
@@ -348,6 +438,11 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [name for name in games if name not in labels]
     if unknown:
         parser.error(f"--solvitaire-games: no game {unknown[0]!r} (the games: {', '.join(labels)})")
+    fc_games = [name.strip() for name in args.fc_solve_games.split(",") if name.strip()]
+    unknown = [name for name in fc_games if name not in [game for game, _ in FC_SOLVE_GAMES]]
+    if unknown:
+        parser.error(f"--fc-solve-games: no game {unknown[0]!r} (the games: "
+                     f"{', '.join(game for game, _ in FC_SOLVE_GAMES)})")
     only = [name.strip() for name in args.only.split(",") if name.strip()]
     for name in only:
         try:
@@ -357,6 +452,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.freecell != "none":
         compare_fc_solve(args, rows, notes)
     run_black_hole(args, rows, notes)
+    if args.fc_solve:
+        with tempfile.TemporaryDirectory() as folder:
+            more_rows, more_notes = compare_fc_solve_games(folder, args.fc_solve, fc_games, args.max_states,
+                                                           args.timeout, args.fc_solve_memory)
+        rows += more_rows
+        notes += more_notes
     if args.solvitaire:
         with tempfile.TemporaryDirectory() as folder:
             more_rows, more_notes = compare_solvitaire(folder, args.solvitaire, games, args.solvitaire_shipped,
@@ -421,12 +522,11 @@ def compare_fc_solve(args: argparse.Namespace, rows: list[list[object]], notes: 
         with tempfile.TemporaryDirectory() as folder:
             board = Path(folder) / "11982.txt"
             board.write_text(to_pysol(PatienceGame.from_seed(load("freecell"), "ms:11982")) + "\n")
-            command = [fc_solve, "-m", "-p", "-t", "-sel", "--method", "soft-dfs", "-to", "01ABCDE", str(board)]
+            command = [fc_solve, *FC_SOLVE_EXHAUSTIVE, str(board)]
             measured, _ = time_program(command, args.timeout)
             text, _, _, _, _ = run_program(command, args.timeout, gnu_time=False)
         if measured is not None:
-            verdict = "unwinnable" if "I could not solve" in text else "won" if "This game is solveable" in text \
-                else "unknown"
+            verdict = fc_solve_verdict(text)
             peer = Runs("fc-solve soft-dfs -to 01ABCDE", "freecell", {"ms:11982": verdict}, [measured.cpu],
                         measured.peak_kib)
             rows.append(peer.row())
