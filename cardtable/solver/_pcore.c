@@ -173,13 +173,14 @@ static int table_has(const PTable *t, const uint8_t *key, int n)
 
 /* 1: a new key, now stored with the `nextra` bytes of `extra` after it, its
  * record's offset in *at; 0: seen before; -1: out of memory. */
-static int table_add(PTable *t, const uint8_t *key, int n, const uint8_t *extra, size_t nextra, uint64_t *at)
+/* Put `key` (hash h), not in the table, into the empty slot j that
+ * table_probe gave for it, its record followed by `extra`: 1, or -1 (out of
+ * memory). */
+static int table_put(PTable *t, const uint8_t *key, int n, uint64_t h, size_t j, const uint8_t *extra,
+                     size_t nextra, uint64_t *at)
 {
-    uint64_t h = p_hash(key, n);
     uint64_t tag = h >> 56;
-    int shift = 8 * t->width, found;
-    size_t j = table_probe(t, key, n, h, &found);
-    if (found) return 0;
+    int shift = 8 * t->width;
     size_t head = t->fixed ? 0 : n < 255 ? 1 : 3, need = t->used + head + (size_t)n + nextra;
     if (need >= (1ULL << shift) - 1) return -1;
     if (need > t->cap) {  /* by an eighth: a large block grows in place (mremap) */
@@ -206,6 +207,16 @@ static int table_add(PTable *t, const uint8_t *key, int n, const uint8_t *extra,
     t->count++;
     if (t->count * 4 >= (t->mask + 1) * 3 && table_grow(t)) return -1;
     return 1;
+}
+
+/* Add `key` and its `extra` bytes: 1 (new, its record at *at), 0 (there
+ * already) or -1 (out of memory). */
+static int table_add(PTable *t, const uint8_t *key, int n, const uint8_t *extra, size_t nextra, uint64_t *at)
+{
+    uint64_t h = p_hash(key, n);
+    int found;
+    size_t j = table_probe(t, key, n, h, &found);
+    return found ? 0 : table_put(t, key, n, h, j, extra, nextra, at);
 }
 
 /* ---- the Python object ------------------------------------------------------- */
@@ -1164,6 +1175,75 @@ static uint32_t lone_move(const PRules *r, const PState *s)
     return 0;
 }
 
+/* Whether the position after move m may hold a safe move (safe_move), where
+ * the position before it held none: 0 when it cannot, so that the search
+ * need not look (the safe moves are looked for after every move the search
+ * makes, and seldom follow). It answers for a plain move of the engine
+ * between tableau piles and cells alone, in rules where such a move changes
+ * nothing else (no card goes home with it, no pile lies over another, the
+ * reserve fills no space); anything else may (1), and safe_move looks.
+ *
+ * Why 0 is sound: safe_move looks at the top cards of the piles, the
+ * foundations, and, for settle_ok and settle_kings, a few cards under the
+ * tops and the free cells. The move changes only its two piles: the
+ * foundations are as they were, the card now on the target was the source's
+ * top before (what safe_move reads of a top card to send it home does not
+ * depend on its pile here), and the source shows a new top, or turned one
+ * up. So a safe move after it must involve one of the two piles:
+ * - home: the source's new top, which must at least be a card a foundation
+ *   takes (p_foundation_for);
+ * - settle_ok: a pile p whose top's settle card is a top card: p one of the
+ *   two piles, or that card the top of one of them;
+ * - settle_kings: a King's pile p one of the two piles; or the card for
+ *   p's top now in the target cell, or among the top `room` cards of one of
+ *   the two piles; or any, where the move freed a cell (room grows). */
+static int safe_may_follow(const PRules *r, const PState *s, uint32_t m)
+{
+    int src = m & 0xFF, dst = (m >> 8) & 0xFF;
+    if ((m >> 24) != P_NONE || src >= r->npiles || dst >= r->npiles || r->complete_runs || r->has_covers
+        || r->fill == F_RESERVE || !r->safe_ok)
+        return 1;
+    int ks = r->kind_of[src], kd = r->kind_of[dst];
+    if ((ks != K_TABLEAU && ks != K_CELL) || (kd != K_TABLEAU && kd != K_CELL)) return 1;
+    if (s->len[src] > s->down[src] && p_foundation_for(r, s, p_top(s, src)) >= 0) return 1;
+    int T = r->ntab;
+    int top_src = ks == K_TABLEAU && s->len[src] ? p_top(s, src) : -1;
+    int top_dst = kd == K_TABLEAU && s->len[dst] ? p_top(s, dst) : -1;
+    if (r->settle_ok) {
+        for (int p = 0; p < T; p++) {
+            if (!s->len[p]) continue;
+            int c = r->settle_card[p_top(s, p)];
+            if (c == P_NONE) continue;
+            if (c == top_src || c == top_dst) return 1;
+            if (p == src || p == dst)
+                for (int q = 0; q < T; q++)
+                    if (s->len[q] && p_top(s, q) == c) return 1;
+        }
+    }
+    if (r->settle_kings) {
+        if (ks == K_CELL) return 1;
+        int nc = r->count[K_CELL], c0 = r->first[K_CELL], room = 1;
+        if (r->unit == U_SUPERMOVE)
+            for (int i = 0; i < nc; i++) room += !s->len[c0 + i];
+        for (int p = 0; p < T; p++) {
+            int n = s->len[p];
+            if (!n || n < nc || p_rank(s->cards[p][0]) != 13) continue;
+            int c = r->settle_card[p_top(s, p)];
+            if (c == P_NONE) continue;
+            if (p == src || p == dst) return 1;
+            if (kd == K_CELL && p_top(s, dst) == c) return 1;
+            int piles[2] = {ks == K_TABLEAU ? src : -1, kd == K_TABLEAU ? dst : -1};
+            for (int i = 0; i < 2; i++) {
+                int q = piles[i];
+                if (q < 0) continue;
+                for (int j = 1; j <= room && j <= s->len[q]; j++)
+                    if (s->cards[q][s->len[q] - j] == c) return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 /* Play the safe moves; how many, or -1. */
 static int play_safe(const PRules *r, PState *s, PSearch *x)
 {
@@ -1179,6 +1259,20 @@ static int play_safe(const PRules *r, PState *s, PSearch *x)
 
 static int add_record(const PRules *r, const PState *s, PSearch *x, uint64_t parent, int move, uint64_t last,
                       uint64_t *at);
+
+/* play_safe after the search's move m, made (`made` moves of the engine) at
+ * a position that held no safe move: it looks only where safe_may_follow
+ * says one may be. */
+static int play_safe_after(const PRules *r, PState *s, PSearch *x, uint32_t m, int made)
+{
+    if (made == 1 && r->safe_ok && !safe_may_follow(r, s, m)) {
+#ifdef CARDTABLE_CHECK_KEYS
+        if (safe_move(r, s)) abort();
+#endif
+        return 0;
+    }
+    return play_safe(r, s, x);
+}
 
 /* A stock move: a deal, or the waste turned over into the stock. */
 static inline int stock_move(const PRules *r, uint32_t m)
@@ -1646,7 +1740,7 @@ static int search(const PRules *r, PState *s, PSearch *x, long long max_states, 
         } else if ((made = play_move(r, s, x, m)) < 0) {
             return R_MEMORY;
         }
-        int k = play_safe(r, s, x);
+        int k = play_safe_after(r, s, x, m, made);
         if (k < 0) return R_MEMORY;
         e = enter(r, s, x, made + k, parent, move, commute_record(r, s, m, made, k, before));
         if (e < 0) return R_MEMORY;
@@ -1762,12 +1856,18 @@ static int add_record(const PRules *r, const PState *s, PSearch *x, uint64_t par
     uint8_t places[P_MAXPILES], e[32 + 2 * P_MAXPILES];
     int n = key_dealt(r, x, p_key_places(r, s, x->key, places));
     if (!n) return 0;
+    /* most positions reached are there already: the record's payload is
+     * written only for a new one */
+    uint64_t h = p_hash(x->key, n);
+    int found;
+    size_t j = table_probe(&x->table, x->key, n, h, &found);
+    if (found) return 0;
     /* the record will begin at the arena's end: its parent lies that far back */
     size_t size = varint_put(e, parent == UINT64_MAX ? 0 : x->table.used - parent);
     size += varint_put(e + size, (uint64_t)move);
     if (r->commute) size += varint_put(e + size, last);
     size += (size_t)p_places_put(r, places, e + size);
-    int added = table_add(&x->table, x->key, n, e, size, at);
+    int added = table_put(&x->table, x->key, n, h, j, e, size, at);
     if (added == 1 && x->focus) {
         if (p_grow_size((void **)&x->recs, &x->caprecs, x->nrecs + 1, sizeof *x->recs)) return -1;
         x->recs[x->nrecs++] = *at;
@@ -1974,7 +2074,7 @@ static int best_loop(const PRules *r, PState *s, PSearch *x, long long max_state
             int drop = commute_drops(r, s, &commuter, m);
             int made = play_move(r, s, x, m);
             if (made < 0) { status = R_MEMORY; goto done; }
-            int k = play_safe(r, s, x);
+            int k = play_safe_after(r, s, x, m, made);
             if (k < 0) { status = R_MEMORY; goto done; }
             if (p_is_won(r, s)) {
                 for (int j = 0; j < made + k; j++) p_undo(r, s);

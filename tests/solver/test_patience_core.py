@@ -480,6 +480,9 @@ CANFIELD_RUNS = str(Path(__file__).parents[2] / "benchmarks" / "winnability" / "
 @pytest.mark.parametrize(("variant", "seed"), [
     (FAN_RETURNS, 1), (FAN_RETURNS, 7), (FAN_RETURNS, 12), (FAN_RETURNS, 15),
     ("canfield", 2), ("canfield", 8), (CANFIELD_RUNS, 5), (CANFIELD_RUNS, 15),
+    # cards onto settled cards, and onto settled Kings' piles from cells, where
+    # the search looks for safe moves only near the move just made
+    ("seahaven-towers", 2), ("eight-off", 1), ("king-albert", 1), ("beleaguered-castle", 3),
 ])
 def test_safe_moves_agree_with_a_plain_search_near_the_end(variant: str, seed: int) -> None:
     # Positions a dozen cards from the end of a won deal, after random moves

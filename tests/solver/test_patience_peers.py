@@ -1,6 +1,8 @@
 """The patience solver's verdicts against the field's solvers: fc-solve on
 Microsoft FreeCell deals (every one of 1 to 50 won, 11982 proved impossible,
-as fc-solve's exhaustive scan says), black-hole-solver on PySolFC's Black
+as fc-solve's exhaustive scan says) and on PySolFC's deals of Baker's Game,
+Eight Off and Seahaven Towers under its own rules for each, won and
+unwinnable alike, black-hole-solver on PySolFC's Black
 Hole and Golf deals under each of Golf's rule sets (where docs/peers.md's
 build is present), and Solvitaire on a few deals of each game it has a preset
 of, written as its deal JSON (where benchmarks/build_solvitaire.sh's build is
@@ -59,6 +61,28 @@ def test_fc_solve_agrees(number: int, tmp_path: Path) -> None:
     theirs = "unwinnable" if "I could not solve" in done.stdout else "won"
     assert "This game is solveable" in done.stdout or theirs == "unwinnable"
     assert solve_game(game, max_states=2_000_000).result == theirs
+
+
+@pytest.mark.skipif(shutil.which("fc-solve") is None, reason="fc-solve is not installed (Debian freecell-solver-bin)")
+@pytest.mark.parametrize(("name", "number"), [
+    ("bakers-game", 2), ("bakers-game", 10), ("eight-off", 2), ("eight-off", 465), ("eight-off", 644),
+    ("seahaven-towers", 2), ("seahaven-towers", 21), ("seahaven-towers", 70),
+])
+def test_fc_solve_agrees_on_its_other_games(name: str, number: int, tmp_path: Path) -> None:
+    """fc-solve's exhaustive scan under its own rules for the game (``--game``)
+    and cardtable's search give one verdict on a PySolFC deal, won or
+    unwinnable (each game's deals here hold both)."""
+    board = tmp_path / "board.txt"
+    game = PatienceGame.from_seed(get(name), f"pysol:{number}")
+    board.write_text(to_pysol(game) + "\n")
+    peer_game = dict(bench.FC_SOLVE_GAMES)[name]
+    done = subprocess.run(["prlimit", f"--as={2**31}", "fc-solve", "--game", peer_game, *bench.FC_SOLVE_EXHAUSTIVE,
+                           str(board)], capture_output=True, text=True, timeout=300)
+    theirs = bench.fc_solve_verdict(done.stdout)
+    assert theirs != "unknown", done.stdout[-300:]
+    result = solve_game(game, max_states=2_000_000)
+    assert result.result == theirs
+    assert theirs == "unwinnable" or result.replays(game)
 
 
 @pytest.mark.slow
