@@ -1467,7 +1467,7 @@ static int search_moves(const PRules *r, PState *s, uint32_t *out, int *values)
         if (length) s->cards[waste][length - 1] = seq[in_waste - 1];
         else { s->cards[waste][0] = seq[in_waste - 1]; s->len[waste] = 1; }
         s->down[waste] = 0;
-        int count = p_moves(r, s, there);
+        int count = p_moves_of(r, s, there, waste);
         for (int i = 0; i < count && kept >= 0; i++) {
             if ((int)(there[i] & 0xFF) != waste || stock_move(r, there[i])) continue;
             if (values) {
@@ -1487,6 +1487,68 @@ static int search_moves(const PRules *r, PState *s, uint32_t *out, int *values)
     return kept;
 }
 
+/* The k stock moves before a stock macro move's own, made at once: the
+ * position the engine's k moves reach (p_play), each of them pushed on
+ * x->path unless x is NULL and each an undo mark of its own (the first holds
+ * the one op, OP_S, the others none), so that the macro is undone as its
+ * moves are; 0, or -1 when memory runs out. The moves change only the stock,
+ * the waste and the pass (search_moves; the engine's p_settle after each
+ * changes nothing they touch, and is made once after them). With
+ * CARDTABLE_CHECK_KEYS the engine's k moves are made too, on a copy, and
+ * the two positions compared. */
+static int stock_jump(const PRules *r, PState *s, PSearch *x, int k)
+{
+    int w = r->first[K_WASTE], st = r->first[K_STOCK];
+    int lw = s->len[w], ls = s->len[st], dw = s->down[w], ds = s->down[st], pass = s->pass_number, turns = 0;
+    for (int i = 0; i < k; i++) {
+        uint32_t d;
+        if (ls) {  /* a deal: up to r->draw cards, one at a time, onto the waste */
+            int dealt = r->draw < ls ? r->draw : ls;
+            lw += dealt;
+            ls -= dealt;
+            if (ds > ls) ds = ls;
+            d = p_code(st, P_NONE, 1, P_NONE);
+        } else if (lw && (r->passes == 0 || pass < r->passes)) {  /* the waste turned over */
+            ls = lw;
+            lw = 0;
+            dw = 0;
+            ds = ls;
+            pass++;
+            turns++;
+            d = p_code(w, st, 1, P_NONE);
+        } else {
+            return -1;  /* search_moves listed no such macro: a bug */
+        }
+        if (x && path_push(x, d)) return -1;
+    }
+#ifdef CARDTABLE_CHECK_KEYS
+    static _Thread_local PState check;
+    p_copy_position(r, &check, s);
+    for (int i = 0; i < k; i++)
+        if (p_play(r, &check, next_stock_move(r, &check))) abort();
+#endif
+    if (s->nmarks + k > s->capmarks && p_grow((void **)&s->marks, &s->capmarks, s->nmarks + k, sizeof(int)))
+        return -1;
+    s->marks[s->nmarks++] = s->nops;
+    POp op = {OP_S, s->len[w], (uint8_t)turns, 0, s->down[w], s->down[st]};
+    if (p_op(s, op)) return -1;
+    for (int i = 1; i < k; i++) s->marks[s->nmarks++] = s->nops;
+    p_stock_split(r, s, lw);
+    s->down[w] = (uint8_t)dw;
+    s->down[st] = (uint8_t)ds;
+    s->pass_number = pass;
+    if (p_settle(r, s)) return -1;
+#ifdef CARDTABLE_CHECK_KEYS
+    if (check.pass_number != s->pass_number || memcmp(check.len, s->len, sizeof s->len)
+        || memcmp(check.down, s->down, sizeof s->down))
+        abort();
+    for (int p = 0; p < r->npiles; p++)
+        if (memcmp(check.cards[p], s->cards[p], s->len[p])) abort();
+    while (check.nmarks) p_undo(r, &check);
+#endif
+    return 0;
+}
+
 /* Play move m of search_moves at s, a macro move as its moves of the engine,
  * each pushed on x->path unless x is NULL: how many moves, or -1 when memory
  * runs out. */
@@ -1495,10 +1557,8 @@ static int play_move(const PRules *r, PState *s, PSearch *x, uint32_t m)
     int k = 0;
     if ((m >> 24) == P_SUPER) return super_play(r, s, x, m);
     if ((m >> 24) == P_MACRO) {
-        for (; k < (int)((m >> 16) & 0xFF); k++) {
-            uint32_t d = next_stock_move(r, s);
-            if (p_play(r, s, d) || (x && path_push(x, d))) return -1;
-        }
+        k = (int)((m >> 16) & 0xFF);
+        if (k && stock_jump(r, s, x, k)) return -1;
         m = p_code(m & 0xFF, (m >> 8) & 0xFF, 1, P_NONE);
     }
     if (p_play(r, s, m) || (x && path_push(x, m))) return -1;

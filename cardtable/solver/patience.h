@@ -548,7 +548,12 @@ typedef struct {
 } PRules;
 
 typedef struct { uint8_t type, a, b, n, da, db; } POp;
-enum { OP_T, OP_F, OP_P, OP_R };
+/* The undo log's ops: cards moved (T), a card turned up (F), a pass begun
+ * (P), a redeal (R), and the stock and the waste moved on by several stock
+ * moves at once (S: the search's stock jump, _pcore.c): a, the waste's
+ * length before; b, the passes begun; da, db, the waste's and the stock's
+ * face-down counts before. */
+enum { OP_T, OP_F, OP_P, OP_R, OP_S };
 
 typedef struct {
     uint8_t cards[P_MAXPILES][P_CAP];
@@ -1064,6 +1069,24 @@ static int p_play(const PRules *r, PState *s, uint32_t m)
     return p_settle(r, s);
 }
 
+/* Put the waste's bottom `waste` cards of the sequence the stock and the
+ * waste hold in the waste and the rest in the stock. Stock moves only move
+ * cards between the two, and the waste read from its bottom, then the stock
+ * from its top, is always the same sequence (a deal moves the stock's top
+ * card onto the waste, a turn of the waste moves its cards back from its top
+ * down): where the two piles split is all that changes. */
+static void p_stock_split(const PRules *r, PState *s, int waste)
+{
+    int w = r->first[K_WASTE], st = r->first[K_STOCK], lw = s->len[w], total = lw + s->len[st];
+    uint8_t seq[2 * P_CAP];
+    memcpy(seq, s->cards[w], (size_t)lw);
+    for (int i = lw; i < total; i++) seq[i] = s->cards[st][total - 1 - i];
+    memcpy(s->cards[w], seq, (size_t)waste);
+    for (int j = 0; j < total - waste; j++) s->cards[st][j] = seq[total - 1 - j];
+    s->len[w] = (uint8_t)waste;
+    s->len[st] = (uint8_t)(total - waste);
+}
+
 static void p_undo(const PRules *r, PState *s)
 {
     int mark = s->marks[--s->nmarks];
@@ -1080,6 +1103,11 @@ static void p_undo(const PRules *r, PState *s)
             s->down[op.a]++;
         } else if (op.type == OP_P) {
             s->pass_number--;
+        } else if (op.type == OP_S) {
+            p_stock_split(r, s, op.a);
+            s->down[r->first[K_WASTE]] = op.da;
+            s->down[r->first[K_STOCK]] = op.db;
+            s->pass_number -= op.b;
         } else {
             int size = T * 2 + r->total;
             uint8_t *snap = s->snaps + (size_t)(--s->nsnaps) * size;
@@ -1243,7 +1271,9 @@ static inline uint64_t p_onto_piles(const PRules *r, const PState *s, const uint
     return m;
 }
 
-static int p_moves(const PRules *r, const PState *s, uint32_t *out)
+/* The moves of the position, in the engine's order (p_moves); with `only`
+ * a pile, those from that pile alone, in the same order. */
+static int p_moves_of(const PRules *r, const PState *s, uint32_t *out, int only)
 {
     int T = r->ntab, nm = 0;
     int c0 = r->first[K_CELL], nc = r->count[K_CELL];
@@ -1324,6 +1354,7 @@ static int p_moves(const PRules *r, const PState *s, uint32_t *out)
     static _Thread_local uint32_t keyed[P_MAXMOVES];
     for (int oi = 0; oi < norder; oi++) {
         int src = order[oi];
+        if (only >= 0 && src != only) continue;
         int size = s->len[src], up = size - s->down[src];
         if (up <= 0) continue;
         int kind = r->kind_of[src];
@@ -1447,14 +1478,24 @@ static int p_moves(const PRules *r, const PState *s, uint32_t *out)
             }
         }
         for (int i = 0; i < nf; i++) {
+            if (only >= 0 && fsrc[i] != only) continue;
             if (frank[i] == r->hole_pairs) out[nm++] = p_code(fsrc[i], hole, 1, P_NONE);
             for (int j = i + 1; j < nf; j++)
                 if (frank[i] + frank[j] == r->hole_pairs) out[nm++] = p_code(fsrc[i], hole, 1, fsrc[j]);
         }
     }
-    if (p_may_deal(r, s)) out[nm++] = p_code(r->count[K_STOCK] ? r->first[K_STOCK] : 0, P_NONE, 1, P_NONE);
-    if (p_may_recycle(r, s)) out[nm++] = p_code(r->first[K_WASTE], r->first[K_STOCK], 1, P_NONE);
+    int deal_from = r->count[K_STOCK] ? r->first[K_STOCK] : 0;
+    if ((only < 0 || only == deal_from) && p_may_deal(r, s)) out[nm++] = p_code(deal_from, P_NONE, 1, P_NONE);
+    if ((only < 0 || only == r->first[K_WASTE]) && p_may_recycle(r, s))
+        out[nm++] = p_code(r->first[K_WASTE], r->first[K_STOCK], 1, P_NONE);
     return nm;
+}
+
+/* The moves of the position, in the order the engine lists them
+ * (PatienceGame.legal_moves). */
+static int p_moves(const PRules *r, const PState *s, uint32_t *out)
+{
+    return p_moves_of(r, s, out, -1);
 }
 
 /* ---- the canonical key ------------------------------------------------------ */
