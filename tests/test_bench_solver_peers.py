@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -145,6 +146,19 @@ def test_a_deal_solvitaire_refuses_stops_the_benchmark(tmp_path: Path) -> None:
         bench.solvitaire_peer(str(fake), "eight-off", "eight-off", ["2"], 30, str(tmp_path))
 
 
+@pytest.mark.skipif(not Path(peers.TIME).exists(), reason="GNU time is not installed")
+@pytest.mark.skipif(shutil.which("fc-solve") is None, reason="fc-solve is not installed (Debian freecell-solver-bin)")
+def test_the_fc_solve_section_compares_verdicts_deal_by_deal(tmp_path: Path) -> None:
+    """Baker's Game's PySolFC deals 1 to 12 (10 is unwinnable) under fc-solve's
+    exhaustive scan and cardtable's search: a row each, the verdicts alike."""
+    bench = load_benchmark("patience_solver")
+    rows, notes = bench.compare_fc_solve_games(str(tmp_path), 12, ["bakers-game"], 1_000_000, 60, 2.0)
+    assert [row[:2] for row in rows] == [["bakers-game", "cardtable"],
+                                         ["bakers-game", "fc-solve --game bakers_game soft-dfs -to 01ABCDE"]]
+    assert [row[3:7] for row in rows] == [[12, 11, 1, 0], [12, 11, 1, 0]]
+    assert len(notes) == 1 and "0 verdicts differ; decided 12 / 12" in notes[0]
+
+
 def test_run_measured_counts_the_childs_cpu_finely() -> None:
     burn = [sys.executable, "-c", "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.03: pass\n"
             "print('done')"]
@@ -191,6 +205,21 @@ def test_parse_solvitaire_report() -> None:
     assert peers.parse_solvitaire(SOLVITAIRE_REPORT) == ("unwinnable", 0.079)
     assert peers.parse_solvitaire(SOLVITAIRE_REPORT.replace("unsolvable", "solved")) == ("won", 0.079)
     assert peers.parse_solvitaire(SOLVITAIRE_REPORT.replace("unsolvable", "memory-limit-reached"))[0] == "unknown"
+
+
+#: The last lines fc-solve's exhaustive scan prints (-sel shows a limit that stopped it), recorded.
+FC_SOLVE_ENDINGS = {
+    "This game is solveable.\nTotal number of states checked is 718.\nThis scan generated 1062 states.\n": "won",
+    "I could not solve this game.\nTotal number of states checked is 12404.\nThis scan generated 12404 states.\n":
+        "unwinnable",
+    "Iterations count exceeded.\nTotal number of states checked is 10.\nThis scan generated 46 states.\n": "unknown",
+    "": "unknown",  # killed at its memory bound, or at the time bound, before it printed a verdict
+}
+
+
+@pytest.mark.parametrize(("text", "expected"), sorted(FC_SOLVE_ENDINGS.items()))
+def test_parse_fc_solve_exhaustive_scan(text: str, expected: str) -> None:
+    assert load_benchmark("patience_solver").fc_solve_verdict(text) == expected
 
 
 def test_parse_solvitaire_nothing() -> None:
