@@ -1196,7 +1196,9 @@ static uint32_t lone_move(const PRules *r, const PState *s)
  *   two piles, or that card the top of one of them;
  * - settle_kings: a King's pile p one of the two piles; or the card for
  *   p's top now in the target cell, or among the top `room` cards of one of
- *   the two piles; or any, where the move freed a cell (room grows). */
+ *   the two piles, or of any pile where the move set a cell free and runs
+ *   sized by the free cells move (room grew by one). A card in a cell stays
+ *   where it was, but for the move's own. */
 static int safe_may_follow(const PRules *r, const PState *s, uint32_t m)
 {
     int src = m & 0xFF, dst = (m >> 8) & 0xFF;
@@ -1221,10 +1223,12 @@ static int safe_may_follow(const PRules *r, const PState *s, uint32_t m)
         }
     }
     if (r->settle_kings) {
-        if (ks == K_CELL) return 1;
         int nc = r->count[K_CELL], c0 = r->first[K_CELL], room = 1;
         if (r->unit == U_SUPERMOVE)
             for (int i = 0; i < nc; i++) room += !s->len[c0 + i];
+        /* a cell set free lets a run one card longer move: every pile's top
+         * cards are read then, else only the two piles' */
+        int wide = ks == K_CELL && r->unit == U_SUPERMOVE;
         for (int p = 0; p < T; p++) {
             int n = s->len[p];
             if (!n || n < nc || p_rank(s->cards[p][0]) != 13) continue;
@@ -1232,10 +1236,8 @@ static int safe_may_follow(const PRules *r, const PState *s, uint32_t m)
             if (c == P_NONE) continue;
             if (p == src || p == dst) return 1;
             if (kd == K_CELL && p_top(s, dst) == c) return 1;
-            int piles[2] = {ks == K_TABLEAU ? src : -1, kd == K_TABLEAU ? dst : -1};
-            for (int i = 0; i < 2; i++) {
-                int q = piles[i];
-                if (q < 0) continue;
+            for (int q = 0; q < T; q++) {
+                if (!wide && q != src && q != dst) continue;
                 for (int j = 1; j <= room && j <= s->len[q]; j++)
                     if (s->cards[q][s->len[q] - j] == c) return 1;
             }
