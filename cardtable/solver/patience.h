@@ -1540,6 +1540,33 @@ static int p_group_key(const PRules *r, const PState *s, int kind, uint8_t *o, u
 {
     int count = r->count[kind], f = r->first[kind], sorted = p_sorted_group(r, kind);
     if (!count) return 0;
+    /* Foundations kept short, and free cells of one card each, a byte or two
+     * a pile: the same bytes and places as below, from one small word a
+     * pile (its length, then its top card; the pile's number last, so that
+     * equal piles keep their order, as the insertion sort below keeps it) */
+    int shorts = kind == K_FOUNDATION && r->short_found;
+    if (sorted && count <= 32 && (shorts || (kind == K_CELL && !r->any_down))) {
+        uint32_t v[32];
+        int i = 0;
+        for (; i < count; i++) {
+            int p = f + i, n = s->len[p];
+            if (n > 1 && !shorts) break;
+            uint32_t w = (uint32_t)n << 16 | (uint32_t)(n ? p_top(s, p) : 0) << 8 | (uint32_t)i;
+            int j = i - 1;
+            while (j >= 0 && v[j] > w) { v[j + 1] = v[j]; j--; }
+            v[j + 1] = w;
+        }
+        if (i == count) {
+            int k = 0;
+            for (i = 0; i < count; i++) {
+                int n = (int)(v[i] >> 16);
+                if (places) places[i] = (uint8_t)(f + (int)(v[i] & 0xFF));
+                o[k++] = (uint8_t)n;
+                if (shorts || n) o[k++] = (uint8_t)(v[i] >> 8);
+            }
+            return k;
+        }
+    }
     int order[P_MAXPILES];
     if (sorted) {
         /* each pile's first bytes as one word: the piles mostly differ there */
