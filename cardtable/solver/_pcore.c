@@ -171,11 +171,9 @@ static int table_has(const PTable *t, const uint8_t *key, int n)
     return found;
 }
 
-/* 1: a new key, now stored with the `nextra` bytes of `extra` after it, its
- * record's offset in *at; 0: seen before; -1: out of memory. */
 /* Put `key` (hash h), not in the table, into the empty slot j that
- * table_probe gave for it, its record followed by `extra`: 1, or -1 (out of
- * memory). */
+ * table_probe gave for it, its record followed by the `nextra` bytes of
+ * `extra` and its offset in *at: 1, or -1 (out of memory). */
 static int table_put(PTable *t, const uint8_t *key, int n, uint64_t h, size_t j, const uint8_t *extra,
                      size_t nextra, uint64_t *at)
 {
@@ -209,8 +207,8 @@ static int table_put(PTable *t, const uint8_t *key, int n, uint64_t h, size_t j,
     return 1;
 }
 
-/* Add `key` and its `extra` bytes: 1 (new, its record at *at), 0 (there
- * already) or -1 (out of memory). */
+/* 1: a new key, now stored with the `nextra` bytes of `extra` after it, its
+ * record's offset in *at; 0: seen before; -1: out of memory. */
 static int table_add(PTable *t, const uint8_t *key, int n, const uint8_t *extra, size_t nextra, uint64_t *at)
 {
     uint64_t h = p_hash(key, n);
@@ -1519,7 +1517,7 @@ static int stock_jump(const PRules *r, PState *s, PSearch *x, int k)
             turns++;
             d = p_code(w, st, 1, P_NONE);
         } else {
-            return -1;  /* search_moves listed no such macro: a bug */
+            return -1;  /* unreachable: search_moves lists a macro only as far as the stock moves go */
         }
         if (x && path_push(x, d)) return -1;
     }
