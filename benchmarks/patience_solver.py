@@ -311,7 +311,7 @@ def compare_fc_solve_games(folder: str, deals: int, games: list[str], max_states
                        f"{sum(mine.seconds):.3f}, fc-solve {sum(peer.seconds):.3f} (on the {len(both)} deals both "
                        f"decided {sum(mine.seconds[i] for i in both):.3f} and {sum(peer.seconds[i] for i in both):.3f})"
                        f"; fc-solve's slowest deal {seeds[slowest]} ({peer.verdicts[seeds[slowest]]}, "
-                       f"{peer.seconds[slowest]:.2f} s)")
+                       f"{peer.seconds[slowest]:.3f} s)")
         print(notes[-1], file=sys.stderr, flush=True)
     return rows, notes
 
@@ -398,6 +398,16 @@ def disagreements(a: Runs, b: Runs) -> list[str]:
             if verdict != "unknown" and b.verdicts.get(seed, "unknown") not in ("unknown", verdict)]
 
 
+def _picked(parser: argparse.ArgumentParser, option: str, text: str, labels: list[str]) -> list[str]:
+    """The games an ``A,B`` option names, each one of ``labels``; a name that
+    is not one stops the run with the usage error that names it."""
+    games = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in games if name not in labels]
+    if unknown:
+        parser.error(f"{option}: no game {unknown[0]!r} (the games: {', '.join(labels)})")
+    return games
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--freecell", default="1-1000", metavar="FIRST-LAST",
@@ -433,16 +443,8 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[list[object]] = []
     notes: list[str] = []
 
-    labels = [label for label, _, _ in SOLVITAIRE_GAMES]
-    games = [name.strip() for name in args.solvitaire_games.split(",") if name.strip()]
-    unknown = [name for name in games if name not in labels]
-    if unknown:
-        parser.error(f"--solvitaire-games: no game {unknown[0]!r} (the games: {', '.join(labels)})")
-    fc_games = [name.strip() for name in args.fc_solve_games.split(",") if name.strip()]
-    unknown = [name for name in fc_games if name not in [game for game, _ in FC_SOLVE_GAMES]]
-    if unknown:
-        parser.error(f"--fc-solve-games: no game {unknown[0]!r} (the games: "
-                     f"{', '.join(game for game, _ in FC_SOLVE_GAMES)})")
+    games = _picked(parser, "--solvitaire-games", args.solvitaire_games, [label for label, _, _ in SOLVITAIRE_GAMES])
+    fc_games = _picked(parser, "--fc-solve-games", args.fc_solve_games, [game for game, _ in FC_SOLVE_GAMES])
     only = [name.strip() for name in args.only.split(",") if name.strip()]
     for name in only:
         try:
