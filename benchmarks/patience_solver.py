@@ -74,6 +74,7 @@ from pathlib import Path
 from _peers import run_measured, run_program, solve_solvitaire_file, time_program
 from _report import add_option, table, write_markdown
 
+from cardtable.cli._options import whole_number
 from cardtable.klondike.patience import variant_of
 from cardtable.patience import PatienceGame
 from cardtable.patience.formats import to_pysol
@@ -261,6 +262,14 @@ def fc_solve_verdict(text: str) -> str:
     return "unknown"
 
 
+def fc_solve_command(binary: str, peer_game: str, board: str, memory_gib: float) -> list[str]:
+    """fc-solve's exhaustive scan of the board file under its rules for
+    ``peer_game``, held to ``memory_gib`` GiB of address space (``prlimit
+    --as``, where the machine has it)."""
+    limit = ["prlimit", f"--as={int(memory_gib * 2**30)}"] if shutil.which("prlimit") else []
+    return [*limit, binary, "--game", peer_game, *FC_SOLVE_EXHAUSTIVE, board]
+
+
 def fc_solve_peer(binary: str, game_name: str, peer_game: str, seeds: list[str], timeout: float,
                   folder: str, memory_gib: float) -> Runs:
     """fc-solve's exhaustive scan (``--game peer_game``) on each deal, one
@@ -272,11 +281,9 @@ def fc_solve_peer(binary: str, game_name: str, peer_game: str, seeds: list[str],
     description = load(game_name)
     runs = Runs(f"fc-solve --game {peer_game} soft-dfs -to 01ABCDE", game_name)
     board = Path(folder) / "board.txt"
-    limit = ["prlimit", f"--as={int(memory_gib * 2**30)}"] if shutil.which("prlimit") else []
     for seed in seeds:
         board.write_text(to_pysol(PatienceGame.from_seed(description, seed)) + "\n")
-        text, measured, killed, _ = run_measured([*limit, binary, "--game", peer_game, *FC_SOLVE_EXHAUSTIVE,
-                                                  str(board)], timeout)
+        text, measured, killed, _ = run_measured(fc_solve_command(binary, peer_game, str(board), memory_gib), timeout)
         if measured is None:
             raise RuntimeError("GNU time (/usr/bin/time, Debian's time) is needed to measure fc-solve")
         runs.seconds.append(measured.cpu)
@@ -398,6 +405,17 @@ def disagreements(a: Runs, b: Runs) -> list[str]:
             if verdict != "unknown" and b.verdicts.get(seed, "unknown") not in ("unknown", verdict)]
 
 
+def _gib(text: str) -> float:
+    """A size in GiB above 0 (argparse's type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text} GiB: fc-solve needs some memory to start")
+    return value
+
+
 def _picked(parser: argparse.ArgumentParser, option: str, text: str, labels: list[str]) -> list[str]:
     """The games an ``A,B`` option names, each one of ``labels``; a name that
     is not one stops the run with the usage error that names it."""
@@ -414,24 +432,28 @@ def main(argv: list[str] | None = None) -> int:
                         help="Microsoft deals (default 1-1000; none leaves fc-solve out)")
     parser.add_argument("--freecell-batch-only", action="store_true", help="FreeCell: time only the whole batch "
                         "(one pass, as solve --deals runs it), not the search alone too (for long ranges)")
-    parser.add_argument("--pysol", type=int, default=300, metavar="N", help="PySolFC deals 1 to N of Black Hole "
+    parser.add_argument("--pysol", type=whole_number(0, "--pysol"),
+                        default=300, metavar="N", help="PySolFC deals 1 to N of Black Hole "
                         "and Golf (default 300; 0 leaves them out)")
     parser.add_argument("--max-states", type=int, default=5_000_000, help="cardtable's budget a deal")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds a deal, for every solver")
     parser.add_argument("--black-hole-solve", default=BLACK_HOLE_SOLVE, metavar="PATH")
-    parser.add_argument("--games", type=int, default=0, metavar="N", help="cardtable alone on deals 1 to N of "
+    parser.add_argument("--games", type=whole_number(0, "--games"),
+                        default=0, metavar="N", help="cardtable alone on deals 1 to N of "
                         "every game of the registry (default 0: none)")
     parser.add_argument("--only", default="", metavar="A,B", help="with --games, only these games of the "
                         "registry (names or name:option variants)")
-    parser.add_argument("--fc-solve", type=int, default=100, metavar="N", help="PySolFC deals 1 to N of Baker's "
+    parser.add_argument("--fc-solve", type=whole_number(0, "--fc-solve"),
+                        default=100, metavar="N", help="PySolFC deals 1 to N of Baker's "
                         "Game, Eight Off and Seahaven Towers against fc-solve's exhaustive scan (default 100; 0 "
                         "leaves them out)")
     parser.add_argument("--fc-solve-games", default=",".join(name for name, _ in FC_SOLVE_GAMES), metavar="A,B",
                         help="the games against fc-solve's exhaustive scan (default all: "
                         + ", ".join(name for name, _ in FC_SOLVE_GAMES) + ")")
-    parser.add_argument("--fc-solve-memory", type=float, default=4.0, metavar="GIB", help="the address space "
+    parser.add_argument("--fc-solve-memory", type=_gib, default=4.0, metavar="GIB", help="the address space "
                         "each fc-solve process may take, in GiB (default 4: its exhaustive scan keeps every state)")
-    parser.add_argument("--solvitaire", type=int, default=100, metavar="N", help="cardtable's deals 1 to N of "
+    parser.add_argument("--solvitaire", type=whole_number(0, "--solvitaire"),
+                        default=100, metavar="N", help="cardtable's deals 1 to N of "
                         "each game against Solvitaire (default 100; 0 leaves them out)")
     parser.add_argument("--solvitaire-games", default=",".join(label for label, _, _ in SOLVITAIRE_GAMES),
                         metavar="A,B", help="the games against Solvitaire (default all: "
@@ -454,16 +476,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.freecell != "none":
         compare_fc_solve(args, rows, notes)
     run_black_hole(args, rows, notes)
-    if args.fc_solve:
-        with tempfile.TemporaryDirectory() as folder:
-            more_rows, more_notes = compare_fc_solve_games(folder, args.fc_solve, fc_games, args.max_states,
-                                                           args.timeout, args.fc_solve_memory)
-        rows += more_rows
-        notes += more_notes
-    if args.solvitaire:
-        with tempfile.TemporaryDirectory() as folder:
-            more_rows, more_notes = compare_solvitaire(folder, args.solvitaire, games, args.solvitaire_shipped,
-                                                       args.max_states, args.timeout)
+    sections: list[tuple[list[list[object]], list[str]]] = []
+    with tempfile.TemporaryDirectory() as folder:
+        if args.fc_solve:
+            sections.append(compare_fc_solve_games(folder, args.fc_solve, fc_games, args.max_states, args.timeout,
+                                                   args.fc_solve_memory))
+        if args.solvitaire:
+            sections.append(compare_solvitaire(folder, args.solvitaire, games, args.solvitaire_shipped,
+                                               args.max_states, args.timeout))
+    for more_rows, more_notes in sections:
         rows += more_rows
         notes += more_notes
 
@@ -559,4 +580,9 @@ def run_black_hole(args: argparse.Namespace, rows: list[list[object]], notes: li
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    try:
+        raise SystemExit(main())
+    except KeyboardInterrupt:
+        print("patience_solver.py: stopped (the notes above, a game each, are complete; no table was written)",
+              file=sys.stderr)
+        raise SystemExit(130) from None

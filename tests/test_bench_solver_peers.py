@@ -159,6 +159,20 @@ def test_the_fc_solve_section_compares_verdicts_deal_by_deal(tmp_path: Path) -> 
     assert len(notes) == 1 and "0 verdicts differ; decided 12 / 12" in notes[0]
 
 
+@pytest.mark.parametrize(("option", "value", "says"), [
+    ("--fc-solve", "-3", "must be at least 0, not -3"), ("--solvitaire", "many", "must be a whole number"),
+    ("--fc-solve-memory", "0", "needs some memory"), ("--fc-solve-games", "freecell", "no game 'freecell'"),
+])
+def test_the_benchmarks_bad_options_are_named(option: str, value: str, says: str,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    bench = load_benchmark("patience_solver")
+    with pytest.raises(SystemExit) as stop:
+        bench.main(["--freecell", "none", "--pysol", "0", "--solvitaire", "0", option, value])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert option in err and says in err
+
+
 def test_run_measured_counts_the_childs_cpu_finely() -> None:
     burn = [sys.executable, "-c", "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.03: pass\n"
             "print('done')"]

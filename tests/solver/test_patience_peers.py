@@ -76,8 +76,8 @@ def test_fc_solve_agrees_on_its_other_games(name: str, number: int, tmp_path: Pa
     game = PatienceGame.from_seed(get(name), f"pysol:{number}")
     board.write_text(to_pysol(game) + "\n")
     peer_game = dict(bench.FC_SOLVE_GAMES)[name]
-    done = subprocess.run(["prlimit", f"--as={2**31}", "fc-solve", "--game", peer_game, *bench.FC_SOLVE_EXHAUSTIVE,
-                           str(board)], capture_output=True, text=True, timeout=300)
+    done = subprocess.run(bench.fc_solve_command("fc-solve", peer_game, str(board), 2.0), capture_output=True,
+                          text=True, timeout=300)
     theirs = bench.fc_solve_verdict(done.stdout)
     assert theirs != "unknown", done.stdout[-300:]
     result = solve_game(game, max_states=2_000_000)
