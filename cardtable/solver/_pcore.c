@@ -1580,6 +1580,16 @@ static inline int commute_move(const PRules *r, uint32_t m)
     return (ks == K_TABLEAU || ks == K_CELL || ks == K_RESERVE) && (kd == K_TABLEAU || kd == K_CELL);
 }
 
+/* A move of the undo_back rule (patience.h): one move of n cards from a
+ * tableau pile, a cell or a reserve pile onto a tableau pile or into a cell. */
+static inline int back_move(const PRules *r, uint32_t m)
+{
+    int src = m & 0xFF, dst = (m >> 8) & 0xFF, n = (m >> 16) & 0xFF;
+    if ((m >> 24) != P_NONE || n < 1 || src >= r->npiles || dst >= r->npiles) return 0;
+    int ks = r->kind_of[src], kd = r->kind_of[dst];
+    return (ks == K_TABLEAU || ks == K_CELL || ks == K_RESERVE) && (kd == K_TABLEAU || kd == K_CELL);
+}
+
 /* A commute move's order number (patience.h, commute): what its card goes
  * onto (a card 0, a space 1, a cell 2) * 4096 + the card (a group's lowest)
  * * 64 + that card (52 a space, 53 a cell); `made`: the move of n cards has
@@ -1596,14 +1606,14 @@ static inline int order_number(const PRules *r, const PState *s, int src, int ds
  * face-down cards, and the length its target has after it if its cards
  * stay there. */
 typedef struct {
-    int down, held;
+    int down, held, left;
 } CommuteBefore;
 
 static inline CommuteBefore commute_before(const PRules *r, const PState *s, uint32_t m)
 {
-    int src = m & 0xFF, dst = (m >> 8) & 0xFF;
-    return (CommuteBefore){src < r->npiles ? s->down[src] : 0,
-                           dst < r->npiles ? s->len[dst] + (int)((m >> 16) & 0xFF) : -1};
+    int src = m & 0xFF, dst = (m >> 8) & 0xFF, n = (int)((m >> 16) & 0xFF);
+    return (CommuteBefore){src < r->npiles ? s->down[src] : 0, dst < r->npiles ? s->len[dst] + n : -1,
+                           src < r->npiles ? s->len[src] - n : -1};
 }
 
 /* The record of a commute move m that made the position s, for the rule (0:
@@ -1616,9 +1626,12 @@ static inline CommuteBefore commute_before(const PRules *r, const PState *s, uin
 static inline uint64_t commute_record(const PRules *r, const PState *s, uint32_t m, int made, int safe,
                                       CommuteBefore before)
 {
-    if (!r->commute || made != 1 || safe || !commute_move(r, m)) return 0;
+    if (r->commute ? made != 1 || safe || !commute_move(r, m)
+                   : !r->undo_back || made != 1 || safe || !back_move(r, m))
+        return 0;
     int src = m & 0xFF, dst = (m >> 8) & 0xFF;
     if (s->len[dst] != before.held) return 0;
+    if (!r->commute && s->len[src] != before.left) return 0; /* undo_back: nothing filled its source */
     uint64_t P = (uint64_t)r->npiles, n = (m >> 16) & 0xFF, turned = s->down[src] < before.down;
     return 1 + (uint64_t)src + P * ((uint64_t)dst + P * (2 * (n - 1) + turned));
 }
@@ -1639,18 +1652,22 @@ static inline void commuter_read(const PRules *r, const PState *s, uint64_t last
     v /= P * P;
     c->n = (int)(v / 2) + 1;
     c->turned = (int)(v % 2);
-    c->order = order_number(r, s, c->src, c->dst, c->n, 1);
+    c->order = r->commute ? order_number(r, s, c->src, c->dst, c->n, 1) : 0;
 }
 
-/* Whether the rule drops move y at the node, should no safe move follow it:
- * (1) y takes x's cards straight back (x turned no card up), or (2) the
- * piles of y and x are four and y's order number is below x's. */
+/* Whether the rule drops move y at the node: 2 when (1) y takes x's cards
+ * straight back (x turned no card up; into any cell from a cell), which
+ * gives the node's parent again, the rule of undo_back too; 1 when, should
+ * no safe move follow y, (2) the piles of y and x are four and y's order
+ * number is below x's; else 0. */
 static inline int commute_drops(const PRules *r, const PState *s, const Commuter *c, uint32_t y)
 {
-    if (c->src < 0 || !commute_move(r, y)) return 0;
+    if (c->src < 0 || !(r->commute ? commute_move(r, y) : back_move(r, y))) return 0;
     int src = y & 0xFF, dst = (y >> 8) & 0xFF, n = (y >> 16) & 0xFF;
-    if (src == c->dst && dst == c->src) return n == c->n && !c->turned;
-    return src != c->src && src != c->dst && dst != c->src && dst != c->dst
+    /* back where they came from, or from a cell into any cell (the key sorts the cells) */
+    if (src == c->dst && (dst == c->src || (r->kind_of[dst] == K_CELL && r->kind_of[c->src] == K_CELL)))
+        return n == c->n && !c->turned ? 2 : 0;
+    return r->commute && src != c->src && src != c->dst && dst != c->src && dst != c->dst
            && order_number(r, s, src, dst, n, 0) < c->order;
 }
 
@@ -1925,7 +1942,7 @@ static int add_record(const PRules *r, const PState *s, PSearch *x, uint64_t par
     /* the record will begin at the arena's end: its parent lies that far back */
     size_t size = varint_put(e, parent == UINT64_MAX ? 0 : x->table.used - parent);
     size += varint_put(e + size, (uint64_t)move);
-    if (r->commute) size += varint_put(e + size, last);
+    if (r->commute || r->undo_back) size += varint_put(e + size, last);
     size += (size_t)p_places_put(r, places, e + size);
     int added = table_put(&x->table, x->key, n, h, j, e, size, at);
     if (added == 1 && x->focus) {
@@ -1964,7 +1981,7 @@ static int node_load(const PRules *r, PState *s, PSearch *x, uint64_t at)
     uint64_t skip;
     uint8_t places[P_MAXPILES];
     const uint8_t *e = varint_get(varint_get(k + n, &skip), &skip);
-    if (r->commute) e = varint_get(e, &skip);
+    if (r->commute || r->undo_back) e = varint_get(e, &skip);
     p_places_get(r, e, places);
     n -= r->deal_waits;  /* the byte after the position's key: reached by a stock move */
     if (p_decode(r, x->root, k, n, places, s)) return -1;
@@ -2094,6 +2111,28 @@ static int nodes_begin(const PRules *r, const PState *s, PSearch *x, const PStat
 
 /* The best-first loop over the open nodes; s holds the root's position on
  * entry and on return, its undo log as (nops, nmarks, nsnaps) say. */
+#ifdef CARDTABLE_CHECK_KEYS
+/* The undo_back rule's claim, checked: move m at node `node` (position s),
+ * made with the safe moves after it, gives the key of the node's parent
+ * (aborts unless it does); -1 when memory runs out. */
+static int back_check(const PRules *r, PState *s, PSearch *x, uint64_t node, uint32_t m)
+{
+    uint64_t parent = node_parent(&x->table, node, NULL);
+    if (parent == UINT64_MAX) abort();
+    int made = play_move(r, s, x, m);
+    if (made < 0) return -1;
+    int k = play_safe_after(r, s, x, m, made);
+    if (k < 0) return -1;
+    uint8_t key[P_KEYMAX + 1];
+    int n = p_key(r, s, key), pn;
+    if (r->deal_waits) key[n++] = 0;
+    const uint8_t *pk = record_key(&x->table, parent, &pn);
+    if (n != pn || memcmp(key, pk, (size_t)n)) abort();
+    for (int j = 0; j < made + k; j++) p_undo(r, s);
+    return 0;
+}
+#endif
+
 static int best_loop(const PRules *r, PState *s, PSearch *x, long long max_states, double deadline, int nops,
                      int nmarks, int nsnaps)
 {
@@ -2117,7 +2156,7 @@ static int best_loop(const PRules *r, PState *s, PSearch *x, long long max_state
         if (count < 0) { status = R_MEMORY; goto done; }
         /* the move that made this node, for the commute rule */
         Commuter commuter;
-        commuter_read(r, s, r->commute ? node_last(&x->table, node) : 0, &commuter);
+        commuter_read(r, s, r->commute || r->undo_back ? node_last(&x->table, node) : 0, &commuter);
         if (r->deal_waits) {
             int n;
             const uint8_t *k = record_key(&x->table, node, &n);
@@ -2132,6 +2171,12 @@ static int best_loop(const PRules *r, PState *s, PSearch *x, long long max_state
             CommuteBefore before = commute_before(r, s, m);
             /* the commute rule's (1) and (2), once no safe move follows */
             int drop = commute_drops(r, s, &commuter, m);
+            if (drop == 2) { /* (1), or undo_back: the node's parent again, so not made (patience.h) */
+#ifdef CARDTABLE_CHECK_KEYS
+                if (back_check(r, s, x, node, m)) { status = R_MEMORY; goto done; }
+#endif
+                continue;
+            }
             int made = play_move(r, s, x, m);
             if (made < 0) { status = R_MEMORY; goto done; }
             int k = play_safe_after(r, s, x, m, made);
@@ -3038,10 +3083,11 @@ static PyObject *Core_solve(CoreObject *o, PyObject *args)
      * moves alone */
     static _Thread_local PRules plain;
     const PRules *rules = &o->rules;
-    if ((!macros && o->rules.stock_macros) || (!commute && o->rules.commute) || (!spaces && o->rules.through_spaces)) {
+    if ((!macros && o->rules.stock_macros) || (!commute && (o->rules.commute || o->rules.undo_back))
+        || (!spaces && o->rules.through_spaces)) {
         plain = o->rules;
         if (!macros && o->rules.stock_macros) p_rules_stock(&plain, 0);
-        if (!commute) plain.commute = 0;
+        if (!commute) plain.commute = plain.undo_back = 0;
         if (!spaces) plain.through_spaces = 0;
         rules = &plain;
     }

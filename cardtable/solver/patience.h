@@ -400,15 +400,16 @@
  * which no safe move was made (the node's position is then V.x itself),
  * and nothing otherwise (the
  * hybrid's depth-first part records it too, for the nodes it hands over).
- * Expanding a node T = V.x with x recorded, the best-first search plays
- * each move y as ever, and the safe moves after it, and drops the result,
- * uncounted and unkeyed, when y is a commute move, its cards stay on its
- * target, no safe move followed it, and either
- *   (1) y takes x's cards straight back where they came from (the same
- *       number of cards) and x turned no card up (T.y is V, a node
- *       already), or
- *   (2) y's piles and x's are four different piles and y's order number is
- *       below x's.
+ * Expanding a node T = V.x with x recorded, the best-first search drops
+ * a commute move y, uncounted and unkeyed,
+ *   (1) when y takes x's cards straight back where they came from (the
+ *       same number of cards; from a cell, into any cell, which the key
+ *       sorts) and x turned no card up: T.y is V, a node already, and no
+ *       safe move can follow (V has none), so y is not even made (the move
+ *       straight back below, undo_back, is this rule where commute is off);
+ *   (2) or, once made with the safe moves after it, when its cards stay on
+ *       its target, no safe move followed it, and y's piles and x's are
+ *       four different piles and y's order number is below x's.
  * Claim: with the search run to its end, for every node U and every move y
  * the generator lists at U, the position after y and its safe moves is a
  * node (up to the key's symmetry), as without the rule; so the nodes are
@@ -445,6 +446,37 @@
  * tests/solver/test_patience_core.py runs the search with and without it
  * (`solve(..., commute=False)`): the same verdicts, and the same states on
  * every deal proved unwinnable (an exhaustive search counts every node).
+ *
+ * ---- A move straight back, dropped (undo_back) ---------------------------
+ * Where the commute rule is off but free cells hold cards (settle_kings:
+ * Seahaven Towers, Eight Off), the best-first search still drops a
+ * move y at a node T = V.x, unmade, uncounted and unkeyed, when x and y are
+ * each one move of the engine of cards between piles (from a tableau pile,
+ * a cell or a reserve pile onto a tableau pile or into a cell: no stock
+ * move, nothing to the foundations or the hole), x was followed by nothing
+ * the engine or the search's safe moves do by themselves (no card turned
+ * up, no space filled, no complete run home, no safe move: x's cards lie on
+ * its target and its source lost just them), and y takes x's cards from
+ * x's target back onto x's source, as many (or, from a cell, into any
+ * cell). Then T.y is V: pile for pile (x changed its two piles alone, and y
+ * makes them as they were; a card back in another cell is the same key,
+ * which sorts the cells), the stock, the waste, the passes and the redeals
+ * untouched; and where a deal waits for the waste, V was not reached by a
+ * stock move (x would have had to wait), so T.y's key has V's byte after
+ * it. V is a node (T's parent), so T.y's key is in the table; and V was
+ * left with no safe move and nothing for the engine to do by itself, so
+ * nothing follows y either. Without the rule the search would make y, key
+ * T.y, find it and go on: the rule changes no node and no order of the
+ * search, only the work of making and keying a position seen, and the
+ * states are the same, deal for deal (`solve(..., commute=False)` turns it
+ * off with the commute rule; the tests compare the two, and the build with
+ * CARDTABLE_CHECK_KEYS makes each dropped move and aborts unless it gives
+ * the parent's key). The node records x as the commute rule records its
+ * moves (a byte or two more a node). Without cells a move straight back is
+ * rare (a card goes back only onto a card that takes it) and the record
+ * costs more than the rule saves: Canfield's deals 1 to 20 took 1.6% more
+ * CPU with it, Fan's 1 to 50 1.1%, where Seahaven Towers' 1 to 100 took
+ * 3.6% less (docs/patience-solver.md).
  *
  * ---- Symmetry (the canonical key) ---------------------------------------
  * The key of a position sorts what no rule tells apart:
@@ -533,6 +565,7 @@ typedef struct {
     int lone_waste;     /* ... from the waste's top too: the stock is never turned over again */
     int commute;        /* moves that commute tried in one order (see the notes) */
     int commute_groups; /* ... groups of cards too: their moves read their own two piles alone */
+    int undo_back;      /* where commute is off: a move that takes the last one's cards straight back, dropped */
     int through_spaces; /* the search's moves of a sequence through spaces (_pcore.c, super_moves) */
     uint64_t tied[P_MAXPILES][2]; /* pairs_stranded: the tableau piles tied to each (see the notes) */
     uint8_t settle_card[52]; /* the one card that builds on each card, one rank below in its suit; P_NONE */
@@ -740,6 +773,7 @@ static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
         && !r->count[K_HOLE] && !r->has_covers && r->nreach == 0 && r->fill != F_RESERVE && r->win == W_FOUNDATIONS
         && !settles && !r->settle_kings;
     r->commute_groups = r->commute && (r->unit == U_RUN || r->unit == U_FACE_UP);
+    r->undo_back = !r->commute && r->count[K_CELL] > 0;
     r->through_spaces = (r->unit == U_RUN || r->unit == U_ONE) && r->fill == F_ANY && !r->count[K_CELL]
         && !r->has_covers && (r->any_down || r->count[K_STOCK]);
     r->short_found = r->complete_runs || (r->found_same && (r->found_dir == D_UP || r->found_dir == D_DOWN));

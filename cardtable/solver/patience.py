@@ -391,6 +391,10 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
     goes home by itself, are tried in one order only; with ``False`` in both.
     The positions searched are the same set (an exhaustive search counts the
     same states), only the order differs; the proof is in ``patience.h``.
+    Where the rule is off, the best-first search still leaves unmade a move
+    that takes the last move's cards straight back (the position it came
+    from, in the table already): the same states and order, only less work;
+    ``False`` turns that off too.
 
     ``through_spaces`` (the patience core): where a space takes any card and
     there are no cells, and the rules move one card or a run of one suit at

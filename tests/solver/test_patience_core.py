@@ -1211,6 +1211,27 @@ def test_the_commute_rule_holds_only_where_single_moves_read_their_own_piles() -
             assert (kept.result, kept.states) == (every.result, every.states), (variant, seed)
 
 
+@pytest.mark.parametrize("variant", ["seahaven-towers", "eight-off"])
+def test_a_move_straight_back_is_dropped_with_every_state_kept(variant: str) -> None:
+    # Where free cells hold cards and the commute rule is off (a settled
+    # King's pile: patience.h, undo_back), the best-first search drops a move
+    # that would give the node's parent again, which the table holds: every
+    # deal takes the same states and the same line with the rule and without
+    # it (commute=False turns it off), Seahaven Towers' deal 29 a proof of
+    # 93,767 states. The sanitized build (.ci/sanitize) also makes each
+    # dropped move and stops unless it gives the parent's key.
+    description = load(variant)
+    seeds = [*range(1, 7), 29] if variant == "seahaven-towers" else list(range(1, 7))
+    for seed in seeds:
+        game = PatienceGame.from_seed(description, seed)
+        kept, every = (solve_game(game, max_states=200_000, search="best-first", core="patience", commute=commute)
+                       for commute in (True, False))
+        assert (kept.result, kept.states, kept.moves) == (every.result, every.states, every.moves), seed
+        assert kept.decided, seed
+    if variant == "seahaven-towers":
+        assert (kept.result, kept.states) == ("unwinnable", 93_767)
+
+
 def test_group_moves_over_face_down_cards_commute_too() -> None:
     # Yukon moves any face-up card with the cards over it, and turns up the
     # card it uncovers: a group's move reads its own two piles alone, so the
