@@ -971,7 +971,12 @@ typedef struct {
     uint16_t *midx;  /* each of moves' place in the generator's order */
     int nodes;       /* the depth-first search keeps node records (the hybrid) */
     int focus;       /* the focused pass: sideways moves left out (see sideways) */
-    uint64_t *recs; size_t nrecs, caprecs;  /* the focused pass's records, in order */
+    /* the focused pass's nodes whose expansion left a sideways move out (each
+     * time it expanded one: a node handed over open may be expanded twice) */
+    uint64_t *recs; size_t nrecs, caprecs;
+#ifdef CARDTABLE_CHECK_KEYS
+    uint64_t *made; size_t nmade, capmade;  /* every node the focused pass made, for widen's check */
+#endif
     int quick;       /* the depth-first search orders moves by quick_order (the first stage): 1 + its scan */
     int wide;        /* most cards take two cards on them (quick_wide) */
     PFrame *frames; int nframes, capframes;
@@ -997,6 +1002,9 @@ static void search_free(PSearch *x)
     table_free(&x->table);
     free(x->moves); free(x->midx); free(x->frames); free(x->path);
     free(x->heap); free(x->root); free(x->recs);
+#ifdef CARDTABLE_CHECK_KEYS
+    free(x->made);
+#endif
     if (x->scratch) p_state_free(x->scratch);
     free(x->scratch);
 }
@@ -1259,6 +1267,7 @@ static int play_safe(const PRules *r, PState *s, PSearch *x)
 
 static int add_record(const PRules *r, const PState *s, PSearch *x, uint64_t parent, int move, uint64_t last,
                       uint64_t *at);
+static int note_sideways(PSearch *x, uint64_t at);
 
 /* play_safe after the search's move m, made (`made` moves of the engine) at
  * a position that held no safe move: it looks only where safe_may_follow
@@ -1757,7 +1766,9 @@ static int enter(const PRules *r, PState *s, PSearch *x, int entry, uint64_t par
             order[kept++] = order[i];
         }
     }
+    int sideways_left = 0;  /* the focused pass left a sideways move out (note_sideways) */
     for (int i = 0; i < count && !x->quick; i++) {
+        if (x->focus && !sideways_left && sideways(r, s, buf[i])) sideways_left = 1;
         if (left_out(r, s, buf[i], x->focus) || waits(r, buf[i], after_deal)) continue;
         uint64_t value = 0;
         if (ORDER_BY_VALUE && (buf[i] >> 24) == P_MACRO) {
@@ -1770,6 +1781,7 @@ static int enter(const PRules *r, PState *s, PSearch *x, int entry, uint64_t par
         }
         order[kept++] = value << 40 | (uint64_t)priority(r, s, buf[i]) << 32 | (uint64_t)i;
     }
+    if (sideways_left && x->nodes && note_sideways(x, at)) return -1;
     p_sort_u64(order, kept);
     count = 0;
     for (int i = 0; i < kept; i++) {
@@ -1945,11 +1957,22 @@ static int add_record(const PRules *r, const PState *s, PSearch *x, uint64_t par
     if (r->commute || r->undo_back) size += varint_put(e + size, last);
     size += (size_t)p_places_put(r, places, e + size);
     int added = table_put(&x->table, x->key, n, h, j, e, size, at);
+#ifdef CARDTABLE_CHECK_KEYS
     if (added == 1 && x->focus) {
-        if (p_grow_size((void **)&x->recs, &x->caprecs, x->nrecs + 1, sizeof *x->recs)) return -1;
-        x->recs[x->nrecs++] = *at;
+        if (p_grow_size((void **)&x->made, &x->capmade, x->nmade + 1, sizeof *x->made)) return -1;
+        x->made[x->nmade++] = *at;
     }
+#endif
     return added;
+}
+
+/* Note node `at` as one whose expansion in the focused pass left a
+ * sideways move out (widen opens it again); -1 when memory runs out. */
+static int note_sideways(PSearch *x, uint64_t at)
+{
+    if (p_grow_size((void **)&x->recs, &x->caprecs, x->nrecs + 1, sizeof *x->recs)) return -1;
+    x->recs[x->nrecs++] = at;
+    return 0;
 }
 
 /* Put node `at` (position s) on the open list. */
@@ -2162,9 +2185,14 @@ static int best_loop(const PRules *r, PState *s, PSearch *x, long long max_state
             const uint8_t *k = record_key(&x->table, node, &n);
             after_deal = k[n - 1];
         }
+        int sideways_left = 0;  /* the focused pass left a sideways move out (note_sideways) */
         for (int i = from; i < count; i++) {
             int stop = search_stop(&ticks, deadline);
             if (stop >= 0) { status = stop; goto done; }
+            if (x->focus && !sideways_left && sideways(r, s, buf[i])) {
+                sideways_left = 1;
+                if (note_sideways(x, node)) { status = R_MEMORY; goto done; }
+            }
             if (left_out(r, s, buf[i], x->focus) || waits(r, buf[i], after_deal) || repeats(r, s, buf, i)) continue;
             x->npath = 0;
             uint32_t m = buf[i];
@@ -2265,7 +2293,8 @@ static int best_search(const PRules *r, PState *s, PSearch *x, long long max_sta
  * The focused pass (`focus` states, by default FOCUS_SHARE percent of the
  * budget where the hybrid goes depth first) runs the two first without the
  * sideways moves, in the same table; then `widen` puts back on the open list
- * every state it expanded that has a sideways move, and the best-first
+ * every state it expanded that has a sideways move (noted as the pass left
+ * one out: note_sideways, not looked for again), and the best-first
  * search goes on with every move for the rest of the budget. The same
  * argument holds: each state is then done with every move or open. Deals
  * 1-20 at 200,000 states, won before and after: Spider one suit 16 to 20, two
@@ -2294,30 +2323,54 @@ static int goes_deep(const PRules *r)
 /* After the focused pass: every node it expanded without its sideways moves
  * goes back on the open list, so that the search goes on with every move
  * (the nodes on the open list stay there; a node with no sideways move is
- * done). 0, or R_MEMORY, R_BROKEN. */
+ * done). The pass noted those nodes as it left their sideways moves out
+ * (note_sideways): its searches look at every move the engine lists (their
+ * lists begin with p_moves, and the check comes before any other), so the
+ * nodes noted are those whose engine moves hold a sideways one, which the
+ * build with CARDTABLE_CHECK_KEYS checks against every node the pass made.
+ * 0, or R_MEMORY, R_BROKEN. */
 static int widen(const PRules *r, PState *s, PSearch *x)
 {
     size_t n = x->nheap;
     uint64_t *open = malloc((n ? n : 1) * sizeof *open);
-    uint32_t *buf = malloc(P_MAXMOVES * sizeof *buf);
     int status = 0;
-    if (!open || !buf) { status = R_MEMORY; goto done; }
+    if (!open) { status = R_MEMORY; goto done; }
     for (size_t i = 0; i < n; i++) open[i] = P_OFFSET_MASK - (x->heap[i] & P_OFFSET_MASK);
     qsort(open, n, sizeof *open, u64_cmp);
     x->focus = 0;
-    /* the records lie in the arena in the order they were made */
+    /* the nodes whose expansion left a sideways move out (note_sideways; the
+     * focused pass never runs in turns, so no node is held half expanded),
+     * in the order they were made, each once */
+    qsort(x->recs, x->nrecs, sizeof *x->recs, u64_cmp);
     for (size_t i = 0, j = 0; i < x->nrecs; i++) {
         uint64_t at = x->recs[i];
+        if (i && at == x->recs[i - 1]) continue;
         while (j < n && open[j] < at) j++;
         if (j < n && open[j] == at) continue;
         if (node_load(r, s, x, at)) { status = R_BROKEN; goto done; }
-        int count = p_moves(r, s, buf), any = 0;
-        for (int k = 0; k < count && !any; k++) any = sideways(r, s, buf[k]);
-        if (any && open_node(r, s, x, at)) { status = R_MEMORY; goto done; }
+        if (open_node(r, s, x, at)) { status = R_MEMORY; goto done; }
     }
+#ifdef CARDTABLE_CHECK_KEYS
+    /* every node the pass made and did not leave open was noted exactly when
+     * the engine lists a sideways move of it */
+    for (size_t i = 0, j = 0, k = 0; i < x->nmade; i++) {
+        uint64_t at = x->made[i];
+        while (j < n && open[j] < at) j++;
+        if (j < n && open[j] == at) continue;
+        while (k < x->nrecs && x->recs[k] < at) k++;
+        int noted = k < x->nrecs && x->recs[k] == at;
+        static _Thread_local uint32_t buf[P_MAXMOVES];
+        if (node_load(r, s, x, at)) { status = R_BROKEN; goto done; }
+        int count = p_moves(r, s, buf), any = 0;
+        for (int m = 0; m < count && !any; m++) any = sideways(r, s, buf[m]);
+        if (any != noted) abort();
+    }
+    free(x->made);
+    x->made = NULL;
+    x->nmade = x->capmade = 0;
+#endif
 done:
     free(open);
-    free(buf);
     free(x->recs);
     x->recs = NULL;
     x->nrecs = x->caprecs = 0;
