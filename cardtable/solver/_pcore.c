@@ -654,9 +654,9 @@ static int evaluate(const PRules *r, const PState *s)
         for (int i = 0; i < r->count[K_FOUNDATION]; i++) {
             int f = f0 + i, best = 64;
             if (s->len[f]) {
-                const uint8_t *row = r->home[p_top(s, f)];
-                for (int c = 0; c < 52; c++)
-                    if (row[c] && depth[c] < best) best = depth[c];
+                int top = p_top(s, f);
+                for (int k = 0; k < r->home_n[top]; k++)
+                    if (depth[r->home_list[top][k]] < best) best = depth[r->home_list[top][k]];
             } else if (base) {
                 continue;
             }

@@ -551,6 +551,8 @@ typedef struct {
     uint8_t build_n[52];
     uint8_t onto_list[52][52];        /* the cards each card may be built on */
     uint8_t onto_n[52];
+    uint8_t home_list[52][52];        /* the cards a foundation topped by each card takes (home's rows) */
+    uint8_t home_n[52];
     uint8_t kind_of[P_MAXPILES];
     int home_rank[P_MAXPILES];        /* a source's place among the sources to the foundations */
     int sources[P_MAXPILES], nsources;             /* by-source order (foundations last, when they give) */
@@ -689,10 +691,13 @@ static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
         }
     }
     for (int onto = 0; onto < 52; onto++) {
-        int k = 0;
-        for (int c = 0; c < 52; c++)
+        int k = 0, h = 0;
+        for (int c = 0; c < 52; c++) {
             if (r->build[onto][c]) r->build_list[onto][k++] = (uint8_t)c;
+            if (r->home[onto][c]) r->home_list[onto][h++] = (uint8_t)c;
+        }
         r->build_n[onto] = (uint8_t)k;
+        r->home_n[onto] = (uint8_t)h;
     }
     for (int c = 0; c < 52; c++) {
         int k = 0;
@@ -902,8 +907,8 @@ static void p_home_cards(const PRules *r, const PState *s, uint8_t home[52])
     for (int i = 0; i < r->count[K_FOUNDATION]; i++) {
         int f = f0 + i;
         if (s->len[f]) {
-            const uint8_t *row = r->home[p_top(s, f)];
-            for (int c = 0; c < 52; c++) home[c] |= row[c];
+            int top = p_top(s, f);
+            for (int k = 0; k < r->home_n[top]; k++) home[r->home_list[top][k]] = 1;
         } else if (base == 0) {
             memset(home, 1, 52);
             return;
