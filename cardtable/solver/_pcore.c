@@ -2341,7 +2341,7 @@ static int widen(const PRules *r, PState *s, PSearch *x)
     /* the nodes whose expansion left a sideways move out (note_sideways; the
      * focused pass never runs in turns, so no node is held half expanded),
      * in the order they were made, each once */
-    qsort(x->recs, x->nrecs, sizeof *x->recs, u64_cmp);
+    if (x->nrecs) qsort(x->recs, x->nrecs, sizeof *x->recs, u64_cmp);
     for (size_t i = 0, j = 0; i < x->nrecs; i++) {
         uint64_t at = x->recs[i];
         if (i && at == x->recs[i - 1]) continue;
