@@ -341,8 +341,10 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
     default) searches depth first for ``first_states`` states, then hands its
     table and its stack to the best-first search for the rest of the budget.
     With ``first_states=None`` the depth-first part takes half the budget
-    where the deal has face-down cards or a stock and cards are built on the
-    tableau, and none elsewhere (the best-first search alone); and where every
+    where the deal has face-down cards or a stock that deals onto the tableau
+    and cards are built on the tableau, and none elsewhere (the best-first
+    search alone: every card open, even beside a stock dealt to a waste, as
+    in Forty Thieves); and where every
     card is open and free cells hold cards (FreeCell, Baker's Game, Eight Off,
     Seahaven Towers) or most cards take two cards or more on them (Baker's
     Dozen, Beleaguered Castle, Streets and Alleys, King Albert) the hybrid is

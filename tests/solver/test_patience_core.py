@@ -919,6 +919,23 @@ def test_canfield_under_solvitaires_rules_is_proved_unwinnable_where_solvitaire_
     assert solve_game(PatienceGame.from_seed(load(CANFIELD_RUNS), seed), max_states=20_000).result == "unwinnable"
 
 
+def test_forty_thieves_deals_are_won_best_first_with_the_waste_in_the_estimate() -> None:
+    # _pcore.c, evaluate and goes_deep: a waste turned over no more counts its
+    # buried cards, and Forty Thieves (every card open, a stock to a waste) is
+    # searched best first. Before, deals 1 to 20 were all undecided at
+    # 2,000,000 states; now a quarter of them are won in under 40,000.
+    description = get("forty-thieves")
+    won = []
+    for seed in range(1, 21):
+        game = PatienceGame.from_seed(description, seed)
+        result = solve_game(game, max_states=40_000)
+        assert result.result != "unwinnable", seed  # no proof fits this budget
+        if result.result == "won":
+            assert result.replays(game) and len(result.moves) >= 104 + 64
+            won.append(seed)
+    assert len(won) >= 4, won
+
+
 #: Games whose stock deals to a waste, searched by the patience core: any
 #: number of cards a deal, any number of passes.
 STOCK_TO_WASTE = ["canfield", "canfield:draw-1", "canfield:three-passes", "canfield:draw-1:three-passes",
