@@ -374,12 +374,12 @@ def compare_solvitaire(folder: str, deals: int, games: list[str], shipped: bool,
             decided = [sum(v != "unknown" for v in runs.verdicts.values()) for runs in (mine, peer)]
             ratio = statistics.mean(peer.seconds) / max(statistics.mean(mine.seconds), 1e-9)
             both = [i for i, seed in enumerate(seeds) if "unknown" not in (mine.verdicts[seed], peer.verdicts[seed])]
-            both_ratio = (sum(peer.seconds[i] for i in both) / max(sum(mine.seconds[i] for i in both), 1e-9)
-                          if both else float("nan"))
+            both_ratio = (f"{sum(peer.seconds[i] for i in both) / max(sum(mine.seconds[i] for i in both), 1e-9):.2f}"
+                          if both else "-")
             notes.append(f"{label} ({game_name} / {peer.solver}), deals 1-{deals}: {len(differ)} verdicts differ"
                          + (f" ({', '.join(differ[:10])})" if differ else "")
                          + f"; decided {decided[0]} / {decided[1]}; mean time a deal Solvitaire / cardtable = "
-                           f"{ratio:.2f}, on the {len(both)} deals both decided {both_ratio:.2f}")
+                           f"{ratio:.2f}, on the {len(both)} deals both decided {both_ratio}")
             print(notes[-1], file=sys.stderr, flush=True)
     return rows, notes
 
