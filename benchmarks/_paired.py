@@ -92,14 +92,14 @@ def only_report(game: str, rows: list[dict[str, object]], why: Callable[[dict[st
 
 def only_main(argv: list[str] | None, doc: str | None, games: Sequence[str], title: str,
               sides: Callable[[PatienceGame, int], dict[str, Callable[[], PatienceSolveResult]]],
-              labels: tuple[str, str], *, proofs_alike: bool = False) -> int:
+              labels: tuple[str, str], *, proofs_alike: bool = False, max_states: int = 1_000_000) -> int:
     """The whole of a benchmark whose table is ``ONLY_HEAD``'s: its options
-    (deals 1-100 and 1,000,000 states by default), then each deal solved by
+    (deals 1-100 and ``max_states`` states by default), then each deal solved by
     ``sides(game, max_states)``'s two solves, ``with`` first on odd deals;
     ``labels`` name the two sides' searches in a disagreement (and
     ``proofs_alike`` counts proofs in different states as one, see
     :func:`disagreement`), ``title`` the report."""
-    parser = paired_parser(doc, games, "1-100", 1_000_000)
+    parser = paired_parser(doc, games, "1-100", max_states)
     args = parser.parse_args(argv)
 
     def why(row: dict[str, object]) -> str | None:

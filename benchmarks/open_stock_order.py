@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from _paired import ONLY_HEAD, disagreement, only_report, paired_parser, run_paired, solve_sides, stopped
+from _paired import only_main, stopped
 
 from cardtable.patience import PatienceGame
 from cardtable.solver.patience import PatienceSolveResult, solve_game
@@ -53,17 +53,8 @@ def sides(game: PatienceGame, max_states: int) -> dict[str, Callable[[], Patienc
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = paired_parser(__doc__, GAMES, "1-100", 200_000)
-    args = parser.parse_args(argv)
-
-    def why(row: dict[str, object]) -> str | None:
-        return disagreement(row, *LABELS)
-
-    header = (f"# best first against the hybrid's passes, deals {args.deals.start}-{args.deals.stop - 1}, "
-              f"{args.max_states:,} states a search", *ONLY_HEAD)
-    return run_paired(parser, args, header,
-                      lambda game, deal: solve_sides(sides(game, args.max_states), "with" if deal % 2 else "without"),
-                      why, lambda game, rows: only_report(game, rows, why))
+    return only_main(argv, __doc__, GAMES, "best first against the hybrid's passes", sides, LABELS,
+                     max_states=200_000)
 
 
 if __name__ == "__main__":
