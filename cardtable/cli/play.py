@@ -466,7 +466,9 @@ def _register_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
                     "--winnable deal or a random one, in the chosen variant (their New game may choose other rules "
                     "and winnable deals). Kings Corner: shared tables of "
                     "2 to 6 seats (a player opens one and shares its link; bots take the empty seats; "
-                    "--opponents, --level and --target are a new table's defaults). With --terminal: "
+                    "--opponents, --level and --target are a new table's defaults). Any other patience game, "
+                    "named as GAME or with --game: its card table at / (without a game: the chooser of every "
+                    "game at /, Klondike's table at /klondike). With --terminal: "
                     "the terminal app in a browser page, one 'cardtable play' per session. "
                     "By default only this machine can connect (127.0.0.1); serving to other machines needs "
                     "--public.",
@@ -489,7 +491,8 @@ def _register_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
                              "told the server is full (default 8)")
     parser.add_argument("--game", metavar="NAME|FILE.json", dest="table_game",
                         help="serve this one patience game's table (a game of 'cardtable games', options after "
-                             "colons as in golf:wrap, or a description file) at / instead of the game chooser")
+                             "colons as in golf:wrap, or a description file) at / instead of the game chooser; "
+                             "the same as naming it as GAME")
     parser.add_argument("--seat-timeout", metavar="SECONDS",
                         help="Kings Corner: how long a person's seat waits for them after they leave the page "
                              "before a bot plays it until they return (default 60)")
@@ -536,7 +539,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from cardtable._files import check_output, read_text
     from cardtable.klondike.formats import load_start
 
-    table_game = _table_game(args) if args.table_game is not None else None
+    if args.game not in _ONLY:  # as play: Klondike's rules, however named (klondike:draw-3, a file), are its table
+        from cardtable.cli._patience import klondike_rules
+        from cardtable.patience import load
+
+        if klondike_rules(args, load(args.game), args.game):
+            args.game = "klondike"
+    named_table = args.game not in _ONLY and not args.terminal  # 'serve freecell': that game's table, as --game
+    table_game = _table_game(args) if args.table_game is not None or named_table else None
     _refuse_others(args)
     title = args.game.replace('-', ' ').title()
     if args.game == "kings-corner":
@@ -544,10 +554,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             raise UsageError("--plain is the line-by-line seat of a terminal: it cannot be served")
         _kings_corner_settings(args)
         check_output(args.save)
-    elif args.game != "klondike":
-        if not args.terminal:
-            raise UsageError(f"{args.game}: serve a patience game's card table with --game {args.game}, or its "
-                             "terminal app with --terminal")
+    elif args.game != "klondike" and table_game is None:  # a patience game's terminal app
         game, _ = _patience_start(args)
         if args.file is not None:
             _patience_record(args.file, game)
@@ -607,22 +614,29 @@ def _klondike_asked(args: argparse.Namespace) -> bool:
 
 
 def _table_game(args: argparse.Namespace) -> Description:
-    """``--game``: the one patience game whose table is served (it takes none of the terminal's or the other
-    games' options)."""
+    """The one patience game whose table is served, named by ``--game`` or as the game (``serve freecell``);
+    the table takes none of the terminal's or the other games' options."""
     from cardtable.patience import load
 
-    if args.terminal:
-        raise UsageError("--game serves a patience game's card table: leave out --terminal")
-    given = args.argv[args.argv.index("serve") + 1:]
-    if args.game != "klondike" or "klondike" in given:
-        raise UsageError(f"--game serves a patience game's table: leave out {args.game!r}")
+    if args.table_game is None:  # named as the game, without --terminal
+        game = load(args.game)
+        told = f"{game.title}'s card table"
+    else:
+        if args.terminal:
+            raise UsageError("--game serves a patience game's card table: leave out --terminal")
+        given = args.argv[args.argv.index("serve") + 1:]
+        if args.game != "klondike" or "klondike" in given:
+            raise UsageError(f"--game serves a patience game's table: leave out {args.game!r}")
+        game, told = load(args.table_game), "a patience game's table (--game)"
     for options in _ONLY.values():
         for dest, flag, default in options:
             if getattr(args, dest) != default:
-                raise UsageError(f"{flag} is not an option of a patience game's table (--game)")
+                terminal = "; the terminal app's page takes it: add --terminal" \
+                    if args.table_game is None and dest in _PATIENCE_TAKES else ""
+                raise UsageError(f"{flag} is not an option of {told}{terminal}")
     if args.seed is not None:
         raise UsageError("--seed: a patience game's table opens a deal from its link, /play/NAME?seed=N")
-    return load(args.table_game)
+    return game
 
 
 def _checked_url(text: str) -> str:

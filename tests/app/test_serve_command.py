@@ -51,7 +51,12 @@ def free_port() -> int:
     (["--game", "golf", "kings-corner"], "--game serves a patience game's table: leave out 'kings-corner'"),
     (["--game", "golf", "--draw", "3"], "--draw is not an option of a patience game's table (--game)"),
     (["--game", "golf", "--seed", "3"], "/play/NAME?seed=N"),
-    (["freecell"], "freecell: serve a patience game's card table with --game freecell, or its terminal app"),
+    (["freecell", "--draw", "3"], "--draw is not an option of FreeCell's card table"),
+    (["freecell", "--daily"], "--daily is not an option of FreeCell's card table; the terminal app's page takes it"),
+    (["freecell", "--seed", "ms:3"], "/play/NAME?seed=N"),
+    (["freecell", "--opponents", "2"], "--opponents is not an option of FreeCell's card table"),
+    (["freecel"], "unknown game 'freecel'; did you mean freecell?"),
+    (["klondike:draw-3", "--draw", "1"], "gives Klondike's rules already (draw 3"),
     (["freecel", "--terminal"], "unknown game 'freecel'; did you mean freecell?"),
     (["golf", "--terminal", "--seed", "ms:3"], "golf has no Microsoft deal numbers"),
 ])
@@ -150,6 +155,24 @@ def test_the_terminal_page_of_any_patience_game_is_named_by_its_title(tmp_path: 
     process.send_signal(signal.SIGTERM)
     _out, err = process.communicate(timeout=15)
     assert process.returncode == 0 and "Serving cardtable: Spider (two suits) on" in err
+
+
+@pytest.mark.parametrize(("argv", "title", "script"), [
+    (["freecell"], "FreeCell", "/static/patience.js"),
+    (["--game", "freecell"], "FreeCell", "/static/patience.js"),
+    (["golf:wrap"], "Golf", "/static/patience.js"),
+    (["klondike:draw-3"], "Klondike", "/static/table.js"),
+])
+def test_a_patience_game_named_as_the_game_serves_its_card_table(argv: list[str], title: str, script: str,
+                                                                  tmp_path: Path) -> None:
+    """``serve freecell`` is ``serve --game freecell``; Klondike's rules by any name are Klondike's own table."""
+    process, port = _start(tmp_path, *argv)
+    with _stopped_if_failing(process):
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read().decode()
+        assert f"<title>cardtable: {title}</title>" in page and script in page, page[:400]
+    process.send_signal(signal.SIGTERM)
+    _out, err = process.communicate(timeout=15)
+    assert process.returncode == 0 and f"Serving cardtable: {title} on http://localhost:{port}" in err, err
 
 
 def test_public_warns_and_listens_beyond_loopback(tmp_path: Path) -> None:
