@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -113,7 +114,8 @@ def only_main(argv: list[str] | None, doc: str | None, games: Sequence[str], tit
 
 
 def stopped(name: str) -> None:
-    """Ctrl-C's line on standard error (the lines written stay), and exit 130."""
+    """Ctrl-C's (or SIGTERM's, :func:`run_paired`) line on standard error (the lines written stay), and
+    exit 130."""
     print(f"{name}: stopped (the lines above and in --jsonl are complete)", file=sys.stderr)
     raise SystemExit(130) from None
 
@@ -166,7 +168,8 @@ def run_paired(parser: argparse.ArgumentParser, args: argparse.Namespace, header
     table's rows (its title, the table's head), ``line`` a game's row and
     ``why`` a deal's disagreement. The exit status: 1 when any deal
     disagrees, else 0 (``parser.error``, 2, on a game or a ``--jsonl`` line it
-    cannot read)."""
+    cannot read). SIGTERM stops it as Ctrl-C does (a ``KeyboardInterrupt`` between two deals'
+    searches, for the script's :func:`stopped`): every deal finished is in ``--jsonl``."""
     games = [name for name in args.games.split(",") if name]
     try:
         descriptions = {name: load(name) for name in games}
@@ -177,6 +180,11 @@ def run_paired(parser: argparse.ArgumentParser, args: argparse.Namespace, header
     except CardtableError as error:
         parser.error(f"--jsonl: {error}")
     out = args.jsonl.open("a") if args.jsonl else None
+
+    def terminated(_signal: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, terminated)
     for text in header:
         print(text)
     wrong: list[str] = []
@@ -196,6 +204,7 @@ def run_paired(parser: argparse.ArgumentParser, args: argparse.Namespace, header
                     wrong.append(f"{name} deal {deal}: {reason}")
             print(line(name, rows), flush=True)
     finally:
+        signal.signal(signal.SIGTERM, before)
         if out:
             out.close()
     for text in wrong:
