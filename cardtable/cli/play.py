@@ -458,7 +458,8 @@ _LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 def _register_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "serve", help="play in a web browser: a Klondike or Kings Corner card table, or the terminal apps, over HTTP",
+        "serve", help="play in a web browser: any patience game's card table (a chooser of every game), "
+                      "Kings Corner's, or the terminal apps, over HTTP",
         allow_abbrev=False,  # '--po 8767' is no option: taken as --port here, it would reach 'play' as well
         description="Serve a game to web browsers. Klondike: a card table (drag and drop, touch, keys) "
                     "served by this one process for every player; each player (a cookie) keeps their own "
