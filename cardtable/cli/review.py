@@ -32,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``review`` command."""
     p = subparsers.add_parser(
         "review",
-        help="weigh every move of a played game (Klondike or any patience game): its win chance before and after",
+        help="weigh every move of a played game: Klondike's by the expert's win chance, any patience game's by "
+             "the solver's verdict, before and after",
         description="For each move of a game record: the expert's estimated chance of winning before and "
                     "after it, from what the player saw at that point (the share of its guessed deals it "
                     "wins; the same game always gets the same figures), the move the expert would have "
