@@ -342,7 +342,10 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
     table and its stack to the best-first search for the rest of the budget.
     With ``first_states=None`` the depth-first part takes half the budget
     where the deal has face-down cards or a stock that deals onto the tableau
-    and cards are built on the tableau, and none elsewhere (the best-first
+    and cards are built on the tableau, unless a card may be built on one it
+    cannot move with (Spider's builds out of suit, in two and four suits and
+    Spiderette: there its first choices build out of suit and bury the cards
+    the best-first search needs), and none elsewhere (the best-first
     search alone: every card open, even beside a stock dealt to a waste, as
     in Forty Thieves); and where every
     card is open and free cells hold cards (FreeCell, Baker's Game, Eight Off,

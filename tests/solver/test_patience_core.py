@@ -631,21 +631,35 @@ def test_the_focused_pass_keeps_the_verdict(variant: str, seed: int) -> None:
 
 def test_the_focused_pass_leaves_sideways_moves_out() -> None:
     # Spider in two suits, deal 11: won within 300 states without the sideways moves (moves of a run
-    # from one card to another as good), lost in them for 20,000 states with every move
+    # from one card to another as good), depth first for 4,750 states then best first to 9,500, lost
+    # in them for 20,000 states with every move
     game = PatienceGame.from_seed(get("spider-2-suits"), 11)
-    focused = solve_game(game, max_states=20_000)
+    focused = solve_game(game, max_states=20_000, first_states=4_750, focus_states=9_500)
     assert focused.result == "won" and focused.states < 1_000 and focused.replays(game)
     assert solve_game(game, max_states=20_000, focus_states=0, core="patience").result == "unknown"
 
 
-def test_spider_in_four_suits_is_won_with_builds_out_of_suit_nearly_breaks() -> None:
-    # the estimate counts a build out of suit as 5/6 of a break: deal 1 is won within the budget
-    # (with half a break no deal of 1 to 20 was), searched with the engine's moves alone, as the
-    # weight was measured (the moves through spaces change the order of the whole search after
-    # them: with them this deal is undecided at 1,000,000 states, deals 31 and 32 won)
+def test_spider_in_four_suits_is_won_best_first_with_builds_out_of_suit_nearly_breaks() -> None:
+    # The estimate counts a build out of suit as 5/6 of a break (deals 1-20 at 200,000 states: 4 won,
+    # with half a break 2), and where builds may be out of suit the hybrid goes best first from the
+    # start, with no depth-first pass (deals 61-160: 16 won against 3): deal 1 is won within a few
+    # thousand states, and with the depth-first pass first (the split of the budget the hybrid
+    # gives the games whose builds are all runs) it is undecided even at 200,000
     game = PatienceGame.from_seed(get("spider"), 1)
-    result = solve_game(game, max_states=200_000, core="patience", through_spaces=False)
-    assert result.result == "won" and result.replays(game)
+    result = solve_game(game, max_states=20_000)
+    assert result.result == "won" and result.states < 5_000 and result.replays(game)
+    deep = solve_game(game, max_states=200_000, first_states=47_500, focus_states=95_000)
+    assert deep.result == "unknown"
+
+
+def test_the_depth_first_part_stays_where_every_build_is_a_run() -> None:
+    # Spider in one suit builds only runs: its default search goes depth first first and wins deal 49
+    # in 117 states, where best first from the start (as the games with builds out of suit go)
+    # spends the whole budget
+    game = PatienceGame.from_seed(get("spider-1-suit"), 49)
+    deep = solve_game(game, max_states=20_000)
+    assert deep.result == "won" and deep.states < 1_000 and deep.replays(game)
+    assert solve_game(game, max_states=20_000, first_states=1, focus_states=9_500).result == "unknown"
 
 
 def test_the_focused_pass_with_the_whole_budget_says_unknown_not_unwinnable() -> None:
@@ -715,12 +729,12 @@ THROUGH_SPACES = ("spider", "spider-2-suits", "spiderette", "forty-thieves")
 
 
 def test_a_sequence_moves_through_spaces_as_one_move() -> None:
-    # Spider in two suits, deal 4: won in a few hundred states where a sequence of runs of one suit
+    # Spider in two suits, deal 30: won in a few thousand states where a sequence of runs of one suit
     # moves onto a card it builds on through the spaces as one move of the search; the engine's moves
     # alone, each step looking worse than the last, leave it undecided at 20,000 states
-    game = PatienceGame.from_seed(get("spider-2-suits"), 4)
+    game = PatienceGame.from_seed(get("spider-2-suits"), 30)
     spaces = solve_game(game, max_states=20_000, core="patience")
-    assert spaces.result == "won" and spaces.states < 1_000 and spaces.replays(game)
+    assert spaces.result == "won" and spaces.states < 2_000 and spaces.replays(game)
     alone = solve_game(game, max_states=20_000, core="patience", through_spaces=False)
     assert alone.result == "unknown" and alone.states == 20_000
 
@@ -1267,13 +1281,13 @@ def test_groups_commute_beside_a_stock_dealing_onto_the_tableau() -> None:
     # Spiderette deals its stock onto the tableau and sends complete runs
     # home; a move whose run went home is never recorded nor dropped. Deal
     # 80 is proved unwinnable in 22,382 states either way; deal 10 is won
-    # both ways, in other orders; deal 95 the same way both ways.
+    # both ways, in other orders; deal 95 both ways within a budget of 200,000.
     spiderette = load("spiderette")
     kept, every = _commute_both_ways(PatienceGame.from_seed(spiderette, 80), 60_000, "hybrid")
     assert kept.result == every.result == "unwinnable" and kept.states == every.states == 22_382
     kept, every = _commute_both_ways(PatienceGame.from_seed(spiderette, 10), 60_000, "hybrid")
     assert kept.result == every.result == "won" and kept.states != every.states
-    kept, every = _commute_both_ways(PatienceGame.from_seed(spiderette, 95), 60_000, "hybrid")
+    kept, every = _commute_both_ways(PatienceGame.from_seed(spiderette, 95), 200_000, "hybrid")
     assert kept.result == every.result == "won"
 
 
