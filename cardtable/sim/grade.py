@@ -193,7 +193,8 @@ def why_ungradable(description: Description) -> str | None:
     """Why the deals of a patience game cannot be graded, or None when they
     can: a deal is graded only once the search proves it winnable within
     :data:`GRADE_STATE_BUDGET` states, and a game whose deals the search
-    seldom wins within it (the Spiders) would have its faces
+    seldom wins within it (Pyramid, none of whose first 32 deals can be
+    won) would have its faces
     search for a graded deal for ever. The probe tries deals 0, 1, 2, ... and
     stops at the first proven winnable (so a game that can be graded costs
     a search or two); it gives up once :data:`GRADE_PROBES` of them ran out of

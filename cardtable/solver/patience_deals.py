@@ -9,7 +9,7 @@ every card known) wins within :data:`PATIENCE_PROOF_STATES` states, the
 candidates together within :data:`PATIENCE_SEARCH_STATES`: state budgets,
 not time limits, so the same number (or date) gives the same deal on every
 machine, and a game whose deals the search seldom wins within its budget
-(the Spiders) costs a few seconds, not a thousand searches.
+costs a few seconds, not a thousand searches.
 A winnable deal not found so is a :class:`~cardtable.errors.SolverError`;
 the day's deal is then the day's first candidate, said not to be proven
 winnable (:attr:`ProvenDeal.proven`), so every game has its deal of the day.
