@@ -10,6 +10,7 @@ from cli_helpers import run
 
 import cardtable.sim.grade as grade_module
 from cardtable.bots.klondike import GreedyPlayer
+from cardtable.errors import SolverError
 from cardtable.game import play_out
 from cardtable.klondike import KlondikeGame, Position, Variant
 from cardtable.klondike.formats import write_layout
@@ -121,3 +122,27 @@ def test_bad_difficulties_are_one_line_and_exit_2(capsys: pytest.CaptureFixture[
     for command in ("deal", "play"):
         code, out, err = run(capsys, command, *args)
         assert code == 2 and out == "" and expected in err and len(err.strip().splitlines()) == 1, (command, err)
+
+
+def test_a_level_the_deals_seldom_have_is_given_up_after_the_graded_deals_it_allows(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # a game whose deals all grade expert (as Spider's do: its players seldom win) is not searched
+    # through 2,000 seeds for an easy one: the search stops after MOST_GRADED deals graded, the deals
+    # not proven winnable between them not counted, and says what it found
+    from cardtable.patience import get
+    from cardtable.sim.grade import MOST_GRADED, game_of_grade
+
+    tried: list[int] = []
+
+    def every_other_expert(game: object) -> Grade | None:
+        tried.append(len(tried))
+        return None if len(tried) % 2 else Grade("expert", 6, 10_000, False, 0, EXPERT_GAMES)
+
+    monkeypatch.setattr(grade_module, "grade_game", every_other_expert)
+    with pytest.raises(SolverError) as error:
+        game_of_grade(10, "easy", get("spider"))
+    assert len(tried) == 2 * MOST_GRADED
+    assert str(error.value) == (f"no easy deal of Spider among the {MOST_GRADED} deals graded from seed 10 to "
+                                f"{10 + 2 * MOST_GRADED - 1} ({MOST_GRADED} expert): its deals are seldom easy")
+    seed, grade = game_of_grade(10, "expert", get("spider"))  # a level it has is found as before
+    assert (seed, grade.level) == (11, "expert")

@@ -31,7 +31,9 @@ deal takes about a second of one core (the quick expert's games are most of
 it).
 
 :func:`deal_of_grade` walks seeds from a given one and returns the first deal
-of the asked grade, so the same seed and grade give the same deal.
+of the asked grade, so the same seed and grade give the same deal; it gives
+up after :data:`MOST_GRADED` deals graded none of that grade (a level the
+game's deals seldom have), or 2,000 seeds.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ from cardtable.patience.description import Description
 from cardtable.patience.engine import PatienceGame
 from cardtable.solver.search import solve
 
-__all__ = ["EXPERT_GAMES", "GRADE_PROBES", "GRADE_STATE_BUDGET", "HARD_SEARCH", "LEVELS", "QUICK_EXPERT",
+__all__ = ["EXPERT_GAMES", "GRADE_PROBES", "GRADE_STATE_BUDGET", "HARD_SEARCH", "LEVELS", "MOST_GRADED", "QUICK_EXPERT",
            "QUICK_PATIENCE_EXPERT", "Grade", "check_level", "deal_of_grade", "game_of_grade", "grade_deal",
            "grade_game", "grade_seed", "level_of", "why_ungradable"]
 
@@ -70,6 +72,10 @@ QUICK_EXPERT: dict[str, int] = {"samples": 8, "max_states": 2000, "wide": 0}
 _THRESHOLDS = {"medium": 1, "hard": 3, "expert": 5}
 #: How many seeds :func:`deal_of_grade` tries before it gives up.
 _MAX_SEEDS = 2000
+#: How many deals proven winnable and graded :func:`deal_of_grade` looks through before it gives up: a
+#: level a game's deals seldom have (an easy deal of Spider, whose players hardly ever win) is not
+#: sought through thousands of seeds (a Klondike level has more than one deal in ten graded).
+MOST_GRADED = 64
 
 
 @dataclass(frozen=True)
@@ -246,10 +252,17 @@ def _first_of_grade(seed: int, level: str, grade_of: Callable[[int], Grade | Non
     level = check_level(level)
     if seed < 0:
         raise UsageError(f"seed must be >= 0, not {seed}")
+    seen: dict[str, int] = {}
     for candidate in range(seed, seed + _MAX_SEEDS):
         grade = grade_of(candidate)
         if on_try is not None:
             on_try(candidate, grade)
         if grade is not None and grade.level == level:
             return candidate, grade
+        if grade is not None:
+            seen[grade.level] = seen.get(grade.level, 0) + 1
+            if sum(seen.values()) == MOST_GRADED:
+                grades = ", ".join(f"{seen[name]} {name}" for name in LEVELS if name in seen)
+                raise SolverError(f"no {level} deal of {what} among the {MOST_GRADED} deals graded from seed "
+                                  f"{seed} to {candidate} ({grades}): its deals are seldom {level}")
     raise SolverError(f"no {level} deal among the {_MAX_SEEDS} seeds from {seed} for {what}")
