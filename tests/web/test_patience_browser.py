@@ -690,16 +690,16 @@ def test_the_review_dialog_draws_the_experts_chance_of_a_game(server: Served, br
 
 
 @pytest.mark.slow
-def test_the_new_game_dialog_says_why_spider_has_no_graded_deals(server: Served, browser: Any) -> None:
+def test_the_new_game_dialog_says_why_pyramid_has_no_graded_deals(server: Served, browser: Any) -> None:
     context = browser.new_context(viewport=DESKTOP)
-    page, errors, _ = open_game(context, server.base, "/play/spider?seed=2")
+    page, errors, _ = open_game(context, server.base, "/play/pyramid?seed=2")
     page.get_by_role("button", name="New game").first.click()
     note = page.locator("#grading-note")
-    for _ in range(600):  # the server's probe of four deals: seconds
+    for _ in range(600):  # the server's probe of Pyramid's first 32 deals, all lost: seconds
         if note.text_content().startswith("No graded deals"):
             break
         page.wait_for_timeout(100)
-    assert note.text_content().startswith("No graded deals: the search proves none of deals 0 to ")
+    assert note.text_content().startswith("No graded deals: the search proves none of deals 0 to 31 of Pyramid")
     assert not page.get_by_label("Difficulty").is_visible()
     assert not errors, errors
     context.close()
