@@ -540,14 +540,17 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from cardtable._files import check_output, read_text
     from cardtable.klondike.formats import load_start
 
+    named = None  # a patience game named as the game
     if args.game not in _ONLY:  # as play: Klondike's rules, however named (klondike:draw-3, a file), are its table
         from cardtable.cli._patience import klondike_rules
         from cardtable.patience import load
 
-        if klondike_rules(args, load(args.game), args.game):
-            args.game = "klondike"
-    named_table = args.game not in _ONLY and not args.terminal  # 'serve freecell': that game's table, as --game
-    table_game = _table_game(args) if args.table_game is not None or named_table else None
+        named = load(args.game)
+        if klondike_rules(args, named, args.game):
+            args.game, named = "klondike", None
+    # 'serve freecell' is that game's table, as --game freecell; with --terminal, its terminal app
+    table = args.table_game is not None or (named is not None and not args.terminal)
+    table_game = _table_game(args, named) if table else None
     _refuse_others(args)
     title = args.game.replace('-', ' ').title()
     if args.game == "kings-corner":
@@ -614,14 +617,13 @@ def _klondike_asked(args: argparse.Namespace) -> bool:
         getattr(args, dest) != default for dest, _flag, default in _ONLY["klondike"])
 
 
-def _table_game(args: argparse.Namespace) -> Description:
-    """The one patience game whose table is served, named by ``--game`` or as the game (``serve freecell``);
-    the table takes none of the terminal's or the other games' options."""
+def _table_game(args: argparse.Namespace, named: Description | None) -> Description:
+    """The one patience game whose table is served, named by ``--game`` or as the game (``serve freecell``,
+    ``named``, read already); the table takes none of the terminal's or the other games' options."""
     from cardtable.patience import load
 
-    if args.table_game is None:  # named as the game, without --terminal
-        game = load(args.game)
-        told = f"{game.title}'s card table"
+    if args.table_game is None and named is not None:  # named as the game, without --terminal
+        game, told = named, f"{named.title}'s card table"
     else:
         if args.terminal:
             raise UsageError("--game serves a patience game's card table: leave out --terminal")

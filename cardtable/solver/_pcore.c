@@ -2307,8 +2307,9 @@ static int best_search(const PRules *r, PState *s, PSearch *x, long long max_sta
  * what the best-first search needs (deals 61-160 of Spider at 200,000
  * states: 16 won best first from the start against 3 after the depth-first
  * part; deals 41-140: Spider in two suits 66 against 59, Spiderette 48
- * against 40; but Spider in one suit 73 against 92, Klondike 78 against 77,
- * Yukon 76 against 71: benchmarks/builds_out_of_run.py); one state (the
+ * against 40: benchmarks/builds_out_of_run.py; best first from the start in
+ * every game lost Spider in one suit 92 to 73, and gained nothing that held
+ * in Klondike, Yukon, Scorpion or Canfield); one state (the
  * best-first search alone) where every
  * card is open from the start (FreeCell, Baker's Dozen), even with a stock
  * dealt to a waste, whose turns are moves like any other (Forty Thieves), or
@@ -2358,10 +2359,12 @@ static int goes_deep(const PRules *r)
     return (r->any_down || (r->count[K_STOCK] && r->stock_to == S_TABLEAU)) && !r->fixed_tab;
 }
 
-/* Whether two cards of the deal may be built one on the other but not
- * moved together (Spider's builds out of suit in two or four suits; not in
- * one suit, whose builds are all runs, nor where every build is a run:
- * Klondike, Yukon, Scorpion). s is the deal: its cards are the deck's. */
+/* Whether two cards of the position may be built one on the other but not
+ * moved together, where runs move as units (Spider's builds out of suit in
+ * two or four suits, Spiderette). Never in Spider in one suit or Klondike,
+ * whose builds are all runs, nor where any face-up cards move together
+ * (Yukon, Scorpion) or only whole piles do (Canfield). s holds every card of
+ * the deck, the foundations' included. */
 static int builds_out_of_run(const PRules *r, const PState *s)
 {
     if (r->unit != U_RUN && r->unit != U_SUPERMOVE) return 0;
