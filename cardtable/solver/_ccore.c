@@ -2405,7 +2405,76 @@ typedef struct {
     Py_ssize_t n, cap;
     const char *bad; /* why the line stopped, or NULL */
     int no_memory;
+    /* each position of the line, exactly (line_position): the one it starts
+     * from, then the one after each plain move; for line_cut_loops */
+    uint8_t *seen;
+    Py_ssize_t nseen, capseen;
 } Line;
+
+/* The bytes a position is, in LINE_SLOT bytes: each pile's face-down count,
+ * length and cards, the talon's length, cards and waste mark, the
+ * foundations and the pass, none of the array's unused slots. */
+enum { LINE_SLOT = NPILES * (2 + PILE_CAP) + 2 + 52 + 4 + 4 };
+
+static int line_position(Line *l)
+{
+    if (l->nseen == l->capseen) {
+        Py_ssize_t cap = l->capseen ? 2 * l->capseen : 256;
+        uint8_t *seen = PyMem_Realloc(l->seen, (size_t)cap * LINE_SLOT);
+        if (!seen) {
+            l->bad = "no memory";
+            l->no_memory = 1;
+            return 0;
+        }
+        l->seen = seen;
+        l->capseen = cap;
+    }
+    const state_t *s = l->s;
+    uint8_t *o = l->seen + l->nseen++ * LINE_SLOT;
+    memset(o, 0, LINE_SLOT);
+    int k = 0;
+    for (int i = 0; i < NPILES; i++) {
+        o[k++] = (uint8_t)s[DOWN + i];
+        o[k++] = (uint8_t)s[LEN + i];
+        memcpy(o + k, s + PILE_CAP * i, (size_t)s[LEN + i]);
+        k += PILE_CAP;
+    }
+    o[k++] = (uint8_t)s[TLEN];
+    o[k++] = (uint8_t)s[WP];
+    memcpy(o + k, s + TALON, (size_t)s[TLEN]);
+    k += 52;
+    memcpy(o + k, s + FOUND, 8); /* the foundations and the pass */
+    return 1;
+}
+
+/* The line with its loops cut out: where it comes back to a position it was
+ * in, exactly, the moves in between are left out (from each position, the
+ * line goes on from its last visit). Every move is still made from the
+ * position it was made from before, and the line ends in the same won
+ * position. A search's table keeps it from meeting a state twice, but its
+ * moves are compound (a talon card reached by draws, a foundation card
+ * brought down to take a card and sent home again), and the plain moves
+ * they are written out as pass through positions that are not states:
+ * with foundation cards coming back, deal 1 went on from one position by a
+ * draw, the waste's card onto pile 7, a foundation card onto it, and the
+ * same card home, where the draw alone did as much. */
+static void line_cut_loops(Line *l)
+{
+    Py_ssize_t n = l->n, kept = 0;
+    if (l->nseen != n + 1) return; /* a position not recorded: the line stays as it is */
+    for (Py_ssize_t i = 0; i < n;) {
+        Py_ssize_t last = i;
+        for (Py_ssize_t j = n; j > i; j--)
+            if (!memcmp(l->seen + j * LINE_SLOT, l->seen + i * LINE_SLOT, LINE_SLOT)) {
+                last = j;
+                break;
+            }
+        if (last == n) break;
+        l->out[kept++] = l->out[last];
+        i = last + 1;
+    }
+    l->n = kept;
+}
 
 /* The plain codes of the draw and the recycle (see talon_step). */
 enum { PLAIN_DRAW = 8 | (SRC_TALON << 4) | (1 << 8), PLAIN_RECYCLE = SRC_TALON | (8 << 4) | (1 << 8) };
@@ -2438,7 +2507,7 @@ static int line_emit(Line *l, int32_t code)
     }
     l->out[l->n++] = code;
     apply_move(l->s, code, l->v);
-    return 1;
+    return line_position(l);
 }
 
 /* Draw until card is the waste top: for a safe move, recycling whenever the
@@ -2597,12 +2666,13 @@ static PyObject *py_line_moves(PyObject *Py_UNUSED(self), PyObject *args)
     if (!fast)
         return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast), at = -1;
-    int ok = line_safe(&l);
+    int ok = line_position(&l) && line_safe(&l);
     for (Py_ssize_t i = 0; ok && i < n; i++) {
         long code = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
         if (code == -1 && PyErr_Occurred()) {
             Py_DECREF(fast);
             PyMem_Free(l.out);
+            PyMem_Free(l.seen);
             return NULL;
         }
         at = i;
@@ -2613,6 +2683,8 @@ static PyObject *py_line_moves(PyObject *Py_UNUSED(self), PyObject *args)
         at = n;
         ok = line_finish(&l);
     }
+    if (ok) line_cut_loops(&l);
+    PyMem_Free(l.seen);
     PyObject *out = PyList_New(l.n);
     if (out)
         for (Py_ssize_t k = 0; k < l.n; k++)

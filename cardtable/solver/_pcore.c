@@ -3175,6 +3175,95 @@ static int replay_line(const PRules *r, PState *s, PSearch *x)
     return status;
 }
 
+/* The position of s exactly, as bytes into o (every pile in place order:
+ * its length, face-down count and cards; then the pass and the redeals, not
+ * the canonical key, whose sorted piles would equate positions that differ
+ * by where their cards lie); its length. */
+static int exact_position(const PRules *r, const PState *s, uint8_t *o)
+{
+    int k = 0;
+    for (int p = 0; p < r->npiles; p++) {
+        o[k++] = s->len[p];
+        o[k++] = s->down[p];
+        memcpy(o + k, s->cards[p], s->len[p]);
+        k += s->len[p];
+    }
+    memcpy(o + k, &s->pass_number, sizeof s->pass_number);
+    k += (int)sizeof s->pass_number;
+    memcpy(o + k, &s->redeals_used, sizeof s->redeals_used);
+    return k + (int)sizeof s->redeals_used;
+}
+
+/* The winning line x->path with its loops cut out: where the line comes
+ * back to a position it was in before, exactly, the moves in between are
+ * left out, so it plays the same positions less the detours. The search's
+ * table keeps it from meeting a state twice, but a compound move (a dig
+ * of the quick scans, a sequence through spaces) passes through positions
+ * that are not states, and its first step may take back the move before it:
+ * FreeCell's deal 5 went 6>5, then the dig 5>6 5>F, where 5>F alone did the
+ * same. Each cut keeps the line legal (the move after the loop is made from
+ * the same position as before it) and won (its last position is the
+ * same); the engine replays the line anyway. s is the root's state when
+ * rewound to `marks` moves; it is left somewhere down the line (the caller
+ * rewinds it). R_WON, or R_MEMORY. */
+static int cut_loops(const PRules *r, PState *s, PSearch *x, int marks)
+{
+    int n = x->npath;
+    if (n < 2) return R_WON;
+    while (s->nmarks > marks) p_undo(r, s);
+    /* each position's hash and its bytes at offset[i] in one buffer */
+    int most = r->npiles * 2 + 2 * (int)sizeof(int);
+    for (int p = 0; p < r->npiles; p++) most += P_CAP;
+    uint64_t *hash = malloc((size_t)(n + 1) * sizeof *hash);
+    size_t *offset = malloc((size_t)(n + 2) * sizeof *offset);
+    uint8_t *bytes = NULL, *one = malloc((size_t)most);
+    size_t cap = 0, used = 0;
+    int status = hash && offset && one ? R_WON : R_MEMORY;
+    for (int i = 0; i <= n && status == R_WON; i++) {
+        if (i && p_play(r, s, x->path[i - 1])) { status = R_MEMORY; break; }
+        int k = exact_position(r, s, one);
+        if (used + (size_t)k > cap) {
+            size_t want = (used + (size_t)k) * 2;
+            uint8_t *grown = realloc(bytes, want);
+            if (!grown) { status = R_MEMORY; break; }
+            bytes = grown;
+            cap = want;
+        }
+        memcpy(bytes + used, one, (size_t)k);
+        offset[i] = used;
+        used += (size_t)k;
+        offset[i + 1] = used;
+        uint64_t h = 1469598103934665603ULL;
+        for (int j = 0; j < k; j++) h = (h ^ one[j]) * 1099511628211ULL;
+        hash[i] = h;
+    }
+    if (status == R_WON) {
+        /* from each position, on from its last visit: a greedy walk that
+         * skips every loop, nested or not */
+        int kept = 0;
+        for (int i = 0; i < n;) {
+            int last = i;
+            for (int j = n; j > i; j--) {
+                size_t len = offset[j + 1] - offset[j];
+                if (hash[j] == hash[i] && len == offset[i + 1] - offset[i]
+                    && !memcmp(bytes + offset[j], bytes + offset[i], len)) {
+                    last = j;
+                    break;
+                }
+            }
+            if (last == n) break;  /* the won position itself: nothing after it */
+            x->path[kept++] = x->path[last];
+            i = last + 1;
+        }
+        x->npath = kept;
+    }
+    free(hash);
+    free(offset);
+    free(bytes);
+    free(one);
+    return status;
+}
+
 static PyObject *Core_solve(CoreObject *o, PyObject *args)
 {
     long long max_states;
@@ -3287,6 +3376,7 @@ static PyObject *Core_solve(CoreObject *o, PyObject *args)
         }
     }
     PyObject *line = NULL;
+    if (status == R_WON) status = cut_loops(rules, &o->state, x, marks);
     if (status == R_WON) {
         line = PyList_New(x->npath);
         if (line)

@@ -800,12 +800,34 @@ def test_every_solution_replays_to_a_win(variant: str, seed: int) -> None:
     assert game.key() == before
     if result.result == "won":
         assert result.replays(game)
+        met = {game.key()}
         for move in result.moves:
             game.play(move)
+            assert game.key() not in met, f"the line comes back to a position at {move}"
+            met.add(game.key())
         assert game.is_won()
     else:
         assert result.moves == []
         assert result.result == "unwinnable" or result.states >= 3_000
+
+
+@pytest.mark.parametrize(("variant", "seed", "detour"), [
+    ("freecell", 5, "6>5 5>6"),  # the patience core: a dig's first step took back the move before it
+    ("klondike:foundation-return", 1, "W>7 F4>7 7>F"),  # Klondike's core: a foundation card down and home again
+])
+def test_a_winning_line_never_comes_back_to_a_position(variant: str, seed: int, detour: str) -> None:
+    # the searches' lines had these detours before their loops were cut out; the line is as long as
+    # its positions are distinct
+    game = PatienceGame.from_seed(load(variant), seed)
+    result = solve_game(game, max_states=200_000)
+    assert result.result == "won"
+    line = " ".join(map(str, result.moves))
+    assert detour not in line
+    positions = {game.key()}
+    for move in result.moves:
+        game.play(move)
+        positions.add(game.key())
+    assert game.is_won() and len(positions) == len(result.moves) + 1
 
 
 @pytest.mark.parametrize(("variant", "seed", "through"), [
