@@ -403,7 +403,8 @@ class ExpertPlayer:
     name = "expert"
     #: Raised whenever a change makes the expert choose other moves at the same budget: a record of
     #: its games (``benchmarks/patience_bots.py --checkpoint``) is reused only at the same revision.
-    revision = 2
+    #: 3: the winning lines it follows no longer come back to a position (the cores cut their loops).
+    revision = 3
 
     def __init__(self, seed: int = 0, samples: int = 6, max_states: int = 20_000) -> None:
         if samples < 1 or max_states < 1:
