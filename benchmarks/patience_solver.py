@@ -81,6 +81,7 @@ from cardtable.patience.formats import to_pysol
 from cardtable.patience.registry import load, names
 from cardtable.patience.solvitaire import to_solvitaire
 from cardtable.solver.patience import SEARCHES, PatienceSolveResult, core_of, move_of, solve_game
+from cardtable.solver.patience import _replayed as replayed  # the replay solve_game makes, timed alone
 
 #: Where docs/peers.md builds black-hole-solver.
 BLACK_HOLE_SOLVE = "/root/peers/black-hole-build/black-hole-solve"
@@ -216,11 +217,12 @@ def batch_parts(game_name: str, seeds: list[str], max_states: int, timeout: floa
         status, states, codes, _memory = core.solve(max_states, timeout, SEARCHES["hybrid"])
         t3 = time.process_time()
         won = status == "won"
-        result = PatienceSolveResult("won" if won else "unknown", [move_of(description, code) for code in codes],
-                                     states)
+        moves = [move_of(description, code) for code in codes]
         t4 = time.process_time()
-        if won and not result.replays(game):
+        line = replayed(game, moves) if won else []  # with the cells named as solve_game names them
+        if line is None:
             raise AssertionError(f"{game_name} {seed}: the winning line does not win in the engine")
+        result = PatienceSolveResult("won" if won else "unknown", line, states)
         t5 = time.process_time()
         json.dumps({"deal": seed, **result.to_dict(), "game": game_name})
         t6 = time.process_time()

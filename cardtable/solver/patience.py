@@ -229,24 +229,36 @@ def _replayed(game: PatienceGame, moves: list[Move]) -> list[Move] | None:
     empty cells where it must, and every later move follows the new names,
     so the renamed line plays the same positions."""
     places = game.places(Kind.CELL)
+    copy = game.clone()
+    if not places:  # nothing to rename: the line as it is
+        try:
+            for move in moves:
+                copy.play(move)
+        except IllegalMoveError:
+            return None
+        return moves if copy.is_won() else None
     names = list(range(len(places)))  # names[i]: the engine's cell for the core's cell i
+    cell = Kind.CELL
 
     def named(place: Place) -> Place:
-        return places[names[place.index]] if place.kind is Kind.CELL else place
+        return places[names[place.index]] if place.kind is cell else place
 
-    copy = game.clone()
     out = []
     try:
         for move in moves:
-            target = move.target
-            if target is not None and target.kind is Kind.CELL:
+            source, target, pair = move.source, move.target, move.pair
+            into = target is not None and target.kind is cell
+            if into:
+                assert target is not None
                 first = next((i for i, place in enumerate(places) if not copy.pile(place)), names[target.index])
                 if first < names[target.index]:
                     other = names.index(first)
                     names[target.index], names[other] = first, names[target.index]
-            if places and any(p is not None and p.kind is Kind.CELL for p in (move.source, target, move.pair)):
-                move = Move(named(move.source), None if target is None else named(target), move.count,
-                            None if move.pair is None else named(move.pair))
+            if into or source.kind is cell or (pair is not None and pair.kind is cell):
+                to = None if target is None else named(target)
+                new_source, new_pair = named(source), None if pair is None else named(pair)
+                if new_source != source or to != target or new_pair != pair:  # a cell renamed: the move anew
+                    move = Move(new_source, to, move.count, new_pair)
             copy.play(move)
             out.append(move)
     except IllegalMoveError:
