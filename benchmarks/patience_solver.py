@@ -80,8 +80,7 @@ from cardtable.patience import PatienceGame
 from cardtable.patience.formats import to_pysol
 from cardtable.patience.registry import load, names
 from cardtable.patience.solvitaire import to_solvitaire
-from cardtable.solver.patience import SEARCHES, PatienceSolveResult, core_of, move_of, solve_game
-from cardtable.solver.patience import _replayed as replayed  # the replay solve_game makes, timed alone
+from cardtable.solver.patience import SEARCHES, PatienceSolveResult, core_of, move_of, replayed_line, solve_game
 
 #: Where docs/peers.md builds black-hole-solver.
 BLACK_HOLE_SOLVE = "/root/peers/black-hole-build/black-hole-solve"
@@ -219,7 +218,7 @@ def batch_parts(game_name: str, seeds: list[str], max_states: int, timeout: floa
         won = status == "won"
         moves = [move_of(description, code) for code in codes]
         t4 = time.process_time()
-        line = replayed(game, moves) if won else []  # with the cells named as solve_game names them
+        line = replayed_line(game, moves) if won else []  # the replay solve_game makes
         if line is None:
             raise AssertionError(f"{game_name} {seed}: the winning line does not win in the engine")
         result = PatienceSolveResult("won" if won else "unknown", line, states)

@@ -2416,19 +2416,26 @@ typedef struct {
  * foundations and the pass, none of the array's unused slots. */
 enum { LINE_SLOT = NPILES * (2 + PILE_CAP) + 2 + 52 + 4 + 4 };
 
+/* Room in *buf (*cap items of `each` bytes) for item `n`: doubled from 256
+ * when full; 0, with the line stopped for want of memory, when it cannot be. */
+static int line_room(Line *l, void **buf, Py_ssize_t *cap, Py_ssize_t n, size_t each)
+{
+    if (n < *cap) return 1;
+    Py_ssize_t want = *cap ? 2 * *cap : 256;
+    void *grown = PyMem_Realloc(*buf, (size_t)want * each);
+    if (!grown) {
+        l->bad = "no memory";
+        l->no_memory = 1;
+        return 0;
+    }
+    *buf = grown;
+    *cap = want;
+    return 1;
+}
+
 static int line_position(Line *l)
 {
-    if (l->nseen == l->capseen) {
-        Py_ssize_t cap = l->capseen ? 2 * l->capseen : 256;
-        uint8_t *seen = PyMem_Realloc(l->seen, (size_t)cap * LINE_SLOT);
-        if (!seen) {
-            l->bad = "no memory";
-            l->no_memory = 1;
-            return 0;
-        }
-        l->seen = seen;
-        l->capseen = cap;
-    }
+    if (!line_room(l, (void **)&l->seen, &l->capseen, l->nseen, LINE_SLOT)) return 0;
     const state_t *s = l->s;
     uint8_t *o = l->seen + l->nseen++ * LINE_SLOT;
     memset(o, 0, LINE_SLOT);
@@ -2494,17 +2501,7 @@ static int line_emit(Line *l, int32_t code)
         l->bad = "a move the rules do not allow";
         return 0;
     }
-    if (l->n == l->cap) {
-        Py_ssize_t cap = l->cap ? 2 * l->cap : 256;
-        int32_t *out = PyMem_Realloc(l->out, (size_t)cap * sizeof(int32_t));
-        if (!out) {
-            l->bad = "no memory";
-            l->no_memory = 1;
-            return 0;
-        }
-        l->out = out;
-        l->cap = cap;
-    }
+    if (!line_room(l, (void **)&l->out, &l->cap, l->n, sizeof(int32_t))) return 0;
     l->out[l->n++] = code;
     apply_move(l->s, code, l->v);
     return line_position(l);

@@ -3211,31 +3211,27 @@ static int cut_loops(const PRules *r, PState *s, PSearch *x, int marks)
     int n = x->npath;
     if (n < 2) return R_WON;
     while (s->nmarks > marks) p_undo(r, s);
-    /* each position's hash and its bytes at offset[i] in one buffer */
-    int most = r->npiles * 2 + 2 * (int)sizeof(int);
-    for (int p = 0; p < r->npiles; p++) most += P_CAP;
+    /* each position's bytes at offset[i] in one buffer, and their hash */
+    int most = r->npiles * (2 + P_CAP) + 2 * (int)sizeof(int);
     uint64_t *hash = malloc((size_t)(n + 1) * sizeof *hash);
     size_t *offset = malloc((size_t)(n + 2) * sizeof *offset);
-    uint8_t *bytes = NULL, *one = malloc((size_t)most);
+    uint8_t *bytes = NULL;
     size_t cap = 0, used = 0;
-    int status = hash && offset && one ? R_WON : R_MEMORY;
+    int status = hash && offset ? R_WON : R_MEMORY;
     for (int i = 0; i <= n && status == R_WON; i++) {
         if (i && p_play(r, s, x->path[i - 1])) { status = R_MEMORY; break; }
-        int k = exact_position(r, s, one);
-        if (used + (size_t)k > cap) {
-            size_t want = (used + (size_t)k) * 2;
+        if (used + (size_t)most > cap) {
+            size_t want = (used + (size_t)most) * 2;
             uint8_t *grown = realloc(bytes, want);
             if (!grown) { status = R_MEMORY; break; }
             bytes = grown;
             cap = want;
         }
-        memcpy(bytes + used, one, (size_t)k);
+        int k = exact_position(r, s, bytes + used);
+        hash[i] = p_hash(bytes + used, k);
         offset[i] = used;
         used += (size_t)k;
         offset[i + 1] = used;
-        uint64_t h = 1469598103934665603ULL;
-        for (int j = 0; j < k; j++) h = (h ^ one[j]) * 1099511628211ULL;
-        hash[i] = h;
     }
     if (status == R_WON) {
         /* from each position, on from its last visit: a greedy walk that
@@ -3260,7 +3256,6 @@ static int cut_loops(const PRules *r, PState *s, PSearch *x, int marks)
     free(hash);
     free(offset);
     free(bytes);
-    free(one);
     return status;
 }
 

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from cardtable.klondike.variant import Variant
 
 __all__ = ["DEFAULT_MAX_STATES", "SEARCHES", "TIMED_MAX_STATES", "Core", "PatienceSolveResult", "Search", "core_of",
-           "move_of", "rules_blob", "solve_game"]
+           "move_of", "replayed_line", "rules_blob", "solve_game"]
 
 #: The state budget with neither a budget nor a time limit: the same answer
 #: on any machine. At some 60 to 120 bytes a state (the exact keys and the
@@ -217,47 +217,40 @@ def _moves_of(compiled: _Compiled, codes: list[int]) -> list[Move]:
     return moves
 
 
-def _replayed(game: PatienceGame, moves: list[Move]) -> list[Move] | None:
-    """``moves`` replayed from ``game`` (left as it is) with the free cells
-    named as a player would, where they win it; None where the engine
-    refuses a move or the line does not end won.
+def replayed_line(game: PatienceGame, moves: list[Move]) -> list[Move] | None:
+    """``moves`` (a line of the core's, :func:`move_of` each) replayed from
+    ``game`` (left as it is) with the free cells named as a player would,
+    where they win it; None where the engine refuses a move or the line does
+    not end won. :func:`solve_game` returns every winning line this way.
 
     A card goes into the first empty cell. The core sorts the cells in its
     keys (any cell is as good as another: a description gives them a count
     and a layout, no rule of their own), so its line may put a card in cell
     d while cell a is empty. Each move into a cell swaps the names of two
     empty cells where it must, and every later move follows the new names,
-    so the renamed line plays the same positions."""
+    so the renamed line plays the same positions; a move is made anew only
+    where a cell's name changed."""
     places = game.places(Kind.CELL)
-    copy = game.clone()
-    if not places:  # nothing to rename: the line as it is
-        try:
-            for move in moves:
-                copy.play(move)
-        except IllegalMoveError:
-            return None
-        return moves if copy.is_won() else None
     names = list(range(len(places)))  # names[i]: the engine's cell for the core's cell i
-    cell = Kind.CELL
 
     def named(place: Place) -> Place:
-        return places[names[place.index]] if place.kind is cell else place
+        return places[names[place.index]] if place.kind is Kind.CELL else place
 
+    copy = game.clone()
     out = []
     try:
         for move in moves:
             source, target, pair = move.source, move.target, move.pair
-            into = target is not None and target.kind is cell
-            if into:
-                assert target is not None
+            into = target is not None and target.kind is Kind.CELL
+            if target is not None and into:
                 first = next((i for i, place in enumerate(places) if not copy.pile(place)), names[target.index])
                 if first < names[target.index]:
                     other = names.index(first)
                     names[target.index], names[other] = first, names[target.index]
-            if into or source.kind is cell or (pair is not None and pair.kind is cell):
+            if into or source.kind is Kind.CELL or (pair is not None and pair.kind is Kind.CELL):
                 to = None if target is None else named(target)
                 new_source, new_pair = named(source), None if pair is None else named(pair)
-                if new_source != source or to != target or new_pair != pair:  # a cell renamed: the move anew
+                if new_source != source or to != target or new_pair != pair:
                     move = Move(new_source, to, move.count, new_pair)
             copy.play(move)
             out.append(move)
@@ -465,7 +458,7 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
     seconds = time.perf_counter() - began
     if status == "won":
         moves = _moves_of(_compiled(game.description), codes)
-        replayed = _replayed(game, moves)
+        replayed = replayed_line(game, moves)
         if replayed is None:
             raise SolverError(f"bug: the solver's winning line for {game.description.name} does not replay in "
                               f"the engine: {' '.join(map(str, moves))}")
