@@ -1,5 +1,6 @@
 """What the benchmarks that solve each deal two ways share (``commute_rule.py``,
-``quick_scans.py``, ``depth_probe.py``, ``through_spaces.py``): their options,
+``quick_scans.py``, ``depth_probe.py``, ``through_spaces.py``,
+``cell_onto.py``): their options,
 their ``--jsonl`` file of a line a deal (written as they go, read back to
 resume), their loop over the games' deals, a deal's two solves timed, the
 totals of a game's deals, the table of the deals only one side decides, and

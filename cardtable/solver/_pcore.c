@@ -494,6 +494,18 @@ static uint32_t safe_move(const PRules *r, const PState *s)
             if (settled) return p_code(at[c], p, 1, P_NONE);
         }
     }
+    if (r->cell_onto) {  /* a card in a cell onto the top card it builds on (patience.h, cell_onto) */
+        int nc = r->count[K_CELL], c0 = r->first[K_CELL];
+        uint8_t at[52];
+        memset(at, P_NONE, sizeof at);
+        for (int i = 0; i < nc; i++)
+            if (s->len[c0 + i]) at[p_top(s, c0 + i)] = (uint8_t)(c0 + i);
+        for (int p = 0; p < r->ntab; p++) {
+            if (!s->len[p]) continue;
+            int c = r->settle_card[p_top(s, p)];
+            if (c != P_NONE && at[c] != P_NONE) return p_code(at[c], p, 1, P_NONE);
+        }
+    }
     if (r->settle_kings) {  /* a card onto a settled King's pile (patience.h, settle_kings) */
         int nc = r->count[K_CELL], c0 = r->first[K_CELL], room = 1;
         if (r->unit == U_SUPERMOVE)  /* spaces take only Kings: none sizes a run */
@@ -531,6 +543,7 @@ static uint32_t safe_move(const PRules *r, const PState *s)
 #define P_DIG 253  /* a dig: the pile, P_DIG, the cards over the card, P_NONE (home) or the pile it goes onto */
 #define P_MACRO 252  /* a stock macro move: the waste, its move's target, the stock moves before it, P_MACRO */
 #define P_SUPER 251  /* a sequence moved through spaces: its pile, its target, its cards, P_SUPER */
+#define P_CELLS 250  /* cards into free cells (patience.h, cell_onto): their pile, a free cell, their count, P_CELLS */
 
 /* How promising a move looks: 0 first. Within one priority the generator's
  * order stands. */
@@ -541,6 +554,7 @@ static int priority(const PRules *r, const PState *s, uint32_t m)
     if ((m >> 24) == P_MACRO) m = p_code(m & 0xFF, (m >> 8) & 0xFF, 1, P_NONE);  /* as its move from the waste */
     int src = m & 0xFF, dst = (m >> 8) & 0xFF, n = (m >> 16) & 0xFF;
     if (dst == P_NONE) return 6;
+    if ((m >> 24) == P_CELLS) return 5;  /* as a card into a cell */
     if (dst == P_ANYF || (m >> 24) != P_NONE) return 0;
     int ks = r->kind_of[src], kd = r->kind_of[dst];
     if (kd == K_STOCK) return 7;
@@ -1215,8 +1229,8 @@ static uint32_t lone_move(const PRules *r, const PState *s)
  * reserve fills no space); anything else may (1), and safe_move looks.
  *
  * Why 0 is sound: safe_move looks at the top cards of the piles, the
- * foundations, and, for settle_ok and settle_kings, a few cards under the
- * tops and the free cells. The move changes only its two piles: the
+ * foundations, and, for settle_ok, settle_kings and cell_onto, a few cards
+ * under the tops and the free cells. The move changes only its two piles: the
  * foundations are as they were, the card now on the target was the source's
  * top before (what safe_move reads of a top card to send it home does not
  * depend on its pile here), and the source shows a new top, or turned one
@@ -1229,7 +1243,10 @@ static uint32_t lone_move(const PRules *r, const PState *s)
  *   p's top now in the target cell, or among the top `room` cards of one of
  *   the two piles, or of any pile where the move set a cell free and runs
  *   sized by the free cells move (room grew by one). A card in a cell stays
- *   where it was, but for the move's own. */
+ *   where it was, but for the move's own;
+ * - cell_onto: a card in a cell whose card is a new top: the source's new
+ *   top, or the target's when the move came from a cell (before, in no
+ *   pile); or the card the move put into a cell, when its card tops a pile. */
 static int safe_may_follow(const PRules *r, const PState *s, uint32_t m)
 {
     int src = m & 0xFF, dst = (m >> 8) & 0xFF;
@@ -1252,6 +1269,21 @@ static int safe_may_follow(const PRules *r, const PState *s, uint32_t m)
                 for (int q = 0; q < T; q++)
                     if (s->len[q] && p_top(s, q) == c) return 1;
         }
+    }
+    if (r->cell_onto) {
+        /* a new top card whose card is in a cell: the source's, or the
+         * target's when the card came from a cell; or a card put into a cell
+         * whose card tops a pile */
+        int c0 = r->first[K_CELL], nc = r->count[K_CELL];
+        int tops[2] = {top_src, ks == K_CELL ? top_dst : -1};
+        for (int j = 0; j < 2; j++) {
+            if (tops[j] < 0 || r->settle_card[tops[j]] == P_NONE) continue;
+            for (int i = 0; i < nc; i++)
+                if (s->len[c0 + i] && p_top(s, c0 + i) == r->settle_card[tops[j]]) return 1;
+        }
+        if (kd == K_CELL)
+            for (int p = 0; p < T; p++)
+                if (s->len[p] && r->settle_card[p_top(s, p)] == p_top(s, dst)) return 1;
     }
     if (r->settle_kings) {
         int nc = r->count[K_CELL], c0 = r->first[K_CELL], room = 1;
@@ -1432,6 +1464,43 @@ static int super_play(const PRules *r, PState *s, PSearch *x, uint32_t m)
     return super_steps(r, s, x, unit, 0, nu, src, dst, temps, nt, &made) ? -1 : made;
 }
 
+/* ---- cards into the cells together (patience.h, cell_onto) -----------------
+ * Where a card in a cell goes at once onto the top card it builds on, a
+ * pile's top k cards, each but the lowest lying on the card it builds on,
+ * go into k free cells as one move (P_CELLS), for k from 2 up to the free
+ * cells: the engine's k moves of one card, each made in turn (cells_play).
+ * One at a time, the first card into a cell would go straight back onto the
+ * card it came off. */
+static int cell_runs(const PRules *r, const PState *s, uint32_t *out, int n)
+{
+    int c0 = r->first[K_CELL], nc = r->count[K_CELL], free = 0, first = -1;
+    for (int i = 0; i < nc; i++)
+        if (!s->len[c0 + i]) {
+            if (first < 0) first = c0 + i;
+            free++;
+        }
+    if (free < 2) return n;
+    for (int p = 0; p < r->ntab; p++) {
+        int len = s->len[p], run = 1;
+        const uint8_t *y = s->cards[p];
+        while (run < len && r->settle_card[y[len - run - 1]] == y[len - run]) run++;
+        for (int k = 2; k <= run && k <= free && n < P_MAXMOVES; k++) out[n++] = p_code(p, first, k, P_CELLS);
+    }
+    return n;
+}
+
+/* Make the P_CELLS move m at s as the engine's moves: how many, or -1. */
+static int cells_play(const PRules *r, PState *s, PSearch *x, uint32_t m)
+{
+    int src = m & 0xFF, k = (m >> 16) & 0xFF, c0 = r->first[K_CELL], cell = c0;
+    for (int i = 0; i < k; i++) {
+        while (s->len[cell]) cell++;
+        uint32_t one = p_code(src, cell, 1, P_NONE);
+        if (p_play(r, s, one) || (x && path_push(x, one))) return -1;
+    }
+    return k;
+}
+
 /* The moves the search makes at s, into out: the generator's; where stock
  * macro moves are made (patience.h, stock_macros), the generator's less the
  * stock moves, then the macro moves, k stock moves from 1 up, for each k the
@@ -1444,6 +1513,7 @@ static int search_moves(const PRules *r, PState *s, uint32_t *out, int *values)
     if (r->pairs_stranded && p_stranded(r, s)) return 0;  /* lost (patience.h, pairs_stranded) */
     int n = p_moves(r, s, out);
     if (r->through_spaces) n = super_moves(r, s, out, n);
+    if (r->cell_onto) n = cell_runs(r, s, out, n);
     if (!r->stock_macros) return n;
     int kept = 0, stocked = 0;
     for (int i = 0; i < n; i++) {
@@ -1590,6 +1660,7 @@ static int play_move(const PRules *r, PState *s, PSearch *x, uint32_t m)
 {
     int k = 0;
     if ((m >> 24) == P_SUPER) return super_play(r, s, x, m);
+    if ((m >> 24) == P_CELLS) return cells_play(r, s, x, m);
     if ((m >> 24) == P_MACRO) {
         k = (int)((m >> 16) & 0xFF);
         if (k && stock_jump(r, s, x, k)) return -1;
@@ -3264,9 +3335,9 @@ static PyObject *Core_solve(CoreObject *o, PyObject *args)
     long long max_states;
     double seconds;
     long long first = -1, focus = -1;
-    int mode = 2, macros = 1, commute = 1, spaces = 1;
-    if (!PyArg_ParseTuple(args, "Ld|iLLppp", &max_states, &seconds, &mode, &first, &focus, &macros, &commute,
-                          &spaces))
+    int mode = 2, macros = 1, commute = 1, spaces = 1, cells = 1;
+    if (!PyArg_ParseTuple(args, "Ld|iLLpppp", &max_states, &seconds, &mode, &first, &focus, &macros, &commute,
+                          &spaces, &cells))
         return NULL;
     if (!ready(o)) return NULL;
     if (mode < 0 || mode > 2) {
@@ -3276,15 +3347,17 @@ static PyObject *Core_solve(CoreObject *o, PyObject *args)
     /* without the stock macro moves: the game's rules, the stock searched
      * move by move (patience.h); without the commute rule: every order of
      * single moves tried; without the moves through spaces: the engine's
-     * moves alone */
+     * moves alone; without cell_onto: a card in a cell goes onto another only
+     * as any other move, and cards go into the cells one at a time */
     static _Thread_local PRules plain;
     const PRules *rules = &o->rules;
     if ((!macros && o->rules.stock_macros) || (!commute && (o->rules.commute || o->rules.undo_back))
-        || (!spaces && o->rules.through_spaces)) {
+        || (!spaces && o->rules.through_spaces) || (!cells && o->rules.cell_onto)) {
         plain = o->rules;
         if (!macros && o->rules.stock_macros) p_rules_stock(&plain, 0);
         if (!commute) plain.commute = plain.undo_back = 0;
         if (!spaces) plain.through_spaces = 0;
+        if (!cells) plain.cell_onto = 0;
         rules = &plain;
     }
     double start = now();
@@ -3418,7 +3491,7 @@ static PyMethodDef Core_methods[] = {
     {"is_won", (PyCFunction)Core_is_won, METH_NOARGS, "True when the game is won."},
     {"solve", (PyCFunction)Core_solve, METH_VARARGS,
      "solve(max_states, seconds, search=2, first_states=-1, focus_states=-1, stock_macros=True, commute=True, "
-     "through_spaces=True) "
+     "through_spaces=True, cell_onto=True) "
      "-> (result, "
      "states, move codes, "
      "bytes used): "
@@ -3439,7 +3512,9 @@ static PyMethodDef Core_methods[] = {
      "move at a time. commute=False turns the commute rule off (patience.h): the best-first search then tries "
      "single moves that commute in both orders; the verdict is the same. through_spaces=False leaves out the "
      "search's moves of a sequence through spaces (where spaces take any card and there are no cells: Spider, "
-     "Forty Thieves): the engine's moves alone; the verdict is the same."},
+     "Forty Thieves): the engine's moves alone; the verdict is the same. cell_onto=False leaves a card in a cell "
+     "that could go onto the top card it builds on free to go elsewhere, and puts cards into the cells one at "
+     "a time (Seahaven Towers, Eight Off; patience.h, cell_onto); the verdict is the same."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -207,6 +207,60 @@
  * move to one whose psi is lower, and psi >= 0. Seahaven Towers and Eight
  * Off: see docs/patience-solver.md.
  *
+ * ---- A card in a cell onto the card it builds on (cell_onto) ---------------
+ * Where settle_kings' (a) and (b) hold, runs move by the free cells (one card
+ * more than the cells free), and there are free cells, two things change:
+ *   - a cell move: a pile's top k cards, 2 <= k <= the free cells, each but
+ *     the lowest lying on the one card it builds on, go into k free cells as
+ *     one move of the search (the engine's k moves of one card; the line holds
+ *     them);
+ *   - a card c in a cell whose card t (the one card c builds on: one rank
+ *     above it in its suit) is the top card of a tableau pile goes at once
+ *     onto t, as the only move.
+ * Below, a line may hold cell moves, each counted as one move; the notes
+ * above hold so counted (a cell move is the move of a run into the cells: a
+ * line that leaves some of its cards where they lie moves the others, the
+ * top ones, as a cell move of fewer cards or a single move, no longer).
+ * Claim: take a position A, c in a cell and t a top card, and B: A with c
+ * on t. A winning line L from A gives one L' from B no longer. Let L' make
+ * L's moves, each as below, until the two positions are the same; until
+ * then B's is A's with c on t, and B has one free cell more. Nothing but c
+ * goes on t ((b)), and nothing on c in a cell:
+ *   - L moves c onto t: the same positions, L' makes none. c home: L' moves
+ *     c home (B's top card). c into another cell: the same position but for
+ *     which cell holds it, which no rule reads: L' makes none. No space takes
+ *     c (only Kings, and t lies above c);
+ *   - L moves t (atop a run or alone) onto a card or into a space: L' moves
+ *     the run with c on it, one card more with one free cell more;
+ *   - L moves t into a cell, or makes a cell move of k cards off t's pile:
+ *     L' makes the cell move of c with them, k + 1 cards (one free cell
+ *     more): the same positions;
+ *   - any other move touches neither c nor t's pile (t goes home only after
+ *     c), and is legal in B (the same cards elsewhere, one free cell more:
+ *     runs as long at least).
+ * c goes home in L, so the positions meet, and L' has at most L's moves.
+ * So the rule keeps a winning line where there was one, and no longer. The
+ * cell moves reach no position the engine's moves do not; they are needed
+ * because the rule sends a card in a cell straight back onto t: the position
+ * of L's "t into a cell" above, with c and t in the cells, is reached in one
+ * move, not two.
+ * Why the search stays complete (with the safe moves home and settle_kings):
+ * take psi as in settle_kings, the length of a shortest winning line plus
+ * the cards neither home nor in a settled pile; u, the cards neither home nor
+ * lying on the one card they build on; and phi = (N + 1) psi + u, N the
+ * cells. The rule's move lowers u by one (c onto t) and raises neither term
+ * of psi: the line is no longer (the claim), and no pile is unsettled (c
+ * leaves a cell only onto t: a settled pile whose c it is grows past N
+ * cards). settle_kings' move keeps psi (its notes) and lowers u (c and its
+ * run onto t, the card c builds on). A safe move home keeps psi and u or
+ * lowers them. The first move of a shortest line that moves no settled card
+ * but home (settle_kings' lemma) lowers psi by one and raises u by at most
+ * N (a cell move of at most N cards; any other move changes what one card
+ * lies on). So phi falls with each of them, every position the search keeps
+ * that has a winning line has a move to one with a lower phi, and phi >= 0.
+ * Seahaven Towers' deals 1 to 5,000 and Eight Off's: the same verdicts with
+ * the rule and without it (benchmarks/cell_onto.py; docs/patience-solver.md).
+ *
  * ---- A deal waits for the waste (deal_waits) ------------------------------
  * Where the stock deals to a waste more than one card at a time (so the
  * waste gives no safe move above), the search, at a position reached by a
@@ -561,6 +615,7 @@ typedef struct {
     int returns_floor; /* no foundation card at or below the floor comes back (see the notes) */
     int settle_ok;    /* a card goes at once onto a settled card it alone builds on (see the notes) */
     int settle_kings; /* the same onto the top of a settled King's pile, with free cells (see the notes) */
+    int cell_onto;    /* a card in a cell goes at once onto the top card it builds on (see the notes) */
     int safe_deep;    /* safe moves two ranks deep where a card takes several (see the notes) */
     int pairs_stranded; /* a position with a tableau card no partner can ever meet is lost (see the notes) */
     int lone_safe;      /* a free card of rank N goes alone to the hole at once (see the notes) */
@@ -772,6 +827,7 @@ static const char *p_rules_load(PRules *r, const uint8_t *blob, size_t size)
         && (r->unit == U_ONE || r->unit == U_SUPERMOVE) && (r->fill == F_NONE || r->fill == F_KINGS)
         && !r->any_down && !r->has_covers && r->nreach == 0 && !r->redeals && r->win == W_FOUNDATIONS
         && r->sym_tab && r->ntab + r->count[K_FOUNDATION] + r->count[K_CELL] == r->npiles;
+    r->cell_onto = r->settle_kings && r->unit == U_SUPERMOVE && r->count[K_CELL] > 0;
     int settles = 0;
     for (int t = 0; t < 52 && r->settle_ok; t++) settles |= r->settle_card[t] != P_NONE;
     r->commute = r->copies == 1 && (!r->count[K_STOCK] || r->stock_to == S_TABLEAU) && !r->count[K_WASTE]

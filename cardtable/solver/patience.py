@@ -324,7 +324,7 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
                search: Search = "hybrid", first_states: int | None = None,
                focus_states: int | None = None, core: Core = "auto",
                stock_macros: bool = True, commute: bool = True,
-               through_spaces: bool = True) -> PatienceSolveResult:
+               through_spaces: bool = True, cell_onto: bool = True) -> PatienceSolveResult:
     """Decide whether ``game`` can be won from its position, every card known.
 
     ``timeout`` (seconds) and ``max_states`` bound the search; when one runs
@@ -418,11 +418,20 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
     new ones reach no other position, so the verdicts are the same (a proof
     counts the same states); the states and lines of a win differ.
 
+    ``cell_onto`` (the patience core): where each card takes only the card
+    one rank below it in its suit, runs move by the free cells and spaces
+    take nothing or only Kings (Seahaven Towers, Eight Off), a card in a
+    free cell goes at once onto the top card it builds on, as the only move,
+    and a pile's top cards that lie each on the card it builds on go into
+    free cells together, as one move of the search (its line holds each of
+    the engine's moves). With ``False``, neither. The verdicts are the same
+    (the proof is in ``patience.h``); a proof counts fewer states with it.
+
     ``core``: with ``auto`` (the default), a game of Klondike's rules (see
     the module's notes) is searched by Klondike's core, under the budget
     given (else that core's default); ``search``, ``first_states``,
-    ``focus_states``, ``stock_macros=False``, ``commute=False`` and
-    ``through_spaces=False`` order the patience core's search only, so
+    ``focus_states``, ``stock_macros=False``, ``commute=False``,
+    ``through_spaces=False`` and ``cell_onto=False`` order the patience core's search only, so
     giving one for such a game raises :class:`SolverError` unless ``core`` is ``patience``. What is defined by
     a search within a state budget and must stay as it was picked (the
     patience games' daily and winnable deals, their grades, the patience
@@ -446,15 +455,16 @@ def solve_game(game: PatienceGame, *, timeout: float | None = None, max_states: 
         variant = variant_of(game.description)
         if variant is not None:
             if (search != "hybrid" or first_states is not None or focus_states is not None or not stock_macros
-                    or not commute or not through_spaces):
+                    or not commute or not through_spaces or not cell_onto):
                 raise SolverError(f"{game.description.title} has Klondike's rules, which Klondike's core searches: "
-                                  "search, first_states, focus_states, stock_macros, commute and through_spaces "
+                                  "search, first_states, focus_states, stock_macros, commute, through_spaces and "
+                                  "cell_onto "
                                   "order the patience core's search (pass core='patience' for it)")
             return _solve_klondike(game, variant, timeout, max_states, began)
     first = -1 if first_states is None else first_states
     focus = -1 if focus_states is None else focus_states
     status, states, codes, memory = core_of(game).solve(budget, timeout or 0.0, SEARCHES[search], first, focus,
-                                                        stock_macros, commute, through_spaces)
+                                                        stock_macros, commute, through_spaces, cell_onto)
     seconds = time.perf_counter() - began
     if status == "won":
         moves = _moves_of(_compiled(game.description), codes)
