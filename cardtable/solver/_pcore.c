@@ -815,7 +815,19 @@ static int quick_eligible(const PRules *r)
  * 95, in 41.4 million states against 48.7; a proof or a best-first win that
  * needs more than half the budget is lost to it: 3 proofs and 3 wins of the
  * 400 deals). Where cells hold cards nearly every deal is won, most by the
- * scans, and the hybrid waits. */
+ * scans, and the hybrid waits. Once the scans have spent QUICK_LATE states
+ * (a deal they have not won early), each turn of the hybrid is twice the
+ * scan before it: a long proof or best-first win comes sooner, and a deal
+ * costs at most about twice the best-first search's states, three times
+ * the scans'. Deals 1-100 under 5,000,000 states, against equal turns:
+ * Streets and Alleys 11.19 million states on the 98 deals both decide
+ * against 12.39, Baker's Dozen 14.49 against 11.81 (its late wins are the
+ * scans'), the same deals decided; twice from 250,000 and four times from
+ * 1,000,000 won Streets and Alleys' deal 13 (4,739,535 states) and proved
+ * King Albert's 38 but lost Baker's Dozen's 73 (docs/patience-solver.md). */
+#ifndef QUICK_LATE
+#define QUICK_LATE 250000
+#endif
 static int quick_turns(const PRules *r)
 {
     return !r->count[K_CELL];
@@ -2638,8 +2650,10 @@ static int quick_stage(const PRules *r, PState *s, PSearch **x, PSearch *turns, 
         *spent += took;
         (*x)->states = 0;
         if (!turns) continue;
-        /* the hybrid's turn: as many states as the scan took, in its own table, from where it stopped */
-        long long goal = turns->states + took;
+        /* the hybrid's turn: as many states as the scan took, twice as many
+         * once the scans have spent QUICK_LATE (quick_turns), in its own
+         * table, from where it stopped */
+        long long goal = turns->states + (*spent >= QUICK_LATE ? 2 * took : took);
         if (goal > max_states - *spent) goal = max_states - *spent;
         if (goal <= turns->states) return R_STATES;
         status = turn(r, s, turns, goal, deadline, nops, marks, nsnaps);
