@@ -820,11 +820,11 @@ static int quick_eligible(const PRules *r)
  * scan before it: a long proof or best-first win comes sooner, and a deal
  * costs at most about twice the best-first search's states, three times
  * the scans'. Deals 1-100 under 5,000,000 states, against equal turns:
- * Streets and Alleys 11.19 million states on the 98 deals both decide
- * against 12.39, Baker's Dozen 14.49 against 11.81 (its late wins are the
- * scans'), the same deals decided; twice from 250,000 and four times from
- * 1,000,000 won Streets and Alleys' deal 13 (4,739,535 states) and proved
- * King Albert's 38 but lost Baker's Dozen's 73 (docs/patience-solver.md). */
+ * Streets and Alleys 11.19 million states on the deals both decide against
+ * 12.39, King Albert 9.54 against 10.66 and its deal 38 proved, Baker's
+ * Dozen 14.49 against 11.81 (its late wins are the scans'), no deal lost;
+ * four times from 1,000,000 besides won Streets and Alleys' deal 13 under
+ * that budget but lost Baker's Dozen's 73 (docs/patience-solver.md). */
 #ifndef QUICK_LATE
 #define QUICK_LATE 250000
 #endif
