@@ -1738,8 +1738,9 @@ static inline CommuteBefore commute_before(const PRules *r, const PState *s, uin
  * whether it turned a card up)), the first two alone for a single move of
  * a game without face-down cards, as before groups were read. `made`,
  * `safe`: the moves it made, and the safe moves after it (the rule reads a
- * move after which none was made, and whose cards stay on its target: no
- * complete run took them home); `before`: commute_before of m. */
+ * move after which none was made, and whose cards stay on its target and
+ * left its source as it was: no complete run took them, or the cards they
+ * uncovered, home); `before`: commute_before of m. */
 static inline uint64_t commute_record(const PRules *r, const PState *s, uint32_t m, int made, int safe,
                                       CommuteBefore before)
 {
@@ -1748,7 +1749,9 @@ static inline uint64_t commute_record(const PRules *r, const PState *s, uint32_t
         return 0;
     int src = m & 0xFF, dst = (m >> 8) & 0xFF;
     if (s->len[dst] != before.held) return 0;
-    if (!r->commute && s->len[src] != before.left) return 0; /* undo_back: nothing filled its source */
+    /* nothing filled its source (undo_back), or took a complete run home from
+     * it (Scorpion's, Spider's: then the move straight back lands elsewhere) */
+    if (s->len[src] != before.left) return 0;
     uint64_t P = (uint64_t)r->npiles, n = (m >> 16) & 0xFF, turned = s->down[src] < before.down;
     return 1 + (uint64_t)src + P * ((uint64_t)dst + P * (2 * (n - 1) + turned));
 }
