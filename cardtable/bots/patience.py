@@ -406,7 +406,9 @@ class ExpertPlayer:
     #: 3: the winning lines it follows no longer come back to a position (the cores cut their loops).
     #: 4: in Seahaven Towers and Eight Off a card in a cell goes onto the card it builds on at once
     #: (the search's cell_onto), and the lines it follows there change with it.
-    revision = 4
+    #: 5: in Spider's games the search weighs a deal and a build out of suit more (W_STOCK and W_MIXED
+    #: in _pcore.c), and finds other lines there.
+    revision = 5
 
     def __init__(self, seed: int = 0, samples: int = 6, max_states: int = 20_000) -> None:
         if samples < 1 or max_states < 1:

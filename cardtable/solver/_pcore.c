@@ -582,14 +582,28 @@ static int priority(const PRules *r, const PState *s, uint32_t m)
 #ifndef W_DEPTH
 #define W_DEPTH 3
 #endif
+/* W_MIXED and W_STOCK weigh Spider's builds out of suit and a stock dealt
+ * onto the tableau (Spider's games; W_STOCK also Scorpion's, where it
+ * changes nothing measured). 12 and 4, against 5 and 5 before, deals won
+ * (benchmarks/estimate_weights.py; a sweep on Spiderette's deals 301-500
+ * and Spider in two suits' 301-450 chose them, the rest are held out):
+ * under 200,000 states, Spiderette 301-500 136 to 101 and 501-700 144 to
+ * 98, Spider in two suits 301-450 109 to 104 and 451-600 113 to 95, in one
+ * suit 301-450 141 to 141; Spider in four suits under 500,000, 301-400 49
+ * to 14 and 401-500 52 to 18; under 1,000,000, deals 1-100, Spiderette 81
+ * to 66 and two suits 79 to 76. A deal then costs the estimate more, and
+ * the search plays the tableau out first: in four suits the sweep wanted
+ * it more still (Spiderette, W_STOCK 3 and W_MIXED 8: 151 of 301-500), in
+ * two suits it falls off below 4 (3 and 5: 57 of 301-450; 2 and 8: 30). An
+ * out-of-suit build weighs twice a break, the best of 3 to 16 there. */
 #ifndef W_MIXED
-#define W_MIXED 5
+#define W_MIXED 12
 #endif
 #ifndef W_WASTE
 #define W_WASTE 12
 #endif
 #ifndef W_STOCK
-#define W_STOCK 5
+#define W_STOCK 4
 #endif
 #ifndef W_PASS
 #define W_PASS 64
@@ -646,9 +660,10 @@ static int evaluate(const PRules *r, const PState *s)
     int depth[52];
     for (int c = 0; c < 52; c++) depth[c] = 64;
     /* a pair the build allows but the run rule does not (Spider's builds out
-     * of suit) moves apart only: nearly a break (5 of 6; deals 1-20 at
-     * 200,000 states with half a break, 3: Spider in two suits 10 won, in
-     * four 0, Spiderette 3; with 5: 12, 1 and 4) */
+     * of suit) moves apart only, and holds the place of the card of its suit:
+     * twice a break (W_MIXED's note; deals 1-20 at 200,000 states with half
+     * a break, 3: Spider in two suits 10 won, in four 0, Spiderette 3; with
+     * 5: 12, 1 and 4) */
     int mixed = r->unit == U_RUN || r->unit == U_SUPERMOVE ? W_MIXED : 0;
     for (int p = 0; p < T; p++) {
         score += s->down[p] * W_DOWN;
