@@ -12,7 +12,7 @@ each ``#ifndef`` there). This script builds the core once for each
 build, into a temporary directory, not over the installed core), plus the
 build with no flags (``default``, the weights of this checkout), and solves
 each game's deals under each build, each build and game in a process of its
-own (``--jobs`` at a time), with :func:`cardtable.solver.patience.solve_game`
+own (``--jobs`` at a time, ``_weights_worker.py``), with :func:`cardtable.solver.patience.solve_game`
 under ``--max-states`` (no time limit: the counts are the same on any
 machine; the CPU seconds are not). Every winning line is replayed in the
 rules engine by ``solve_game`` itself.
@@ -36,40 +36,36 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import _report
+from _paired import deal_range, stopped, whole
 
 from cardtable.errors import CardtableError
 
 _SOURCE = Path(__file__).resolve().parent.parent / "cardtable" / "solver" / "_pcore.c"
+#: The process that solves a game's deals under one build (a file of its own: it must load the
+#: build before anything imports the solver, as this script's siblings do).
+_WORKER = Path(__file__).resolve().parent / "_weights_worker.py"
 #: The flags of the wheel's build (pyproject.toml's ext-modules).
 _CFLAGS = ("-O3", "-std=c11", "-shared", "-fPIC")
+#: The fields of a line of ``--jsonl``, with their types.
+FIELDS: dict[str, type | tuple[type, ...]] = {
+    "variant": str, "flags": str, "game": str, "deals": list, "max_states": int, "verdicts": dict, "states": int,
+    "cpu": (int, float)}
 
 
 def _variant(text: str) -> tuple[str, list[str]]:
     name, sep, flags = text.partition("=")
-    if not sep or not name or not name.replace("-", "").replace("_", "").isalnum():
+    if not sep or not name or not name.replace("-", "").replace("_", "").isalnum() or name == "default":
         raise argparse.ArgumentTypeError(f"--variant {text!r}: give NAME=\"-DW_X=N ...\" (NAME of letters, "
-                                         "digits, - and _)")
+                                         "digits, - and _, not 'default')")
     parts = shlex.split(flags)
     bad = [part for part in parts if not part.startswith("-D")]
     if bad:
         raise argparse.ArgumentTypeError(f"--variant {name}: {bad[0]!r} is not a -D flag")
     return name, parts
-
-
-def _deals(text: str) -> tuple[int, int]:
-    low, sep, high = text.partition("-")
-    try:
-        first, last = int(low), int(high if sep else low)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--deals {text!r}: give FIRST-LAST, e.g. 1-100") from None
-    if first < 1 or last < first:
-        raise argparse.ArgumentTypeError(f"--deals {text!r}: give 1 <= FIRST <= LAST")
-    return first, last
 
 
 def build(flags: list[str], where: Path) -> Path:
@@ -86,82 +82,62 @@ def build(flags: list[str], where: Path) -> Path:
     return target
 
 
-def solve_deals(module: str, game: str, first: int, last: int, max_states: int) -> dict[str, object]:
-    """Solve deals ``first`` to ``last`` of ``game`` with the core at
-    ``module`` loaded in place of the installed one (this process only)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("cardtable.solver._pcore", module)
-    if spec is None or spec.loader is None:
-        raise CardtableError(f"{module}: not a module")
-    core = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(core)
-    sys.modules["cardtable.solver._pcore"] = core
-    from cardtable.patience import PatienceGame
-    from cardtable.patience.registry import load
-    from cardtable.solver.patience import solve_game
-
-    description = load(game)
-    verdicts: dict[str, str] = {}
-    states = 0
-    began = time.process_time()
-    for deal in range(first, last + 1):
-        result = solve_game(PatienceGame.from_seed(description, deal), max_states=max_states, core="patience")
-        verdicts[str(deal)] = result.result
-        states += result.states
-    return {"verdicts": verdicts, "states": states, "cpu": round(time.process_time() - began, 2)}
-
-
 def _run(module: Path, game: str, first: int, last: int, max_states: int) -> dict[str, object]:
-    done = subprocess.run([sys.executable, __file__, "--worker", str(module), game, str(first), str(last),
-                           str(max_states)], capture_output=True, text=True, check=False)
+    done = subprocess.run([sys.executable, str(_WORKER), str(module), game, str(first), str(last), str(max_states)],
+                          capture_output=True, text=True, check=False)
     if done.returncode:
-        raise CardtableError(f"{game} under {module.parent.name}: {done.stderr.strip().splitlines()[-1:]}")
+        last_line = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise CardtableError(f"{game} under the build {module.parent.name}: {last_line}")
     row: dict[str, object] = json.loads(done.stdout)
     return row
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["--worker"]:
-        module, game, first, last, max_states = argv[1:6]
-        print(json.dumps(solve_deals(module, game, int(first), int(last), int(max_states))))
-        return 0
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--variant", type=_variant, action="append", default=[], metavar='NAME="FLAGS"',
                         help="a build to compare with the default one (repeatable)")
     parser.add_argument("--games", default="spiderette,spider-2-suits,spider",
                         help="comma-separated game names (default: %(default)s)")
-    parser.add_argument("--deals", type=_deals, default=(1, 100), metavar="FIRST-LAST")
-    parser.add_argument("--max-states", type=int, default=200_000)
-    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--deals", type=deal_range, default=deal_range("1-100"), metavar="FIRST-LAST")
+    parser.add_argument("--max-states", type=whole, default=200_000)
+    parser.add_argument("--jobs", type=whole, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--jsonl", help="a line a build and game, written as each finishes; resumed from")
     options = parser.parse_args(argv)
-    if options.max_states < 1 or options.jobs < 1:
-        parser.error("--max-states and --jobs must be at least 1")
+    names = [name for name, _ in options.variant]
+    if len(set(names)) < len(names):
+        parser.error("--variant: each build needs a name of its own")
     from cardtable.patience.registry import load
 
-    games = [name.strip() for name in options.games.split(",") if name.strip()]
-    for name in games:
+    options.games = [name.strip() for name in options.games.split(",") if name.strip()]
+    for name in options.games:
         try:
             load(name)
         except CardtableError as error:
             parser.error(f"--games: {error}")
-    variants = dict([("default", []), *options.variant])
-    first, last = options.deals
+    try:
+        return _compare(options)
+    except CardtableError as error:
+        print(f"estimate_weights.py: {error}", file=sys.stderr)
+        return 2
+
+
+def _compare(options: argparse.Namespace) -> int:
+    games = options.games
+    variants: dict[str, list[str]] = dict([("default", []), *options.variant])
+    first, last = options.deals.start, options.deals.stop - 1
     done: dict[tuple[str, str], dict[str, object]] = {}
     if options.jsonl and Path(options.jsonl).exists():
-        for _, row in _report.json_lines(options.jsonl):
-            if row.get("deals") == [first, last] and row.get("max_states") == options.max_states:
-                done[str(row["variant"]), str(row["game"])] = row
+        # a line is reused for the same build (its flags too), game, deals and budget
+        for number, row in _report.json_lines(options.jsonl):
+            _report.check_fields(row, FIELDS, f"{options.jsonl}, line {number}")
+            name = str(row["variant"])
+            if (row["deals"] == [first, last] and row["max_states"] == options.max_states and name in variants
+                    and row["flags"] == " ".join(variants[name])):
+                done[name, str(row["game"])] = row
     with tempfile.TemporaryDirectory(prefix="cardtable-weights-") as scratch:
         todo = [(name, game) for game in games for name in variants if (name, game) not in done]
-        try:
-            modules = {name: build(variants[name], Path(scratch) / name) for name in dict.fromkeys(
-                name for name, _ in todo)}
-        except CardtableError as error:
-            print(f"estimate_weights.py: {error}", file=sys.stderr)
-            return 2
+        modules = {name: build(variants[name], Path(scratch) / name) for name in dict.fromkeys(
+            name for name, _ in todo)}
 
         def one(job: tuple[str, str]) -> None:
             name, game = job
@@ -174,8 +150,14 @@ def main(argv: list[str] | None = None) -> int:
                     out.write(json.dumps(row) + "\n")
 
         with ThreadPoolExecutor(options.jobs) as pool:
-            for future in [pool.submit(one, job) for job in todo]:
-                future.result()
+            futures = [pool.submit(one, job) for job in todo]
+            try:
+                for future in futures:
+                    future.result()
+            except BaseException:
+                # a build that fails, or Ctrl-C: the jobs not begun are not begun (the lines written stay)
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
     print(f"Deals {first}-{last}, {options.max_states:,} states a deal\n")
     rows, differ = [], 0
     for game in games:
@@ -201,5 +183,4 @@ if __name__ == "__main__":
     try:
         raise SystemExit(main())
     except KeyboardInterrupt:
-        print("estimate_weights.py: stopped; the lines written stay", file=sys.stderr)
-        raise SystemExit(130) from None
+        stopped("estimate_weights.py")

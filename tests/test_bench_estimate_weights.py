@@ -51,9 +51,12 @@ def test_the_jsonl_is_resumed(script: ModuleType, tmp_path: Path, capsys: pytest
 @pytest.mark.parametrize(("argv", "words"), [
     (["--variant", "x=-O2"], "not a -D flag"),
     (["--variant", "=-DW_STOCK=4"], "NAME="),
-    (["--deals", "5-2"], "FIRST <= LAST"),
+    (["--deals", "5-2"], "1 <= A <= B"),
     (["--games", "spidr"], "--games"),
-    (["--max-states", "0"], "at least 1"),
+    (["--max-states", "0"], "from 1 up"),
+    (["--jobs", "0"], "from 1 up"),
+    (["--variant", "default=-DW_STOCK=4"], "not 'default'"),
+    (["--variant", "a=-DW_STOCK=4", "--variant", "a=-DW_STOCK=3"], "a name of its own"),
 ])
 def test_bad_options_are_refused(script: ModuleType, capsys: pytest.CaptureFixture[str], argv: list[str],
                                  words: str) -> None:
@@ -65,3 +68,11 @@ def test_bad_options_are_refused(script: ModuleType, capsys: pytest.CaptureFixtu
 def test_a_build_that_fails_says_why(script: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
     assert script.main(["--variant", "bad=-DW_STOCK=", "--games", "scorpion", "--deals", "1"]) == 2
     assert "building with -DW_STOCK= failed" in capsys.readouterr().err
+
+
+def test_a_jsonl_line_of_another_kind_is_named(script: ModuleType, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "run.jsonl"
+    path.write_text('{"variant": "default", "game": "scorpion"}\n')
+    assert script.main(["--games", "scorpion", "--deals", "1", "--jsonl", str(path)]) == 2
+    assert f"{path}, line 1: no field 'flags'" in capsys.readouterr().err
