@@ -1,7 +1,8 @@
 """The best-first search's estimate under other weights: builds of the patience core side by side.
 
     python benchmarks/estimate_weights.py --variant stock4-mixed12="-DW_STOCK=4 -DW_MIXED=12" \\
-        [--variant NAME="FLAGS" ...] [--games spiderette,spider-2-suits] [--deals 301-500] \\
+        [--variant NAME="FLAGS" ...] [--variant NAME="@REVISION [FLAGS]"] \\
+        [--games spiderette,spider-2-suits] [--deals 301-500] \\
         [--max-states 200000] [--jobs 2] [--jsonl RUN.jsonl]
 
 The estimate that orders the best-first search (``evaluate`` in
@@ -16,6 +17,15 @@ own (``--jobs`` at a time, ``_weights_worker.py``), with :func:`cardtable.solver
 under ``--max-states`` (no time limit: the counts are the same on any
 machine; the CPU seconds are not). Every winning line is replayed in the
 rules engine by ``solve_game`` itself.
+
+A variant whose flags begin with ``@REVISION`` (a commit, a tag, ``HEAD~1``)
+is the core as it was at that revision of this repository (its
+``_pcore.c`` and ``patience.h``, from ``git show``), with the flags after
+it: the same deals under the search before and after a change, for a change
+that should leave every state as it was and only cost less (the states
+then match the default build's deal for deal, and the CPU seconds tell the
+gain). The revision is resolved to its commit once, which is what the
+report and ``--jsonl`` name.
 
 The report gives, for each game and build, the deals won, proved unwinnable
 and left undecided, the states and the CPU seconds in all, and the deals whose
@@ -59,26 +69,57 @@ FIELDS: dict[str, type | tuple[type, ...]] = {
 def _variant(text: str) -> tuple[str, list[str]]:
     name, sep, flags = text.partition("=")
     if not sep or not name or not name.replace("-", "").replace("_", "").isalnum() or name == "default":
-        raise argparse.ArgumentTypeError(f"--variant {text!r}: give NAME=\"-DW_X=N ...\" (NAME of letters, "
-                                         "digits, - and _, not 'default')")
+        raise argparse.ArgumentTypeError(f"--variant {text!r}: give NAME=\"-DW_X=N ...\" or NAME=\"@REVISION\" "
+                                         "(NAME of letters, digits, - and _, not 'default')")
     parts = shlex.split(flags)
-    bad = [part for part in parts if not part.startswith("-D")]
+    if parts and parts[0].startswith("@"):
+        parts[0] = "@" + _commit(name, parts[0][1:])
+    bad = [part for part in parts[1 if parts and parts[0].startswith("@") else 0:] if not part.startswith("-D")]
     if bad:
         raise argparse.ArgumentTypeError(f"--variant {name}: {bad[0]!r} is not a -D flag")
     return name, parts
 
 
+def _commit(name: str, revision: str) -> str:
+    """The commit that ``revision`` names in this repository (for ``--variant``)."""
+    done = subprocess.run(["git", "-C", str(_SOURCE.parent), "rev-parse", "--verify", "--quiet",
+                           f"{revision}^{{commit}}"], capture_output=True, text=True, check=False)
+    if done.returncode or not revision:
+        raise argparse.ArgumentTypeError(f"--variant {name}: @{revision} names no commit of this repository")
+    return done.stdout.strip()
+
+
+def _sources_at(commit: str, where: Path) -> Path:
+    """The core's sources as they were at ``commit``, written into ``where``; the ``_pcore.c`` path."""
+    where.mkdir(parents=True, exist_ok=True)
+    top = subprocess.run(["git", "-C", str(_SOURCE.parent), "rev-parse", "--show-prefix"], capture_output=True,
+                         text=True, check=True).stdout.strip()
+    for name in ("_pcore.c", "patience.h"):
+        done = subprocess.run(["git", "-C", str(_SOURCE.parent), "show", f"{commit}:./{name}"],
+                              capture_output=True, check=False)
+        if done.returncode:
+            raise CardtableError(f"{top}{name} at {commit[:12]}: {done.stderr.decode().strip()}")
+        (where / name).write_bytes(done.stdout)
+    return where / "_pcore.c"
+
+
 def build(flags: list[str], where: Path) -> Path:
-    """The patience core built with ``flags`` into ``where``; the module's path."""
+    """The patience core built with ``flags`` into ``where`` (the sources of
+    this checkout, or of the commit that a first flag ``@COMMIT`` names);
+    the module's path."""
     where.mkdir(parents=True, exist_ok=True)
     target = where / "_pcore.so"
+    source, named = _SOURCE, " ".join(flags) or "no flags"
+    if flags and flags[0].startswith("@"):
+        source = _sources_at(flags[0][1:], where / "source")
+        flags = flags[1:]
     includes = {sysconfig.get_paths()["include"], sysconfig.get_paths()["platinclude"]}
     compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
-    command = [compiler, *_CFLAGS, *(f"-I{path}" for path in sorted(includes)), f"-I{_SOURCE.parent}", *flags,
-               str(_SOURCE), "-o", str(target)]
+    command = [compiler, *_CFLAGS, *(f"-I{path}" for path in sorted(includes)), f"-I{source.parent}", *flags,
+               str(source), "-o", str(target)]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode:
-        raise CardtableError(f"building with {' '.join(flags) or 'no flags'} failed:\n{done.stderr.strip()}")
+        raise CardtableError(f"building with {named} failed:\n{done.stderr.strip()}")
     return target
 
 

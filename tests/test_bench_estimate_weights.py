@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -37,6 +38,30 @@ def test_a_build_with_other_weights_is_counted_beside_the_default(script: Module
     assert rows[0][6] == "6,367" and rows[1][6] == "20,000"
 
 
+def _core_as_committed() -> bool:
+    """Whether this checkout's patience core is the one its HEAD commit holds."""
+    if shutil.which("git") is None:
+        return False
+    done = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "cardtable/solver/_pcore.c",
+                           "cardtable/solver/patience.h"], cwd=Path(__file__).resolve().parent.parent,
+                          capture_output=True, check=False)
+    return done.returncode == 0
+
+
+@pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None, reason="needs a C compiler")
+@pytest.mark.skipif(not _core_as_committed(), reason="the core differs from its HEAD commit (or no git)")
+def test_a_build_of_a_commit_is_its_core(script: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+    # the core at HEAD, built from git's copy of its sources, is this checkout's: the same states
+    # deal for deal as the default build, and the commit named in full
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).resolve().parent.parent,
+                            capture_output=True, text=True, check=True).stdout.strip()
+    assert script.main(["--variant", "then=@HEAD", "--games", "spider", "--deals", "23",
+                        "--max-states", "20000", "--jobs", "1"]) == 0
+    rows = _rows(capsys.readouterr().out)
+    assert [row[:7] for row in rows] == [["spider", "default", "-", "1", "0", "0", "6,367"],
+                                         ["spider", "then", f"@{commit}", "1", "0", "0", "6,367"]]
+
+
 def test_the_jsonl_is_resumed(script: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # a run given its own lines again solves nothing: a line that could only come from the file
     # (a made-up count of states) is what the table prints
@@ -57,6 +82,8 @@ def test_the_jsonl_is_resumed(script: ModuleType, tmp_path: Path, capsys: pytest
     (["--jobs", "0"], "from 1 up"),
     (["--variant", "default=-DW_STOCK=4"], "not 'default'"),
     (["--variant", "a=-DW_STOCK=4", "--variant", "a=-DW_STOCK=3"], "a name of its own"),
+    (["--variant", "a=@no-such-revision"], "@no-such-revision names no commit"),
+    (["--variant", "a=@HEAD -O2"], "'-O2' is not a -D flag"),
 ])
 def test_bad_options_are_refused(script: ModuleType, capsys: pytest.CaptureFixture[str], argv: list[str],
                                  words: str) -> None:

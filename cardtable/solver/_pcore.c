@@ -123,12 +123,21 @@ static inline const uint8_t *record_key(const PTable *t, uint64_t at, int *n)
     return e + 3;
 }
 
+#ifndef GROW_AHEAD
+#define GROW_AHEAD 16
+#endif
 static int table_grow(PTable *t)
 {
     size_t size = (t->mask + 1) * 2;
     uint8_t *slots = calloc(slot_bytes(t, size), 1);
     if (!slots) return -1;
     for (size_t i = 0; i <= t->mask; i++) {
+        /* each key is read again from its record, scattered over the arena:
+         * fetched some slots ahead, so that the reads overlap */
+        if (i + GROW_AHEAD <= t->mask) {
+            uint64_t w = slot_get(t, t->slots, i + GROW_AHEAD);
+            if (w) __builtin_prefetch(t->arena + slot_offset(t, w));
+        }
         uint64_t v = slot_get(t, t->slots, i);
         if (!v) continue;
         int n;
@@ -657,7 +666,9 @@ static int evaluate(const PRules *r, const PState *s)
     } else {
         for (int p = 0; p < T; p++) score += (s->len[p] > 0) * 16;
     }
-    int depth[52];
+    /* how deep each card lies, for the cards the foundations take next: not
+     * where only complete runs go home (Spider's games), which read none */
+    int depth[52], deep = r->count[K_FOUNDATION] && !r->complete_runs;
     for (int c = 0; c < 52; c++) depth[c] = 64;
     /* a pair the build allows but the run rule does not (Spider's builds out
      * of suit) moves apart only, and holds the place of the card of its suit:
@@ -673,7 +684,7 @@ static int evaluate(const PRules *r, const PState *s)
             if (!r->build[a][b]) score += W_BREAK;
             else if (!r->run[a][b]) score += mixed;
         }
-        for (int k = 0; k < n; k++) {
+        for (int k = 0; k < n && deep; k++) {
             int c = s->cards[p][k], d = n - 1 - k;
             if (d < depth[c]) depth[c] = d;
         }
@@ -703,7 +714,7 @@ static int evaluate(const PRules *r, const PState *s)
      * they count nearly as much already and a deal is not put off for the
      * sake of the breaks it makes */
     if (r->stock_to == S_TABLEAU && r->count[K_STOCK]) score += s->len[r->first[K_STOCK]] * W_STOCK;
-    if (r->count[K_FOUNDATION] && !r->complete_runs) {
+    if (deep) {
         int base = p_found_base(r, s), f0 = r->first[K_FOUNDATION];
         for (int i = 0; i < r->count[K_FOUNDATION]; i++) {
             int f = f0 + i, best = 64;
@@ -931,23 +942,36 @@ static inline int lie(const PRules *r, int onto, int c)
     return r->run[onto][c] ? 2 : r->build[onto][c] ? 1 : 0;
 }
 
+/* The lowest card of each tableau pile's top run into base[p] (the cards
+ * over it each lie in a run on the one under it; it lies in none: on a card
+ * it does not run with, or face down, or on the table), or -1 where no card
+ * of the pile is face up. A position's bases serve every move's `frees`,
+ * worked out at its first (base[0] is BASES_LATER until then). */
+#define BASES_LATER (-2)
+static void run_bases(const PRules *r, const PState *s, int *base)
+{
+    for (int p = 0; p < r->ntab; p++) {
+        int n = s->len[p], up = n - s->down[p], k = 1;
+        if (up <= 0) { base[p] = -1; continue; }
+        while (k < up && r->run[s->cards[p][n - k - 1]][s->cards[p][n - k]]) k++;
+        base[p] = s->cards[p][n - k];
+    }
+}
+
 /* Whether card u, once on top of tableau pile `src`, frees something at once:
  * it goes to a foundation, or a card of another tableau pile (but `dst`)
- * that lies worse where it is would lie in a run on it. (Counting the top
- * cards of the waste and the reserve too made the focused pass slower:
- * Klondike deals 1-20 at 200,000 states, 17 won to 16.) */
-static int frees(const PRules *r, const PState *s, int u, int src, int dst)
+ * that lies worse where it is would lie in a run on it. The only card of a
+ * pile's top run that lies worse is its lowest (run_bases: each card over it
+ * lies in a run already), and the cards under the top run are not free to
+ * move onto u. (Counting the top cards of the waste and the reserve too made
+ * the focused pass slower: Klondike deals 1-20 at 200,000 states, 17 won to
+ * 16.) */
+static int frees(const PRules *r, const PState *s, int u, int src, int dst, int *base)
 {
     if (p_foundation_for(r, s, u) >= 0) return 1;
-    for (int p = 0; p < r->ntab; p++) {
-        if (p == src || p == dst || s->down[p] >= s->len[p]) continue;
-        int n = s->len[p], up = n - s->down[p];
-        for (int k = 1; k <= up; k++) {
-            int c = s->cards[p][n - k];
-            if (r->run[u][c] && (k == up || lie(r, s->cards[p][n - k - 1], c) < 2)) return 1;
-            if (k < up && !r->run[s->cards[p][n - k - 1]][c]) break;  /* the top run ends */
-        }
-    }
+    if (base[0] == BASES_LATER) run_bases(r, s, base);
+    for (int p = 0; p < r->ntab; p++)
+        if (p != src && p != dst && base[p] >= 0 && r->run[u][base[p]]) return 1;
     return 0;
 }
 
@@ -957,8 +981,10 @@ static int frees(const PRules *r, const PState *s, int u, int src, int dst)
  * its own suit, Forty Thieves' card from one build to another), unless the
  * card it uncovers frees something at once. Winning lines seldom need them;
  * the focused pass leaves them out to find those lines sooner, and the
- * search after it, which decides, tries them like every other move. */
-static int sideways(const PRules *r, const PState *s, uint32_t m)
+ * search after it, which decides, tries them like every other move. `base`:
+ * the position's run_bases, worked out here at need (base[0] BASES_LATER)
+ * and kept for its other moves. */
+static int sideways(const PRules *r, const PState *s, uint32_t m, int *base)
 {
     int src = m & 0xFF, dst = (m >> 8) & 0xFF, n = (m >> 16) & 0xFF;
     if (dst >= r->npiles || (m >> 24) != P_NONE) return 0;
@@ -968,20 +994,17 @@ static int sideways(const PRules *r, const PState *s, uint32_t m)
     int head = s->cards[src][size - n], under = s->cards[src][size - n - 1];
     int now = lie(r, under, head), then = s->len[dst] ? lie(r, p_top(s, dst), head) : 0;
     if (then > now || (!s->len[dst] && !now)) return 0;
-    return !frees(r, s, under, src, dst);
+    return !frees(r, s, under, src, dst, base);
 }
 
 /* A move the search leaves out: a foundation card taken back where none
  * ever needs to be (patience.h, returns_idle; returns_floor: one at or
- * below the floor), or a sideways move in the
- * focused pass. */
-static inline int left_out(const PRules *r, const PState *s, uint32_t m, int focus)
+ * below the floor). (The focused pass leaves sideways moves out too.) */
+static inline int left_out(const PRules *r, const PState *s, uint32_t m)
 {
     if (r->returns_idle && r->kind_of[m & 0xFF] == K_FOUNDATION) return 1;
-    if (r->returns_floor && (int)(m & 0xFF) < r->npiles && r->kind_of[m & 0xFF] == K_FOUNDATION
-        && s->len[m & 0xFF] <= p_floor(r, s))
-        return 1;
-    return focus && sideways(r, s, m);
+    return r->returns_floor && (int)(m & 0xFF) < r->npiles && r->kind_of[m & 0xFF] == K_FOUNDATION
+           && s->len[m & 0xFF] <= p_floor(r, s);
 }
 
 /* A move the search skips because another move of the same position leads to
@@ -1887,15 +1910,18 @@ static int enter(const PRules *r, PState *s, PSearch *x, int entry, uint64_t par
         for (int i = 0; i < count; i++) {
             uint32_t m = buf[order[i] & 0xFFFFu];
             int dst = (m >> 8) & 0xFF;
-            if (left_out(r, s, m, 0) || waits(r, m, after_deal)) continue;
+            if (left_out(r, s, m) || waits(r, m, after_deal)) continue;
             if (digs && dst < r->npiles && r->kind_of[dst] == K_CELL && r->kind_of[m & 0xFF] == K_TABLEAU) continue;
             order[kept++] = order[i];
         }
     }
     int sideways_left = 0;  /* the focused pass left a sideways move out (note_sideways) */
+    int base[P_MAXPILES];
+    base[0] = BASES_LATER;  /* run_bases, worked out at need */
     for (int i = 0; i < count && !x->quick; i++) {
-        if (x->focus && !sideways_left && sideways(r, s, buf[i])) sideways_left = 1;
-        if (left_out(r, s, buf[i], x->focus) || waits(r, buf[i], after_deal)) continue;
+        int side = x->focus && sideways(r, s, buf[i], base);
+        sideways_left |= side;
+        if (side || left_out(r, s, buf[i]) || waits(r, buf[i], after_deal)) continue;
         uint64_t value = 0;
         if (ORDER_BY_VALUE && (buf[i] >> 24) == P_MACRO) {
             value = (uint64_t)macro_values[i];
@@ -2312,14 +2338,17 @@ static int best_loop(const PRules *r, PState *s, PSearch *x, long long max_state
             after_deal = k[n - 1];
         }
         int sideways_left = 0;  /* the focused pass left a sideways move out (note_sideways) */
+        int base[P_MAXPILES];
+        base[0] = BASES_LATER;  /* run_bases, worked out at need */
         for (int i = from; i < count; i++) {
             int stop = search_stop(&ticks, deadline);
             if (stop >= 0) { status = stop; goto done; }
-            if (x->focus && !sideways_left && sideways(r, s, buf[i])) {
+            int side = x->focus && sideways(r, s, buf[i], base);
+            if (side && !sideways_left) {
                 sideways_left = 1;
                 if (note_sideways(x, node)) { status = R_MEMORY; goto done; }
             }
-            if (left_out(r, s, buf[i], x->focus) || waits(r, buf[i], after_deal) || repeats(r, s, buf, i)) continue;
+            if (side || left_out(r, s, buf[i]) || waits(r, buf[i], after_deal) || repeats(r, s, buf, i)) continue;
             x->npath = 0;
             uint32_t m = buf[i];
             CommuteBefore before = commute_before(r, s, m);
@@ -2522,7 +2551,9 @@ static int widen(const PRules *r, PState *s, PSearch *x)
         static _Thread_local uint32_t buf[P_MAXMOVES];
         if (node_load(r, s, x, at)) { status = R_BROKEN; goto done; }
         int count = p_moves(r, s, buf), any = 0;
-        for (int m = 0; m < count && !any; m++) any = sideways(r, s, buf[m]);
+        int base[P_MAXPILES];
+        base[0] = BASES_LATER;  /* run_bases, worked out at need */
+        for (int m = 0; m < count && !any; m++) any = sideways(r, s, buf[m], base);
         if (any != noted) abort();
     }
     free(x->made);
